@@ -1,0 +1,5 @@
+"""Agents, chosen by name: ``random``, ``heuristic`` (each game's own)."""
+
+from simcore.agents.registry import AGENT_NAMES, AgentSpec, make_agent, parse_agent_spec
+
+__all__ = ["AGENT_NAMES", "AgentSpec", "make_agent", "parse_agent_spec"]

@@ -1,0 +1,168 @@
+"""The game API every cardlab game implements.
+
+A *game* (one object per rulebook) describes itself with ``GameInfo``, owns the
+default parameter tree, compiles a parameter tree into a fast configuration,
+and makes new states. A *state* is one game in progress: the seat to act, the
+legal actions, ``apply``, the terminal test, the outcome, and
+``resample_hidden`` — a copy in which everything one seat cannot see is drawn
+again (what search agents use).
+
+Actions are small integers whose meaning depends on the state's phase;
+``describe_action`` turns one into words for traces and agents' logs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from simcore.rng import Generator
+
+TraceSink = Callable[[dict[str, Any]], None]
+"""Receives trace events; ``None`` in its place means tracing is off."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is: id, name, allowed player counts, and result columns."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    description: str
+    # Extra columns of the ``games`` table: name -> Arrow type name.
+    game_columns: Mapping[str, str] = field(default_factory=dict)
+    # Per-card counters of the ``cards`` table (int32 columns), in order.
+    card_counters: tuple[str, ...] = ("in_opening_hand", "drawn", "played")
+    faction_label: str = "faction"
+
+
+@dataclass(frozen=True)
+class CardCount:
+    """One row of card statistics: what one seat did with one card."""
+
+    seat: int
+    card: str
+    copies: int
+    counters: tuple[int, ...]
+    first_played_turn: int | None
+
+
+class GameState:
+    """One game in progress (see the module docstring).
+
+    A plain base class rather than a Protocol so that the compiled core
+    (mypyc) dispatches these calls through a vtable. Subclasses set
+    ``n_players`` and keep ``current_player`` up to date (-1 once over).
+    """
+
+    n_players: int
+    current_player: int
+
+    def legal_actions(self) -> Sequence[int]:
+        """Actions the current player may take (never empty while not over)."""
+        raise NotImplementedError
+
+    def apply(self, action: int) -> None:
+        """Play ``action`` for the current player, advancing the game."""
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        """True once the game has ended."""
+        raise NotImplementedError
+
+    def winners(self) -> list[int]:
+        """Seats that won; empty for a draw or a shared loss."""
+        raise NotImplementedError
+
+    def returns(self) -> list[float]:
+        """Per-seat result in [0, 1] (1 win, 0 loss, shares for draws)."""
+        raise NotImplementedError
+
+    def scores(self) -> list[int]:
+        """Per-seat final score as the rulebook counts it."""
+        raise NotImplementedError
+
+    def ranks(self) -> list[int]:
+        """Per-seat rank, 1 = best; tied seats share a rank."""
+        raise NotImplementedError
+
+    def factions(self) -> list[str | None]:
+        """Per-seat faction (party, hero class...), None where the game has none."""
+        raise NotImplementedError
+
+    def end_reason(self) -> str:
+        """Why the game ended (a short identifier)."""
+        raise NotImplementedError
+
+    def turns(self) -> int:
+        """Turns (or rounds, as the game counts them) played."""
+        raise NotImplementedError
+
+    def game_columns(self) -> dict[str, Any]:
+        """Values of the game-specific ``games`` columns in ``GameInfo``."""
+        raise NotImplementedError
+
+    def card_counts(self) -> Iterator[CardCount]:
+        """Card statistics rows for every (seat, card) the seat owned or saw."""
+        raise NotImplementedError
+
+    def observation(self, seat: int) -> Any:
+        """Everything ``seat`` can see now, as a comparable value."""
+        raise NotImplementedError
+
+    def resample_hidden(self, seat: int, rng: Generator) -> GameState:
+        """A copy keeping all ``seat`` sees, with all it cannot see redrawn."""
+        raise NotImplementedError
+
+    def clone(self) -> GameState:
+        """An exact, independent copy (tracing off)."""
+        raise NotImplementedError
+
+    def describe_action(self, action: int) -> str:
+        """``action`` in words, for the current phase and player."""
+        raise NotImplementedError
+
+
+class Agent:
+    """Chooses one of the legal actions for its seat (base class, see GameState)."""
+
+    name: str = "agent"
+
+    def choose(self, state: GameState, legal_actions: Sequence[int]) -> int:
+        """Return one element of ``legal_actions``."""
+        raise NotImplementedError
+
+
+class Game(Protocol):
+    """A registered game: metadata, parameters, and a state factory."""
+
+    info: GameInfo
+
+    def default_parameters(self) -> dict[str, Any]:
+        """The full parameter tree with the rulebook's (and our) defaults."""
+        ...
+
+    def configure(self, parameters: Mapping[str, Any]) -> Any:
+        """Validate a resolved parameter tree and compile it for fast play.
+
+        Raises ``simcore.parameters.ParameterError`` naming the bad path.
+        """
+        ...
+
+    def new_state(
+        self, config: Any, n_players: int, seed: int, trace: TraceSink | None = None
+    ) -> GameState:
+        """A new game for ``n_players`` seats, shuffled by ``seed``."""
+        ...
+
+    def heuristic_agent(self, seat: int, rng: Generator) -> Agent:
+        """The game's documented heuristic strategy for ``seat``."""
+        ...
+
+
+def ranks_from_scores(scores: Sequence[float]) -> list[int]:
+    """Competition ranks (1 = best; ties share the better rank)."""
+    return [1 + sum(1 for other in scores if other > mine) for mine in scores]

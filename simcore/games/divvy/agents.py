@@ -1,0 +1,131 @@
+"""The Divvy heuristic: fight in one suit, bid what cannot reinforce.
+
+Strategy (documented in RULES.md):
+
+- **Discard to the hand limit:** keep the cards that build the strongest suit
+  (a card's worth is its value plus 3 per other card of its suit in hand).
+- **Lead fighter:** the card whose value plus every same-suit card still in
+  hand (future reinforcements) is highest.
+- **Chaff bid:** every card that cannot reinforce (off-suit), except the one
+  kept for the brawl; if none can be spared, the weakest card.
+- **Brawl card:** an off-suit card, preferring the icon of the last treasure
+  card (the bonus draw), then the lowest value.
+- **Replacement:** replace the placed cards unless one of them could reinforce.
+- **Reinforcements:** all same-suit cards: only the round's winner scores.
+
+The agent reads only its own hand, its own placed cards and the face-up
+table, so it is seat-honest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from simcore.api import Agent, GameState
+from simcore.rng import Generator
+from simcore.games.divvy.rules import (
+    BRAWL,
+    CHAFF,
+    DISCARD,
+    LEAD,
+    REINFORCE,
+    REPLACE,
+    DivvyState,
+)
+
+SUIT_PARTNER_WORTH = 3
+
+
+class DivvyHeuristicAgent(Agent):
+    """The documented Divvy strategy above; deterministic, ignores its generator."""
+
+
+    def __init__(self, seat: int, rng: Generator) -> None:
+        self.name = "heuristic"
+        self.seat = seat
+
+    def choose(self, state: GameState, legal_actions: Sequence[int]) -> int:
+        """Pick the action the strategy prescribes for the current phase."""
+        assert isinstance(state, DivvyState)
+        phase = state.phase
+        if phase == LEAD:
+            return lead_position(state, self.seat)
+        if phase == CHAFF:
+            return chaff_mask(state, self.seat)
+        if phase == BRAWL:
+            return brawl_position(state, self.seat)
+        if phase == REINFORCE:
+            return legal_actions[-1]  # submasks are sorted: the last is every same-suit card
+        if phase == REPLACE:
+            return replace_choice(state, self.seat)
+        if phase == DISCARD:
+            return discard_mask(state, self.seat, len(state.hands[self.seat]) - state.config.hand_limit)
+        return legal_actions[0]
+
+
+def keep_worth(state: DivvyState, hand: Sequence[int]) -> list[int]:
+    """Each card's worth for keeping: value plus a bonus per same-suit partner."""
+    suits, values = state.config.suits, state.config.values
+    suit_count: dict[int, int] = {}
+    for card in hand:
+        suit_count[suits[card]] = suit_count.get(suits[card], 0) + 1
+    return [values[card] + SUIT_PARTNER_WORTH * (suit_count[suits[card]] - 1) for card in hand]
+
+
+def discard_mask(state: DivvyState, seat: int, excess: int) -> int:
+    """Discard the ``excess`` cards of least keeping worth."""
+    worth = keep_worth(state, state.hands[seat])
+    order = sorted(range(len(worth)), key=lambda position: (worth[position], position))
+    return sum(1 << position for position in order[:excess])
+
+
+def lead_position(state: DivvyState, seat: int) -> int:
+    """The card with the highest value plus same-suit backing."""
+    suits, values = state.config.suits, state.config.values
+    hand = state.hands[seat]
+    backing: dict[int, int] = {}
+    for card in hand:
+        backing[suits[card]] = backing.get(suits[card], 0) + values[card]
+    return max(range(len(hand)), key=lambda position: (backing[suits[hand[position]]], values[hand[position]]))
+
+
+def _brawl_pick(state: DivvyState, seat: int, candidates: Sequence[int]) -> int:
+    """Among hand positions ``candidates``: prefer off-suit, the bonus icon, low value."""
+    config = state.config
+    hand = state.hands[seat]
+    lead_suit = config.suits[state.lead[seat]]
+    bonus_icon = config.icons[state.treasure_row[-1]]
+
+    def preference(position: int) -> tuple[bool, bool, int]:
+        card = hand[position]
+        return (config.suits[card] == lead_suit, config.icons[card] != bonus_icon, config.values[card])
+
+    return min(candidates, key=preference)
+
+
+def chaff_mask(state: DivvyState, seat: int) -> int:
+    """Bid every off-suit card but the brawl card; at least the weakest card."""
+    config = state.config
+    hand = state.hands[seat]
+    lead_suit = config.suits[state.lead[seat]]
+    all_positions = range(len(hand))
+    fighter = _brawl_pick(state, seat, all_positions)
+    bid = [p for p in all_positions if p != fighter and config.suits[hand[p]] != lead_suit]
+    if len(bid) < config.min_chaff:
+        spare = sorted((p for p in all_positions if p != fighter and p not in bid),
+                       key=lambda p: config.values[hand[p]])
+        bid += spare[: config.min_chaff - len(bid)]
+    return sum(1 << position for position in bid)
+
+
+def brawl_position(state: DivvyState, seat: int) -> int:
+    """The brawl card chosen by the preference above."""
+    return _brawl_pick(state, seat, range(len(state.hands[seat])))
+
+
+def replace_choice(state: DivvyState, seat: int) -> int:
+    """1 (replace) unless a placed card shares the lead fighter's suit."""
+    suits = state.config.suits
+    lead_suit = suits[state.lead[seat]]
+    placed = state.chaff[seat] + [state.battle[seat]]
+    return 0 if any(suits[card] == lead_suit for card in placed) else 1

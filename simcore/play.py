@@ -1,0 +1,52 @@
+"""Playing one game from seed to end, and what it leaves behind."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from simcore.agents.registry import AgentSpec, make_agent
+from simcore.api import Game, GameState, TraceSink
+from simcore.seeding import agent_seed
+
+
+@dataclass
+class PlayedGame:
+    """A finished game and the number of real decisions its agents made."""
+
+    state: GameState
+    decisions: int
+    agents: list[str]
+
+
+def play_game(
+    game: Game,
+    config: Any,
+    n_players: int,
+    seed: int,
+    lineup: Sequence[AgentSpec],
+    trace: TraceSink | None = None,
+) -> PlayedGame:
+    """Play one game; ``lineup[seat]`` plays ``seat``.
+
+    A choice with a single legal action is applied without asking the agent and
+    is not counted as a decision: it is the rules moving on, not a choice.
+    """
+    agents = [
+        make_agent(lineup[seat], game, seat, agent_seed(seed, seat))
+        for seat in range(n_players)
+    ]
+    state = game.new_state(config, n_players, seed, trace)
+    decisions = 0
+    while True:
+        seat = state.current_player
+        if seat < 0:
+            break
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            state.apply(actions[0])
+        else:
+            decisions += 1
+            state.apply(agents[seat].choose(state, actions))
+    return PlayedGame(state, decisions, [str(spec) for spec in lineup])
