@@ -13,7 +13,7 @@ Actions are small integers whose meaning depends on the state's phase;
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -39,15 +39,23 @@ class GameInfo:
     faction_label: str = "faction"
 
 
-@dataclass(frozen=True)
-class CardCount:
-    """One row of card statistics: what one seat did with one card."""
+class CardColumns:
+    """Card statistics of one game, column by column: one entry per
+    (seat, card) that the seat owned or saw. ``card`` holds indices into
+    ``names``; ``counters`` holds one list per name in
+    ``GameInfo.card_counters``; ``first_played_turn`` is -1 for a card never
+    played."""
 
-    seat: int
-    card: str
-    copies: int
-    counters: tuple[int, ...]
-    first_played_turn: int | None
+    def __init__(self, names: tuple[str, ...], n_counters: int) -> None:
+        self.names = names
+        self.seat: list[int] = []
+        self.card: list[int] = []
+        self.copies: list[int] = []
+        self.counters: list[list[int]] = [[] for _ in range(n_counters)]
+        self.first_played_turn: list[int] = []
+
+    def __len__(self) -> int:
+        return len(self.seat)
 
 
 class GameState:
@@ -105,8 +113,8 @@ class GameState:
         """Values of the game-specific ``games`` columns in ``GameInfo``."""
         raise NotImplementedError
 
-    def card_counts(self) -> Iterator[CardCount]:
-        """Card statistics rows for every (seat, card) the seat owned or saw."""
+    def card_columns(self) -> CardColumns:
+        """Card statistics for every (seat, card) the seat owned or saw."""
         raise NotImplementedError
 
     def observation(self, seat: int) -> Any:

@@ -21,14 +21,14 @@ helpers are pure.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from simcore.api import CardCount, GameInfo, GameState, TraceSink, ranks_from_scores
+from simcore.api import CardColumns, GameInfo, GameState, TraceSink, ranks_from_scores
 from simcore.parameters import ParameterError, load_parameter_file
 from simcore.rng import Generator
 from simcore.seeding import make_rng
@@ -348,19 +348,25 @@ class DivvyState(GameState):
             "deck_reshuffled": self.reshuffled,
         }
 
-    def card_counts(self) -> Iterator[CardCount]:
+    def card_columns(self) -> CardColumns:
         """One row per card each seat held or won as treasure."""
         names, copies = self.config.names, self.config.copies
+        columns = CardColumns(names, len(CARD_COUNTERS))
+        opening_column, drawn_column, played_column, treasure_column = columns.counters
         for seat in (0, 1):
             opening, drawn, played, treasure = self.counters[seat]
             first_played = self.first_played[seat]
             for card in range(len(names)):
                 if drawn[card] or treasure[card]:
-                    yield CardCount(
-                        seat, names[card], copies[card],
-                        (opening[card], drawn[card], played[card], treasure[card]),
-                        first_played.get(card),
-                    )
+                    columns.seat.append(seat)
+                    columns.card.append(card)
+                    columns.copies.append(copies[card])
+                    opening_column.append(opening[card])
+                    drawn_column.append(drawn[card])
+                    played_column.append(played[card])
+                    treasure_column.append(treasure[card])
+                    columns.first_played_turn.append(first_played.get(card, -1))
+        return columns
 
     def observation(self, seat: int) -> tuple[Any, ...]:
         """All ``seat`` can see: its own cards and choices, everything face up,

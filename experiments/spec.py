@@ -1,0 +1,271 @@
+"""Experiment specs: read a TOML file, validate every key, expand into shards.
+
+A spec names a game, the number of games, the seed, the player counts, the
+agents per seat, the shard size and the variants (sets of dotted-path
+parameter overrides). Every mistake raises ``SpecError`` whose message names
+the file, the key and what was expected, in one line.
+
+See the README ("Experiment files") for the format.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simcore.agents.registry import AgentSpec, AgentSpecError, parse_agent_spec
+from simcore.api import Game
+from simcore.parameters import ParameterError, apply_overrides, flatten_overrides
+from simcore.registry import UnknownGameError, get_game
+
+BASELINE = "baseline"
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+KNOWN_KEYS = {
+    "name", "game", "games", "seed", "player_counts", "agents", "rotate_seats",
+    "shard_size", "variants", "description",
+}
+DEFAULT_SHARD_SIZE = 5000
+
+
+class SpecError(ValueError):
+    """A problem with an experiment file; the message is the whole story."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named set of parameter overrides, with its resolved parameter tree."""
+
+    name: str
+    overrides: dict[str, Any]
+    parameters: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Shard:
+    """A contiguous range of game indices of one variant and player count."""
+
+    variant: str
+    n_players: int
+    start: int
+    stop: int
+
+    @property
+    def id(self) -> str:
+        """A stable name, also used in file names."""
+        return f"{self.variant}-{self.n_players}p-{self.start:010d}"
+
+    @property
+    def games(self) -> int:
+        """Number of games in the shard."""
+        return self.stop - self.start
+
+
+@dataclass(frozen=True)
+class ExperimentSpec:
+    """A validated experiment (see the module docstring)."""
+
+    name: str
+    game: str
+    games: int
+    seed: int
+    player_counts: tuple[int, ...]
+    agents: tuple[AgentSpec, ...]
+    rotate_seats: bool
+    shard_size: int
+    variants: tuple[Variant, ...]
+    description: str = ""
+    source: str = ""
+
+    @property
+    def total_games(self) -> int:
+        """Games over all variants and player counts."""
+        return self.games * len(self.variants) * len(self.player_counts)
+
+    def variant(self, name: str) -> Variant:
+        """The variant called ``name``."""
+        for variant in self.variants:
+            if variant.name == name:
+                return variant
+        raise KeyError(name)
+
+    def lineup(self, n_players: int, game_index: int) -> list[AgentSpec]:
+        """Agents by seat: ``agents`` repeated around the table, rotated by one
+        seat per game when ``rotate_seats`` is on so every agent sits everywhere."""
+        offset = game_index % n_players if self.rotate_seats else 0
+        return [self.agents[(seat + offset) % len(self.agents)] for seat in range(n_players)]
+
+    def shards(self) -> list[Shard]:
+        """All shards, variant by variant, player count by player count."""
+        return [
+            Shard(variant.name, n_players, start, min(start + self.shard_size, self.games))
+            for variant in self.variants
+            for n_players in self.player_counts
+            for start in range(0, self.games, self.shard_size)
+        ]
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The resolved spec as plain data (stored beside the results)."""
+        return {
+            "name": self.name,
+            "game": self.game,
+            "games": self.games,
+            "seed": self.seed,
+            "player_counts": list(self.player_counts),
+            "agents": [str(agent) for agent in self.agents],
+            "rotate_seats": self.rotate_seats,
+            "shard_size": self.shard_size,
+            "description": self.description,
+            "variants": {variant.name: variant.overrides for variant in self.variants},
+        }
+
+    def identity(self) -> dict[str, Any]:
+        """What must match for ``--resume`` to continue a run: everything that
+        decides which games are played (the shard size may change)."""
+        identity = self.to_json_dict()
+        identity.pop("shard_size")
+        identity.pop("description")
+        return identity
+
+
+def _fail(source: str, key: str, expected: str) -> SpecError:
+    return SpecError(f"{source}: {key}: {expected}")
+
+
+def _positive_int(raw: Mapping[str, Any], key: str, default: int | None, source: str) -> int:
+    value = raw.get(key, default)
+    if value is None:
+        raise _fail(source, key, "missing; expected a positive integer")
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise _fail(source, key, f"expected a positive integer, got {value!r}")
+    return value
+
+
+def load_spec(path: str | Path) -> ExperimentSpec:
+    """Read and validate an experiment file; raise ``SpecError`` on any problem."""
+    path = Path(path)
+    source = str(path)
+    try:
+        with path.open("rb") as handle:
+            raw = tomllib.load(handle)
+    except FileNotFoundError:
+        raise SpecError(f"{source}: file not found; expected an experiment TOML file") from None
+    except IsADirectoryError:
+        raise SpecError(f"{source}: is a folder; expected an experiment TOML file") from None
+    except tomllib.TOMLDecodeError as error:
+        raise SpecError(f"{source}: not valid TOML ({error})") from None
+    return parse_spec(raw, source, default_name=path.stem)
+
+
+def parse_spec(raw: Mapping[str, Any], source: str, default_name: str = "") -> ExperimentSpec:
+    """Validate an already-parsed spec mapping (``source`` names it in errors)."""
+    unknown = sorted(set(raw) - KNOWN_KEYS)
+    if unknown:
+        raise _fail(source, unknown[0], f"unknown key; expected one of {', '.join(sorted(KNOWN_KEYS))}")
+
+    name = raw.get("name", default_name)
+    if not isinstance(name, str) or not NAME_PATTERN.match(name):
+        raise _fail(source, "name", f"expected letters, digits, '_', '-' or '.' (no slashes), got {name!r}")
+
+    game_id = raw.get("game")
+    if not isinstance(game_id, str):
+        raise _fail(source, "game", f"expected a game id string, got {game_id!r}")
+    try:
+        game = get_game(game_id)
+    except UnknownGameError as error:
+        raise _fail(source, "game", str(error)) from None
+
+    games = _positive_int(raw, "games", None, source)
+    shard_size = _positive_int(raw, "shard_size", DEFAULT_SHARD_SIZE, source)
+    seed = raw.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise _fail(source, "seed", f"expected a non-negative integer, got {seed!r}")
+
+    player_counts = _player_counts(raw, game, source)
+    agents = _agents(raw, source)
+    rotate_seats = raw.get("rotate_seats", False)
+    if not isinstance(rotate_seats, bool):
+        raise _fail(source, "rotate_seats", f"expected true or false, got {rotate_seats!r}")
+    description = raw.get("description", "")
+    if not isinstance(description, str):
+        raise _fail(source, "description", "expected a string")
+
+    return ExperimentSpec(
+        name=name,
+        game=game_id,
+        games=games,
+        seed=seed,
+        player_counts=player_counts,
+        agents=agents,
+        rotate_seats=rotate_seats,
+        shard_size=shard_size,
+        variants=_variants(raw, game, source),
+        description=description,
+        source=source,
+    )
+
+
+def _player_counts(raw: Mapping[str, Any], game: Game, source: str) -> tuple[int, ...]:
+    info = game.info
+    value = raw.get("player_counts", [info.min_players])
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = [value]
+    if not isinstance(value, list) or not value:
+        raise _fail(source, "player_counts", f"expected a non-empty list of integers, got {value!r}")
+    allowed = f"{info.min_players}" if info.min_players == info.max_players else (
+        f"{info.min_players} to {info.max_players}")
+    for count in value:
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise _fail(source, "player_counts", f"expected integers, got {count!r}")
+        if not info.min_players <= count <= info.max_players:
+            raise _fail(source, "player_counts",
+                        f"{info.id} is played by {allowed} players, got {count}")
+    if len(set(value)) != len(value):
+        raise _fail(source, "player_counts", f"each player count once, got {value!r}")
+    return tuple(value)
+
+
+def _agents(raw: Mapping[str, Any], source: str) -> tuple[AgentSpec, ...]:
+    value = raw.get("agents", ["random"])
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value:
+        raise _fail(source, "agents", f"expected a non-empty list of agent names, got {value!r}")
+    agents = []
+    for index, text in enumerate(value):
+        if not isinstance(text, str):
+            raise _fail(source, f"agents[{index}]", f"expected an agent name string, got {text!r}")
+        try:
+            agents.append(parse_agent_spec(text))
+        except AgentSpecError as error:
+            raise _fail(source, f"agents[{index}]", str(error)) from None
+    return tuple(agents)
+
+
+def _variants(raw: Mapping[str, Any], game: Game, source: str) -> tuple[Variant, ...]:
+    table = raw.get("variants", {})
+    if not isinstance(table, dict):
+        raise _fail(source, "variants", "expected a table of variants ([variants.NAME])")
+    defaults = game.default_parameters()
+    variants = []
+    names = [BASELINE] + [name for name in table if name != BASELINE]
+    for name in names:
+        overrides_table = table.get(name, {})
+        key = f"variants.{name}"
+        if not NAME_PATTERN.match(name):
+            raise _fail(source, key, "variant names use letters, digits, '_', '-' or '.'")
+        if not isinstance(overrides_table, dict):
+            raise _fail(source, key, "expected a table of parameter overrides")
+        if name == BASELINE and overrides_table:
+            raise _fail(source, key, "the baseline uses the game's defaults; put overrides in another variant")
+        overrides = flatten_overrides(overrides_table)
+        try:
+            parameters = apply_overrides(defaults, overrides)
+            game.configure(parameters)
+        except ParameterError as error:
+            raise _fail(source, f"{key}.{error.path}", error.message) from None
+        variants.append(Variant(name, overrides, parameters))
+    return tuple(variants)

@@ -1,0 +1,84 @@
+"""Arrow schemas of the results dataset (``games``, ``players``, ``cards``).
+
+The generic columns are the same for every game; ``GameInfo.game_columns``
+adds game-specific ``games`` columns and ``GameInfo.card_counters`` the
+per-card counters. Every table starts with ``experiment`` and ``variant`` so
+that a file read on its own still says where it came from.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from simcore.api import GameInfo
+
+TABLES = ("games", "players", "cards")
+
+_TYPES: dict[str, pa.DataType] = {
+    "bool": pa.bool_(),
+    "int8": pa.int8(),
+    "int16": pa.int16(),
+    "int32": pa.int32(),
+    "int64": pa.int64(),
+    "float64": pa.float64(),
+    "string": pa.string(),
+}
+
+_KEY_FIELDS = [
+    pa.field("experiment", pa.string(), nullable=False),
+    pa.field("variant", pa.string(), nullable=False),
+    pa.field("game", pa.string(), nullable=False),
+    pa.field("game_index", pa.int64(), nullable=False),
+    pa.field("n_players", pa.int8(), nullable=False),
+]
+
+
+def arrow_type(name: str) -> pa.DataType:
+    """The Arrow type for a type name used in ``GameInfo.game_columns``."""
+    return _TYPES[name]
+
+
+def games_schema(info: GameInfo) -> pa.Schema:
+    """One row per game."""
+    return pa.schema([
+        *_KEY_FIELDS,
+        pa.field("seed", pa.int64(), nullable=False),
+        pa.field("winner", pa.int8()),  # the sole winner's seat; null for a draw or shared result
+        pa.field("winners", pa.list_(pa.int8()), nullable=False),
+        pa.field("draw", pa.bool_(), nullable=False),
+        pa.field("end_reason", pa.string(), nullable=False),
+        pa.field("turns", pa.int32(), nullable=False),
+        pa.field("decisions", pa.int32(), nullable=False),
+        *[pa.field(name, arrow_type(kind)) for name, kind in info.game_columns.items()],
+    ])
+
+
+def players_schema(info: GameInfo) -> pa.Schema:
+    """One row per seat per game."""
+    return pa.schema([
+        *_KEY_FIELDS,
+        pa.field("seat", pa.int8(), nullable=False),
+        pa.field("agent", pa.string(), nullable=False),
+        pa.field("faction", pa.string()),
+        pa.field("won", pa.bool_(), nullable=False),
+        pa.field("score", pa.int32(), nullable=False),
+        pa.field("rank", pa.int8(), nullable=False),
+    ])
+
+
+def cards_schema(info: GameInfo) -> pa.Schema:
+    """One row per (game, seat, card) the seat owned or saw."""
+    return pa.schema([
+        *_KEY_FIELDS,
+        pa.field("seat", pa.int8(), nullable=False),
+        pa.field("card", pa.string(), nullable=False),
+        pa.field("copies", pa.int16(), nullable=False),
+        *[pa.field(name, pa.int16(), nullable=False) for name in info.card_counters],
+        pa.field("first_played_turn", pa.int16()),
+        pa.field("won", pa.bool_(), nullable=False),
+    ])
+
+
+def schemas(info: GameInfo) -> dict[str, pa.Schema]:
+    """The three schemas by table name."""
+    return {"games": games_schema(info), "players": players_schema(info), "cards": cards_schema(info)}

@@ -1,0 +1,106 @@
+"""One shard: play its games and write its three Parquet files and manifest.
+
+``play_shard`` is pure (games in, Arrow tables out); ``run_shard`` adds the
+writes. The Ray task in ``workers.runner`` calls ``run_shard``; tests and
+``cardlab bench`` call both directly.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy
+import pyarrow as pa
+
+from experiments.spec import ExperimentSpec, Shard
+from simcore.api import Game
+from simcore.play import play_game
+from simcore.records import ResultColumns
+from simcore.registry import get_game
+from simcore.seeding import game_seed
+from workers.schemas import TABLES, schemas
+from workers.storage import manifest_path, table_path, write_json_atomically, write_parquet_atomically
+
+
+_NULLABLE_INTEGERS = {"winner", "first_played_turn"}
+
+
+def play_shard(spec: ExperimentSpec, shard: Shard) -> dict[str, pa.Table]:
+    """Play every game of ``shard`` and return its ``games``, ``players`` and ``cards`` tables."""
+    game = get_game(spec.game)
+    config = game.configure(spec.variant(shard.variant).parameters)
+    columns = ResultColumns(game.info)
+    # Finished games hold many small objects; skip the cyclic collector's
+    # repeated scans of them (nothing here makes reference cycles).
+    collector_was_on = gc.isenabled()
+    gc.disable()
+    try:
+        _play_into(spec, shard, game, config, columns)
+    finally:
+        if collector_was_on:
+            gc.enable()
+    return to_tables(spec, shard, columns)
+
+
+def _play_into(spec: ExperimentSpec, shard: Shard, game: Game, config: Any, columns: ResultColumns) -> None:
+    for game_index in range(shard.start, shard.stop):
+        seed = game_seed(spec.seed, shard.variant, shard.n_players, game_index)
+        lineup = spec.lineup(shard.n_players, game_index)
+        columns.add(game_index, seed, play_game(game, config, shard.n_players, seed, lineup))
+
+
+def to_tables(spec: ExperimentSpec, shard: Shard, columns: ResultColumns) -> dict[str, pa.Table]:
+    """Arrow tables of the gathered columns, with the key columns filled in."""
+    table_schemas = schemas(get_game(spec.game).info)
+    sources = {"games": columns.games, "players": columns.players, "cards": columns.cards}
+    tables = {}
+    for name in TABLES:
+        data = sources[name]
+        rows = len(data["game_index"])
+        constant = {"experiment": spec.name, "variant": shard.variant, "game": spec.game}
+        arrays = []
+        for field in table_schemas[name]:
+            if field.name in constant:
+                arrays.append(pa.repeat(pa.scalar(constant[field.name], field.type), rows))
+            elif name == "cards" and field.name == "card":
+                indices = pa.array(numpy.array(data["card"], dtype=numpy.int32))
+                names = pa.array(columns.card_names, type=pa.string())
+                arrays.append(pa.DictionaryArray.from_arrays(indices, names).cast(pa.string()))
+            elif pa.types.is_integer(field.type) and field.name not in _NULLABLE_INTEGERS:
+                # Through numpy: pyarrow's own conversion of Python ints is far slower.
+                arrays.append(pa.array(numpy.array(data[field.name], dtype=numpy.int64)).cast(field.type))
+            elif pa.types.is_integer(field.type):
+                arrays.append(pa.array(data[field.name], type=pa.int64()).cast(field.type))
+            else:
+                arrays.append(pa.array(data[field.name], type=field.type))
+        tables[name] = pa.Table.from_arrays(arrays, schema=table_schemas[name])
+    return tables
+
+
+def run_shard(spec: ExperimentSpec, shard: Shard, root: str) -> dict[str, Any]:
+    """Play ``shard`` and write it under ``root``; return its manifest entry.
+
+    The manifest marker is written last: a shard without one is unfinished and
+    will be played again (to the same file names) by ``--resume``.
+    """
+    started = time.perf_counter()
+    tables = play_shard(spec, shard)
+    played = time.perf_counter()
+    folder = Path(root)
+    for name, table in tables.items():
+        write_parquet_atomically(table, table_path(folder, name, shard.variant, shard.id))
+    entry = {
+        "shard": shard.id,
+        "variant": shard.variant,
+        "n_players": shard.n_players,
+        "start": shard.start,
+        "stop": shard.stop,
+        "rows": {name: table.num_rows for name, table in tables.items()},
+        "play_seconds": round(played - started, 4),
+        "write_seconds": round(time.perf_counter() - played, 4),
+    }
+    write_json_atomically(entry, manifest_path(folder, shard.id))
+    return entry
