@@ -124,9 +124,8 @@ class ExperimentSpec:
 
     def identity(self) -> dict[str, Any]:
         """What must match for ``--resume`` to continue a run: everything that
-        decides which games are played (the shard size may change)."""
+        decides which games are played and how they are split into shards."""
         identity = self.to_json_dict()
-        identity.pop("shard_size")
         identity.pop("description")
         return identity
 

@@ -45,8 +45,16 @@ def play_game(
             break
         actions = state.legal_actions()
         if len(actions) == 1:
-            state.apply(actions[0])
+            action = actions[0]
         else:
             decisions += 1
-            state.apply(agents[seat].choose(state, actions))
+            action = agents[seat].choose(state, actions)
+        if trace is not None:
+            trace({
+                "turn": state.turns() + 1, "type": "decision", "seat": seat,
+                "agent": str(lineup[seat]), "forced": len(actions) == 1, "options": len(actions),
+                "text": f"seat {seat} ({lineup[seat]}): {state.describe_action(action)}"
+                + (" (forced)" if len(actions) == 1 else f" (of {len(actions)} options)"),
+            })
+        state.apply(action)
     return PlayedGame(state, decisions, [str(spec) for spec in lineup])

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from simcore.api import CardColumns, GameInfo, GameState, TraceSink, ranks_from_scores
-from simcore.parameters import ParameterError, load_parameter_file
+from simcore.parameters import ParameterError
 from simcore.rng import Generator
 from simcore.seeding import make_rng
 
@@ -146,6 +146,11 @@ def compile_config(parameters: Mapping[str, Any]) -> DivvyConfig:
         rules["hand_limit"] >= rules["min_chaff"] + 2,
         "rules.hand_limit",
         "expected room for a lead fighter, the chaff bid and a brawl card (min_chaff + 2 or more)",
+    )
+    _require(
+        rules["hand_size"] >= rules["min_chaff"] + 2,
+        "rules.hand_size",
+        "expected a first hand with room for a lead fighter, the chaff bid and a brawl card (min_chaff + 2 or more)",
     )
     _require(rules["bonus_draw"] >= 0, "rules.bonus_draw", "expected an integer of at least 0")
     _require(
@@ -454,7 +459,7 @@ class DivvyState(GameState):
     def _legal_for(self, seat: int) -> Sequence[int]:
         phase = self.phase
         hand_size = len(self.hands[seat])
-        if phase == LEAD or phase == BRAWL:
+        if phase in (LEAD, BRAWL):
             return positions(hand_size)
         if phase == CHAFF:
             # At least min_chaff cards, and one card left in hand for the brawl.
@@ -515,11 +520,16 @@ class DivvyState(GameState):
         return True
 
     def _reveal_treasure(self) -> bool:
-        """Reveal cards until this reveal's d20 total reaches the target."""
-        d20, total, revealed = self.config.d20, 0, []
+        """Reveal cards until this reveal's d20 total reaches the target.
+
+        False when the pile runs out first: set-up failed. The cards already
+        turned over stay face up in the row, unclaimed."""
+        d20, total = self.config.d20, 0
+        revealed: list[int] = []
         while total < self.config.treasure_target:
             card = self._draw()
             if card < 0:
+                self.treasure_row.extend(revealed)
                 return False
             revealed.append(card)
             total += d20[card]
@@ -620,7 +630,8 @@ class DivvyState(GameState):
         else:
             self._take_back_placed(winner)
             if self.trace is not None:
-                self._emit("replace", f"seat {winner} takes its {len(placed)} placed card(s) back", seat=winner, drawn=0)
+                self._emit("replace", f"seat {winner} takes its {len(placed)} placed card(s) back",
+                           seat=winner, drawn=0)
         icons = self.config.icons
         if icons[self.battle[winner]] == icons[self.treasure_row[-1]] and self.config.bonus_draw:
             drawn = self._draw_into_hand(winner, self.config.bonus_draw)

@@ -1,0 +1,305 @@
+"""The ``cardlab`` command line: one subcommand per job, each a thin call into
+``experiments``, ``workers``, ``analytics``, ``simcore`` or ``dashboard``.
+
+User mistakes (a bad spec, unknown game, unknown parameter, missing
+experiment...) print one ``cardlab: error: ...`` line and exit with code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from experiments.spec import BASELINE, SpecError, load_spec, parse_spec
+from simcore.agents.registry import AgentSpec, AgentSpecError, parse_agent_spec
+from simcore.parameters import ParameterError, apply_overrides, flatten
+from simcore.play import play_game
+from simcore.registry import GAMES, UnknownGameError, get_game
+from simcore.seeding import game_seed
+from simcore.trace import TraceRecorder, event_to_json, format_event
+from workers.storage import SPEC_FILE
+
+USAGE_ERROR = 2
+
+
+class UsageError(Exception):
+    """A mistake in the command line itself."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``cardlab`` console script."""
+    parser = build_parser()
+    arguments = parser.parse_args(argv)
+    try:
+        result: int = arguments.handler(arguments)
+        return result
+    except KeyboardInterrupt:
+        print("cardlab: interrupted; `cardlab run --resume` finishes a run", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as error:
+        if _is_user_error(error):
+            print(f"cardlab: error: {error}", file=sys.stderr)
+            return USAGE_ERROR
+        raise
+
+
+def _is_user_error(error: Exception) -> bool:
+    from analytics.catalog import ExperimentNotFoundError
+    from workers.runner import RunError
+
+    user_errors = (SpecError, UnknownGameError, ParameterError, AgentSpecError, UsageError, RunError,
+                   ExperimentNotFoundError)
+    return isinstance(error, user_errors)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(prog="cardlab", description="A balance lab for tabletop card games.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = commands.add_parser("run", help="play an experiment on Ray and write its results")
+    run.add_argument("spec", help="experiment TOML file, e.g. experiments/divvy_baseline.toml")
+    _results_option(run)
+    run.add_argument("--workers", type=int, help="CPUs for local Ray (default: all cores)")
+    run.add_argument("--address", help="join this Ray cluster (default: $RAY_ADDRESS, else local Ray)")
+    run.add_argument("--resume", action="store_true", help="finish an interrupted run: play only missing shards")
+    run.add_argument("--overwrite", action="store_true", help="delete earlier results of this experiment first")
+    run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    run.set_defaults(handler=command_run)
+
+    sql = commands.add_parser("sql", help="query an experiment with SQL (DuckDB); a shell without a query")
+    sql.add_argument("experiment", help="experiment name (under --results) or folder")
+    sql.add_argument("query", nargs="?", help="SQL over the views games, players, cards")
+    sql.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    _results_option(sql)
+    sql.set_defaults(handler=command_sql)
+
+    report = commands.add_parser("report", help="win rates, game length and card table of an experiment")
+    report.add_argument("experiment", help="experiment name (under --results) or folder")
+    report.add_argument("--format", choices=["text", "markdown", "csv", "json"], default="text")
+    _results_option(report)
+    report.set_defaults(handler=command_report)
+
+    dashboard = commands.add_parser("dashboard", help="start the Streamlit dashboard")
+    _results_option(dashboard)
+    dashboard.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
+    dashboard.add_argument("--port", type=int, default=8501)
+    dashboard.set_defaults(handler=command_dashboard)
+
+    games = commands.add_parser("games", help="the registered games, player counts and parameters")
+    games.add_argument("game", nargs="?", help="show every parameter path of this game")
+    games.add_argument("--json", action="store_true", help="machine-readable output")
+    games.set_defaults(handler=command_games)
+
+    replay = commands.add_parser("replay", help="re-play one game and print its trace")
+    replay.add_argument("game", nargs="?", help="game id (not needed with --experiment)")
+    replay.add_argument("--seed", type=int, help="the game's seed (the `seed` column of `games`)")
+    replay.add_argument("--players", type=int, help="number of players (default: the game's minimum)")
+    replay.add_argument("--agents", default="random", help="comma-separated agents by seat (default: random)")
+    replay.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
+                        help="parameter override, e.g. rules.rounds=4 (repeatable)")
+    replay.add_argument("--experiment", help="replay a game of this experiment (with --game-index)")
+    replay.add_argument("--variant", default=BASELINE, help="variant of --experiment (default: baseline)")
+    replay.add_argument("--game-index", type=int, help="game_index within --experiment")
+    replay.add_argument("--json", action="store_true", help="JSON lines instead of text")
+    _results_option(replay)
+    replay.set_defaults(handler=command_replay)
+
+    bench = commands.add_parser("bench", help="games/s and decisions/s per game and agent, one core")
+    bench.add_argument("--game", action="append", help="only this game (repeatable)")
+    bench.add_argument("--agent", action="append", help="only this agent (repeatable)")
+    bench.add_argument("--games", type=int, default=20000, help="games per measurement (default 20000)")
+    bench.set_defaults(handler=command_bench)
+    return parser
+
+
+def _results_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--results", type=Path, default=Path(os.environ.get("CARDLAB_RESULTS", "results")),
+                        help="results folder (default: $CARDLAB_RESULTS or ./results)")
+
+
+def command_run(arguments: argparse.Namespace) -> int:
+    """``cardlab run SPEC``."""
+    from workers.runner import RunOptions, run_experiment
+
+    if arguments.workers is not None and arguments.workers < 1:
+        raise UsageError(f"--workers: expected a positive integer, got {arguments.workers}")
+    if arguments.resume and arguments.overwrite:
+        raise UsageError("--resume and --overwrite: choose one")
+    spec = load_spec(arguments.spec)
+    print(f"{spec.name}: {spec.total_games:,} games of {spec.game} "
+          f"({len(spec.variants)} variant(s) x {len(spec.player_counts)} player count(s)), "
+          f"{len(spec.shards())} shards of up to {spec.shard_size:,}", file=sys.stderr)
+    options = RunOptions(
+        results_root=arguments.results, workers=arguments.workers, address=arguments.address,
+        resume=arguments.resume, overwrite=arguments.overwrite, progress=not arguments.no_progress,
+    )
+    summary = run_experiment(spec, options)
+    for line in summary.lines():
+        print(line)
+    print(f"next: cardlab report {spec.name}   |   cardlab sql {spec.name} \"SELECT count(*) FROM games\"")
+    return 0
+
+
+def command_sql(arguments: argparse.Namespace) -> int:
+    """``cardlab sql EXPERIMENT [QUERY]``."""
+    from analytics.catalog import resolve_experiment
+    from analytics.sql import interactive_shell, run_sql
+
+    folder = resolve_experiment(arguments.experiment, arguments.results)
+    if arguments.query is None:
+        interactive_shell(folder, sys.stdin, sys.stdout)
+    else:
+        print(run_sql(folder, arguments.query, arguments.format))
+    return 0
+
+
+def command_report(arguments: argparse.Namespace) -> int:
+    """``cardlab report EXPERIMENT``."""
+    from analytics.catalog import resolve_experiment
+    from analytics.report import build_report, render_report
+
+    folder = resolve_experiment(arguments.experiment, arguments.results)
+    print(render_report(build_report(folder), arguments.format))
+    return 0
+
+
+def command_dashboard(arguments: argparse.Namespace) -> int:
+    """``cardlab dashboard``: ``streamlit run`` on the app, loopback by default."""
+    import dashboard
+
+    app = Path(dashboard.__file__).parent / "app.py"
+    environment = dict(os.environ, CARDLAB_RESULTS=str(arguments.results.resolve()))
+    print(f"cardlab dashboard: http://{arguments.host}:{arguments.port}  (results: {arguments.results})")
+    command = [
+        sys.executable, "-m", "streamlit", "run", str(app),
+        "--server.address", arguments.host, "--server.port", str(arguments.port),
+        "--server.headless", "true", "--browser.gatherUsageStats", "false",
+    ]
+    return subprocess.call(command, env=environment)
+
+
+def command_games(arguments: argparse.Namespace) -> int:
+    """``cardlab games [GAME]``."""
+    if arguments.game:
+        game = get_game(arguments.game)
+        leaves = dict(flatten(game.default_parameters()))
+        if arguments.json:
+            print(json.dumps(leaves, indent=2))
+        else:
+            for path, value in leaves.items():
+                print(f"{path} = {value!r}")
+        return 0
+    listing = []
+    for game_id in sorted(GAMES):
+        info = GAMES[game_id].info
+        parameters = GAMES[game_id].default_parameters()
+        listing.append({
+            "id": info.id, "name": info.name, "min_players": info.min_players, "max_players": info.max_players,
+            "description": info.description,
+            "parameters": {path: value for path, value in flatten(parameters) if not path.startswith("cards.")},
+            "cards": sorted(parameters.get("cards", {})),
+        })
+    if arguments.json:
+        print(json.dumps(listing, indent=2))
+        return 0
+    for entry in listing:
+        players = entry["min_players"] if entry["min_players"] == entry["max_players"] else (
+            f"{entry['min_players']}-{entry['max_players']}")
+        print(f"{entry['id']}: {entry['name']} ({players} players) - {entry['description']}")
+        for path, value in entry["parameters"].items():
+            print(f"    {path} = {value!r}")
+        print(f"    cards.<name>.* for {len(entry['cards'])} cards "
+              f"(`cardlab games {entry['id']}` lists every path)")
+    return 0
+
+
+def _parse_override(text: str) -> tuple[str, Any]:
+    path, separator, raw = text.partition("=")
+    if not separator or not path.strip():
+        raise UsageError(f"--set {text!r}: expected PATH=VALUE, e.g. rules.rounds=4")
+    try:
+        value = tomllib.loads(f"value = {raw.strip()}")["value"]
+    except tomllib.TOMLDecodeError:
+        value = raw.strip()
+    return path.strip(), value
+
+
+def command_replay(arguments: argparse.Namespace) -> int:
+    """``cardlab replay GAME --seed N`` or ``--experiment NAME --game-index I``."""
+    if arguments.experiment:
+        game_id, config_parameters, n_players, seed, lineup = _replay_from_experiment(arguments)
+    else:
+        if not arguments.game or arguments.seed is None:
+            raise UsageError("replay: give GAME and --seed N, or --experiment NAME --game-index I")
+        game = get_game(arguments.game)
+        overrides = dict(_parse_override(text) for text in arguments.set)
+        config_parameters = apply_overrides(game.default_parameters(), overrides)
+        n_players = arguments.players or game.info.min_players
+        if not game.info.min_players <= n_players <= game.info.max_players:
+            raise UsageError(f"--players: {game.info.id} is played by {game.info.min_players} to "
+                             f"{game.info.max_players} players, got {n_players}")
+        names = [name for name in arguments.agents.split(",") if name.strip()]
+        agents = [parse_agent_spec(name) for name in names] or [parse_agent_spec("random")]
+        lineup = [agents[seat % len(agents)] for seat in range(n_players)]
+        game_id, seed = game.info.id, arguments.seed
+    game = get_game(game_id)
+    recorder = TraceRecorder()
+    played = play_game(game, game.configure(config_parameters), n_players, seed, lineup, recorder.record)
+    for event in recorder.events:
+        print(event_to_json(event) if arguments.json else format_event(event))
+    if not arguments.json:
+        state = played.state
+        print(f"winners: {state.winners() or 'none (draw)'}; scores: {state.scores()}; "
+              f"end: {state.end_reason()}; decisions: {played.decisions}")
+    return 0
+
+
+def _replay_from_experiment(arguments: argparse.Namespace) -> tuple[str, dict[str, Any], int, int, list[AgentSpec]]:
+    from analytics.catalog import resolve_experiment
+
+    if arguments.game_index is None:
+        raise UsageError("--experiment needs --game-index")
+    folder = resolve_experiment(arguments.experiment, arguments.results)
+    spec_file = folder / SPEC_FILE
+    spec = parse_spec(json.loads(spec_file.read_text()), str(spec_file))
+    try:
+        variant = spec.variant(arguments.variant)
+    except KeyError:
+        names = ", ".join(variant.name for variant in spec.variants)
+        raise UsageError(f"--variant: {spec.name} has no variant {arguments.variant!r}; expected one of {names}") \
+            from None
+    n_players = arguments.players or spec.player_counts[0]
+    if n_players not in spec.player_counts:
+        raise UsageError(f"--players: {spec.name} was played with {list(spec.player_counts)} players")
+    if not 0 <= arguments.game_index < spec.games:
+        raise UsageError(f"--game-index: expected 0 to {spec.games - 1}, got {arguments.game_index}")
+    seed = game_seed(spec.seed, variant.name, n_players, arguments.game_index)
+    return spec.game, variant.parameters, n_players, seed, spec.lineup(n_players, arguments.game_index)
+
+
+def command_bench(arguments: argparse.Namespace) -> int:
+    """``cardlab bench``."""
+    from workers.bench import format_bench, run_bench
+
+    for game_id in arguments.game or []:
+        get_game(game_id)
+    for agent in arguments.agent or []:
+        parse_agent_spec(agent)
+    if arguments.games < 1:
+        raise UsageError(f"--games: expected a positive integer, got {arguments.games}")
+    print(format_bench(run_bench(arguments.game, arguments.agent, arguments.games)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+"""`cardlab replay`, `cardlab games` and `cardlab bench`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cardlab.cli import main
+from simcore.agents.registry import parse_agent_spec
+from simcore.play import play_game
+from simcore.registry import get_game
+
+
+def test_replay_prints_every_event_in_order_ending_with_the_result(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", "divvy", "--seed", "42", "--agents", "heuristic,random"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0].startswith("[turn  1] setup")
+    assert any("decision" in line and "seat 0 (heuristic)" in line for line in lines)
+    assert any(" lead " in line for line in lines)
+    assert "game_over" in lines[-2]
+    game = get_game("divvy")
+    played = play_game(game, game.configure(game.default_parameters()), 2, 42,
+                       [parse_agent_spec("heuristic"), parse_agent_spec("random")])
+    assert lines[-1].startswith(f"winners: {played.state.winners() or 'none (draw)'}; scores: {played.state.scores()}")
+
+
+def test_replay_json_lines_are_the_same_events_and_repeat_exactly(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["replay", "divvy", "--seed", "7", "--json"])
+    first = capsys.readouterr().out.strip().splitlines()
+    main(["replay", "divvy", "--seed", "7", "--json"])
+    assert capsys.readouterr().out.strip().splitlines() == first
+    events = [json.loads(line) for line in first]
+    assert events[0]["type"] == "setup" and events[-1]["type"] == "game_over"
+    assert all({"turn", "type", "text"} <= set(event) for event in events)
+    rounds = [event["turn"] for event in events]
+    assert rounds == sorted(rounds)
+
+
+def test_replay_applies_parameter_overrides(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["replay", "divvy", "--seed", "3", "--set", "rules.rounds=2", "--json"])
+    events = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    assert max(event["turn"] for event in events) <= 2
+
+
+def test_games_lists_divvy_with_its_player_count_and_parameters(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["games", "--json"]) == 0
+    listing = json.loads(capsys.readouterr().out)
+    divvy = next(entry for entry in listing if entry["id"] == "divvy")
+    assert (divvy["min_players"], divvy["max_players"]) == (2, 2)
+    assert divvy["parameters"]["rules.rounds"] == 5
+    assert len(divvy["cards"]) == 48
+    assert main(["games", "divvy"]) == 0
+    assert "cards.axes_7.copies = 1" in capsys.readouterr().out
+
+
+def test_bench_prints_a_row_per_agent_with_positive_rates(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--game", "divvy", "--games", "300"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| divvy")]
+    assert [row.split("|")[2].strip() for row in rows] == ["random", "heuristic"]
+    for row in rows:
+        cells = [cell.strip().replace(",", "") for cell in row.split("|")[1:-1]]
+        assert float(cells[4]) > 0 and float(cells[5]) > float(cells[4])

@@ -1,0 +1,99 @@
+"""Experiment specs: defaults, variants, lineups, shards, and the shipped files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from experiments.spec import BASELINE, SpecError, load_spec, parse_spec
+from simcore.registry import get_game
+
+EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
+
+
+def _spec(**changes: object) -> dict[str, object]:
+    raw: dict[str, object] = {"name": "t", "game": "divvy", "games": 10}
+    raw.update(changes)
+    return raw
+
+
+def test_every_shipped_experiment_file_is_valid() -> None:
+    files = sorted(EXPERIMENTS.glob("*.toml"))
+    assert files
+    for path in files:
+        spec = load_spec(path)
+        assert spec.name == path.stem
+
+
+def test_the_divvy_baseline_has_a_baseline_and_a_variant_and_at_least_200000_games() -> None:
+    spec = load_spec(EXPERIMENTS / "divvy_baseline.toml")
+    names = [variant.name for variant in spec.variants]
+    assert names[0] == BASELINE and len(names) >= 2
+    assert spec.games * len(spec.player_counts) >= 200_000
+
+
+def test_defaults_are_the_games_minimum_player_count_random_agents_and_seed_zero() -> None:
+    spec = parse_spec(_spec(), "t.toml")
+    assert spec.player_counts == (2,)
+    assert [str(agent) for agent in spec.agents] == ["random"]
+    assert spec.seed == 0
+    assert [variant.name for variant in spec.variants] == [BASELINE]
+
+
+def test_variant_overrides_change_only_their_path() -> None:
+    spec = parse_spec(_spec(variants={"short": {"rules": {"rounds": 3}}, "quoted": {"rules.hand_limit": 6}}), "t.toml")
+    default = get_game("divvy").default_parameters()
+    short = spec.variant("short").parameters
+    assert short["rules"]["rounds"] == 3
+    assert short["rules"]["hand_limit"] == default["rules"]["hand_limit"]
+    assert spec.variant("quoted").parameters["rules"]["hand_limit"] == 6
+    assert spec.variant(BASELINE).parameters == default
+
+
+def test_overriding_the_baseline_is_refused() -> None:
+    with pytest.raises(SpecError, match=r"t.toml: variants.baseline: the baseline uses the game's defaults"):
+        parse_spec(_spec(variants={"baseline": {"rules.rounds": 3}}), "t.toml")
+
+
+def test_the_lineup_repeats_agents_around_the_table_and_rotates_when_asked() -> None:
+    fixed = parse_spec(_spec(agents=["heuristic", "random"]), "t.toml")
+    assert [str(agent) for agent in fixed.lineup(2, 0)] == ["heuristic", "random"]
+    assert [str(agent) for agent in fixed.lineup(2, 1)] == ["heuristic", "random"]
+    rotating = parse_spec(_spec(agents=["heuristic", "random"], rotate_seats=True), "t.toml")
+    assert [str(agent) for agent in rotating.lineup(2, 0)] == ["heuristic", "random"]
+    assert [str(agent) for agent in rotating.lineup(2, 1)] == ["random", "heuristic"]
+
+
+def test_shards_cover_every_game_index_once_per_variant_and_player_count() -> None:
+    spec = parse_spec(_spec(games=1050, shard_size=100, variants={"v": {"rules.rounds": 4}}), "t.toml")
+    shards = spec.shards()
+    assert len(shards) == 2 * 11
+    for variant in ("baseline", "v"):
+        covered = [index for shard in shards if shard.variant == variant for index in range(shard.start, shard.stop)]
+        assert covered == list(range(1050))
+    assert len({shard.id for shard in shards}) == len(shards)
+    assert spec.total_games == 2100
+
+
+def test_the_stored_json_form_reads_back_to_the_same_spec() -> None:
+    spec = parse_spec(_spec(variants={"v": {"rules.rounds": 4}}, agents=["heuristic", "random"]), "t.toml")
+    again = parse_spec(spec.to_json_dict(), "spec.json")
+    assert again.identity() == spec.identity()
+    assert again.variant("v").parameters == spec.variant("v").parameters
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"shard_size": 0}, "t.toml: shard_size: expected a positive integer, got 0"),
+    ({"seed": -1}, "t.toml: seed: expected a non-negative integer, got -1"),
+    ({"games": 2.5}, "t.toml: games: expected a positive integer, got 2.5"),
+    ({"player_counts": [2, 2]}, "t.toml: player_counts: each player count once"),
+    ({"agents": []}, "t.toml: agents: expected a non-empty list"),
+    ({"rotate_seats": "yes"}, "t.toml: rotate_seats: expected true or false"),
+    ({"variants": {"bad/name": {}}}, "t.toml: variants.bad/name: variant names use letters"),
+    ({"variants": {"v": {"cards.axes_1.icon": "axe"}}}, "t.toml: variants.v.cards.axes_1.icon: expected one of"),
+])
+def test_each_invalid_key_is_named_with_what_was_expected(changes: dict[str, object], message: str) -> None:
+    with pytest.raises(SpecError) as raised:
+        parse_spec(_spec(**changes), "t.toml")
+    assert str(raised.value).startswith(message)

@@ -1,0 +1,117 @@
+"""Properties every registered game must have (run over every game in the registry)."""
+
+from __future__ import annotations
+
+import pytest
+
+from simcore.agents.registry import parse_agent_spec
+from simcore.api import Game, GameState
+from simcore.play import play_game
+from simcore.registry import GAMES
+from simcore.rng import Generator
+from simcore.trace import TraceRecorder
+
+GAME_IDS = sorted(GAMES)
+
+
+def _config(game: Game) -> object:
+    return game.configure(game.default_parameters())
+
+
+def _states_along_a_game(game: Game, n_players: int, seed: int) -> list[GameState]:
+    """Snapshots of a random game at every decision point."""
+    state = game.new_state(_config(game), n_players, seed)
+    agent_rng = Generator(seed + 1)
+    snapshots = []
+    while not state.is_terminal():
+        snapshots.append(state.clone())
+        actions = state.legal_actions()
+        state.apply(actions[agent_rng.below(len(actions))])
+    return snapshots
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_random_games_end_with_legal_actions_all_along(game_id: str) -> None:
+    game = GAMES[game_id]
+    for n_players in range(game.info.min_players, game.info.max_players + 1):
+        for seed in range(50):
+            played = play_game(game, _config(game), n_players, seed, [parse_agent_spec("random")] * n_players)
+            state = played.state
+            assert state.is_terminal() and state.current_player == -1
+            assert state.end_reason()
+            assert len(state.returns()) == n_players
+            assert all(0.0 <= value <= 1.0 for value in state.returns())
+            assert set(state.winners()) <= set(range(n_players))
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_same_seed_and_agents_give_the_same_game(game_id: str) -> None:
+    game = GAMES[game_id]
+    lineup = [parse_agent_spec("random"), parse_agent_spec("heuristic")] * game.info.max_players
+    traces = []
+    for _ in range(2):
+        recorder = TraceRecorder()
+        play_game(game, _config(game), game.info.min_players, 1234, lineup[: game.info.min_players], recorder.record)
+        traces.append(recorder.events)
+    assert traces[0] == traces[1]
+    other = TraceRecorder()
+    play_game(game, _config(game), game.info.min_players, 1235, lineup[: game.info.min_players], other.record)
+    assert other.events != traces[0]
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_changing_an_agent_never_changes_the_shuffle(game_id: str) -> None:
+    """Agents draw from their own generators: the opening set-up is the same
+    whichever agents play."""
+    game = GAMES[game_id]
+    n_players = game.info.min_players
+    openings = []
+    for agent in ("random", "heuristic"):
+        recorder = TraceRecorder()
+        play_game(game, _config(game), n_players, 99, [parse_agent_spec(agent)] * n_players, recorder.record)
+        first_decision = next(i for i, event in enumerate(recorder.events) if event["type"] == "decision")
+        openings.append(recorder.events[:first_decision])
+    assert openings[0] == openings[1]
+    assert openings[0], "the set-up must emit events before the first decision"
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_tracing_does_not_change_the_game(game_id: str) -> None:
+    game = GAMES[game_id]
+    n_players = game.info.min_players
+    lineup = [parse_agent_spec("random")] * n_players
+    quiet = play_game(game, _config(game), n_players, 7, lineup)
+    traced = play_game(game, _config(game), n_players, 7, lineup, TraceRecorder().record)
+    assert quiet.state.observation(0) == traced.state.observation(0)
+    assert quiet.decisions == traced.decisions
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_resampling_keeps_what_a_seat_sees_and_redraws_what_it_cannot(game_id: str) -> None:
+    game = GAMES[game_id]
+    n_players = game.info.min_players
+    changed_for_others = 0
+    checked = 0
+    for seed in range(20):
+        for state in _states_along_a_game(game, n_players, seed)[::3]:
+            for seat in range(n_players):
+                copy = state.resample_hidden(seat, Generator(seed * 1000 + checked))
+                checked += 1
+                assert copy.observation(seat) == state.observation(seat)
+                assert copy.legal_actions() == state.legal_actions() or copy.current_player != seat
+                if any(copy.observation(other) != state.observation(other)
+                       for other in range(n_players) if other != seat):
+                    changed_for_others += 1
+    # Hidden information exists in these games: most re-samples must change it.
+    assert changed_for_others > checked // 2
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_clone_is_independent_of_the_original(game_id: str) -> None:
+    game = GAMES[game_id]
+    state = game.new_state(_config(game), game.info.min_players, 3)
+    copy = state.clone()
+    before = state.observation(0)
+    copy.apply(copy.legal_actions()[-1])
+    assert state.observation(0) == before
+    assert copy.observation(0) != before or copy.current_player != state.current_player

@@ -1,0 +1,62 @@
+"""A run whose driver is killed mid-way, finished with --resume, has every game once."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+
+from cardlab.cli import main
+
+SPEC = """
+name = "interrupted"
+game = "divvy"
+games = 60000
+seed = 5
+agents = ["heuristic"]
+shard_size = 1000
+"""
+
+
+def _finished_markers(folder: Path) -> int:
+    manifest = folder / "_manifest"
+    return len(list(manifest.glob("*.json"))) if manifest.is_dir() else 0
+
+
+def test_a_killed_run_finished_with_resume_has_every_game_exactly_once(tmp_path: Path) -> None:
+    spec_file = tmp_path / "interrupted.toml"
+    spec_file.write_text(SPEC)
+    results = tmp_path / "results"
+    folder = results / "interrupted"
+    driver = subprocess.Popen(
+        [sys.executable, "-m", "cardlab", "run", str(spec_file), "--results", str(results),
+         "--workers", "2", "--no-progress"],
+        start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while _finished_markers(folder) < 4 and time.monotonic() < deadline and driver.poll() is None:
+            time.sleep(0.05)
+    finally:
+        # The whole process group: the driver and the local Ray it started.
+        os.killpg(driver.pid, signal.SIGKILL)
+        driver.wait()
+    done_before = _finished_markers(folder)
+    assert 4 <= done_before < 60, "the driver must die mid-run for this test to mean anything"
+
+    assert main(["run", str(spec_file), "--results", str(results), "--resume", "--no-progress", "--workers", "2"]) == 0
+
+    assert _finished_markers(folder) == 60
+    files = str(folder / "games" / "**" / "*.parquet")
+    total, distinct, low, high = duckdb.connect().execute(
+        f"SELECT count(*), count(DISTINCT game_index), min(game_index), max(game_index) "
+        f"FROM read_parquet('{files}', hive_partitioning=false)").fetchone() or (0, 0, 0, 0)
+    assert (total, distinct, low, high) == (60000, 60000, 0, 59999)
+    players = str(folder / "players" / "**" / "*.parquet")
+    assert duckdb.connect().execute(
+        f"SELECT count(*) FROM read_parquet('{players}', hive_partitioning=false)").fetchone() == (120000,)

@@ -1,0 +1,78 @@
+"""The same spec gives the same results whatever the worker count or shard size."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import duckdb
+import pytest
+import ray
+
+from experiments.spec import ExperimentSpec, parse_spec
+from workers.runner import RunOptions, run_experiment
+
+SMALL_SPEC = {
+    "name": "determinism",
+    "game": "divvy",
+    "games": 600,
+    "seed": 11,
+    "agents": ["heuristic", "random"],
+    "rotate_seats": True,
+    "shard_size": 100,
+    "variants": {"four_rounds": {"rules.rounds": 4}},
+}
+
+ORDERS = {"games": "variant, game_index", "players": "variant, game_index, seat",
+          "cards": "variant, game_index, seat, card"}
+
+
+def _run(spec: ExperimentSpec, results: Path, workers: int) -> Path:
+    if ray.is_initialized():
+        ray.shutdown()
+    summary = run_experiment(spec, RunOptions(results_root=results, workers=workers, progress=False))
+    ray.shutdown()
+    return summary.experiment_dir
+
+
+def _contents(folder: Path) -> dict[str, list[tuple[object, ...]]]:
+    connection = duckdb.connect()
+    contents = {}
+    for table, order in ORDERS.items():
+        files = str(folder / table / "**" / "*.parquet")
+        contents[table] = connection.execute(
+            f"SELECT * FROM read_parquet('{files}', hive_partitioning=false) ORDER BY {order}").fetchall()
+    return contents
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    spec = parse_spec(SMALL_SPEC, "test-spec")
+    resharded = dataclasses.replace(spec, shard_size=250)
+    return {
+        "one worker": _run(spec, tmp_path_factory.mktemp("one"), 1),
+        "two workers": _run(spec, tmp_path_factory.mktemp("two"), 2),
+        "other shard size": _run(resharded, tmp_path_factory.mktemp("resharded"), 2),
+    }
+
+
+def test_one_and_two_workers_write_identical_games_players_and_cards(runs: dict[str, Path]) -> None:
+    assert _contents(runs["one worker"]) == _contents(runs["two workers"])
+
+
+def test_a_different_shard_size_writes_identical_games_players_and_cards(runs: dict[str, Path]) -> None:
+    assert _contents(runs["two workers"]) == _contents(runs["other shard size"])
+
+
+def test_every_game_index_appears_once_per_variant(runs: dict[str, Path]) -> None:
+    files = str(runs["two workers"] / "games" / "**" / "*.parquet")
+    rows = duckdb.connect().execute(
+        f"SELECT variant, count(*), count(DISTINCT game_index), min(game_index), max(game_index) "
+        f"FROM read_parquet('{files}', hive_partitioning=false) GROUP BY variant ORDER BY variant").fetchall()
+    assert rows == [("baseline", 600, 600, 0, 599), ("four_rounds", 600, 600, 0, 599)]
+
+
+def test_the_results_are_not_all_the_same_game(runs: dict[str, Path]) -> None:
+    contents = _contents(runs["one worker"])["games"]
+    seeds = {row[5] for row in contents}
+    assert len(seeds) == len(contents)

@@ -1,0 +1,94 @@
+"""``cardlab bench``: games/s and decisions/s per game and agent, one core.
+
+Two rates per row: the *engine* rate (games played, nothing recorded) and the
+*recorded* rate (games played, turned into result rows and Arrow tables, as a
+shard task does, minus the Parquet write). Runs in this process, on one core,
+with a fixed seed range so that repeated runs play the same games.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from dataclasses import dataclass
+
+from experiments.spec import BASELINE, ExperimentSpec, Shard, Variant
+from simcore.agents.registry import AgentSpec, parse_agent_spec
+from simcore.play import play_game
+from simcore.registry import GAMES, get_game
+from simcore.seeding import game_seed
+from workers.shard import play_shard
+
+
+@dataclass(frozen=True)
+class BenchRow:
+    """One measured configuration."""
+
+    game: str
+    agent: str
+    n_players: int
+    games: int
+    engine_games_per_second: float
+    decisions_per_second: float
+    decisions_per_game: float
+    recorded_games_per_second: float
+
+
+def bench_engine(game_id: str, agent: AgentSpec, n_players: int, games: int) -> tuple[float, float, float]:
+    """(games/s, decisions/s, decisions/game) of plain play, every seat ``agent``."""
+    game = get_game(game_id)
+    config = game.configure(game.default_parameters())
+    lineup = [agent] * n_players
+    decisions = 0
+    gc.disable()
+    try:
+        started = time.perf_counter()
+        for index in range(games):
+            decisions += play_game(game, config, n_players, game_seed(0, BASELINE, n_players, index), lineup).decisions
+        seconds = time.perf_counter() - started
+    finally:
+        gc.enable()
+    return games / seconds, decisions / seconds, decisions / games
+
+
+def bench_recorded(game_id: str, agent: AgentSpec, n_players: int, games: int) -> float:
+    """Games/s of a shard's work (play, result rows, Arrow tables), no disk write."""
+    game = get_game(game_id)
+    spec = ExperimentSpec(
+        name="bench", game=game_id, games=games, seed=0, player_counts=(n_players,),
+        agents=(agent,), rotate_seats=False, shard_size=games,
+        variants=(Variant(BASELINE, {}, game.default_parameters()),),
+    )
+    play_shard(spec, Shard(BASELINE, n_players, 0, min(games, 200)))  # imports and caches warm
+    started = time.perf_counter()
+    play_shard(spec, Shard(BASELINE, n_players, 0, games))
+    return games / (time.perf_counter() - started)
+
+
+def run_bench(game_ids: list[str] | None = None, agents: list[str] | None = None,
+              games: int = 20000) -> list[BenchRow]:
+    """Measure every registered game (or ``game_ids``) with each agent."""
+    rows = []
+    for game_id in game_ids or sorted(GAMES):
+        info = get_game(game_id).info
+        for agent_text in agents or ["random", "heuristic"]:
+            agent = parse_agent_spec(agent_text)
+            n_players = info.min_players
+            engine, decisions, per_game = bench_engine(game_id, agent, n_players, games)
+            recorded = bench_recorded(game_id, agent, n_players, games)
+            rows.append(BenchRow(game_id, str(agent), n_players, games, engine, decisions, per_game, recorded))
+    return rows
+
+
+def format_bench(rows: list[BenchRow]) -> str:
+    """A Markdown table (pasted as is into the README)."""
+    lines = [
+        "| game | agent | players | games | engine games/s | decisions/s | decisions/game | recorded games/s |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row.game} | {row.agent} | {row.n_players} | {row.games:,} | {row.engine_games_per_second:,.0f} "
+            f"| {row.decisions_per_second:,.0f} | {row.decisions_per_game:.1f} | {row.recorded_games_per_second:,.0f} |"
+        )
+    return "\n".join(lines)

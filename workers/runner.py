@@ -1,0 +1,190 @@
+"""The run driver: shards of an experiment fanned out over Ray.
+
+``run_experiment`` starts Ray in-process (or joins the cluster at
+``--address`` / ``RAY_ADDRESS``), keeps a bounded number of shard tasks in
+flight, shows progress, and returns a summary. Each task plays one shard and
+writes its Parquet files and manifest marker itself (``workers.shard``), so a
+driver that dies loses nothing already written: ``--resume`` plays only the
+shards without a marker.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from experiments.spec import ExperimentSpec, Shard, parse_spec
+from workers.shard import run_shard
+from workers.storage import SPEC_FILE, finished_shards, write_json_atomically
+
+RUN_FILE = "run.json"
+
+
+class RunError(RuntimeError):
+    """A run that cannot start as asked (one line, shown to the user)."""
+
+
+@dataclass
+class RunOptions:
+    """How to run: where results go, which Ray, what to do with old results."""
+
+    results_root: Path = Path("results")
+    workers: int | None = None
+    address: str | None = None
+    resume: bool = False
+    overwrite: bool = False
+    progress: bool = True
+    max_in_flight: int | None = None
+
+
+@dataclass
+class RunSummary:
+    """What a run did."""
+
+    experiment_dir: Path
+    shards_total: int
+    shards_skipped: int
+    shards_played: int
+    games_played: int
+    seconds: float
+    workers: int
+    shard_entries: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def games_per_second(self) -> float:
+        """Games played per wall-clock second, Ray start-up excluded."""
+        return self.games_played / self.seconds if self.seconds > 0 else 0.0
+
+    def lines(self) -> list[str]:
+        """A short human summary."""
+        skipped = f" ({self.shards_skipped} already done)" if self.shards_skipped else ""
+        return [
+            f"experiment folder: {self.experiment_dir}",
+            f"shards: {self.shards_played} played{skipped} of {self.shards_total}",
+            f"games: {self.games_played:,} in {self.seconds:.1f} s on {self.workers} worker(s)"
+            f" = {self.games_per_second:,.0f} games/s",
+        ]
+
+
+def prepare_experiment_dir(spec: ExperimentSpec, options: RunOptions) -> Path:
+    """Create (or check, for ``--resume``) the experiment folder and its spec file.
+
+    Refuses to mix results: an existing folder needs ``--resume`` (with the
+    same spec) or ``--overwrite``.
+    """
+    root = options.results_root / spec.name
+    spec_file = root / SPEC_FILE
+    if root.exists() and options.overwrite:
+        shutil.rmtree(root)
+    elif root.exists() and not options.resume:
+        raise RunError(f"{root}: results already exist; use --resume to finish them or --overwrite to start again")
+    elif root.exists():
+        if not spec_file.exists():
+            raise RunError(f"{spec_file}: missing; this folder was not made by `cardlab run`")
+        stored = parse_spec(json.loads(spec_file.read_text()), str(spec_file))
+        if stored.identity() != spec.identity():
+            raise RunError(
+                f"{spec_file}: the stored spec differs from {spec.source or 'this spec'}; "
+                "--resume needs the same games, seed, agents, variants and shard size"
+            )
+        for leftover in root.rglob(".*.tmp"):  # half-written files of killed tasks
+            leftover.unlink()
+    write_json_atomically(spec.to_json_dict(), spec_file)
+    return root
+
+
+def _init_ray(options: RunOptions) -> int:
+    """Start or join Ray; return the number of CPUs it offers."""
+    import ray
+
+    if not ray.is_initialized():
+        address = options.address or os.environ.get("RAY_ADDRESS")
+        if address:
+            ray.init(address=address, logging_level="WARNING", log_to_driver=True)
+        else:
+            ray.init(
+                num_cpus=options.workers or os.cpu_count() or 1,
+                include_dashboard=False,
+                logging_level="WARNING",
+                configure_logging=True,
+            )
+    cpus = int(ray.cluster_resources().get("CPU", 1))
+    return min(cpus, options.workers) if options.workers else cpus
+
+
+def run_experiment(
+    spec: ExperimentSpec,
+    options: RunOptions,
+    on_shard_done: Callable[[dict[str, Any]], None] | None = None,
+) -> RunSummary:
+    """Play every unfinished shard of ``spec`` on Ray and write the results."""
+    import ray
+
+    root = prepare_experiment_dir(spec, options)
+    shards = spec.shards()
+    done = finished_shards(root) if options.resume else {}
+    todo = [shard for shard in shards if shard.id not in done]
+    write_json_atomically({"status": "running", "started": time.time(), "shards": len(shards)}, root / RUN_FILE)
+
+    workers = _init_ray(options)
+    task = ray.remote(run_shard).options(num_cpus=1, max_retries=3, retry_exceptions=False)
+    max_in_flight = options.max_in_flight or 2 * workers
+    progress = _progress_bar(sum(shard.games for shard in todo), options.progress)
+    pending: dict[Any, Shard] = {}
+    waiting = list(reversed(todo))
+    entries: list[dict[str, Any]] = []
+    started = time.perf_counter()
+    try:
+        while waiting or pending:
+            while waiting and len(pending) < max_in_flight:
+                shard = waiting.pop()
+                pending[task.remote(spec, shard, str(root))] = shard
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            for reference in ready:
+                shard = pending.pop(reference)
+                entry = ray.get(reference)
+                entries.append(entry)
+                progress.update(shard.games)
+                if on_shard_done is not None:
+                    on_shard_done(entry)
+    finally:
+        progress.close()
+    seconds = time.perf_counter() - started
+    write_json_atomically(
+        {"status": "finished", "finished": time.time(), "shards": len(shards)}, root / RUN_FILE
+    )
+    return RunSummary(
+        experiment_dir=root,
+        shards_total=len(shards),
+        shards_skipped=len(shards) - len(todo),
+        shards_played=len(todo),
+        games_played=sum(shard.games for shard in todo),
+        seconds=seconds,
+        workers=workers,
+        shard_entries=entries,
+    )
+
+
+class _NoProgress:
+    def update(self, count: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress_bar(total: int, enabled: bool) -> Any:
+    """A tqdm bar of games done with games/s and ETA, on stderr."""
+    if not enabled:
+        return _NoProgress()
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=" games", unit_scale=True, file=sys.stderr, smoothing=0.1,
+                bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {rate_fmt}]")
