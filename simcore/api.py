@@ -40,14 +40,15 @@ class GameInfo:
 
 
 class CardColumns:
-    """Card statistics of one game, column by column: one entry per
-    (seat, card) that the seat owned or saw. ``card`` holds indices into
-    ``names``; ``counters`` holds one list per name in
+    """Card statistics, column by column, one entry per (game, seat, card)
+    that the seat owned or saw; games append their rows with
+    ``GameState.add_card_rows``. ``card`` holds indices into ``names`` (set by
+    the game); ``counters`` holds one list per name in
     ``GameInfo.card_counters``; ``first_played_turn`` is -1 for a card never
     played."""
 
-    def __init__(self, names: tuple[str, ...], n_counters: int) -> None:
-        self.names = names
+    def __init__(self, n_counters: int) -> None:
+        self.names: tuple[str, ...] = ()
         self.seat: list[int] = []
         self.card: list[int] = []
         self.copies: list[int] = []
@@ -113,8 +114,8 @@ class GameState:
         """Values of the game-specific ``games`` columns in ``GameInfo``."""
         raise NotImplementedError
 
-    def card_columns(self) -> CardColumns:
-        """Card statistics for every (seat, card) the seat owned or saw."""
+    def add_card_rows(self, columns: CardColumns) -> None:
+        """Append card statistics for every (seat, card) the seat owned or saw."""
         raise NotImplementedError
 
     def observation(self, seat: int) -> Any:

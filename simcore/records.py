@@ -10,16 +10,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from simcore.api import GameInfo
+from simcore.api import CardColumns, GameInfo
 from simcore.play import PlayedGame
 
 GAME_COLUMNS = ("game_index", "seed", "n_players", "winner", "winners", "draw", "end_reason", "turns", "decisions")
 PLAYER_COLUMNS = ("game_index", "n_players", "seat", "agent", "faction", "won", "score", "rank")
-CARD_COLUMNS = ("game_index", "n_players", "seat", "card", "copies", "first_played_turn", "won")
 
 
 class ResultColumns:
-    """Column lists for the rows of many games of one game type."""
+    """Column lists for the rows of many games of one game type.
+
+    ``cards`` holds the game-filled columns (seat, card index, copies,
+    counters, first played turn, -1 for never); ``card_game_index`` and
+    ``card_won`` are the per-row game index and whether the seat won.
+    """
 
     def __init__(self, info: GameInfo) -> None:
         self.info = info
@@ -28,10 +32,10 @@ class ResultColumns:
         for name in self.extra_game_columns:
             self.games[name] = []
         self.players: dict[str, list[Any]] = {name: [] for name in PLAYER_COLUMNS}
-        self.cards: dict[str, list[Any]] = {name: [] for name in CARD_COLUMNS}
-        self.card_names: tuple[str, ...] = ()
-        for name in info.card_counters:
-            self.cards[name] = []
+        self.cards = CardColumns(len(info.card_counters))
+        self.card_game_index: list[int] = []
+        self.card_n_players: list[int] = []
+        self.card_won: list[bool] = []
 
     def add(self, game_index: int, seed: int, played: PlayedGame) -> None:
         """Append the rows of one finished game."""
@@ -55,30 +59,27 @@ class ResultColumns:
 
         players = self.players
         scores, ranks, factions = state.scores(), state.ranks(), state.factions()
+        won_by_seat = [seat in winners for seat in range(n_players)]
         for seat in range(n_players):
             players["game_index"].append(game_index)
             players["n_players"].append(n_players)
             players["seat"].append(seat)
             players["agent"].append(played.agents[seat])
             players["faction"].append(factions[seat])
-            players["won"].append(seat in winners)
+            players["won"].append(won_by_seat[seat])
             players["score"].append(scores[seat])
             players["rank"].append(ranks[seat])
 
-        columns = state.card_columns()
-        rows = len(columns.seat)
         cards = self.cards
-        cards["game_index"].extend([game_index] * rows)
-        cards["n_players"].extend([n_players] * rows)
-        cards["seat"].extend(columns.seat)
-        cards["card"].extend(columns.card)
-        self.card_names = columns.names
-        cards["copies"].extend(columns.copies)
-        cards["first_played_turn"].extend(
-            [None if turn < 0 else turn for turn in columns.first_played_turn])
-        cards["won"].extend([seat in winners for seat in columns.seat])
-        for name, values in zip(self.info.card_counters, columns.counters, strict=True):
-            cards[name].extend(values)
+        first_row = len(cards.seat)
+        state.add_card_rows(cards)
+        new_rows = len(cards.seat) - first_row
+        self.card_game_index.extend([game_index] * new_rows)
+        self.card_n_players.extend([n_players] * new_rows)
+        seats = cards.seat
+        card_won = self.card_won
+        for row in range(first_row, first_row + new_rows):
+            card_won.append(won_by_seat[seats[row]])
 
     def game_count(self) -> int:
         """Games added so far."""

@@ -1,14 +1,17 @@
 """``cardlab bench``: games/s and decisions/s per game and agent, one core.
 
 Two rates per row: the *engine* rate (games played, nothing recorded) and the
-*recorded* rate (games played, turned into result rows and Arrow tables, as a
-shard task does, minus the Parquet write). Runs in this process, on one core,
-with a fixed seed range so that repeated runs play the same games.
+*recorded* rate (everything a shard task does: games played, result rows,
+Arrow tables and the three Parquet files written to a temporary folder). Runs
+in this process, on one core, with a fixed seed range so that repeated runs
+play the same games. The recorded rate is the one-core baseline that
+``cardlab run`` on N workers is compared with.
 """
 
 from __future__ import annotations
 
 import gc
+import tempfile
 import time
 from dataclasses import dataclass
 
@@ -17,7 +20,7 @@ from simcore.agents.registry import AgentSpec, parse_agent_spec
 from simcore.play import play_game
 from simcore.registry import GAMES, get_game
 from simcore.seeding import game_seed
-from workers.shard import play_shard
+from workers.shard import run_shard
 
 
 @dataclass(frozen=True)
@@ -52,17 +55,18 @@ def bench_engine(game_id: str, agent: AgentSpec, n_players: int, games: int) -> 
 
 
 def bench_recorded(game_id: str, agent: AgentSpec, n_players: int, games: int) -> float:
-    """Games/s of a shard's work (play, result rows, Arrow tables), no disk write."""
+    """Games/s of a shard task's whole work, Parquet files included."""
     game = get_game(game_id)
     spec = ExperimentSpec(
         name="bench", game=game_id, games=games, seed=0, player_counts=(n_players,),
         agents=(agent,), rotate_seats=False, shard_size=games,
         variants=(Variant(BASELINE, {}, game.default_parameters()),),
     )
-    play_shard(spec, Shard(BASELINE, n_players, 0, min(games, 200)))  # imports and caches warm
-    started = time.perf_counter()
-    play_shard(spec, Shard(BASELINE, n_players, 0, games))
-    return games / (time.perf_counter() - started)
+    with tempfile.TemporaryDirectory(prefix="cardlab-bench-") as folder:
+        run_shard(spec, Shard(BASELINE, n_players, 0, min(games, 200)), folder)  # imports and caches warm
+        started = time.perf_counter()
+        run_shard(spec, Shard(BASELINE, n_players, 0, games), folder)
+        return games / (time.perf_counter() - started)
 
 
 def run_bench(game_ids: list[str] | None = None, agents: list[str] | None = None,

@@ -25,9 +25,6 @@ from workers.schemas import TABLES, schemas
 from workers.storage import manifest_path, table_path, write_json_atomically, write_parquet_atomically
 
 
-_NULLABLE_INTEGERS = {"winner", "first_played_turn"}
-
-
 def play_shard(spec: ExperimentSpec, shard: Shard) -> dict[str, pa.Table]:
     """Play every game of ``shard`` and return its ``games``, ``players`` and ``cards`` tables."""
     game = get_game(spec.game)
@@ -55,29 +52,48 @@ def _play_into(spec: ExperimentSpec, shard: Shard, game: Game, config: Any, colu
 def to_tables(spec: ExperimentSpec, shard: Shard, columns: ResultColumns) -> dict[str, pa.Table]:
     """Arrow tables of the gathered columns, with the key columns filled in."""
     table_schemas = schemas(get_game(spec.game).info)
-    sources = {"games": columns.games, "players": columns.players, "cards": columns.cards}
+    cards = columns.cards
+    card_data: dict[str, Any] = {
+        "game_index": columns.card_game_index, "n_players": columns.card_n_players, "seat": cards.seat,
+        "copies": cards.copies, "won": columns.card_won,
+        **dict(zip(get_game(spec.game).info.card_counters, cards.counters, strict=True)),
+    }
+    card_names = pa.DictionaryArray.from_arrays(
+        pa.array(numpy.array(cards.card, dtype=numpy.int32)), pa.array(cards.names, type=pa.string()))
+    first_played = numpy.array(cards.first_played_turn, dtype=numpy.int64)
+    computed = {
+        "card": card_names.cast(pa.string()),
+        "first_played_turn": pa.array(first_played, mask=first_played < 0).cast(pa.int16()),
+    }
+    sources = {"games": columns.games, "players": columns.players, "cards": card_data}
+    constant = {"experiment": spec.name, "variant": shard.variant, "game": spec.game}
     tables = {}
     for name in TABLES:
         data = sources[name]
         rows = len(data["game_index"])
-        constant = {"experiment": spec.name, "variant": shard.variant, "game": spec.game}
         arrays = []
         for field in table_schemas[name]:
             if field.name in constant:
                 arrays.append(pa.repeat(pa.scalar(constant[field.name], field.type), rows))
-            elif name == "cards" and field.name == "card":
-                indices = pa.array(numpy.array(data["card"], dtype=numpy.int32))
-                names = pa.array(columns.card_names, type=pa.string())
-                arrays.append(pa.DictionaryArray.from_arrays(indices, names).cast(pa.string()))
-            elif pa.types.is_integer(field.type) and field.name not in _NULLABLE_INTEGERS:
-                # Through numpy: pyarrow's own conversion of Python ints is far slower.
-                arrays.append(pa.array(numpy.array(data[field.name], dtype=numpy.int64)).cast(field.type))
-            elif pa.types.is_integer(field.type):
-                arrays.append(pa.array(data[field.name], type=pa.int64()).cast(field.type))
+            elif name == "cards" and field.name in computed:
+                arrays.append(computed[field.name])
             else:
-                arrays.append(pa.array(data[field.name], type=field.type))
+                arrays.append(_to_arrow(data[field.name], field))
         tables[name] = pa.Table.from_arrays(arrays, schema=table_schemas[name])
     return tables
+
+
+_NUMPY_INTEGERS = {"int8": numpy.int8, "int16": numpy.int16, "int32": numpy.int32, "int64": numpy.int64}
+
+
+def _to_arrow(values: list[Any], field: pa.Field) -> pa.Array:
+    """One column; non-null integers go through numpy, which converts Python
+    ints to narrow types far faster than pyarrow does."""
+    if pa.types.is_integer(field.type) and not field.nullable:
+        return pa.array(numpy.array(values, dtype=_NUMPY_INTEGERS[str(field.type)]))
+    if pa.types.is_integer(field.type):
+        return pa.array(values, type=pa.int64()).cast(field.type)
+    return pa.array(values, type=field.type)
 
 
 def run_shard(spec: ExperimentSpec, shard: Shard, root: str) -> dict[str, Any]:
