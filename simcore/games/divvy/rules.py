@@ -353,10 +353,10 @@ class DivvyState(GameState):
             "deck_reshuffled": self.reshuffled,
         }
 
-    def card_columns(self) -> CardColumns:
+    def add_card_rows(self, columns: CardColumns) -> None:
         """One row per card each seat held or won as treasure."""
         names, copies = self.config.names, self.config.copies
-        columns = CardColumns(names, len(CARD_COUNTERS))
+        columns.names = names
         opening_column, drawn_column, played_column, treasure_column = columns.counters
         for seat in (0, 1):
             opening, drawn, played, treasure = self.counters[seat]
@@ -371,7 +371,6 @@ class DivvyState(GameState):
                     played_column.append(played[card])
                     treasure_column.append(treasure[card])
                     columns.first_played_turn.append(first_played.get(card, -1))
-        return columns
 
     def observation(self, seat: int) -> tuple[Any, ...]:
         """All ``seat`` can see: its own cards and choices, everything face up,
