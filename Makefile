@@ -1,7 +1,7 @@
 # cardlab: `make demo` runs the main job, `make test` the whole suite.
 # Both create and fill .venv on first use, then compile the rules core.
 
-PYTHON ?= python3.11
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMPS := .build-stamps
@@ -14,7 +14,7 @@ COMPILED := simcore/api.py simcore/rng.py simcore/seeding.py simcore/play.py sim
 .PHONY: demo test lint bench compile clean dashboard
 
 $(STAMPS)/venv: pyproject.toml
-	@command -v $(PYTHON) >/dev/null || { echo "need $(PYTHON) on PATH (set PYTHON=...)"; exit 2; }
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11)' || { echo "need Python 3.11+ (set PYTHON=...)"; exit 2; }
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]' --config-settings editable_mode=compat

@@ -199,7 +199,7 @@ def command_games(arguments: argparse.Namespace) -> int:
             for path, value in leaves.items():
                 print(f"{path} = {value!r}")
         return 0
-    listing = []
+    listing: list[dict[str, Any]] = []
     for game_id in sorted(GAMES):
         info = GAMES[game_id].info
         parameters = GAMES[game_id].default_parameters()

@@ -11,6 +11,7 @@ shards without a marker.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import sys
@@ -107,12 +108,12 @@ def _init_ray(options: RunOptions) -> int:
     if not ray.is_initialized():
         address = options.address or os.environ.get("RAY_ADDRESS")
         if address:
-            ray.init(address=address, logging_level="WARNING", log_to_driver=True)
+            ray.init(address=address, logging_level=logging.WARNING, log_to_driver=True)
         else:
             ray.init(
                 num_cpus=options.workers or os.cpu_count() or 1,
                 include_dashboard=False,
-                logging_level="WARNING",
+                logging_level=logging.WARNING,
                 configure_logging=True,
             )
     cpus = int(ray.cluster_resources().get("CPU", 1))

@@ -69,7 +69,7 @@ def test_below_follows_lemires_method_with_its_rejection_step() -> None:
 
 def test_shuffle_is_a_permutation_and_every_position_is_reachable() -> None:
     generator = Generator(3)
-    firsts = Counter()
+    firsts: Counter[int] = Counter()
     for _ in range(6000):
         items = list(range(6))
         generator.shuffle(items)
