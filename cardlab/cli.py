@@ -53,11 +53,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _is_user_error(error: Exception) -> bool:
-    from analytics.catalog import ExperimentNotFoundError
+    from analytics.catalog import AnalyticsError
     from workers.runner import RunError
 
     user_errors = (SpecError, UnknownGameError, ParameterError, AgentSpecError, UsageError, RunError,
-                   ExperimentNotFoundError)
+                   AnalyticsError)
     return isinstance(error, user_errors)
 
 
@@ -159,7 +159,7 @@ def command_sql(arguments: argparse.Namespace) -> int:
     if arguments.query is None:
         interactive_shell(folder, sys.stdin, sys.stdout)
     else:
-        print(run_sql(folder, arguments.query, arguments.format))
+        sys.stdout.write(run_sql(folder, arguments.query, arguments.format))
     return 0
 
 
@@ -169,7 +169,7 @@ def command_report(arguments: argparse.Namespace) -> int:
     from analytics.report import build_report, render_report
 
     folder = resolve_experiment(arguments.experiment, arguments.results)
-    print(render_report(build_report(folder), arguments.format))
+    sys.stdout.write(render_report(build_report(folder), arguments.format))
     return 0
 
 

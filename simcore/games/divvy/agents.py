@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from simcore.api import Agent, GameState
-from simcore.rng import Generator
 from simcore.games.divvy.rules import (
     BRAWL,
     CHAFF,
@@ -32,6 +31,7 @@ from simcore.games.divvy.rules import (
     REPLACE,
     DivvyState,
 )
+from simcore.rng import Generator
 
 SUIT_PARTNER_WORTH = 3
 

@@ -1,0 +1,199 @@
+"""Find an experiment's results and open them as DuckDB views.
+
+An experiment folder (written by ``cardlab run``, see ``workers.storage``)::
+
+    <experiment>/spec.json                                  the resolved spec
+    <experiment>/_manifest/<shard>.json                     one per finished shard
+    <experiment>/<table>/variant=<v>/part-<shard>.parquet   table in games, players, cards
+
+``open_catalog`` reads the manifest and builds each view over the files of the
+*finished* shards only, listed explicitly. It does not glob: DuckDB's ``*``
+also matches dot-files (the temporary names of files being written), and a
+shard whose ``games`` file is written but whose ``cards`` file is not yet would
+make the tables disagree. So a reader running beside a live ``cardlab run``
+sees a consistent set of whole shards.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from analytics.stats import register_sql_macros
+from workers.schemas import TABLES
+from workers.storage import MANIFEST_FOLDER, SPEC_FILE, table_path
+
+# The same rule as experiment names in ``experiments.spec``: no slashes, no
+# leading dot, so a name can never climb out of the results folder.
+_NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+
+
+class AnalyticsError(Exception):
+    """A user-facing problem on the read side; ``str()`` is one line that says it all."""
+
+
+class ExperimentNotFoundError(AnalyticsError, LookupError):
+    """No experiment results folder (one holding ``spec.json``) by that name or path."""
+
+    def __str__(self) -> str:
+        # LookupError subclasses such as KeyError quote their message; keep it plain.
+        return str(self.args[0]) if self.args else "experiment not found"
+
+
+class NoResultsError(AnalyticsError, LookupError):
+    """The experiment folder exists but holds no usable finished shards."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "no results"
+
+
+def list_experiments(results_root: Path) -> list[Path]:
+    """Experiment folders directly under ``results_root`` (those holding ``spec.json``), by name."""
+    if not results_root.is_dir():
+        return []
+    return sorted(
+        (path for path in results_root.iterdir()
+         if path.is_dir() and not path.name.startswith(".") and (path / SPEC_FILE).is_file()),
+        key=lambda path: path.name,
+    )
+
+
+def _looks_like_path(text: str) -> bool:
+    return "/" in text or "\\" in text or text in (".", "..") or Path(text).is_absolute() or text.startswith("~")
+
+
+def resolve_experiment(name_or_path: str, results_root: Path) -> Path:
+    """The results folder of an experiment given by name or by path.
+
+    A bare name (no slash) is looked up under ``results_root`` and must be a
+    valid experiment name, so it cannot escape that folder; anything with a
+    slash (``./x``, ``results/x``, ``/data/x``) is taken as a path as given.
+    Either way the folder must contain ``spec.json``. Raises
+    ``ExperimentNotFoundError`` with a one-line message otherwise.
+    """
+    text = name_or_path.strip()
+    if not text:
+        raise ExperimentNotFoundError("experiment: empty name; expected an experiment name or a results folder path")
+    if _looks_like_path(text):
+        folder = Path(text).expanduser()
+    else:
+        if not _NAME_PATTERN.match(text):
+            raise ExperimentNotFoundError(
+                f"{text}: not a valid experiment name; expected letters, digits, '_', '-' or '.' "
+                f"(or a folder path containing {SPEC_FILE})")
+        folder = results_root / text
+    if not folder.is_dir():
+        known = [path.name for path in list_experiments(results_root)]
+        hint = f"experiments in {results_root}: {', '.join(known)}" if known else (
+            f"no experiments in {results_root} yet; run `cardlab run experiments/<file>.toml`")
+        raise ExperimentNotFoundError(
+            f"{folder}: no such folder; expected an experiment results folder containing {SPEC_FILE} ({hint})")
+    if not (folder / SPEC_FILE).is_file():
+        raise ExperimentNotFoundError(
+            f"{folder}: no {SPEC_FILE}; expected an experiment results folder written by `cardlab run`")
+    return folder
+
+
+def read_spec(experiment_dir: Path) -> dict[str, Any]:
+    """The resolved spec stored beside the results (``spec.json``), as plain data."""
+    path = experiment_dir / SPEC_FILE
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ExperimentNotFoundError(f"{path}: not found; expected the spec written by `cardlab run`") from None
+    except (OSError, ValueError) as error:
+        raise NoResultsError(f"{path}: unreadable ({error}); expected the JSON spec written by `cardlab run`") from None
+    if not isinstance(data, dict):
+        raise NoResultsError(f"{path}: expected a JSON object")
+    return data
+
+
+def read_manifest(experiment_dir: Path) -> dict[str, dict[str, Any]]:
+    """Manifest entries of the finished shards, by shard id (empty if none)."""
+    folder = experiment_dir / MANIFEST_FOLDER
+    if not folder.is_dir():
+        return {}
+    entries: dict[str, dict[str, Any]] = {}
+    for path in sorted(folder.glob("*.json")):
+        if path.name.startswith("."):
+            continue
+        try:
+            entry = json.loads(path.read_text())
+        except (OSError, ValueError) as error:
+            raise NoResultsError(f"{path}: unreadable manifest entry ({error}); expected JSON") from None
+        if not isinstance(entry, dict) or not isinstance(entry.get("variant"), str):
+            raise NoResultsError(f"{path}: manifest entry without a 'variant'; expected one written by `cardlab run`")
+        entries[path.stem] = entry
+    return entries
+
+
+def experiment_version(experiment_dir: Path) -> int:
+    """A number that changes whenever results are added or removed: the newest
+    modification time (ns) of the manifest files, the manifest folder (which
+    changes when an entry is deleted) and ``spec.json``. Used as a cache key."""
+    candidates = [experiment_dir / SPEC_FILE, experiment_dir / MANIFEST_FOLDER]
+    folder = experiment_dir / MANIFEST_FOLDER
+    if folder.is_dir():
+        candidates.extend(folder.glob("*.json"))
+    newest = 0
+    for path in candidates:
+        try:
+            newest = max(newest, path.stat().st_mtime_ns)
+        except FileNotFoundError:
+            continue  # deleted between listing and stat: the folder's mtime has it
+    return newest
+
+
+def shard_files(experiment_dir: Path, table: str) -> list[Path]:
+    """The Parquet files of ``table`` that belong to finished shards, in shard order.
+
+    Raises ``NoResultsError`` if there are no finished shards, or if the
+    manifest lists a shard whose file is missing.
+    """
+    manifest = read_manifest(experiment_dir)
+    if not manifest:
+        raise NoResultsError(
+            f"{experiment_dir}: no finished shards yet; expected {MANIFEST_FOLDER}/*.json written by `cardlab run`")
+    files = []
+    for shard_id, entry in manifest.items():
+        path = table_path(experiment_dir, table, entry["variant"], shard_id)
+        if not path.is_file():
+            raise NoResultsError(
+                f"{path}: missing, though {MANIFEST_FOLDER}/{shard_id}.json marks the shard finished; "
+                "expected its Parquet file (rerun the experiment with --resume)")
+        files.append(path)
+    return files
+
+
+def _sql_string(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def open_catalog(experiment_dir: Path) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB connection with the views ``games``, ``players``, ``cards``.
+
+    Each view reads the table's Parquet files of the finished shards (see the
+    module docstring) with ``hive_partitioning=false``: the ``variant`` column
+    is stored in the files, and the folder name must not shadow it. The
+    macros ``wilson_low`` and ``wilson_high`` (``analytics.stats``) are defined
+    too. Raises ``NoResultsError`` if the experiment has no finished shards.
+    """
+    files = {table: shard_files(experiment_dir, table) for table in TABLES}
+    con = duckdb.connect(":memory:")
+    try:
+        register_sql_macros(con)
+        for table, paths in files.items():
+            listing = ", ".join(_sql_string(str(path)) for path in paths)
+            # union_by_name: shards written by different cardlab versions may
+            # order (or add) columns differently; match them by name.
+            con.execute(
+                f"CREATE VIEW {table} AS SELECT * FROM read_parquet([{listing}], "
+                "hive_partitioning = false, union_by_name = true)")
+    except BaseException:
+        con.close()
+        raise
+    return con

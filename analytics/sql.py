@@ -1,0 +1,269 @@
+"""Ad-hoc SQL on an experiment's results: ``cardlab sql``.
+
+Queries run on the catalog connection of ``analytics.catalog.open_catalog``:
+the views ``games``, ``players`` and ``cards`` and the macros ``wilson_low``
+and ``wilson_high``. Output formats:
+
+- ``table``: an aligned text table with a header and a ``(N rows)`` footer;
+  at most ``max_rows`` rows (1000 by default) are shown, and a note says how
+  many more there are. Floats are rounded to 6 decimals for display only.
+- ``csv``: every row, with a header line (Polars' CSV writer).
+- ``json``: JSON lines, one JSON object per row (``{"column": value, ...}``),
+  every row; nothing for an empty result. Easy to stream into ``jq`` or to
+  read back with ``polars.read_ndjson``.
+
+Several statements separated by ``;`` may be given; the result of the last
+one is printed. For a statement without rows (``CREATE VIEW ...``) DuckDB
+returns an empty result, printed as such.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+import duckdb
+import polars as pl
+
+from analytics.catalog import AnalyticsError, open_catalog
+
+SQL_FORMATS = ("table", "csv", "json")
+DEFAULT_MAX_ROWS = 1000
+PROMPT = "cardlab> "
+CONTINUATION_PROMPT = "    ...> "
+
+
+class QueryError(AnalyticsError, ValueError):
+    """A query DuckDB refused (syntax, unknown column...); the message is one line."""
+
+
+def one_line(error: BaseException) -> str:
+    """DuckDB's (multi-line) error message folded into one line.
+
+    Keeps the error and its hints; drops the ``LINE n:`` excerpt and its caret
+    line, which only make sense in a fixed-width block.
+    """
+    kept = []
+    for raw in str(error).splitlines():
+        line = raw.strip()
+        if not line or line.startswith("LINE ") or set(line) <= {"^"}:
+            continue
+        kept.append(line)
+    return " ".join(kept) or type(error).__name__
+
+
+def _check_format(fmt: str) -> None:
+    if fmt not in SQL_FORMATS:
+        raise QueryError(f"sql format {fmt!r}: expected one of {', '.join(SQL_FORMATS)}")
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, float):
+        if math.isnan(value) or math.isinf(value):
+            return str(value)
+        return repr(round(value, 6))
+    return str(value)
+
+
+def _is_numeric(values: Sequence[Any]) -> bool:
+    present = [value for value in values if value is not None]
+    return bool(present) and all(
+        isinstance(value, int | float) and not isinstance(value, bool) for value in present)
+
+
+def format_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], total: int | None = None) -> str:
+    """``rows`` as an aligned text table (numbers right-aligned) with a row-count footer.
+
+    ``total`` is the number of rows in the whole result when ``rows`` holds
+    only the first few.
+    """
+    cells = [[_cell(value) for value in row] for row in rows]
+    right = [_is_numeric([row[index] for row in rows]) for index in range(len(columns))]
+    widths = [max([len(name), *(len(row[index]) for row in cells)]) for index, name in enumerate(columns)]
+
+    def line(values: Sequence[str]) -> str:
+        return "  ".join(
+            value.rjust(width) if is_right else value.ljust(width)
+            for value, width, is_right in zip(values, widths, right, strict=True)).rstrip()
+
+    out = [line(columns), "  ".join("-" * width for width in widths)]
+    out.extend(line(row) for row in cells)
+    total = len(rows) if total is None else total
+    footer = f"({total} row{'' if total == 1 else 's'})"
+    if total > len(rows):
+        footer = f"({total} rows, first {len(rows)} shown; use --format csv or json for all)"
+    out.append(footer)
+    return "\n".join(out) + "\n"
+
+
+def execute(con: duckdb.DuckDBPyConnection, query: str, fmt: str = "table",
+            max_rows: int | None = DEFAULT_MAX_ROWS) -> str:
+    """Run ``query`` on ``con`` and format its result (see the module docstring).
+
+    Raises ``QueryError`` for an empty query, an unknown format, or any error
+    DuckDB reports.
+    """
+    _check_format(fmt)
+    if not query.strip().strip(";").strip():
+        raise QueryError("empty query; expected SQL such as: SELECT count(*) FROM games")
+    try:
+        if fmt == "table":
+            cursor = con.execute(query)
+            if cursor.description is None:
+                return "OK\n"
+            columns = [column[0] for column in cursor.description]
+            if max_rows is None:
+                rows = cursor.fetchall()
+                return format_table(columns, rows)
+            rows = cursor.fetchmany(max_rows)
+            # Count the rest without keeping it in memory.
+            rest = 0
+            while batch := cursor.fetchmany(10_000):
+                rest += len(batch)
+            return format_table(columns, rows, total=len(rows) + rest)
+        relation = con.sql(query)
+        if relation is None:
+            return ""
+        frame = relation.pl()
+    except duckdb.Error as error:
+        raise QueryError(one_line(error)) from None
+    if fmt == "csv":
+        return frame.write_csv()
+    return _ndjson(frame)
+
+
+def _ndjson(frame: pl.DataFrame) -> str:
+    if frame.height == 0:
+        return ""
+    text = frame.write_ndjson()
+    return text if text.endswith("\n") else text + "\n"
+
+
+def run_sql(experiment_dir: Path, query: str, fmt: str = "table") -> str:
+    """Run ``query`` on the experiment's views and return the formatted result.
+
+    ``fmt`` is ``table``, ``csv`` or ``json`` (JSON lines: one object per
+    row). Raises ``QueryError`` for bad SQL or format, ``NoResultsError`` if
+    the experiment has no finished shards (both ``AnalyticsError``).
+    """
+    _check_format(fmt)
+    con = open_catalog(experiment_dir)
+    try:
+        return execute(con, query, fmt)
+    finally:
+        con.close()
+
+
+_HELP = """\
+End a query with ';' (or an empty line) to run it; a query may span several lines.
+  .tables          list the views and their row counts
+  .schema [VIEW]   columns and types of one view (or of all)
+  .help            this help
+  .quit            leave (Ctrl-D too)
+Macros: wilson_low(wins, n), wilson_high(wins, n): the 95% Wilson interval.
+"""
+
+
+def _tables(con: duckdb.DuckDBPyConnection) -> str:
+    names = [row[0] for row in con.execute(
+        "SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY view_name").fetchall()]
+    rows = [(name, con.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0]) for name in names]  # type: ignore[index]
+    return format_table(["view", "rows"], rows)
+
+
+def _schema(con: duckdb.DuckDBPyConnection, argument: str) -> str:
+    view = argument.strip()
+    query = ("SELECT table_name AS view, column_name AS column, data_type AS type FROM information_schema.columns "
+             "WHERE table_schema = 'main'")
+    if view:
+        query += " AND table_name = ?"
+    cursor = con.execute(query + " ORDER BY table_name, ordinal_position", [view] if view else [])
+    rows = cursor.fetchall()
+    if not rows:
+        raise QueryError(f"no view named {view!r}; try .tables")
+    return format_table(["view", "column", "type"], rows)
+
+
+def _command(con: duckdb.DuckDBPyConnection, text: str) -> str | None:
+    """Output of a dot-command, or None for ``.quit``."""
+    name, _, argument = text.partition(" ")
+    if name in (".quit", ".exit", ".q"):
+        return None
+    if name == ".tables":
+        return _tables(con)
+    if name == ".schema":
+        return _schema(con, argument)
+    if name == ".help":
+        return _HELP
+    raise QueryError(f"unknown command {name}; try .help")
+
+
+def _read_line(stdin: TextIO, stdout: TextIO, prompt: str) -> str | None:
+    """One line without its newline, or None at end of input."""
+    if stdin is sys.stdin and stdout is sys.stdout and stdin.isatty():
+        # input() gives line editing and history when readline is available.
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401  (imported for its side effect on input())
+        try:
+            return input(prompt)
+        except EOFError:
+            stdout.write("\n")
+            return None
+    stdout.write(prompt)
+    stdout.flush()
+    line = stdin.readline()
+    if not line:
+        stdout.write("\n")
+        return None
+    return line.rstrip("\n")
+
+
+def interactive_shell(experiment_dir: Path, stdin: TextIO, stdout: TextIO) -> None:
+    """A small SQL shell on the experiment's views (``cardlab sql EXPERIMENT`` without a query).
+
+    Prompt ``cardlab> ``; a query runs once a line ends with ``;`` or an empty
+    line follows it, and prints as a ``table``. ``.tables``, ``.schema``,
+    ``.help``; ``.quit`` or end of input leaves. An error prints as one line
+    (``Error: ...``) and the shell goes on. Opening the catalog may raise
+    ``AnalyticsError`` before the first prompt.
+    """
+    con = open_catalog(experiment_dir)
+    try:
+        stdout.write(f"cardlab SQL on {experiment_dir}: views games, players, cards. .help for help.\n")
+        buffer: list[str] = []
+        while True:
+            line = _read_line(stdin, stdout, CONTINUATION_PROMPT if buffer else PROMPT)
+            if line is None:
+                break
+            stripped = line.strip()
+            if not buffer:
+                if not stripped:
+                    continue
+                if stripped.startswith("."):
+                    try:
+                        output = _command(con, stripped)
+                    except (AnalyticsError, duckdb.Error) as error:
+                        stdout.write(f"Error: {one_line(error)}\n")
+                        continue
+                    if output is None:
+                        break
+                    stdout.write(output)
+                    continue
+            if stripped:
+                buffer.append(line)
+            if stripped.endswith(";") or (not stripped and buffer):
+                query = "\n".join(buffer)
+                buffer = []
+                try:
+                    stdout.write(execute(con, query, "table"))
+                except AnalyticsError as error:
+                    stdout.write(f"Error: {error}\n")
+            stdout.flush()
+    finally:
+        con.close()

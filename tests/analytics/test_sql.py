@@ -1,0 +1,138 @@
+"""``cardlab sql``: one query in three formats, and the interactive shell."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import TYPE_CHECKING
+
+import polars as pl
+import pytest
+
+from analytics.sql import (
+    CONTINUATION_PROMPT,
+    PROMPT,
+    QueryError,
+    execute,
+    format_table,
+    interactive_shell,
+    run_sql,
+)
+from analytics.stats import wilson_interval
+
+if TYPE_CHECKING:
+    from tests.conftest import SmallExperiment
+
+GAMES_PER_VARIANT = (
+    "SELECT variant, count(*) AS games, avg(turns) AS turns FROM games GROUP BY variant ORDER BY variant")
+
+
+def test_a_query_prints_as_an_aligned_table_with_a_row_count(small_experiment: SmallExperiment) -> None:
+    text = run_sql(small_experiment.folder, GAMES_PER_VARIANT)
+    lines = text.splitlines()
+    assert lines[0].split() == ["variant", "games", "turns"]
+    assert set(lines[1]) <= {"-", " "}
+    assert lines[2].split()[:2] == ["baseline", "300"] and lines[3].split() == ["four_rounds", "300", "4.0"]
+    assert lines[-1] == "(2 rows)"
+
+
+def test_a_query_prints_as_csv(small_experiment: SmallExperiment) -> None:
+    frame = pl.read_csv(io.StringIO(run_sql(small_experiment.folder, GAMES_PER_VARIANT, "csv")))
+    assert frame["variant"].to_list() == ["baseline", "four_rounds"]
+    assert frame["games"].to_list() == [300, 300]
+    assert frame["turns"][1] == 4.0
+
+
+def test_a_query_prints_as_json_lines(small_experiment: SmallExperiment) -> None:
+    text = run_sql(small_experiment.folder, GAMES_PER_VARIANT + " ", "json")
+    rows = [json.loads(line) for line in text.splitlines()]
+    assert [(row["variant"], row["games"]) for row in rows] == [("baseline", 300), ("four_rounds", 300)]
+    assert run_sql(small_experiment.folder, "SELECT 1 AS x WHERE false", "json") == ""
+
+
+def test_the_wilson_macros_are_available_to_sql_users(small_experiment: SmallExperiment) -> None:
+    text = run_sql(small_experiment.folder, """
+        SELECT count(*) FILTER (WHERE won) AS wins, count(*) AS n,
+               wilson_low(wins, n) AS low, wilson_high(wins, n) AS high
+        FROM players WHERE variant = 'baseline' AND agent = 'heuristic'""", "json")
+    row = json.loads(text)
+    assert (row["low"], row["high"]) == pytest.approx(wilson_interval(row["wins"], row["n"]), abs=1e-12)
+
+
+def test_the_table_format_shows_the_first_rows_and_says_how_many_there_are(small_experiment: SmallExperiment) -> None:
+    text = run_sql(small_experiment.folder, "SELECT * FROM players")
+    assert text.splitlines()[-1] == "(1200 rows, first 1000 shown; use --format csv or json for all)"
+    assert len(text.splitlines()) == 2 + 1000 + 1
+
+
+@pytest.mark.parametrize("fmt", ["table", "csv", "json"])
+def test_a_bad_query_is_one_line_naming_the_problem(small_experiment: SmallExperiment, fmt: str) -> None:
+    with pytest.raises(QueryError) as caught:
+        run_sql(small_experiment.folder, "SELECT nope FROM games", fmt)
+    message = str(caught.value)
+    assert "\n" not in message and "nope" in message
+
+
+def test_an_empty_query_and_an_unknown_format_are_refused(small_experiment: SmallExperiment) -> None:
+    with pytest.raises(QueryError, match="empty query"):
+        run_sql(small_experiment.folder, " ; ")
+    with pytest.raises(QueryError, match="sql format 'xml': expected one of table, csv, json"):
+        run_sql(small_experiment.folder, "SELECT 1", "xml")
+
+
+def test_several_statements_print_the_last_result(small_experiment: SmallExperiment) -> None:
+    text = run_sql(small_experiment.folder,
+                   "CREATE VIEW wins AS SELECT * FROM players WHERE won; SELECT count(*) AS n FROM wins", "csv")
+    assert text.splitlines()[0] == "n" and int(text.splitlines()[1]) > 0
+
+
+def test_format_table_right_aligns_numbers_and_shows_nulls() -> None:
+    text = format_table(["name", "value"], [("a", 1.5), ("bb", None), ("c", 10)])
+    assert text.splitlines() == ["name  value", "----  -----", "a       1.5", "bb     NULL", "c        10",
+                                 "(3 rows)"]
+
+
+def test_the_shell_runs_queries_lists_views_and_survives_errors(small_experiment: SmallExperiment) -> None:
+    script = "\n".join([
+        ".tables",
+        "SELECT count(*) AS n",   # continues on the next line until ';'
+        "FROM games;",
+        "SELECT nope;",
+        "SELECT 41 + 1 AS answer",
+        "",                        # an empty line runs the pending query too
+        ".bogus",
+        ".quit",
+        "SELECT 'never reached';",
+    ]) + "\n"
+    out = io.StringIO()
+    interactive_shell(small_experiment.folder, io.StringIO(script), out)
+    text = out.getvalue()
+    assert text.count(PROMPT) == 6 and text.count(CONTINUATION_PROMPT) == 2
+    lines = [" ".join(line.split()) for line in text.replace(CONTINUATION_PROMPT, "").replace(PROMPT, "").splitlines()]
+    tables = lines.index("view rows")
+    assert [line.split() for line in lines[tables + 2: tables + 6]] == [
+        ["cards", "33270"], ["games", "600"], ["players", "1200"], ["(3", "rows)"]]
+    count = lines.index("n")
+    assert lines[count + 1: count + 4] == ["---", "600", "(1 row)"]
+    error = next(line for line in lines if line.startswith("Error: Binder Error"))
+    assert "nope" in error
+    answer = lines.index("answer")
+    assert lines[answer + 2] == "42"
+    assert "Error: unknown command .bogus; try .help" in lines
+    assert "never reached" not in text
+
+
+def test_the_shell_leaves_at_end_of_input(small_experiment: SmallExperiment) -> None:
+    out = io.StringIO()
+    interactive_shell(small_experiment.folder, io.StringIO("SELECT 1 AS x;"), out)
+    assert out.getvalue().endswith("cardlab> \n")
+
+
+def test_execute_reuses_an_open_connection(small_experiment: SmallExperiment) -> None:
+    from analytics.catalog import open_catalog
+
+    con = open_catalog(small_experiment.folder)
+    try:
+        assert execute(con, "SELECT count(*) AS n FROM cards", "csv").startswith("n\n")
+    finally:
+        con.close()

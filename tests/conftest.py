@@ -1,0 +1,55 @@
+"""Shared fixtures: a small real experiment, played once per test session.
+
+``small_experiment`` plays ``experiments/divvy_baseline.toml`` cut down to 300
+games per variant (shards of 100) and two variants, baseline and
+four_rounds, through ``workers.shard.run_shard``: the same code path as
+``cardlab run``, without Ray.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from experiments.spec import ExperimentSpec, parse_spec
+from workers.shard import run_shard
+from workers.storage import SPEC_FILE, write_json_atomically
+
+BASELINE_TOML = Path(__file__).resolve().parent.parent / "experiments" / "divvy_baseline.toml"
+
+
+@dataclass(frozen=True)
+class SmallExperiment:
+    """A finished experiment on disk: ``root`` is the results folder, ``folder`` the experiment's."""
+
+    root: Path
+    folder: Path
+    spec: ExperimentSpec
+
+
+def small_spec() -> ExperimentSpec:
+    """divvy_baseline with 300 games per variant, shards of 100, variants baseline and four_rounds."""
+    raw = tomllib.loads(BASELINE_TOML.read_text())
+    raw.update(name="divvy_small", games=300, shard_size=100,
+               variants={"four_rounds": raw["variants"]["four_rounds"]})
+    return parse_spec(raw, f"{BASELINE_TOML} (cut down for tests)")
+
+
+def write_experiment(spec: ExperimentSpec, root: Path) -> Path:
+    """Play every shard of ``spec`` into ``root/<spec.name>`` and write its spec.json; return that folder."""
+    folder = root / spec.name
+    for shard in spec.shards():
+        run_shard(spec, shard, str(folder))
+    write_json_atomically(spec.to_json_dict(), folder / SPEC_FILE)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def small_experiment(tmp_path_factory: pytest.TempPathFactory) -> SmallExperiment:
+    """The small experiment, written once for the whole session; treat it as read-only."""
+    root = tmp_path_factory.mktemp("results")
+    spec = small_spec()
+    return SmallExperiment(root=root, folder=write_experiment(spec, root), spec=spec)

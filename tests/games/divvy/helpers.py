@@ -1,0 +1,209 @@
+"""Hand-made Divvy positions and moves by card name, shared by the rule tests.
+
+A position starts from ``DivvyState.new_game`` and then has its fields set:
+the hands, the treasure row (in reveal order: the last one is the most
+recently revealed), the top of the draw pile (``draw_top``, top card first),
+the discard pile and won treasure. Every card not named goes under the draw
+pile (or to the discard pile with ``rest="discard"``), so each card of the
+deck is in exactly one place, as in a real game.
+
+Moves are played through ``legal_actions``/``apply`` only: the helpers turn
+card names into the action the rules expect (a hand position or a bit mask)
+and check that action is legal before applying it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from simcore.games.divvy import GAME
+from simcore.games.divvy.rules import ICON_NAMES, LEAD, REPLACE, DivvyConfig, DivvyState
+from simcore.parameters import apply_overrides
+
+DEFAULT = GAME.configure(GAME.default_parameters())
+
+# The rulebook's coin values, written out here so that the tests compare the
+# card data against the rulebook rather than against itself.
+RULEBOOK_COINS = {"copper": 1, "silver": 2, "gold": 3}
+
+
+def configured(overrides: dict[str, Any]) -> DivvyConfig:
+    """The default parameters with dotted-path overrides, compiled."""
+    return GAME.configure(apply_overrides(GAME.default_parameters(), overrides))
+
+
+def card(name: str, config: DivvyConfig = DEFAULT) -> int:
+    """The card id of ``name``."""
+    return config.names.index(name)
+
+
+def ids(names: Iterable[str], config: DivvyConfig = DEFAULT) -> list[int]:
+    """Card ids of ``names``, in order."""
+    return [card(name, config) for name in names]
+
+
+def named(cards: Iterable[int], config: DivvyConfig = DEFAULT) -> list[str]:
+    """Card names of ``cards``, in order."""
+    return [config.names[card_id] for card_id in cards]
+
+
+def icon(name: str, config: DivvyConfig = DEFAULT) -> str:
+    """The battle icon of ``name`` (shield, sword or scroll)."""
+    return ICON_NAMES[config.icons[card(name, config)]]
+
+
+def suit(name: str, config: DivvyConfig = DEFAULT) -> str:
+    """The suit of ``name``."""
+    return config.suit_names[config.suits[card(name, config)]]
+
+
+def value(name: str, config: DivvyConfig = DEFAULT) -> int:
+    """The numbered value of ``name``."""
+    return config.values[card(name, config)]
+
+
+def d20(name: str, config: DivvyConfig = DEFAULT) -> int:
+    """The d20 number of ``name``."""
+    return config.d20[card(name, config)]
+
+
+def coin(name: str, config: DivvyConfig = DEFAULT) -> int:
+    """The coins ``name`` is worth as treasure."""
+    return config.coins[card(name, config)]
+
+
+def build(
+    hands: tuple[Sequence[str], Sequence[str]],
+    treasure: Sequence[str],
+    *,
+    draw_top: Sequence[str] = (),
+    discard: Sequence[str] = (),
+    won: tuple[Sequence[str], Sequence[str]] = ((), ()),
+    rest: str = "draw",
+    round_number: int = 1,
+    reshuffled: bool = False,
+    phase: int = LEAD,
+    current_player: int = 0,
+    config: DivvyConfig = DEFAULT,
+    events: list[dict[str, Any]] | None = None,
+) -> DivvyState:
+    """A hand-made position (see the module docstring)."""
+    state = DivvyState.new_game(config, 7, None if events is None else events.append)
+    placed = [*hands[0], *hands[1], *treasure, *draw_top, *discard, *won[0], *won[1]]
+    left = Counter(config.deck) - Counter(ids(placed, config))
+    assert sum(left.values()) == len(config.deck) - len(placed), "a card is placed twice"
+    rest_cards = [card_id for card_id in range(len(config.names)) for _ in range(left[card_id])]
+    state.hands = [ids(hands[0], config), ids(hands[1], config)]
+    state.treasure_row = ids(treasure, config)
+    state.draw_pile = ids(reversed(draw_top), config)  # the top of the pile is the end of the list
+    state.discard_pile = ids(discard, config)
+    if rest == "draw":
+        state.draw_pile[:0] = rest_cards
+    else:
+        assert rest == "discard"
+        state.discard_pile.extend(rest_cards)
+    state.won_treasure = [ids(won[0], config), ids(won[1], config)]
+    state.coin_totals = [sum(config.coins[c] for c in pile) for pile in state.won_treasure]
+    state.round = round_number
+    state.reshuffled = reshuffled
+    state.phase = phase
+    state.current_player = current_player
+    state.lead = [-1, -1]
+    state.chaff = [[], []]
+    state.battle = [-1, -1]
+    state.pending = [-1, -1]
+    state.reinforcements = [[], []]
+    if events is not None:
+        events.clear()
+    return state
+
+
+def act(state: DivvyState, action: int) -> None:
+    """Apply ``action`` for the current player after checking it is legal."""
+    assert action in state.legal_actions(), (action, list(state.legal_actions()))
+    state.apply(action)
+
+
+def position(state: DivvyState, seat: int, name: str) -> int:
+    """Where ``name`` is in ``seat``'s hand."""
+    return state.hands[seat].index(card(name, state.config))
+
+
+def mask(state: DivvyState, seat: int, names: Iterable[str]) -> int:
+    """The bit mask choosing ``names`` in ``seat``'s hand."""
+    return sum(1 << position(state, seat, name) for name in names)
+
+
+def choose_one(state: DivvyState, first: str, second: str) -> None:
+    """Both seats pick one card (lead fighter or brawl card), seat 0 first."""
+    assert state.current_player == 0
+    act(state, position(state, 0, first))
+    act(state, position(state, 1, second))
+
+
+def choose_many(state: DivvyState, first: Sequence[str], second: Sequence[str]) -> None:
+    """Both seats pick a set of cards (chaff bid or reinforcements), seat 0 first."""
+    assert state.current_player == 0
+    act(state, mask(state, 0, first))
+    act(state, mask(state, 1, second))
+
+
+def hand_names(state: DivvyState, seat: int) -> Counter[str]:
+    """``seat``'s hand as a multiset of names (order does not matter to the rules)."""
+    return Counter(named(state.hands[seat], state.config))
+
+
+def locations(state: DivvyState) -> Counter[int]:
+    """Every card in play, counted once per place it occupies.
+
+    ``battle`` keeps a face-up record of the battle cards after they have
+    moved on (back to a hand, or to the discard pile), so it is a place only
+    while the brawl winner decides whether to replace its placed cards.
+    """
+    cards = [*state.draw_pile, *state.discard_pile, *state.treasure_row]
+    for seat in (0, 1):
+        cards += state.hands[seat] + state.chaff[seat] + state.reinforcements[seat] + state.won_treasure[seat]
+        if state.lead[seat] >= 0:
+            cards.append(state.lead[seat])
+    if state.phase == REPLACE:  # the winner's battle card is still on the table
+        cards.append(state.battle[state.current_player])
+    return Counter(cards)
+
+
+# A quick round used where only its end matters: seat 0 leads axes_12 against
+# axes_6, both bid one card, both brawl with a scroll (a tie, so nobody draws
+# and every placed card goes back to its hand) and nobody reinforces, so seat 0
+# is the stronger fighter (12 against 6) and wins the treasure row.
+PLAIN_HANDS = (
+    ("axes_12", "axes_2", "blades_1", "bows_3", "staves_5"),
+    ("axes_6", "blades_4", "bows_6", "staves_8", "staves_11"),
+)
+PLAIN_LEFTOVERS = (
+    ("axes_2", "blades_1", "bows_3", "staves_5"),
+    ("blades_4", "bows_6", "staves_8", "staves_11"),
+)
+
+
+def play_plain_round(state: DivvyState) -> None:
+    """Play the quick round above from its LEAD step to its end."""
+    config = state.config
+    assert icon("blades_1", config) == icon("bows_6", config) == "scroll"
+    assert value("axes_12", config) > value("axes_6", config)
+    choose_one(state, "axes_12", "axes_6")
+    choose_many(state, ["axes_2"], ["blades_4"])
+    choose_one(state, "blades_1", "bows_6")
+    choose_many(state, [], [])
+
+
+# Seat 0 leads axes_12 and bids axes_1; seat 1 leads blades_12 and bids
+# blades_1. The brawl cards are bows (seat 0) and staves (seat 1) of each icon.
+BRAWL_HANDS = (
+    ("axes_12", "axes_1", "bows_10", "bows_11", "bows_12"),
+    ("blades_12", "blades_1", "staves_9", "staves_10", "staves_11"),
+)
+BY_ICON = (
+    {"shield": "bows_10", "sword": "bows_11", "scroll": "bows_12"},
+    {"shield": "staves_9", "sword": "staves_10", "scroll": "staves_11"},
+)

@@ -1,0 +1,93 @@
+"""What a seat can see: observations, and ``resample_hidden`` for search agents."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+from simcore.games.divvy.rules import CHAFF, DivvyState
+from simcore.rng import Generator
+
+from .helpers import DEFAULT, PLAIN_HANDS, build, choose_one, locations
+
+
+def _positions_along_random_games(seeds: range) -> Iterator[DivvyState]:
+    """Every state of random two-player games, with and without a pending choice."""
+    for seed in seeds:
+        state = DivvyState.new_game(DEFAULT, seed, None)
+        agent = Generator(seed + 1000)
+        while not state.is_terminal():
+            yield state
+            actions = state.legal_actions()
+            state.apply(actions[agent.below(len(actions))])
+
+
+def _public(state: DivvyState, seat: int) -> tuple[object, ...]:
+    """Everything outside the opponent's hand, its face-down bid and the draw pile's order."""
+    return (
+        state.phase, state.current_player, state.round, state.reshuffled, state.hands[seat], state.chaff[seat],
+        state.pending[seat], state.pending[1 - seat] >= 0, state.lead, state.battle, state.brawl_result,
+        state.reinforcements, state.treasure_row, state.won_treasure, state.coin_totals, state.discard_pile,
+        state.ended_by, len(state.hands[1 - seat]), len(state.chaff[1 - seat]), len(state.draw_pile),
+    )
+
+
+def _hidden(state: DivvyState, seat: int) -> Counter[int]:
+    other = 1 - seat
+    return Counter(state.hands[other] + state.chaff[other] + state.draw_pile)
+
+
+def test_resample_hidden_keeps_the_observation_and_redraws_only_what_the_seat_cannot_see() -> None:
+    rng = Generator(99)
+    changed = pending_changed = 0
+    for state in _positions_along_random_games(range(30)):
+        for seat in (0, 1):
+            before = state.clone()
+            copy = state.resample_hidden(seat, rng)
+            assert copy.observation(seat) == state.observation(seat)
+            assert _public(copy, seat) == _public(state, seat)
+            assert _hidden(copy, seat) == _hidden(state, seat)  # the same unseen cards, dealt again
+            assert locations(copy) == locations(state)
+            other = 1 - seat
+            if copy.pending[other] >= 0:
+                assert copy.pending[other] in copy._legal_for(other)
+                pending_changed += copy.pending[other] != state.pending[other]
+            changed += (copy.hands[other], copy.draw_pile) != (state.hands[other], state.draw_pile)
+            # The original is untouched.
+            assert state.observation(0) == before.observation(0) and state.observation(1) == before.observation(1)
+            assert state.hands == before.hands and state.draw_pile == before.draw_pile
+    assert changed > 0 and pending_changed > 0  # it does redraw
+
+
+def test_a_resampled_state_plays_on_to_a_legal_end() -> None:
+    rng, agent = Generator(5), Generator(6)
+    for state in [position.clone() for position in _positions_along_random_games(range(3))][::7]:
+        copy = state.resample_hidden(state.current_player, rng)
+        while not copy.is_terminal():
+            actions = copy.legal_actions()
+            assert actions
+            copy.apply(actions[agent.below(len(actions))])
+        assert locations(copy) == Counter(DEFAULT.deck)
+
+
+def test_the_opponents_bid_is_hidden_but_the_own_bid_is_seen() -> None:
+    state = build(PLAIN_HANDS, ["bows_8"])
+    choose_one(state, "axes_12", "axes_6")
+    assert state.phase == CHAFF
+    state.apply(0b0001)
+    state.apply(0b0011)
+    first, second = state.clone(), state.clone()
+    second.chaff[1], second.hands[1] = second.hands[1][:2], second.chaff[1] + second.hands[1][2:]
+    assert first.chaff[1] != second.chaff[1]
+    assert first.observation(0) == second.observation(0)
+    assert first.observation(1) != second.observation(1)
+
+
+def test_clone_is_an_exact_and_independent_copy() -> None:
+    state = build(PLAIN_HANDS, ["bows_8"])
+    copy = state.clone()
+    assert copy.observation(0) == state.observation(0) and copy.draw_pile == state.draw_pile
+    copy.apply(0)
+    copy.hands[0].append(copy.draw_pile.pop())
+    assert state.current_player == 0 and len(state.hands[0]) == 5
+    assert len(state.draw_pile) == len(copy.draw_pile) + 1
