@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from experiments.spec import BASELINE, SpecError, load_spec, parse_spec
+from experiments.spec import BASELINE, Shard, SpecError, load_spec, parse_spec
 from simcore.agents.registry import AgentSpec, AgentSpecError, parse_agent_spec
 from simcore.parameters import ParameterError, apply_overrides, flatten
 from simcore.play import play_game
@@ -136,14 +136,18 @@ def command_run(arguments: argparse.Namespace) -> int:
     if arguments.resume and arguments.overwrite:
         raise UsageError("--resume and --overwrite: choose one")
     spec = load_spec(arguments.spec)
-    print(f"{spec.name}: {spec.total_games:,} games of {spec.game} "
-          f"({len(spec.variants)} variant(s) x {len(spec.player_counts)} player count(s)), "
-          f"{len(spec.shards())} shards of up to {spec.shard_size:,}", file=sys.stderr)
+
+    def announce(todo: list[Shard]) -> None:
+        print(f"{spec.name}: {spec.total_games:,} games of {spec.game} "
+              f"({len(spec.variants)} variant(s) x {len(spec.player_counts)} player count(s)), "
+              f"{len(spec.shards())} shards of up to {spec.shard_size:,}; "
+              f"{sum(shard.games for shard in todo):,} games to play", file=sys.stderr)
+
     options = RunOptions(
         results_root=arguments.results, workers=arguments.workers, address=arguments.address,
         resume=arguments.resume, overwrite=arguments.overwrite, progress=not arguments.no_progress,
     )
-    summary = run_experiment(spec, options)
+    summary = run_experiment(spec, options, on_start=announce)
     for line in summary.lines():
         print(line)
     print(f"next: cardlab report {spec.name}   |   cardlab sql {spec.name} \"SELECT count(*) FROM games\"")

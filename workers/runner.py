@@ -23,7 +23,17 @@ from typing import Any
 
 from experiments.spec import ExperimentSpec, Shard, parse_spec
 from workers.shard import run_shard
-from workers.storage import SPEC_FILE, finished_shards, write_json_atomically
+from workers.storage import (
+    SPEC_FILE,
+    ExperimentLockedError,
+    acquire_lock,
+    damaged_shards,
+    finished_shards,
+    forget_shard,
+    lock_holder,
+    release_lock,
+    write_json_atomically,
+)
 
 RUN_FILE = "run.json"
 
@@ -82,6 +92,10 @@ def prepare_experiment_dir(spec: ExperimentSpec, options: RunOptions) -> Path:
     """
     root = options.results_root / spec.name
     spec_file = root / SPEC_FILE
+    holder = lock_holder(root)
+    if holder is not None:
+        raise RunError(f"{root}: another run (pid {holder.get('pid')} on {holder.get('host')}) is writing these "
+                       f"results; wait for it to finish, or delete {root / '.lock'} if that run is gone")
     if root.exists() and options.overwrite:
         shutil.rmtree(root)
     elif root.exists() and not options.resume:
@@ -124,15 +138,54 @@ def run_experiment(
     spec: ExperimentSpec,
     options: RunOptions,
     on_shard_done: Callable[[dict[str, Any]], None] | None = None,
+    on_start: Callable[[list[Shard]], None] | None = None,
 ) -> RunSummary:
-    """Play every unfinished shard of ``spec`` on Ray and write the results."""
+    """Play every unfinished shard of ``spec`` on Ray and write the results.
+
+    ``on_start`` receives the shards about to be played, once the folder is
+    prepared and locked; ``on_shard_done`` each finished shard's manifest entry.
+
+    Holds the experiment folder's lock for the whole run, so that a second
+    run on the same folder refuses instead of mixing results.
+    """
+    root = prepare_experiment_dir(spec, options)
+    try:
+        acquire_lock(root)
+    except ExperimentLockedError as error:
+        raise RunError(str(error)) from None
+    try:
+        return _run_locked(spec, options, root, on_shard_done, on_start)
+    finally:
+        release_lock(root)
+
+
+def _replay_damaged_shards(root: Path, report: Callable[[str], None]) -> None:
+    """Forget finished shards whose files are missing or damaged (they are
+    deterministic, so playing them again restores them exactly)."""
+    manifest = finished_shards(root)
+    for shard_id, problems in damaged_shards(root).items():
+        for problem in problems:
+            report(f"shard {shard_id}: {problem}; playing it again")
+        forget_shard(root, shard_id, manifest[shard_id]["variant"])
+
+
+def _run_locked(
+    spec: ExperimentSpec,
+    options: RunOptions,
+    root: Path,
+    on_shard_done: Callable[[dict[str, Any]], None] | None,
+    on_start: Callable[[list[Shard]], None] | None,
+) -> RunSummary:
     import ray
 
-    root = prepare_experiment_dir(spec, options)
     shards = spec.shards()
+    if options.resume:
+        _replay_damaged_shards(root, lambda line: print(line, file=sys.stderr))
     done = finished_shards(root) if options.resume else {}
     todo = [shard for shard in shards if shard.id not in done]
     write_json_atomically({"status": "running", "started": time.time(), "shards": len(shards)}, root / RUN_FILE)
+    if on_start is not None:
+        on_start(todo)
 
     workers = _init_ray(options)
     task = ray.remote(run_shard).options(num_cpus=1, max_retries=3, retry_exceptions=False)

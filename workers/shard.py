@@ -106,8 +106,10 @@ def run_shard(spec: ExperimentSpec, shard: Shard, root: str) -> dict[str, Any]:
     tables = play_shard(spec, shard)
     played = time.perf_counter()
     folder = Path(root)
-    for name, table in tables.items():
-        write_parquet_atomically(table, table_path(folder, name, shard.variant, shard.id))
+    files = {
+        name: write_parquet_atomically(table, table_path(folder, name, shard.variant, shard.id))
+        for name, table in tables.items()
+    }
     entry = {
         "shard": shard.id,
         "variant": shard.variant,
@@ -115,6 +117,7 @@ def run_shard(spec: ExperimentSpec, shard: Shard, root: str) -> dict[str, Any]:
         "start": shard.start,
         "stop": shard.stop,
         "rows": {name: table.num_rows for name, table in tables.items()},
+        "files": files,
         "play_seconds": round(played - started, 4),
         "write_seconds": round(time.perf_counter() - played, 4),
     }
