@@ -288,7 +288,7 @@ def _replay_from_experiment(arguments: argparse.Namespace) -> tuple[str, dict[st
     if not 0 <= arguments.game_index < spec.games:
         raise UsageError(f"--game-index: expected 0 to {spec.games - 1}, got {arguments.game_index}")
     seed = game_seed(spec.seed, variant.name, n_players, arguments.game_index)
-    return spec.game, variant.parameters, n_players, seed, spec.lineup(n_players, arguments.game_index)
+    return spec.game, variant.parameters, n_players, seed, spec.lineup(n_players, arguments.game_index, variant.name)
 
 
 def command_bench(arguments: argparse.Namespace) -> int:

@@ -10,10 +10,11 @@ See the README ("Experiment files") for the format.
 
 from __future__ import annotations
 
+import itertools
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +27,9 @@ BASELINE = "baseline"
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 KNOWN_KEYS = {
     "name", "game", "games", "seed", "player_counts", "agents", "rotate_seats",
-    "shard_size", "variants", "description",
+    "shard_size", "variants", "description", "sweep",
 }
+SWEEP_AGENTS = "agents"
 DEFAULT_SHARD_SIZE = 5000
 
 
@@ -37,11 +39,17 @@ class SpecError(ValueError):
 
 @dataclass(frozen=True)
 class Variant:
-    """A named set of parameter overrides, with its resolved parameter tree."""
+    """A named set of parameter overrides, with its resolved parameter tree.
+
+    A variant made by a ``[sweep]`` grid point has ``from_sweep`` set and may
+    carry its own ``agents`` lineup (when the sweep varies the agents).
+    """
 
     name: str
     overrides: dict[str, Any]
     parameters: dict[str, Any]
+    agents: tuple[AgentSpec, ...] | None = None
+    from_sweep: bool = False
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,7 @@ class ExperimentSpec:
     variants: tuple[Variant, ...]
     description: str = ""
     source: str = ""
+    sweep: dict[str, list[Any]] = field(default_factory=dict)
 
     @property
     def total_games(self) -> int:
@@ -92,11 +101,30 @@ class ExperimentSpec:
                 return variant
         raise KeyError(name)
 
-    def lineup(self, n_players: int, game_index: int) -> list[AgentSpec]:
-        """Agents by seat: ``agents`` repeated around the table, rotated by one
-        seat per game when ``rotate_seats`` is on so every agent sits everywhere."""
+    def lineup(self, n_players: int, game_index: int, variant: str | None = None) -> list[AgentSpec]:
+        """Agents by seat: ``agents`` (or the variant's own, from a sweep)
+        repeated around the table, rotated by one seat per game when
+        ``rotate_seats`` is on so every agent sits everywhere."""
+        agents = self.agents
+        if variant is not None:
+            agents = self.variant(variant).agents or agents
         offset = game_index % n_players if self.rotate_seats else 0
-        return [self.agents[(seat + offset) % len(self.agents)] for seat in range(n_players)]
+        return [agents[(seat + offset) % len(agents)] for seat in range(n_players)]
+
+    def sweep_values(self, variant: str) -> dict[str, Any]:
+        """The value of each swept parameter (and ``agents``) in ``variant``;
+        these become columns of the ``games`` table."""
+        chosen = self.variant(variant)
+        values: dict[str, Any] = {}
+        for path in self.sweep:
+            if path == SWEEP_AGENTS:
+                values[path] = ",".join(str(agent) for agent in (chosen.agents or self.agents))
+            else:
+                node: Any = chosen.parameters
+                for key in path.split("."):
+                    node = node[key]
+                values[path] = node
+        return values
 
     def shards(self) -> list[Shard]:
         """All shards, variant by variant, player count by player count."""
@@ -119,7 +147,8 @@ class ExperimentSpec:
             "rotate_seats": self.rotate_seats,
             "shard_size": self.shard_size,
             "description": self.description,
-            "variants": {variant.name: variant.overrides for variant in self.variants},
+            "variants": {variant.name: variant.overrides for variant in self.variants if not variant.from_sweep},
+            "sweep": self.sweep,
         }
 
     def identity(self) -> dict[str, Any]:
@@ -192,6 +221,9 @@ def parse_spec(raw: Mapping[str, Any], source: str, default_name: str = "") -> E
     if not isinstance(description, str):
         raise _fail(source, "description", "expected a string")
 
+    variants = _variants(raw, game, source)
+    sweep = _sweep_table(raw, source)
+    variants += _sweep_variants(sweep, game, source, {variant.name for variant in variants})
     return ExperimentSpec(
         name=name,
         game=game_id,
@@ -201,9 +233,10 @@ def parse_spec(raw: Mapping[str, Any], source: str, default_name: str = "") -> E
         agents=agents,
         rotate_seats=rotate_seats,
         shard_size=shard_size,
-        variants=_variants(raw, game, source),
+        variants=variants,
         description=description,
         source=source,
+        sweep=sweep,
     )
 
 
@@ -227,21 +260,63 @@ def _player_counts(raw: Mapping[str, Any], game: Game, source: str) -> tuple[int
     return tuple(value)
 
 
-def _agents(raw: Mapping[str, Any], source: str) -> tuple[AgentSpec, ...]:
+def _agents(raw: Mapping[str, Any], source: str, key: str = "agents") -> tuple[AgentSpec, ...]:
     value = raw.get("agents", ["random"])
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not value:
-        raise _fail(source, "agents", f"expected a non-empty list of agent names, got {value!r}")
+        raise _fail(source, key, f"expected a non-empty list of agent names, got {value!r}")
     agents = []
     for index, text in enumerate(value):
         if not isinstance(text, str):
-            raise _fail(source, f"agents[{index}]", f"expected an agent name string, got {text!r}")
+            raise _fail(source, f"{key}[{index}]", f"expected an agent name string, got {text!r}")
         try:
             agents.append(parse_agent_spec(text))
         except AgentSpecError as error:
-            raise _fail(source, f"agents[{index}]", str(error)) from None
+            raise _fail(source, f"{key}[{index}]", str(error)) from None
     return tuple(agents)
+
+
+def _sweep_table(raw: Mapping[str, Any], source: str) -> dict[str, list[Any]]:
+    """The ``[sweep]`` table: dotted parameter path (or ``agents``) -> list of values."""
+    table = raw.get("sweep", {})
+    if not isinstance(table, dict):
+        raise _fail(source, "sweep", "expected a table of parameter paths to lists of values")
+    sweep = {}
+    for path, values in flatten_overrides(table).items():
+        if not isinstance(values, list) or not values:
+            raise _fail(source, f"sweep.{path}", f"expected a non-empty list of values, got {values!r}")
+        if len({repr(value) for value in values}) != len(values):
+            raise _fail(source, f"sweep.{path}", f"each value once, got {values!r}")
+        sweep[path] = values
+    return sweep
+
+
+def _sweep_variants(
+    sweep: dict[str, list[Any]], game: Game, source: str, taken: set[str]
+) -> tuple[Variant, ...]:
+    """One variant per point of the sweep grid, named ``sweep-000``, ``sweep-001``..."""
+    if not sweep:
+        return ()
+    defaults = game.default_parameters()
+    paths = list(sweep)
+    variants = []
+    for index, point in enumerate(itertools.product(*(sweep[path] for path in paths))):
+        name = f"sweep-{index:03d}"
+        if name in taken:
+            raise _fail(source, f"variants.{name}", "this name is used by the sweep's grid points")
+        overrides = {path: value for path, value in zip(paths, point, strict=True) if path != SWEEP_AGENTS}
+        agents = None
+        if SWEEP_AGENTS in sweep:
+            lineup = point[paths.index(SWEEP_AGENTS)]
+            agents = _agents({"agents": lineup}, source, key=f"sweep.agents[{sweep[SWEEP_AGENTS].index(lineup)}]")
+        try:
+            parameters = apply_overrides(defaults, overrides)
+            game.configure(parameters)
+        except ParameterError as error:
+            raise _fail(source, f"sweep.{error.path}", f"{error.message} (grid point {dict(overrides)})") from None
+        variants.append(Variant(name, overrides, parameters, agents=agents, from_sweep=True))
+    return tuple(variants)
 
 
 def _variants(raw: Mapping[str, Any], game: Game, source: str) -> tuple[Variant, ...]:

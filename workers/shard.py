@@ -45,7 +45,7 @@ def play_shard(spec: ExperimentSpec, shard: Shard) -> dict[str, pa.Table]:
 def _play_into(spec: ExperimentSpec, shard: Shard, game: Game, config: Any, columns: ResultColumns) -> None:
     for game_index in range(shard.start, shard.stop):
         seed = game_seed(spec.seed, shard.variant, shard.n_players, game_index)
-        lineup = spec.lineup(shard.n_players, game_index)
+        lineup = spec.lineup(shard.n_players, game_index, shard.variant)
         columns.add(game_index, seed, play_game(game, config, shard.n_players, seed, lineup))
 
 
@@ -80,6 +80,10 @@ def to_tables(spec: ExperimentSpec, shard: Shard, columns: ResultColumns) -> dic
             else:
                 arrays.append(_to_arrow(data[field.name], field))
         tables[name] = pa.Table.from_arrays(arrays, schema=table_schemas[name])
+    # A sweep's grid values, as columns named by their dotted paths, so that SQL can group by them.
+    for path, value in spec.sweep_values(shard.variant).items():
+        games = tables["games"]
+        tables["games"] = games.append_column(path, pa.repeat(pa.scalar(value), games.num_rows))
     return tables
 
 

@@ -97,3 +97,42 @@ def test_each_invalid_key_is_named_with_what_was_expected(changes: dict[str, obj
     with pytest.raises(SpecError) as raised:
         parse_spec(_spec(**changes), "t.toml")
     assert str(raised.value).startswith(message)
+
+
+def test_a_sweep_expands_its_grid_into_one_variant_per_point() -> None:
+    spec = parse_spec(_spec(sweep={"rules.rounds": [3, 4], "rules.treasure_target": [15, 20, 25]}), "t.toml")
+    points = [variant for variant in spec.variants if variant.from_sweep]
+    assert [variant.name for variant in points] == [f"sweep-{index:03d}" for index in range(6)]
+    grid = {(v.parameters["rules"]["rounds"], v.parameters["rules"]["treasure_target"]) for v in points}
+    assert grid == {(rounds, target) for rounds in (3, 4) for target in (15, 20, 25)}
+    assert spec.sweep_values("sweep-005") == {"rules.rounds": 4, "rules.treasure_target": 25}
+    assert spec.sweep_values(BASELINE) == {"rules.rounds": 5, "rules.treasure_target": 20}
+    assert spec.total_games == 10 * 7
+
+
+def test_a_sweep_over_agents_gives_each_point_its_own_lineup() -> None:
+    spec = parse_spec(_spec(sweep={"agents": [["random"], ["heuristic", "random"]], "rules.rounds": [4]}), "t.toml")
+    assert [str(agent) for agent in spec.lineup(2, 0, "sweep-000")] == ["random", "random"]
+    assert [str(agent) for agent in spec.lineup(2, 0, "sweep-001")] == ["heuristic", "random"]
+    assert spec.sweep_values("sweep-001") == {"agents": "heuristic,random", "rules.rounds": 4}
+    assert [str(agent) for agent in spec.lineup(2, 0, BASELINE)] == ["random", "random"]
+
+
+def test_a_swept_spec_reads_back_from_its_json_form_without_doubling_the_grid() -> None:
+    spec = parse_spec(_spec(sweep={"rules.rounds": [3, 4]}, variants={"v": {"rules.hand_limit": 6}}), "t.toml")
+    again = parse_spec(spec.to_json_dict(), "spec.json")
+    assert [variant.name for variant in again.variants] == [variant.name for variant in spec.variants]
+    assert again.identity() == spec.identity()
+
+
+@pytest.mark.parametrize(("sweep", "message"), [
+    ({"rules.rounds": []}, "t.toml: sweep.rules.rounds: expected a non-empty list of values"),
+    ({"rules.rounds": 4}, "t.toml: sweep.rules.rounds: expected a non-empty list of values, got 4"),
+    ({"rules.roundz": [4]}, "t.toml: sweep.rules.roundz: unknown parameter path"),
+    ({"rules.rounds": [4, "x"]}, "t.toml: sweep.rules.rounds: expected an integer, got 'x'"),
+    ({"agents": [["genius"]]}, "t.toml: sweep.agents[0][0]: unknown agent 'genius'"),
+])
+def test_a_bad_sweep_names_the_path(sweep: dict[str, object], message: str) -> None:
+    with pytest.raises(SpecError) as raised:
+        parse_spec(_spec(sweep=sweep), "t.toml")
+    assert str(raised.value).startswith(message)
