@@ -36,6 +36,9 @@ from workers.storage import (
 )
 
 RUN_FILE = "run.json"
+# Local Ray talks over loopback only. Ray rewrites "127.0.0.1" to the machine's
+# outward address, so the embedded cluster uses another loopback address.
+LOCAL_RAY_NODE_IP = "127.0.0.2"
 
 
 class RunError(RuntimeError):
@@ -125,8 +128,10 @@ def _init_ray(options: RunOptions) -> int:
             ray.init(address=address, logging_level=logging.WARNING, log_to_driver=True)
         else:
             ray.init(
+                address="local",  # a new embedded cluster, even when another one runs on this machine
                 num_cpus=options.workers or os.cpu_count() or 1,
                 include_dashboard=False,
+                _node_ip_address=LOCAL_RAY_NODE_IP,
                 logging_level=logging.WARNING,
                 configure_logging=True,
             )
@@ -188,7 +193,7 @@ def _run_locked(
         on_start(todo)
 
     workers = _init_ray(options)
-    task = ray.remote(run_shard).options(num_cpus=1, max_retries=3, retry_exceptions=False)
+    task = ray.remote(_run_shard_task).options(num_cpus=1, max_retries=3, retry_exceptions=False)
     max_in_flight = options.max_in_flight or 2 * workers
     progress = _progress_bar(sum(shard.games for shard in todo), options.progress)
     pending: dict[Any, Shard] = {}
@@ -224,6 +229,15 @@ def _run_locked(
         workers=workers,
         shard_entries=entries,
     )
+
+
+def _run_shard_task(spec: ExperimentSpec, shard: Shard, root: str) -> dict[str, Any]:
+    """The Ray task: one shard, plus which node played it (for the run's record)."""
+    import ray
+
+    entry = run_shard(spec, shard, root)
+    entry["node"] = ray.get_runtime_context().get_node_id()
+    return entry
 
 
 class _NoProgress:

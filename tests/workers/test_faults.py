@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -114,3 +115,49 @@ def test_a_lock_left_by_a_dead_run_is_taken_over(tmp_path: Path) -> None:
     assert json.loads((folder / LOCK_FILE).read_text())["pid"] == os.getpid()
     release_lock(folder)
     assert not (folder / LOCK_FILE).exists()
+
+
+def _kill_process_titled(title: str) -> int | None:
+    """SIGKILL the first process whose command line (Ray sets it to the task
+    being run) contains ``title``; return its pid."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if title in command:
+            os.kill(int(entry.name), signal.SIGKILL)
+            return int(entry.name)
+    return None
+
+
+def test_a_ray_worker_killed_while_playing_a_shard_is_retried_and_every_game_lands_once(tmp_path: Path) -> None:
+    import threading
+
+    import ray
+
+    from experiments.spec import parse_spec
+    from workers.runner import RunOptions, RunSummary, run_experiment
+
+    if ray.is_initialized():
+        ray.shutdown()
+    spec = parse_spec({"name": "killed", "game": "divvy", "games": 24000, "seed": 8, "agents": ["heuristic"],
+                       "shard_size": 3000}, "killed.toml")
+    outcome: list[RunSummary] = []
+    runner = threading.Thread(target=lambda: outcome.append(
+        run_experiment(spec, RunOptions(results_root=tmp_path, workers=2, progress=False))))
+    runner.start()
+    killed = None
+    deadline = time.monotonic() + 120
+    while killed is None and time.monotonic() < deadline and runner.is_alive():
+        killed = _kill_process_titled("ray::_run_shard_task")
+        time.sleep(0.02)
+    runner.join(timeout=300)
+    ray.shutdown()
+    assert killed is not None, "a worker must have been caught playing a shard"
+    assert outcome and outcome[0].shards_played == 8
+    games = _games(tmp_path / "killed")
+    assert len(games) == 24000
+    assert len({row[3] for row in games}) == 24000
