@@ -3,7 +3,9 @@ the results equal those of a local run."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -24,10 +26,10 @@ def _games(folder: Path) -> list[tuple[object, ...]]:
 
 
 @pytest.fixture
-def three_node_cluster() -> object:
+def three_node_cluster() -> Iterator[Cluster]:
     if ray.is_initialized():
         ray.shutdown()
-    node = {"num_cpus": 1, "node_ip_address": LOCAL_RAY_NODE_IP, "include_dashboard": False}
+    node: dict[str, Any] = {"num_cpus": 1, "node_ip_address": LOCAL_RAY_NODE_IP, "include_dashboard": False}
     cluster = Cluster(initialize_head=True, head_node_args=node)
     cluster.add_node(**node)
     cluster.add_node(**node)
