@@ -11,7 +11,7 @@ STAMPS := .build-stamps
 COMPILED := simcore/api.py simcore/rng.py simcore/seeding.py simcore/play.py simcore/records.py \
 	simcore/agents/random_agent.py simcore/games/divvy/rules.py simcore/games/divvy/agents.py
 
-.PHONY: demo test lint bench compile clean dashboard
+.PHONY: demo test lint bench compile clean dashboard docker-check
 
 $(STAMPS)/venv: pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11)' || { echo "need Python 3.11+ (set PYTHON=...)"; exit 2; }
@@ -35,12 +35,19 @@ demo: compile
 	@echo
 	@echo "Open the dashboard with:  $(VENV)/bin/cardlab dashboard"
 
-test: compile lint
+test: compile lint docker-check
 	$(PY) -m pytest -q
 
 lint: $(STAMPS)/venv
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy simcore workers analytics experiments dashboard cardlab tests
+	$(VENV)/bin/mypy simcore workers analytics experiments dashboard cardlab tests docker/check_manifests.py
+
+# The container files, checked statically (no Docker engine needed).
+docker-check: $(STAMPS)/venv
+	$(VENV)/bin/hadolint --config docker/.hadolint.yaml docker/Dockerfile
+	$(VENV)/bin/yamllint --strict -c docker/.yamllint.yaml docker
+	$(VENV)/bin/check-jsonschema --builtin-schema vendor.compose-spec docker/compose.yaml
+	$(PY) docker/check_manifests.py docker/kuberay
 
 bench: compile
 	$(VENV)/bin/cardlab bench
