@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from simcore.rng import Generator
 
 TraceSink = Callable[[dict[str, Any]], None]
@@ -59,6 +61,7 @@ class CardColumns:
         return len(self.seat)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GameState:
     """One game in progress (see the module docstring).
 
@@ -135,6 +138,7 @@ class GameState:
         raise NotImplementedError
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Agent:
     """Chooses one of the legal actions for its seat (base class, see GameState)."""
 
