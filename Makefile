@@ -9,9 +9,10 @@ STAMPS := .build-stamps
 # The hot path, compiled to C with mypyc (the same .py files run interpreted
 # when no compiler is around; the results are identical, see the tests).
 COMPILED := simcore/api.py simcore/rng.py simcore/seeding.py simcore/play.py simcore/records.py \
-	simcore/agents/random_agent.py simcore/games/divvy/rules.py simcore/games/divvy/agents.py
+	simcore/agents/random_agent.py simcore/games/divvy/rules.py simcore/games/divvy/agents.py \
+	simcore/games/theseus/rules.py simcore/games/theseus/agents.py
 
-.PHONY: demo test lint bench compile clean dashboard docker-check
+.PHONY: demo test lint bench bench-memory compile clean dashboard docker-check
 
 $(STAMPS)/venv: pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11)' || { echo "need Python 3.11+ (set PYTHON=...)"; exit 2; }
@@ -51,6 +52,17 @@ docker-check: $(STAMPS)/venv
 
 bench: compile
 	$(VENV)/bin/cardlab bench
+
+# Peak memory of one worker playing 1,000,000 Divvy games shard after shard.
+bench-memory: compile
+	$(VENV)/bin/cardlab bench --memory --games 1000000 --shard-size 20000
+
+# Not run by CI: synthesizes a 10,000,000-game Divvy experiment once (~1.5 GiB
+# under bench-results/, see analytics/benchmark.py), then times `cardlab report`
+# on it twice (the first run also fills the per-shard count cache) with its peak memory.
+bench-report: compile
+	$(PY) -m analytics.benchmark --games 10000000 --results bench-results --cold
+	$(PY) -m analytics.benchmark --games 10000000 --results bench-results
 
 dashboard: compile
 	$(VENV)/bin/cardlab dashboard

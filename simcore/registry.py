@@ -14,8 +14,9 @@ class UnknownGameError(KeyError):
 
 def _load_games() -> dict[str, Game]:
     from simcore.games.divvy import GAME as divvy
+    from simcore.games.theseus import GAME as theseus
 
-    games: list[Game] = [divvy]
+    games: list[Game] = [divvy, theseus]
     return {game.info.id: game for game in games}
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from cardlab.cli import main
+from simcore.registry import GAMES
 
 GOOD = """
 name = "bad_input"
@@ -31,7 +32,8 @@ def _run_spec(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str | No
 CASES = [
     ("a missing file", None, "file not found"),
     ("broken TOML", "name = \n[[[", "not valid TOML"),
-    ("an unknown game", GOOD.replace('"divvy"', '"chess"'), "game: unknown game 'chess'; expected one of: divvy"),
+    ("an unknown game", GOOD.replace('"divvy"', '"chess"'),
+     f"game: unknown game 'chess'; expected one of: {', '.join(sorted(GAMES))}"),
     ("an unknown parameter path", GOOD + '[variants.x]\n"rules.roundz" = 4\n',
      "variants.x.rules.roundz: unknown parameter path"),
     ("an unknown card", GOOD + '[variants.x]\n"cards.fireball.copies" = 0\n',
@@ -88,6 +90,7 @@ def test_rerunning_an_existing_experiment_without_resume_or_overwrite_is_refused
 
 def test_replay_of_an_unknown_game_and_a_bad_override_are_one_line_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", "chess", "--seed", "1"]) == 2
-    assert capsys.readouterr().err.strip() == "cardlab: error: unknown game 'chess'; expected one of: divvy"
+    assert capsys.readouterr().err.strip() == (
+        f"cardlab: error: unknown game 'chess'; expected one of: {', '.join(sorted(GAMES))}")
     assert main(["replay", "divvy", "--seed", "1", "--set", "rules.rounds=many"]) == 2
     assert capsys.readouterr().err.strip() == "cardlab: error: rules.rounds: expected an integer, got 'many'"

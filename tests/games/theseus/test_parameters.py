@@ -1,0 +1,143 @@
+"""Parameters: dotted-path overrides of cards.toml, and configure errors that name the path."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from simcore.agents import parse_agent_spec
+from simcore.games.theseus import GAME
+from simcore.games.theseus.rules import (
+    END_PER_ICON,
+    END_VP,
+    RECRUIT_ICON,
+    STEP_DRAW,
+    STEP_EXPLORE,
+    STEP_HAND_LIMIT,
+    STEP_HEX,
+    STEP_PILLAGE,
+    TheseusState,
+    parse_end,
+    parse_use,
+)
+from simcore.parameters import ParameterError, apply_overrides
+from simcore.play import play_game
+
+from .helpers import DEFAULT, card, configured
+
+
+def test_the_defaults_are_the_rulebooks_numbers() -> None:
+    rules = GAME.default_parameters()["rules"]
+    assert (rules["party_limit"], rules["hand_limit"], rules["board_size"], rules["uses_per_turn"]) == (4, 4, 4, 2)
+    assert rules["starting_party"] == ["knight", "mage", "rogue"]
+    assert rules["no_end_effect_ranks"] == [3, 6] and sorted(rules["no_end_effect_areas"]) == ["hand", "reward"]
+    assert (DEFAULT.party_limit, DEFAULT.hand_limit, DEFAULT.board_size, DEFAULT.uses_per_turn) == (4, 4, 4, 2)
+
+
+def test_effect_texts_compile_to_unit_steps_and_end_effects() -> None:
+    assert parse_use("explore 2, draw 1, hand_limit 1, hex 1, pillage 1", "p") == (
+        STEP_EXPLORE, STEP_EXPLORE, STEP_DRAW, STEP_HAND_LIMIT, STEP_HEX, STEP_PILLAGE)
+    assert parse_use("", "p") == ()
+    assert parse_end("vp 3, vp_per_icon recruit 2", "p") == ((END_VP, 0, 3), (END_PER_ICON, RECRUIT_ICON, 2))
+
+
+def test_an_override_changes_one_card_and_leaves_the_defaults_untouched() -> None:
+    defaults = GAME.default_parameters()
+    resolved = apply_overrides(defaults, {"cards.minotaur.end": "vp 1", "cards.scout.use": "explore 2"})
+    config = GAME.configure(resolved)
+    assert config.end_effects[card("minotaur", config)] == ((END_VP, 0, 1),)
+    assert config.effect_steps[card("scout", config)] == (STEP_EXPLORE, STEP_EXPLORE)
+    assert defaults["cards"]["minotaur"]["end"] == "vp 3"
+    assert DEFAULT.end_effects[card("minotaur")] == ((END_VP, 0, 3),)
+
+
+def test_card_copies_overrides_change_the_rank_decks() -> None:
+    config = configured({"cards.minotaur.copies": 0, "cards.scout.copies": 4})
+    assert Counter(config.rank_decks[6])[card("minotaur", config)] == 0
+    assert Counter(config.rank_decks[1])[card("scout", config)] == 4
+    state = TheseusState.new_game(config, 2, 4, None)
+    assert len(state.card_of) == sum(len(deck) for deck in config.rank_decks) + 2 * 3
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [("rules.hand_limits", 4), ("cards.medusa.copies", 1), ("cards.scout.colour", "red")],
+)
+def test_an_unknown_path_is_an_error_that_names_it(path: str, value: Any) -> None:
+    with pytest.raises(ParameterError) as raised:
+        apply_overrides(GAME.default_parameters(), {path: value})
+    assert raised.value.path == path
+    assert str(raised.value).startswith(f"{path}: unknown parameter path")
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [("rules.hand_limit", "four"), ("cards.scout.copies", 1.5), ("cards.scout.use", 2),
+     ("rules.starting_party", "knight")],
+)
+def test_a_value_of_the_wrong_type_is_an_error_that_names_the_path(path: str, value: Any) -> None:
+    with pytest.raises(ParameterError) as raised:
+        apply_overrides(GAME.default_parameters(), {path: value})
+    assert raised.value.path == path and "expected" in raised.value.message
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        ("rules.hand_limit", 0),
+        ("rules.party_limit", 0),
+        ("rules.party_limit", 17),
+        ("rules.board_size", 0),
+        ("rules.uses_per_turn", 0),
+        ("rules.bonus_vp", -1),
+        ("rules.max_turns", 0),
+        ("rules.starting_party", ["knight", "medusa"]),
+        ("rules.no_end_effect_ranks", [7]),
+        ("rules.no_end_effect_areas", ["deck"]),
+        ("cards.scout.rank", 7),
+        ("cards.scout.icon", "fly"),
+        ("cards.scout.vp", -1),
+        ("cards.scout.copies", -1),
+        ("cards.knight.copies", 1),
+        ("cards.scout.use", "teleport 1"),
+        ("cards.scout.use", "explore"),
+        ("cards.scout.use", "explore 0"),
+        ("cards.scout.use", "explore 1,"),
+        ("cards.scout.end", "vp_per_icon fly 1"),
+        ("cards.scout.end", "vp_per_rank 9 1"),
+        ("cards.scout.end", "glory 2"),
+        ("cards.scout.end_area", "deck"),
+    ],
+)
+def test_configure_rejects_values_out_of_range_naming_the_path(path: str, value: Any) -> None:
+    resolved = apply_overrides(GAME.default_parameters(), {path: value})
+    with pytest.raises(ParameterError) as raised:
+        GAME.configure(resolved)
+    assert raised.value.path == path
+    assert str(raised.value).startswith(f"{path}: expected")
+
+
+def test_rank_decks_without_a_rank_six_card_are_an_error_naming_the_cards() -> None:
+    overrides = {f"cards.{name}.copies": 0 for name in ("minotaur", "argonaut", "pythia")}
+    with pytest.raises(ParameterError) as raised:
+        configured(overrides)
+    assert raised.value.path == "cards"
+
+
+def test_an_empty_middle_rank_deck_is_skipped() -> None:
+    overrides = {f"cards.{name}.copies": 0 for name in ("captain", "navigator", "warlord", "collector")}
+    config = configured(overrides)
+    assert config.rank_decks[4] == ()
+    random = parse_agent_spec("random")
+    for seed in range(5):
+        state = play_game(GAME, config, 3, seed, [random] * 3).state
+        assert state.is_terminal() and state.game_columns()["rank_reached"] == 6
+
+
+def test_a_game_with_an_override_obeys_it() -> None:
+    config = configured({"rules.board_size": 6, "rules.starting_party": ["rogue", "rogue"]})
+    state = GAME.new_state(config, 2, 1)
+    assert len(state.board) == 6
+    assert [DEFAULT.names[state.card_of[i]] for i in state.parties[1]] == ["rogue", "rogue"]

@@ -1,0 +1,46 @@
+"""RULES.md stays true: its card table is cards.toml, and the tests it names exist."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+
+from simcore.games.theseus import GAME
+from simcore.games.theseus.rules import DATA_FILE
+
+RULES_MD = Path(DATA_FILE).with_name("RULES.md").read_text(encoding="utf-8")
+
+
+def test_the_card_table_matches_cards_toml() -> None:
+    cards_section = RULES_MD.split("\n## Cards\n", 1)[1]
+    rows = [
+        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for line in cards_section.splitlines()
+        if line.startswith("| ") and not line.startswith("| card ")
+    ]
+    expected = [
+        [name, str(card["rank"]), card["icon"], str(card["vp"]), str(card["copies"]), card["use"], card["end"],
+         card["end_area"]]
+        for name, card in GAME.default_parameters()["cards"].items()
+    ]
+    assert rows == expected
+
+
+def test_every_test_named_in_the_rule_table_exists() -> None:
+    named = set(re.findall(r"`(test_\w+)\.py::(test_\w+)`", RULES_MD))
+    assert len(named) > 60
+    for module_name, function in sorted(named):
+        module = importlib.import_module(f"{__package__}.{module_name}")
+        assert callable(getattr(module, function, None)), f"{module_name}.py::{function} is named in RULES.md"
+
+
+def test_every_rule_has_a_row_with_a_test() -> None:
+    rows = re.findall(r"^\| ([STIACLBRNEW]\d+) \|.*\|(.*)\|$", RULES_MD, flags=re.MULTILINE)
+    # Setup 5, Taking a Turn 6, Icon Abilities 8, Without a Card 2, Card Information 5, Limits 5,
+    # Refilling 3, Advancing 3, Bonuses 6, End 4, Tiebreakers 4.
+    sections = [("S", 5), ("T", 6), ("I", 8), ("A", 2), ("C", 5), ("L", 5), ("B", 3), ("R", 3), ("N", 6), ("E", 4),
+                ("W", 4)]
+    expected = [f"{letter}{number}" for letter, count in sections for number in range(1, count + 1)]
+    assert [rule for rule, _ in rows] == expected
+    assert all("::test_" in tests for _, tests in rows)
