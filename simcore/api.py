@@ -38,6 +38,10 @@ class GameInfo:
     game_columns: Mapping[str, str] = field(default_factory=dict)
     # Per-card counters of the ``cards`` table (int32 columns), in order.
     card_counters: tuple[str, ...] = ("in_opening_hand", "drawn", "played")
+    # Extra columns of the ``players`` table: name -> Arrow type name.
+    player_columns: Mapping[str, str] = field(default_factory=dict)
+    # The player count ``cardlab bench`` measures by default (0: the minimum).
+    bench_players: int = 0
     faction_label: str = "faction"
 
 
@@ -116,6 +120,10 @@ class GameState:
     def game_columns(self) -> dict[str, Any]:
         """Values of the game-specific ``games`` columns in ``GameInfo``."""
         raise NotImplementedError
+
+    def player_columns(self, seat: int) -> dict[str, Any]:
+        """Values of the game-specific ``players`` columns in ``GameInfo`` for ``seat``."""
+        return {}
 
     def add_card_rows(self, columns: CardColumns) -> None:
         """Append card statistics for every (seat, card) the seat owned or saw."""

@@ -32,6 +32,9 @@ class ResultColumns:
         for name in self.extra_game_columns:
             self.games[name] = []
         self.players: dict[str, list[Any]] = {name: [] for name in PLAYER_COLUMNS}
+        self.extra_player_columns: list[str] = list(info.player_columns)
+        for name in self.extra_player_columns:
+            self.players[name] = []
         self.cards = CardColumns(len(info.card_counters))
         self.card_game_index: list[int] = []
         self.card_n_players: list[int] = []
@@ -69,6 +72,10 @@ class ResultColumns:
             players["won"].append(won_by_seat[seat])
             players["score"].append(scores[seat])
             players["rank"].append(ranks[seat])
+            if self.extra_player_columns:
+                extra_for_seat = state.player_columns(seat)
+                for name in self.extra_player_columns:
+                    players[name].append(extra_for_seat[name])
 
         cards = self.cards
         first_row = len(cards.seat)

@@ -77,7 +77,7 @@ def run_bench(game_ids: list[str] | None = None, agents: list[str] | None = None
         info = get_game(game_id).info
         for agent_text in agents or ["random", "heuristic"]:
             agent = parse_agent_spec(agent_text)
-            n_players = info.min_players
+            n_players = info.bench_players or info.min_players
             engine, decisions, per_game = bench_engine(game_id, agent, n_players, games)
             recorded = bench_recorded(game_id, agent, n_players, games)
             rows.append(BenchRow(game_id, str(agent), n_players, games, engine, decisions, per_game, recorded))
@@ -96,3 +96,25 @@ def format_bench(rows: list[BenchRow]) -> str:
             f"| {row.decisions_per_second:,.0f} | {row.decisions_per_game:.1f} | {row.recorded_games_per_second:,.0f} |"
         )
     return "\n".join(lines)
+
+
+def peak_memory_per_shard(game_id: str, agent: AgentSpec, games: int, shard_size: int,
+                          folder: str) -> list[tuple[int, float]]:
+    """Play ``games`` games shard after shard in this process, as one Ray worker
+    does, writing real files under ``folder``; return (games done, peak resident
+    MiB so far) after each shard. Flat numbers mean memory does not grow with
+    the number of games a worker plays."""
+    import resource
+
+    game = get_game(game_id)
+    spec = ExperimentSpec(
+        name="memory", game=game_id, games=games, seed=0, player_counts=(game.info.min_players,),
+        agents=(agent,), rotate_seats=False, shard_size=shard_size,
+        variants=(Variant(BASELINE, {}, game.default_parameters()),),
+    )
+    readings = []
+    for shard in spec.shards():
+        run_shard(spec, shard, folder)
+        peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        readings.append((shard.stop, peak_kib / 1024))
+    return readings

@@ -63,6 +63,7 @@ def players_schema(info: GameInfo) -> pa.Schema:
         pa.field("won", pa.bool_(), nullable=False),
         pa.field("score", pa.int32(), nullable=False),
         pa.field("rank", pa.int8(), nullable=False),
+        *[pa.field(name, arrow_type(kind)) for name, kind in info.player_columns.items()],
     ])
 
 

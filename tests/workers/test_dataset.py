@@ -62,3 +62,19 @@ def test_rows_agree_across_tables(tmp_path: Path) -> None:
         assert card["in_opening_hand"] <= card["drawn"]
         assert (card["first_played_turn"] is None) == (card["played"] == 0)
     assert {p["agent"] for p in players} == {"heuristic", "random"}
+
+
+def test_every_registered_game_writes_its_own_columns_with_the_documented_schemas(tmp_path: Path) -> None:
+    from simcore.registry import GAMES
+
+    for game_id, game in sorted(GAMES.items()):
+        spec = parse_spec({"name": f"columns_{game_id}", "game": game_id, "games": 6}, "t.toml")
+        shard = Shard("baseline", game.info.min_players, 0, 6)
+        entry = run_shard(spec, shard, str(tmp_path / game_id))
+        expected = schemas(game.info)
+        for table in TABLES:
+            written = pq.read_table(table_path(tmp_path / game_id, table, "baseline", shard.id))
+            assert written.schema.equals(expected[table]), (game_id, table)
+        assert entry["rows"]["players"] == 6 * game.info.min_players
+        players = pq.read_table(table_path(tmp_path / game_id, "players", "baseline", shard.id))
+        assert set(game.info.player_columns) <= set(players.column_names)

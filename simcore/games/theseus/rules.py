@@ -96,6 +96,8 @@ INFO = GameInfo(
     },
     card_counters=CARD_COUNTERS,
     faction_label="none",
+    player_columns={"vp_printed": "int16", "vp_effects": "int16", "vp_bonuses": "int16"},
+    bench_players=3,
 )
 
 
@@ -590,6 +592,11 @@ class TheseusState(GameState):
                 f"{config.vps[card]} VP{'; ' + effects if effects else ''})")
 
     # ------------------------------------------------------------- scoring
+
+    def player_columns(self, seat: int) -> dict[str, Any]:
+        """The seat's final VP split into printed VP, card effects and Bonuses."""
+        printed, effects, bonuses = self.score_parts(seat)
+        return {"vp_printed": printed, "vp_effects": effects, "vp_bonuses": bonuses}
 
     def score_parts(self, seat: int) -> tuple[int, int, int]:
         """(printed VP of the Reward, VP from card end effects, VP from Bonuses)."""

@@ -118,3 +118,18 @@ def test_a_complete_tie_is_shared() -> None:
     finish(state)
     assert state.winners() == [0, 1] and state.returns() == [0.5, 0.5] and state.ranks() == [1, 1]
     assert state.game_columns()["tiebreak_used"] == TIEBREAK_SHARED
+
+
+def test_the_players_table_splits_each_final_score_into_printed_effect_and_bonus_vp() -> None:
+    from simcore.agents.registry import parse_agent_spec
+    from simcore.play import play_game
+    from simcore.registry import get_game
+
+    game = get_game("theseus")
+    config = game.configure(game.default_parameters())
+    for seed in range(30):
+        state = play_game(game, config, 3, seed, [parse_agent_spec("heuristic")] * 3).state
+        for seat in range(3):
+            parts = state.player_columns(seat)
+            assert parts["vp_printed"] + parts["vp_effects"] + parts["vp_bonuses"] == state.scores()[seat]
+            assert parts["vp_printed"] >= 0 and parts["vp_bonuses"] >= 0
