@@ -10,7 +10,8 @@ STAMPS := .build-stamps
 # when no compiler is around; the results are identical, see the tests).
 COMPILED := simcore/api.py simcore/rng.py simcore/seeding.py simcore/play.py simcore/records.py \
 	simcore/agents/random_agent.py simcore/games/divvy/rules.py simcore/games/divvy/agents.py \
-	simcore/games/theseus/rules.py simcore/games/theseus/agents.py
+	simcore/games/theseus/rules.py simcore/games/theseus/agents.py \
+	simcore/games/party_wanted/config.py simcore/games/party_wanted/rules.py simcore/games/party_wanted/agents.py
 
 .PHONY: demo test lint bench bench-memory compile clean dashboard docker-check
 

@@ -42,6 +42,9 @@ class GameInfo:
     player_columns: Mapping[str, str] = field(default_factory=dict)
     # The player count ``cardlab bench`` measures by default (0: the minimum).
     bench_players: int = 0
+    # False for games where every seat sees the same things (open hands,
+    # cooperative play): re-sampling then changes only what nobody sees.
+    hidden_between_seats: bool = True
     faction_label: str = "faction"
 
 

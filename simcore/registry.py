@@ -14,9 +14,10 @@ class UnknownGameError(KeyError):
 
 def _load_games() -> dict[str, Game]:
     from simcore.games.divvy import GAME as divvy
+    from simcore.games.party_wanted import GAME as party_wanted
     from simcore.games.theseus import GAME as theseus
 
-    games: list[Game] = [divvy, theseus]
+    games: list[Game] = [divvy, party_wanted, theseus]
     return {game.info.id: game for game in games}
 
 

@@ -1,0 +1,357 @@
+"""Party Wanted: the compiled configuration (``cards.toml`` -> ``PartyConfig``).
+
+Every card of every box is one entry of ``[cards.<name>]``; its effects are
+``"primitive:amount"`` strings from ``PRIMITIVES``. ``compile_config``
+validates the tree (errors name the dotted path) and turns it into tuples
+indexed by card id, so the rules never look anything up by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simcore.parameters import ParameterError
+
+DATA_FILE = Path(__file__).with_name("cards.toml")
+
+# Card kinds.
+ATTACK, DEFENSE, CLASS, UTILITY, ULTIMATE, ARMOR, WEAPON, LAND, MONSTER, BOSS, TREASURE, ENCOUNTER = range(12)
+KIND_NAMES = (
+    "attack", "defense", "class", "utility", "ultimate", "armor", "weapon",
+    "land", "monster", "boss", "treasure", "encounter",
+)
+HERO_KINDS = (ATTACK, DEFENSE, CLASS, UTILITY, ULTIMATE, ARMOR, WEAPON)
+
+# How a treasure or encounter is used (the words in parentheses on the card).
+INSTANT, SINGLE_USE, PERMANENT = range(3)
+USE_NAMES = ("instant", "single_use", "permanent")
+
+# Effect primitives. Combat primitives act during the planning phase of a
+# combat round; "any time" ones also act when an instant card resolves;
+# out-of-combat ones belong to lands and instant treasures/encounters;
+# permanent ones to armor, weapons and permanent treasures/encounters.
+(
+    P_ATTACK, P_DEFENSE, P_SPEED, P_PARTY_ATTACK, P_PARTY_DEFENSE, P_PARTY_SPEED,
+    P_MULTIPLY_ATTACK, P_MULTIPLY_DEFENSE, P_GUARD, P_NEGATE, P_DAMAGE, P_SLOW, P_WEAKEN, P_EXPOSE,
+    P_HEAL, P_HEAL_SELF, P_PARTY_HEAL, P_RESURRECT, P_DRAW,
+    P_DAMAGE_PARTY, P_DAMAGE_SELF, P_DRAW_PARTY, P_TREASURE, P_ENCOUNTER, P_FIGHT, P_MINI_BOSS,
+    P_ADD, P_REMOVE, P_WEAPON, P_ARMOR,
+    P_PERM_ATTACK, P_PERM_DEFENSE, P_PERM_SPEED, P_PERM_HP,
+) = range(34)
+PRIMITIVES = (
+    "attack", "defense", "speed", "party_attack", "party_defense", "party_speed",
+    "multiply_attack", "multiply_defense", "guard", "negate", "damage", "slow", "weaken", "expose",
+    "heal", "heal_self", "party_heal", "resurrect", "draw",
+    "damage_party", "damage_self", "draw_party", "treasure", "encounter", "fight", "mini_boss",
+    "add", "remove", "weapon", "armor",
+    "perm_attack", "perm_defense", "perm_speed", "perm_hp",
+)
+COMBAT_PRIMITIVES = frozenset(range(P_ATTACK, P_EXPOSE + 1)) | {P_HEAL, P_HEAL_SELF, P_PARTY_HEAL, P_RESURRECT, P_DRAW}
+INSTANT_PRIMITIVES = frozenset(range(P_DAMAGE_PARTY, P_ARMOR + 1)) | {P_HEAL, P_HEAL_SELF, P_PARTY_HEAL, P_DRAW}
+PERMANENT_PRIMITIVES = frozenset(range(P_PERM_ATTACK, P_PERM_HP + 1))
+
+# What a card played in combat targets.
+TARGET_NONE, TARGET_HERO, TARGET_DEAD, TARGET_ENEMY = range(4)
+_HERO_TARGETED = frozenset({P_HEAL, P_GUARD, P_NEGATE})
+_ENEMY_TARGETED = frozenset({P_ATTACK, P_DAMAGE, P_SLOW, P_WEAKEN, P_EXPOSE})
+
+SOCIAL_MODES = ("solo", "reward", "none")
+SOCIAL_SOLO, SOCIAL_REWARD, SOCIAL_NONE = range(3)
+ENEMY_TYPES = ("U", "H", "B")
+LEVELS = 4
+
+Effects = tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class PartyConfig:
+    """Compiled parameters: card attributes as tuples indexed by card id,
+    hero classes as tuples indexed by class id."""
+
+    names: tuple[str, ...]
+    kinds: tuple[int, ...]
+    sets: tuple[str, ...]
+    owners: tuple[int, ...]
+    marks: tuple[str, ...]
+    uses: tuple[int, ...]
+    boss_levels: tuple[int, ...]
+    enemy_types: tuple[str, ...]
+    stats_12: tuple[tuple[int, ...], ...]
+    stats_34: tuple[tuple[int, ...], ...]
+    effects: tuple[Effects, ...]
+    sacrifices: tuple[Effects, ...]
+    copies: tuple[int, ...]
+    targets: tuple[int, ...]
+    once_per_combat: tuple[bool, ...]
+    class_names: tuple[str, ...]
+    class_sets: tuple[str, ...]
+    class_hp: tuple[tuple[int, ...], ...]
+    class_attack: tuple[tuple[int, ...], ...]
+    class_defense: tuple[tuple[int, ...], ...]
+    class_speed: tuple[tuple[int, ...], ...]
+    nemesis_types: tuple[str, ...]
+    nemesis_penalty: tuple[int, ...]
+    nemesis_reward: tuple[int, ...]
+    enabled_classes: tuple[int, ...]
+    build_pools: tuple[tuple[int, ...], ...]
+    land_deck: tuple[int, ...]
+    s_lands: tuple[int, ...]
+    monster_deck: tuple[int, ...]
+    treasure_deck: tuple[int, ...]
+    encounter_deck: tuple[int, ...]
+    bosses_by_level: tuple[tuple[int, ...], ...]
+    composition: tuple[int, ...]
+    hand_size: int
+    starting_deck_size: int
+    social: int
+    social_reward: int
+    heal_between_rounds: bool
+    heal_amount: int
+    nemesis: bool
+    hard_mode: bool
+    party_mode: bool
+    hardcore: bool
+    longer_game: bool
+    max_turns: int
+    max_combat_rounds: int
+    max_enemies: int
+
+
+def _require(condition: bool, path: str, expected: str) -> None:
+    if not condition:
+        raise ParameterError(path, expected)
+
+
+def parse_effects(values: Any, path: str) -> Effects:
+    """``["attack:2", "negate:0"]`` -> ((P_ATTACK, 2), (P_NEGATE, 0))."""
+    _require(isinstance(values, list), path, "expected a list of 'primitive:amount' strings")
+    parsed: list[tuple[int, int]] = []
+    for text in values:
+        name, _, amount = str(text).partition(":")
+        _require(name in PRIMITIVES, path,
+                 f"unknown effect primitive {name!r}; expected one of {', '.join(PRIMITIVES)}")
+        try:
+            value = int(amount)
+        except ValueError:
+            raise ParameterError(path, f"expected 'primitive:amount' with an integer amount, got {text!r}") from None
+        parsed.append((PRIMITIVES.index(name), value))
+    return tuple(parsed)
+
+
+def _check_primitives(effects: Effects, allowed: frozenset[int], path: str, what: str) -> None:
+    for primitive, _ in effects:
+        _require(primitive in allowed, path, f"{PRIMITIVES[primitive]!r} cannot be used on {what}")
+
+
+def combat_target(effects: Effects) -> int:
+    """The one thing a combat card or item is aimed at (see TARGET_*)."""
+    kinds = set()
+    for primitive, _ in effects:
+        if primitive in _ENEMY_TARGETED:
+            kinds.add(TARGET_ENEMY)
+        elif primitive in _HERO_TARGETED:
+            kinds.add(TARGET_HERO)
+        elif primitive == P_RESURRECT:
+            kinds.add(TARGET_DEAD)
+    return kinds.pop() if len(kinds) == 1 else (TARGET_NONE if not kinds else -1)
+
+
+def _stats(value: Any, path: str) -> tuple[int, ...]:
+    _require(
+        isinstance(value, list) and len(value) == 4 and all(isinstance(v, int) for v in value),
+        path, "expected [attack, defense, speed, hp]",
+    )
+    _require(value[3] >= 1 and value[0] >= 0 and value[1] >= 0, path,
+             "expected hp of at least 1 and no negative attack/defense")
+    return tuple(value)
+
+
+def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
+    """Validate a resolved parameter tree and compile it; errors name the path."""
+    rules = parameters["rules"]
+    sets = rules["sets"]
+    enabled_sets = {name for name, on in sets.items() if on}
+    _require("base" in enabled_sets, "rules.sets.base", "expected true: the base game is always needed")
+    for key in ("hand_size", "starting_deck_size", "max_turns", "max_combat_rounds", "max_enemies"):
+        _require(rules[key] >= 1, f"rules.{key}", "expected an integer of at least 1")
+    _require(rules["max_enemies"] <= 7, "rules.max_enemies", "expected at most 7")
+    for key in ("social_reward", "heal_amount"):
+        _require(rules[key] >= 0, f"rules.{key}", "expected an integer of at least 0")
+    _require(rules["social"] in SOCIAL_MODES, "rules.social", f"expected one of {', '.join(SOCIAL_MODES)}")
+
+    class_names: list[str] = []
+    class_sets: list[str] = []
+    hp, attack, defense, speed = [], [], [], []
+    nemesis_types, nemesis_penalty, nemesis_reward = [], [], []
+    for name, hero in parameters["heroes"].items():
+        path = f"heroes.{name}"
+        _require(hero["set"] in sets, f"{path}.set", f"expected one of {', '.join(sets)}")
+        for stat in ("hp", "attack", "defense", "speed"):
+            values = hero[stat]
+            _require(len(values) == LEVELS and all(isinstance(v, int) and v >= 0 for v in values),
+                     f"{path}.{stat}", "expected 4 non-negative integers, one per level")
+        _require(min(hero["hp"]) >= 1, f"{path}.hp", "expected at least 1 hp at every level")
+        _require(hero["nemesis_type"] in ENEMY_TYPES, f"{path}.nemesis_type", "expected U, H or B")
+        class_names.append(name)
+        class_sets.append(hero["set"])
+        hp.append(tuple(hero["hp"]))
+        attack.append(tuple(hero["attack"]))
+        defense.append(tuple(hero["defense"]))
+        speed.append(tuple(hero["speed"]))
+        nemesis_types.append(hero["nemesis_type"])
+        nemesis_penalty.append(hero["nemesis_penalty"])
+        nemesis_reward.append(hero["nemesis_reward"])
+
+    names: list[str] = []
+    kinds, card_sets, owners, marks, uses, boss_levels, enemy_types = [], [], [], [], [], [], []
+    stats_12: list[tuple[int, ...]] = []
+    stats_34: list[tuple[int, ...]] = []
+    effects: list[Effects] = []
+    sacrifices: list[Effects] = []
+    copies, targets, once = [], [], []
+    for name, card in parameters["cards"].items():
+        path = f"cards.{name}"
+        _require(card["kind"] in KIND_NAMES, f"{path}.kind", f"expected one of {', '.join(KIND_NAMES)}")
+        _require(card["set"] in sets, f"{path}.set", f"expected one of {', '.join(sets)}")
+        _require(card["copies"] >= 0, f"{path}.copies", "expected at least 0 copies")
+        kind = KIND_NAMES.index(card["kind"])
+        card_effects = parse_effects(card["effects"], f"{path}.effects")
+        card_sacrifice = parse_effects(card.get("sacrifice", []), f"{path}.sacrifice")
+        owner = -1
+        use = -1
+        if kind in HERO_KINDS:
+            _require(card.get("owner") in class_names, f"{path}.owner", f"expected one of {', '.join(class_names)}")
+            owner = class_names.index(card["owner"])
+            if kind in (ARMOR, WEAPON):
+                _check_primitives(card_effects, PERMANENT_PRIMITIVES, f"{path}.effects", "armor or a weapon")
+                _check_primitives(card_sacrifice, COMBAT_PRIMITIVES, f"{path}.sacrifice", "a sacrifice")
+            else:
+                _check_primitives(card_effects, COMBAT_PRIMITIVES, f"{path}.effects", "a hero card (combat only)")
+        elif kind in (TREASURE, ENCOUNTER):
+            _require(card.get("use") in USE_NAMES, f"{path}.use", f"expected one of {', '.join(USE_NAMES)}")
+            use = USE_NAMES.index(card["use"])
+            allowed = (INSTANT_PRIMITIVES, COMBAT_PRIMITIVES, PERMANENT_PRIMITIVES)[use]
+            _check_primitives(card_effects, allowed, f"{path}.effects", f"a {card['use']} card")
+        elif kind == LAND:
+            _check_primitives(card_effects, INSTANT_PRIMITIVES | {P_MINI_BOSS}, f"{path}.effects", "a land")
+        target = combat_target(card_effects)
+        _require(target >= 0, f"{path}.effects",
+                 "expected effects aimed at one kind of target (hero, dead hero or enemy)")
+        sacrifice_target = combat_target(card_sacrifice)
+        _require(sacrifice_target >= 0, f"{path}.sacrifice", "expected effects aimed at one kind of target")
+        for primitive, amount in card_effects:
+            if primitive == P_FIGHT:
+                _require(1 <= amount <= rules["max_enemies"], f"{path}.effects",
+                         "expected fight:n with n from 1 to rules.max_enemies")
+            if primitive in (P_MULTIPLY_ATTACK, P_MULTIPLY_DEFENSE):
+                _require(amount in (2, 3), f"{path}.effects", "expected a multiplier of 2 or 3")
+        is_mini_boss = any(primitive == P_MINI_BOSS for primitive, _ in card_effects)
+        low: tuple[int, ...] = ()
+        high: tuple[int, ...] = ()
+        level = 0
+        enemy_type = ""
+        if kind in (MONSTER, BOSS) or is_mini_boss:
+            _require(card.get("enemy_type") in ENEMY_TYPES, f"{path}.enemy_type", "expected U, H or B")
+            enemy_type = card["enemy_type"]
+            if kind == BOSS:
+                _require(card.get("level") in (1, 2, 3, 4), f"{path}.level", "expected a level from 1 to 4")
+                level = card["level"]
+                low = high = _stats(card.get("stats"), f"{path}.stats")
+            else:
+                low = _stats(card.get("stats_12"), f"{path}.stats_12")
+                high = _stats(card.get("stats_34"), f"{path}.stats_34")
+        names.append(name)
+        kinds.append(kind)
+        card_sets.append(card["set"])
+        owners.append(owner)
+        marks.append(card.get("mark", ""))
+        uses.append(use)
+        boss_levels.append(level)
+        enemy_types.append(enemy_type)
+        stats_12.append(low)
+        stats_34.append(high)
+        effects.append(card_effects)
+        sacrifices.append(card_sacrifice)
+        copies.append(card["copies"])
+        targets.append(target if kind != ARMOR and kind != WEAPON else sacrifice_target)
+        draws = any(primitive == P_DRAW for primitive, _ in card_effects)
+        once.append(kind == ULTIMATE or (kind in (CLASS, UTILITY) and draws))
+
+    def in_game(card_id: int) -> bool:
+        return card_sets[card_id] in enabled_sets
+
+    def deck_of(kind: int, extra: bool = True) -> tuple[int, ...]:
+        return tuple(
+            card_id for card_id in range(len(names)) if kinds[card_id] == kind and in_game(card_id) and extra
+            for _ in range(copies[card_id])
+        )
+
+    enabled_classes = tuple(index for index, box in enumerate(class_sets) if box in enabled_sets)
+    build_pools = tuple(
+        tuple(card_id for card_id in range(len(names)) if owners[card_id] == cls for _ in range(copies[card_id]))
+        for cls in range(len(class_names))
+    )
+    for cls in enabled_classes:
+        pool = build_pools[cls]
+        basics = [c for c in pool if marks[c] == "S" and kinds[c] in (ATTACK, DEFENSE)]
+        specials = [c for c in pool if marks[c] == "S" and kinds[c] in (CLASS, UTILITY)]
+        hard = [c for c in pool if marks[c] == "H" and kinds[c] in (CLASS, UTILITY)]
+        need = rules["starting_deck_size"] - len(basics)
+        path = f"heroes.{class_names[cls]}"
+        _require(0 <= need <= len(specials), path,
+                 f"expected enough S cards for rules.starting_deck_size ({len(basics)} + {len(specials)})")
+        _require(not rules["hard_mode"] or need <= len(hard), path,
+                 "expected enough H class/utility cards for hard mode")
+    lands = [c for c in range(len(names)) if kinds[c] == LAND and in_game(c)]
+    s_lands = tuple(c for c in lands if marks[c] == "S" for _ in range(copies[c]))
+    land_deck = tuple(c for c in lands if marks[c] != "S" for _ in range(copies[c]))
+    _require(len(s_lands) == 5, "cards", f"expected 5 S lands for tiers 2 and 3, got {len(s_lands)}")
+    bosses_by_level = tuple(
+        tuple(c for c in range(len(names)) if kinds[c] == BOSS and boss_levels[c] == level and in_game(c)
+              for _ in range(copies[c]))
+        for level in range(1, LEVELS + 1)
+    )
+    for level, bosses in enumerate(bosses_by_level, start=1):
+        _require(len(bosses) >= 1, "cards", f"expected at least one boss of level {level}")
+    monster_deck = deck_of(MONSTER)
+    _require(len(monster_deck) >= rules["max_enemies"], "cards", "expected at least rules.max_enemies monsters")
+    extra_tiers = LEVELS - 1 if rules["longer_game"] else 0
+    needed_lands = sum(range(2, 4 + extra_tiers)) * 2
+    _require(len(land_deck) >= needed_lands, "cards", f"expected at least {needed_lands} lands in the Land Deck")
+    treasure_deck = deck_of(TREASURE)
+    encounter_deck = deck_of(ENCOUNTER)
+    _require(len(treasure_deck) >= 1 and len(encounter_deck) >= 1, "cards", "expected treasures and encounters")
+
+    composition: tuple[int, ...] = ()
+    if rules["composition"].strip():
+        chosen = [part.strip() for part in rules["composition"].split(",")]
+        for part in chosen:
+            _require(part in class_names, "rules.composition",
+                     f"unknown hero {part!r}; expected one of {', '.join(class_names)}")
+            _require(class_names.index(part) in enabled_classes, "rules.composition",
+                     f"{part!r} needs its set in rules.sets")
+        _require(len(set(chosen)) == len(chosen), "rules.composition", "expected each hero class at most once")
+        composition = tuple(class_names.index(part) for part in chosen)
+
+    return PartyConfig(
+        names=tuple(names), kinds=tuple(kinds), sets=tuple(card_sets), owners=tuple(owners), marks=tuple(marks),
+        uses=tuple(uses), boss_levels=tuple(boss_levels), enemy_types=tuple(enemy_types),
+        stats_12=tuple(stats_12), stats_34=tuple(stats_34), effects=tuple(effects), sacrifices=tuple(sacrifices),
+        copies=tuple(copies), targets=tuple(targets), once_per_combat=tuple(once),
+        class_names=tuple(class_names), class_sets=tuple(class_sets), class_hp=tuple(hp),
+        class_attack=tuple(attack), class_defense=tuple(defense), class_speed=tuple(speed),
+        nemesis_types=tuple(nemesis_types), nemesis_penalty=tuple(nemesis_penalty),
+        nemesis_reward=tuple(nemesis_reward),
+        enabled_classes=enabled_classes, build_pools=build_pools, land_deck=land_deck, s_lands=s_lands,
+        monster_deck=monster_deck, treasure_deck=treasure_deck, encounter_deck=encounter_deck,
+        bosses_by_level=bosses_by_level, composition=composition,
+        hand_size=rules["hand_size"], starting_deck_size=rules["starting_deck_size"],
+        social=SOCIAL_MODES.index(rules["social"]), social_reward=rules["social_reward"],
+        heal_between_rounds=rules["heal_between_rounds"], heal_amount=rules["heal_amount"],
+        nemesis=rules["nemesis"], hard_mode=rules["hard_mode"], party_mode=rules["party_mode"],
+        hardcore=rules["hardcore"], longer_game=rules["longer_game"], max_turns=rules["max_turns"],
+        max_combat_rounds=rules["max_combat_rounds"], max_enemies=rules["max_enemies"],
+    )

@@ -1,0 +1,125 @@
+"""Hero cards: burying, Add, Remove, Sacrifice, one armor and one weapon per
+hero, death and resurrection."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from simcore.games.party_wanted.config import ARMOR, WEAPON
+from simcore.games.party_wanted.rules import ADD, REMOVE, T_ADD, T_REMOVE, Pile
+
+from .helpers import (
+    act,
+    cid,
+    done,
+    fight,
+    hero_cards,
+    ids,
+    named,
+    party,
+    play,
+    sacrifice,
+    set_deck,
+    set_enemy,
+    set_hand,
+)
+
+
+def test_a_buried_card_goes_face_up_under_the_hero_deck_and_the_deck_is_reshuffled_when_it_surfaces() -> None:
+    state = party("fighter")
+    set_deck(state, 0, ["fighter_guard"])
+    state.decks[0].bury(cid("fighter_strike"))
+    state.decks[0].bury(cid("fighter_block"))
+    assert named(state.decks[0].cards) == ["fighter_block", "fighter_strike", "fighter_guard"]
+    assert state._draw_cards(0, 1) == 1 and named(state.hands[0][-1:]) == ["fighter_guard"]
+    assert state.decks[0].face_up == 2  # only face-up cards are left
+    state._draw_cards(0, 1)
+    assert state.decks[0].face_up == 0 and len(state.decks[0].cards) == 1  # reshuffled face down, then drawn
+    assert Counter(named(state.hands[0][-1:] + state.decks[0].cards)) == Counter(["fighter_strike", "fighter_block"])
+
+
+def test_an_empty_hero_deck_draws_nothing() -> None:
+    state = party("fighter")
+    state.decks[0] = Pile([])
+    before = list(state.hands[0])
+    assert state._draw_cards(0, 2) == 0 and state.hands[0] == before
+
+
+def test_add_takes_a_class_or_utility_card_from_the_build_pool_to_the_bury_pile() -> None:
+    state = party("fighter")
+    state.tasks = [(T_ADD, 0, 1, 0)]
+    state._run()
+    assert state.phase == ADD
+    kinds = {state.config.kinds[card] for card in state.legal_actions()}
+    assert kinds <= {2, 3}  # class and utility only
+    card = cid("fighter_war_banner")
+    act(state, card)
+    assert card not in state.pools[0] and state.decks[0].cards[0] == card and state.decks[0].face_up == 1
+
+
+def test_remove_sends_a_hand_card_back_to_the_build_pool_and_draws_a_replacement() -> None:
+    state = party("fighter")
+    set_hand(state, 0, ["fighter_strike", "fighter_guard"])
+    set_deck(state, 0, ["fighter_block"])
+    state.tasks = [(T_REMOVE, 0, 1, 0)]
+    state._run()
+    assert state.phase == REMOVE
+    act(state, 0)
+    assert named(state.hands[0]) == ["fighter_guard", "fighter_block"]
+    assert cid("fighter_strike") in state.pools[0]
+
+
+def test_only_one_weapon_and_one_armor_per_hero_and_the_next_hero_gets_the_extra_one() -> None:
+    state = party("fighter,wizard")
+    state._equip(0, WEAPON)
+    state._equip(0, ARMOR)
+    assert state.config.kinds[state.weapons[0]] == WEAPON and state.config.kinds[state.armors[0]] == ARMOR
+    state._equip(0, WEAPON)  # the fighter has one: the wizard gets it
+    assert state.config.names[state.weapons[1]] == "wizard_staff"
+    state._equip(0, WEAPON)  # nobody can: good job, geared up
+    assert named(state.pools[0]).count("fighter_longsword") == 1
+
+
+def test_a_weapon_raises_the_base_attack_and_sacrificing_it_returns_it_to_the_build_pool() -> None:
+    state = party("fighter")
+    base = state.base_attack(0)
+    state._equip(0, WEAPON)
+    weapon = state.weapons[0]
+    assert state.base_attack(0) == base + 1
+    set_hand(state, 0, ["fighter_strike"])
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=0, defense=99, speed=0, hp=5)
+    before = state.hero_attack(0, 0)
+    sacrifice(state, armor=False)  # longsword: +4 attack this round
+    assert state.weapons[0] == -1 and weapon in state.pools[0]
+    assert state.hero_attack(0, 0) == before - 1 + 4
+
+
+def test_a_dead_hero_loses_armor_weapon_and_items_and_shuffles_the_hand_into_the_hero_deck() -> None:
+    state = party("fighter,wizard")
+    state._equip(0, WEAPON)
+    state._equip(0, ARMOR)
+    state.items[0] = ids(["ring_of_power", "bomb"])
+    owned = hero_cards(state, 0)
+    set_hand(state, 1, ["wizard_strike"])
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=99, defense=99, speed=9, hp=5)
+    state.negated[1] = True  # only the fighter is hit
+    done(state)
+    while state.current_player == 1 and state.in_combat and state.combat_round == 1:
+        done(state)
+    assert not state.alive[0] and state.hp[0] == 0
+    assert state.weapons[0] == state.armors[0] == -1 and state.items[0] == [] and state.hands[0] == []
+    assert hero_cards(state, 0) == owned  # nothing lost from the hero's cards: back to pool or deck
+    assert cid("ring_of_power") in state.treasure_deck.cards and cid("bomb") in state.treasure_deck.cards
+
+
+def test_resurrection_shuffles_the_hero_deck_and_draws_four() -> None:
+    state = party("healer,fighter")
+    set_hand(state, 0, ["healer_resurrect", "healer_strike"])
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=0, defense=99, speed=0, hp=5)
+    state._kill_hero(1)
+    assert state.hands[1] == []
+    play(state, "healer_resurrect", target=1)
+    assert state.alive[1] and state.hp[1] == 5 and len(state.hands[1]) == 4

@@ -1,0 +1,231 @@
+"""Combat, rule by rule: stats by level, HP per hero, initiative, hits,
+enemy attacks, defense, burying for +1, multipliers, once-per-combat cards,
+the end of a round, several enemies, mini-bosses."""
+
+from __future__ import annotations
+
+from simcore.games.party_wanted.rules import PLAN, REVEAL, PartyState, stats_for
+
+from .helpers import (
+    ENEMY_MINI_BOSS,
+    bury_for,
+    cid,
+    done,
+    fight,
+    finish_planning,
+    named,
+    party,
+    play,
+    set_deck,
+    set_enemy,
+    set_hand,
+)
+
+STEADY = {"heroes.fighter.attack": [4, 4, 4, 4], "heroes.fighter.defense": [10, 10, 10, 10],
+          "heroes.fighter.speed": [3, 3, 3, 3], "heroes.fighter.hp": [12, 12, 12, 12]}
+
+
+def _solo_fighter(hand: list[str], overrides: dict[str, object] | None = None) -> PartyState:
+    state = party("fighter", overrides={**STEADY, **(overrides or {})})
+    set_hand(state, 0, hand)
+    set_deck(state, 0, ["fighter_guard"] * 3)
+    return state
+
+
+def test_enemy_stats_follow_the_party_level_one_two_and_three_four() -> None:
+    state = party("fighter")
+    goblin = cid("goblin")
+    for level, expected in ((1, state.config.stats_12[goblin]), (2, state.config.stats_12[goblin]),
+                            (3, state.config.stats_34[goblin]), (4, state.config.stats_34[goblin])):
+        state.level = level
+        set_hand(state, 0, ["fighter_strike"])
+        fight(state, ["goblin"])
+        assert state.enemy_stats[0] == expected == stats_for(state.config, goblin, level)
+        state.in_combat = False
+    assert state.config.stats_12[goblin] != state.config.stats_34[goblin]
+
+
+def test_a_two_hp_boss_has_eight_hp_against_four_heroes() -> None:
+    state = party("fighter,wizard,healer,rogue", overrides={"cards.goblin_chief.stats": [7, 6, 3, 2]})
+    for seat in range(4):
+        set_hand(state, seat, ["fighter_strike"] if seat == 0 else [])
+    fight(state, ["goblin_chief"])
+    assert state.enemy_hp == [8]
+    solo = party("fighter", overrides={"cards.goblin_chief.stats": [7, 6, 3, 2]})
+    set_hand(solo, 0, ["fighter_strike"])
+    fight(solo, ["goblin_chief"])
+    assert solo.enemy_hp == [2]
+
+
+def test_an_enemy_attack_of_twelve_against_defense_ten_costs_two_hp() -> None:
+    state = _solo_fighter(["fighter_strike"])
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=12, defense=99, speed=9, hp=5)
+    before = state.hp[0]
+    done(state)
+    assert state.hp[0] == before - 2
+
+
+def test_an_attack_at_or_below_defense_does_no_damage() -> None:
+    state = _solo_fighter(["fighter_strike"])
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=10, defense=99, speed=9, hp=5)
+    before = state.hp[0]
+    done(state)
+    assert state.hp[0] == before
+
+
+def test_a_hit_needs_total_attack_at_least_the_defense_and_deals_one_hp() -> None:
+    state = _solo_fighter(["fighter_strike"])
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=0, defense=5, speed=0, hp=5)
+    done(state)  # attack 4 against defense 5: a miss
+    assert state.enemy_hp == [5]
+    play(state, "fighter_strike")  # 4 + 2 = 6 >= 5: one hit
+    done(state)
+    assert state.enemy_hp == [4]
+    state.enemy_stats[0] = (0, 4, 0, 5)
+    done(state)  # 4 >= 4: meeting the defense is enough
+    assert state.enemy_hp == [3]
+
+
+def test_each_hero_attacks_each_enemy_once_per_round() -> None:
+    state = party("fighter,rogue", overrides=STEADY)
+    for seat in range(2):
+        set_hand(state, seat, ["fighter_strike"] if seat == 0 else ["rogue_strike"])
+    fight(state, ["goblin", "wolf"])
+    for enemy in range(2):
+        set_enemy(state, enemy, attack=0, defense=0, speed=0, hp=9)
+    finish_planning(state)
+    assert state.enemy_hp == [7, 7]  # two heroes, one hit each on each enemy
+
+
+def test_speed_decides_initiative_and_ties_go_to_the_heroes() -> None:
+    state = _solo_fighter(["fighter_strike"])
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=20, defense=0, speed=3, hp=1)  # same speed as the fighter
+    assert state.initiative() == [(True, 0), (False, 0)]
+    before = state.hp[0]
+    done(state)
+    assert state.enemy_hp == [] and state.hp[0] == before  # the hero struck first: the enemy never attacked
+    faster = _solo_fighter(["fighter_strike"])
+    fight(faster, ["goblin"])
+    set_enemy(faster, 0, attack=20, defense=0, speed=4, hp=1)
+    assert faster.initiative() == [(False, 0), (True, 0)]
+    done(faster)
+    assert faster.hp[0] == before - 10
+
+
+def test_buffs_played_before_initiative_change_the_order() -> None:
+    state = party("wizard", overrides={"heroes.wizard.speed": [4, 4, 4, 4]})
+    set_hand(state, 0, ["wizard_haste", "wizard_strike"])
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=0, defense=99, speed=6, hp=3)
+    assert state.initiative()[0] == (False, 0)
+    play(state, "wizard_haste")  # party speed +3: 7 against 6
+    assert state.initiative()[0] == (True, 0)
+
+
+def test_defense_cards_played_in_response_reduce_the_damage() -> None:
+    state = _solo_fighter(["fighter_guard", "fighter_strike"])
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=13, defense=99, speed=9, hp=5)
+    before = state.hp[0]
+    play(state, "fighter_guard")  # defense 10 + 2
+    done(state)
+    assert state.hp[0] == before - 1
+
+
+def test_burying_any_card_gives_plus_one_attack_or_defense_to_any_hero() -> None:
+    state = party("fighter,wizard", overrides=STEADY)
+    set_hand(state, 0, ["fighter_cleave", "fighter_rally"])
+    set_hand(state, 1, ["wizard_strike"])
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=0, defense=99, speed=0, hp=5)
+    defense_before = state.hero_defense(1)
+    bury_for(state, "fighter_cleave", hero=1)  # the fighter helps the wizard
+    assert state.hero_defense(1) == defense_before + 1
+    attack_before = state.hero_attack(0, 0)
+    bury_for(state, "fighter_rally", hero=0, enemy=0)
+    assert state.hero_attack(0, 0) == attack_before + 1
+    bottom = named(state.decks[0].cards[: state.decks[0].face_up])
+    assert sorted(bottom) == ["fighter_cleave", "fighter_rally"]  # buried face up under the Hero Deck
+    assert state.counters[0][3][cid("fighter_cleave")] == 1
+
+
+def test_only_one_multiplier_per_stat_applies_each_round_and_it_multiplies_the_card_numbers() -> None:
+    state = _solo_fighter(["fighter_strike", "fighter_double_strike", "fighter_double_strike", "fighter_bulwark"])
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=0, defense=99, speed=0, hp=5)
+    base = state.hero_attack(0, 0)
+    play(state, "fighter_strike")
+    play(state, "fighter_double_strike")
+    assert state.hero_attack(0, 0) == base + 2 * 2
+    legal_plays = {state.describe_action(a) for a in state.legal_actions()}
+    assert not any("double_strike" in text and text.startswith("play") for text in legal_plays)
+    assert any("bulwark" in text and text.startswith("play") for text in legal_plays)  # defense has its own
+
+
+def test_once_per_combat_cards_are_set_aside_until_the_combat_ends_then_buried() -> None:
+    state = _solo_fighter(["fighter_rally", "fighter_strike"])
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=0, defense=0, speed=0, hp=2)
+    play(state, "fighter_rally")  # draws: once per combat
+    assert named(state.aside[0]) == ["fighter_rally"]
+    done(state)  # round 1: one hit, the rally stays aside
+    assert named(state.aside[0]) == ["fighter_rally"] and state.in_combat
+    done(state)  # round 2: the goblin dies, combat ends
+    assert not state.in_combat and state.aside[0] == []
+    assert cid("fighter_rally") in state.decks[0].cards[: state.decks[0].face_up]
+
+
+def test_stats_reset_used_cards_are_buried_and_each_hero_draws_one_at_the_end_of_a_round() -> None:
+    state = _solo_fighter(["fighter_strike", "fighter_guard"])
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=0, defense=99, speed=0, hp=5)
+    play(state, "fighter_strike")
+    play(state, "fighter_guard")  # the hand is empty: nothing left to plan, the round runs
+    assert state.phase == PLAN and state.combat_round == 2
+    assert state.hero_attack(0, 0) == 4 and state.hero_defense(0) == 10  # back to base
+    assert sorted(named(state.decks[0].cards[: state.decks[0].face_up])) == ["fighter_guard", "fighter_strike"]
+    assert named(state.hands[0]) == ["fighter_guard"]  # the one draw of the round
+    assert state.in_play[0] == []
+
+
+def test_with_several_enemies_attack_cards_are_assigned_to_one_enemy() -> None:
+    state = _solo_fighter(["fighter_strike", "fighter_guard"])
+    fight(state, ["goblin", "wolf"])
+    for enemy in range(2):
+        set_enemy(state, enemy, attack=0, defense=6, speed=0, hp=4)
+    play(state, "fighter_strike", target=1)
+    assert state.hero_attack(0, 0) == 4 and state.hero_attack(0, 1) == 6
+    done(state)
+    assert state.enemy_hp == [4, 3]
+
+
+def test_every_enemy_attacks_every_hero_once_on_its_initiative() -> None:
+    state = party("fighter,rogue", overrides={**STEADY, "heroes.rogue.defense": [8, 8, 8, 8],
+                                              "heroes.rogue.hp": [12, 12, 12, 12]})
+    set_hand(state, 0, ["fighter_strike"])
+    set_hand(state, 1, ["rogue_strike"])
+    fight(state, ["goblin", "wolf"])
+    set_enemy(state, 0, attack=11, defense=99, speed=9, hp=5)
+    set_enemy(state, 1, attack=12, defense=99, speed=9, hp=5)
+    finish_planning(state)
+    assert state.hp == [12 - 1 - 2, 12 - 3 - 4]  # defense 10 and 8 against attacks 11 and 12
+
+
+def test_a_mini_boss_land_is_fought_with_its_own_stats() -> None:
+    state = _solo_fighter(["fighter_strike"])
+    land = cid("troll_bridge")
+    fight(state, ["troll_bridge"], kinds=[ENEMY_MINI_BOSS])
+    assert state.enemy_stats == [state.config.stats_12[land]]
+    assert state.enemy_hp == [state.config.stats_12[land][3]]
+
+
+def test_combat_ends_when_every_enemy_is_dead_and_play_goes_on() -> None:
+    state = _solo_fighter(["fighter_strike"])
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=0, defense=0, speed=0, hp=1)
+    done(state)
+    assert not state.in_combat and state.phase == REVEAL

@@ -1,0 +1,102 @@
+"""Properties of every step of many games: cards conserved, HP within
+bounds, level 1-4, a legal action whenever the game is not over."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from simcore.agents import parse_agent_spec
+from simcore.agents.registry import make_agent
+from simcore.games.party_wanted import GAME
+from simcore.games.party_wanted.config import BOSS, ENCOUNTER, LAND, MONSTER, TREASURE
+from simcore.games.party_wanted.rules import PartyState
+from simcore.play import play_game
+from simcore.seeding import agent_seed
+
+from .helpers import DEFAULT, configured
+
+
+def _table_cards(state: PartyState) -> Counter[int]:
+    """Every land, monster, boss, treasure and encounter, wherever it is."""
+    cards = state.land_deck.cards + state.monster_deck.cards + state.treasure_deck.cards + state.encounter_deck.cards
+    cards += [card for row in state.tiers for card in row if card >= 0]
+    cards += [card for pool in state.boss_pools for card in pool] + state.defeated_bosses
+    cards += [card for held in state.items for card in held] + state.pending_items
+    cards += [card for card in state.enemies if state.config.kinds[card] == MONSTER]
+    return Counter(cards)
+
+
+def _expected_table(state: PartyState) -> Counter[int]:
+    config = state.config
+    wanted = (LAND, MONSTER, BOSS, TREASURE, ENCOUNTER)
+    return Counter(card for card in range(len(config.names)) if config.kinds[card] in wanted
+                   and config.sets[card] in {"base", "minotaur", "druid", "bard", "necromancer"}
+                   for _ in range(config.copies[card]))
+
+
+def _hero_cards(state: PartyState, seat: int) -> Counter[int]:
+    cards = state.hands[seat] + state.decks[seat].cards + state.pools[seat] + state.in_play[seat] + state.aside[seat]
+    return Counter(cards + [card for card in (state.weapons[seat], state.armors[seat]) if card >= 0])
+
+
+def _check(state: PartyState, table: Counter[int]) -> None:
+    assert _table_cards(state) == table
+    for seat in range(state.n_players):
+        assert _hero_cards(state, seat) == Counter(state.config.build_pools[state.classes[seat]])
+        assert 0 <= state.hp[seat] <= state.max_hp(seat)
+        assert state.alive[seat] == (state.hp[seat] > 0)
+        assert 0 <= state.decks[seat].face_up <= len(state.decks[seat].cards)
+    assert 1 <= state.level <= 4
+    if not state.is_terminal():
+        assert 0 <= state.current_player < state.n_players and state.legal_actions()
+        assert state.alive[state.current_player]
+
+
+@pytest.mark.parametrize("agent", ["random", "heuristic"])
+def test_cards_are_conserved_hp_stays_in_bounds_and_the_level_is_one_to_four(agent: str) -> None:
+    spec = parse_agent_spec(agent)
+    endings: Counter[str] = Counter()
+    for seed in range(24):
+        n_players = 1 + seed % 8
+        agents = [make_agent(spec, GAME, seat, agent_seed(seed, seat)) for seat in range(n_players)]
+        state = GAME.new_state(DEFAULT, n_players, seed)
+        table = _expected_table(state)
+        decisions = 0
+        _check(state, table)
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            if len(actions) == 1:
+                action = actions[0]
+            else:
+                decisions += 1
+                action = agents[state.current_player].choose(state, actions)
+            state.apply(action)
+            _check(state, table)
+        endings[state.end_reason()] += 1
+        played = play_game(GAME, DEFAULT, n_players, seed, [spec] * n_players)
+        assert played.decisions == decisions and played.state.end_reason() == state.end_reason()
+    assert sum(endings.values()) == 24
+
+
+def test_every_optional_mode_keeps_the_invariants_to_a_legal_end() -> None:
+    modes: list[dict[str, Any]] = [
+        {"rules.nemesis": True}, {"rules.hard_mode": True}, {"rules.heal_between_rounds": False},
+        {"rules.party_mode": True, "rules.max_turns": 30}, {"rules.hardcore": True}, {"rules.longer_game": True},
+        {"rules.social": "reward"},
+    ]
+    spec = parse_agent_spec("heuristic")
+    for overrides in modes:
+        config = configured(overrides)
+        for seed in range(4):
+            n_players = 1 + seed * 2
+            agents = [make_agent(spec, GAME, seat, agent_seed(seed, seat)) for seat in range(n_players)]
+            state = GAME.new_state(config, n_players, seed)
+            table = _expected_table(state)
+            while not state.is_terminal():
+                actions = state.legal_actions()
+                state.apply(actions[0] if len(actions) == 1 else agents[state.current_player].choose(state, actions))
+                _check(state, table)
+            assert state.end_reason()

@@ -1,0 +1,97 @@
+"""Parameters: dotted-path overrides of cards.toml, and configure errors
+that name the path."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from simcore.games.party_wanted import GAME
+from simcore.games.party_wanted.config import P_ATTACK, P_SPEED, parse_effects
+from simcore.parameters import ParameterError, apply_overrides
+
+from .helpers import DEFAULT, cid, configured
+
+
+def _count(kind: str, box: str) -> int:
+    cards = GAME.default_parameters()["cards"]
+    return sum(card["copies"] for card in cards.values() if card["kind"] == kind and card["set"] == box)
+
+
+def test_the_card_counts_are_the_rulebooks() -> None:
+    cards = GAME.default_parameters()["cards"]
+    assert _count("land", "base") == 42 and _count("monster", "base") == 10 and _count("boss", "base") == 8
+    assert _count("treasure", "base") == 17 and _count("encounter", "base") == 17
+    minis = sum(card["copies"] for card in cards.values() if card["set"] == "base" and "mini_boss:1" in card["effects"])
+    assert minis == 5
+    # Each hero deck: its playable cards plus 2 level cards, a health counter and a Nemesis card.
+    hero_totals: Counter[str] = Counter()
+    for card in cards.values():
+        if "owner" in card:
+            hero_totals[card["owner"]] += card["copies"]
+    assert {hero: total + 4 for hero, total in hero_totals.items()} == {
+        "fighter": 32, "wizard": 32, "healer": 32, "rogue": 32,
+        "minotaur": 25, "druid": 27, "bard": 27, "necromancer": 29,
+    }
+    expansions = {"minotaur": (7, 1, 1, 2, 2), "druid": (5, 1, 1, 2, 2), "bard": (5, 1, 1, 2, 2),
+                  "necromancer": (13, 6, 2, 4, 3)}
+    for box, (lands, monsters, bosses, treasures, encounters) in expansions.items():
+        got = tuple(_count(kind, box) for kind in ("land", "monster", "boss", "treasure", "encounter"))
+        assert got == (lands, monsters, bosses, treasures, encounters), box
+        box_minis = sum(card["copies"] for card in cards.values()
+                        if card["set"] == box and "mini_boss:1" in card["effects"])
+        assert box_minis == 1
+
+
+def test_effects_are_primitives_with_amounts() -> None:
+    assert parse_effects(["attack:2", "speed:1"], "x") == ((P_ATTACK, 2), (P_SPEED, 1))
+    with pytest.raises(ParameterError, match=r"cards\.x\.effects: unknown effect primitive 'teleport'"):
+        parse_effects(["teleport:1"], "cards.x.effects")
+
+
+def test_an_override_changes_one_leaf_and_leaves_the_defaults_untouched() -> None:
+    defaults = GAME.default_parameters()
+    resolved = apply_overrides(defaults, {"cards.goblin.stats_12": [9, 9, 9, 9], "rules.hand_size": 5})
+    config = GAME.configure(resolved)
+    assert config.stats_12[cid("goblin", config)] == (9, 9, 9, 9) and config.hand_size == 5
+    assert DEFAULT.stats_12[cid("goblin")] != (9, 9, 9, 9) and defaults["rules"]["hand_size"] == 4
+
+
+def test_copies_overrides_change_the_decks() -> None:
+    config = configured({"cards.goblin.copies": 0, "cards.wolf.copies": 4})
+    assert cid("goblin", config) not in config.monster_deck
+    assert Counter(config.monster_deck)[cid("wolf", config)] == 4
+
+
+def test_turning_a_box_off_removes_its_heroes_and_cards() -> None:
+    config = configured({"rules.sets.necromancer": False})
+    assert "necromancer" not in [config.class_names[c] for c in config.enabled_classes]
+    assert cid("ghoul", config) not in config.monster_deck
+    with pytest.raises(ValueError):
+        GAME.new_state(config, 8, 1)
+
+
+@pytest.mark.parametrize(("overrides", "path"), [
+    ({"rules.hand_size": 0}, "rules.hand_size"),
+    ({"rules.social": "karaoke"}, "rules.social"),
+    ({"rules.composition": "paladin"}, "rules.composition"),
+    ({"rules.composition": "fighter,fighter"}, "rules.composition"),
+    ({"cards.goblin.effects": ["attack:x"]}, "cards.goblin.effects"),
+    ({"cards.fighter_strike.effects": ["treasure:1"]}, "cards.fighter_strike.effects"),
+    ({"cards.goblin.stats_12": [1, 2, 3]}, "cards.goblin.stats_12"),
+    ({"cards.fighter_double_strike.effects": ["multiply_attack:5"]}, "cards.fighter_double_strike.effects"),
+    ({"heroes.fighter.hp": [0, 1, 1, 1]}, "heroes.fighter.hp"),
+    ({"rules.starting_deck_size": 30}, "heroes.fighter"),
+    ({"rules.sets.base": False}, "rules.sets.base"),
+])
+def test_configure_rejects_bad_values_naming_the_path(overrides: dict[str, Any], path: str) -> None:
+    with pytest.raises(ParameterError) as error:
+        configured(overrides)
+    assert error.value.path == path
+
+
+def test_an_unknown_path_is_an_error_that_names_it() -> None:
+    with pytest.raises(ParameterError, match=r"rules\.dragons"):
+        apply_overrides(GAME.default_parameters(), {"rules.dragons": 3})

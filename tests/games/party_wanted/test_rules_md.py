@@ -1,0 +1,51 @@
+"""RULES.md stays true: its card table is cards.toml, and the tests it names exist."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+
+from simcore.games.party_wanted import GAME
+from simcore.games.party_wanted.rules import DATA_FILE
+
+RULES_MD = Path(DATA_FILE).with_name("RULES.md").read_text(encoding="utf-8")
+
+
+def _expected_row(name: str, card: dict[str, object]) -> list[str]:
+    stats = card.get("stats") or (f"{card['stats_12']} / {card['stats_34']}" if "stats_12" in card else "")
+    effects = card["effects"]
+    sacrifice = card.get("sacrifice", [])
+    assert isinstance(effects, list) and isinstance(sacrifice, list)
+    return [name, str(card["kind"]), str(card["set"]), str(card.get("owner", "")), str(card.get("mark", "")),
+            str(card.get("use", "")), str(card.get("level", "")), str(card.get("enemy_type", "")), str(stats),
+            ", ".join(effects), ", ".join(sacrifice), str(card["copies"])]
+
+
+def test_the_card_table_matches_cards_toml() -> None:
+    cards_section = RULES_MD.split("\n## Cards\n", 1)[1]
+    rows = [
+        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for line in cards_section.splitlines()
+        if line.startswith("| ") and not line.startswith("| card ")
+    ]
+    expected = [_expected_row(name, card) for name, card in GAME.default_parameters()["cards"].items()]
+    assert rows == expected
+
+
+def test_every_test_named_in_the_rule_table_exists() -> None:
+    named = set(re.findall(r"`(test_\w+)\.py::(test_\w+)`", RULES_MD))
+    assert len(named) > 60
+    for module_name, function in sorted(named):
+        module = importlib.import_module(f"{__package__}.{module_name}")
+        assert callable(getattr(module, function, None)), f"{module_name}.py::{function} is named in RULES.md"
+
+
+def test_every_rule_row_has_a_test() -> None:
+    rows = re.findall(r"^\| ([STICHLWM]\d+) \|.*\|(.*)\|$", RULES_MD, flags=re.MULTILINE)
+    ids = [row_id for row_id, _ in rows]
+    expected = ([f"S{i}" for i in range(1, 7)] + [f"T{i}" for i in range(1, 6)] + [f"I{i}" for i in range(1, 5)]
+                + [f"C{i}" for i in range(1, 16)] + [f"H{i}" for i in range(1, 8)] + [f"L{i}" for i in range(1, 6)]
+                + [f"W{i}" for i in range(1, 4)] + [f"M{i}" for i in range(1, 7)])
+    assert ids == expected
+    assert all("::test_" in tests for _, tests in rows)

@@ -1,0 +1,128 @@
+"""Turns and lands: the Turn Counter goes clockwise and one tier up, the boss
+reveal is not a turn, each land resolves Social, Action and Drinking;
+treasures and encounters resolve by type, in the order the party picks."""
+
+from __future__ import annotations
+
+from simcore.games.party_wanted.config import INSTANT, P_FIGHT
+from simcore.games.party_wanted.rules import BURY, ORDER, PLAN, REVEAL, T_DRAW_ITEMS, T_RESOLVE_ITEM, PartyState
+
+from .helpers import act, cid, fight, named, party, set_deck, set_enemy, set_hand
+
+
+def _reveal(state: PartyState, land: str, slot: int = 0) -> None:
+    assert state.phase == REVEAL
+    state.tiers[state.tier][slot] = cid(land)
+    act(state, slot)
+
+
+def _skip_socials(state: PartyState) -> None:
+    while state.phase == BURY:
+        act(state, state.legal_actions()[0])
+
+
+def test_the_turn_counter_goes_clockwise_and_each_turn_reveals_one_tier_higher() -> None:
+    state = party("fighter,wizard,healer", overrides={"heroes.wizard.speed": [9, 9, 9, 9]})
+    assert state.holder == 1 and state.tier == 2 and state.turns() == 1
+    _reveal(state, "quiet_glade")
+    _skip_socials(state)
+    assert state.phase == REVEAL and state.holder == 2 and state.tier == 1 and state.turns() == 2
+    assert list(state.legal_actions()) == [0, 1]
+
+
+def test_the_boss_reveal_is_not_a_turn() -> None:
+    state = party("fighter")
+    _reveal(state, "quiet_glade")
+    _skip_socials(state)
+    _reveal(state, "training_yard")
+    _skip_socials(state)
+    assert state.in_combat or state.phase == PLAN
+    assert state.revealed[0][0] and state.turns() == 2
+    assert state.enemies == [state.tiers[0][0]]
+
+
+def test_the_solo_social_draws_one_card_then_buries_one() -> None:
+    state = party("fighter")
+    set_hand(state, 0, ["fighter_strike"])
+    set_deck(state, 0, ["fighter_guard", "fighter_block"])
+    _reveal(state, "quiet_glade")
+    assert state.phase == BURY and named(state.hands[0]) == ["fighter_strike", "fighter_guard"]
+    act(state, state.hands[0].index(cid("fighter_strike")))
+    assert named(state.hands[0]) == ["fighter_guard"]
+    assert named(state.decks[0].cards[:1]) == ["fighter_strike"] and state.decks[0].face_up == 1
+
+
+def test_the_reward_social_draws_the_configured_cards() -> None:
+    state = party("fighter", overrides={"rules.social": "reward", "rules.social_reward": 2})
+    set_hand(state, 0, [])
+    set_deck(state, 0, ["fighter_guard", "fighter_block", "fighter_strike"])
+    _reveal(state, "training_yard")  # action: each hero draws 1 more
+    assert named(state.hands[0]) == ["fighter_guard", "fighter_block", "fighter_strike"]
+
+
+def test_the_action_follows_the_social_and_drinking_changes_nothing() -> None:
+    state = party("fighter", overrides={"rules.heal_between_rounds": False})
+    state.hp[0] = 5
+    _reveal(state, "quiet_glade")  # action: the party heals 2
+    assert state.phase == BURY and state.hp[0] == 5  # social first
+    _skip_socials(state)
+    assert state.hp[0] == 7 and state.phase == REVEAL
+
+
+def test_an_instant_treasure_resolves_at_once_and_is_buried_under_its_deck() -> None:
+    state = party("fighter", overrides={"rules.heal_between_rounds": False})
+    state.hp[0] = 3
+    state.treasure_deck.cards.append(cid("elixir"))
+    _reveal(state, "abandoned_camp")
+    _skip_socials(state)
+    assert state.hp[0] == 6 and state.items[0] == []
+    assert state.treasure_deck.cards[0] == cid("elixir") and state.treasure_deck.face_up == 1
+
+
+def test_a_single_use_item_is_kept_used_once_in_combat_and_buried() -> None:
+    state = party("fighter")
+    state.treasure_deck.cards.append(cid("bomb"))
+    _reveal(state, "abandoned_camp")
+    _skip_socials(state)
+    assert named(state.items[0]) == ["bomb"]
+    set_hand(state, 0, ["fighter_strike"])
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=0, defense=99, speed=0, hp=3)
+    act(state, 3 << 16 | 0 << 8 | 0)
+    assert state.enemy_hp[0] == 2 and state.items[0] == []
+    assert state.treasure_deck.cards[0] == cid("bomb")
+
+
+def test_a_permanent_stays_with_the_hero_and_adds_to_the_base_stat() -> None:
+    state = party("fighter")
+    before = state.base_attack(0)
+    state.treasure_deck.cards.append(cid("ring_of_power"))
+    _reveal(state, "abandoned_camp")
+    _skip_socials(state)
+    assert named(state.items[0]) == ["ring_of_power"] and state.base_attack(0) == before + 1
+
+
+def test_the_party_chooses_the_order_of_several_drawn_cards() -> None:
+    state = party("fighter")
+    state.encounter_deck.cards.extend([cid("healing_spring"), cid("wandering_monster")])
+    _reveal(state, "fork_in_the_road")  # two encounters at once
+    _skip_socials(state)
+    assert state.phase == ORDER
+    assert sorted(named(state.pending_items)) == ["healing_spring", "wandering_monster"]
+    fight_first = state.pending_items.index(cid("wandering_monster"))
+    act(state, fight_first)
+    assert state.in_combat and named(state.pending_items) == ["healing_spring"]
+
+
+def test_draws_of_several_cards_are_resolved_one_by_one() -> None:
+    state = party("fighter")
+    state.tasks = [(T_DRAW_ITEMS, 0, 2, 10)]  # two treasures
+    state.treasure_deck.cards.extend([cid("ring_of_power"), cid("amulet_of_warding")])
+    state._run()
+    assert state.phase == ORDER
+    chosen = state.pending_items[1]
+    act(state, 1)
+    assert state.items[0][0] == chosen and len(state.items[0]) == 2  # the chosen first, the last one by itself
+    assert T_RESOLVE_ITEM not in [task[0] for task in state.tasks]
+    assert state.config.uses[cid("wandering_monster")] == INSTANT
+    assert any(p == P_FIGHT for p, _ in state.config.effects[cid("wandering_monster")])
