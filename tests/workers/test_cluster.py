@@ -51,3 +51,36 @@ def test_a_run_on_a_three_node_cluster_uses_several_nodes_and_matches_a_local_ru
     ray.shutdown()
     local = run_experiment(spec, RunOptions(results_root=tmp_path / "local", workers=1, progress=False))
     assert _games(summary.experiment_dir) == _games(local.experiment_dir)
+
+
+def test_a_worker_node_removed_mid_run_loses_no_game_and_doubles_none(tmp_path: Path) -> None:
+    import threading
+    import time
+
+    from workers.runner import RunSummary
+
+    if ray.is_initialized():
+        ray.shutdown()
+    node: dict[str, Any] = {"num_cpus": 1, "node_ip_address": LOCAL_RAY_NODE_IP, "include_dashboard": False}
+    cluster = Cluster(initialize_head=True, head_node_args=node)
+    doomed = cluster.add_node(**node)
+    cluster.wait_for_nodes()
+    spec = parse_spec({**SPEC, "name": "node_lost", "games": 16000, "shard_size": 1000}, "node_lost.toml")
+    outcome: list[RunSummary] = []
+    try:
+        runner = threading.Thread(target=lambda: outcome.append(run_experiment(
+            spec, RunOptions(results_root=tmp_path, address=cluster.address, progress=False))))
+        runner.start()
+        manifest = tmp_path / "node_lost" / "_manifest"
+        deadline = time.monotonic() + 120
+        while (not manifest.is_dir() or len(list(manifest.glob("*.json"))) < 2) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        cluster.remove_node(doomed)
+        runner.join(timeout=300)
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+    assert outcome and outcome[0].shards_played == 16
+    games = _games(tmp_path / "node_lost")
+    assert len(games) == 16000
+    assert len({row[3] for row in games}) == 16000
