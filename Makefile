@@ -13,7 +13,7 @@ COMPILED := simcore/api.py simcore/rng.py simcore/seeding.py simcore/play.py sim
 	simcore/games/theseus/rules.py simcore/games/theseus/agents.py \
 	simcore/games/party_wanted/config.py simcore/games/party_wanted/rules.py simcore/games/party_wanted/agents.py
 
-.PHONY: demo test lint bench bench-memory compile clean dashboard docker-check
+.PHONY: demo test lint bench bench-memory scale compile clean dashboard docker-check
 
 $(STAMPS)/venv: pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11)' || { echo "need Python 3.11+ (set PYTHON=...)"; exit 2; }
@@ -53,6 +53,11 @@ docker-check: $(STAMPS)/venv
 
 bench: compile
 	$(VENV)/bin/cardlab bench
+
+# 10,000,000 Divvy games on 1 worker, then on 2 (not in CI; about 25 minutes on 2 cores).
+scale: compile
+	$(VENV)/bin/cardlab run experiments/divvy_scale.toml --workers 1 --overwrite --results build/scale-1 --no-progress
+	$(VENV)/bin/cardlab run experiments/divvy_scale.toml --workers 2 --overwrite --results build/scale-2 --no-progress
 
 # Peak memory of one worker playing 1,000,000 Divvy games shard after shard.
 bench-memory: compile
