@@ -11,9 +11,10 @@ STAMPS := .build-stamps
 COMPILED := simcore/api.py simcore/rng.py simcore/seeding.py simcore/play.py simcore/records.py \
 	simcore/agents/random_agent.py simcore/games/divvy/rules.py simcore/games/divvy/agents.py \
 	simcore/games/theseus/rules.py simcore/games/theseus/agents.py \
-	simcore/games/party_wanted/config.py simcore/games/party_wanted/rules.py simcore/games/party_wanted/agents.py
+	simcore/games/party_wanted/config.py simcore/games/party_wanted/rules.py simcore/games/party_wanted/agents.py \
+	simcore/games/ring_of_chaos/config.py simcore/games/ring_of_chaos/rules.py simcore/games/ring_of_chaos/agents.py
 
-.PHONY: demo test lint bench bench-memory scale compile clean dashboard docker-check
+.PHONY: demo test lint bench bench-memory bench-report scale compile clean dashboard docker-check
 
 $(STAMPS)/venv: pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11)' || { echo "need Python 3.11+ (set PYTHON=...)"; exit 2; }

@@ -15,9 +15,10 @@ class UnknownGameError(KeyError):
 def _load_games() -> dict[str, Game]:
     from simcore.games.divvy import GAME as divvy
     from simcore.games.party_wanted import GAME as party_wanted
+    from simcore.games.ring_of_chaos import GAME as ring_of_chaos
     from simcore.games.theseus import GAME as theseus
 
-    games: list[Game] = [divvy, party_wanted, theseus]
+    games: list[Game] = [divvy, party_wanted, ring_of_chaos, theseus]
     return {game.info.id: game for game in games}
 
 

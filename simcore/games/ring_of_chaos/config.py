@@ -1,0 +1,229 @@
+"""Ring of Chaos: the compiled configuration (cards, parties, the battle map).
+
+``compile_config`` validates a resolved parameter tree (``cards.toml`` plus
+overrides) and turns it into tuples indexed by card, party and space ids, so
+the rules never look anything up by name during play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simcore.parameters import ParameterError
+
+DATA_FILE = Path(__file__).with_name("cards.toml")
+
+CLERIC, FIGHTER, ROGUE, WIZARD = 0, 1, 2, 3
+CLASS_NAMES = ("cleric", "fighter", "rogue", "wizard")
+NO_CLASS = -1
+
+# Every card of the rulebook, in the order of its "Action Deck Cards" section.
+# A card's effect is its name: the rules dispatch on these ids.
+(
+    DOMINANCE, LEADERSHIP, SNEAK, TELEPORT, BULLY, EARTHQUAKE, PICKPOCKET, SCAVENGE, TITHE,
+    DAGGER, MACE, STAFF, SWORD, DAGGER_OF_BITING, SWORD_OF_SLAYING,
+    BOW, HOLY_STRIKE, LIGHTNING_BOLT, THROWING_AXE, LIGHTNING_STORM, HOLY_VENGEANCE,
+    FIREBALL, IMPRISON, PIT_TRAP, SAVAGE_ATTACK,
+    CHAOS_MAGIC, HEALING_POTION, MIND_CONTROL, NECROMANCY, POISON, RESURRECTION,
+    DODGE, HASTY_RETREAT, HEROIC_SACRIFICE, PARRY, TEMPLE_GUARDIAN,
+) = range(36)
+CARD_NAMES = (
+    "dominance", "leadership", "sneak", "teleport", "bully", "earthquake", "pickpocket", "scavenge", "tithe",
+    "dagger", "mace", "staff", "sword", "dagger_of_biting", "sword_of_slaying",
+    "bow", "holy_strike", "lightning_bolt", "throwing_axe", "lightning_storm", "holy_vengeance",
+    "fireball", "imprison", "pit_trap", "savage_attack",
+    "chaos_magic", "healing_potion", "mind_control", "necromancy", "poison", "resurrection",
+    "dodge", "hasty_retreat", "heroic_sacrifice", "parry", "temple_guardian",
+)
+
+# The Action each card is played as.
+MOVE_SLOT, ATTACK_SLOT, BONUS_SLOT, COUNTER_ONLY, THREAT = range(5)
+SLOT_NAMES = ("move", "attack", "bonus", "counter", "threat")
+CARD_SLOTS = (
+    (MOVE_SLOT,) * 9 + (ATTACK_SLOT,) * 16 + (BONUS_SLOT,) * 6 + (COUNTER_ONLY,) * 4 + (THREAT,)
+)
+MELEE_CARDS = (DAGGER, MACE, STAFF, SWORD, DAGGER_OF_BITING, SWORD_OF_SLAYING, SAVAGE_ATTACK)
+UNPARRYABLE = (DAGGER_OF_BITING, SWORD_OF_SLAYING)
+RANGED_CARDS = (BOW, HOLY_STRIKE, LIGHTNING_BOLT, THROWING_AXE, LIGHTNING_STORM, HOLY_VENGEANCE, FIREBALL)
+UNDODGEABLE = (LIGHTNING_STORM, HOLY_VENGEANCE)
+# Where a card's attack reaches, by card id: the hot legality check reads this.
+NO_REACH, MELEE_REACH, RANGED_REACH = range(3)
+CARD_REACH = tuple(
+    MELEE_REACH if card in MELEE_CARDS else RANGED_REACH if card in RANGED_CARDS else NO_REACH
+    for card in range(len(CARD_NAMES))
+)
+
+# Party powers, by the party's key in cards.toml.
+(
+    BRUTE_SQUAD, DEATH_FROM_ABOVE, DEFENDERS_OF_THE_FAITH, DEN_OF_THIEVES,
+    DREAD_LEGION, GIANT_SLAYERS, HELL_RAISERS, NO_POWER,
+) = range(8)
+POWER_KEYS = (
+    "brute_squad", "death_from_above", "defenders_of_the_faith", "den_of_thieves",
+    "dread_legion", "giant_slayers", "hell_raisers",
+)
+
+
+@dataclass(frozen=True)
+class BattleMap:
+    """One battle map: adjacency lists, all-pairs distances, Altar and starts."""
+
+    name: str
+    n_spaces: int
+    neighbours: tuple[tuple[int, ...], ...]
+    distance: tuple[tuple[int, ...], ...]
+    altar: int
+    starts: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RingConfig:
+    """Compiled parameters: card attributes as tuples indexed by card id."""
+
+    card_classes: tuple[int, ...]
+    copies: tuple[int, ...]
+    deck: tuple[int, ...]
+    party_keys: tuple[str, ...]
+    party_names: tuple[str, ...]
+    party_powers: tuple[int, ...]
+    draft_parties: tuple[int, ...]
+    board: BattleMap
+    move_reach: tuple[tuple[int, ...], ...]  # per space: the spaces 1..move_spaces steps away
+    retreat_reach: tuple[tuple[int, ...], ...]  # per space: the spaces 1..retreat_spaces steps away
+    opening_hand: int
+    draws_per_turn: int
+    hand_limit: int
+    move_spaces: int
+    retreat_spaces: int
+    points_to_win: int
+    ring_take_points: int
+    ring_wear_points: int
+    max_taken_points: int
+    max_turns: int
+
+
+def _require(condition: bool, path: str, expected: str) -> None:
+    if not condition:
+        raise ParameterError(path, expected)
+
+
+def compile_map(name: str, table: Mapping[str, Any]) -> BattleMap:
+    """Validate one ``[maps.<name>]`` table and compute its distances."""
+    path = f"maps.{name}"
+    n_spaces = table["spaces"]
+    _require(isinstance(n_spaces, int) and 2 <= n_spaces <= 99, f"{path}.spaces", "expected 2 to 99 spaces")
+    neighbours: list[list[int]] = [[] for _ in range(n_spaces)]
+    for link in table["links"]:
+        _require(
+            isinstance(link, list) and len(link) == 2 and all(0 <= end < n_spaces for end in link)
+            and link[0] != link[1],
+            f"{path}.links", f"expected pairs of two different spaces 0..{n_spaces - 1}, got {link!r}",
+        )
+        first, second = link
+        if second not in neighbours[first]:
+            neighbours[first].append(second)
+            neighbours[second].append(first)
+    _require(0 <= table["altar"] < n_spaces, f"{path}.altar", f"expected a space 0..{n_spaces - 1}")
+    starts = table["starts"]
+    _require(
+        len(starts) == 6 and len(set(starts)) == 6 and all(0 <= s < n_spaces for s in starts)
+        and table["altar"] not in starts,
+        f"{path}.starts", "expected six different spaces, not the Altar",
+    )
+    distance = [[-1] * n_spaces for _ in range(n_spaces)]
+    for origin in range(n_spaces):
+        row = distance[origin]
+        row[origin] = 0
+        frontier = [origin]
+        while frontier:
+            following = []
+            for space in frontier:
+                for other in neighbours[space]:
+                    if row[other] < 0:
+                        row[other] = row[space] + 1
+                        following.append(other)
+            frontier = following
+        _require(all(d >= 0 for d in row), f"{path}.links", "expected a connected map")
+    return BattleMap(
+        name=name,
+        n_spaces=n_spaces,
+        neighbours=tuple(tuple(sorted(adjacent)) for adjacent in neighbours),
+        distance=tuple(tuple(row) for row in distance),
+        altar=table["altar"],
+        starts=tuple(starts),
+    )
+
+
+def spaces_within(board: BattleMap, most: int) -> tuple[tuple[int, ...], ...]:
+    """For each space, the spaces 1..``most`` steps from it (shortest paths)."""
+    return tuple(
+        tuple(space for space in range(board.n_spaces) if 1 <= row[space] <= most) for row in board.distance
+    )
+
+
+def compile_config(parameters: Mapping[str, Any]) -> RingConfig:
+    """Validate a resolved parameter tree and compile it; errors name the path."""
+    rules = parameters["rules"]
+    for key in ("opening_hand", "draws_per_turn", "hand_limit", "move_spaces", "retreat_spaces",
+                "points_to_win", "max_turns"):
+        _require(rules[key] >= 1, f"rules.{key}", "expected an integer of at least 1")
+    for key in ("ring_take_points", "ring_wear_points"):
+        _require(rules[key] >= 0, f"rules.{key}", "expected an integer of at least 0")
+    _require(
+        0 <= rules["max_taken_points"] < rules["points_to_win"], "rules.max_taken_points",
+        "expected at least 0 and less than rules.points_to_win",
+    )
+    cards = parameters["cards"]
+    _require(
+        sorted(cards) == sorted(CARD_NAMES), "cards",
+        f"expected exactly the rulebook's cards: {', '.join(CARD_NAMES)}",
+    )
+    classes, copies = [], []
+    for name in CARD_NAMES:
+        card = cards[name]
+        class_name = card["class"]
+        _require(class_name == "none" or class_name in CLASS_NAMES, f"cards.{name}.class",
+                 "expected none, cleric, fighter, rogue or wizard")
+        _require(card["copies"] >= 0, f"cards.{name}.copies", "expected at least 0 copies")
+        classes.append(NO_CLASS if class_name == "none" else CLASS_NAMES.index(class_name))
+        copies.append(card["copies"])
+    deck = tuple(card for card, count in enumerate(copies) for _ in range(count))
+    non_guardians = len(deck) - copies[TEMPLE_GUARDIAN]
+    _require(non_guardians >= 6 * rules["opening_hand"] + 1, "cards",
+             f"expected at least {6 * rules['opening_hand'] + 1} cards besides Temple Guardians")
+    keys, names, powers, draft = [], [], [], []
+    for index, (key, party) in enumerate(parameters["parties"].items()):
+        keys.append(key)
+        names.append(party["name"])
+        powers.append(POWER_KEYS.index(key) if key in POWER_KEYS else NO_POWER)
+        if party["in_draft"]:
+            draft.append(index)
+    _require(len(draft) >= 3, "parties", "expected at least 3 parties in the draft (two players and one spare)")
+    map_name = rules["map"]
+    _require(map_name in parameters["maps"], "rules.map", f"expected one of: {', '.join(parameters['maps'])}")
+    board = compile_map(map_name, parameters["maps"][map_name])
+    return RingConfig(
+        card_classes=tuple(classes),
+        copies=tuple(copies),
+        deck=deck,
+        party_keys=tuple(keys),
+        party_names=tuple(names),
+        party_powers=tuple(powers),
+        draft_parties=tuple(draft),
+        board=board,
+        move_reach=spaces_within(board, rules["move_spaces"]),
+        retreat_reach=spaces_within(board, rules["retreat_spaces"]),
+        opening_hand=rules["opening_hand"],
+        draws_per_turn=rules["draws_per_turn"],
+        hand_limit=rules["hand_limit"],
+        move_spaces=rules["move_spaces"],
+        retreat_spaces=rules["retreat_spaces"],
+        points_to_win=rules["points_to_win"],
+        ring_take_points=rules["ring_take_points"],
+        ring_wear_points=rules["ring_wear_points"],
+        max_taken_points=rules["max_taken_points"],
+        max_turns=rules["max_turns"],
+    )

@@ -1,0 +1,102 @@
+"""Elimination, the elimination victory, the draw pile running out and the turn cap."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from simcore.agents import parse_agent_spec
+from simcore.games.ring_of_chaos import GAME
+from simcore.games.ring_of_chaos.rules import END_ELIMINATION, END_TURN, END_TURN_CAP, K_MAIN, RingState
+from simcore.play import play_game
+
+from .helpers import DEFAULT, act, build, card, configured, hero, locations, play
+
+NEUTRAL = "nameless_band"
+LAST_HERO = (0, 0, 1, 0)  # only a Wounded Rogue left
+
+
+def _kill_seat_one(state: RingState) -> None:
+    play(state, "sword")
+    act(state, 1)
+    act(state, hero("rogue"))
+
+
+def test_a_party_whose_four_heroes_are_dead_is_eliminated_its_cards_discarded_its_standee_removed() -> None:
+    state = build([NEUTRAL] * 3, [1, 2, 16], [["sword"], ["dodge", "bow"], []],
+                  heroes=[(2, 2, 2, 2), LAST_HERO, (2, 2, 2, 2)])
+    _kill_seat_one(state)
+    assert not state.alive[1] and state.hands[1] == [] and state.position[1] == -1 and state.occupant[2] == -1
+    assert card("dodge") in state.discard_pile and card("bow") in state.discard_pile
+    assert locations(state) == Counter(DEFAULT.deck)
+    act(state, END_TURN)
+    assert state.active == 2  # the eliminated seat takes no more turns
+
+
+def test_an_eliminated_ring_wearer_drops_the_ring_on_its_vacated_space() -> None:
+    state = build([NEUTRAL] * 3, [1, 2, 16], [["sword"], [], []], heroes=[(2, 2, 2, 2), LAST_HERO, (2, 2, 2, 2)],
+                  ring_holder=1)
+    _kill_seat_one(state)
+    assert state.ring_holder == -1 and state.ring_space == 2
+
+
+def test_the_last_party_with_a_living_hero_wins_by_elimination() -> None:
+    state = build([NEUTRAL, NEUTRAL], [1, 2], [["sword"], []], heroes=[(0, 1, 0, 0), LAST_HERO], points=[0, 9])
+    _kill_seat_one(state)
+    assert state.is_terminal() and state.end_reason() == END_ELIMINATION and state.winners() == [0]
+    assert state.game_columns()["victory"] == END_ELIMINATION
+    assert state.points == [9, 0]  # the reward still never passes ten
+
+
+def test_a_party_killed_by_a_temple_guardian_gives_nobody_its_points() -> None:
+    state = build([NEUTRAL] * 3, [13, 15, 17], heroes=[(2, 2, 2, 2), LAST_HERO, (2, 2, 2, 2)], points=[1, 6, 2],
+                  draw_top=["temple_guardian", "mace", "mace", "mace"], start_turn=True)
+    act(state, hero("cleric"))
+    act(state, hero("rogue"))
+    assert not state.alive[1] and state.points == [1, 0, 2]
+
+
+def test_the_drawing_party_can_be_eliminated_by_its_own_guardian_and_its_turn_ends() -> None:
+    state = build([NEUTRAL] * 3, [13, 15, 17], heroes=[LAST_HERO, (2, 2, 2, 2), (2, 2, 2, 2)],
+                  draw_top=["temple_guardian", "mace", "mace", "mace"], start_turn=True)
+    act(state, hero("rogue"))
+    assert not state.alive[0]
+    act(state, hero("cleric"))
+    act(state, hero("cleric"))
+    assert state.active == 1 and state.asked[0] == K_MAIN and state.hands[0] == []
+
+
+def test_an_empty_draw_pile_is_refilled_by_shuffling_the_discard_pile() -> None:
+    state = build([NEUTRAL, NEUTRAL], [13, 16], draw_top=["mace"])
+    state.discard_pile = state.draw_pile[:-1]
+    state.draw_pile = state.draw_pile[-1:]
+    act(state, END_TURN)
+    assert state.reshuffles == 1 and len(state.hands[1]) == 3 and locations(state) == Counter(DEFAULT.deck)
+    assert state.game_columns()["reshuffles"] == 1
+
+
+def test_with_no_card_anywhere_a_draw_gives_nothing() -> None:
+    state = build([NEUTRAL, NEUTRAL], [13, 16], config=configured({"rules.hand_limit": 100}))
+    state.hands[0] = state.draw_pile  # every card in one hand
+    state.draw_pile = []
+    act(state, END_TURN)
+    assert state.active == 1 and state.hands[1] == [] and state.asked[0] == K_MAIN
+
+
+def test_the_turn_cap_ends_the_game_as_a_draw() -> None:
+    config = configured({"rules.max_turns": 3})
+    state = build([NEUTRAL, NEUTRAL], [13, 16], config=config, draw_top=["mace", "mace", "mace", "bow", "bow", "bow"])
+    assert state.turn_count == 1
+    act(state, END_TURN)
+    act(state, END_TURN)
+    assert state.turn_count == 3 and not state.is_terminal()
+    act(state, END_TURN)
+    assert state.is_terminal() and state.end_reason() == END_TURN_CAP and state.winners() == []
+    assert state.returns() == [0.5, 0.5] and state.turns() == 3
+    assert state.game_columns()["victory"] == "none"
+
+
+def test_every_game_ends_within_the_turn_cap() -> None:
+    config = configured({"rules.max_turns": 12})
+    for seed in range(40):
+        played = play_game(GAME, config, 2 + seed % 5, seed, [parse_agent_spec("random")] * (2 + seed % 5))
+        assert played.state.is_terminal() and played.state.turns() <= 12

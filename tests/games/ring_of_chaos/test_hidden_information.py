@@ -1,0 +1,93 @@
+"""What a seat can see: observations, and ``resample_hidden`` for search agents."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+from simcore.games.ring_of_chaos import GAME
+from simcore.games.ring_of_chaos.rules import K_COUNTER, PASS, RingState
+from simcore.rng import Generator
+
+from .helpers import DEFAULT, act, build, card, hero, locations, play
+
+
+def _positions_along_random_games(seeds: range, n_players: int) -> Iterator[RingState]:
+    for seed in seeds:
+        state = GAME.new_state(DEFAULT, n_players, seed)
+        agent = Generator(seed + 1000)
+        while not state.is_terminal():
+            yield state
+            actions = state.legal_actions()
+            state.apply(actions[agent.below(len(actions))])
+
+
+def _hidden(state: RingState, seat: int) -> Counter[int]:
+    cards = list(state.draw_pile)
+    for other in range(state.n_players):
+        if other != seat:
+            cards += state.hands[other]
+    return Counter(cards)
+
+
+def test_resample_hidden_keeps_the_observation_and_redeals_only_other_hands_and_the_pile() -> None:
+    rng = Generator(99)
+    changed = 0
+    for state in _positions_along_random_games(range(12), 3):
+        for seat in range(3):
+            before = state.observation(seat)
+            copy = state.resample_hidden(seat, rng)
+            assert copy.observation(seat) == before
+            assert _hidden(copy, seat) == _hidden(state, seat)
+            assert [len(hand) for hand in copy.hands] == [len(hand) for hand in state.hands]
+            assert locations(copy) == locations(state)
+            changed += copy.hands != state.hands
+            assert state.observation(seat) == before  # the original is untouched
+    assert changed > 0
+
+
+def test_a_resampled_state_plays_on_to_a_legal_end() -> None:
+    rng, agent = Generator(5), Generator(6)
+    for state in [position.clone() for position in _positions_along_random_games(range(3), 4)][::9]:
+        copy = state.resample_hidden((state.current_player + 1) % 4, rng)
+        while not copy.is_terminal():
+            actions = copy.legal_actions()
+            assert actions
+            copy.apply(actions[agent.below(len(actions))])
+        assert locations(copy) == Counter(DEFAULT.deck)
+
+
+def test_a_player_is_asked_whether_to_counter_even_without_a_counter_so_its_hand_stays_hidden() -> None:
+    with_parry = build(["nameless_band"] * 2, [1, 2], [["sword"], ["parry"]])
+    without = build(["nameless_band"] * 2, [1, 2], [["sword"], ["bow"]])
+    for state in (with_parry, without):
+        play(state, "sword")
+        act(state, 1)
+        state.apply(hero("cleric"))
+        assert state.asked[0] == K_COUNTER and state.current_player == 1
+    assert with_parry.observation(0) == without.observation(0)
+    assert list(without.legal_actions()) == [PASS]
+    assert with_parry.observation(1) != without.observation(1)
+
+
+def test_a_question_to_another_seat_is_asked_again_of_its_resampled_hand() -> None:
+    state = build(["nameless_band"] * 2, [1, 2], [["sword"], ["parry"]])
+    play(state, "sword")
+    act(state, 1)
+    state.apply(hero("cleric"))
+    seen = set()
+    for seed in range(30):
+        copy = state.resample_hidden(0, Generator(seed))
+        assert copy.asked == state.asked and PASS in copy.legal_actions()
+        counters = (card("parry"), card("hasty_retreat"))
+        assert all(action == PASS or copy.hands[1][action] in counters for action in copy.legal_actions())
+        seen.add(len(copy.legal_actions()))
+    assert seen == {1, 2}  # sometimes the new hand holds a counter, sometimes not
+
+
+def test_clone_is_an_exact_and_independent_copy() -> None:
+    state = build(["nameless_band"] * 2, [1, 2], [["sword"], ["parry"]])
+    copy = state.clone()
+    assert copy.observation(0) == state.observation(0) and copy.draw_pile == state.draw_pile
+    play(copy, "sword")
+    assert state.hands[0] != copy.hands[0] and state.observation(1) != copy.observation(1)

@@ -1,0 +1,89 @@
+"""Properties of every step of many games played by random (and heuristic) agents.
+
+The loop below is ``simcore.play.play_game`` step by step (same agents, same
+seeds), so each state can be checked; the finished game is then compared with
+``play_game``'s.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from simcore.agents import parse_agent_spec
+from simcore.agents.registry import make_agent
+from simcore.games.ring_of_chaos import GAME
+from simcore.games.ring_of_chaos.rules import DEAD, END_ELIMINATION, END_POINTS, END_TURN_CAP, FULL, RingState
+from simcore.play import play_game
+from simcore.seeding import agent_seed
+
+from .helpers import DEFAULT, LABYRINTH, locations
+
+
+def check_step(state: RingState) -> None:
+    """Every invariant of a position."""
+    config = state.config
+    assert locations(state) == Counter(config.deck)  # every card in exactly one place
+    occupied = [space for space in range(config.board.n_spaces) if state.occupant[space] >= 0]
+    assert len(occupied) == sum(1 for seat in range(state.n_players) if state.alive[seat] and state.position[seat] >= 0)
+    for seat in range(state.n_players):
+        assert all(DEAD <= status <= FULL for status in state.heroes[seat])
+        assert 0 <= state.points[seat] <= config.points_to_win
+        if state.party[seat] < 0:
+            continue
+        if state.alive[seat]:
+            assert max(state.heroes[seat]) > DEAD
+            if state.position[seat] >= 0:
+                assert state.occupant[state.position[seat]] == seat
+        else:
+            assert state.hands[seat] == [] and state.position[seat] == -1 and state.imprisoned[seat] == []
+            assert state.ring_holder != seat
+    assert (state.ring_holder >= 0) != (state.ring_space >= 0)  # worn or on the map, never both
+    if config.points_to_win in state.points:
+        assert state.is_terminal()
+    if not state.is_terminal():
+        assert 0 <= state.current_player < state.n_players and len(state.legal_actions()) > 0
+        assert len(set(state.legal_actions())) == len(state.legal_actions())
+        assert state.turn_count <= config.max_turns
+
+
+def play_checked(config: object, n_players: int, seed: int, lineup: list[str]) -> RingState:
+    """Play one game step by step, checking every position; compare with play_game."""
+    specs = [parse_agent_spec(name) for name in lineup]
+    agents = [make_agent(specs[seat], GAME, seat, agent_seed(seed, seat)) for seat in range(n_players)]
+    state = GAME.new_state(config, n_players, seed)
+    decisions = 0
+    check_step(state)
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            action = actions[0]
+        else:
+            decisions += 1
+            action = agents[state.current_player].choose(state, actions)
+        state.apply(action)
+        check_step(state)
+    played = play_game(GAME, config, n_players, seed, specs)
+    assert isinstance(played.state, RingState)
+    assert played.decisions == decisions
+    assert played.state.points == state.points and played.state.winners() == state.winners()
+    return state
+
+
+@pytest.mark.parametrize("lineup", ["random", "heuristic"])
+def test_every_card_is_in_one_place_statuses_are_legal_and_points_stay_within_0_to_11_at_every_step(
+    lineup: str,
+) -> None:
+    endings: Counter[str] = Counter()
+    for seed in range(100):
+        n_players = 2 + seed % 5
+        config = DEFAULT if seed % 2 else LABYRINTH
+        state = play_checked(config, n_players, seed, [lineup] * n_players)
+        endings[state.end_reason()] += 1
+        assert state.end_reason() in (END_POINTS, END_ELIMINATION, END_TURN_CAP)
+        if state.end_reason() == END_POINTS:
+            assert state.points[state.winner] == DEFAULT.points_to_win
+        if state.end_reason() == END_ELIMINATION:
+            assert [seat for seat in range(n_players) if state.alive[seat]] == state.winners()
+    assert endings[END_POINTS] > 0 and endings[END_ELIMINATION] > 0

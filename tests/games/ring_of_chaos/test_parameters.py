@@ -1,0 +1,105 @@
+"""Parameters: dotted-path overrides of cards.toml, and configure errors that name the path."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from simcore.agents import parse_agent_spec
+from simcore.games.ring_of_chaos import GAME
+from simcore.games.ring_of_chaos.config import CARD_NAMES, TEMPLE_GUARDIAN
+from simcore.games.ring_of_chaos.rules import RingState
+from simcore.parameters import ParameterError, apply_overrides
+from simcore.play import play_game
+
+from .helpers import DEFAULT, LABYRINTH, card, configured
+
+
+def test_the_deck_holds_94_cards_with_8_temple_guardians_and_every_rulebook_card() -> None:
+    deck = Counter(DEFAULT.deck)
+    assert len(DEFAULT.deck) == 94 and deck[TEMPLE_GUARDIAN] == 8
+    assert all(deck[card_id] >= 1 for card_id in range(len(CARD_NAMES)))
+    assert len(CARD_NAMES) == 36  # 35 Action cards and the Temple Guardian
+
+
+def test_the_defaults_are_the_rulebooks_numbers() -> None:
+    rules = GAME.default_parameters()["rules"]
+    assert (rules["opening_hand"], rules["draws_per_turn"], rules["hand_limit"]) == (4, 3, 5)
+    assert (rules["move_spaces"], rules["retreat_spaces"]) == (2, 3)
+    assert (rules["points_to_win"], rules["ring_take_points"], rules["ring_wear_points"]) == (11, 1, 3)
+    assert rules["max_taken_points"] == 10 and rules["map"] == "sanctum"
+
+
+def test_the_map_is_a_parameter_so_the_two_maps_can_be_two_variants() -> None:
+    assert DEFAULT.board.name == "sanctum" and LABYRINTH.board.name == "labyrinth"
+    played = play_game(GAME, LABYRINTH, 4, 3, [parse_agent_spec("random")] * 4)
+    assert played.state.game_columns()["map"] == "labyrinth"
+
+
+def test_card_copies_overrides_change_the_deck() -> None:
+    config = configured({"cards.fireball.copies": 0, "cards.dodge.copies": 7})
+    deck = Counter(config.deck)
+    assert deck[card("fireball")] == 0 and deck[card("dodge")] == 7
+    assert len(config.deck) == 94 - 2 + 2
+
+
+def test_a_card_class_override_makes_it_a_class_card() -> None:
+    config = configured({"cards.scavenge.class": "rogue"})
+    assert config.card_classes[card("scavenge")] == 2 and DEFAULT.card_classes[card("scavenge")] == -1
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [("rules.maps", "x"), ("cards.lightsaber.copies", 1), ("parties.brute_squad.power", "x"), ("maps.sanctum.size", 3)],
+)
+def test_an_unknown_path_is_an_error_that_names_it(path: str, value: Any) -> None:
+    with pytest.raises(ParameterError) as raised:
+        apply_overrides(GAME.default_parameters(), {path: value})
+    assert raised.value.path == path
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        ("rules.map", "moon"),
+        ("rules.hand_limit", 0),
+        ("rules.max_turns", 0),
+        ("rules.max_taken_points", 11),
+        ("rules.ring_wear_points", -1),
+        ("cards.fireball.copies", -1),
+        ("cards.fireball.class", "bard"),
+        ("maps.sanctum.altar", 40),
+        ("maps.sanctum.starts", [1, 2, 3]),
+        ("maps.sanctum.links", [[0, 1]]),
+        ("maps.sanctum.links", [[0, 99]]),
+    ],
+)
+def test_configure_rejects_values_out_of_range_naming_the_path(path: str, value: Any) -> None:
+    resolved = apply_overrides(GAME.default_parameters(), {path: value})
+    with pytest.raises(ParameterError) as raised:
+        GAME.configure(resolved)
+    assert raised.value.path == path
+
+
+def test_a_draft_with_too_few_parties_is_refused() -> None:
+    overrides = {f"parties.{key}.in_draft": False for key in ("brute_squad", "giant_slayers", "hell_raisers",
+                                                             "dread_legion", "den_of_thieves")}
+    with pytest.raises(ParameterError) as raised:
+        configured(overrides)
+    assert raised.value.path == "parties"
+    config = configured({"parties.brute_squad.in_draft": False})
+    with pytest.raises(ValueError):
+        GAME.new_state(config, 6, 1)  # six players need seven party cards
+    GAME.new_state(config, 5, 1)
+
+
+def test_a_game_with_overrides_obeys_them() -> None:
+    config = configured({"rules.points_to_win": 5, "rules.max_taken_points": 4, "rules.hand_limit": 3})
+    for seed in range(20):
+        state = play_game(GAME, config, 3, seed, [parse_agent_spec("heuristic")] * 3).state
+        assert isinstance(state, RingState)
+        assert max(state.points) <= 5
+        if state.end_reason() == "points":
+            assert state.points[state.winners()[0]] == 5

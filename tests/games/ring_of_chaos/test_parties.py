@@ -1,0 +1,183 @@
+"""Adventuring Party powers, and the eighth party card (Sanctum map, see test_turn.py)."""
+
+from __future__ import annotations
+
+from simcore.games.ring_of_chaos import GAME
+from simcore.games.ring_of_chaos.rules import (
+    DEAD,
+    DEFENDERS_POWER,
+    DEN_STEAL,
+    DRAW_CARD,
+    FULL,
+    K_COUNTER,
+    K_DEFENDERS_DISCARD,
+    K_DEFENDERS_HERO,
+    K_DRAFT,
+    K_HELL_OFFER,
+    K_MAIN,
+    K_RAISE,
+    PASS,
+    PLAY_AS_RANGED,
+    PLAY_CARD,
+    WOUNDED,
+    RingState,
+)
+
+from .helpers import DEFAULT, act, build, card, configured, hand_names, hero, play, position_of
+
+NEUTRAL = "nameless_band"
+FULL_4 = (2, 2, 2, 2)
+
+
+def _playable(state: RingState, name: str) -> bool:
+    return PLAY_CARD + position_of(state, state.current_player, name) in state.legal_actions()
+
+
+def test_brute_squad_melee_hits_count_twice_and_its_ranged_hits_once() -> None:
+    state = build(["brute_squad", NEUTRAL], [1, 2], [["sword"], []])
+    play(state, "sword")
+    act(state, 1)
+    act(state, hero("wizard"))
+    assert state.heroes[1][hero("wizard")] == DEAD  # Full Strength straight to Dead
+    state = build(["brute_squad", NEUTRAL], [1, 15], [["bow"], []])
+    play(state, "bow")
+    act(state, 1)
+    act(state, hero("wizard"))
+    assert state.heroes[1][hero("wizard")] == WOUNDED
+
+
+def test_a_parried_brute_squad_attack_does_nothing() -> None:
+    state = build(["brute_squad", NEUTRAL], [1, 2], [["sword"], ["parry"]])
+    play(state, "sword")
+    act(state, 1)
+    act(state, hero("wizard"))
+    act(state, position_of(state, 1, "parry"))
+    assert state.heroes[1] == [FULL] * 4
+
+
+def test_death_from_above_plays_any_attack_card_as_a_standard_ranged_attack_of_any_class() -> None:
+    state = build(["death_from_above", NEUTRAL], [1, 15], [["sword_of_slaying"], ["dodge", "parry"]],
+                  heroes=[(2, 0, 2, 2), (2, 2, 2, 2)])
+    position = position_of(state, 0, "sword_of_slaying")
+    assert PLAY_CARD + position not in state.legal_actions()  # not as itself: Fighter Dead, no Adjacent target
+    act(state, PLAY_AS_RANGED + position)
+    assert list(state.legal_actions()) == [1]  # a non-Adjacent party
+    act(state, 1)
+    act(state, hero("rogue"))
+    assert state.asked[0] == K_COUNTER and sorted(state.legal_actions()) == [position_of(state, 1, "dodge"), PASS]
+    act(state, PASS)
+    assert state.heroes[1][hero("rogue")] == WOUNDED
+
+
+def test_other_parties_cannot_play_cards_as_ranged_attacks() -> None:
+    state = build([NEUTRAL, NEUTRAL], [1, 15], [["sword"], []])
+    assert not any(action >= PLAY_AS_RANGED for action in state.legal_actions())
+
+
+def test_defenders_of_the_faith_discard_two_cards_as_a_bonus_action_to_raise_a_hero_one_level() -> None:
+    state = build(["defenders_of_the_faith", NEUTRAL], [13, 16], [["sword", "bow", "dodge"], []],
+                  heroes=[(2, 0, 1, 2), (2, 2, 2, 2)])
+    act(state, DEFENDERS_POWER)
+    assert state.asked[0] == K_DEFENDERS_HERO and sorted(state.legal_actions()) == [hero("fighter"), hero("rogue")]
+    act(state, hero("rogue"))
+    assert state.asked[0] == K_DEFENDERS_DISCARD
+    act(state, position_of(state, 0, "sword"))
+    act(state, position_of(state, 0, "bow"))
+    assert state.heroes[0][hero("rogue")] == FULL and hand_names(state, 0) == {"dodge": 1}
+    assert DEFENDERS_POWER not in state.legal_actions()  # the Bonus Action is used
+
+
+def test_defenders_of_the_faith_need_two_cards_and_a_hero_below_full_strength() -> None:
+    state = build(["defenders_of_the_faith", NEUTRAL], [13, 16], [["sword"], []], heroes=[(2, 0, 1, 2), FULL_4])
+    assert DEFENDERS_POWER not in state.legal_actions()
+    state = build(["defenders_of_the_faith", NEUTRAL], [13, 16], [["sword", "bow"], []])
+    assert DEFENDERS_POWER not in state.legal_actions()
+
+
+def test_a_dead_hero_raised_by_defenders_of_the_faith_can_be_negated_by_hell_raisers() -> None:
+    state = build(["defenders_of_the_faith", "hell_raisers"], [13, 16], [["sword", "bow"], ["dodge"]],
+                  heroes=[(2, 0, 2, 2), FULL_4])
+    act(state, DEFENDERS_POWER)
+    act(state, hero("fighter"))
+    act(state, 0)
+    act(state, 0)
+    assert state.asked[0] == K_HELL_OFFER and state.current_player == 1
+    act(state, 0)
+    assert state.heroes[0][hero("fighter")] == DEAD and state.hands[1] == []
+
+
+def test_den_of_thieves_may_take_a_random_card_from_any_player_instead_of_drawing() -> None:
+    state = build(["den_of_thieves", NEUTRAL, NEUTRAL], [13, 15, 17], [[], ["fireball"], []])
+    assert DRAW_CARD in state.legal_actions() and DEN_STEAL + 1 in state.legal_actions()
+    assert DEN_STEAL + 2 not in state.legal_actions()  # an empty hand
+    act(state, DEN_STEAL + 1)
+    assert hand_names(state, 0) == {"fireball": 1} and state.hands[1] == []
+    assert DRAW_CARD not in state.legal_actions()  # that was the Attack Action
+    other = build([NEUTRAL, NEUTRAL], [13, 15], [[], ["fireball"]])
+    assert not any(DEN_STEAL <= action < DEN_STEAL + 10 for action in other.legal_actions())
+
+
+def test_dread_legion_uses_class_cards_of_dead_heroes_but_never_resurrection() -> None:
+    state = build(["dread_legion", NEUTRAL], [1, 2], [["sword", "resurrection"], []], heroes=[(2, 0, 2, 2), FULL_4])
+    assert _playable(state, "sword") and not _playable(state, "resurrection")
+    other = build([NEUTRAL, NEUTRAL], [1, 2], [["sword", "resurrection"], []], heroes=[(2, 0, 2, 2), FULL_4])
+    assert not _playable(other, "sword") and _playable(other, "resurrection")
+
+
+def test_giant_slayers_draw_a_card_after_each_successful_attack_too_late_to_counter_it() -> None:
+    state = build([NEUTRAL, "giant_slayers"], [1, 2], [["sword"], []], draw_top=["parry"])
+    play(state, "sword")
+    act(state, 1)
+    act(state, hero("cleric"))
+    assert state.heroes[1][hero("cleric")] == WOUNDED  # no counter question: the Parry came afterwards
+    assert hand_names(state, 1) == {"parry": 1}
+
+
+def test_giant_slayers_draw_nothing_when_the_attack_is_countered() -> None:
+    state = build([NEUTRAL, "giant_slayers"], [1, 2], [["sword"], ["parry"]], draw_top=["dodge"])
+    play(state, "sword")
+    act(state, 1)
+    act(state, hero("cleric"))
+    act(state, 0)
+    assert state.hands[1] == [] and state.draw_pile[-1] == card("dodge")
+
+
+def test_hell_raisers_negate_a_resurrection_with_a_random_card_from_their_hand() -> None:
+    state = build([NEUTRAL, "hell_raisers"], [13, 16], [["resurrection"], ["sword"]], heroes=[(2, 0, 2, 2), FULL_4])
+    play(state, "resurrection")
+    assert state.asked[0] == K_HELL_OFFER and state.current_player == 1
+    act(state, 0)
+    assert state.heroes[0][hero("fighter")] == DEAD and state.hands[1] == [] and card("sword") in state.discard_pile
+    assert state.asked[0] == K_MAIN and state.counters[0][3][card("resurrection")] == 1
+
+
+def test_hell_raisers_negate_necromancy_and_may_let_it_pass() -> None:
+    state = build([NEUTRAL, "hell_raisers"], [1, 2], [["necromancy"], ["sword"]],
+                  heroes=[(2, 0, 2, 2), (0, 2, 2, 2)])
+    play(state, "necromancy")
+    act(state, PASS)
+    assert state.asked[0] == K_RAISE
+    act(state, hero("fighter"))
+    act(state, hero("cleric"))
+    assert state.heroes[0][hero("fighter")] == WOUNDED and state.heroes[1][hero("cleric")] == WOUNDED
+
+
+def test_without_cards_hell_raisers_cannot_negate() -> None:
+    state = build([NEUTRAL, "hell_raisers"], [13, 16], [["resurrection"], []], heroes=[(2, 0, 2, 2), FULL_4])
+    play(state, "resurrection")
+    assert state.asked[0] == K_RAISE
+
+
+def test_the_eighth_party_card_has_no_power_and_is_left_out_of_the_draft_unless_enabled() -> None:
+    assert DEFAULT.party_keys[-1] == "nameless_band" and len(DEFAULT.party_keys) == 8
+    assert DEFAULT.party_keys.index("nameless_band") not in DEFAULT.draft_parties
+    assert len(DEFAULT.draft_parties) == 7
+    enabled = configured({"parties.nameless_band.in_draft": True})
+    assert len(enabled.draft_parties) == 8
+    seen: set[int] = set()
+    for seed in range(30):
+        state = GAME.new_state(enabled, 6, seed)
+        while state.asked[0] == K_DRAFT:
+            seen.update(state.legal_actions())
+            state.apply(state.legal_actions()[0])
+    assert enabled.party_keys.index("nameless_band") in seen

@@ -1,0 +1,54 @@
+"""RULES.md stays true: its card table is cards.toml, and the tests it names exist."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+
+from simcore.games.ring_of_chaos import GAME
+from simcore.games.ring_of_chaos.config import CARD_NAMES, CARD_SLOTS, DATA_FILE, SLOT_NAMES
+
+RULES_MD = Path(DATA_FILE).with_name("RULES.md").read_text(encoding="utf-8")
+
+
+def test_the_card_table_matches_cards_toml() -> None:
+    cards_section = RULES_MD.split("\n## Cards\n", 1)[1].split("\n## ", 1)[0]
+    rows = [
+        [cell.strip() for cell in line.strip("|").split("|")]
+        for line in cards_section.splitlines()
+        if line.startswith("| ") and not line.startswith("| card ")
+    ]
+    expected = [
+        [name, card["class"], SLOT_NAMES[CARD_SLOTS[CARD_NAMES.index(name)]], str(card["copies"])]
+        for name, card in GAME.default_parameters()["cards"].items()
+    ]
+    assert rows == expected
+    assert sum(int(row[3]) for row in rows) == 94
+
+
+def test_every_test_named_in_the_rule_table_exists() -> None:
+    named = set(re.findall(r"`(test_\w+)\.py::(test_\w+)`", RULES_MD))
+    assert len(named) > 100
+    for module_name, function in sorted(named):
+        module = importlib.import_module(f"{__package__}.{module_name}")
+        assert callable(getattr(module, function, None)), f"{module_name}.py::{function} is named in RULES.md"
+
+
+def test_every_rule_row_names_a_test() -> None:
+    rows = re.findall(r"^\| ([STACPREF]\d+) \|.*\|(.*)\|$", RULES_MD, flags=re.MULTILINE)
+    ids = [row_id for row_id, _ in rows]
+    assert len(ids) == len(set(ids)) and len(ids) >= 80
+    assert all("::test_" in tests for _, tests in rows)
+    for prefix, count in (("S", 8), ("T", 12), ("A", 7), ("C", 30), ("P", 8), ("R", 7), ("E", 6), ("F", 7)):
+        assert [row_id for row_id in ids if row_id[0] == prefix] == [f"{prefix}{i}" for i in range(1, count + 1)]
+
+
+def test_every_rulebook_card_and_party_has_a_row() -> None:
+    table = RULES_MD.split("## Rulebook → code → tests", 1)[1].split("## Assumptions", 1)[0]
+    for card in CARD_NAMES:
+        title = " ".join(word.capitalize() for word in card.split("_")).replace(" Of ", " of ")
+        assert title in table, title
+    for name in GAME.default_parameters()["parties"].values():
+        if name["in_draft"]:
+            assert name["name"] in table
