@@ -23,7 +23,7 @@ $(STAMPS)/venv: pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]' --config-settings editable_mode=compat
 	@mkdir -p $(STAMPS) && touch $@
 
-$(STAMPS)/compiled: $(STAMPS)/venv $(COMPILED)
+$(STAMPS)/compiled: $(STAMPS)/venv $(COMPILED) Makefile
 	$(VENV)/bin/mypyc $(COMPILED) > build-mypyc.log 2>&1 || { tail -30 build-mypyc.log; exit 1; }
 	@rm -f build-mypyc.log
 	@# mypyc leaves unchanged per-module stubs untouched; mark them fresh for simcore's staleness check.
