@@ -173,27 +173,79 @@ def _sql_string(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def open_catalog(experiment_dir: Path) -> duckdb.DuckDBPyConnection:
+def experiment_files(experiment_dirs: list[Path]) -> dict[str, list[Path]]:
+    """The finished-shard files of every table, over several experiments.
+
+    Raises ``NoResultsError`` if one of them has no finished shards."""
+    files: dict[str, list[Path]] = {table: [] for table in TABLES}
+    for folder in experiment_dirs:
+        for table in TABLES:
+            files[table].extend(shard_files(folder, table))
+    return files
+
+
+def create_base_views(con: duckdb.DuckDBPyConnection, files: dict[str, list[Path]]) -> None:
+    """Create the views ``games``, ``players``, ``cards`` over the given files (absolute paths)."""
+    for table, paths in files.items():
+        listing = ", ".join(_sql_string(str(path.absolute())) for path in paths)
+        # union_by_name: shards written by different cardlab versions (or
+        # experiments of different games) may order or add columns
+        # differently; match them by name.
+        con.execute(
+            f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM read_parquet([{listing}], "
+            "hive_partitioning = false, union_by_name = true)")
+
+
+def _connect(files: dict[str, list[Path]], *, metrics: bool, cached_counts: Path | None,
+             paired: bool | None) -> duckdb.DuckDBPyConnection:
+    # Imported here: analytics.views imports nothing from the catalog, but
+    # keeping the catalog importable on its own keeps the layers clear.
+    from analytics.views import register_metric_views
+
+    con = duckdb.connect(":memory:")
+    try:
+        # A progress bar on stderr would interleave with report output.
+        con.execute("SET enable_progress_bar = false")
+        register_sql_macros(con)
+        create_base_views(con, files)
+        if metrics:
+            if cached_counts is not None:
+                from analytics.partials import register_cached_counts
+
+                register_cached_counts(con, cached_counts)
+            register_metric_views(con, counts=cached_counts is None, paired=paired)
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def open_catalog(experiment_dir: Path, *, metrics: bool = True, cached: bool = False,
+                 paired: bool | None = None) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection with the views ``games``, ``players``, ``cards``.
 
     Each view reads the table's Parquet files of the finished shards (see the
     module docstring) with ``hive_partitioning=false``: the ``variant`` column
     is stored in the files, and the folder name must not shadow it. The
-    macros ``wilson_low`` and ``wilson_high`` (``analytics.stats``) are defined
-    too. Raises ``NoResultsError`` if the experiment has no finished shards.
+    statistics macros (``analytics.stats.register_sql_macros``) are defined
+    too, and with ``metrics`` (the default) the metric views of
+    ``analytics.views`` (``seat_stats``, ``card_stats``, ``variant_deltas``...);
+    With ``cached``, the count views are tables summed from per-shard counts
+    cached beside the results (``analytics.partials``): what the report uses.
+    ``paired`` is passed to ``register_metric_views``.
+    Raises ``NoResultsError`` if the experiment has no finished shards.
     """
-    files = {table: shard_files(experiment_dir, table) for table in TABLES}
-    con = duckdb.connect(":memory:")
-    try:
-        register_sql_macros(con)
-        for table, paths in files.items():
-            listing = ", ".join(_sql_string(str(path)) for path in paths)
-            # union_by_name: shards written by different cardlab versions may
-            # order (or add) columns differently; match them by name.
-            con.execute(
-                f"CREATE VIEW {table} AS SELECT * FROM read_parquet([{listing}], "
-                "hive_partitioning = false, union_by_name = true)")
-    except BaseException:
-        con.close()
-        raise
-    return con
+    return _connect(experiment_files([experiment_dir]), metrics=metrics,
+                    cached_counts=experiment_dir if cached else None, paired=paired)
+
+
+def open_results_catalog(results_root: Path, *, metrics: bool = True) -> duckdb.DuckDBPyConnection:
+    """Like ``open_catalog``, over every experiment under ``results_root`` that has finished shards.
+
+    The views hold all of them; the ``experiment`` column tells them apart.
+    Raises ``NoResultsError`` if there is none.
+    """
+    folders = [folder for folder in list_experiments(results_root) if read_manifest(folder)]
+    if not folders:
+        raise NoResultsError(f"{results_root}: no experiment with finished shards; run `cardlab run` first")
+    return _connect(experiment_files(folders), metrics=metrics, cached_counts=None, paired=None)

@@ -34,23 +34,15 @@ def _columns(con: duckdb.DuckDBPyConnection, view: str) -> list[str]:
 
 
 def _win_rates(con: duckdb.DuckDBPyConnection, key: str) -> pl.DataFrame:
-    # One query for both tables: players joined to their game (for ``draw``),
-    # counted per variant, player count and ``key`` (seat or agent).
+    # From the count views (analytics.views): players joined to their game
+    # (for ``draw``), counted per variant, player count and ``key``.
+    source, games = ("seat_counts", "games") if key == "seat" else ("agent_counts", "seat_games")
     return _frame(con, f"""
-        WITH counts AS (
-            SELECT p.variant, p.n_players, p.{key},
-                   count(*) AS games,
-                   count(*) FILTER (WHERE p.won) AS wins,
-                   count(*) FILTER (WHERE g.draw) AS draws
-            FROM players AS p
-            JOIN games AS g USING (variant, n_players, game_index)
-            GROUP BY p.variant, p.n_players, p.{key}
-        )
-        SELECT variant, n_players, {key}, games, wins, draws,
-               wins / games AS win_rate,
-               wilson_low(wins, games) AS ci_low,
-               wilson_high(wins, games) AS ci_high
-        FROM counts
+        SELECT variant, n_players, {key}, {games} AS games, wins, draws,
+               wins / {games} AS win_rate,
+               wilson_low(wins, {games}) AS ci_low,
+               wilson_high(wins, {games}) AS ci_high
+        FROM {source}
         ORDER BY {_VARIANT_ORDER}, n_players, {key}
     """)
 
@@ -81,7 +73,7 @@ def win_rate_by_agent(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
 
 def end_reasons(con: duckdb.DuckDBPyConnection) -> list[str]:
     """The distinct ``games.end_reason`` values, sorted."""
-    return [row[0] for row in con.execute("SELECT DISTINCT end_reason FROM games ORDER BY 1").fetchall()]
+    return [row[0] for row in con.execute("SELECT DISTINCT end_reason FROM game_counts ORDER BY 1").fetchall()]
 
 
 def _identifier(name: str) -> str:
@@ -105,20 +97,15 @@ def game_length(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     (rounds in Divvy).
     """
     shares = "".join(
-        f",\n count(*) FILTER (WHERE end_reason = {_literal(reason)}) / count(*) AS {_identifier('end_' + reason)}"
+        f",\n (SELECT coalesce(sum(c.games), 0) FROM game_counts AS c WHERE c.experiment = s.experiment "
+        f"AND c.variant = s.variant AND c.n_players = s.n_players AND c.end_reason = {_literal(reason)}) "
+        f"/ s.games AS {_identifier('end_' + reason)}"
         for reason in end_reasons(con))
+    # From game_stats (itself from the game_counts histogram; see analytics.views).
     return _frame(con, f"""
-        SELECT variant, n_players,
-               count(*) AS games,
-               avg(turns) AS mean_turns,
-               min(turns) AS min_turns,
-               max(turns) AS max_turns,
-               quantile_cont(turns, 0.5) AS p50_turns,
-               quantile_cont(turns, 0.9) AS p90_turns,
-               avg(decisions) AS mean_decisions,
-               count(*) FILTER (WHERE draw) / count(*) AS draw_rate{shares}
-        FROM games
-        GROUP BY variant, n_players
+        SELECT variant, n_players, games, mean_turns, min_turns, max_turns, p50_turns, p90_turns,
+               mean_decisions, draw_rate{shares}
+        FROM game_stats AS s
         ORDER BY {_VARIANT_ORDER}, n_players
     """)
 
@@ -157,13 +144,18 @@ def card_table(con: duckdb.DuckDBPyConnection, agent: str | None = None) -> pl.D
     if missing:
         raise AnalyticsError(
             f"cards: no column {missing[0]!r}; the card table needs the counters {', '.join(CARD_COUNTERS_NEEDED)}")
-    where = ""
-    if agent is not None:
-        # A semi-join keeps the cards view's own columns unambiguous.
-        where = (f"WHERE (variant, n_players, game_index, seat) IN (SELECT variant, n_players, game_index, seat "
-                 f"FROM players WHERE agent = {_literal(agent)})")
-    return _frame(con, f"""
-        WITH per_card AS (
+    if agent is None and _has_view(con, "card_counts"):
+        # The metric views' per-card aggregate holds these counts: reading it
+        # (materialized by the report) avoids a second scan of ``cards``.
+        source = """SELECT variant, n_players, card, games_drawn, times_drawn, games_played, times_played,
+                           wins_played AS wins_when_played, wins_when_drawn FROM card_counts"""
+    else:
+        where = ""
+        if agent is not None:
+            # A semi-join keeps the cards view's own columns unambiguous.
+            where = (f"WHERE (variant, n_players, game_index, seat) IN (SELECT variant, n_players, game_index, "
+                     f"seat FROM players WHERE agent = {_literal(agent)})")
+        source = f"""
             SELECT variant, n_players, card,
                    count(*) FILTER (WHERE drawn > 0) AS games_drawn,
                    sum(drawn)::BIGINT AS times_drawn,
@@ -173,8 +165,9 @@ def card_table(con: duckdb.DuckDBPyConnection, agent: str | None = None) -> pl.D
                    count(*) FILTER (WHERE drawn > 0 AND won) AS wins_when_drawn
             FROM cards
             {where}
-            GROUP BY variant, n_players, card
-        )
+            GROUP BY variant, n_players, card"""
+    return _frame(con, f"""
+        WITH per_card AS ({source})
         SELECT variant, n_players, card,
                games_drawn, times_drawn, games_played, times_played, wins_when_played,
                wins_when_played / nullif(games_played, 0) AS win_rate_when_played,
@@ -185,3 +178,179 @@ def card_table(con: duckdb.DuckDBPyConnection, agent: str | None = None) -> pl.D
         FROM per_card
         ORDER BY {_VARIANT_ORDER}, n_players, win_rate_when_played DESC NULLS LAST, card
     """)
+
+
+def _has_view(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    found = con.execute(
+        "SELECT (SELECT count(*) FROM duckdb_views() WHERE view_name = $1 AND NOT internal) "
+        "+ (SELECT count(*) FROM duckdb_tables() WHERE table_name = $1)", [name]).fetchall()
+    return bool(found[0][0])
+
+
+# ====================================================================== the balance metrics
+#
+# Each function below reads one metric view of ``analytics.views`` (defined
+# there, with every column explained in its module docstring and in
+# analytics/README.md) into a Polars DataFrame: the same numbers as
+# ``SELECT * FROM <view>`` in ``cardlab sql`` or in the catalog file.
+
+
+def metric(con: duckdb.DuckDBPyConnection, view: str) -> pl.DataFrame:
+    """The metric view ``view`` (one of ``analytics.views.METRIC_VIEWS``) as a DataFrame."""
+    from analytics.views import METRIC_VIEWS
+
+    if view not in METRIC_VIEWS:
+        raise AnalyticsError(f"metric {view!r}: expected one of {', '.join(METRIC_VIEWS)}")
+    return _frame(con, f"SELECT * FROM {view}")
+
+
+def seat_stats(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Per seat: win rate and win share (of all wins) with 95% Wilson intervals, and the fair share 1/N."""
+    return metric(con, "seat_stats")
+
+
+def seat_balance(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Per player count: chi-square of the seats' wins against 1/N each, and the
+    first-seat advantage (seat 0's win share − 1/N) with its 95% interval."""
+    return metric(con, "seat_balance")
+
+
+def agent_stats(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Per agent: seat-games, wins, win rate with its 95% Wilson interval."""
+    return metric(con, "agent_stats")
+
+
+def faction_stats(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Per faction (party, hero class): win rate with interval, expected rate and
+    target-band flags. Empty for a game without factions."""
+    return metric(con, "faction_stats")
+
+
+def faction_spread(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Per player count: min, max, spread (max − min) and standard deviation of the
+    factions' win rates, and how many sit outside the target band."""
+    return metric(con, "faction_spread")
+
+
+def matchups(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Faction i's win rate over its seat-games in games that include faction j (long form)."""
+    return metric(con, "matchups")
+
+
+def party_size_stats(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Cooperative games: the team's win rate per party size."""
+    return metric(con, "party_size_stats")
+
+
+def composition_stats(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Cooperative games: the team's win rate per party composition (sorted classes joined by '+')."""
+    return metric(con, "composition_stats")
+
+
+def class_effects(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Cooperative games: win rate with and without each class in the party, the
+    difference (marginal effect) and its two-proportion z-test."""
+    return metric(con, "class_effects")
+
+
+def game_stats(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Per player count: turns and decisions distribution, legal actions per
+    decision, draw rate and turn-cap rate with intervals."""
+    return metric(con, "game_stats")
+
+
+def end_reason_stats(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Share of each end reason with its interval."""
+    return metric(con, "end_reason_stats")
+
+
+def turn_distribution(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Games per number of turns (the length distribution)."""
+    return metric(con, "turn_distribution")
+
+
+def variant_deltas(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Every variant against the baseline: deltas, tests, p-values and
+    Benjamini–Hochberg q-values per family."""
+    return metric(con, "variant_deltas")
+
+
+def card_stats(con: duckdb.DuckDBPyConnection, agent: str | None = None) -> pl.DataFrame:
+    """The 17lands-style card metrics (see ``analytics.views``): games in hand, GIH,
+    GNS and OH/GD win rates, improvement when drawn, play rate, mean turn
+    played, empirical-Bayes shrunk win rate, z-score and outlier flag.
+
+    ``agent`` keeps only the seat-games that agent played (both the cards and
+    the not-seen totals), as ``card_table`` does.
+    """
+    if agent is None:
+        return metric(con, "card_stats")
+    from analytics.views import CARD_STATS, Columns, card_counts_sql
+
+    seats = f"SELECT * FROM players WHERE agent = {_literal(agent)}"
+    cards = ("SELECT * FROM cards WHERE (experiment, variant, n_players, game_index, seat) IN "
+             f"(SELECT experiment, variant, n_players, game_index, seat FROM ({seats}))")
+    counts = card_counts_sql(Columns.of(con), f"({cards})")
+    totals = ("SELECT experiment, variant, n_players, count(*) AS seat_games, "
+              f"count(*) FILTER (WHERE won) AS seat_wins FROM ({seats}) GROUP BY ALL")
+    body = CARD_STATS.strip()
+    assert body.startswith("WITH ")
+    return _frame(con, f"WITH card_counts AS ({counts}), seat_totals AS ({totals}), {body[len('WITH '):]}")
+
+
+# ====================================================================== early stopping
+
+
+def target_widths(con: duckdb.DuckDBPyConnection, targets: list[dict[str, object]]) -> pl.DataFrame:
+    """For each target (see ``targets_met``), the widest interval among its rows.
+
+    Columns: target (its index), view, rate, max_width, rows, widest (null
+    without rows), met (rows > 0 and widest <= max_width).
+    """
+    from analytics.views import METRIC_VIEWS
+
+    rows = []
+    for index, target in enumerate(targets):
+        view, rate, max_width = target.get("view"), target.get("rate"), target.get("max_width")
+        where = target.get("where", {})
+        if view not in METRIC_VIEWS or not isinstance(view, str):
+            raise AnalyticsError(f"targets[{index}].view: expected one of {', '.join(METRIC_VIEWS)}, got {view!r}")
+        columns = _columns(con, view)
+        if not isinstance(rate, str) or f"{rate}_low" not in columns or f"{rate}_high" not in columns:
+            rates = [name[:-4] for name in columns if name.endswith("_low") and f"{name[:-4]}_high" in columns]
+            raise AnalyticsError(f"targets[{index}].rate: expected one of {', '.join(rates)} for {view}, "
+                                 f"got {rate!r}")
+        if isinstance(max_width, bool) or not isinstance(max_width, int | float) or not 0 < max_width <= 1:
+            raise AnalyticsError(f"targets[{index}].max_width: expected a number in (0, 1], got {max_width!r}")
+        if not isinstance(where, dict) or any(key not in columns for key in where):
+            raise AnalyticsError(f"targets[{index}].where: expected a table of {view} columns and values")
+        condition = " AND ".join(f"{_identifier(key)} = ?" for key in where) or "TRUE"
+        count, widest = con.execute(
+            f"SELECT count(*), max({_identifier(rate + '_high')} - {_identifier(rate + '_low')}) "
+            f"FROM {view} WHERE {condition}", list(where.values())).fetchall()[0]
+        rows.append({"target": index, "view": view, "rate": rate, "max_width": float(max_width), "rows": int(count),
+                     "widest": widest, "met": bool(count) and widest is not None and widest <= max_width})
+    return pl.DataFrame(rows, schema={"target": pl.Int64, "view": pl.String, "rate": pl.String,
+                                      "max_width": pl.Float64, "rows": pl.Int64, "widest": pl.Float64,
+                                      "met": pl.Boolean})
+
+
+def targets_met(con: duckdb.DuckDBPyConnection, targets: list[dict[str, object]]) -> bool:
+    """True once every target metric's 95% interval is at most as wide as asked.
+
+    A target is a mapping (a TOML table)::
+
+        {"view": "seat_stats", "rate": "win_rate", "max_width": 0.02}
+        {"view": "card_stats", "rate": "gih_win_rate", "max_width": 0.05, "where": {"variant": "baseline"}}
+
+    ``view`` is a metric view, ``rate`` a rate of it with ``<rate>_low`` and
+    ``<rate>_high`` columns, ``max_width`` the largest acceptable
+    ``high − low``, and the optional ``where`` keeps the rows whose columns
+    equal the given values. A target is met when it has at least one row and
+    every row's interval is narrow enough; an empty ``targets`` list is never
+    met (there is nothing to stop on). Raises ``AnalyticsError`` naming the
+    bad target.
+    """
+    if not targets:
+        return False
+    return bool(target_widths(con, targets)["met"].all())

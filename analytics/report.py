@@ -15,7 +15,14 @@ once, and keeps the DataFrames with the spec's facts in a ``Report``;
 - ``csv``: several CSV tables in one text, unrounded: each is preceded by a
   line ``# <table name>`` and followed by a blank line (``summary`` first,
   then ``variants``, ``win_rate_by_seat``, ``win_rate_by_agent``,
-  ``game_length``, ``card_table``).
+  ``game_length``, ``card_table``, then the metric views ``METRIC_TABLES``).
+
+Besides the original tables, every format holds the balance metrics of
+``analytics.views`` (seat balance, factions and matchups, cooperative tables,
+game statistics, the 17lands card table, the variant deltas); ``sections``
+(``SECTIONS``) keeps only some. The metrics are read from per-shard counts
+cached beside the results (``analytics.partials``), so a report over millions
+of games reads kilobytes once the shards have been counted.
 """
 
 from __future__ import annotations
@@ -31,15 +38,31 @@ from typing import Any
 import polars as pl
 
 from analytics.catalog import AnalyticsError, open_catalog, read_manifest, read_spec
-from analytics.metrics import card_table, game_length, win_rate_by_agent, win_rate_by_seat
+from analytics.metrics import card_table, game_length, metric, win_rate_by_agent, win_rate_by_seat
 
 FORMATS = ("text", "markdown", "json", "csv")
-TABLE_NAMES = ("variants", "win_rate_by_seat", "win_rate_by_agent", "game_length", "card_table")
+METRIC_TABLES = (
+    "seat_stats", "seat_balance", "agent_stats", "faction_stats", "faction_spread", "matchups",
+    "party_size_stats", "composition_stats", "class_effects", "game_stats", "end_reason_stats",
+    "turn_distribution", "card_stats", "variant_deltas",
+)
+TABLE_NAMES = ("variants", "win_rate_by_seat", "win_rate_by_agent", "game_length", "card_table", *METRIC_TABLES)
+SECTIONS: dict[str, tuple[str, ...]] = {
+    "variants": ("variants",),
+    "seats": ("win_rate_by_seat", "seat_stats", "seat_balance"),
+    "agents": ("win_rate_by_agent", "agent_stats"),
+    "factions": ("faction_stats", "faction_spread", "matchups"),
+    "coop": ("party_size_stats", "composition_stats", "class_effects"),
+    "games": ("game_length", "game_stats", "end_reason_stats", "turn_distribution"),
+    "cards": ("card_table", "card_stats"),
+    "deltas": ("variant_deltas",),
+}
+"""Report sections (``cardlab report --sections``) and the tables each holds."""
 WIDTH = 100
 
 
 class UnknownFormatError(AnalyticsError, ValueError):
-    """An output format that is not offered."""
+    """An output format (or report section) that is not offered."""
 
 
 @dataclass(frozen=True)
@@ -48,7 +71,9 @@ class Report:
 
     ``variants`` has one row per variant of the spec (baseline first): variant,
     games (games played, over all player counts) and overrides (the dotted-path
-    overrides as text). The other frames are the metrics of the same names.
+    overrides as text). The other frames are the metrics of the same names;
+    ``metrics`` holds the metric views of ``analytics.views`` by name
+    (``METRIC_TABLES``), also readable as attributes (``report.card_stats``).
     """
 
     experiment: str
@@ -64,7 +89,15 @@ class Report:
     win_rate_by_agent: pl.DataFrame
     game_length: pl.DataFrame
     card_table: pl.DataFrame
+    metrics: dict[str, pl.DataFrame] = field(default_factory=dict)
     tables: tuple[str, ...] = field(default=TABLE_NAMES)
+
+    def __getattr__(self, name: str) -> pl.DataFrame:
+        # The metric views' tables (seat_balance, card_stats...) by attribute.
+        metrics = self.__dict__.get("metrics", {})
+        if name in metrics:
+            return metrics[name]
+        raise AttributeError(name)
 
     def frames(self) -> dict[str, pl.DataFrame]:
         """The report's tables by name, in report order."""
@@ -83,12 +116,16 @@ def build_report(experiment_dir: Path) -> Report:
     Raises ``NoResultsError`` (an ``AnalyticsError``) if no shard has finished.
     """
     spec = read_spec(experiment_dir)
-    con = open_catalog(experiment_dir)
+    # Cached per-shard counts (analytics.partials): every metric reads small
+    # count tables, never the rows. Without paired seeds, skip the pairing joins.
+    paired = None if spec.get("paired_seeds") else False
+    con = open_catalog(experiment_dir, cached=True, paired=paired)
     try:
         seats = win_rate_by_seat(con)
         agents = win_rate_by_agent(con)
         lengths = game_length(con)
         cards = card_table(con)
+        metrics = {name: metric(con, name) for name in METRIC_TABLES}
     finally:
         con.close()
     spec_variants = spec.get("variants")
@@ -123,6 +160,7 @@ def build_report(experiment_dir: Path) -> Report:
         win_rate_by_agent=agents,
         game_length=lengths,
         card_table=cards,
+        metrics=metrics,
     )
 
 
@@ -290,30 +328,241 @@ def _variant_table(report: Report) -> _Table:
     )
 
 
-def _sections(report: Report, card_rows: int | None) -> list[_Table]:
-    return [
-        _variant_table(report),
-        _win_rate_table("Win rate by seat (95% Wilson interval)", report.win_rate_by_seat, "seat", "seat"),
-        _win_rate_table("Win rate by agent, over all seats (95% Wilson interval)", report.win_rate_by_agent,
-                        "agent", "agent"),
-        *_length_tables(report.game_length),
-        *_card_tables(report.card_table, card_rows),
-    ]
+def _p_value(value: Any) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    return "<1e-4" if value < 1e-4 else f"{value:.4f}"
 
 
-def _render_text(report: Report, card_rows: int | None) -> str:
+def _signed_points(value: Any) -> str:
+    """A difference of rates in percentage points."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    return f"{100 * value:+.1f}"
+
+
+def _points_interval(low: Any, high: Any) -> str:
+    if low is None or high is None:
+        return "-"
+    return f"[{_signed_points(low)}, {_signed_points(high)}]"
+
+
+def _by_count(frame: pl.DataFrame) -> list[tuple[str, int, list[Row]]]:
+    if frame.height == 0:
+        return []
+    return [(group["variant"][0], group["n_players"][0], _rows(group))
+            for group in frame.partition_by(["variant", "n_players"], maintain_order=True, as_dict=False)]
+
+
+def _seat_balance_table(frame: pl.DataFrame) -> _Table:
+    return _Table(
+        title="Seat balance: chi-square of wins by seat against 1/N; first-seat advantage (share - 1/N)",
+        headers=["variant", "players", "games", "wins", "chi2", "df", "p", "seat 0 share", "advantage",
+                 "95% interval"],
+        right=[False, True, True, True, True, True, True, True, True, False],
+        rows=[[row["variant"], str(row["n_players"]), _count(row["games"]), _count(row["total_wins"]),
+               _number(row["chi2"], 2), _count(row["df"]), _p_value(row["p_value"]), _percent(row["first_seat_share"]),
+               _signed_points(row["first_seat_advantage"]),
+               _points_interval(row["first_seat_advantage_low"], row["first_seat_advantage_high"])]
+              for row in _rows(frame)],
+        notes=["advantage and interval in percentage points; '-' for one-player games."],
+    )
+
+
+def _faction_tables(report: Report) -> list[_Table]:
+    stats = report.metrics.get("faction_stats")
+    if stats is None or stats.height == 0:
+        return []
+    tables = [_Table(
+        title="Factions: win rate (95% Wilson interval) against the expected rate +- band",
+        headers=["variant", "players", "faction", "seat-games", "win rate", "95% interval", "expected", "flag"],
+        right=[False, True, False, True, True, False, True, False],
+        rows=[[row["variant"], str(row["n_players"]), str(row["faction"]), _count(row["seat_games"]),
+               _percent(row["win_rate"]), _interval(row["win_rate_low"], row["win_rate_high"]),
+               _percent(row["expected"]),
+               "OUTSIDE" if row["surely_outside"] else ("outside?" if row["outside_band"] else "")]
+              for row in _rows(stats)],
+        notes=["OUTSIDE: the whole interval is outside the band; outside?: only the estimate is."],
+    )]
+    spread = report.metrics["faction_spread"]
+    tables.append(_Table(
+        title="Faction spread",
+        headers=["variant", "players", "factions", "min", "max", "spread", "sd", "band", "outside"],
+        right=[False, True, True, True, True, True, True, True, True],
+        rows=[[row["variant"], str(row["n_players"]), str(row["factions"]), _percent(row["min_win_rate"]),
+               _percent(row["max_win_rate"]), _percent(row["spread"]), _percent(row["sd"]),
+               f"+-{_percent(float(row['band']))}", str(row["outside_band"])]
+              for row in _rows(spread)],
+    ))
+    for variant, players, rows in _by_count(report.metrics["matchups"]):
+        # Columns by number: faction names are too long for a 100-column matrix.
+        factions = sorted({row["faction"] for row in rows} | {row["opponent"] for row in rows})
+        rates = {(row["faction"], row["opponent"]): row["win_rate"] for row in rows}
+        tables.append(_Table(
+            title=f"Matchups: {variant}, {players} players (row faction's win rate in games with the column faction)",
+            headers=["faction", *(str(number) for number in range(1, len(factions) + 1))],
+            right=[False, *([True] * len(factions))],
+            rows=[[f"{number:>2} {_clip(faction, 24)}", *(_percent(rates.get((faction, other))) for other in factions)]
+                  for number, faction in enumerate(factions, start=1)],
+            notes=["columns: the factions by the numbers of the rows; '-': never met."],
+        ))
+    return tables
+
+
+def _coop_tables(report: Report, card_rows: int | None) -> list[_Table]:
+    sizes = report.metrics.get("party_size_stats")
+    if sizes is None or sizes.height == 0:
+        return []
+    tables = [_Table(
+        title="Cooperative: team win rate by party size (95% Wilson interval)",
+        headers=["variant", "party size", "games", "wins", "win rate", "95% interval"],
+        right=[False, True, True, True, True, False],
+        rows=[[row["variant"], str(row["n_players"]), _count(row["games"]), _count(row["wins"]),
+               _percent(row["win_rate"]), _interval(row["win_rate_low"], row["win_rate_high"])]
+              for row in _rows(sizes)],
+    )]
+    compositions = _rows(report.metrics["composition_stats"])
+    limit = card_rows or 20
+    tables.append(_Table(
+        title=f"Cooperative: win rate by composition (best {limit} per variant and size)",
+        headers=["variant", "size", "composition", "games", "win rate", "95% interval"],
+        right=[False, True, False, True, True, False],
+        rows=[[row["variant"], str(row["n_players"]), _clip(str(row["composition"]), 40), _count(row["games"]),
+               _percent(row["win_rate"]), _interval(row["win_rate_low"], row["win_rate_high"])]
+              for _, _, group in _by_count(report.metrics["composition_stats"]) for row in group[:limit]]
+        if compositions else [],
+    ))
+    tables.append(_Table(
+        title="Cooperative: marginal effect of including each class (win rate with - without)",
+        headers=["variant", "size", "class", "games with", "with", "without", "effect", "p"],
+        right=[False, True, False, True, True, True, True, True],
+        rows=[[row["variant"], str(row["n_players"]), str(row["faction"]), _count(row["games_with"]),
+               _percent(row["win_rate_with"]), _percent(row["win_rate_without"]), _signed_points(row["effect"]),
+               _p_value(row["p_value"])]
+              for row in _rows(report.metrics["class_effects"])],
+        notes=["effect in percentage points; p: two-proportion z-test."],
+    ))
+    return tables
+
+
+def _game_stats_table(frame: pl.DataFrame) -> _Table:
+    return _Table(
+        title="Games: decisions, legal actions, draws and turn cap (95% Wilson intervals)",
+        headers=["variant", "players", "p50 dec.", "legal/dec.", "draw rate", "95% interval",
+                 "turn cap", "95% interval"],
+        right=[False, True, True, True, True, False, True, False],
+        rows=[[row["variant"], str(row["n_players"]), _number(row["p50_decisions"]),
+               _number(row["mean_legal_actions"], 2), _percent(row["draw_rate"]),
+               _interval(row["draw_rate_low"], row["draw_rate_high"]), _percent(row["turn_cap_rate"]),
+               _interval(row["turn_cap_rate_low"], row["turn_cap_rate_high"])]
+              for row in _rows(frame)],
+        notes=["legal/dec.: mean legal actions per decision ('-' until the games table records legal_actions)."],
+    )
+
+
+_CARD_STATS_NOTES = [
+    "in hand: seat-games with the card drawn or in the opening hand; GIH/GNS: win% in hand / not seen;",
+    "IWD = GIH - GNS (points); OH/GD: opening hand / drawn later; shrunk: empirical-Bayes GIH;",
+    "z: GIH against the card mean; ! marks |z| >= 3.",
+]
+
+
+def _card_stats_tables(frame: pl.DataFrame, card_rows: int | None) -> list[_Table]:
+    tables = []
+    for variant, players, rows in _by_count(frame):
+        shown: list[Row | None] = list(rows)
+        what = f"all {len(rows)} cards"
+        if card_rows is not None and len(rows) > 2 * card_rows:
+            shown = [*rows[:card_rows], None, *rows[-card_rows:]]
+            what = f"top and bottom {card_rows} of {len(rows)} cards"
+        tables.append(_Table(
+            title=f"Card stats: {variant}, {players} players ({what}, by shrunk GIH win rate)",
+            headers=["card", "in hand", "GIH", "GNS", "IWD", "OH", "GD", "play%", "turn", "shrunk", "z", ""],
+            right=[False, *([True] * 10), False],
+            rows=[["...", *([""] * 11)] if row is None else
+                  [_clip(str(row["card"]), 24), _count(row["games_in_hand"]), _percent(row["gih_win_rate"]),
+                   _percent(row["gns_win_rate"]), _signed_points(row["iwd"]), _percent(row["oh_win_rate"]),
+                   _percent(row["gd_win_rate"]), _percent(row["play_rate"]), _number(row["mean_turn_played"], 2),
+                   _percent(row["shrunk_win_rate"]), _number(row["z_score"], 2), "!" if row["outlier"] else ""]
+                  for row in shown],
+            notes=_CARD_STATS_NOTES,
+        ))
+    return tables
+
+
+def _delta_tables(frame: pl.DataFrame, card_rows: int | None) -> list[_Table]:
+    tables = []
+    limit = card_rows or 10
+    for variant, players, rows in _by_count(frame):
+        cards = sorted((row for row in rows if row["family"] == "card"),
+                       key=lambda row: (row["q_value"], row["p_value"], row["key"], row["metric"]))
+        kept_cards = [row for row in cards if row["significant"]] or cards[:limit]
+        if len(kept_cards) > 3 * limit:
+            kept_cards = kept_cards[: 3 * limit]
+        shown = [row for row in rows if row["family"] != "card"] + kept_cards
+        tables.append(_Table(
+            title=f"Variant {variant} against baseline, {players} players",
+            headers=["family", "key", "metric", "baseline", "variant", "delta", "test", "p", "q (BH)", ""],
+            right=[False, False, False, True, True, True, False, True, True, False],
+            rows=[[row["family"], _clip(str(row["key"]), 20), row["metric"],
+                   _number(row["baseline_value"], 2) if row["test"] == "welch" else _percent(row["baseline_value"]),
+                   _number(row["value"], 2) if row["test"] == "welch" else _percent(row["value"]),
+                   _number(row["delta"], 2) if row["test"] == "welch" else _signed_points(row["delta"]),
+                   row["test"], _p_value(row["p_value"]), _p_value(row["q_value"]),
+                   "*" if row["significant"] else ""]
+                  for row in shown],
+            notes=[f"cards: the significant ones (q < 0.05), else the {limit} with the lowest q "
+                   f"({len(cards)} card tests in all);",
+                   "rates in %, deltas in points; q: Benjamini-Hochberg within the family; * q < 0.05."],
+        ))
+    return tables
+
+
+def _sections(report: Report, card_rows: int | None, sections: Sequence[str] | None = None) -> list[_Table]:
+    wanted = set(SECTIONS if sections is None else sections)
+    metrics = report.metrics
+    tables: list[_Table] = []
+    if "variants" in wanted:
+        tables.append(_variant_table(report))
+    if "seats" in wanted:
+        tables.append(_win_rate_table("Win rate by seat (95% Wilson interval)", report.win_rate_by_seat, "seat",
+                                      "seat"))
+        if "seat_balance" in metrics:
+            tables.append(_seat_balance_table(metrics["seat_balance"]))
+    if "agents" in wanted:
+        tables.append(_win_rate_table("Win rate by agent, over all seats (95% Wilson interval)",
+                                      report.win_rate_by_agent, "agent", "agent"))
+    if "factions" in wanted:
+        tables.extend(_faction_tables(report))
+    if "coop" in wanted:
+        tables.extend(_coop_tables(report, card_rows))
+    if "games" in wanted:
+        tables.extend(_length_tables(report.game_length))
+        if "game_stats" in metrics:
+            tables.append(_game_stats_table(metrics["game_stats"]))
+    if "cards" in wanted:
+        tables.extend(_card_tables(report.card_table, card_rows))
+        if "card_stats" in metrics:
+            tables.extend(_card_stats_tables(metrics["card_stats"], card_rows))
+    if "deltas" in wanted and "variant_deltas" in metrics:
+        tables.extend(_delta_tables(metrics["variant_deltas"], card_rows))
+    return tables
+
+
+def _render_text(report: Report, card_rows: int | None, sections: Sequence[str] | None) -> str:
     header = [f"cardlab report: {report.experiment}", ""]
     header.extend(_clip(f"  {key:<12} {value}", WIDTH) for key, value in _header_lines(report))
     blocks = ["\n".join(header)]
-    for table in _sections(report, card_rows):
+    for table in _sections(report, card_rows, sections):
         blocks.append("\n".join(_clip(line, WIDTH) for line in table.text().splitlines()))
     return "\n\n".join(blocks) + "\n"
 
 
-def _render_markdown(report: Report, card_rows: int | None) -> str:
+def _render_markdown(report: Report, card_rows: int | None, sections: Sequence[str] | None) -> str:
     header = [f"# cardlab report: {report.experiment}", ""]
     header.extend(f"- **{key}**: {value}" for key, value in _header_lines(report))
-    return "\n\n".join(["\n".join(header), *(table.markdown() for table in _sections(report, card_rows))]) + "\n"
+    tables = [table.markdown() for table in _sections(report, card_rows, sections)]
+    return "\n\n".join(["\n".join(header), *tables]) + "\n"
 
 
 def _json_value(value: Any) -> Any:
@@ -323,7 +572,15 @@ def _json_value(value: Any) -> Any:
     return value
 
 
-def report_data(report: Report) -> dict[str, Any]:
+def _selected(report: Report, sections: Sequence[str] | None) -> dict[str, pl.DataFrame]:
+    frames = report.frames()
+    if sections is None:
+        return frames
+    names = {name for section in sections for name in SECTIONS[section]}
+    return {name: frame for name, frame in frames.items() if name in names}
+
+
+def report_data(report: Report, sections: Sequence[str] | None = None) -> dict[str, Any]:
     """The report as plain JSON-ready data (what the ``json`` format prints)."""
     return {
         "experiment": report.experiment,
@@ -336,30 +593,30 @@ def report_data(report: Report) -> dict[str, Any]:
         "spec": report.spec,
         "tables": {
             name: [{key: _json_value(value) for key, value in row.items()} for row in frame.to_dicts()]
-            for name, frame in report.frames().items()
+            for name, frame in _selected(report, sections).items()
         },
     }
 
 
-def _render_json(report: Report, card_rows: int | None) -> str:
-    return json.dumps(report_data(report), indent=2) + "\n"
+def _render_json(report: Report, card_rows: int | None, sections: Sequence[str] | None) -> str:
+    return json.dumps(report_data(report, sections), indent=2) + "\n"
 
 
-def _render_csv(report: Report, card_rows: int | None) -> str:
+def _render_csv(report: Report, card_rows: int | None, sections: Sequence[str] | None) -> str:
     summary = pl.DataFrame({
         "key": ["experiment", "game", "games_played", "games_planned", "shards_finished", "folder"],
         "value": [report.experiment, report.game, str(report.games_played), str(report.games_planned),
                   str(report.shards_finished), str(report.folder)],
     })
     out = io.StringIO()
-    for name, frame in {"summary": summary, **report.frames()}.items():
+    for name, frame in {"summary": summary, **_selected(report, sections)}.items():
         out.write(f"# {name}\n")
         out.write(frame.write_csv())
         out.write("\n")
     return out.getvalue()
 
 
-_RENDERERS: dict[str, Callable[[Report, int | None], str]] = {
+_RENDERERS: dict[str, Callable[[Report, int | None, Sequence[str] | None], str]] = {
     "text": _render_text,
     "markdown": _render_markdown,
     "json": _render_json,
@@ -367,14 +624,20 @@ _RENDERERS: dict[str, Callable[[Report, int | None], str]] = {
 }
 
 
-def render_report(report: Report, fmt: str, *, card_rows: int | None = None) -> str:
+def render_report(report: Report, fmt: str, *, card_rows: int | None = None,
+                  sections: Sequence[str] | None = None) -> str:
     """``report`` as text, Markdown, JSON or CSV (see the module docstring).
 
     ``card_rows`` limits the text and Markdown card tables to the best and the
     worst ``card_rows`` cards of each variant (default: every card). JSON and
-    CSV always hold every row. Raises ``UnknownFormatError`` for another ``fmt``.
+    CSV always hold every row. ``sections`` (names of ``SECTIONS``; default
+    all) keeps only those sections, in every format. Raises
+    ``UnknownFormatError`` for another ``fmt`` or an unknown section.
     """
     renderer = _RENDERERS.get(fmt)
     if renderer is None:
         raise UnknownFormatError(f"report format {fmt!r}: expected one of {', '.join(FORMATS)}")
-    return renderer(report, card_rows)
+    for section in sections or ():
+        if section not in SECTIONS:
+            raise UnknownFormatError(f"report section {section!r}: expected one of {', '.join(SECTIONS)}")
+    return renderer(report, card_rows, sections)

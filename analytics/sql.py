@@ -30,6 +30,7 @@ import duckdb
 import polars as pl
 
 from analytics.catalog import AnalyticsError, open_catalog
+from analytics.views import METRIC_VIEWS
 
 SQL_FORMATS = ("table", "csv", "json")
 DEFAULT_MAX_ROWS = 1000
@@ -166,15 +167,25 @@ End a query with ';' (or an empty line) to run it; a query may span several line
   .schema [VIEW]   columns and types of one view (or of all)
   .help            this help
   .quit            leave (Ctrl-D too)
-Macros: wilson_low(wins, n), wilson_high(wins, n): the 95% Wilson interval.
+Macros: wilson_low(wins, n), wilson_high(wins, n): the 95% Wilson interval; erfc, normal_sf,
+chi2_sf(x, df), prop_z/prop_p(wa, na, wb, nb), mcnemar_stat/mcnemar_p(only_a, only_b).
+Metric views: seat_stats, seat_balance, agent_stats, faction_stats, card_stats, game_stats,
+variant_deltas... (analytics/README.md).
 """
 
 
 def _tables(con: duckdb.DuckDBPyConnection) -> str:
     names = [row[0] for row in con.execute(
         "SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY view_name").fetchall()]
-    rows = [(name, con.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0]) for name in names]  # type: ignore[index]
-    return format_table(["view", "rows"], rows)
+    # Counting a metric view's rows would compute the metric over the whole
+    # experiment: list those by name only, after the data views.
+    data = [name for name in names if name not in METRIC_VIEWS]
+    rows = [(name, con.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0]) for name in data]  # type: ignore[index]
+    text = format_table(["view", "rows"], rows)
+    metrics = [name for name in names if name in METRIC_VIEWS]
+    if metrics:
+        text += "metric views: " + ", ".join(metrics) + "\n"
+    return text
 
 
 def _schema(con: duckdb.DuckDBPyConnection, argument: str) -> str:

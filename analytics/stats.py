@@ -92,10 +92,321 @@ WILSON_LOW_SQL = f"CREATE OR REPLACE MACRO wilson_low(w, n, z := {Z95!r}) AS {_m
 WILSON_HIGH_SQL = f"CREATE OR REPLACE MACRO wilson_high(w, n, z := {Z95!r}) AS {_macro_body('+', 'least', '1.0')}"
 
 
-def register_sql_macros(con: duckdb.DuckDBPyConnection) -> None:
-    """Define ``wilson_low(w, n[, z := ...])`` and ``wilson_high(w, n[, z := ...])`` on ``con``.
 
-    ``z`` defaults to the 95% quantile; pass ``z := 2.5758293035489004`` for 99%.
+
+# ====================================================================== tests
+#
+# Everything below is plain ``math`` (no scipy at run time) and each function
+# has a SQL twin, registered by ``register_sql_macros``, written with the same
+# formula so that a DuckDB view and the Python function give the same numbers.
+# The golden tests compare both with scipy and statsmodels.
+
+
+def normal_sf(z: float) -> float:
+    """Upper tail of the standard normal distribution, ``P(Z > z) = erfc(z/√2)/2``."""
+    return 0.5 * math.erfc(z / math.sqrt(2.0))
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """Upper tail ``P(X > x)`` of the chi-square distribution with integer ``df`` degrees of freedom.
+
+    Closed forms of the regularized upper incomplete gamma function
+    ``Q(df/2, x/2)`` for integer ``df`` (Abramowitz & Stegun 26.4.4-26.4.5)::
+
+        even df:  Q = Σ_{i<df/2}           exp(i·ln(x/2) − x/2 − lnΓ(i+1))
+        odd df:   Q = erfc(√(x/2)) + Σ_{i<(df−1)/2} exp((i+½)·ln(x/2) − x/2 − lnΓ(i+3/2))
+
+    Each term is taken through logarithms so that huge statistics (millions
+    of games) underflow cleanly to 0 instead of producing ``0·∞``.
+    """
+    if df < 1 or int(df) != df:
+        raise ValueError(f"df must be a positive integer, got {df!r}")
+    if x <= 0:
+        return 1.0
+    half = x / 2.0
+    log_half = math.log(half)
+    if df % 2 == 0:
+        total = sum(math.exp(i * log_half - half - math.lgamma(i + 1)) for i in range(df // 2))
+    else:
+        total = math.erfc(math.sqrt(half)) + sum(
+            math.exp((i + 0.5) * log_half - half - math.lgamma(i + 1.5)) for i in range((df - 1) // 2))
+    return min(1.0, max(0.0, total))
+
+
+def chi_square_uniform(counts: list[int] | tuple[int, ...]) -> tuple[float, int, float]:
+    """Pearson's chi-square goodness-of-fit test of ``counts`` against equal shares.
+
+    ``counts[k]`` are the wins of seat ``k``; under the null hypothesis every
+    seat wins ``1/N`` of the decided games, so the expected count is
+    ``E = Σ counts / N``. Returns ``(statistic, df, p)`` with
+    ``statistic = Σ (O − E)² / E``, ``df = N − 1`` and ``p = chi2_sf``.
+    With no wins at all there is no evidence either way: ``(0, N − 1, 1)``.
+    """
+    n = len(counts)
+    if n < 2:
+        raise ValueError(f"need at least two categories, got {n}")
+    total = sum(counts)
+    if total == 0:
+        return (0.0, n - 1, 1.0)
+    expected = total / n
+    statistic = sum((count - expected) ** 2 for count in counts) / expected
+    return (statistic, n - 1, chi2_sf(statistic, n - 1))
+
+
+def two_proportion_ztest(wins_a: int, n_a: int, wins_b: int, n_b: int) -> tuple[float, float]:
+    """Two-sided z-test of equal proportions with the pooled variance.
+
+    ``z = (p_b − p_a) / sqrt(p̄(1 − p̄)(1/n_a + 1/n_b))`` with ``p̄`` the pooled
+    proportion; ``p = 2·normal_sf(|z|)``. Positive ``z`` means ``b`` (the
+    variant) is higher than ``a`` (the baseline). Returns ``(z, p)``;
+    ``(0, 1)`` when a side has no games or the pooled rate is 0 or 1 (no
+    variance, no evidence of a difference).
+    """
+    if n_a <= 0 or n_b <= 0:
+        return (0.0, 1.0)
+    pooled = (wins_a + wins_b) / (n_a + n_b)
+    variance = pooled * (1 - pooled) * (1 / n_a + 1 / n_b)
+    if variance <= 0:
+        return (0.0, 1.0)
+    z = (wins_b / n_b - wins_a / n_a) / math.sqrt(variance)
+    return (z, math.erfc(abs(z) / math.sqrt(2.0)))
+
+
+def mcnemar(only_a: int, only_b: int, correction: bool = True) -> tuple[float, float]:
+    """McNemar's test for paired binary outcomes (the same seeds played twice).
+
+    ``only_a``: pairs where only the baseline game was a win; ``only_b``: only
+    the variant's. ``statistic = (|only_a − only_b| − 1)² / (only_a + only_b)``
+    with the continuity correction (without: no ``− 1``, as statsmodels'
+    ``mcnemar(exact=False, correction=...)``), compared with chi-square on one
+    degree of freedom. Returns ``(statistic, p)``; ``(0, 1)`` without
+    discordant pairs.
+    """
+    discordant = only_a + only_b
+    if discordant <= 0:
+        return (0.0, 1.0)
+    difference = float(abs(only_a - only_b))
+    if correction:
+        # Edwards' correction as written (and as statsmodels computes it):
+        # not clamped at 0, so b = c gives 1/(b + c) rather than 0.
+        difference -= 1.0
+    statistic = difference * difference / discordant
+    return (statistic, math.erfc(math.sqrt(statistic / 2.0)))
+
+
+def welch_ztest(mean_a: float, var_a: float, n_a: int, mean_b: float, var_b: float,
+                n_b: int) -> tuple[float, float]:
+    """Large-sample two-sided test of equal means (turns, decisions per game).
+
+    ``z = (mean_b − mean_a) / sqrt(var_a/n_a + var_b/n_b)`` with the sample
+    variances, ``p = 2·normal_sf(|z|)``; ``(0, 1)`` without variance.
+    """
+    if n_a <= 0 or n_b <= 0:
+        return (0.0, 1.0)
+    variance = var_a / n_a + var_b / n_b
+    if variance <= 0:
+        return (0.0, 1.0)
+    z = (mean_b - mean_a) / math.sqrt(variance)
+    return (z, math.erfc(abs(z) / math.sqrt(2.0)))
+
+
+def benjamini_hochberg(pvalues: list[float] | tuple[float, ...]) -> list[float]:
+    """Benjamini–Hochberg adjusted p-values (q-values), in the input order.
+
+    With the ``m`` p-values sorted ascending, ``q_(i) = min_{j ≥ i} p_(j)·m/j``,
+    capped at 1; rejecting every hypothesis with ``q ≤ α`` keeps the false
+    discovery rate at most ``α``. Equal to statsmodels'
+    ``multipletests(p, method="fdr_bh")[1]``.
+    """
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda index: pvalues[index])
+    adjusted = [0.0] * m
+    running = 1.0
+    for rank in range(m, 0, -1):
+        index = order[rank - 1]
+        running = min(running, pvalues[index] * m / rank)
+        adjusted[index] = running
+    return adjusted
+
+
+def beta_binomial_prior(wins: list[int], games: list[int]) -> tuple[float, float] | None:
+    """Method-of-moments beta prior ``(alpha, beta)`` of many win rates (empirical Bayes).
+
+    The cards' win rates ``p_k = wins_k / games_k`` scatter around the pooled
+    mean ``m = Σ wins / Σ games`` for two reasons: real differences between
+    cards (variance ``τ²``) and binomial noise (``m(1 − m)/games_k``). So
+    ``τ² = var(p_k) − m(1 − m)·mean(1/games_k)`` (the plain variance over the
+    cards with games), and a beta prior with mean ``m`` and variance ``τ²`` has
+    ``alpha + beta = m(1 − m)/τ² − 1``. Returns ``None`` when the cards
+    differ no more than noise would make them (``τ² ≤ 0``), or with fewer than
+    two cards: then every card is shrunk all the way to ``m``. A card's
+    shrunk win rate is ``(wins + alpha) / (games + alpha + beta)``.
+    """
+    pairs = [(w, n) for w, n in zip(wins, games, strict=True) if n > 0]
+    if len(pairs) < 2:
+        return None
+    mean = sum(w for w, _ in pairs) / sum(n for _, n in pairs)
+    rates = [w / n for w, n in pairs]
+    average = sum(rates) / len(rates)
+    variance = sum((rate - average) ** 2 for rate in rates) / len(rates)
+    noise = mean * (1 - mean) * sum(1 / n for _, n in pairs) / len(pairs)
+    between = variance - noise
+    if between <= 0 or mean <= 0 or mean >= 1:
+        return None
+    strength = mean * (1 - mean) / between - 1
+    if strength <= 0:
+        # More spread than a beta can hold (a U shape): no shrinkage.
+        return (0.0, 0.0)
+    return (mean * strength, (1 - mean) * strength)
+
+
+def games_for_difference(p: float, delta: float, power: float = 0.8, alpha: float = 0.05) -> int:
+    """Games needed *per arm* to detect a change of win rate from ``p`` to ``p + delta``.
+
+    The classic normal-approximation formula for a two-sided two-proportion
+    z-test at level ``alpha`` with the given ``power`` (Fleiss, Statistical
+    Methods for Rates and Proportions, 3rd ed., eq. 4.14, without continuity
+    correction)::
+
+        n = (z_{1−α/2}·sqrt(2·p̄(1 − p̄)) + z_{power}·sqrt(p₁(1 − p₁) + p₂(1 − p₂)))² / δ²
+
+    with ``p₁ = p``, ``p₂ = p + δ``, ``p̄ = (p₁ + p₂)/2``; rounded up.
+    """
+    p2 = p + delta
+    if not (0.0 < p < 1.0 and 0.0 < p2 < 1.0) or delta == 0:
+        raise ValueError(f"expected 0 < p < 1, 0 < p + delta < 1 and delta != 0, got p={p!r}, delta={delta!r}")
+    if not 0.0 < power < 1.0:
+        raise ValueError(f"power must be strictly between 0 and 1, got {power!r}")
+    z_alpha = z_for_confidence(1.0 - alpha)
+    z_power = NormalDist().inv_cdf(power)
+    mean = (p + p2) / 2
+    root = z_alpha * math.sqrt(2 * mean * (1 - mean)) + z_power * math.sqrt(p * (1 - p) + p2 * (1 - p2))
+    return math.ceil(root * root / (delta * delta) - 1e-9)
+
+
+def power_of_difference(p: float, delta: float, n: int, alpha: float = 0.05) -> float:
+    """The power of the two-sided two-proportion z-test with ``n`` games per arm
+    (the inverse of ``games_for_difference``, ignoring the far tail)."""
+    p2 = p + delta
+    z_alpha = z_for_confidence(1.0 - alpha)
+    mean = (p + p2) / 2
+    spread = math.sqrt(p * (1 - p) + p2 * (1 - p2))
+    return 1.0 - NormalDist().cdf((z_alpha * math.sqrt(2 * mean * (1 - mean)) - abs(delta) * math.sqrt(n)) / spread)
+
+
+def games_for_interval(p: float, width: float, confidence: float = 0.95) -> int:
+    """Games needed for the Wilson interval of a rate near ``p`` to be at most ``width`` wide.
+
+    Uses the normal approximation ``width = 2·z·sqrt(p(1 − p)/n)``, then
+    steps ``n`` up until the Wilson interval itself is narrow enough.
+    """
+    if not 0.0 < width < 1.0:
+        raise ValueError(f"width must be strictly between 0 and 1, got {width!r}")
+    z = z_for_confidence(confidence)
+    n = max(1, math.ceil(4 * z * z * p * (1 - p) / (width * width)))
+    while True:
+        wins = round(p * n)
+        low, high = _wilson_low(wins, n, z), _wilson_high(wins, n, z)
+        if high - low <= width:
+            return n
+        n = math.ceil(n * 1.01) + 1
+
+
+# ----------------------------------------------------------- SQL versions
+
+ERFC_SWITCH = 3.0
+_ERFC_SERIES_TERMS = 60
+_ERFC_FRACTION_DEPTH = 60
+
+
+def _erfc_sql(x: str) -> str:
+    """``erfc`` of a non-negative SQL expression ``x``, to ~1e-15 absolute.
+
+    DuckDB has no ``erf``. Below ``ERFC_SWITCH``: ``1 − erf`` with the series
+    ``erf(x) = 2/√π·exp(−x²)·Σ 2ᵏx^(2k+1)/(1·3·…·(2k+1))`` (all terms
+    positive, so no cancellation), 60 terms in Horner form; above it the
+    continued fraction ``erfc(x) = exp(−x²)/√π / (x + ½/(x + 1/(x + 3/2/(x + …))))``,
+    60 levels deep. Both were checked against ``math.erfc`` on a fine grid.
+    """
+    coefficients = []
+    value = 1.0
+    for k in range(_ERFC_SERIES_TERMS):
+        coefficients.append(value)
+        value = value * 2 / (2 * k + 3)
+    horner = repr(coefficients[-1])
+    for coefficient in reversed(coefficients[:-1]):
+        horner = f"({horner}) * ({x}) * ({x}) + {coefficient!r}"
+    series = f"1 - {2 / math.sqrt(math.pi)!r} * exp(-({x}) * ({x})) * ({x}) * ({horner})"
+    fraction = f"({x})"
+    for k in range(_ERFC_FRACTION_DEPTH, 0, -1):
+        fraction = f"({x}) + {k / 2!r} / ({fraction})"
+    continued = f"exp(-({x}) * ({x})) / {math.sqrt(math.pi)!r} / ({fraction})"
+    return f"CASE WHEN ({x}) < {ERFC_SWITCH!r} THEN {series} ELSE {continued} END"
+
+
+def _chi2_sf_sql(x: str, max_df: int) -> str:
+    # ln of a positive stand-in: CASE branches may be evaluated for every row.
+    log_half = f"ln(greatest({x}, 1e-300) / 2)"
+    terms_even = " + ".join(
+        f"CASE WHEN {i} < df // 2 THEN exp({i} * {log_half} - {x} / 2 - {math.lgamma(i + 1)!r}) ELSE 0 END"
+        for i in range(max_df // 2))
+    terms_odd = " + ".join(
+        f"CASE WHEN {i} < (df - 1) // 2 THEN exp({i + 0.5!r} * {log_half} - {x} / 2 - {math.lgamma(i + 1.5)!r}) "
+        "ELSE 0 END"
+        for i in range(max_df // 2))
+    return (f"CASE WHEN df IS NULL OR {x} IS NULL THEN NULL WHEN {x} <= 0 THEN 1.0 "
+            f"WHEN df % 2 = 0 THEN least(1.0, greatest(0.0, {terms_even})) "
+            f"ELSE least(1.0, greatest(0.0, erfc(sqrt({x} / 2)) + {terms_odd})) END")
+
+
+CHI2_MAX_DF = 64
+"""``chi2_sf`` in SQL handles up to this many degrees of freedom (NULL beyond)."""
+
+def _once(value: str, body: str) -> str:
+    """``body`` (an expression in ``t``) with ``t`` bound to ``value`` once.
+
+    A DuckDB macro is expanded textually, so a long formula that names its
+    argument 120 times would copy the argument's own expression 120 times,
+    and nested macros multiply that: binding the argument through a
+    one-element list lambda keeps each expression written once."""
+    return f"list_transform([({value})::DOUBLE], lambda t: {body})[1]"
+
+
+STATS_SQL = [
+    # erfc(x) for any x: erfc(−x) = 2 − erfc(x).
+    "CREATE OR REPLACE MACRO erfc(x) AS " + _once(
+        "x", f"CASE WHEN t IS NULL THEN NULL WHEN t >= 0 THEN {_erfc_sql('t')} ELSE 2 - ({_erfc_sql('(-t)')}) END"),
+    "CREATE OR REPLACE MACRO normal_sf(z) AS 0.5 * erfc(z / sqrt(2.0))",
+    f"CREATE OR REPLACE MACRO chi2_sf(x, df) AS CASE WHEN df > {CHI2_MAX_DF} THEN NULL ELSE "
+    + _once("x", _chi2_sf_sql("t", CHI2_MAX_DF)) + " END",
+    # Pooled two-proportion z (b minus a) and its two-sided p-value; 0 and 1 without variance.
+    "CREATE OR REPLACE MACRO prop_z(wa, na, wb, nb) AS " + _once(
+        "(wa + wb)::DOUBLE / (na + nb)",
+        "CASE WHEN na <= 0 OR nb <= 0 OR t * (1 - t) <= 0 THEN 0.0 "
+        "ELSE (wb::DOUBLE / nb - wa::DOUBLE / na) / sqrt(t * (1 - t) * (1.0 / na + 1.0 / nb)) END"),
+    "CREATE OR REPLACE MACRO prop_p(wa, na, wb, nb) AS erfc(abs(prop_z(wa, na, wb, nb)) / sqrt(2.0))",
+    # McNemar with the continuity correction.
+    "CREATE OR REPLACE MACRO mcnemar_stat(a, b) AS CASE WHEN a + b <= 0 THEN 0.0 ELSE "
+    "(abs(a - b) - 1.0) ** 2 / (a + b) END",
+    "CREATE OR REPLACE MACRO mcnemar_p(a, b) AS erfc(sqrt(mcnemar_stat(a, b) / 2))",
+    "CREATE OR REPLACE MACRO welch_z(ma, va, na, mb, vb, nb) AS CASE WHEN na <= 0 OR nb <= 0 "
+    "OR coalesce(va, 0) / na + coalesce(vb, 0) / nb <= 0 THEN 0.0 "
+    "ELSE (mb - ma) / sqrt(coalesce(va, 0) / na + coalesce(vb, 0) / nb) END",
+]
+
+
+def register_sql_macros(con: duckdb.DuckDBPyConnection) -> None:
+    """Define the statistics macros on ``con``.
+
+    ``wilson_low(w, n[, z := ...])`` and ``wilson_high(w, n[, z := ...])``
+    (``z`` defaults to the 95% quantile; pass ``z := 2.5758293035489004`` for
+    99%), ``erfc(x)``, ``normal_sf(z)``, ``chi2_sf(x, df)``,
+    ``prop_z(wa, na, wb, nb)`` and ``prop_p(...)`` (two-proportion z-test, b
+    minus a), ``mcnemar_stat(a, b)`` and ``mcnemar_p(a, b)`` (with the
+    continuity correction), ``welch_z(ma, va, na, mb, vb, nb)``: the SQL twins
+    of the Python functions of the same names.
     """
     con.execute(WILSON_LOW_SQL)
     con.execute(WILSON_HIGH_SQL)
+    for statement in STATS_SQL:
+        con.execute(statement)

@@ -83,11 +83,32 @@ def build_parser() -> argparse.ArgumentParser:
     _results_option(sql)
     sql.set_defaults(handler=command_sql)
 
-    report = commands.add_parser("report", help="win rates, game length and card table of an experiment")
+    report = commands.add_parser("report", help="balance metrics of an experiment: seats, factions, cards, variants")
     report.add_argument("experiment", help="experiment name (under --results) or folder")
     report.add_argument("--format", choices=["text", "markdown", "csv", "json"], default="text")
+    report.add_argument("--sections", help="comma-separated sections to show (default all): "
+                        "variants,seats,agents,factions,coop,games,cards,deltas")
+    report.add_argument("--card-rows", type=int, help="text/markdown: only the best and worst N cards per table")
     _results_option(report)
     report.set_defaults(handler=command_report)
+
+    plan = commands.add_parser("plan", help="games needed to detect a win-rate difference, or for an interval width")
+    plan.add_argument("--p", type=float, default=0.5, help="the baseline win rate (default 0.5)")
+    plan.add_argument("--delta", type=float, help="the difference in win rate to detect, e.g. 0.02")
+    plan.add_argument("--power", type=float, default=0.8, help="power of the test (default 0.8)")
+    plan.add_argument("--alpha", type=float, default=0.05, help="two-sided significance level (default 0.05)")
+    plan.add_argument("--tests", type=int, default=1,
+                      help="number of comparisons (cards x variants...): alpha is divided by it (default 1)")
+    plan.add_argument("--width", type=float, help="also: games for a 95%% interval at most this wide")
+    plan.add_argument("--format", choices=["text", "json"], default="text")
+    plan.set_defaults(handler=command_plan)
+
+    catalog = commands.add_parser("catalog", help="write a DuckDB catalog file for the plain duckdb client")
+    catalog.add_argument("experiment", nargs="?", help="one experiment (default: every experiment under --results)")
+    catalog.add_argument("--output", type=Path, help="file to write (default: <results>/catalog.duckdb, or "
+                         "<experiment folder>/catalog.duckdb for one experiment)")
+    _results_option(catalog)
+    catalog.set_defaults(handler=command_catalog)
 
     dashboard = commands.add_parser("dashboard", help="start the Streamlit dashboard")
     _results_option(dashboard)
@@ -118,6 +139,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--game", action="append", help="only this game (repeatable)")
     bench.add_argument("--agent", action="append", help="only this agent (repeatable)")
     bench.add_argument("--games", type=int, default=20000, help="games per measurement (default 20000)")
+    bench.add_argument("--memory", action="store_true",
+                       help="instead: peak memory of one worker playing --games games in shards of --shard-size")
+    bench.add_argument("--shard-size", type=int, default=20000, help="shard size for --memory (default 20000)")
+    bench.add_argument("--search", action="store_true",
+                       help="instead: ISMCTS iterations/s per game (random and heuristic rollouts)")
     bench.set_defaults(handler=command_bench)
     return parser
 
@@ -150,8 +176,21 @@ def command_run(arguments: argparse.Namespace) -> int:
     summary = run_experiment(spec, options, on_start=announce)
     for line in summary.lines():
         print(line)
+    _index_for_reports(arguments.results / spec.name)
     print(f"next: cardlab report {spec.name}   |   cardlab sql {spec.name} \"SELECT count(*) FROM games\"")
     return 0
+
+
+def _index_for_reports(folder: Path) -> None:
+    """Count every finished shard once now (``analytics.partials``), so that the
+    first ``cardlab report`` reads small cached counts instead of every row."""
+    from analytics.catalog import AnalyticsError
+    from analytics.partials import shard_counts
+
+    try:
+        shard_counts(folder)
+    except (AnalyticsError, OSError) as error:
+        print(f"cardlab: note: no report cache written ({error})", file=sys.stderr)
 
 
 def command_sql(arguments: argparse.Namespace) -> int:
@@ -172,8 +211,69 @@ def command_report(arguments: argparse.Namespace) -> int:
     from analytics.catalog import resolve_experiment
     from analytics.report import build_report, render_report
 
+    sections = None
+    if arguments.sections is not None:
+        sections = [name.strip() for name in arguments.sections.split(",") if name.strip()]
+    if arguments.card_rows is not None and arguments.card_rows < 1:
+        raise UsageError(f"--card-rows: expected a positive integer, got {arguments.card_rows}")
     folder = resolve_experiment(arguments.experiment, arguments.results)
-    sys.stdout.write(render_report(build_report(folder), arguments.format))
+    report = build_report(folder)
+    sys.stdout.write(render_report(report, arguments.format, card_rows=arguments.card_rows, sections=sections))
+    return 0
+
+
+def command_plan(arguments: argparse.Namespace) -> int:
+    """``cardlab plan``: sample sizes for a win-rate difference and for an interval width."""
+    from analytics.stats import games_for_difference, games_for_interval, power_of_difference
+
+    if arguments.delta is None and arguments.width is None:
+        raise UsageError("plan: give --delta D (difference to detect) and/or --width W (interval width)")
+    if not 0 < arguments.p < 1:
+        raise UsageError(f"--p: expected a win rate strictly between 0 and 1, got {arguments.p}")
+    if not 0 < arguments.power < 1:
+        raise UsageError(f"--power: expected a number strictly between 0 and 1, got {arguments.power}")
+    if not 0 < arguments.alpha < 1:
+        raise UsageError(f"--alpha: expected a number strictly between 0 and 1, got {arguments.alpha}")
+    if arguments.tests < 1:
+        raise UsageError(f"--tests: expected a positive integer, got {arguments.tests}")
+    result: dict[str, Any] = {"p": arguments.p}
+    lines = []
+    if arguments.delta is not None:
+        if arguments.delta == 0 or not 0 < arguments.p + arguments.delta < 1:
+            raise UsageError(f"--delta: expected a non-zero difference with 0 < p + delta < 1, got {arguments.delta}")
+        alpha = arguments.alpha / arguments.tests
+        games = games_for_difference(arguments.p, arguments.delta, arguments.power, alpha)
+        result.update(delta=arguments.delta, power=arguments.power, alpha=arguments.alpha, tests=arguments.tests,
+                      alpha_per_test=alpha, games_per_arm=games,
+                      achieved_power=power_of_difference(arguments.p, arguments.delta, games, alpha))
+        divided = f" (= {arguments.alpha:g} / {arguments.tests} tests)" if arguments.tests > 1 else ""
+        lines.append(
+            f"{games:,} games per arm (baseline and variant) detect a win-rate change from "
+            f"{100 * arguments.p:.1f}% to {100 * (arguments.p + arguments.delta):.1f}% with "
+            f"{100 * arguments.power:.0f}% power at two-sided alpha {alpha:.3g}{divided}.")
+        lines.append("  (two-proportion z-test; with paired seeds McNemar's test usually needs fewer.)")
+    if arguments.width is not None:
+        if not 0 < arguments.width < 1:
+            raise UsageError(f"--width: expected a number strictly between 0 and 1, got {arguments.width}")
+        games = games_for_interval(arguments.p, arguments.width)
+        result.update(width=arguments.width, games_for_width=games)
+        lines.append(f"{games:,} games give a 95% Wilson interval at most {100 * arguments.width:.1f} points wide "
+                     f"around {100 * arguments.p:.1f}%.")
+    print(json.dumps(result, indent=2) if arguments.format == "json" else "\n".join(lines))
+    return 0
+
+
+def command_catalog(arguments: argparse.Namespace) -> int:
+    """``cardlab catalog [EXPERIMENT]``: a catalog file for ``duckdb FILE``."""
+    from analytics.catalog import resolve_experiment
+    from analytics.catalog_file import CATALOG_FILE, write_catalog_file, write_results_catalog
+
+    if arguments.experiment:
+        folder = resolve_experiment(arguments.experiment, arguments.results)
+        path = write_catalog_file(arguments.output or folder / CATALOG_FILE, [folder])
+    else:
+        path = write_results_catalog(arguments.results, arguments.output)
+    print(f"{path}\nopen it with: duckdb {path} -c \"SELECT * FROM seat_balance\"")
     return 0
 
 
@@ -263,7 +363,8 @@ def command_replay(arguments: argparse.Namespace) -> int:
         print(event_to_json(event) if arguments.json else format_event(event))
     if not arguments.json:
         state = played.state
-        print(f"winners: {state.winners() or 'none (draw)'}; scores: {state.scores()}; "
+        shared = len(set(state.returns())) == 1 and state.returns()[0] > 0
+        print(f"winners: {state.winners() or ('none (draw)' if shared else 'none')}; scores: {state.scores()}; "
               f"end: {state.end_reason()}; decisions: {played.decisions}")
     return 0
 
@@ -287,7 +388,7 @@ def _replay_from_experiment(arguments: argparse.Namespace) -> tuple[str, dict[st
         raise UsageError(f"--players: {spec.name} was played with {list(spec.player_counts)} players")
     if not 0 <= arguments.game_index < spec.games:
         raise UsageError(f"--game-index: expected 0 to {spec.games - 1}, got {arguments.game_index}")
-    seed = game_seed(spec.seed, variant.name, n_players, arguments.game_index)
+    seed = game_seed(spec.seed, spec.seed_variant(variant.name), n_players, arguments.game_index)
     return spec.game, variant.parameters, n_players, seed, spec.lineup(n_players, arguments.game_index, variant.name)
 
 
@@ -301,7 +402,30 @@ def command_bench(arguments: argparse.Namespace) -> int:
         parse_agent_spec(agent)
     if arguments.games < 1:
         raise UsageError(f"--games: expected a positive integer, got {arguments.games}")
+    if arguments.memory:
+        return _bench_memory(arguments)
+    if arguments.search:
+        from workers.bench import format_search_bench, run_search_bench
+
+        print(format_search_bench(run_search_bench(arguments.game)))
+        return 0
     print(format_bench(run_bench(arguments.game, arguments.agent, arguments.games)))
+    return 0
+
+
+def _bench_memory(arguments: argparse.Namespace) -> int:
+    import tempfile
+
+    from workers.bench import peak_memory_per_shard
+
+    game_id = (arguments.game or ["divvy"])[0]
+    agent = parse_agent_spec((arguments.agent or ["random"])[0])
+    with tempfile.TemporaryDirectory(prefix="cardlab-memory-") as folder:
+        readings = peak_memory_per_shard(game_id, agent, arguments.games, arguments.shard_size, folder)
+    print("| games played | peak RSS (MiB) |\n|---:|---:|")
+    step = max(1, len(readings) // 10)
+    for games, mib in readings[step - 1::step]:
+        print(f"| {games:,} | {mib:,.0f} |")
     return 0
 
 

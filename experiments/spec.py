@@ -27,7 +27,7 @@ BASELINE = "baseline"
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 KNOWN_KEYS = {
     "name", "game", "games", "seed", "player_counts", "agents", "rotate_seats",
-    "shard_size", "variants", "description", "sweep",
+    "shard_size", "variants", "description", "sweep", "paired_seeds",
 }
 SWEEP_AGENTS = "agents"
 DEFAULT_SHARD_SIZE = 5000
@@ -87,7 +87,15 @@ class ExperimentSpec:
     variants: tuple[Variant, ...]
     description: str = ""
     source: str = ""
+    paired_seeds: bool = False
     sweep: dict[str, list[Any]] = field(default_factory=dict)
+
+    def seed_variant(self, variant: str) -> str:
+        """The variant name that goes into a game's seed: with ``paired_seeds``
+        every variant plays the baseline's seeds (so the same game index is the
+        same deal, and variants can be compared game by game with McNemar's
+        test); otherwise each variant has its own."""
+        return BASELINE if self.paired_seeds else variant
 
     @property
     def total_games(self) -> int:
@@ -149,6 +157,7 @@ class ExperimentSpec:
             "description": self.description,
             "variants": {variant.name: variant.overrides for variant in self.variants if not variant.from_sweep},
             "sweep": self.sweep,
+            "paired_seeds": self.paired_seeds,
         }
 
     def identity(self) -> dict[str, Any]:
@@ -220,6 +229,9 @@ def parse_spec(raw: Mapping[str, Any], source: str, default_name: str = "") -> E
     description = raw.get("description", "")
     if not isinstance(description, str):
         raise _fail(source, "description", "expected a string")
+    paired_seeds = raw.get("paired_seeds", False)
+    if not isinstance(paired_seeds, bool):
+        raise _fail(source, "paired_seeds", f"expected true or false, got {paired_seeds!r}")
 
     variants = _variants(raw, game, source)
     sweep = _sweep_table(raw, source)
@@ -237,6 +249,7 @@ def parse_spec(raw: Mapping[str, Any], source: str, default_name: str = "") -> E
         description=description,
         source=source,
         sweep=sweep,
+        paired_seeds=paired_seeds,
     )
 
 

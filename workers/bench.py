@@ -6,6 +6,10 @@ Arrow tables and the three Parquet files written to a temporary folder). Runs
 in this process, on one core, with a fixed seed range so that repeated runs
 play the same games. The recorded rate is the one-core baseline that
 ``cardlab run`` on N workers is compared with.
+
+``cardlab bench --search`` measures the search agents instead: ISMCTS
+iterations per second (each a determinization, a tree walk and a rollout)
+at positions spread along a seeded random game.
 """
 
 from __future__ import annotations
@@ -16,9 +20,11 @@ import time
 from dataclasses import dataclass
 
 from experiments.spec import BASELINE, ExperimentSpec, Shard, Variant
+from simcore.agents.ismcts import IsmctsAgent
 from simcore.agents.registry import AgentSpec, parse_agent_spec
 from simcore.play import play_game
 from simcore.registry import GAMES, get_game
+from simcore.rng import Generator
 from simcore.seeding import game_seed
 from workers.shard import run_shard
 
@@ -94,6 +100,66 @@ def format_bench(rows: list[BenchRow]) -> str:
         lines.append(
             f"| {row.game} | {row.agent} | {row.n_players} | {row.games:,} | {row.engine_games_per_second:,.0f} "
             f"| {row.decisions_per_second:,.0f} | {row.decisions_per_game:.1f} | {row.recorded_games_per_second:,.0f} |"
+        )
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class SearchBenchRow:
+    """ISMCTS speed on one game."""
+
+    game: str
+    n_players: int
+    rollout: str
+    positions: int
+    iterations: int
+    iterations_per_second: float
+
+
+def bench_search(game_id: str, rollout: str = "random", positions: int = 20,
+                 iterations: int = 200) -> SearchBenchRow:
+    """ISMCTS iterations/s over ``positions`` decision points spread along a
+    seeded random game (early, middle and late positions alike)."""
+    game = get_game(game_id)
+    info = game.info
+    n_players = info.bench_players or info.min_players
+    config = game.configure(game.default_parameters())
+    state = game.new_state(config, n_players, game_seed(0, BASELINE, n_players, 0))
+    walker = Generator(1)
+    snapshots = []
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        if len(actions) > 1:
+            snapshots.append(state.clone())
+        state.apply(actions[walker.below(len(actions))])
+    step = max(1, len(snapshots) // positions)
+    chosen = snapshots[::step][:positions]
+    seconds = 0.0
+    for index, position in enumerate(chosen):
+        agent = IsmctsAgent(game, position.current_player, Generator(index), iterations=iterations, rollout=rollout)
+        started = time.perf_counter()
+        agent.search(position)
+        seconds += time.perf_counter() - started
+    total = iterations * len(chosen)
+    return SearchBenchRow(game_id, n_players, rollout, len(chosen), total, total / seconds)
+
+
+def run_search_bench(game_ids: list[str] | None = None, rollouts: tuple[str, ...] = ("random", "heuristic"),
+                     positions: int = 20) -> list[SearchBenchRow]:
+    """ISMCTS iterations/s for every registered game (or ``game_ids``) and rollout policy."""
+    return [bench_search(game_id, rollout, positions) for game_id in game_ids or sorted(GAMES) for rollout in rollouts]
+
+
+def format_search_bench(rows: list[SearchBenchRow]) -> str:
+    """A Markdown table of ISMCTS speed (pasted as is into the README)."""
+    lines = [
+        "| game | players | rollout | positions | ISMCTS iterations/s | ms per decision (200 iterations) |",
+        "|---|---:|---|---:|---:|---:|",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row.game} | {row.n_players} | {row.rollout} | {row.positions} | {row.iterations_per_second:,.0f} "
+            f"| {1000 * 200 / row.iterations_per_second:,.0f} |"
         )
     return "\n".join(lines)
 

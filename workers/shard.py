@@ -44,7 +44,7 @@ def play_shard(spec: ExperimentSpec, shard: Shard) -> dict[str, pa.Table]:
 
 def _play_into(spec: ExperimentSpec, shard: Shard, game: Game, config: Any, columns: ResultColumns) -> None:
     for game_index in range(shard.start, shard.stop):
-        seed = game_seed(spec.seed, shard.variant, shard.n_players, game_index)
+        seed = game_seed(spec.seed, spec.seed_variant(shard.variant), shard.n_players, game_index)
         lineup = spec.lineup(shard.n_players, game_index, shard.variant)
         columns.add(game_index, seed, play_game(game, config, shard.n_players, seed, lineup))
 

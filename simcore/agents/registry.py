@@ -1,19 +1,53 @@
-"""Agent specs such as ``random`` or ``heuristic`` and the factory behind them.
+"""Agent specs such as ``random`` or ``ismcts(iterations=200)`` and the factory behind them.
 
-A spec is a name with optional keyword parameters, ``name(key=value, ...)``,
-so that later agents (search with a budget) fit the same string form.
+A spec is a name with optional keyword parameters, ``name(key=value, ...)``.
+Parameters are checked when the spec is read (an unknown key or a bad value
+is an ``AgentSpecError`` with a one-line message) and kept in a normal form,
+so ``ismcts(iterations=0200)`` and ``ismcts(iterations=200)`` are the same agent.
+
+- ``random``: uniform over the legal actions;
+- ``heuristic``: the game's documented strategy;
+- ``osla(rollouts=10, rollout=random, max_steps=2000)``: one-step lookahead;
+- ``ismcts(iterations=200, exploration=0.7, rollout=random, max_steps=2000)``:
+  information-set Monte Carlo tree search.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from simcore.agents.ismcts import IsmctsAgent
+from simcore.agents.osla import OslaAgent
 from simcore.agents.random_agent import RandomAgent
+from simcore.agents.search import float_parameter, integer_parameter, policy_parameter
 from simcore.api import Agent, Game
 from simcore.seeding import make_rng
 
-AGENT_NAMES = ("random", "heuristic")
+AGENT_NAMES = ("random", "heuristic", "osla", "ismcts")
+
+_Reader = Callable[[str], object]
+
+
+def _integer(name: str, smallest: int) -> _Reader:
+    """A reader of an integer parameter of at least ``smallest``."""
+    return lambda text: integer_parameter(name, text, smallest)
+
+
+# Each agent's parameters: key -> reader turning the text into its value
+# (raising ValueError with a readable message).
+AGENT_PARAMETERS: dict[str, dict[str, _Reader]] = {
+    "random": {},
+    "heuristic": {},
+    "osla": {"rollouts": _integer("rollouts", 1), "rollout": policy_parameter, "max_steps": _integer("max_steps", 1)},
+    "ismcts": {
+        "iterations": _integer("iterations", 1),
+        "exploration": lambda text: float_parameter("exploration", text, 0.0),
+        "rollout": policy_parameter,
+        "max_steps": _integer("max_steps", 1),
+    },
+}
 
 _SPEC_PATTERN = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*$")
 
@@ -52,10 +86,34 @@ def parse_agent_spec(text: str) -> AgentSpec:
             key, sep, value = item.partition("=")
             if not sep or not key.strip():
                 raise AgentSpecError(f"agent {text!r}: expected key=value, got {item!r}")
+            if key.strip() in parameters:
+                raise AgentSpecError(f"agent {text!r}: parameter {key.strip()!r} given twice")
             parameters[key.strip()] = value.strip()
-    if parameters:
-        raise AgentSpecError(f"agent {name!r} takes no parameters, got {sorted(parameters)}")
-    return AgentSpec(name, parameters)
+    return AgentSpec(name, _checked_parameters(name, parameters))
+
+
+def _checked_parameters(name: str, parameters: dict[str, str]) -> dict[str, str]:
+    """The parameters in normal form; ``AgentSpecError`` for an unknown key or a bad value."""
+    readers = AGENT_PARAMETERS[name]
+    checked: dict[str, str] = {}
+    for key, text in parameters.items():
+        if key not in readers:
+            if not readers:
+                raise AgentSpecError(f"agent {name!r} takes no parameters, got {key!r}")
+            raise AgentSpecError(
+                f"agent {name!r}: unknown parameter {key!r}; expected one of: {', '.join(readers)}"
+            )
+        try:
+            checked[key] = str(readers[key](text))
+        except ValueError as error:
+            raise AgentSpecError(f"agent {name!r}: {error}") from None
+    return checked
+
+
+def _values(spec: AgentSpec) -> dict[str, object]:
+    """The spec's parameters read into their values."""
+    readers = AGENT_PARAMETERS[spec.name]
+    return {key: readers[key](text) for key, text in spec.parameters.items()}
 
 
 def make_agent(spec: AgentSpec, game: Game, seat: int, seed: int) -> Agent:
@@ -63,4 +121,8 @@ def make_agent(spec: AgentSpec, game: Game, seat: int, seed: int) -> Agent:
     rng = make_rng(seed)
     if spec.name == "random":
         return RandomAgent(rng)
+    if spec.name == "osla":
+        return OslaAgent(game, seat, rng, **_values(spec))  # type: ignore[arg-type]
+    if spec.name == "ismcts":
+        return IsmctsAgent(game, seat, rng, **_values(spec))  # type: ignore[arg-type]
     return game.heuristic_agent(seat, rng)

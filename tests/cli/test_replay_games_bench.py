@@ -61,3 +61,15 @@ def test_bench_prints_a_row_per_agent_with_positive_rates(capsys: pytest.Capture
     for row in rows:
         cells = [cell.strip().replace(",", "") for cell in row.split("|")[1:-1]]
         assert float(cells[4]) > 0 and float(cells[5]) > float(cells[4])
+
+
+def test_a_worker_playing_shard_after_shard_keeps_flat_memory() -> None:
+    import subprocess
+    import sys
+
+    finished = subprocess.run([sys.executable, "-m", "cardlab", "bench", "--memory", "--games", "30000",
+                               "--shard-size", "3000"], capture_output=True, text=True, check=True)
+    readings = [float(line.split("|")[2].replace(",", "")) for line in finished.stdout.splitlines()
+                if line.startswith("| ") and line.split("|")[1].strip().replace(",", "").isdigit()]
+    assert len(readings) == 10
+    assert readings[-1] <= readings[1] * 1.05  # after warm-up, ten times the games, the same peak

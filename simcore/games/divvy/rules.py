@@ -396,6 +396,9 @@ class DivvyState(GameState):
         copy = self.clone()
         other = 1 - seat
         hidden = copy.hands[other] + copy.chaff[other] + copy.draw_pile
+        # Sorted first, so the copy depends only on what ``seat`` sees and on
+        # ``rng``, not on where the hidden cards really are (seat-honest search).
+        hidden.sort()
         rng.shuffle(hidden)
         hand_size, chaff_size = len(copy.hands[other]), len(copy.chaff[other])
         copy.hands[other] = hidden[:hand_size]

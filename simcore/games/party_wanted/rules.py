@@ -553,21 +553,22 @@ class PartyState(GameState):
         of its level. What any seat sees is kept."""
         copy = self.clone()
         for pile in (*copy.decks, copy.treasure_deck, copy.encounter_deck, copy.monster_deck, copy.land_deck):
-            hidden = pile.cards[pile.face_up:]
+            # Sorted before shuffling (here and below), so the copy depends
+            # only on what the seats see and on ``rng`` (seat-honest search).
+            hidden = sorted(pile.cards[pile.face_up:])
             rng.shuffle(hidden)
             pile.cards[pile.face_up:] = hidden
         slots = [(t, s) for t in range(1,
                                        len(copy.tiers)) for s in range(len(copy.tiers[t])) if not copy.revealed[t][s]]
-        lands = [copy.tiers[t][s] for t, s in slots]
+        lands = sorted(copy.tiers[t][s] for t, s in slots)
         rng.shuffle(lands)
         for (t, s), land in zip(slots, lands, strict=True):
             copy.tiers[t][s] = land
         if not copy.revealed[0][0] and copy.boss_pools[copy.level - 1]:
             pool = copy.boss_pools[copy.level - 1]
-            choices = [copy.tiers[0][0], *pool]
-            pick = rng.below(len(choices))
-            copy.tiers[0][0], choices[pick] = choices[pick], copy.tiers[0][0]
-            copy.boss_pools[copy.level - 1] = choices[1:]
+            choices = sorted([copy.tiers[0][0], *pool])
+            copy.tiers[0][0] = choices.pop(rng.below(len(choices)))
+            copy.boss_pools[copy.level - 1] = choices
         return copy
 
     def clone(self) -> PartyState:

@@ -512,10 +512,13 @@ class TheseusState(GameState):
         loose: list[int] = list(by_rank[0])
         for rank in range(1, LAST_RANK + 1):
             deck = copy.decks[rank]
-            pool = by_rank[rank] + deck
+            # Sorted before shuffling, so the copy depends only on what ``seat``
+            # sees and on ``rng`` (seat-honest search).
+            pool = sorted(by_rank[rank] + deck)
             rng.shuffle(pool)
             deck[:] = pool[:len(deck)]
             loose += pool[len(deck):]
+        loose.sort()
         rng.shuffle(loose)
         dealt = 0
         for place in loose_places:

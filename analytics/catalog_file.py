@@ -1,0 +1,70 @@
+"""A DuckDB database file that the plain ``duckdb`` command-line client opens directly.
+
+``write_catalog_file(path, experiment_dirs)`` writes a small ``.duckdb`` file
+holding no data: only the views ``games``, ``players`` and ``cards`` over the
+absolute paths of the finished shards' Parquet files, the statistics macros
+(``wilson_low``, ``erfc``, ``chi2_sf``, ``prop_z``...) and every metric view
+of ``analytics.views``. So::
+
+    cardlab catalog --all                 # writes results/catalog.duckdb
+    duckdb results/catalog.duckdb -c "SELECT * FROM seat_balance"
+
+works without cardlab or Python. The file lists the shards finished when it
+was written; write it again after a run adds shards. It is replaced
+atomically, so a client never opens a half-written catalog.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import duckdb
+
+from analytics.catalog import NoResultsError, create_base_views, experiment_files, list_experiments, read_manifest
+from analytics.stats import register_sql_macros
+from analytics.views import register_metric_views
+
+CATALOG_FILE = "catalog.duckdb"
+STORAGE_VERSION = "v1.0.0"
+
+
+def _sql_string(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def write_catalog_file(path: Path, experiment_dirs: list[Path]) -> Path:
+    """Write the catalog of ``experiment_dirs`` to ``path`` (replacing it); return ``path``.
+
+    Raises ``NoResultsError`` if ``experiment_dirs`` is empty or one of them
+    has no finished shards.
+    """
+    if not experiment_dirs:
+        raise NoResultsError(f"{path}: no experiment with finished shards to catalog")
+    files = experiment_files(experiment_dirs)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.unlink(missing_ok=True)
+    con = duckdb.connect(":memory:")
+    try:
+        # The oldest storage format that holds everything, so that older
+        # duckdb command-line clients (1.x) open the file too.
+        con.execute(f"ATTACH {_sql_string(str(temporary))} AS catalog (STORAGE_VERSION {_sql_string(STORAGE_VERSION)})")
+        con.execute("USE catalog")
+        register_sql_macros(con)
+        create_base_views(con, files)
+        register_metric_views(con)
+        con.execute("CHECKPOINT catalog")
+    finally:
+        con.close()
+    os.replace(temporary, path)
+    # DuckDB may leave a write-ahead log beside the temporary name.
+    Path(f"{temporary}.wal").unlink(missing_ok=True)
+    return path
+
+
+def write_results_catalog(results_root: Path, path: Path | None = None) -> Path:
+    """The catalog of every experiment under ``results_root`` with finished shards,
+    written to ``path`` (default ``results_root/catalog.duckdb``)."""
+    folders = [folder for folder in list_experiments(results_root) if read_manifest(folder)]
+    return write_catalog_file(path or results_root / CATALOG_FILE, folders)

@@ -1,0 +1,138 @@
+"""Per-shard counts, cached: how ``cardlab report`` stays fast on millions of games.
+
+Every metric view (``analytics.views``) reads only the *count views*
+(``COUNT_VIEWS``: seats, agents, factions, matchups, teams, cards, game
+histogram), whose columns are sums and counts. A finished shard never changes
+(``cardlab run`` writes its files once, then its manifest marker), and shards
+hold disjoint games, so the counts of an experiment are the sums of its
+shards' counts. ``register_cached_counts`` therefore computes each count view
+once per shard, in DuckDB over that shard's three files, keeps the result as a
+small Parquet file under ``<experiment>/_analytics/<CACHE_VERSION>/``, and
+builds the count tables of the whole experiment by adding the cached files
+up. The first report over a new shard pays for reading it; later ones read
+kilobytes.
+
+A cache entry is used only if its key matches: the shard id, the size and
+modification time of the shard's three Parquet files and ``CACHE_VERSION``
+(bumped whenever a count view changes). Entries are written atomically. If
+the experiment folder is not writable, the counts are computed in memory
+each time, with the same result.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from analytics.catalog import _sql_string, create_base_views, read_manifest
+from analytics.stats import register_sql_macros
+from analytics.views import COUNT_VIEWS, Columns, count_view_sql
+from workers.schemas import TABLES
+from workers.storage import table_path
+
+CACHE_FOLDER = "_analytics"
+CACHE_VERSION = "v1"
+SHARD_MEMORY_LIMIT = "1GB"
+"""DuckDB's memory limit while counting one shard (it spills to disk beyond)."""
+
+
+def _shard_key(files: dict[str, Path]) -> dict[str, Any]:
+    return {
+        "version": CACHE_VERSION,
+        "files": {table: [path.stat().st_size, path.stat().st_mtime_ns] for table, path in files.items()},
+    }
+
+
+def _compute_shard(files: dict[str, Path], target: Path | None) -> dict[str, Any]:
+    """The count views of one shard: written as Parquet under ``target`` when given;
+    returned as Arrow tables otherwise."""
+    con = duckdb.connect(":memory:")
+    try:
+        con.execute("SET enable_progress_bar = false")
+        # A shard is read once: keeping its file contents in DuckDB's file
+        # cache only grows memory (to GiBs over an experiment), so cap both.
+        con.execute("SET enable_external_file_cache = false")
+        con.execute(f"SET memory_limit = '{SHARD_MEMORY_LIMIT}'")
+        register_sql_macros(con)
+        create_base_views(con, {table: [path] for table, path in files.items()})
+        results: dict[str, Any] = {}
+        for name, query in count_view_sql(Columns.of(con)).items():
+            if target is None:
+                results[name] = con.sql(query).to_arrow_table()
+            else:
+                path = target / f"{name}.parquet"
+                temporary = target / f".{name}.parquet.{os.getpid()}.tmp"
+                con.execute(f"COPY ({query}) TO {_sql_string(str(temporary))} (FORMAT parquet)")
+                os.replace(temporary, path)
+                results[name] = path
+        return results
+    finally:
+        con.close()
+
+
+def shard_counts(experiment_dir: Path) -> dict[str, list[Any]]:
+    """For each count view, one entry per finished shard: a cached Parquet path, or
+    an Arrow table when the cache cannot be written."""
+    manifest = read_manifest(experiment_dir)
+    cache = experiment_dir / CACHE_FOLDER / CACHE_VERSION
+    writable = True
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        writable = False
+    out: dict[str, list[Any]] = {name: [] for name in COUNT_VIEWS}
+    for shard_id, entry in manifest.items():
+        files = {table: table_path(experiment_dir, table, entry["variant"], shard_id) for table in TABLES}
+        key = _shard_key(files)
+        folder = cache / shard_id
+        key_file = folder / "key.json"
+        cached = False
+        if writable and key_file.is_file():
+            try:
+                cached = json.loads(key_file.read_text()) == key and all(
+                    (folder / f"{name}.parquet").is_file() for name in COUNT_VIEWS)
+            except (OSError, ValueError):
+                cached = False
+        if not cached:
+            if writable:
+                try:
+                    folder.mkdir(parents=True, exist_ok=True)
+                    _compute_shard(files, folder)
+                    temporary = folder / f".key.json.{os.getpid()}.tmp"
+                    temporary.write_text(json.dumps(key))
+                    os.replace(temporary, key_file)
+                    cached = True
+                except OSError:
+                    writable = False
+            if not cached:
+                for name, table in _compute_shard(files, None).items():
+                    out[name].append(table)
+                continue
+        for name in COUNT_VIEWS:
+            out[name].append(folder / f"{name}.parquet")
+    return out
+
+
+def register_cached_counts(con: duckdb.DuckDBPyConnection, experiment_dir: Path) -> None:
+    """Create the count views' tables on ``con`` as the sums of the shards' (cached) counts."""
+    entries = shard_counts(experiment_dir)
+    for name, (keys, additive) in COUNT_VIEWS.items():
+        paths = [entry for entry in entries[name] if isinstance(entry, Path)]
+        tables = [entry for entry in entries[name] if not isinstance(entry, Path)]
+        sources = []
+        if paths:
+            sources.append("SELECT * FROM read_parquet([" + ", ".join(_sql_string(str(p)) for p in paths) + "])")
+        for index, table in enumerate(tables):
+            view = f"_{name}_{index}"
+            con.register(view, table)
+            sources.append(f"SELECT * FROM {view}")
+        key_list = ", ".join(keys)
+        sums = ", ".join(f"sum({column})::BIGINT AS {column}" for column in additive)
+        con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT {key_list}, {sums} "
+                    f"FROM ({' UNION ALL BY NAME '.join(sources)}) GROUP BY {key_list} ORDER BY {key_list}")
+        for index in range(len(tables)):
+            con.unregister(f"_{name}_{index}")

@@ -1,0 +1,129 @@
+"""The ``ismcts`` agent: information-set Monte Carlo tree search.
+
+``ismcts(iterations=N, exploration=C, rollout=random|heuristic)`` is
+single-observer ISMCTS with determinization (Cowling, Powley and Whitehouse,
+2012). Each iteration:
+
+1. *determinize*: draw again everything the agent's seat cannot see (the
+   real state is never played on, so the agent is seat-honest);
+2. *select*: walk down the tree while every action legal in this
+   determinization has a child, taking the child with the best UCB value for
+   the seat to act; ``availability`` counts how often a child could have been
+   chosen, since a move legal in one determinization may not be in another;
+3. *expand*: add one untried legal action;
+4. *roll out* with the chosen policy (random, or the game's heuristic);
+5. *back up* the per-seat result (``returns()``, in [0, 1]) along the path.
+
+The budget is a number of iterations, not a time, so the same seed always
+gives the same choice. The move played is the most visited root child.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from simcore.agents.search import DEFAULT_MAX_STEPS, RolloutPolicy, determinize, first_best
+from simcore.api import Agent, Game, GameState
+from simcore.rng import Generator
+
+DEFAULT_ITERATIONS = 200
+DEFAULT_EXPLORATION = 0.7
+
+
+class Node:
+    """A tree node: reached by ``action`` of ``player``; statistics per seat."""
+
+    __slots__ = ("action", "availability", "children", "player", "totals", "visits")
+
+    def __init__(self, action: int, player: int, n_players: int) -> None:
+        self.action = action
+        self.player = player
+        # Keyed by (seat to act, action): action ints mean different things
+        # for different seats, and determinizations may disagree on who acts.
+        self.children: dict[tuple[int, int], Node] = {}
+        self.visits = 0
+        self.availability = 0
+        self.totals = [0.0] * n_players
+
+    def ucb(self, exploration: float) -> float:
+        """UCB1 with availability in place of the parent's visits (ISMCTS)."""
+        mean = self.totals[self.player] / self.visits
+        return mean + exploration * math.sqrt(math.log(self.availability) / self.visits)
+
+
+class IsmctsAgent(Agent):
+    """Information-set MCTS with a fixed iteration budget (see the module docstring)."""
+
+    def __init__(self, game: Game, seat: int, rng: Generator, iterations: int = DEFAULT_ITERATIONS,
+                 exploration: float = DEFAULT_EXPLORATION, rollout: str = "random",
+                 max_steps: int = DEFAULT_MAX_STEPS) -> None:
+        self.name = "ismcts"
+        self.seat = seat
+        self.rng = rng
+        self.iterations = iterations
+        self.exploration = exploration
+        self.policy = RolloutPolicy(rollout, game, rng, max_steps)
+
+    def choose(self, state: GameState, legal_actions: Sequence[int]) -> int:
+        """The most visited root action after ``iterations`` iterations."""
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        root = self.search(state)
+        children = [root.children.get((self.seat, action)) for action in legal_actions]
+        visits = [child.visits if child is not None else -1 for child in children]
+        return first_best(legal_actions, visits)
+
+    def search(self, state: GameState) -> Node:
+        """Run the iterations from ``state`` and return the tree's root."""
+        root = Node(-1, -1, state.n_players)
+        for _ in range(self.iterations):
+            copy = determinize(state, self.seat, self.rng)
+            path = self._select_and_expand(root, copy)
+            values = self.policy.play_out(copy)
+            for node in path:
+                node.visits += 1
+                totals = node.totals
+                for seat, value in enumerate(values):
+                    totals[seat] += value
+        return root
+
+    def _select_and_expand(self, root: Node, state: GameState) -> list[Node]:
+        """Walk ``state`` (a determinization) down the tree, adding at most
+        one node; return the nodes visited, root first."""
+        node = root
+        path = [root]
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            player = state.current_player
+            if len(actions) == 1:
+                # Forced moves are the rules moving on, not choices: no node.
+                state.apply(actions[0])
+                continue
+            children = node.children
+            untried: list[int] = []
+            best: Node | None = None
+            best_value = -math.inf
+            for action in actions:
+                child = children.get((player, action))
+                if child is None:
+                    untried.append(action)
+                    continue
+                child.availability += 1
+                if not untried:
+                    value = child.ucb(self.exploration)
+                    if value > best_value:
+                        best, best_value = child, value
+            if untried:
+                action = untried[self.rng.below(len(untried))]
+                child = Node(action, player, len(root.totals))
+                child.availability = 1
+                children[(player, action)] = child
+                state.apply(action)
+                path.append(child)
+                return path
+            assert best is not None
+            state.apply(best.action)
+            node = best
+            path.append(node)
+        return path

@@ -1,0 +1,42 @@
+"""Shared helpers of the agent tests: configs, random walks, significance."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from simcore.api import Game, GameState
+from simcore.registry import GAMES
+from simcore.rng import Generator
+
+GAME_IDS = sorted(GAMES)
+
+
+def config_of(game: Game, **rules: Any) -> Any:
+    """The game's default configuration with some ``rules.*`` values changed."""
+    parameters = game.default_parameters()
+    parameters["rules"].update(rules)
+    return game.configure(parameters)
+
+
+def decision_points(state: GameState, rng: Generator) -> Iterator[GameState]:
+    """Copies of ``state`` at every real choice (two or more legal actions)
+    of a random walk from ``state`` to the end."""
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        if len(actions) > 1:
+            yield state.clone()
+        state.apply(actions[rng.below(len(actions))])
+
+
+def binomial_tail(successes: int, trials: int, p: float) -> float:
+    """P(X >= successes) for X ~ Binomial(trials, p): the one-sided p-value."""
+    return sum(
+        math.comb(trials, k) * p**k * (1 - p) ** (trials - k) for k in range(successes, trials + 1)
+    )
+
+
+def wins_of(state: GameState, seats: Sequence[int]) -> int:
+    """1 if one of ``seats`` is among the winners, else 0 (draws count as losses)."""
+    return int(any(seat in state.winners() for seat in seats))

@@ -1,0 +1,436 @@
+"""The balance metrics (analytics.views / analytics.metrics) on hand-made datasets
+whose answers are worked out in the comments, and on the small real experiment
+against independent computations."""
+
+from __future__ import annotations
+
+import math
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import duckdb
+import polars as pl
+import pyarrow as pa
+import pytest
+from polars.testing import assert_frame_equal
+
+from analytics.catalog import AnalyticsError, open_catalog, open_results_catalog
+from analytics.catalog_file import write_catalog_file, write_results_catalog
+from analytics.metrics import (
+    agent_stats,
+    card_stats,
+    class_effects,
+    composition_stats,
+    faction_spread,
+    faction_stats,
+    game_stats,
+    matchups,
+    metric,
+    party_size_stats,
+    seat_balance,
+    seat_stats,
+    target_widths,
+    targets_met,
+    variant_deltas,
+)
+from analytics.partials import CACHE_FOLDER
+from analytics.stats import benjamini_hochberg, chi_square_uniform, mcnemar, two_proportion_ztest, wilson_interval
+from analytics.views import CARD_STATS, METRIC_VIEWS
+from simcore.registry import get_game
+from tests.analytics.test_metrics import write_handmade
+from workers.schemas import schemas
+from workers.storage import SPEC_FILE, manifest_path, table_path, write_json_atomically, write_parquet_atomically
+
+if TYPE_CHECKING:
+    from tests.conftest import SmallExperiment
+
+
+def _close(actual: float | None, expected: float | None) -> bool:
+    if actual is None or expected is None:
+        return actual is expected
+    return abs(actual - expected) < 1e-12
+
+
+def write_games(folder: Path, name: str, games: list[dict[str, Any]], seats: dict[tuple[str, int], list[Any]],
+                paired: bool = False) -> None:
+    """An experiment of Divvy-schema files from plain rows.
+
+    ``games``: variant, game_index, n_players, winners (list), seed (optional).
+    ``seats``: (variant, game_index) -> one (faction, won) per seat. No cards
+    rows but one placeholder card per game, so the cards table is not empty.
+    """
+    table_schemas = schemas(get_game("divvy").info)
+    variants = sorted({row["variant"] for row in games}, key=lambda v: (v != "baseline", v))
+    for variant in variants:
+        shard = f"{variant}-x-0000000000"
+        rows = [row for row in games if row["variant"] == variant]
+        key = {"experiment": name, "variant": variant, "game": "divvy"}
+        game_rows = [
+            {**key, "game_index": row["game_index"], "n_players": row["n_players"],
+             "seed": row.get("seed", 1000 * variants.index(variant) + row["game_index"]),
+             "winner": row["winners"][0] if len(row["winners"]) == 1 else None, "winners": row["winners"],
+             "draw": not row["winners"], "end_reason": row.get("end_reason", "rounds_complete"), "turns": 5,
+             "decisions": 10, "rounds_played": 5, "unclaimed_coins": 0, "deck_reshuffled": False}
+            for row in rows]
+        player_rows = [
+            {**key, "game_index": row["game_index"], "n_players": row["n_players"], "seat": seat,
+             "agent": "random", "faction": faction, "won": won, "score": int(won), "rank": 1 if won else 2}
+            for row in rows for seat, (faction, won) in enumerate(seats[(variant, row["game_index"])])]
+        card_rows = [
+            {**key, "game_index": row["game_index"], "n_players": row["n_players"], "seat": 0, "card": "c",
+             "copies": 1, "in_opening_hand": 1, "drawn": 1, "played": 0, "won_as_treasure": 0,
+             "first_played_turn": None, "won": 0 in row["winners"]}
+            for row in rows]
+        for table, data in (("games", game_rows), ("players", player_rows), ("cards", card_rows)):
+            write_parquet_atomically(pa.Table.from_pylist(data, schema=table_schemas[table]),
+                                     table_path(folder, table, variant, shard))
+        write_json_atomically({"shard": shard, "variant": variant}, manifest_path(folder, shard))
+    write_json_atomically({"name": name, "game": "divvy", "games": len(games), "player_counts": [3],
+                           "agents": ["random"], "variants": {v: {} for v in variants}, "paired_seeds": paired},
+                          folder / SPEC_FILE)
+
+
+@pytest.fixture
+def handmade(tmp_path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    folder = tmp_path / "handmade"
+    write_handmade(folder)
+    con = open_catalog(folder)
+    yield con
+    con.close()
+
+
+# ---------------------------------------------------------------- cards (17lands family)
+#
+# The hand-made Divvy data of test_metrics (baseline: 3 games, 2 seats = 6
+# seat-games, 3 of them won; in_opening_hand = min(drawn, 1), first played on
+# turn 1):
+#   x: (game 0, seat 0) drawn 2, played 1, won; (0, 1) drawn 1, lost;
+#      (1, 1) drawn 1, played 2, won; (2, 1) only won as treasure, lost.
+#   y: (1, 0) drawn 1, played 1, lost; (2, 0) drawn 3, won.
+
+
+def test_card_stats_give_the_17lands_numbers_worked_out_by_hand(handmade: duckdb.DuckDBPyConnection) -> None:
+    frame = card_stats(handmade).filter(pl.col("variant") == "baseline")
+    x = frame.filter(pl.col("card") == "x").row(0, named=True)
+    y = frame.filter(pl.col("card") == "y").row(0, named=True)
+    # x in hand in 3 seat-games ((2,1) was never in hand), 2 won: GIH 2/3. Not
+    # seen: 6 - 3 = 3 seat-games with 3 - 2 = 1 win: GNS 1/3; IWD = 1/3.
+    assert (x["games_in_hand"], x["wins_in_hand"], x["games_not_seen"], x["wins_not_seen"]) == (3, 2, 3, 1)
+    assert _close(x["gih_win_rate"], 2 / 3) and _close(x["gns_win_rate"], 1 / 3) and _close(x["iwd"], 1 / 3)
+    assert (x["gih_win_rate_low"], x["gih_win_rate_high"]) == pytest.approx(wilson_interval(2, 3), abs=1e-12)
+    # Opening hand: all three in-hand rows (2 won); drawn later: only (0,0), drawn 2 > 1 in the opening hand, won.
+    assert (x["games_opening"], x["games_drawn_later"]) == (3, 1)
+    assert _close(x["oh_win_rate"], 2 / 3) and _close(x["gd_win_rate"], 1.0)
+    # Played in (0,0) and (1,1), both won; play rate 2/3; first played on turn 1.
+    assert (x["games_played"], x["wins_played"]) == (2, 2)
+    assert _close(x["played_win_rate"], 1.0) and _close(x["play_rate"], 2 / 3) and _close(x["mean_turn_played"], 1.0)
+    # y: in hand in 2 seat-games, 1 won: GIH 1/2; not seen 4 with 2 wins: GNS 1/2; IWD 0.
+    assert (y["games_in_hand"], y["wins_in_hand"], y["games_not_seen"], y["wins_not_seen"]) == (2, 1, 4, 2)
+    assert _close(y["gih_win_rate"], 0.5) and _close(y["gns_win_rate"], 0.5) and _close(y["iwd"], 0.0)
+    assert _close(y["play_rate"], 0.5) and _close(y["played_win_rate"], 0.0) and _close(y["gd_win_rate"], 1.0)
+    # Shrinkage: m = (2 + 1)/(3 + 2) = 0.6; the rates 2/3 and 1/2 have variance
+    # 0.00694, less than the noise 0.6 * 0.4 * (1/3 + 1/2)/2 = 0.1: no prior,
+    # both shrink all the way to 0.6.
+    assert _close(x["card_mean"], 0.6) and _close(x["shrunk_win_rate"], 0.6) and _close(y["shrunk_win_rate"], 0.6)
+    # z against the card mean: (2/3 - 0.6)/sqrt(0.24/3) = 0.2357; (0.5 - 0.6)/sqrt(0.24/2) = -0.2887.
+    assert _close(x["z_score"], (2 / 3 - 0.6) / math.sqrt(0.24 / 3))
+    assert _close(y["z_score"], -0.1 / math.sqrt(0.12))
+    assert not x["outlier"] and not y["outlier"]
+
+
+def test_card_shrinkage_and_outliers_follow_the_beta_prior_worked_out_by_hand() -> None:
+    # Three cards in hand in 100 seat-games each, winning 10, 50 and 90: m = 0.5,
+    # var = 0.10667, noise = 0.0025, tau² = 0.104167, prior strength 1.4
+    # (alpha = beta = 0.7): card a shrinks to (10 + 0.7)/(100 + 1.4) = 0.10552.
+    con = duckdb.connect()
+    from analytics.stats import register_sql_macros
+
+    register_sql_macros(con)
+    con.execute("""CREATE TABLE card_counts AS SELECT 'e' AS experiment, 'baseline' AS variant, 2 AS n_players,
+        card, 100 AS games_in_hand, wins AS wins_in_hand, 0 AS games_opening, 0 AS wins_opening,
+        0 AS games_drawn_later, 0 AS wins_drawn_later, 100 AS games_played, wins AS wins_played,
+        100 AS times_drawn, 100 AS times_played, 200 AS sum_turn_played, 100 AS n_turn_played
+        FROM (VALUES ('a', 10), ('b', 50), ('c', 90)) AS t(card, wins)""")
+    con.execute("CREATE TABLE seat_totals AS SELECT 'e' AS experiment, 'baseline' AS variant, 2 AS n_players, "
+                "400 AS seat_games, 200 AS seat_wins")
+    rows = {row["card"]: row for row in con.sql(CARD_STATS).pl().iter_rows(named=True)}
+    assert rows["a"]["shrunk_win_rate"] == pytest.approx(10.7 / 101.4, abs=1e-9)
+    assert rows["b"]["shrunk_win_rate"] == pytest.approx(0.5, abs=1e-12)
+    assert rows["c"]["shrunk_win_rate"] == pytest.approx(90.7 / 101.4, abs=1e-9)
+    # z = (0.1 - 0.5)/sqrt(0.25/100) = -8: an outlier; b is not.
+    assert rows["a"]["z_score"] == pytest.approx(-8.0, abs=1e-12) and rows["a"]["outlier"]
+    assert rows["c"]["outlier"] and not rows["b"]["outlier"]
+    # Not seen: 400 - 100 = 300 seat-games with 200 - 10 = 190 wins.
+    assert rows["a"]["gns_win_rate"] == pytest.approx(190 / 300, abs=1e-12)
+    assert rows["a"]["mean_turn_played"] == 2.0
+
+
+def test_card_stats_of_one_agent_count_only_its_seat_games(handmade: duckdb.DuckDBPyConnection) -> None:
+    # A held: baseline game 0 seat 0, game 1 seat 1, game 2 seat 0 (3 seat-games, all won).
+    # A's x rows: (0,0) and (1,1), both in hand and won: GIH 1, not seen 1 seat-game with 1 win.
+    frame = card_stats(handmade, agent="A").filter(pl.col("variant") == "baseline")
+    x = frame.filter(pl.col("card") == "x").row(0, named=True)
+    assert (x["games_in_hand"], x["wins_in_hand"], x["games_not_seen"], x["wins_not_seen"]) == (2, 2, 1, 1)
+
+
+# ---------------------------------------------------------------- seats
+
+
+def test_seat_balance_gives_scipy_chi_square_and_the_first_seat_share(small_experiment: SmallExperiment) -> None:
+    con = open_catalog(small_experiment.folder)
+    try:
+        seats = seat_stats(con)
+        balance = seat_balance(con)
+    finally:
+        con.close()
+    for row in balance.iter_rows(named=True):
+        group = seats.filter((pl.col("variant") == row["variant"]) & (pl.col("n_players") == row["n_players"]))
+        wins = group.sort("seat")["wins"].to_list()
+        statistic, df, p = chi_square_uniform(wins)
+        assert (row["chi2"], row["df"]) == (pytest.approx(statistic, abs=1e-12), df)
+        assert row["p_value"] == pytest.approx(p, abs=1e-12)
+        low, high = wilson_interval(wins[0], sum(wins))
+        assert row["first_seat_share"] == pytest.approx(wins[0] / sum(wins), abs=1e-12)
+        assert (row["first_seat_advantage_low"], row["first_seat_advantage_high"]) == pytest.approx(
+            (low - 0.5, high - 0.5), abs=1e-12)
+
+
+# ---------------------------------------------------------------- factions
+
+COMPETITIVE_GAMES = [{"variant": "baseline", "game_index": g, "n_players": 3, "winners": [w]}
+                     for g, w in ((0, 0), (1, 1), (2, 1))]
+COMPETITIVE_SEATS = {
+    ("baseline", 0): [("A", True), ("B", False), ("C", False)],
+    ("baseline", 1): [("A", False), ("A", True), ("B", False)],
+    ("baseline", 2): [("B", False), ("C", True), ("C", False)],
+}
+
+
+def test_faction_win_rates_spread_and_band_are_as_worked_out(tmp_path: Path) -> None:
+    write_games(tmp_path / "factions", "factions", COMPETITIVE_GAMES, COMPETITIVE_SEATS)
+    con = open_catalog(tmp_path / "factions")
+    try:
+        stats = faction_stats(con)
+        spread = faction_spread(con).row(0, named=True)
+        table = matchups(con)
+        teams = party_size_stats(con)
+    finally:
+        con.close()
+    # A: 3 seat-games in 2 games, 2 wins; B: 3 in 3 games, 0 wins; C: 3 in 2 games, 1 win.
+    # Expected = 3 wins / 9 seat-games = 1/3; band 0.05: A and B outside, C inside.
+    assert [(r["faction"], r["seat_games"], r["games"], r["wins"], r["outside_band"]) for r in
+            stats.iter_rows(named=True)] == [("A", 3, 2, 2, True), ("B", 3, 3, 0, True), ("C", 3, 2, 1, False)]
+    assert all(_close(value, 1 / 3) for value in stats["expected"])
+    assert not any(stats["surely_outside"])  # 3 seat-games leave wide intervals
+    # Spread of 2/3, 0, 1/3: 2/3; population sd sqrt(2/27).
+    assert _close(spread["spread"], 2 / 3) and _close(spread["sd"], math.sqrt(2 / 27))
+    assert (spread["factions"], spread["outside_band"]) == (3, 2)
+    # Matchups: A's seat-games in games with B at another seat: (0,0) won, (1,0) lost, (1,1) won.
+    # A with A: (1,0) lost, (1,1) won. C with C: (2,1) won, (2,2) lost. B with C: (0,1), (2,0), both lost.
+    cells = {(r["faction"], r["opponent"]): (r["seat_games"], r["wins"]) for r in table.iter_rows(named=True)}
+    assert cells == {("A", "A"): (2, 1), ("A", "B"): (3, 2), ("A", "C"): (1, 1), ("B", "A"): (2, 0),
+                     ("B", "C"): (2, 0), ("C", "A"): (1, 0), ("C", "B"): (3, 1), ("C", "C"): (2, 1)}
+    assert teams.height == 0  # a competitive game has no team tables
+
+
+COOP_GAMES = [{"variant": "baseline", "game_index": g, "n_players": n, "winners": list(range(n)) if won else []}
+              for g, n, won in ((0, 2, True), (1, 2, False), (2, 3, True), (3, 3, False), (4, 3, True))]
+COOP_SEATS = {
+    ("baseline", 0): [("Mage", True), ("Rogue", True)],
+    ("baseline", 1): [("Mage", False), ("Mage", False)],
+    ("baseline", 2): [("Mage", True), ("Rogue", True), ("Tank", True)],
+    ("baseline", 3): [("Rogue", False), ("Tank", False), ("Tank", False)],
+    ("baseline", 4): [("Tank", True), ("Mage", True), ("Tank", True)],
+}
+
+
+def test_cooperative_win_rates_by_size_composition_and_class_are_as_worked_out(tmp_path: Path) -> None:
+    write_games(tmp_path / "coop", "coop", COOP_GAMES, COOP_SEATS)
+    con = open_catalog(tmp_path / "coop")
+    try:
+        sizes = party_size_stats(con)
+        compositions = composition_stats(con)
+        effects = class_effects(con)
+    finally:
+        con.close()
+    # Size 2: 2 games, 1 won; size 3: 3 games, 2 won.
+    assert sizes.select("n_players", "games", "wins").rows() == [(2, 2, 1), (3, 3, 2)]
+    assert sorted(compositions.select("n_players", "composition", "games", "wins").rows()) == [
+        (2, "Mage+Mage", 1, 0), (2, "Mage+Rogue", 1, 1),
+        (3, "Mage+Rogue+Tank", 1, 1), (3, "Mage+Tank+Tank", 1, 1), (3, "Rogue+Tank+Tank", 1, 0)]
+    cells = {(r["n_players"], r["faction"]): r for r in effects.iter_rows(named=True)}
+    # Size 2: Rogue in game 0 (won), not in game 1 (lost): effect +1. Mage in both: nothing to compare.
+    assert (cells[(2, "Rogue")]["games_with"], cells[(2, "Rogue")]["games_without"]) == (1, 1)
+    assert _close(cells[(2, "Rogue")]["effect"], 1.0)
+    assert cells[(2, "Mage")]["win_rate_without"] is None and cells[(2, "Mage")]["effect"] is None
+    # Size 3: Mage in 2 and 4 (both won) vs 3 (lost): +1; Rogue in 2 (won), 3 (lost) vs 4 (won): 0.5 - 1 = -0.5.
+    assert _close(cells[(3, "Mage")]["effect"], 1.0) and _close(cells[(3, "Rogue")]["effect"], -0.5)
+    z, p = two_proportion_ztest(1, 1, 1, 2)
+    assert (cells[(3, "Rogue")]["z"], cells[(3, "Rogue")]["p_value"]) == pytest.approx((z, p), abs=1e-12)
+
+
+def test_a_game_without_factions_gives_empty_faction_tables(small_experiment: SmallExperiment) -> None:
+    con = open_catalog(small_experiment.folder)
+    try:
+        for frame in (faction_stats(con), faction_spread(con), matchups(con), party_size_stats(con),
+                      composition_stats(con), class_effects(con)):
+            assert frame.height == 0
+        assert variant_deltas(con).filter(pl.col("family") == "faction").height == 0
+    finally:
+        con.close()
+
+
+# ---------------------------------------------------------------- variants
+
+
+def test_variant_deltas_use_the_z_test_and_benjamini_hochberg_per_family(small_experiment: SmallExperiment) -> None:
+    con = open_catalog(small_experiment.folder)
+    try:
+        deltas = variant_deltas(con)
+        agents = agent_stats(con)
+    finally:
+        con.close()
+    assert set(deltas["family"]) == {"seat", "agent", "card", "game"}
+    for row in deltas.filter(pl.col("family") == "agent").iter_rows(named=True):
+        base = agents.filter((pl.col("variant") == "baseline") & (pl.col("agent") == row["key"])).row(0, named=True)
+        other = agents.filter((pl.col("variant") == "four_rounds") & (pl.col("agent") == row["key"])).row(
+            0, named=True)
+        z, p = two_proportion_ztest(base["wins"], base["seat_games"], other["wins"], other["seat_games"])
+        assert row["test"] == "z" and row["statistic"] == pytest.approx(z, abs=1e-12)
+        assert row["p_value"] == pytest.approx(p, abs=1e-12)
+        assert _close(row["delta"], other["win_rate"] - base["win_rate"])
+    for family in ("seat", "agent", "card", "game"):
+        group = deltas.filter(pl.col("family") == family)
+        assert group["q_value"].to_list() == pytest.approx(benjamini_hochberg(group["p_value"].to_list()), abs=1e-12)
+        assert (group["significant"] == (group["q_value"] < 0.05)).all()
+
+
+def test_variants_on_the_baseline_seeds_are_compared_with_mcnemar(tmp_path: Path) -> None:
+    # Six games on the same seeds; seat 0 wins baseline games 0-3 and 5, the
+    # variant's games 3 and 5 only: 3 pairs only the baseline won (0, 1, 2), none
+    # only the variant won: McNemar (|3 - 0| - 1)² / 3 = 4/3.
+    baseline_wins, variant_wins = [1, 1, 1, 1, 0, 1], [0, 0, 0, 1, 0, 1]
+    games, seats = [], {}
+    for variant, wins in (("baseline", baseline_wins), ("nerf", variant_wins)):
+        for index, won in enumerate(wins):
+            games.append({"variant": variant, "game_index": index, "n_players": 2, "winners": [0] if won else [1],
+                          "seed": 500 + index})
+            seats[(variant, index)] = [(None, bool(won)), (None, not won)]
+    write_games(tmp_path / "paired", "paired", games, seats, paired=True)
+    con = open_catalog(tmp_path / "paired")
+    try:
+        seat0 = variant_deltas(con).filter((pl.col("family") == "seat") & (pl.col("key") == "0")).row(0, named=True)
+    finally:
+        con.close()
+    _, p = mcnemar(3, 0)
+    assert (seat0["test"], seat0["statistic"], seat0["p_value"]) == ("mcnemar", pytest.approx(4 / 3, abs=1e-12),
+                                                                    pytest.approx(p, abs=1e-12))
+    assert _close(seat0["delta"], 2 / 6 - 5 / 6)
+
+
+# ---------------------------------------------------------------- games
+
+
+def test_game_stats_quantiles_from_the_histogram_equal_duckdb_on_the_rows(small_experiment: SmallExperiment) -> None:
+    con = open_catalog(small_experiment.folder)
+    try:
+        stats = game_stats(con).sort("variant")
+        direct = con.sql("""SELECT variant, quantile_cont(turns, 0.1) AS p10, quantile_cont(turns, 0.9) AS p90,
+                                   quantile_cont(decisions, 0.5) AS d50, stddev_samp(decisions) AS sd
+                            FROM games GROUP BY variant ORDER BY variant""").pl()
+    finally:
+        con.close()
+    assert stats["p10_turns"].to_list() == pytest.approx(direct["p10"].to_list(), abs=1e-12)
+    assert stats["p90_turns"].to_list() == pytest.approx(direct["p90"].to_list(), abs=1e-12)
+    assert stats["p50_decisions"].to_list() == pytest.approx(direct["d50"].to_list(), abs=1e-12)
+    assert stats["sd_decisions"].to_list() == pytest.approx(direct["sd"].to_list(), abs=1e-9)
+    # Divvy records no legal-action counts yet: the metric is there, and null.
+    assert stats["mean_legal_actions"].null_count() == stats.height
+
+
+# ---------------------------------------------------------------- interfaces
+
+
+def test_cached_counts_give_the_same_metrics_as_the_views_over_the_rows(
+        small_experiment: SmallExperiment, tmp_path: Path) -> None:
+    folder = tmp_path / "copy"
+    shutil.copytree(small_experiment.folder, folder, ignore=shutil.ignore_patterns(CACHE_FOLDER))
+    plain = open_catalog(folder)
+    cached = open_catalog(folder, cached=True)
+    again = open_catalog(folder, cached=True)  # now from the files written by the first
+    try:
+        assert (folder / CACHE_FOLDER).is_dir()
+        for view in METRIC_VIEWS:
+            expected = metric(plain, view)
+            assert_frame_equal(metric(cached, view), expected, check_dtypes=False, check_exact=False, rel_tol=1e-12)
+            assert_frame_equal(metric(again, view), expected, check_dtypes=False, check_exact=False, rel_tol=1e-12)
+    finally:
+        for con in (plain, cached, again):
+            con.close()
+
+
+def test_the_catalog_file_opens_without_cardlab_and_holds_the_metric_views(
+        small_experiment: SmallExperiment, tmp_path: Path) -> None:
+    path = write_catalog_file(tmp_path / "catalog.duckdb", [small_experiment.folder])
+    con = open_catalog(small_experiment.folder)
+    try:
+        expected = {view: metric(con, view) for view in ("seat_balance", "card_stats", "variant_deltas")}
+    finally:
+        con.close()
+    # A bare DuckDB connection: no macros registered, no views created by us.
+    bare = duckdb.connect(str(path), read_only=True)
+    try:
+        for view, frame in expected.items():
+            assert_frame_equal(bare.sql(f"SELECT * FROM {view}").pl(), frame)
+    finally:
+        bare.close()
+
+
+def test_the_results_catalog_holds_every_experiment(small_experiment: SmallExperiment, tmp_path: Path) -> None:
+    root = tmp_path / "results"
+    write_handmade(root / "handmade")
+    write_games(root / "factions", "factions", COMPETITIVE_GAMES, COMPETITIVE_SEATS)
+    con = open_results_catalog(root)
+    try:
+        assert sorted(set(seat_stats(con)["experiment"])) == ["factions", "handmade"]
+        assert set(faction_stats(con)["experiment"]) == {"factions"}
+    finally:
+        con.close()
+    path = write_results_catalog(root)
+    assert path == root / "catalog.duckdb"
+    bare = duckdb.connect(str(path), read_only=True)
+    try:
+        assert bare.sql("SELECT count(DISTINCT experiment) FROM games").fetchall() == [(2,)]
+    finally:
+        bare.close()
+
+
+def test_targets_are_met_once_every_interval_is_narrow_enough(handmade: duckdb.DuckDBPyConnection) -> None:
+    # Widest seat interval: Wilson(0, 1) in the one-game variant, 0.7935 wide.
+    widest = max(high - low for low, high in (wilson_interval(w, n) for w, n in ((2, 3), (1, 3), (0, 1))))
+    loose = [{"view": "seat_stats", "rate": "win_rate", "max_width": 0.8}]
+    tight = [{"view": "seat_stats", "rate": "win_rate", "max_width": 0.5}]
+    assert targets_met(handmade, loose) and not targets_met(handmade, tight)
+    assert target_widths(handmade, loose)["widest"].to_list() == pytest.approx([widest], abs=1e-12)
+    # Only the baseline: Wilson(2, 3) and Wilson(1, 3), 0.72 wide.
+    baseline = [{"view": "seat_stats", "rate": "win_rate", "max_width": 0.75, "where": {"variant": "baseline"}}]
+    assert targets_met(handmade, baseline)
+    assert targets_met(handmade, [*loose, *tight]) is False
+    assert targets_met(handmade, []) is False
+    assert not targets_met(handmade, [{"view": "faction_stats", "rate": "win_rate", "max_width": 0.5}])  # no rows
+    with pytest.raises(AnalyticsError, match=r"targets\[0\]\.rate: expected one of"):
+        targets_met(handmade, [{"view": "seat_stats", "rate": "nope", "max_width": 0.1}])
+    with pytest.raises(AnalyticsError, match=r"targets\[0\]\.view"):
+        targets_met(handmade, [{"view": "games", "rate": "win_rate", "max_width": 0.1}])
+
+
+def test_every_metric_has_integer_counts_and_float_rates(small_experiment: SmallExperiment) -> None:
+    con = open_catalog(small_experiment.folder)
+    try:
+        for view in METRIC_VIEWS:
+            for name, dtype in metric(con, view).schema.items():
+                assert not isinstance(dtype, pl.Decimal) and dtype != pl.Int128, (view, name, dtype)
+    finally:
+        con.close()

@@ -1,0 +1,166 @@
+"""Golden tests: every statistic agrees with scipy or statsmodels to 1e-9 on many
+inputs, and each SQL macro with its Python twin."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import duckdb
+import numpy as np
+import pytest
+from scipy import stats as scipy_stats
+from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint, proportions_ztest
+
+from analytics.stats import (
+    benjamini_hochberg,
+    beta_binomial_prior,
+    chi2_sf,
+    chi_square_uniform,
+    games_for_difference,
+    games_for_interval,
+    mcnemar,
+    normal_sf,
+    power_of_difference,
+    register_sql_macros,
+    two_proportion_ztest,
+    welch_ztest,
+    wilson_interval,
+)
+
+RANDOM = random.Random(20261129)
+PROPORTIONS = [(RANDOM.randint(0, n), n) for n in [RANDOM.choice([1, 2, 5, 10, 37, 100, 999, 10_000, 2_500_000])
+                                                   for _ in range(300)]]
+PAIRS = [(RANDOM.randint(1, n - 1), n, RANDOM.randint(1, m - 1), m)
+         for n, m in ((RANDOM.choice([5, 40, 300, 10_000, 10**6]), RANDOM.choice([7, 50, 250, 20_000, 10**6]))
+                      for _ in range(300))]
+DISCORDANT = [(RANDOM.randint(0, 400), RANDOM.randint(0, 400)) for _ in range(300)] + [(0, 1), (1, 0), (5, 5)]
+SEAT_WINS = [[RANDOM.randint(0, 5000) for _ in range(RANDOM.randint(2, 8))] for _ in range(300)]
+
+
+@pytest.fixture
+def con() -> duckdb.DuckDBPyConnection:
+    connection = duckdb.connect()
+    register_sql_macros(connection)
+    return connection
+
+
+def test_wilson_interval_agrees_with_statsmodels_on_many_inputs() -> None:
+    for wins, n in PROPORTIONS:
+        expected = proportion_confint(wins, n, alpha=0.05, method="wilson")
+        assert wilson_interval(wins, n) == pytest.approx(expected, abs=1e-9, rel=0), (wins, n)
+
+
+def test_the_normal_tail_and_chi_square_tail_agree_with_scipy() -> None:
+    for z in np.linspace(-9, 9, 361):
+        assert normal_sf(float(z)) == pytest.approx(scipy_stats.norm.sf(z), abs=1e-12, rel=0)
+    for df in range(1, 65):
+        for x in [0.0, 0.01, 0.5, 1.0, 2.5, df - 0.3, float(df), df + 3.7, 2.0 * df, 50.0, 200.0, 1e4]:
+            assert chi2_sf(x, df) == pytest.approx(scipy_stats.chi2.sf(x, df), abs=1e-9, rel=0), (x, df)
+
+
+def test_the_chi_square_of_seat_wins_agrees_with_scipy_chisquare() -> None:
+    for counts in SEAT_WINS:
+        statistic, df, p = chi_square_uniform(counts)
+        expected = scipy_stats.chisquare(counts)
+        assert df == len(counts) - 1
+        assert statistic == pytest.approx(expected.statistic, abs=1e-9, rel=1e-12)
+        assert p == pytest.approx(expected.pvalue, abs=1e-9, rel=0)
+
+
+def test_the_two_proportion_z_test_agrees_with_statsmodels() -> None:
+    for wins_a, n_a, wins_b, n_b in PAIRS:
+        z, p = two_proportion_ztest(wins_a, n_a, wins_b, n_b)
+        # statsmodels' z is first minus second; ours is variant (b) minus baseline (a).
+        expected_z, expected_p = proportions_ztest([wins_b, wins_a], [n_b, n_a])
+        assert z == pytest.approx(expected_z, abs=1e-9, rel=1e-12)
+        assert p == pytest.approx(expected_p, abs=1e-9, rel=0)
+
+
+@pytest.mark.parametrize("correction", [True, False])
+def test_mcnemar_agrees_with_statsmodels(correction: bool) -> None:
+    for only_a, only_b in DISCORDANT:
+        if only_a + only_b == 0:
+            continue
+        statistic, p = mcnemar(only_a, only_b, correction=correction)
+        # Concordant cells do not enter the test; any values will do.
+        expected = sm_mcnemar([[17, only_a], [only_b, 23]], exact=False, correction=correction)
+        assert statistic == pytest.approx(expected.statistic, abs=1e-9, rel=1e-12)
+        assert p == pytest.approx(expected.pvalue, abs=1e-9, rel=0)
+
+
+def test_benjamini_hochberg_agrees_with_statsmodels_including_ties() -> None:
+    for size in [1, 2, 3, 10, 48, 200]:
+        for _ in range(20):
+            pvalues = [RANDOM.random() ** 3 for _ in range(size)]
+            if size > 3:
+                pvalues[1] = pvalues[2]  # a tie
+            expected = multipletests(pvalues, method="fdr_bh")[1]
+            assert benjamini_hochberg(pvalues) == pytest.approx(list(expected), abs=1e-12, rel=0)
+
+
+def test_welch_z_is_the_difference_of_means_over_its_standard_error() -> None:
+    z, p = welch_ztest(5.0, 4.0, 100, 5.5, 9.0, 400)
+    assert z == pytest.approx(0.5 / math.sqrt(4.0 / 100 + 9.0 / 400), abs=1e-12)
+    assert p == pytest.approx(2 * scipy_stats.norm.sf(abs(z)), abs=1e-12)
+    assert welch_ztest(5.0, 0.0, 10, 5.0, 0.0, 10) == (0.0, 1.0)
+
+
+def test_the_sql_macros_give_the_python_numbers(con: duckdb.DuckDBPyConnection) -> None:
+    # One query per macro over many rows: binding a macro costs more than running it.
+    xs = [float(x) for x in np.linspace(-8, 8, 161)]
+    rows = con.execute("SELECT x, erfc(x) FROM (SELECT unnest(?::DOUBLE[]) AS x)", [xs]).fetchall()
+    for x, value in rows:
+        assert value == pytest.approx(math.erfc(x), abs=1e-14, rel=0)
+    rows = con.execute("SELECT x::DOUBLE, df, chi2_sf(x, df) FROM (VALUES " + ", ".join(
+        f"({x!r}, {df})" for df in (1, 2, 3, 6, 7) for x in (0.0, 0.2, 3.0, 11.5, 400.0)) + ") AS t(x, df)").fetchall()
+    for x, df, value in rows:
+        assert value == pytest.approx(chi2_sf(x, df), abs=1e-13, rel=0)
+    values = ", ".join(f"({wa}, {na}, {wb}, {nb})" for wa, na, wb, nb in PAIRS)
+    rows = con.execute(f"SELECT wa, na, wb, nb, prop_z(wa, na, wb, nb), prop_p(wa, na, wb, nb) "
+                       f"FROM (VALUES {values}) AS t(wa, na, wb, nb)").fetchall()
+    for wins_a, n_a, wins_b, n_b, z, p in rows:
+        assert (z, p) == pytest.approx(two_proportion_ztest(wins_a, n_a, wins_b, n_b), abs=1e-12, rel=1e-12)
+    values = ", ".join(f"({a}, {b})" for a, b in DISCORDANT)
+    rows = con.execute(f"SELECT a, b, mcnemar_stat(a, b), mcnemar_p(a, b) FROM (VALUES {values}) AS t(a, b)").fetchall()
+    for only_a, only_b, statistic, p in rows:
+        assert (statistic, p) == pytest.approx(mcnemar(only_a, only_b), abs=1e-12, rel=1e-12)
+
+
+def test_no_variance_means_no_evidence() -> None:
+    assert two_proportion_ztest(0, 10, 0, 20) == (0.0, 1.0)
+    assert two_proportion_ztest(5, 0, 1, 3) == (0.0, 1.0)
+    assert mcnemar(0, 0) == (0.0, 1.0)
+    assert chi_square_uniform([0, 0, 0]) == (0.0, 2, 1.0)
+
+
+def test_the_beta_prior_is_fitted_by_the_method_of_moments_as_worked_out() -> None:
+    # Rates 0.1, 0.5, 0.9 over 100 games each: m = 0.5, var = (0.16 + 0 + 0.16)/3 = 0.10667,
+    # noise = 0.25 * 0.01 = 0.0025, tau² = 0.104167, alpha + beta = 0.25 / 0.104167 - 1 = 1.4.
+    alpha, beta = beta_binomial_prior([10, 50, 90], [100, 100, 100]) or (0.0, 0.0)
+    assert (alpha, beta) == pytest.approx((0.7, 0.7), abs=1e-9)
+    # Cards that differ less than noise: no prior, shrink all the way to the mean.
+    assert beta_binomial_prior([50, 51, 49], [100, 100, 100]) is None
+    assert beta_binomial_prior([5], [10]) is None
+
+
+def test_the_sample_size_matches_the_fleiss_formula_and_reaches_the_power() -> None:
+    # p = 0.5 -> 0.52 at alpha 0.05, power 0.8: z = 1.959964, 0.841621;
+    # (1.959964 * sqrt(2 * 0.51 * 0.49) + 0.841621 * sqrt(0.25 + 0.2496))^2 / 0.02^2 = 9805.9 -> 9806.
+    assert games_for_difference(0.5, 0.02) == 9806
+    for p, delta, power in [(0.5, 0.02, 0.8), (0.3, -0.05, 0.9), (0.1, 0.01, 0.8), (0.65, 0.1, 0.95)]:
+        n = games_for_difference(p, delta, power)
+        assert power_of_difference(p, delta, n) >= power - 1e-6
+        assert power_of_difference(p, delta, n - 1) < power + 1e-3
+    with pytest.raises(ValueError, match="delta"):
+        games_for_difference(0.5, 0.0)
+
+
+def test_the_interval_sample_size_gives_an_interval_that_narrow() -> None:
+    for p, width in [(0.5, 0.02), (0.1, 0.01), (0.9, 0.05)]:
+        n = games_for_interval(p, width)
+        low, high = wilson_interval(round(p * n), n)
+        assert high - low <= width
+        assert n >= 1

@@ -1,0 +1,76 @@
+"""``cardlab plan``, ``cardlab catalog`` and ``cardlab report --sections/--card-rows``."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import duckdb
+import pytest
+
+from analytics.stats import games_for_difference, games_for_interval
+from cardlab.cli import main
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from tests.conftest import SmallExperiment
+
+
+def test_plan_prints_the_games_per_arm_for_a_difference(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plan", "--p", "0.5", "--delta", "0.02"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{games_for_difference(0.5, 0.02):,} games per arm")
+    assert "50.0% to 52.0% with 80% power at two-sided alpha 0.05" in out
+
+
+def test_plan_in_json_divides_alpha_among_the_tests_and_sizes_an_interval(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plan", "--delta", "-0.03", "--tests", "48", "--width", "0.02", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["alpha_per_test"] == pytest.approx(0.05 / 48)
+    assert data["games_per_arm"] == games_for_difference(0.5, -0.03, 0.8, 0.05 / 48)
+    assert data["achieved_power"] >= 0.8
+    assert data["games_for_width"] == games_for_interval(0.5, 0.02)
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    ([], "plan: give --delta D"),
+    (["--delta", "0"], "--delta: expected a non-zero difference"),
+    (["--delta", "0.6"], "--delta: expected a non-zero difference"),
+    (["--delta", "0.1", "--power", "1.5"], "--power: expected a number strictly between 0 and 1"),
+    (["--width", "0"], "--width: expected a number strictly between 0 and 1"),
+    (["--delta", "0.1", "--tests", "0"], "--tests: expected a positive integer"),
+])
+def test_plan_refuses_impossible_questions_in_one_line(
+        arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plan", *arguments]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardlab: error: ") and message in err and err.count("\n") == 1
+
+
+def test_catalog_writes_a_file_the_duckdb_client_can_open(
+        small_experiment: SmallExperiment, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    output = tmp_path / "one.duckdb"
+    assert main(["catalog", str(small_experiment.folder), "--output", str(output)]) == 0
+    assert str(output) in capsys.readouterr().out
+    con = duckdb.connect(str(output), read_only=True)
+    try:
+        assert con.sql("SELECT count(*) FROM games").fetchall() == [(600,)]
+        assert con.sql("SELECT count(*) FROM seat_balance").fetchall() == [(2,)]
+    finally:
+        con.close()
+
+
+def test_report_sections_keep_only_the_asked_tables(
+        small_experiment: SmallExperiment, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = str(small_experiment.folder)
+    assert main(["report", folder, "--sections", "seats,deltas", "--format", "json"]) == 0
+    tables = json.loads(capsys.readouterr().out)["tables"]
+    assert set(tables) == {"win_rate_by_seat", "seat_stats", "seat_balance", "variant_deltas"}
+    assert main(["report", folder, "--sections", "cards", "--card-rows", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "Card stats: baseline, 2 players (top and bottom 2 of 48 cards" in text
+    assert "Win rate by seat" not in text
+    assert main(["report", folder, "--sections", "bogus"]) == 2
+    assert "report section 'bogus': expected one of variants, seats" in capsys.readouterr().err
