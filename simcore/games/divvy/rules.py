@@ -394,6 +394,9 @@ class DivvyState(GameState):
         and the draw pile's order are drawn again from the cards ``seat``
         cannot see; everything in ``observation(seat)`` is kept."""
         copy = self.clone()
+        # Future chance (reshuffles, later draws) is hidden too: the copy gets
+        # its own generator, so no search can foresee the real game's shuffles.
+        copy.rng = Generator(rng.next_u32() << 32 | rng.next_u32())
         other = 1 - seat
         hidden = copy.hands[other] + copy.chaff[other] + copy.draw_pile
         # Sorted first, so the copy depends only on what ``seat`` sees and on

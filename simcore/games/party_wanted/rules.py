@@ -552,6 +552,9 @@ class PartyState(GameState):
         the Pyramid among themselves and the face-down boss among the bosses
         of its level. What any seat sees is kept."""
         copy = self.clone()
+        # Future chance (reshuffles, later draws) is hidden too: the copy gets
+        # its own generator, so no search can foresee the real game's shuffles.
+        copy.rng = Generator(rng.next_u32() << 32 | rng.next_u32())
         for pile in (*copy.decks, copy.treasure_deck, copy.encounter_deck, copy.monster_deck, copy.land_deck):
             # Sorted before shuffling (here and below), so the copy depends
             # only on what the seats see and on ``rng`` (seat-honest search).

@@ -389,6 +389,9 @@ class RingState(GameState):
         for other in range(copy.n_players):
             if other != seat:
                 hidden.extend(copy.hands[other])
+        # Sorted first (here and for the party deck), so the copy depends only
+        # on what ``seat`` sees and on ``rng`` (seat-honest search).
+        hidden.sort()
         rng.shuffle(hidden)
         start = 0
         for other in range(copy.n_players):
@@ -397,12 +400,16 @@ class RingState(GameState):
                 copy.hands[other] = hidden[start:start + size]
                 start += size
         copy.draw_pile = hidden[start:]
+        copy.party_deck.sort()
         rng.shuffle(copy.party_deck)
         if copy.waiting and copy.current_player != seat:
             kind, asked_seat, a, b, c = copy.asked
             copy.waiting = False
             copy._handle(kind, asked_seat, a, b, c, NO_CHOICE)
             copy._run()
+        # Future chance (reshuffles, later draws) is hidden too: from here on
+        # the copy has its own generator, so no search foresees the real shuffles.
+        copy.rng = Generator(rng.next_u32() << 32 | rng.next_u32())
         return copy
 
     def clone(self) -> RingState:
@@ -1222,8 +1229,9 @@ class RingState(GameState):
                     card = hand[candidate]
                     if card in MELEE_CARDS and self.can_use_class(seat, card):
                         choices.append(candidate)
-            if len(choices) > 1:
-                self._ask(K_SAVAGE_MORE, seat, 0, 0, 0, choices)
+            # Asked even when passing is the only answer (then applied without a
+            # decision), so that the question does not reveal the hand.
+            self._ask(K_SAVAGE_MORE, seat, 0, 0, 0, choices)
             return
         if position == PASS:
             return

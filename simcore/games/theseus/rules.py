@@ -502,6 +502,9 @@ class TheseusState(GameState):
         Rank; every other hidden card may land in any other Hand or the exile
         pile (card backs do not show the Rank)."""
         copy = self.clone()
+        # Future chance (reshuffles, later draws) is hidden too: the copy gets
+        # its own generator, so no search can foresee the real game's shuffles.
+        copy.rng = Generator(rng.next_u32() << 32 | rng.next_u32())
         ranks, card_of = self.config.ranks, self.card_of
         loose_places = [copy.hands[other] for other in range(self.n_players) if other != seat]
         loose_places.append(copy.exiled)
