@@ -456,7 +456,7 @@ def _game_stats_table(frame: pl.DataFrame) -> _Table:
                _interval(row["draw_rate_low"], row["draw_rate_high"]), _percent(row["turn_cap_rate"]),
                _interval(row["turn_cap_rate_low"], row["turn_cap_rate_high"])]
               for row in _rows(frame)],
-        notes=["legal/dec.: mean legal actions per decision ('-' until the games table records legal_actions)."],
+        notes=["legal/dec.: mean legal actions per decision (forced single-option moves are not decisions)."],
     )
 
 

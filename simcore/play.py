@@ -18,6 +18,9 @@ class PlayedGame:
     state: GameState
     decisions: int
     agents: list[str]
+    # Legal actions summed over the decisions (forced moves excluded): the
+    # branching factor a search agent faces is this divided by ``decisions``.
+    legal_actions: int = 0
 
 
 def play_game(
@@ -39,6 +42,7 @@ def play_game(
     ]
     state = game.new_state(config, n_players, seed, trace)
     decisions = 0
+    legal_actions_offered = 0
     while True:
         seat = state.current_player
         if seat < 0:
@@ -48,6 +52,7 @@ def play_game(
             action = actions[0]
         else:
             decisions += 1
+            legal_actions_offered += len(actions)
             action = agents[seat].choose(state, actions)
         if trace is not None:
             trace({
@@ -57,4 +62,4 @@ def play_game(
                 + (" (forced)" if len(actions) == 1 else f" (of {len(actions)} options)"),
             })
         state.apply(action)
-    return PlayedGame(state, decisions, [str(spec) for spec in lineup])
+    return PlayedGame(state, decisions, [str(spec) for spec in lineup], legal_actions_offered)

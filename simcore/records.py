@@ -13,7 +13,8 @@ from typing import Any
 from simcore.api import CardColumns, GameInfo
 from simcore.play import PlayedGame
 
-GAME_COLUMNS = ("game_index", "seed", "n_players", "winner", "winners", "draw", "end_reason", "turns", "decisions")
+GAME_COLUMNS = ("game_index", "seed", "n_players", "winner", "winners", "draw", "end_reason", "turns", "decisions",
+                "legal_actions")
 PLAYER_COLUMNS = ("game_index", "n_players", "seat", "agent", "faction", "won", "score", "rank")
 
 
@@ -55,6 +56,7 @@ class ResultColumns:
         games["end_reason"].append(state.end_reason())
         games["turns"].append(state.turns())
         games["decisions"].append(played.decisions)
+        games["legal_actions"].append(played.legal_actions)
         if self.extra_game_columns:
             extra = state.game_columns()
             for name in self.extra_game_columns:

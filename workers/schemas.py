@@ -49,6 +49,8 @@ def games_schema(info: GameInfo) -> pa.Schema:
         pa.field("end_reason", pa.string(), nullable=False),
         pa.field("turns", pa.int32(), nullable=False),
         pa.field("decisions", pa.int32(), nullable=False),
+        # Legal actions summed over the decisions; / decisions = mean branching.
+        pa.field("legal_actions", pa.int32()),
         *[pa.field(name, arrow_type(kind)) for name, kind in info.game_columns.items()],
     ])
 

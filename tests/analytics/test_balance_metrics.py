@@ -338,7 +338,8 @@ def test_game_stats_quantiles_from_the_histogram_equal_duckdb_on_the_rows(small_
     try:
         stats = game_stats(con).sort("variant")
         direct = con.sql("""SELECT variant, quantile_cont(turns, 0.1) AS p10, quantile_cont(turns, 0.9) AS p90,
-                                   quantile_cont(decisions, 0.5) AS d50, stddev_samp(decisions) AS sd
+                                   quantile_cont(decisions, 0.5) AS d50, stddev_samp(decisions) AS sd,
+                                   sum(legal_actions) / sum(decisions) AS branching
                             FROM games GROUP BY variant ORDER BY variant""").pl()
     finally:
         con.close()
@@ -346,8 +347,9 @@ def test_game_stats_quantiles_from_the_histogram_equal_duckdb_on_the_rows(small_
     assert stats["p90_turns"].to_list() == pytest.approx(direct["p90"].to_list(), abs=1e-12)
     assert stats["p50_decisions"].to_list() == pytest.approx(direct["d50"].to_list(), abs=1e-12)
     assert stats["sd_decisions"].to_list() == pytest.approx(direct["sd"].to_list(), abs=1e-9)
-    # Divvy records no legal-action counts yet: the metric is there, and null.
-    assert stats["mean_legal_actions"].null_count() == stats.height
+    # Mean legal actions per decision: all offered options over all real decisions.
+    assert stats["mean_legal_actions"].to_list() == pytest.approx(direct["branching"].to_list(), abs=1e-9)
+    assert all(value > 1 for value in stats["mean_legal_actions"].to_list())
 
 
 # ---------------------------------------------------------------- interfaces

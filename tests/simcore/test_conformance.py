@@ -119,3 +119,27 @@ def test_clone_is_independent_of_the_original(game_id: str) -> None:
     copy.apply(copy.legal_actions()[-1])
     assert state.observation(0) == before
     assert copy.observation(0) != before or copy.current_player != state.current_player
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_played_game_counts_its_decisions_and_the_options_each_one_offered(game_id: str) -> None:
+    """Recomputed by hand: only choices with more than one legal action count."""
+    game = GAMES[game_id]
+    n_players = game.info.min_players
+    played = play_game(game, _config(game), n_players, 21, [parse_agent_spec("random")] * n_players)
+    state = game.new_state(_config(game), n_players, 21)
+    from simcore.agents.registry import make_agent
+    from simcore.seeding import agent_seed
+
+    agents = [make_agent(parse_agent_spec("random"), game, seat, agent_seed(21, seat)) for seat in range(n_players)]
+    decisions = options = 0
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        if len(actions) > 1:
+            decisions += 1
+            options += len(actions)
+            state.apply(agents[state.current_player].choose(state, actions))
+        else:
+            state.apply(actions[0])
+    assert (played.decisions, played.legal_actions) == (decisions, options)
+    assert options >= 2 * decisions
