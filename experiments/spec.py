@@ -27,7 +27,7 @@ BASELINE = "baseline"
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 KNOWN_KEYS = {
     "name", "game", "games", "seed", "player_counts", "agents", "rotate_seats",
-    "shard_size", "variants", "description", "sweep", "paired_seeds",
+    "shard_size", "variants", "description", "sweep", "paired_seeds", "stop_when",
 }
 SWEEP_AGENTS = "agents"
 DEFAULT_SHARD_SIZE = 5000
@@ -88,6 +88,7 @@ class ExperimentSpec:
     description: str = ""
     source: str = ""
     paired_seeds: bool = False
+    stop_when: tuple[dict[str, Any], ...] = ()
     sweep: dict[str, list[Any]] = field(default_factory=dict)
 
     def seed_variant(self, variant: str) -> str:
@@ -135,12 +136,14 @@ class ExperimentSpec:
         return values
 
     def shards(self) -> list[Shard]:
-        """All shards, variant by variant, player count by player count."""
+        """All shards, in play order: the first shard of every variant and
+        player count, then the second of each... so that partial results (and
+        an early stop, see ``stop_when``) cover every variant evenly."""
         return [
             Shard(variant.name, n_players, start, min(start + self.shard_size, self.games))
+            for start in range(0, self.games, self.shard_size)
             for variant in self.variants
             for n_players in self.player_counts
-            for start in range(0, self.games, self.shard_size)
         ]
 
     def to_json_dict(self) -> dict[str, Any]:
@@ -158,6 +161,7 @@ class ExperimentSpec:
             "variants": {variant.name: variant.overrides for variant in self.variants if not variant.from_sweep},
             "sweep": self.sweep,
             "paired_seeds": self.paired_seeds,
+            "stop_when": list(self.stop_when),
         }
 
     def identity(self) -> dict[str, Any]:
@@ -250,6 +254,7 @@ def parse_spec(raw: Mapping[str, Any], source: str, default_name: str = "") -> E
         source=source,
         sweep=sweep,
         paired_seeds=paired_seeds,
+        stop_when=_stop_when(raw, source),
     )
 
 
@@ -288,6 +293,30 @@ def _agents(raw: Mapping[str, Any], source: str, key: str = "agents") -> tuple[A
         except AgentSpecError as error:
             raise _fail(source, f"{key}[{index}]", str(error)) from None
     return tuple(agents)
+
+
+def _stop_when(raw: Mapping[str, Any], source: str) -> tuple[dict[str, Any], ...]:
+    """``[[stop_when]]`` targets: stop once every interval is narrow enough
+    (format: ``analytics.metrics.targets_met``)."""
+    targets = raw.get("stop_when", [])
+    if not isinstance(targets, list):
+        raise _fail(source, "stop_when", "expected an array of tables ([[stop_when]])")
+    for index, target in enumerate(targets):
+        key = f"stop_when[{index}]"
+        if not isinstance(target, dict):
+            raise _fail(source, key, "expected a table with view, rate and max_width")
+        unknown = sorted(set(target) - {"view", "rate", "max_width", "where"})
+        if unknown:
+            raise _fail(source, f"{key}.{unknown[0]}", "unknown key; expected view, rate, max_width or where")
+        for name in ("view", "rate"):
+            if not isinstance(target.get(name), str):
+                raise _fail(source, f"{key}.{name}", f"expected a string, got {target.get(name)!r}")
+        width = target.get("max_width")
+        if isinstance(width, bool) or not isinstance(width, (int, float)) or not 0 < width < 1:
+            raise _fail(source, f"{key}.max_width", f"expected a number between 0 and 1, got {width!r}")
+        if not isinstance(target.get("where", {}), dict):
+            raise _fail(source, f"{key}.where", "expected a table of column = value")
+    return tuple(dict(target) for target in targets)
 
 
 def _sweep_table(raw: Mapping[str, Any], source: str) -> dict[str, list[Any]]:
@@ -356,3 +385,44 @@ def _variants(raw: Mapping[str, Any], game: Game, source: str) -> tuple[Variant,
             raise _fail(source, f"{key}.{error.path}", error.message) from None
         variants.append(Variant(name, overrides, parameters))
     return tuple(variants)
+
+
+class ReplayError(SpecError):
+    """A game that the experiment did not play (unknown variant, player count or game index)."""
+
+
+@dataclass(frozen=True)
+class ReplaySetup:
+    """Everything needed to play one game of an experiment again, exactly as it was played."""
+
+    game: str
+    parameters: dict[str, Any]
+    n_players: int
+    seed: int
+    lineup: list[AgentSpec]
+    variant: str
+    game_index: int
+
+
+def replay_setup(spec: ExperimentSpec, variant: str = BASELINE, n_players: int | None = None,
+                 game_index: int = 0) -> ReplaySetup:
+    """The game, parameters, seed and agents of game ``game_index`` of ``variant``
+    at ``n_players`` (default: the spec's first player count), rebuilt from the
+    spec the way the shards played it (``experiments.spec`` seeds, lineups
+    and variant parameters). Raises ``ReplayError`` naming the bad argument.
+    """
+    from simcore.seeding import game_seed
+
+    try:
+        chosen = spec.variant(variant)
+    except KeyError:
+        names = ", ".join(known.name for known in spec.variants)
+        raise ReplayError(f"variant: {spec.name} has no variant {variant!r}; expected one of {names}") from None
+    players = n_players or spec.player_counts[0]
+    if players not in spec.player_counts:
+        raise ReplayError(f"players: {spec.name} was played with {list(spec.player_counts)} players, got {players}")
+    if not 0 <= game_index < spec.games:
+        raise ReplayError(f"game-index: expected 0 to {spec.games - 1}, got {game_index}")
+    seed = game_seed(spec.seed, spec.seed_variant(chosen.name), players, game_index)
+    return ReplaySetup(spec.game, chosen.parameters, players, seed, spec.lineup(players, game_index, chosen.name),
+                       chosen.name, game_index)

@@ -70,6 +70,7 @@ class RunSummary:
     seconds: float
     workers: int
     shard_entries: list[dict[str, Any]] = field(default_factory=list)
+    stopped_early: bool = False
 
     @property
     def games_per_second(self) -> float:
@@ -79,7 +80,8 @@ class RunSummary:
     def lines(self) -> list[str]:
         """A short human summary."""
         skipped = f" ({self.shards_skipped} already done)" if self.shards_skipped else ""
-        return [
+        stopped = ["stopped early: every stop_when interval is as narrow as asked"] if self.stopped_early else []
+        return [*stopped,
             f"experiment folder: {self.experiment_dir}",
             f"shards: {self.shards_played} played{skipped} of {self.shards_total}",
             f"games: {self.games_played:,} in {self.seconds:.1f} s on {self.workers} worker(s)"
@@ -199,10 +201,13 @@ def _run_locked(
     pending: dict[Any, Shard] = {}
     waiting = list(reversed(todo))
     entries: list[dict[str, Any]] = []
+    played: list[Shard] = []
+    stopped_early = False
+    unchecked = 0
     started = time.perf_counter()
     try:
-        while waiting or pending:
-            while waiting and len(pending) < max_in_flight:
+        while pending or (waiting and not stopped_early):
+            while waiting and len(pending) < max_in_flight and not stopped_early:
                 shard = waiting.pop()
                 pending[task.remote(spec, shard, str(root))] = shard
             ready, _ = ray.wait(list(pending), num_returns=1)
@@ -210,25 +215,46 @@ def _run_locked(
                 shard = pending.pop(reference)
                 entry = ray.get(reference)
                 entries.append(entry)
+                played.append(shard)
+                unchecked += 1
                 progress.update(shard.games)
                 if on_shard_done is not None:
                     on_shard_done(entry)
+            # Early stop: checked once per round of workers, so the check's cost stays small.
+            if spec.stop_when and not stopped_early and waiting and unchecked >= workers:
+                unchecked = 0
+                stopped_early = _targets_met(spec, root)
     finally:
         progress.close()
     seconds = time.perf_counter() - started
-    write_json_atomically(
-        {"status": "finished", "finished": time.time(), "shards": len(shards)}, root / RUN_FILE
-    )
+    status = "stopped early: every stop_when target met" if stopped_early else "finished"
+    write_json_atomically({"status": status, "finished": time.time(), "shards": len(shards)}, root / RUN_FILE)
     return RunSummary(
         experiment_dir=root,
         shards_total=len(shards),
         shards_skipped=len(shards) - len(todo),
-        shards_played=len(todo),
-        games_played=sum(shard.games for shard in todo),
+        shards_played=len(played),
+        games_played=sum(shard.games for shard in played),
         seconds=seconds,
         workers=workers,
         shard_entries=entries,
+        stopped_early=stopped_early,
     )
+
+
+def _targets_met(spec: ExperimentSpec, root: Path) -> bool:
+    """Whether every ``stop_when`` interval is already as narrow as asked."""
+    from analytics.catalog import AnalyticsError, open_catalog
+    from analytics.metrics import targets_met
+
+    try:
+        connection = open_catalog(root, cached=True)
+        try:
+            return targets_met(connection, list(spec.stop_when))
+        finally:
+            connection.close()
+    except AnalyticsError as error:
+        raise RunError(f"{spec.source or spec.name}: stop_when: {error}") from None
 
 
 def _run_shard_task(spec: ExperimentSpec, shard: Shard, root: str) -> dict[str, Any]:
