@@ -278,3 +278,45 @@ def interactive_shell(experiment_dir: Path, stdin: TextIO, stdout: TextIO) -> No
             stdout.flush()
     finally:
         con.close()
+
+
+READ_STATEMENTS = ("SELECT", "EXPLAIN")
+"""Statement types ``read_only_query`` runs (``WITH``, ``FROM``, ``DESCRIBE``,
+``SHOW``, ``SUMMARIZE`` and ``VALUES`` are all ``SELECT`` to DuckDB)."""
+
+
+def read_only_query(con: duckdb.DuckDBPyConnection, query: str,
+                    max_rows: int | None = DEFAULT_MAX_ROWS) -> tuple[pl.DataFrame, int]:
+    """Run one read-only statement and return (its first ``max_rows`` rows, the total row count).
+
+    Only a single ``SELECT`` (or ``EXPLAIN``) is run; anything else
+    (``CREATE``, ``INSERT``, ``COPY``, ``SET``, ``ATTACH``, ``PRAGMA``, several
+    statements...) is refused with a ``QueryError`` before it runs, as is any
+    error DuckDB reports. The dashboard's SQL page uses it.
+    """
+    if not query.strip().strip(";").strip():
+        raise QueryError("empty query; expected SQL such as: SELECT count(*) FROM games")
+    try:
+        statements = con.extract_statements(query)
+    except duckdb.Error as error:
+        raise QueryError(one_line(error)) from None
+    if len(statements) != 1:
+        raise QueryError(f"only one statement at a time, got {len(statements)}; "
+                         "this box is read-only: expected one SELECT")
+    kind = statements[0].type.name
+    if kind not in READ_STATEMENTS:
+        raise QueryError(f"{kind} refused: this box is read-only; expected a SELECT "
+                         "(use `cardlab sql` for anything else)")
+    try:
+        relation = con.sql(query)
+        if relation is None:
+            return pl.DataFrame(), 0
+        frame = relation.limit(max_rows).pl() if max_rows is not None else relation.pl()
+        try:
+            counted = relation.aggregate("count(*)").fetchall()
+            total = int(counted[0][0]) if counted else frame.height
+        except duckdb.Error:  # e.g. EXPLAIN: what was fetched is all there is
+            total = frame.height
+    except duckdb.Error as error:
+        raise QueryError(one_line(error)) from None
+    return frame, max(total, frame.height)

@@ -17,12 +17,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from experiments.spec import BASELINE, Shard, SpecError, load_spec, parse_spec
+from experiments.spec import BASELINE, ReplayError, Shard, SpecError, load_spec, parse_spec, replay_setup
 from simcore.agents.registry import AgentSpec, AgentSpecError, parse_agent_spec
 from simcore.parameters import ParameterError, apply_overrides, flatten
 from simcore.play import play_game
 from simcore.registry import GAMES, UnknownGameError, get_game
-from simcore.seeding import game_seed
 from simcore.trace import TraceRecorder, event_to_json, format_event
 from workers.storage import SPEC_FILE
 
@@ -378,18 +377,10 @@ def _replay_from_experiment(arguments: argparse.Namespace) -> tuple[str, dict[st
     spec_file = folder / SPEC_FILE
     spec = parse_spec(json.loads(spec_file.read_text()), str(spec_file))
     try:
-        variant = spec.variant(arguments.variant)
-    except KeyError:
-        names = ", ".join(variant.name for variant in spec.variants)
-        raise UsageError(f"--variant: {spec.name} has no variant {arguments.variant!r}; expected one of {names}") \
-            from None
-    n_players = arguments.players or spec.player_counts[0]
-    if n_players not in spec.player_counts:
-        raise UsageError(f"--players: {spec.name} was played with {list(spec.player_counts)} players")
-    if not 0 <= arguments.game_index < spec.games:
-        raise UsageError(f"--game-index: expected 0 to {spec.games - 1}, got {arguments.game_index}")
-    seed = game_seed(spec.seed, spec.seed_variant(variant.name), n_players, arguments.game_index)
-    return spec.game, variant.parameters, n_players, seed, spec.lineup(n_players, arguments.game_index, variant.name)
+        setup = replay_setup(spec, arguments.variant, arguments.players, arguments.game_index)
+    except ReplayError as error:
+        raise UsageError(f"--{error}") from None
+    return setup.game, setup.parameters, setup.n_players, setup.seed, setup.lineup
 
 
 def command_bench(arguments: argparse.Namespace) -> int:

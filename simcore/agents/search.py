@@ -19,18 +19,10 @@ DEFAULT_MAX_STEPS = 2000
 
 
 def determinize(state: GameState, seat: int, rng: Generator) -> GameState:
-    """A copy of ``state`` with all ``seat`` cannot see drawn again from ``rng``.
-
-    ``resample_hidden`` redraws the hidden cards but copies the game's own
-    generator, whose stream decides future shuffles and dice: a search that
-    kept it would know how the discard pile will be reshuffled. Every game
-    keeps that generator in its ``rng`` attribute, so it is replaced here by
-    one seeded from the agent's generator (no per-game code needed).
-    """
-    copy = state.resample_hidden(seat, rng)
-    if isinstance(getattr(copy, "rng", None), Generator):
-        copy.rng = Generator(rng.next_u32() << 32 | rng.next_u32())  # type: ignore[attr-defined]
-    return copy
+    """A copy of ``state`` with all ``seat`` cannot see drawn again from ``rng``:
+    the hidden cards, and future chance (every game's ``resample_hidden``
+    gives the copy a generator of its own, drawn from ``rng``)."""
+    return state.resample_hidden(seat, rng)
 
 
 class RolloutPolicy:

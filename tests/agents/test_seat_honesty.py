@@ -17,23 +17,7 @@ from tests.agents.helpers import GAME_IDS, config_of, decision_points
 SEARCH_AGENTS = ("osla(rollouts=2)", "ismcts(iterations=40)", "ismcts(iterations=20,rollout=heuristic)")
 POSITIONS_PER_GAME = 6
 
-# A game whose resample_hidden shuffles the hidden cards in the order they
-# really lie gives copies that depend on more than the seat's observation;
-# sorting them before shuffling (as divvy, theseus and party_wanted do) fixes it.
-NOT_YET_CANONICAL = {
-    "ring_of_chaos": "RingState.resample_hidden must sort the hidden cards and party deck before shuffling",
-}
-
-
-def _games() -> list[object]:
-    return [
-        pytest.param(game_id, marks=pytest.mark.xfail(reason=NOT_YET_CANONICAL[game_id], strict=False))
-        if game_id in NOT_YET_CANONICAL else game_id
-        for game_id in GAME_IDS
-    ]
-
-
-@pytest.mark.parametrize("game_id", _games())
+@pytest.mark.parametrize("game_id", GAME_IDS)
 @pytest.mark.parametrize("agent_text", SEARCH_AGENTS)
 def test_an_agent_chooses_the_same_when_only_hidden_cards_differ(game_id: str, agent_text: str) -> None:
     game = GAMES[game_id]
@@ -59,7 +43,7 @@ def test_an_agent_chooses_the_same_when_only_hidden_cards_differ(game_id: str, a
         assert hidden_differed, "the test must compare states whose hidden cards differ"
 
 
-@pytest.mark.parametrize("game_id", _games())
+@pytest.mark.parametrize("game_id", GAME_IDS)
 def test_resampling_depends_only_on_the_observation_and_the_generator(game_id: str) -> None:
     """The root of seat-honesty: from two states that look the same to a
     seat, the same generator gives the same copy."""
@@ -73,3 +57,19 @@ def test_resampling_depends_only_on_the_observation_and_the_generator(game_id: s
         assert [copies[0].observation(s) for s in range(n_players)] == [
             copies[1].observation(s) for s in range(n_players)
         ]
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_an_agent_ignores_the_game_generator_that_decides_future_shuffles(game_id: str) -> None:
+    """Future shuffles are hidden from every seat: states that differ only in
+    the game's own generator get the same choice."""
+    game = GAMES[game_id]
+    n_players = max(2, game.info.min_players)
+    state = game.new_state(config_of(game), n_players, seed=12)
+    spec = parse_agent_spec("ismcts(iterations=30)")
+    for index, real in enumerate(list(decision_points(state, Generator(4)))[:30:6]):
+        other = real.clone()
+        other.rng = Generator(900 + index)  # type: ignore[attr-defined]
+        seat = real.current_player
+        chosen = [make_agent(spec, game, seat, seed=3).choose(copy, copy.legal_actions()) for copy in (real, other)]
+        assert chosen[0] == chosen[1]

@@ -24,7 +24,7 @@ ISMCTS = "ismcts(iterations=200)"
 
 # Two-player games: (game id, rules overrides that shorten a game, ISMCTS games).
 HEAD_TO_HEAD: list[tuple[str, dict[str, Any], int]] = [
-    ("divvy", {}, 12),
+    ("divvy", {}, 40),
     ("theseus", {}, 8),
     ("ring_of_chaos", {"points_to_win": 3, "max_taken_points": 2}, 8),
 ]
@@ -70,6 +70,6 @@ def test_party_wanted_parties_win_more_often_with_ismcts_or_the_heuristic_than_w
     # The random party's rate, nudged up (add-one) so a lucky low sample cannot help the test.
     baseline = (random_wins + 1) / (random_games + 2)
     assert baseline < 0.05
-    for agent_text, games in ((ISMCTS, 30), ("heuristic", 100)):
+    for agent_text, games in ((ISMCTS, 50), ("heuristic", 100)):
         wins, played = party_win_rate(agent_text, games)
         assert binomial_tail(wins, played, baseline) < SIGNIFICANCE, f"{agent_text}: {wins}/{played} vs {baseline:.3f}"

@@ -1,0 +1,255 @@
+"""Metric queries the dashboard needs beyond the report: experiment listing,
+win rates split by a game column (the map), sweep response curves, where
+cooperative runs end, variant deltas with intervals, and seed look-ups.
+
+Like ``analytics.metrics``, every function aggregates in DuckDB and returns a
+small Polars DataFrame; nothing iterates over rows in Python.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from analytics.catalog import AnalyticsError, list_experiments, read_manifest, read_spec
+from analytics.stats import z_for_confidence
+
+RUN_FILE = "run.json"
+LOCK_FILE = ".lock"
+_VARIANT_ORDER = "(variant <> 'baseline'), variant"
+
+EXPERIMENT_COLUMNS: dict[str, Any] = {
+    "experiment": pl.String, "game": pl.String, "run_at": pl.Datetime("us", "UTC"), "status": pl.String,
+    "games_done": pl.Int64, "games_planned": pl.Int64, "progress": pl.Float64, "variants": pl.Int64,
+    "player_counts": pl.String, "shards_done": pl.Int64, "size_bytes": pl.Int64, "description": pl.String,
+}
+
+
+def _identifier(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _folder_size(folder: Path) -> int:
+    total = 0
+    for directory, _subfolders, files in os.walk(folder):
+        for name in files:
+            try:
+                total += (Path(directory) / name).stat().st_size
+            except FileNotFoundError:
+                continue  # a temporary file renamed away meanwhile
+    return total
+
+
+def planned_games(spec: dict[str, Any]) -> int:
+    """Games the spec asks for: games × player counts × (variants + sweep grid points); 0 if unreadable."""
+    per_variant, counts = spec.get("games"), spec.get("player_counts")
+    variants = spec.get("variants") if isinstance(spec.get("variants"), dict) else {}
+    sweep = spec.get("sweep") if isinstance(spec.get("sweep"), dict) else {}
+    if not isinstance(per_variant, int) or not isinstance(counts, list):
+        return 0
+    grid = math.prod(len(values) for values in sweep.values()) if sweep else 0
+    return per_variant * len(counts) * (len(variants or {}) + grid)
+
+
+def _run_status(folder: Path, done: int, planned: int) -> tuple[str, float | None]:
+    """(status, time) from ``run.json``: running (a live run holds the lock),
+    finished (every planned game played) or incomplete (stopped early)."""
+    try:
+        run = json.loads((folder / RUN_FILE).read_text())
+    except (OSError, ValueError):
+        run = {}
+    when = run.get("finished") or run.get("started") if isinstance(run, dict) else None
+    status = run.get("status") if isinstance(run, dict) else None
+    if status == "running" and (folder / LOCK_FILE).exists():
+        return "running", when
+    if planned and done >= planned:
+        return "finished", when
+    return "incomplete", when
+
+
+def experiment_overview(results_root: Path) -> pl.DataFrame:
+    """One row per experiment under ``results_root`` (folders with ``spec.json``), by name.
+
+    Columns: experiment, game, run_at (when the run finished or started, from
+    ``run.json``; else when ``spec.json`` was written), status (``running``
+    while a run holds the folder's lock, ``finished`` when every planned game
+    is there, ``incomplete`` otherwise), games_done (games of the finished
+    shards, from the manifest), games_planned, progress (= done / planned),
+    variants (including the baseline and the sweep's grid points),
+    player_counts (comma-separated), shards_done, size_bytes (every file in
+    the folder) and description.
+    """
+    rows = []
+    for folder in list_experiments(results_root):
+        try:
+            spec = read_spec(folder)
+            manifest = read_manifest(folder)
+        except AnalyticsError:
+            spec, manifest = {}, {}
+        done = sum(int(entry.get("rows", {}).get("games", 0)) for entry in manifest.values())
+        planned = planned_games(spec)
+        status, when = _run_status(folder, done, planned)
+        timestamp = when if isinstance(when, int | float) else (folder / "spec.json").stat().st_mtime
+        variants = spec.get("variants") if isinstance(spec.get("variants"), dict) else {}
+        sweep = spec.get("sweep") if isinstance(spec.get("sweep"), dict) else {}
+        listed = spec.get("player_counts")
+        counts: list[Any] = listed if isinstance(listed, list) else []
+        rows.append({
+            "experiment": folder.name, "game": str(spec.get("game", "?")),
+            "run_at": dt.datetime.fromtimestamp(timestamp, dt.UTC), "status": status,
+            "games_done": done, "games_planned": planned, "progress": done / planned if planned else None,
+            "variants": len(variants or {}) + (math.prod(len(v) for v in sweep.values()) if sweep else 0),
+            "player_counts": ",".join(str(count) for count in counts), "shards_done": len(manifest),
+            "size_bytes": _folder_size(folder), "description": str(spec.get("description", "")),
+        })
+    return pl.DataFrame(rows, schema=EXPERIMENT_COLUMNS)
+
+
+def games_columns(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The columns of the ``games`` view."""
+    return [row[0] for row in con.execute("DESCRIBE games").fetchall()]
+
+
+def win_rate_by_game_column(con: duckdb.DuckDBPyConnection, key: str, column: str) -> pl.DataFrame:
+    """Win rate of each ``key`` (``seat``, ``agent`` or ``faction``) per variant,
+    player count and value of the ``games`` column ``column`` (e.g. ``map``).
+
+    Columns: variant, n_players, value (the column's value as text), key
+    (as text), games (seat-games), wins, win_rate, ci_low, ci_high (95%
+    Wilson). Rows with a null key (no faction) are left out.
+    """
+    if key not in ("seat", "agent", "faction"):
+        raise AnalyticsError(f"win rate key {key!r}: expected seat, agent or faction")
+    if column not in games_columns(con):
+        raise AnalyticsError(f"games: no column {column!r}")
+    return con.sql(f"""
+        WITH joined AS (
+            SELECT p.variant, p.n_players, g.{_identifier(column)}::VARCHAR AS value, p.{key}::VARCHAR AS key, p.won
+            FROM players AS p JOIN games AS g USING (experiment, variant, n_players, game_index)
+            WHERE p.{key} IS NOT NULL
+        )
+        SELECT variant, n_players, value, key, count(*) AS games, count(*) FILTER (WHERE won) AS wins,
+               wins / games AS win_rate, wilson_low(wins, games) AS ci_low, wilson_high(wins, games) AS ci_high
+        FROM joined
+        GROUP BY variant, n_players, value, key
+        ORDER BY {_VARIANT_ORDER}, n_players, value, key
+    """).pl()
+
+
+SWEEP_METRICS = {
+    "first_seat_win_rate": "Win rate of seat 0",
+    "draw_rate": "Draw rate",
+    "mean_turns": "Mean turns per game",
+    "mean_decisions": "Mean decisions per game",
+}
+"""The metrics ``sweep_response`` offers, with their axis titles."""
+
+
+def sweep_response(con: duckdb.DuckDBPyConnection, parameter: str, by: str | None = None) -> pl.DataFrame:
+    """A sweep's response curve: per player count and value of the swept
+    ``parameter`` (a ``games`` column named by its dotted path), optionally
+    split by a second swept column ``by``, pooling the other swept dimensions.
+
+    Columns: n_players, value, series (the ``by`` column's value; null without ``by``), games, then each
+    metric of ``SWEEP_METRICS`` with its 95% interval as ``<metric>_low`` /
+    ``<metric>_high`` (Wilson for rates, normal for means):
+    first_seat_win_rate (games seat 0 won), draw_rate, mean_turns,
+    mean_decisions. The baseline counts at its value of the parameter (the
+    game default); games without a value are left out.
+    Values are sorted numerically when they are numbers.
+    """
+    columns = games_columns(con)
+    for name in (parameter, by):
+        if name is not None and name not in columns:
+            raise AnalyticsError(f"games: no sweep column {name!r}")
+    z = z_for_confidence(0.95)
+    by_sql = f"g.{_identifier(by)}::VARCHAR" if by else "NULL::VARCHAR"
+    return con.sql(f"""
+        WITH seat0 AS (
+            SELECT experiment, variant, n_players, game_index, won FROM players WHERE seat = 0
+        )
+        SELECT g.n_players, g.{_identifier(parameter)} AS value, {by_sql} AS series, count(*) AS games,
+               count(*) FILTER (WHERE s.won) / count(*) AS first_seat_win_rate,
+               wilson_low(count(*) FILTER (WHERE s.won), count(*)) AS first_seat_win_rate_low,
+               wilson_high(count(*) FILTER (WHERE s.won), count(*)) AS first_seat_win_rate_high,
+               count(*) FILTER (WHERE g.draw) / count(*) AS draw_rate,
+               wilson_low(count(*) FILTER (WHERE g.draw), count(*)) AS draw_rate_low,
+               wilson_high(count(*) FILTER (WHERE g.draw), count(*)) AS draw_rate_high,
+               avg(g.turns) AS mean_turns,
+               mean_turns - {z!r} * coalesce(stddev_samp(g.turns), 0) / sqrt(count(*)) AS mean_turns_low,
+               mean_turns + {z!r} * coalesce(stddev_samp(g.turns), 0) / sqrt(count(*)) AS mean_turns_high,
+               avg(g.decisions) AS mean_decisions,
+               mean_decisions - {z!r} * coalesce(stddev_samp(g.decisions), 0) / sqrt(count(*))
+                   AS mean_decisions_low,
+               mean_decisions + {z!r} * coalesce(stddev_samp(g.decisions), 0) / sqrt(count(*))
+                   AS mean_decisions_high
+        FROM games AS g JOIN seat0 AS s USING (experiment, variant, n_players, game_index)
+        WHERE g.{_identifier(parameter)} IS NOT NULL
+        GROUP BY ALL
+        ORDER BY n_players, value, series
+    """).pl()
+
+
+def run_ends(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Where cooperative runs end (Party Wanted): per variant, player count,
+    level reached and final enemy, the games and their share of that
+    variant and player count, and how many of them the party won.
+
+    Columns: variant, n_players, level_reached, final_enemy, games, share,
+    wins. Empty when ``games`` lacks ``level_reached`` or ``final_enemy``.
+    """
+    columns = games_columns(con)
+    if "level_reached" not in columns or "final_enemy" not in columns:
+        return pl.DataFrame(schema={"variant": pl.String, "n_players": pl.Int64, "level_reached": pl.Int64,
+                                    "final_enemy": pl.String, "games": pl.Int64, "share": pl.Float64,
+                                    "wins": pl.Int64})
+    return con.sql(f"""
+        SELECT variant, n_players, level_reached, final_enemy::VARCHAR AS final_enemy, count(*) AS games,
+               count(*) / sum(count(*)) OVER (PARTITION BY variant, n_players) AS share,
+               count(*) FILTER (WHERE len(winners) > 0) AS wins
+        FROM games
+        GROUP BY variant, n_players, level_reached, final_enemy
+        ORDER BY {_VARIANT_ORDER}, n_players, level_reached, games DESC, final_enemy
+    """).pl()
+
+
+def variant_delta_intervals(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """``variant_deltas`` with a 95% interval of each difference, for a forest plot.
+
+    Adds ``delta_low``/``delta_high``: ``delta ± 1.96·se`` with the unpooled
+    standard error of a difference of proportions
+    (``sqrt(p_b(1 − p_b)/n_b + p_v(1 − p_v)/n_v)``) for rates, and
+    ``|delta / statistic|`` (the Welch standard error) for the means; null
+    when it cannot be computed. ``significant`` stays the
+    Benjamini–Hochberg decision of ``variant_deltas``, so an interval may
+    cross zero while the corrected test says otherwise (or vice versa).
+    """
+    z = z_for_confidence(0.95)
+    return con.sql(f"""
+        WITH d AS (
+            SELECT *,
+                   CASE WHEN test = 'welch' THEN abs(delta / nullif(statistic, 0))
+                        ELSE sqrt(baseline_value * (1 - baseline_value) / nullif(baseline_n, 0)
+                                  + value * (1 - value) / nullif(n, 0)) END AS se
+            FROM variant_deltas
+        )
+        SELECT * EXCLUDE (se), delta - {z!r} * se AS delta_low, delta + {z!r} * se AS delta_high
+        FROM d
+        ORDER BY experiment, {_VARIANT_ORDER}, n_players, family, q_value, key, metric
+    """).pl()
+
+
+def games_with_seed(con: duckdb.DuckDBPyConnection, seed: int) -> pl.DataFrame:
+    """The games whose seed is ``seed``: variant, n_players, game_index (several
+    when variants share the baseline's seeds)."""
+    return con.sql(f"""
+        SELECT variant, n_players, game_index FROM games WHERE seed = $seed
+        ORDER BY {_VARIANT_ORDER}, n_players, game_index
+    """, params={"seed": seed}).pl()

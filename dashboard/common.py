@@ -1,0 +1,188 @@
+"""What every dashboard page shares: the results folder, the chosen experiment,
+and cached calls into ``analytics``.
+
+Every loader is ``st.cache_data``-cached on (experiment folder, results
+version, arguments): ``analytics.catalog.experiment_version`` changes when a
+shard finishes, so a page never shows stale numbers and otherwise a rerun
+(every widget change) reads nothing. All aggregation happens in DuckDB
+(through ``analytics``), on the per-shard cached counts where the metric
+allows, so pages stay responsive on millions of games.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import duckdb
+import polars as pl
+import streamlit as st
+
+from analytics import explore, metrics
+from analytics.catalog import AnalyticsError, experiment_version, list_experiments, open_catalog, read_spec
+from analytics.replay import ReplayTrace, replay_game
+from analytics.report import Report, build_report
+from analytics.sql import read_only_query
+
+RUN_HINT = "cardlab run experiments/divvy_baseline.toml"
+EXPERIMENT_KEY = "experiment"
+T = TypeVar("T")
+
+
+def results_root() -> Path:
+    """The results folder: ``$CARDLAB_RESULTS`` or ``results`` in the current directory."""
+    return Path(os.environ.get("CARDLAB_RESULTS") or "results")
+
+
+def experiment_names() -> list[str]:
+    """Names of the experiments under the results folder."""
+    return [path.name for path in list_experiments(results_root())]
+
+
+def experiment_picker() -> None:
+    """The sidebar's experiment box (shared by every page, keyed ``experiment``);
+    ``?experiment=NAME`` in the address chooses the first one shown."""
+    names = experiment_names()
+    if not names:
+        return
+    wanted = st.query_params.get(EXPERIMENT_KEY)
+    if EXPERIMENT_KEY not in st.session_state and wanted in names:
+        st.session_state[EXPERIMENT_KEY] = wanted  # a link such as /cards?experiment=NAME
+    if st.session_state.get(EXPERIMENT_KEY) not in names:
+        st.session_state[EXPERIMENT_KEY] = names[0]
+    st.sidebar.selectbox("Experiment", names, key=EXPERIMENT_KEY)
+
+
+def require_experiment() -> Path:
+    """The chosen experiment's folder; without any experiment, say what to run and stop the page."""
+    names = experiment_names()
+    root = results_root()
+    if not names:
+        st.info(f"No experiments in `{root}` yet. Run `{RUN_HINT}` to make one, then reload this page.")
+        st.stop()
+    name = st.session_state.get(EXPERIMENT_KEY)
+    return root / str(name if name in names else names[0])
+
+
+def version(folder: Path) -> int:
+    """The results version of ``folder`` (cache key part)."""
+    return experiment_version(folder)
+
+
+def _paired(folder: str) -> bool | None:
+    return None if read_spec(Path(folder)).get("paired_seeds") else False
+
+
+def with_catalog(folder: str, use: Callable[[duckdb.DuckDBPyConnection], T]) -> T:
+    """``use(con)`` on the experiment's catalog (cached per-shard counts), closed afterwards."""
+    con = open_catalog(Path(folder), cached=True, paired=_paired(folder))
+    try:
+        return use(con)
+    finally:
+        con.close()
+
+
+@st.cache_data(show_spinner="Reading results...", max_entries=16)
+def load_report(folder: str, results_version: int) -> Report:
+    """``analytics.report.build_report`` of ``folder``: every metric view, cached per results version."""
+    return build_report(Path(folder))
+
+
+@st.cache_data(show_spinner="Listing experiments...", ttl=2)
+def load_overview(root: str) -> pl.DataFrame:
+    """``analytics.explore.experiment_overview`` (cached for 2 s, so running experiments move on)."""
+    return explore.experiment_overview(Path(root))
+
+
+QUERIES: dict[str, Callable[..., pl.DataFrame]] = {
+    "win_rate_by_game_column": explore.win_rate_by_game_column,
+    "sweep_response": explore.sweep_response,
+    "run_ends": explore.run_ends,
+    "variant_delta_intervals": explore.variant_delta_intervals,
+    "games_with_seed": explore.games_with_seed,
+    "card_stats": metrics.card_stats,
+}
+"""The analytics functions ``load`` may call, by name."""
+
+
+@st.cache_data(show_spinner="Computing...", max_entries=128)
+def _load(folder: str, results_version: int, name: str, arguments: tuple[Any, ...]) -> pl.DataFrame:
+    return with_catalog(folder, lambda con: QUERIES[name](con, *arguments))
+
+
+def load(folder: Path, name: str, *arguments: Any) -> pl.DataFrame:
+    """``QUERIES[name](con, *arguments)`` on the experiment in ``folder``, cached per results version."""
+    return _load(str(folder), version(folder), name, arguments)
+
+
+@st.cache_data(show_spinner="Running the query...", max_entries=64)
+def _query(folder: str, results_version: int, query: str, max_rows: int) -> tuple[pl.DataFrame, int]:
+    con = open_catalog(Path(folder), paired=_paired(folder))
+    try:
+        return read_only_query(con, query, max_rows)
+    finally:
+        con.close()
+
+
+def query(folder: Path, text: str, max_rows: int) -> tuple[pl.DataFrame, int]:
+    """``analytics.sql.read_only_query`` on the experiment (every view), cached per results version."""
+    return _query(str(folder), version(folder), text, max_rows)
+
+
+@st.cache_data(show_spinner="Replaying the game...", max_entries=32)
+def _replay(folder: str, results_version: int, variant: str, n_players: int, game_index: int) -> ReplayTrace:
+    return replay_game(Path(folder), variant, n_players, game_index)
+
+
+def replay(folder: Path, variant: str, n_players: int, game_index: int) -> ReplayTrace:
+    """``analytics.replay.replay_game``, cached."""
+    return _replay(str(folder), version(folder), variant, n_players, game_index)
+
+
+@st.cache_data(max_entries=64)
+def _games_columns(folder: str, results_version: int) -> list[str]:
+    return with_catalog(folder, explore.games_columns)
+
+
+def games_columns(folder: Path) -> list[str]:
+    """The columns of the experiment's ``games`` table (game columns such as ``map``, sweep columns)."""
+    return _games_columns(str(folder), version(folder))
+
+
+def open_report(folder: Path) -> Report:
+    """The experiment's report (cached), or a warning and a stopped page when it has no results."""
+    try:
+        return load_report(str(folder), version(folder))
+    except AnalyticsError as error:
+        st.warning(f"{error}")
+        st.stop()
+
+
+def header(report: Report) -> None:
+    """One caption line: game, games played, shards, folder."""
+    st.caption(
+        f"Experiment **{report.experiment}** · game **{report.game}** · {report.games_played:,} games played"
+        + (f" of {report.games_planned:,} planned" if report.games_planned else "")
+        + f" · {report.shards_finished} shards finished · `{report.folder}`")
+
+
+def pick(label: str, options: Sequence[Any], *, key: str | None = None, container: Any = st) -> Any:
+    """A select box over ``options`` (first one preselected); the only option when there is just one."""
+    values = list(options)
+    if not values:
+        return None
+    if len(values) == 1:
+        return values[0]
+    return container.selectbox(label, values, index=0, key=key)
+
+
+def player_counts(frame: pl.DataFrame) -> list[int]:
+    """The sorted distinct ``n_players`` of ``frame``."""
+    return [int(value) for value in frame["n_players"].unique().sort().to_list()]
+
+
+def variants_of(report: Report) -> list[str]:
+    """The report's variants, baseline first."""
+    return [str(name) for name in report.variants.filter(pl.col("games") > 0)["variant"].to_list()]

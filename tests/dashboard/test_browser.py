@@ -1,0 +1,172 @@
+"""The dashboard in a real browser: ``cardlab dashboard`` on a free loopback
+port, every page loaded by headless Chromium (Debian's ``chromium``; CI
+installs it with ``apt-get install -y chromium``) driven over the DevTools
+protocol, checked for its key element and for the absence of a Streamlit
+exception, with one screenshot per page under ``build/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import websocket
+
+from tests.dashboard.conftest import Results
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "build" / "screenshots"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+PAGES = {  # url path -> (experiment, text that only the rendered page shows)
+    "": ("ring_tiny", "Select a row to open"),
+    "win_rates": ("ring_tiny", "By faction (party)"),
+    "cards": ("divvy_tiny", "Sort by"),
+    "variants": ("divvy_tiny", "Significant changes only"),
+    "sweeps": ("sweep_tiny", "One line per"),
+    "game_length": ("party_tiny", "End reasons"),
+    "replay": ("theseus_tiny", "Where things stand after turn"),
+    "sql": ("divvy_tiny", "Download CSV"),
+}
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium: apt-get install -y chromium")
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def dashboard(results: Results) -> Iterator[str]:
+    """``cardlab dashboard`` on the tiny experiments; yields its base address."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cardlab", "dashboard", "--results", str(results.root), "--port", str(port)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        assert process.stdout is not None
+        first_line = process.stdout.readline()
+        assert f"http://127.0.0.1:{port}" in first_line  # binds loopback by default and says where
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise
+                time.sleep(0.5)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=20)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)  # Streamlit itself, should it outlive `cardlab`
+
+
+class Browser:
+    """Headless Chromium driven over the DevTools protocol (``websocket-client``)."""
+
+    def __init__(self) -> None:
+        self.profile = tempfile.TemporaryDirectory(prefix="cardlab-chromium-")
+        self.process = subprocess.Popen(
+            [CHROMIUM or "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+             "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             "--hide-scrollbars", f"--user-data-dir={self.profile.name}", "--window-size=1400,1000",
+             "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        assert self.process.stderr is not None
+        address = ""
+        while not address:
+            line = self.process.stderr.readline()
+            if not line:
+                raise RuntimeError("chromium exited before opening its DevTools port")
+            if "DevTools listening on " in line:
+                address = line.split("DevTools listening on ", 1)[1].strip()
+        port = address.split(":")[2].split("/")[0]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as answer:
+            page = next(target for target in json.load(answer) if target["type"] == "page")
+        self.socket = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=30, suppress_origin=True)
+        self.next_id = 0
+
+    def call(self, method: str, **params: Any) -> dict[str, Any]:
+        """One DevTools command; its result."""
+        self.next_id += 1
+        self.socket.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
+        while True:
+            message = json.loads(self.socket.recv())
+            if message.get("id") == self.next_id:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return dict(message["result"])
+
+    def evaluate(self, expression: str) -> Any:
+        """The value of a JavaScript expression in the page."""
+        return self.call("Runtime.evaluate", expression=expression, returnByValue=True)["result"].get("value")
+
+    def load(self, url: str, ready: str, timeout: float = 60) -> str:
+        """Open ``url`` and wait until the page's text contains ``ready`` (and Streamlit is idle);
+        return the page's HTML."""
+        self.call("Page.navigate", url=url)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            text = self.evaluate("document.body ? document.body.innerText : ''") or ""
+            running = self.evaluate("!!document.querySelector('[data-testid=\"stStatusWidget\"]')")
+            if ready in text and not running:
+                time.sleep(0.7)  # let the charts draw
+                return str(self.evaluate("document.documentElement.outerHTML"))
+            time.sleep(0.3)
+        raise AssertionError(f"{url}: {ready!r} not rendered within {timeout} s; page text: {text[:500]!r}")
+
+    def screenshot(self, path: Path) -> None:
+        """A PNG of the viewport."""
+        path.write_bytes(base64.b64decode(self.call("Page.captureScreenshot", format="png")["data"]))
+
+    def close(self) -> None:
+        """Close the connection and stop Chromium."""
+        self.socket.close()
+        os.killpg(self.process.pid, signal.SIGTERM)
+        self.process.wait(timeout=20)
+        self.profile.cleanup()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium for every page."""
+    chromium = Browser()
+    try:
+        yield chromium
+    finally:
+        chromium.close()
+
+
+@pytest.mark.parametrize("page", list(PAGES))
+def test_every_page_renders_in_chromium_without_an_exception(dashboard: str, browser: Browser, page: str) -> None:
+    experiment, key_text = PAGES[page]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    screenshot = SCREENSHOTS / f"{page or 'experiments'}.png"
+    dom = browser.load(f"{dashboard}/{page}?experiment={experiment}", key_text)
+    browser.screenshot(screenshot)
+    assert 'data-testid="stException"' not in dom
+    assert key_text in dom, f"{page or 'experiments'}: {key_text!r} not rendered"
+    assert 'data-testid="stDataFrame"' in dom
+    if page not in ("", "replay", "sql"):
+        assert "stVegaLiteChart" in dom, f"{page}: no chart rendered"
+    assert screenshot.stat().st_size > 10_000
