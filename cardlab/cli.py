@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from experiments.spec import BASELINE, ReplayError, Shard, SpecError, load_spec, parse_spec, replay_setup
-from simcore.agents.registry import AgentSpec, AgentSpecError, parse_agent_spec
+from simcore.agents.registry import AgentSpec, AgentSpecError, parse_agent_spec, split_agent_list
 from simcore.parameters import ParameterError, apply_overrides, flatten
 from simcore.play import play_game
 from simcore.registry import GAMES, UnknownGameError, get_game
@@ -351,7 +351,7 @@ def command_replay(arguments: argparse.Namespace) -> int:
         if not game.info.min_players <= n_players <= game.info.max_players:
             raise UsageError(f"--players: {game.info.id} is played by {game.info.min_players} to "
                              f"{game.info.max_players} players, got {n_players}")
-        names = [name for name in arguments.agents.split(",") if name.strip()]
+        names = split_agent_list(arguments.agents)
         agents = [parse_agent_spec(name) for name in names] or [parse_agent_spec("random")]
         lineup = [agents[seat % len(agents)] for seat in range(n_players)]
         game_id, seed = game.info.id, arguments.seed

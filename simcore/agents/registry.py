@@ -126,3 +126,20 @@ def make_agent(spec: AgentSpec, game: Game, seat: int, seed: int) -> Agent:
     if spec.name == "ismcts":
         return IsmctsAgent(game, seat, rng, **_values(spec))  # type: ignore[arg-type]
     return game.heuristic_agent(seat, rng)
+
+
+def split_agent_list(text: str) -> list[str]:
+    """Split ``"ismcts(iterations=50,rollout=heuristic),random"`` into agent
+    specs: commas inside parentheses belong to an agent's parameters."""
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
+    for character in text:
+        if character == "," and depth == 0:
+            parts.append("".join(current).strip())
+            current = []
+            continue
+        depth += {"(": 1, ")": -1}.get(character, 0)
+        current.append(character)
+    parts.append("".join(current).strip())
+    return [part for part in parts if part]

@@ -73,3 +73,10 @@ def test_a_worker_playing_shard_after_shard_keeps_flat_memory() -> None:
                 if line.startswith("| ") and line.split("|")[1].strip().replace(",", "").isdigit()]
     assert len(readings) == 10
     assert readings[-1] <= readings[1] * 1.05  # after warm-up, ten times the games, the same peak
+
+
+def test_replay_reads_agents_whose_parameters_contain_commas(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", "divvy", "--seed", "4", "--agents", "osla(rollouts=2,rollout=random),heuristic"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any("seat 0 (osla(" in line for line in lines)
+    assert any("seat 1 (heuristic)" in line for line in lines)
