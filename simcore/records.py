@@ -52,7 +52,8 @@ class ResultColumns:
         games["n_players"].append(n_players)
         games["winner"].append(winners[0] if len(winners) == 1 else None)
         games["winners"].append(winners)
-        games["draw"].append(not winners)
+        # A draw: nobody won and the result was shared (a cooperative loss is no draw).
+        games["draw"].append(not winners and max(state.returns()) > 0.0)
         games["end_reason"].append(state.end_reason())
         games["turns"].append(state.turns())
         games["decisions"].append(played.decisions)

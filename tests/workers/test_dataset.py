@@ -78,3 +78,19 @@ def test_every_registered_game_writes_its_own_columns_with_the_documented_schema
         assert entry["rows"]["players"] == 6 * game.info.min_players
         players = pq.read_table(table_path(tmp_path / game_id, "players", "baseline", shard.id))
         assert set(game.info.player_columns) <= set(players.column_names)
+
+
+def test_a_cooperative_loss_is_recorded_as_a_loss_and_not_as_a_draw(tmp_path: Path) -> None:
+    spec = parse_spec({"name": "coop", "game": "party_wanted", "games": 30, "player_counts": [3]}, "t.toml")
+    shard = Shard("baseline", 3, 0, 30)
+    run_shard(spec, shard, str(tmp_path))
+    games = pq.read_table(table_path(tmp_path, "games", "baseline", shard.id)).to_pylist()
+    lost = [game for game in games if not game["winners"]]
+    assert lost, "random parties lose most games"
+    assert not any(game["draw"] for game in games)
+    divvy = parse_spec({"name": "ties", "game": "divvy", "games": 400}, "t.toml")
+    tie_shard = Shard("baseline", 2, 0, 400)
+    run_shard(divvy, tie_shard, str(tmp_path / "divvy"))
+    divvy_games = pq.read_table(table_path(tmp_path / "divvy", "games", "baseline", tie_shard.id)).to_pylist()
+    assert any(game["draw"] for game in divvy_games)
+    assert all(game["draw"] == (not game["winners"]) for game in divvy_games)
