@@ -282,7 +282,7 @@ def command_dashboard(arguments: argparse.Namespace) -> int:
 
     app = Path(dashboard.__file__).parent / "app.py"
     environment = dict(os.environ, CARDLAB_RESULTS=str(arguments.results.resolve()))
-    print(f"cardlab dashboard: http://{arguments.host}:{arguments.port}  (results: {arguments.results})")
+    print(f"cardlab dashboard: http://{arguments.host}:{arguments.port}  (results: {arguments.results})", flush=True)
     command = [
         sys.executable, "-m", "streamlit", "run", str(app),
         "--server.address", arguments.host, "--server.port", str(arguments.port),
