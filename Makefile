@@ -20,7 +20,10 @@ $(STAMPS)/venv: pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11)' || { echo "need Python 3.11+ (set PYTHON=...)"; exit 2; }
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]' --config-settings editable_mode=compat
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@# The project root on sys.path too: mypyc puts the compiled core's shared
+	@# library there, and Ray's worker processes import it from there.
+	$(PY) -c "import pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()['purelib'], 'cardlab-project-root.pth').write_text(str(pathlib.Path.cwd()) + '\n')"
 	@mkdir -p $(STAMPS) && touch $@
 
 $(STAMPS)/compiled: $(STAMPS)/venv $(COMPILED) Makefile
