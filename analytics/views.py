@@ -89,7 +89,7 @@ from dataclasses import dataclass
 
 import duckdb
 
-TURN_CAP_REASONS = ("turn_cap", "turn_limit", "max_turns", "round_limit")
+TURN_CAP_REASONS = ("turn_cap", "round_cap", "turn_limit", "max_turns", "round_limit")
 """End reasons that mean "stopped by the turn cap", not a real end of the game."""
 
 FACTION_BAND = 0.05
