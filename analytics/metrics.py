@@ -354,3 +354,66 @@ def targets_met(con: duckdb.DuckDBPyConnection, targets: list[dict[str, object]]
     if not targets:
         return False
     return bool(target_widths(con, targets)["met"].all())
+
+
+def agent_matchups(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Agent i's win rate over its seat-games in games that include agent j
+    (``opponent``), per variant and player count, with 95% Wilson intervals:
+    the agent-versus-agent matrix of a skill ladder (long form). Seat-games of
+    an agent against itself count when two of its seats meet."""
+    return con.sql("""
+        SELECT me.variant, me.n_players, me.agent, them.agent AS opponent,
+               count(*) AS seat_games, sum(me.won::INTEGER) AS wins,
+               sum(me.won::INTEGER) / count(*) AS win_rate,
+               wilson_low(sum(me.won::INTEGER), count(*)) AS win_rate_low,
+               wilson_high(sum(me.won::INTEGER), count(*)) AS win_rate_high
+        FROM players AS me
+        JOIN players AS them
+          ON me.experiment = them.experiment AND me.variant = them.variant
+         AND me.n_players = them.n_players AND me.game_index = them.game_index AND me.seat <> them.seat
+        GROUP BY ALL
+        ORDER BY ALL
+    """).pl()
+
+
+def skill_movement(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """How each faction's and card's win rate moves across the variants of an
+    experiment (a skill ladder has one variant per agent rung).
+
+    For every (kind, name, player count) and variant: the win rate (factions:
+    ``faction_stats.win_rate``; cards: ``card_stats.gih_win_rate``, games in
+    hand), the variant's mean over all names of that kind, and the
+    ``deviation`` between them. ``direction`` is +1 when the whole 95%
+    interval lies above that mean, -1 when below, 0 otherwise. ``sign_flips``
+    is true for a name that is surely above the mean in one variant and surely
+    below it in another: strong with weak agents and weak with strong ones, or
+    the reverse.
+    """
+    frames = []
+    for kind, view, rate in (("faction", "faction_stats", "win_rate"), ("card", "card_stats", "gih_win_rate")):
+        name = "faction" if kind == "faction" else "card"
+        stats = metric(con, view)
+        if stats.is_empty():
+            continue
+        frames.append(stats.select(
+            pl.lit(kind).alias("kind"), pl.col(name).alias("name"), "variant", "n_players",
+            pl.col(rate).alias("win_rate"), pl.col(f"{rate}_low").alias("low"), pl.col(f"{rate}_high").alias("high"),
+        ))
+    schema = {"kind": pl.String, "name": pl.String, "variant": pl.String, "n_players": pl.Int64,
+              "win_rate": pl.Float64, "low": pl.Float64, "high": pl.Float64}
+    return movement_of_rates(pl.concat(frames, how="vertical_relaxed") if frames else pl.DataFrame(schema=schema))
+
+
+def movement_of_rates(rows: pl.DataFrame) -> pl.DataFrame:
+    """The computation behind ``skill_movement`` on a table of rates with
+    columns kind, name, variant, n_players, win_rate, low, high (pure)."""
+    group = ["kind", "variant", "n_players"]
+    rows = rows.with_columns(pl.col("win_rate").mean().over(group).alias("variant_mean"))
+    rows = rows.with_columns(
+        (pl.col("win_rate") - pl.col("variant_mean")).alias("deviation"),
+        pl.when(pl.col("low") > pl.col("variant_mean")).then(1)
+        .when(pl.col("high") < pl.col("variant_mean")).then(-1).otherwise(0).alias("direction"),
+    )
+    flips = rows.group_by(["kind", "name", "n_players"]).agg(
+        ((pl.col("direction") == 1).any() & (pl.col("direction") == -1).any()).alias("sign_flips"))
+    return rows.join(flips, on=["kind", "name", "n_players"]).sort(["kind", "name", "n_players", "variant"])

@@ -1,0 +1,70 @@
+"""The agent-versus-agent matrix and how win rates move with skill, on data
+whose answers are worked out here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from analytics.catalog import open_catalog
+from analytics.metrics import agent_matchups, movement_of_rates, skill_movement
+from analytics.stats import wilson_interval
+from tests.analytics.test_metrics import write_handmade
+
+
+@pytest.fixture
+def handmade(tmp_path: Path) -> Path:
+    write_handmade(tmp_path)
+    return tmp_path
+
+
+def test_the_agent_matrix_counts_each_agents_wins_against_each_opponent(handmade: Path) -> None:
+    # baseline: A beats B in all three games; alt: one drawn game (no winner).
+    connection = open_catalog(handmade)
+    matrix = agent_matchups(connection)
+    connection.close()
+    rows = {(row["variant"], row["agent"], row["opponent"]): row for row in matrix.iter_rows(named=True)}
+    assert set(rows) == {("baseline", "A", "B"), ("baseline", "B", "A"), ("alt", "A", "B"), ("alt", "B", "A")}
+    assert (rows["baseline", "A", "B"]["seat_games"], rows["baseline", "A", "B"]["wins"]) == (3, 3)
+    assert (rows["baseline", "B", "A"]["seat_games"], rows["baseline", "B", "A"]["wins"]) == (3, 0)
+    assert rows["alt", "A", "B"]["wins"] == 0 and rows["alt", "B", "A"]["wins"] == 0
+    low, high = wilson_interval(3, 3)
+    assert rows["baseline", "A", "B"]["win_rate_low"] == pytest.approx(low, abs=1e-9)
+    assert rows["baseline", "A", "B"]["win_rate_high"] == pytest.approx(high, abs=1e-9)
+
+
+def _rates(rates: list[float], lows: list[float], highs: list[float]) -> pl.DataFrame:
+    return pl.DataFrame({
+        "kind": ["card"] * 4, "name": ["x", "y", "x", "y"], "variant": ["weak", "weak", "strong", "strong"],
+        "n_players": [2] * 4, "win_rate": rates, "low": lows, "high": highs,
+    })
+
+
+def test_a_card_surely_above_the_mean_in_one_variant_and_surely_below_in_another_flips() -> None:
+    # x is far above the rung's mean with weak agents and far below with strong ones; y the reverse.
+    movement = movement_of_rates(_rates([0.8, 0.2, 0.3, 0.7], [0.7, 0.1, 0.2, 0.6], [0.9, 0.3, 0.4, 0.8]))
+    by_key = {(row["name"], row["variant"]): row for row in movement.iter_rows(named=True)}
+    assert by_key["x", "weak"]["variant_mean"] == pytest.approx(0.5)
+    assert by_key["x", "weak"]["deviation"] == pytest.approx(0.3)
+    assert (by_key["x", "weak"]["direction"], by_key["x", "strong"]["direction"]) == (1, -1)
+    assert by_key["x", "weak"]["sign_flips"] and by_key["y", "strong"]["sign_flips"]
+
+
+def test_a_card_whose_interval_covers_the_mean_does_not_flip() -> None:
+    movement = movement_of_rates(_rates([0.55, 0.45, 0.45, 0.55], [0.4, 0.3, 0.3, 0.4], [0.7, 0.6, 0.6, 0.7]))
+    assert not movement["sign_flips"].any()
+    assert set(movement["direction"].to_list()) == {0}
+
+
+def test_skill_movement_reads_the_card_and_faction_views_of_a_real_experiment(handmade: Path) -> None:
+    connection = open_catalog(handmade)
+    movement = skill_movement(connection)
+    connection.close()
+    # The hand-made Divvy data has no factions and cards x, y (baseline) and z (alt).
+    assert set(movement["kind"].to_list()) == {"card"}
+    assert set(zip(movement["name"].to_list(), movement["variant"].to_list(), strict=True)) == {
+        ("x", "baseline"), ("y", "baseline"), ("z", "alt")}
+    alt = movement.filter(pl.col("variant") == "alt").row(0, named=True)
+    assert alt["deviation"] == pytest.approx(0.0)  # the only card of its rung is the rung's mean
