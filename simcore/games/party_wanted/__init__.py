@@ -1,14 +1,17 @@
 """Party Wanted (``party_wanted``): rules in ``rules.py``, card data in
 ``cards.toml`` (compiled by ``config.py``), the party heuristic in
-``agents.py``, rule-to-test map in ``RULES.md``."""
+``agents.py``, the designer's view of a state in ``describe.py``, rule-to-test
+map in ``RULES.md``."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from simcore.api import Agent, GameInfo, TraceSink
+from simcore.api import Agent, GameInfo, GameState, TraceSink
+from simcore.describe import StateView
 from simcore.games.party_wanted.agents import PartyHeuristicAgent
+from simcore.games.party_wanted.describe import describe_state
 from simcore.games.party_wanted.rules import DATA_FILE, INFO, PartyConfig, PartyState, compile_config
 from simcore.parameters import load_parameter_file
 from simcore.rng import Generator
@@ -36,6 +39,12 @@ class PartyWantedGame:
     def heuristic_agent(self, seat: int, rng: Generator) -> Agent:
         """The shared party plan documented in ``agents.py``."""
         return PartyHeuristicAgent(seat, rng)
+
+    def describe_state(self, state: GameState) -> StateView:
+        """``state`` as a designer reads it: hands, boards and the table (``describe.py``)."""
+        if not isinstance(state, PartyState):
+            raise TypeError(f"expected a party_wanted state, got {type(state).__name__}")
+        return describe_state(state)
 
 
 GAME = PartyWantedGame()

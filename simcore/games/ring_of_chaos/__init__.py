@@ -1,15 +1,18 @@
 """Ring of Chaos (``ring_of_chaos``): rules in ``rules.py``, compiled parameters in
 ``config.py``, cards, parties and maps in ``cards.toml``, heuristic in
-``agents.py``, rule-to-test map in ``RULES.md``."""
+``agents.py``, the designer's view of a state in ``describe.py``, rule-to-test
+map in ``RULES.md``."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from simcore.api import Agent, GameInfo, TraceSink
+from simcore.api import Agent, GameInfo, GameState, TraceSink
+from simcore.describe import StateView
 from simcore.games.ring_of_chaos.agents import RingHeuristicAgent
 from simcore.games.ring_of_chaos.config import DATA_FILE, RingConfig, compile_config
+from simcore.games.ring_of_chaos.describe import describe_state
 from simcore.games.ring_of_chaos.rules import INFO, RingState
 from simcore.parameters import load_parameter_file
 from simcore.rng import Generator
@@ -37,6 +40,12 @@ class RingOfChaosGame:
     def heuristic_agent(self, seat: int, rng: Generator) -> Agent:
         """The strategy documented in ``agents.py``."""
         return RingHeuristicAgent(seat, rng)
+
+    def describe_state(self, state: GameState) -> StateView:
+        """``state`` as a designer reads it: hands, boards and the table (``describe.py``)."""
+        if not isinstance(state, RingState):
+            raise TypeError(f"expected a ring_of_chaos state, got {type(state).__name__}")
+        return describe_state(state)
 
 
 GAME = RingOfChaosGame()
