@@ -221,7 +221,13 @@ def run_ends(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
 
 
 def variant_delta_intervals(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
-    """``variant_deltas`` with a 95% interval of each difference, for a forest plot.
+    """``variant_deltas`` with a 95% interval of each difference, for a forest
+    plot (``with_delta_intervals`` of the view)."""
+    return with_delta_intervals(con.sql("FROM variant_deltas").pl())
+
+
+def with_delta_intervals(deltas: pl.DataFrame) -> pl.DataFrame:
+    """``deltas`` (rows of ``variant_deltas``, e.g. a report's) with a 95% interval of each difference.
 
     Adds ``delta_low``/``delta_high``: ``delta ± 1.96·se`` with the unpooled
     standard error of a difference of proportions
@@ -230,20 +236,21 @@ def variant_delta_intervals(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     when it cannot be computed. ``significant`` stays the
     Benjamini–Hochberg decision of ``variant_deltas``, so an interval may
     cross zero while the corrected test says otherwise (or vice versa).
+    Computed in Polars on the small table, so a page that has the report
+    does not scan the games again.
     """
     z = z_for_confidence(0.95)
-    return con.sql(f"""
-        WITH d AS (
-            SELECT *,
-                   CASE WHEN test = 'welch' THEN abs(delta / nullif(statistic, 0))
-                        ELSE sqrt(baseline_value * (1 - baseline_value) / nullif(baseline_n, 0)
-                                  + value * (1 - value) / nullif(n, 0)) END AS se
-            FROM variant_deltas
-        )
-        SELECT * EXCLUDE (se), delta - {z!r} * se AS delta_low, delta + {z!r} * se AS delta_high
-        FROM d
-        ORDER BY experiment, {_VARIANT_ORDER}, n_players, family, q_value, key, metric
-    """).pl()
+
+    def nonzero(column: str) -> pl.Expr:
+        return pl.when(pl.col(column) != 0).then(pl.col(column).cast(pl.Float64))
+
+    def spread(value: str, n: str) -> pl.Expr:
+        return pl.col(value) * (1 - pl.col(value)) / nonzero(n)
+
+    se = (pl.when(pl.col("test") == "welch").then((pl.col("delta") / nonzero("statistic")).abs())
+          .otherwise((spread("baseline_value", "baseline_n") + spread("value", "n")).sqrt()))
+    return deltas.with_columns((pl.col("delta") - z * se).alias("delta_low"),
+                               (pl.col("delta") + z * se).alias("delta_high"))
 
 
 def games_with_seed(con: duckdb.DuckDBPyConnection, seed: int) -> pl.DataFrame:

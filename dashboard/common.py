@@ -12,7 +12,9 @@ allows, so pages stay responsive on millions of games.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -75,13 +77,28 @@ def _paired(folder: str) -> bool | None:
     return None if read_spec(Path(folder)).get("paired_seeds") else False
 
 
+@dataclass
+class SharedCatalog:
+    """One open catalog of an experiment, shared by every session, one query at a time."""
+
+    con: duckdb.DuckDBPyConnection
+    lock: threading.Lock
+
+
+@st.cache_resource(show_spinner="Opening the results...", max_entries=8)
+def _shared_catalog(folder: str, results_version: int) -> SharedCatalog:
+    # Opening a catalog binds every metric view over every shard's files
+    # (about a second on a 1,000,000-game experiment), so it is done once per
+    # results version, not once per query. The count tables are TEMP tables of
+    # this connection, so queries share it (under the lock) rather than cursors.
+    return SharedCatalog(open_catalog(Path(folder), cached=True, paired=_paired(folder)), threading.Lock())
+
+
 def with_catalog(folder: str, use: Callable[[duckdb.DuckDBPyConnection], T]) -> T:
-    """``use(con)`` on the experiment's catalog (cached per-shard counts), closed afterwards."""
-    con = open_catalog(Path(folder), cached=True, paired=_paired(folder))
-    try:
-        return use(con)
-    finally:
-        con.close()
+    """``use(con)`` on the experiment's catalog (cached per-shard counts), opened once per results version."""
+    shared = _shared_catalog(folder, version(Path(folder)))
+    with shared.lock:
+        return use(shared.con)
 
 
 @st.cache_data(show_spinner="Reading results...", max_entries=16)

@@ -1,13 +1,17 @@
-"""Replay page: choose a game of the experiment (by index or seed) and step through its trace turn by turn."""
+"""Replay page: choose a game of the experiment (by index or seed) and step
+through it turn by turn, with every hand, board and the table as they stood."""
 
 from __future__ import annotations
 
 import polars as pl
 import streamlit as st
 
-from analytics.replay import table_at
+from analytics.replay import events_between, moments_of_turn, seat_lines, table_lines, turns_of
 from dashboard.common import header, load, open_report, pick, replay, require_experiment, variants_of
 from experiments.spec import SpecError
+from simcore.registry import get_game
+
+SEATS_PER_ROW = 4
 
 st.title("Replay")
 folder = require_experiment()
@@ -44,24 +48,58 @@ st.markdown(f"**{trace.game}**, variant **{trace.variant}**, {trace.n_players} p
             f"and {trace.decisions} decisions · winners: **{trace.winners or 'none'}**")
 st.dataframe(seats, hide_index=True)
 
-turns = sorted(set(trace.events["turn"].to_list()))
-turn = st.select_slider("Turn", options=turns, value=turns[0]) if len(turns) > 1 else turns[0]
-st.subheader(f"Turn {turn}")
-events = trace.events.filter(pl.col("turn") == turn)
-st.dataframe(events.select("step", "type", "seat", "text"), hide_index=True, width="stretch")
+# Widget keys carry the game, so choosing another game starts again at set-up.
+game_key = f"{folder.name}/{trace.variant}/{trace.n_players}/{trace.game_index}"
+turn_key = f"replay-turn/{game_key}"
+turns = turns_of(trace)
 
-st.subheader(f"Where things stand after turn {turn}")
-st.caption("Each seat's latest event of every kind (its hand from the latest deal or draw, what it last "
-           "played...), and the table's (board, reveals).")
-standing = table_at(trace.events, turn)
-columns = st.columns(trace.n_players + 1)
-for seat, column in enumerate(columns[:-1]):
-    column.markdown(f"**Seat {seat}** · {trace.agents[seat]}" + (f" · {trace.factions[seat]}"
-                                                                  if trace.factions[seat] else ""))
-    for row in standing.filter(pl.col("seat") == seat).iter_rows(named=True):
-        column.markdown(f"- *{row['type']}* (turn {row['turn']}): {row['text']}")
-columns[-1].markdown("**Table**")
-for row in standing.filter(pl.col("seat").is_null()).iter_rows(named=True):
-    columns[-1].markdown(f"- *{row['type']}* (turn {row['turn']}): {row['text']}")
+
+def step_turn(by: int) -> None:
+    """Move the turn slider by ``by`` turns (the previous/next buttons)."""
+    position = turns.index(st.session_state.get(turn_key, turns[0])) + by
+    st.session_state[turn_key] = turns[min(max(position, 0), len(turns) - 1)]
+
+
+back, slider, forward = st.columns([1, 10, 1], vertical_alignment="bottom")
+back.button("◀ Previous", on_click=step_turn, args=(-1,), disabled=len(turns) < 2, width="stretch")
+forward.button("Next ▶", on_click=step_turn, args=(1,), disabled=len(turns) < 2, width="stretch")
+if len(turns) > 1:
+    turn = int(slider.select_slider("Turn", options=turns, key=turn_key,
+                                    format_func=lambda value: "set-up" if value == 0 else str(value)))
+else:
+    turn = turns[0]
+moments = moments_of_turn(trace, turn)
+moment = moments[-1]
+if len(moments) > 1:
+    labels = {index: f"{position + 1}. {trace.snapshots[index].action}" for position, index in enumerate(moments)}
+    moment = int(st.select_slider(f"Action within turn {turn} (the last one shows the table after the turn)",
+                                  options=moments, value=moments[-1], format_func=labels.__getitem__,
+                                  key=f"replay-moment/{game_key}/{turn}"))
+snapshot = trace.snapshots[moment]
+view = snapshot.view
+
+st.subheader("After set-up" if turn == 0 else f"Turn {turn}" + ("" if moment == moments[-1] else
+                                                                 f", after action {moments.index(moment) + 1}"))
+st.caption(f"Phase **{view.phase}** · " + (f"seat **{view.to_act}** to act" if view.to_act >= 0 else "game over")
+           + " · an omniscient designer's view: every hand and face-down card is shown, although in the game "
+           "only their owners (or nobody) could see them.")
+hand_hidden = get_game(trace.game).info.hidden_between_seats
+for first in range(0, trace.n_players, SEATS_PER_ROW):
+    row = view.seats[first:first + SEATS_PER_ROW]
+    for seat_view, column in zip(row, st.columns(SEATS_PER_ROW), strict=False):
+        with column.container(border=True):
+            tags = [trace.agents[seat_view.seat]] + ([seat_view.title] if seat_view.title else [])
+            if seat_view.seat == view.to_act:
+                tags.append("to act")
+            st.markdown(f"#### Seat {seat_view.seat}\n" + " · ".join(tags))
+            for line in seat_lines(seat_view, hand_hidden):
+                st.markdown(line)
+with st.container(border=True):
+    st.markdown("#### Table")
+    for line in table_lines(view):
+        st.markdown(line)
+
+st.subheader(f"What happened in turn {turn}" if turn else "Set-up")
+st.dataframe(events_between(trace, moments[0], moment), hide_index=True, width="stretch")
 with st.expander("Every event of the game"):
     st.dataframe(trace.events, hide_index=True)

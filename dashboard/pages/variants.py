@@ -6,8 +6,9 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
+from analytics.explore import with_delta_intervals
 from dashboard.charts import forest_plot
-from dashboard.common import header, load, open_report, pick, player_counts, require_experiment
+from dashboard.common import header, open_report, pick, player_counts, require_experiment
 
 FAMILIES = {"seat": "Seats (win rate)", "agent": "Agents (win rate)", "faction": "Factions (win rate)",
             "card": "Cards", "game": "Game (draws, turn cap, length)"}
@@ -17,7 +18,7 @@ st.title("Variants")
 folder = require_experiment()
 report = open_report(folder)
 header(report)
-deltas = load(folder, "variant_delta_intervals")
+deltas = with_delta_intervals(report.metrics["variant_deltas"])
 if deltas.is_empty():
     st.info("This experiment has only the baseline. Add a `[variants.NAME]` table (or a `[sweep]`) to the "
             "experiment file and run it again, e.g. `cardlab run experiments/divvy_baseline.toml --overwrite`.")

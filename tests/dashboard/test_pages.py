@@ -17,7 +17,8 @@ from streamlit.testing.v1 import AppTest
 
 from analytics import explore, metrics
 from analytics.catalog import open_catalog
-from analytics.replay import replay_game
+from analytics.replay import events_between, moments_of_turn, replay_game, turns_of
+from tests.analytics.replay_helpers import hands_after_every_action
 from tests.dashboard.conftest import CUTS, GAME_OF, Results
 from workers.storage import MANIFEST_FOLDER
 
@@ -191,8 +192,19 @@ def test_the_game_length_page_shows_the_turns_histogram_and_end_reasons(
     assert "Game length, baseline" in histogram and "Turns (as the game counts them)" in histogram
 
 
+def shown_hands(at: AppTest) -> list[list[str]]:
+    """Each seat's hand as the Replay page shows it (its ``**Hand** (n): a, b`` lines, in seat order)."""
+    hands = []
+    for element in at.markdown:
+        text = str(element.value)
+        if text.startswith("**Hand**"):
+            cards = text.split(": ", 1)[1]
+            hands.append([] if cards == "nothing" else cards.split(", "))
+    return hands
+
+
 @pytest.mark.parametrize("name", ALL)
-def test_the_replay_page_replays_a_game_exactly_as_the_experiment_played_it(
+def test_the_replay_page_shows_every_hand_as_it_was_at_the_chosen_turn(
         results: Results, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     at = open_page(results, name, "replay", monkeypatch)
     players = computed(results, name, lambda con: con.sql("SELECT * FROM players").pl())
@@ -204,13 +216,24 @@ def test_the_replay_page_replays_a_game_exactly_as_the_experiment_played_it(
     assert seats["won"].to_list() == played["won"].to_list()
     assert seats["score"].to_list() == played["score"].to_list()
     trace = replay_game(results.folder(name), "baseline", n, 0)
-    turn = int(trace.events["turn"].min())  # type: ignore[arg-type]
-    same(shown(at, 1), trace.events.filter(pl.col("turn") == turn).select("step", "type", "seat", "text"))
-    last = int(trace.events["turn"].max())  # type: ignore[arg-type]
-    if last != turn:
-        at.select_slider[0].set_value(last).run()
+    hands = hands_after_every_action(results.folder(name), "baseline", n, 0)
+    assert shown_hands(at) == hands[0]  # the page opens on the table after set-up
+    assert "omniscient" in at.caption[1].value
+    same(shown(at, 1), events_between(trace, 0, 0))
+    turns = turns_of(trace)
+    at.button[1].click().run()  # Next
+    assert not at.exception
+    first = moments_of_turn(trace, turns[1])
+    assert shown_hands(at) == hands[first[-1]]  # the table after the whole turn
+    same(shown(at, 1), events_between(trace, first[0], first[-1]))
+    last = moments_of_turn(trace, turns[-1])
+    at.select_slider[0].set_value(turns[-1]).run()
+    assert shown_hands(at) == hands[-1] and at.subheader[0].value == f"Turn {turns[-1]}"
+    if len(last) > 1:  # step back to the table after the turn's first action
+        at.select_slider[1].set_value(last[0]).run()
         assert not at.exception
-        same(shown(at, 1), trace.events.filter(pl.col("turn") == last).select("step", "type", "seat", "text"))
+        assert shown_hands(at) == hands[last[0]]
+        same(shown(at, 1), events_between(trace, last[0], last[0]))
 
 
 def test_the_replay_page_finds_a_game_by_its_seed(results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
