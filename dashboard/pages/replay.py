@@ -60,9 +60,9 @@ def step_turn(by: int) -> None:
     st.session_state[turn_key] = turns[min(max(position, 0), len(turns) - 1)]
 
 
-back, slider, forward = st.columns([1, 10, 1], vertical_alignment="bottom")
-back.button("◀ Previous", on_click=step_turn, args=(-1,), disabled=len(turns) < 2, width="stretch")
-forward.button("Next ▶", on_click=step_turn, args=(1,), disabled=len(turns) < 2, width="stretch")
+back, slider, forward = st.columns([1, 12, 1], vertical_alignment="bottom")
+back.button("◀", help="Previous turn", on_click=step_turn, args=(-1,), disabled=len(turns) < 2, width="stretch")
+forward.button("▶", help="Next turn", on_click=step_turn, args=(1,), disabled=len(turns) < 2, width="stretch")
 if len(turns) > 1:
     turn = int(slider.select_slider("Turn", options=turns, key=turn_key,
                                     format_func=lambda value: "set-up" if value == 0 else str(value)))
@@ -86,7 +86,7 @@ st.caption(f"Phase **{view.phase}** · " + (f"seat **{view.to_act}** to act" if 
 hand_hidden = get_game(trace.game).info.hidden_between_seats
 for first in range(0, trace.n_players, SEATS_PER_ROW):
     row = view.seats[first:first + SEATS_PER_ROW]
-    for seat_view, column in zip(row, st.columns(SEATS_PER_ROW), strict=False):
+    for seat_view, column in zip(row, st.columns(min(trace.n_players, SEATS_PER_ROW)), strict=False):
         with column.container(border=True):
             tags = [trace.agents[seat_view.seat]] + ([seat_view.title] if seat_view.title else [])
             if seat_view.seat == view.to_act:

@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 from simcore.describe import SeatView, StateView, Zone, facts, zone
-from simcore.games.divvy.rules import BRAWL, LEAD, OVER, PHASE_NAMES, REINFORCE, DivvyState
+from simcore.games.divvy.rules import BRAWL, CHAFF, LEAD, OVER, PHASE_NAMES, REINFORCE, DivvyState, split_by_mask
 
-_CHOOSING = (LEAD, BRAWL, REINFORCE)
+
+def _waiting_choice(state: DivvyState, seat: int) -> list[int]:
+    """The cards of ``seat``'s simultaneous choice that waits for the other seat's (none if no choice waits)."""
+    choice = state.pending[seat]
+    if choice < 0 or state.phase not in (LEAD, CHAFF, BRAWL, REINFORCE):
+        return []
+    hand = state.hands[seat]
+    if state.phase in (LEAD, BRAWL):
+        return [hand[choice]]
+    return split_by_mask(hand, choice)[0]
 
 
 def describe_state(state: DivvyState) -> StateView:
@@ -28,8 +37,10 @@ def describe_state(state: DivvyState) -> StateView:
         seat_facts = [("coins", state.coin_totals[seat])]
         if state.strengths[seat]:
             seat_facts.append(("Fighter Strength", state.strengths[seat]))
-        if state.phase in _CHOOSING and state.pending[seat] >= 0:
-            seat_facts.append(("choice", "made, face down until the other seat chooses"))
+        if state.pending[seat] >= 0 and state.phase != OVER:
+            waiting = ", ".join(names[card] for card in _waiting_choice(state, seat)) or "nothing"
+            seat_facts.append((f"chosen to {PHASE_NAMES[state.phase]}, face down until the other seat chooses",
+                               waiting))
         seats.append(SeatView(seat, "", tuple(names[card] for card in state.hands[seat]), tuple(zones),
                               facts(*seat_facts)))
     brawl = {-1: "none yet" if state.battle[0] < 0 else "tie"}.get(state.brawl_result,

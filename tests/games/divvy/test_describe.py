@@ -6,7 +6,7 @@ from simcore.describe import StateView, Zone, describe_state
 from simcore.games.divvy import GAME
 from simcore.games.divvy.rules import DivvyState
 
-from .helpers import DEFAULT, build, choose_many, choose_one, named
+from .helpers import DEFAULT, act, build, choose_many, choose_one, mask, named, position
 
 
 def _zone(view: StateView, seat: int, name: str) -> Zone:
@@ -42,8 +42,14 @@ def test_the_lead_fighters_leave_the_hands_and_the_face_down_bids_are_shown_as_h
     assert view.phase == "brawl"
 
 
-def test_a_seat_that_chose_first_shows_that_its_choice_waits_face_down() -> None:
-    state = build((["axes_7", "bows_2", "staves_9"], ["blades_12", "bows_11", "staves_5"]), ["axes_5"])
-    state.apply(0)
+def test_a_choice_made_first_is_shown_with_its_cards_while_it_waits_face_down() -> None:
+    state = build((["axes_7", "bows_2", "staves_9", "blades_3"], ["blades_12", "bows_11", "staves_5", "axes_9"]),
+                  ["axes_5"])
+    act(state, position(state, 0, "staves_9"))
     facts = {fact.name: fact.value for fact in describe_state(GAME, state).seats[0].facts}
-    assert facts["choice"].startswith("made, face down")
+    assert facts["chosen to lead, face down until the other seat chooses"] == "staves_9"
+    assert "staves_9" in describe_state(GAME, state).seats[0].hand  # still in hand until both have chosen
+    act(state, position(state, 1, "axes_9"))
+    act(state, mask(state, 0, ["bows_2", "axes_7"]))
+    facts = {fact.name: fact.value for fact in describe_state(GAME, state).seats[0].facts}
+    assert facts["chosen to chaff, face down until the other seat chooses"] == "axes_7, bows_2"
