@@ -34,7 +34,7 @@ def describe_state(state: DivvyState) -> StateView:
         if state.reinforcements[seat]:
             zones.append(zone("reinforcements", names, state.reinforcements[seat]))
         zones.append(zone("won treasure", names, state.won_treasure[seat]))
-        seat_facts = [("coins", state.coin_totals[seat])]
+        seat_facts: list[tuple[str, object]] = [("coins", state.coin_totals[seat])]
         if state.strengths[seat]:
             seat_facts.append(("Fighter Strength", state.strengths[seat]))
         if state.pending[seat] >= 0 and state.phase != OVER:
