@@ -18,10 +18,10 @@ from simcore.parameters import ParameterError
 DATA_FILE = Path(__file__).with_name("cards.toml")
 
 # Card kinds.
-ATTACK, DEFENSE, CLASS, UTILITY, ULTIMATE, ARMOR, WEAPON, LAND, MONSTER, BOSS, TREASURE, ENCOUNTER = range(12)
+ATTACK, DEFENSE, CLASS, UTILITY, ULTIMATE, ARMOR, WEAPON, LAND, MONSTER, BOSS, TREASURE, ENCOUNTER, MODIFIER = range(13)
 KIND_NAMES = (
     "attack", "defense", "class", "utility", "ultimate", "armor", "weapon",
-    "land", "monster", "boss", "treasure", "encounter",
+    "land", "monster", "boss", "treasure", "encounter", "modifier",
 )
 HERO_KINDS = (ATTACK, DEFENSE, CLASS, UTILITY, ULTIMATE, ARMOR, WEAPON)
 
@@ -32,7 +32,9 @@ USE_NAMES = ("instant", "single_use", "permanent")
 # Effect primitives. Combat primitives act during the planning phase of a
 # combat round; "any time" ones also act when an instant card resolves;
 # out-of-combat ones belong to lands and instant treasures/encounters;
-# permanent ones to armor, weapons and permanent treasures/encounters.
+# permanent ones to armor, weapons and permanent treasures/encounters;
+# modifier ones to Combat Modifier table cards (they act at the start of
+# every combat round).
 (
     P_ATTACK, P_DEFENSE, P_SPEED, P_PARTY_ATTACK, P_PARTY_DEFENSE, P_PARTY_SPEED,
     P_MULTIPLY_ATTACK, P_MULTIPLY_DEFENSE, P_GUARD, P_NEGATE, P_DAMAGE, P_SLOW, P_WEAKEN, P_EXPOSE,
@@ -40,7 +42,8 @@ USE_NAMES = ("instant", "single_use", "permanent")
     P_DAMAGE_PARTY, P_DAMAGE_SELF, P_DRAW_PARTY, P_TREASURE, P_ENCOUNTER, P_FIGHT, P_MINI_BOSS,
     P_ADD, P_REMOVE, P_WEAPON, P_ARMOR,
     P_PERM_ATTACK, P_PERM_DEFENSE, P_PERM_SPEED, P_PERM_HP,
-) = range(34)
+    P_ENEMY_ATTACK_PER_DEAD,
+) = range(35)
 PRIMITIVES = (
     "attack", "defense", "speed", "party_attack", "party_defense", "party_speed",
     "multiply_attack", "multiply_defense", "guard", "negate", "damage", "slow", "weaken", "expose",
@@ -48,10 +51,13 @@ PRIMITIVES = (
     "damage_party", "damage_self", "draw_party", "treasure", "encounter", "fight", "mini_boss",
     "add", "remove", "weapon", "armor",
     "perm_attack", "perm_defense", "perm_speed", "perm_hp",
+    "enemy_attack_per_dead",
 )
 COMBAT_PRIMITIVES = frozenset(range(P_ATTACK, P_EXPOSE + 1)) | {P_HEAL, P_HEAL_SELF, P_PARTY_HEAL, P_RESURRECT, P_DRAW}
 INSTANT_PRIMITIVES = frozenset(range(P_DAMAGE_PARTY, P_ARMOR + 1)) | {P_HEAL, P_HEAL_SELF, P_PARTY_HEAL, P_DRAW}
 PERMANENT_PRIMITIVES = frozenset(range(P_PERM_ATTACK, P_PERM_HP + 1))
+# A Combat Modifier acts on the whole table, so only untargeted primitives.
+MODIFIER_PRIMITIVES = frozenset({P_PARTY_ATTACK, P_PARTY_DEFENSE, P_PARTY_SPEED, P_PARTY_HEAL, P_ENEMY_ATTACK_PER_DEAD})
 
 # What a card played in combat targets.
 TARGET_NONE, TARGET_HERO, TARGET_DEAD, TARGET_ENEMY = range(4)
@@ -104,6 +110,8 @@ class PartyConfig:
     encounter_deck: tuple[int, ...]
     bosses_by_level: tuple[tuple[int, ...], ...]
     composition: tuple[int, ...]
+    combat_modifiers: tuple[int, ...]
+    modifier_effects: Effects
     hand_size: int
     starting_deck_size: int
     social: int
@@ -237,6 +245,8 @@ def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
             _check_primitives(card_effects, allowed, f"{path}.effects", f"a {card['use']} card")
         elif kind == LAND:
             _check_primitives(card_effects, INSTANT_PRIMITIVES | {P_MINI_BOSS}, f"{path}.effects", "a land")
+        elif kind == MODIFIER:
+            _check_primitives(card_effects, MODIFIER_PRIMITIVES, f"{path}.effects", "a combat modifier")
         target = combat_target(card_effects)
         _require(target >= 0, f"{path}.effects",
                  "expected effects aimed at one kind of target (hero, dead hero or enemy)")
@@ -325,6 +335,11 @@ def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
     encounter_deck = deck_of(ENCOUNTER)
     _require(len(treasure_deck) >= 1 and len(encounter_deck) >= 1, "cards", "expected treasures and encounters")
 
+    # Combat Modifier table cards: on the table (in no deck) while their box is
+    # in the game and rules.combat_modifier is on; their effects, once per copy.
+    combat_modifiers = deck_of(MODIFIER, rules["combat_modifier"])
+    modifier_effects = tuple(effect for card_id in combat_modifiers for effect in effects[card_id])
+
     composition: tuple[int, ...] = ()
     if rules["composition"].strip():
         chosen = [part.strip() for part in rules["composition"].split(",")]
@@ -348,6 +363,7 @@ def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
         enabled_classes=enabled_classes, build_pools=build_pools, land_deck=land_deck, s_lands=s_lands,
         monster_deck=monster_deck, treasure_deck=treasure_deck, encounter_deck=encounter_deck,
         bosses_by_level=bosses_by_level, composition=composition,
+        combat_modifiers=combat_modifiers, modifier_effects=modifier_effects,
         hand_size=rules["hand_size"], starting_deck_size=rules["starting_deck_size"],
         social=SOCIAL_MODES.index(rules["social"]), social_reward=rules["social_reward"],
         heal_between_rounds=rules["heal_between_rounds"], heal_amount=rules["heal_amount"],

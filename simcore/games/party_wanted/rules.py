@@ -53,6 +53,7 @@ from simcore.games.party_wanted.config import (
     P_DRAW,
     P_DRAW_PARTY,
     P_ENCOUNTER,
+    P_ENEMY_ATTACK_PER_DEAD,
     P_EXPOSE,
     P_FIGHT,
     P_GUARD,
@@ -140,6 +141,7 @@ INFO = GameInfo(
         "hero_deaths": "int16",
         "combat_rounds": "int32",
         "wipes": "int16",
+        "modifier_triggers": "int32",
     },
     card_counters=CARD_COUNTERS,
     bench_players=4,  # a typical party
@@ -242,6 +244,7 @@ class PartyState(GameState):
     enemy_slow: list[int]
     enemy_weaken: list[int]
     enemy_expose: list[int]
+    enemy_attack_bonus: int
     card_attack: list[list[int]]
     bonus_attack: list[list[int]]
     card_defense: list[int]
@@ -260,6 +263,7 @@ class PartyState(GameState):
     boss_kills: list[int]
     hero_deaths: int
     wipes: int
+    modifier_triggers: int
     total_rounds: int
     ended_by: str
 
@@ -304,13 +308,6 @@ class PartyState(GameState):
         self.choice_seat = -1
         self.choice_left = 0
         self.in_combat = False
-        self.enemies = []
-        self.enemy_kinds = []
-        self.enemy_hp = []
-        self.enemy_stats = []
-        self.enemy_slow = []
-        self.enemy_weaken = []
-        self.enemy_expose = []
         self.card_attack = [[0] * config.max_enemies for _ in range(n_players)]
         self.bonus_attack = [[0] * config.max_enemies for _ in range(n_players)]
         self.card_defense = [0] * n_players
@@ -319,7 +316,6 @@ class PartyState(GameState):
         self.multiply_attack = [1] * n_players
         self.multiply_defense = [1] * n_players
         self.negated = [False] * n_players
-        self.combat_round = 0
         self.planners = []
         self.planner_index = 0
         self.last_enemy = ""
@@ -330,8 +326,24 @@ class PartyState(GameState):
         self.boss_kills = [0] * LEVELS
         self.hero_deaths = 0
         self.wipes = 0
+        self.modifier_triggers = 0
         self.total_rounds = 0
         self.ended_by = ""
+        # Last, so that mypyc still knows every attribute above is always
+        # defined (calling a method lets ``self`` escape its analysis).
+        self._clear_enemies()
+
+    def _clear_enemies(self) -> None:
+        """No enemy on the table: before the first combat and after each one."""
+        self.enemies = []
+        self.enemy_kinds = []
+        self.enemy_hp = []
+        self.enemy_stats = []
+        self.enemy_slow = []
+        self.enemy_weaken = []
+        self.enemy_expose = []
+        self.enemy_attack_bonus = 0
+        self.combat_round = 0
 
     @staticmethod
     def new_game(config: PartyConfig, n_players: int, seed: int, trace: TraceSink | None) -> PartyState:
@@ -499,6 +511,7 @@ class PartyState(GameState):
             "hero_deaths": self.hero_deaths,
             "combat_rounds": self.total_rounds,
             "wipes": self.wipes,
+            "modifier_triggers": self.modifier_triggers,
         }
 
     def add_card_rows(self, columns: CardColumns) -> None:
@@ -539,7 +552,8 @@ class PartyState(GameState):
             tuple(map(tuple, self.aside)), tuple(map(tuple, self.in_play)), face_down_tiers,
             tuple(self.pending_items), tuple(self.pending_owners), self.choice_seat, self.choice_left,
             tuple(self.enemies), tuple(self.enemy_hp), tuple(self.enemy_slow), tuple(self.enemy_weaken),
-            tuple(self.enemy_expose), tuple(map(tuple, self.card_attack)), tuple(map(tuple, self.bonus_attack)),
+            tuple(self.enemy_expose), self.enemy_attack_bonus, tuple(map(tuple, self.card_attack)),
+            tuple(map(tuple, self.bonus_attack)),
             tuple(self.card_defense), tuple(self.bonus_defense), tuple(self.bonus_speed),
             tuple(self.multiply_attack), tuple(self.multiply_defense), tuple(self.negated),
             self.combat_round, tuple(self.planners), self.planner_index, tuple(self.tasks), self.holder_starts,
@@ -618,6 +632,7 @@ class PartyState(GameState):
         copy.enemy_slow = list(self.enemy_slow)
         copy.enemy_weaken = list(self.enemy_weaken)
         copy.enemy_expose = list(self.enemy_expose)
+        copy.enemy_attack_bonus = self.enemy_attack_bonus
         copy.card_attack = [list(row) for row in self.card_attack]
         copy.bonus_attack = [list(row) for row in self.bonus_attack]
         copy.card_defense = list(self.card_defense)
@@ -636,6 +651,7 @@ class PartyState(GameState):
         copy.boss_kills = list(self.boss_kills)
         copy.hero_deaths = self.hero_deaths
         copy.wipes = self.wipes
+        copy.modifier_triggers = self.modifier_triggers
         copy.total_rounds = self.total_rounds
         copy.ended_by = self.ended_by
         return copy
@@ -720,8 +736,8 @@ class PartyState(GameState):
         return self.base_speed(seat) + self.bonus_speed[seat]
 
     def enemy_attack(self, enemy: int) -> int:
-        """Attack of ``enemy`` this round."""
-        return max(0, self.enemy_stats[enemy][0] - self.enemy_weaken[enemy])
+        """Attack of ``enemy`` this round (the Combat Modifier's bonus included)."""
+        return max(0, self.enemy_stats[enemy][0] + self.enemy_attack_bonus - self.enemy_weaken[enemy])
 
     def enemy_defense(self, enemy: int) -> int:
         """Defense of ``enemy`` this round."""
@@ -1167,6 +1183,30 @@ class PartyState(GameState):
         start = self.holder if self.holder >= 0 else 0
         self.planners = [(start + offset) % self.n_players for offset in range(self.n_players)]
         self.planner_index = 0
+        if self.config.modifier_effects:
+            self._apply_combat_modifier()
+
+    def _apply_combat_modifier(self) -> None:
+        """The Combat Modifier table cards act at the start of the round, before
+        planning (their bonuses end with the round like every other); a round
+        in which one of them changes a number counts as a trigger."""
+        config = self.config
+        dead = sum(1 for alive in self.alive if not alive)
+        triggered = False
+        for primitive, amount in config.modifier_effects:
+            if primitive == P_ENEMY_ATTACK_PER_DEAD:
+                self.enemy_attack_bonus += amount * dead
+                triggered = triggered or amount * dead != 0
+            else:
+                self._combat_effects(self.holder, ((primitive, amount),), 0, False)
+                triggered = triggered or amount != 0
+        if triggered:
+            self.modifier_triggers += 1
+            if self.trace is not None:
+                names = self._names(config.combat_modifiers)
+                self._emit("modifier", f"combat modifier {names}: {dead} dead heroes, enemy attack "
+                           f"+{self.enemy_attack_bonus} this round", dead=dead,
+                           enemy_attack_bonus=self.enemy_attack_bonus)
 
     def _combat_needs_decision(self) -> bool:
         """Walk the planners; when every hero is done, execute the round."""
@@ -1434,6 +1474,7 @@ class PartyState(GameState):
             self.enemy_slow[enemy] = 0
             self.enemy_weaken[enemy] = 0
             self.enemy_expose[enemy] = 0
+        self.enemy_attack_bonus = 0
 
     def _end_combat(self) -> None:
         """Once-per-combat cards are buried; dead monsters buried; rewards."""
@@ -1462,14 +1503,7 @@ class PartyState(GameState):
         if self.trace is not None:
             self._emit("combat_end", "the party wins the combat" if won else "the party is wiped out")
         enemies = self.enemies
-        self.enemies = []
-        self.enemy_kinds = []
-        self.enemy_hp = []
-        self.enemy_stats = []
-        self.enemy_slow = []
-        self.enemy_weaken = []
-        self.enemy_expose = []
-        self.combat_round = 0
+        self._clear_enemies()
         if not won:
             self._check_wipe(enemies)
             return

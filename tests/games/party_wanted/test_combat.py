@@ -1,8 +1,10 @@
 """Combat, rule by rule: stats by level, HP per hero, initiative, hits,
 enemy attacks, defense, burying for +1, multipliers, once-per-combat cards,
-the end of a round, several enemies, mini-bosses."""
+the end of a round, several enemies, mini-bosses, the Combat Modifier card."""
 
 from __future__ import annotations
+
+import pytest
 
 from simcore.games.party_wanted.rules import PLAN, REVEAL, PartyState, stats_for
 
@@ -229,3 +231,70 @@ def test_combat_ends_when_every_enemy_is_dead_and_play_goes_on() -> None:
     set_enemy(state, 0, attack=0, defense=0, speed=0, hp=1)
     done(state)
     assert not state.in_combat and state.phase == REVEAL
+
+
+# The Necromancer box's Combat Modifier card (necrotic_aura, our design).
+STEADY_ROGUE = {**STEADY, "heroes.rogue.attack": [4, 4, 4, 4], "heroes.rogue.defense": [8, 8, 8, 8],
+                "heroes.rogue.speed": [3, 3, 3, 3], "heroes.rogue.hp": [12, 12, 12, 12]}
+
+
+def _fighter_and_rogue_with_a_dead_healer(overrides: dict[str, object] | None = None) -> PartyState:
+    state = party("fighter,rogue,healer", overrides={**STEADY_ROGUE, **(overrides or {})})
+    set_hand(state, 0, ["fighter_strike"])
+    set_hand(state, 1, ["rogue_strike"])
+    state._kill_hero(2)
+    return state
+
+
+def test_the_combat_modifier_gives_every_enemy_one_attack_per_dead_hero_counted_each_round() -> None:
+    state = _fighter_and_rogue_with_a_dead_healer()
+    assert named(state.config.combat_modifiers) == ["necrotic_aura"]
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=11, defense=99, speed=0, hp=50)
+    assert state.enemy_attack_bonus == 1 and state.enemy_attack(0) == 12
+    state.hp[1] = 4
+    finish_planning(state)
+    # Round 1: attack 11 + 1 against defense 10 and 8; the rogue (4 HP) dies.
+    assert state.hp == [12 - 2, 0, 0] and state.alive == [True, False, False]
+    # Round 2 counts two dead heroes: attack 11 + 2 against defense 10.
+    assert state.combat_round == 2 and state.enemy_attack(0) == 13
+    finish_planning(state)
+    assert state.hp[0] == 12 - 2 - 3
+    assert state.modifier_triggers == 3 and state.game_columns()["modifier_triggers"] == 3
+
+
+def test_the_combat_modifier_does_nothing_while_every_hero_lives() -> None:
+    state = party("fighter,rogue", overrides=STEADY_ROGUE)
+    set_hand(state, 0, ["fighter_strike"])
+    set_hand(state, 1, ["rogue_strike"])
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=11, defense=99, speed=0, hp=50)
+    finish_planning(state)
+    assert state.hp == [12 - 1, 12 - 3] and state.enemy_attack_bonus == 0 and state.modifier_triggers == 0
+
+
+@pytest.mark.parametrize("overrides", [
+    {"rules.combat_modifier": False}, {"rules.sets.necromancer": False}, {"cards.necrotic_aura.copies": 0},
+])
+def test_without_the_combat_modifier_a_dead_hero_does_not_strengthen_the_enemies(overrides: dict[str, object]) -> None:
+    state = _fighter_and_rogue_with_a_dead_healer(overrides)
+    assert state.config.combat_modifiers == () and state.config.modifier_effects == ()
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=11, defense=99, speed=0, hp=50)
+    assert state.enemy_attack(0) == 11
+    finish_planning(state)
+    assert state.hp == [12 - 1, 12 - 3, 0] and state.modifier_triggers == 0
+
+
+def test_a_combat_modifier_built_from_party_primitives_acts_at_the_start_of_every_round() -> None:
+    state = party("fighter,rogue", overrides={**STEADY_ROGUE,
+                                              "cards.necrotic_aura.effects": ["party_attack:1", "party_defense:2"]})
+    set_hand(state, 0, ["fighter_strike"])
+    set_hand(state, 1, ["rogue_strike"])
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=11, defense=99, speed=0, hp=50)
+    assert state.hero_attack(0, 0) == 4 + 1 and state.hero_defense(0) == 10 + 2
+    finish_planning(state)
+    assert state.hp == [12, 12 - 1]  # attack 11 against defense 12 and 10
+    # The round's bonuses were reset and the modifier acted again for round 2.
+    assert state.combat_round == 2 and state.hero_defense(1) == 8 + 2 and state.modifier_triggers == 2

@@ -1,4 +1,4 @@
-"""The shipped baseline experiment spec covers every party size and optional mode."""
+"""The shipped baseline experiment spec covers every party size, optional mode and the Combat Modifier."""
 
 from __future__ import annotations
 
@@ -14,5 +14,6 @@ def test_the_baseline_spec_has_every_party_size_and_a_variant_per_optional_mode(
     assert spec.player_counts == tuple(range(1, 9))
     assert [variant.name for variant in spec.variants] == [
         BASELINE, "nemesis", "hard_mode", "no_healing_between_rounds", "party_mode", "hardcore", "longer_game",
+        "no_combat_modifier",
     ]
     assert [str(agent) for agent in spec.agents] == ["heuristic"]

@@ -45,6 +45,26 @@ def test_the_card_counts_are_the_rulebooks() -> None:
         assert box_minis == 1
 
 
+# The rulebook's itemised contents per box. Base: 42 lands + 4 hero decks of 32
+# + 17 encounters + 17 treasures + 10 monsters + 8 bosses = 222, although its
+# first line says "216 Cards Base Game" (RULES.md, assumption 1). Necromancer:
+# 29 hero cards + 13 lands + 6 monsters + 2 bosses + 4 treasures + 3 encounters
+# + 1 Combat Modifier = 58, its "58 Card Necromancer Expansion Deck".
+BOX_TOTALS = {"base": 222, "minotaur": 38, "druid": 38, "bard": 38, "necromancer": 58}
+
+
+def test_each_box_holds_the_rulebooks_itemised_total_of_cards() -> None:
+    parameters = GAME.default_parameters()
+    totals: Counter[str] = Counter()
+    for card in parameters["cards"].values():
+        totals[card["set"]] += card["copies"]
+    for hero in parameters["heroes"].values():
+        totals[hero["set"]] += 4  # two level cards, a health counter and a Nemesis card, not in cards.toml
+    assert dict(totals) == BOX_TOTALS
+    assert _count("modifier", "necromancer") == 1
+    assert sum(_count("modifier", box) for box in BOX_TOTALS if box != "necromancer") == 0
+
+
 def test_effects_are_primitives_with_amounts() -> None:
     assert parse_effects(["attack:2", "speed:1"], "x") == ((P_ATTACK, 2), (P_SPEED, 1))
     with pytest.raises(ParameterError, match=r"cards\.x\.effects: unknown effect primitive 'teleport'"):
@@ -85,6 +105,9 @@ def test_turning_a_box_off_removes_its_heroes_and_cards() -> None:
     ({"heroes.fighter.hp": [0, 1, 1, 1]}, "heroes.fighter.hp"),
     ({"rules.starting_deck_size": 30}, "heroes.fighter"),
     ({"rules.sets.base": False}, "rules.sets.base"),
+    ({"cards.necrotic_aura.effects": ["attack:1"]}, "cards.necrotic_aura.effects"),
+    ({"cards.fighter_strike.effects": ["enemy_attack_per_dead:1"]}, "cards.fighter_strike.effects"),
+    ({"rules.combat_modifier": 1}, "rules.combat_modifier"),
 ])
 def test_configure_rejects_bad_values_naming_the_path(overrides: dict[str, Any], path: str) -> None:
     with pytest.raises(ParameterError) as error:
