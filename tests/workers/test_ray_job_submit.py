@@ -19,6 +19,7 @@ workers die with their raylet. Any process of that node still alive afterwards
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -29,7 +30,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -171,7 +171,8 @@ def _stop_node(node: subprocess.Popen[bytes]) -> list[int]:
         time.sleep(0.2)
     leftovers = _still_running(family)
     for pid in leftovers:
-        os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):  # exited just now
+            os.kill(pid, signal.SIGKILL)
     return leftovers
 
 
