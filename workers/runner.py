@@ -195,7 +195,10 @@ def _run_locked(
         on_start(todo)
 
     workers = _init_ray(options)
-    task = ray.remote(_run_shard_task).options(num_cpus=1, max_retries=3, retry_exceptions=False)
+    # SPREAD: on a cluster, shards go to every node from the start instead of queueing on the
+    # driver's node while the other nodes still start their first worker process.
+    task = ray.remote(_run_shard_task).options(num_cpus=1, max_retries=3, retry_exceptions=False,
+                                               scheduling_strategy="SPREAD")
     max_in_flight = options.max_in_flight or 2 * workers
     progress = _progress_bar(sum(shard.games for shard in todo), options.progress)
     pending: dict[Any, Shard] = {}
