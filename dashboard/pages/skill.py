@@ -19,8 +19,7 @@ RATE = {"win_rate": st.column_config.NumberColumn("win rate", format="percent"),
         "high": st.column_config.NumberColumn("95% high", format="percent"),
         "variant_mean": st.column_config.NumberColumn("rung mean", format="percent"),
         "deviation": st.column_config.NumberColumn("minus the mean", format="percent")}
-SHOWN_NAMES = 8
-"""Names preselected in the skill chart when none flips sign: the largest swings."""
+SHOWN_NAMES = 8  # names preselected in the skill chart when none flips sign: the largest swings
 
 st.title("Skill")
 folder = require_experiment()
