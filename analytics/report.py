@@ -34,6 +34,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -543,6 +544,15 @@ def _notice(title: str, text: str) -> _Table:
     return _Table(title=title, headers=[], right=[], rows=[], notes=[text])
 
 
+_AGENT_KEY = re.compile(r"(?<=[(,])\s*[a-z_]+=")
+
+
+def short_agent(name: str) -> str:
+    """An agent spec without its parameter names, for narrow tables:
+    ``ismcts(iterations=100)`` -> ``ismcts(100)``; ``a vs b`` lineups too."""
+    return _AGENT_KEY.sub("", name)
+
+
 def _matrix_cell(row: Row | None) -> str:
     return "-" if row is None else f"{_percent(row['win_rate'])} ({row['seat_games']:,})"
 
@@ -571,7 +581,8 @@ def _matrix_tables(frame: pl.DataFrame, asked: bool, order: list[str]) -> list[_
             title=f"{title}: {rows[0]['n_players']} players, {_clip(rows[0]['rules'], 60)}",
             headers=["agent", *(str(number) for number in range(1, len(agents) + 1))],
             right=[False, *([True] * len(agents))],
-            rows=[[f"{number} {_clip(agent, 24)}", *(_matrix_cell(cells.get((agent, other))) for other in agents)]
+            rows=[[f"{number} {_clip(short_agent(agent), 24)}",
+                   *(_matrix_cell(cells.get((agent, other))) for other in agents)]
                   for number, agent in enumerate(agents, start=1)],
             notes=["the row agent's win rate in games with the column agent, with its seat-games (n);",
                    "columns: the agents by the numbers of the rows; draws count as not-a-win;",
@@ -609,7 +620,7 @@ def _movement_tables(frame: pl.DataFrame, card_rows: int | None, asked: bool) ->
             rows=[[_clip(str(name), 24), *(_movement_cell(by_key.get((name, variant))) for variant, _ in shown_rungs),
                    "FLIPS" if flips else ""]
                   for name, flips in names.select("name", "sign_flips").iter_rows()],
-            notes=["rungs: " + "; ".join(f"{number} {_clip(rung, 24)}" for number, (_, rung)
+            notes=["rungs: " + "; ".join(f"{number} {_clip(short_agent(rung), 24)}" for number, (_, rung)
                                          in enumerate(shown_rungs, start=1)),
                    "+/-: the whole 95% interval above/below the rung's mean; FLIPS: + on one rung, - on another;",
                    f"{'factions: win rate' if kind == 'faction' else 'cards: win rate in hand (GIH)'}; "
@@ -623,12 +634,14 @@ def _cost_table(frame: pl.DataFrame) -> _Table:
         title="Cost per game: wall seconds of one worker and agent decisions (all seats)",
         headers=["variant", "players", "agents", "games", "s/game", "decisions/game", "ms/decision"],
         right=[False, True, False, True, True, True, True],
-        rows=[[row["variant"], str(row["n_players"]), _clip(str(row["lineup"]), 44), _count(row["games"]),
+        rows=[[row["variant"], str(row["n_players"]), _clip(short_agent(str(row["lineup"])), 32), _count(row["games"]),
                _number(row["seconds_per_game"], 3), _number(row["decisions_per_game"], 1),
                _number(row["ms_per_decision"], 2)]
               for row in _rows(frame)],
         notes=["s/game: play_seconds of the finished shards (manifest) / their games; wall time, so it grows",
-               "when the machine is busy and is not reproducible; '-': shards written before it was recorded."],
+               "when the machine is busy and is not reproducible, and a worker's first shard pays its imports",
+               "(about a second); '-': shards written before it was recorded;",
+               "agents without parameter names: ismcts(100) is ismcts(iterations=100)."],
     )
 
 

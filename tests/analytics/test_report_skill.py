@@ -11,7 +11,7 @@ from polars.testing import assert_frame_equal
 
 from analytics.catalog import open_catalog, read_spec
 from analytics.metrics import skill_movement
-from analytics.report import Report, build_report, render_report
+from analytics.report import Report, build_report, render_report, short_agent
 from analytics.skill import agent_cost, agent_matrix, variant_rules
 from tests.conftest import SmallExperiment
 
@@ -56,7 +56,7 @@ def test_the_text_matrix_shows_each_pairs_win_rate_and_seat_games_in_ladder_orde
     matrix = {(row["agent"], row["opponent"]): row for row in ladder_tables["agent_matrix"].iter_rows(named=True)}
     heuristic_random = matrix["heuristic", "random"]
     # Rows in ladder order: random (baseline rung), heuristic, ismcts.
-    assert [row.split()[1] for row in rows] == ["random", "heuristic", "ismcts(iterations=4)"]
+    assert [row.split()[1] for row in rows] == ["random", "heuristic", "ismcts(4)"]
     assert rows[1].split()[2:4] == [_percent(heuristic_random["win_rate"]), f"({heuristic_random['seat_games']})"]
     assert rows[0].split()[2] == "-"  # random never meets itself in the matrix
 
@@ -69,7 +69,7 @@ def test_the_text_skill_movement_lists_the_rungs_and_flags_flips(
     flipping = movement.filter(pl.col("sign_flips"))["name"].unique().len()
     shown = max(5, flipping)
     assert f"Skill movement: cards, 2 players ({shown} of 48; win rate minus the rung's mean, in points)" in text
-    assert "  rungs: 1 random; 2 heuristic; 3 ismcts(iterations=4)" in text
+    assert "  rungs: 1 random; 2 heuristic; 3 ismcts(4)" in text
     assert text.count("FLIPS") == flipping + 1  # each flipping card, and the note
     # Without a limit every card is listed; each cell is the deviation in points, marked + / - when sure.
     lines = render_report(ladder_report, "text", sections=["skill"]).splitlines()
@@ -86,7 +86,13 @@ def test_the_cost_table_shows_seconds_and_decisions_per_game_of_each_variant(
         line = next(line for line in lines if line.split()[:1] == [row["variant"]])
         assert line.split()[-3:] == [f"{row['seconds_per_game']:,.3f}", f"{row['decisions_per_game']:,.1f}",
                                     f"{row['ms_per_decision']:,.2f}"]
-        assert row["lineup"] in line
+        assert short_agent(row["lineup"]) in line
+
+
+def test_agent_names_lose_their_parameter_names_in_narrow_tables() -> None:
+    assert short_agent("ismcts(iterations=100,rollout=heuristic) vs osla(rollouts=2)") == \
+        "ismcts(100,heuristic) vs osla(2)"
+    assert short_agent("random") == "random"
 
 
 def test_an_experiment_without_rungs_says_so_when_asked_and_is_silent_otherwise(
