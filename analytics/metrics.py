@@ -415,7 +415,9 @@ def skill_movement(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
 
 def movement_of_rates(rows: pl.DataFrame) -> pl.DataFrame:
     """The computation behind ``skill_movement`` on a table of rates with
-    columns kind, name, variant, n_players, win_rate, low, high (pure)."""
+    columns kind, name, variant, n_players, win_rate, low, high (pure).
+    Rows without a rate (a card never in hand on that rung) are left out."""
+    rows = rows.filter(pl.col("win_rate").is_not_null())
     group = ["kind", "variant", "n_players"]
     rows = rows.with_columns(pl.col("win_rate").mean().over(group).alias("variant_mean"))
     rows = rows.with_columns(

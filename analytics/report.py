@@ -604,7 +604,7 @@ def _movement_tables(frame: pl.DataFrame, card_rows: int | None, asked: bool) ->
         names = (group.group_by("name").agg(
             pl.col("sign_flips").first(),
             (pl.col("deviation").max() - pl.col("deviation").min()).alias("swing"))
-            .sort(["sign_flips", "swing", "name"], descending=[True, True, False]))
+            .sort(["sign_flips", "swing", "name"], descending=[True, True, False], nulls_last=True))
         total = names.height
         if card_rows is not None and kind == "card" and total > card_rows:
             names = names.head(max(card_rows, int(names["sign_flips"].sum())))

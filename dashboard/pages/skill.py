@@ -62,7 +62,7 @@ else:
     rows = movement.filter((pl.col("kind") == kind) & (pl.col("n_players") == n_players))
     swings = (rows.group_by("name").agg(pl.col("sign_flips").first(),
                                         (pl.col("deviation").max() - pl.col("deviation").min()).alias("swing"))
-              .sort(["sign_flips", "swing", "name"], descending=[True, True, False]))
+              .sort(["sign_flips", "swing", "name"], descending=[True, True, False], nulls_last=True))
     flipping = swings.filter(pl.col("sign_flips"))["name"].to_list()
     default = flipping or swings["name"].head(SHOWN_NAMES).to_list()
     st.caption(f"{len(flipping)} of {swings.height} {kind}s flip sign: surely above the rung's mean on one rung "

@@ -59,6 +59,15 @@ def test_a_card_whose_interval_covers_the_mean_does_not_flip() -> None:
     assert set(movement["direction"].to_list()) == {0}
 
 
+def test_a_card_never_in_hand_on_a_rung_has_no_row_there_and_does_not_move_the_mean() -> None:
+    rates = _rates([0.8, 0.2, 0.3, 0.7], [0.7, 0.1, 0.2, 0.6], [0.9, 0.3, 0.4, 0.8])
+    never_in_hand = pl.when(pl.col("name") == "y").then(None).otherwise(pl.col("win_rate"))
+    rates = rates.with_columns(never_in_hand.alias("win_rate"))
+    movement = movement_of_rates(rates)
+    assert movement["name"].to_list() == ["x", "x"]
+    assert movement["deviation"].to_list() == [0.0, 0.0]  # x is its rungs' only card
+
+
 def test_skill_movement_leaves_out_variants_that_seat_different_agents(handmade: Path) -> None:
     # Both hand-made variants seat agents A and B together: neither is a rung.
     connection = open_catalog(handmade)
