@@ -420,10 +420,12 @@ def movement_of_rates(rows: pl.DataFrame) -> pl.DataFrame:
     rows = rows.filter(pl.col("win_rate").is_not_null())
     group = ["kind", "variant", "n_players"]
     rows = rows.with_columns(pl.col("win_rate").mean().over(group).alias("variant_mean"))
+    # A margin for float noise: the SQL Wilson bound of 0 wins can come out as 1e-17, not 0.
+    margin = 1e-9
     rows = rows.with_columns(
         (pl.col("win_rate") - pl.col("variant_mean")).alias("deviation"),
-        pl.when(pl.col("low") > pl.col("variant_mean")).then(1)
-        .when(pl.col("high") < pl.col("variant_mean")).then(-1).otherwise(0).alias("direction"),
+        pl.when(pl.col("low") > pl.col("variant_mean") + margin).then(1)
+        .when(pl.col("high") < pl.col("variant_mean") - margin).then(-1).otherwise(0).alias("direction"),
     )
     flips = rows.group_by(["kind", "name", "n_players"]).agg(
         ((pl.col("direction") == 1).any() & (pl.col("direction") == -1).any()).alias("sign_flips"))

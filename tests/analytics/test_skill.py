@@ -59,6 +59,12 @@ def test_a_card_whose_interval_covers_the_mean_does_not_flip() -> None:
     assert set(movement["direction"].to_list()) == {0}
 
 
+def test_a_rung_where_nobody_wins_puts_nobody_above_its_mean_despite_float_noise() -> None:
+    # Wilson lows of 0 wins as DuckDB computes them: 0.0 or 1.4e-17.
+    movement = movement_of_rates(_rates([0.0, 0.0, 0.0, 0.0], [1.3878e-17, 0.0, 0.0, 0.0], [0.2, 0.2, 0.2, 0.2]))
+    assert set(movement["direction"].to_list()) == {0}
+
+
 def test_a_card_never_in_hand_on_a_rung_has_no_row_there_and_does_not_move_the_mean() -> None:
     rates = _rates([0.8, 0.2, 0.3, 0.7], [0.7, 0.1, 0.2, 0.6], [0.9, 0.3, 0.4, 0.8])
     never_in_hand = pl.when(pl.col("name") == "y").then(None).otherwise(pl.col("win_rate"))
