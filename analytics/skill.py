@@ -28,7 +28,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from analytics.catalog import read_manifest, read_spec
+from analytics.catalog import read_manifest
 from analytics.metrics import agent_matchups, game_length
 from analytics.stats import wilson_interval
 from experiments.spec import SpecError, parse_spec
@@ -186,8 +186,3 @@ def rungs_in_order(movement: pl.DataFrame) -> list[tuple[str, str]]:
     pairs = movement.select("variant", "rung").unique().iter_rows()
     return sorted(((str(variant), str(rung)) for variant, rung in pairs),
                   key=lambda pair: (pair[0] != "baseline", pair[0]))
-
-
-def experiment_rules(experiment_dir: Path) -> dict[str, str]:
-    """``variant_rules`` of the experiment's stored spec."""
-    return variant_rules(read_spec(experiment_dir))
