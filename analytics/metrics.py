@@ -388,7 +388,16 @@ def skill_movement(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     is true for a name that is surely above the mean in one variant and surely
     below it in another: strong with weak agents and weak with strong ones, or
     the reverse.
+
+    Only the rungs count: variants (per player count) in which every seat
+    plays the same agent, named in the ``rung`` column; head-to-head variants
+    that seat different agents together are left out (their rates mix
+    skills; ``analytics.skill.agent_matrix`` shows them).
     """
+    rungs = con.sql("""
+        SELECT variant, n_players, min(agent) AS rung FROM agent_counts
+        GROUP BY variant, n_players HAVING count(DISTINCT agent) = 1
+    """).pl().cast({"n_players": pl.Int64})
     frames = []
     for kind, view, rate in (("faction", "faction_stats", "win_rate"), ("card", "card_stats", "gih_win_rate")):
         name = "faction" if kind == "faction" else "card"
@@ -398,21 +407,25 @@ def skill_movement(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
         frames.append(stats.select(
             pl.lit(kind).alias("kind"), pl.col(name).alias("name"), "variant", "n_players",
             pl.col(rate).alias("win_rate"), pl.col(f"{rate}_low").alias("low"), pl.col(f"{rate}_high").alias("high"),
-        ))
+        ).cast({"n_players": pl.Int64}).join(rungs, on=["variant", "n_players"]))
     schema = {"kind": pl.String, "name": pl.String, "variant": pl.String, "n_players": pl.Int64,
-              "win_rate": pl.Float64, "low": pl.Float64, "high": pl.Float64}
+              "win_rate": pl.Float64, "low": pl.Float64, "high": pl.Float64, "rung": pl.String}
     return movement_of_rates(pl.concat(frames, how="vertical_relaxed") if frames else pl.DataFrame(schema=schema))
 
 
 def movement_of_rates(rows: pl.DataFrame) -> pl.DataFrame:
     """The computation behind ``skill_movement`` on a table of rates with
-    columns kind, name, variant, n_players, win_rate, low, high (pure)."""
+    columns kind, name, variant, n_players, win_rate, low, high (pure).
+    Rows without a rate (a card never in hand on that rung) are left out."""
+    rows = rows.filter(pl.col("win_rate").is_not_null())
     group = ["kind", "variant", "n_players"]
     rows = rows.with_columns(pl.col("win_rate").mean().over(group).alias("variant_mean"))
+    # A margin for float noise: the SQL Wilson bound of 0 wins can come out as 1e-17, not 0.
+    margin = 1e-9
     rows = rows.with_columns(
         (pl.col("win_rate") - pl.col("variant_mean")).alias("deviation"),
-        pl.when(pl.col("low") > pl.col("variant_mean")).then(1)
-        .when(pl.col("high") < pl.col("variant_mean")).then(-1).otherwise(0).alias("direction"),
+        pl.when(pl.col("low") > pl.col("variant_mean") + margin).then(1)
+        .when(pl.col("high") < pl.col("variant_mean") - margin).then(-1).otherwise(0).alias("direction"),
     )
     flips = rows.group_by(["kind", "name", "n_players"]).agg(
         ((pl.col("direction") == 1).any() & (pl.col("direction") == -1).any()).alias("sign_flips"))

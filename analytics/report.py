@@ -15,11 +15,15 @@ once, and keeps the DataFrames with the spec's facts in a ``Report``;
 - ``csv``: several CSV tables in one text, unrounded: each is preceded by a
   line ``# <table name>`` and followed by a blank line (``summary`` first,
   then ``variants``, ``win_rate_by_seat``, ``win_rate_by_agent``,
-  ``game_length``, ``card_table``, then the metric views ``METRIC_TABLES``).
+  ``game_length``, ``card_table``, then the metric views ``METRIC_TABLES``,
+  then the skill tables ``SKILL_TABLES``).
 
 Besides the original tables, every format holds the balance metrics of
 ``analytics.views`` (seat balance, factions and matchups, cooperative tables,
-game statistics, the 17lands card table, the variant deltas); ``sections``
+game statistics, the 17lands card table, the variant deltas) and the skill
+tables of ``analytics.skill`` (the agent-versus-agent matrix when some game
+seats different agents, how factions and cards move across the rungs of a
+skill ladder, seconds and decisions per game); ``sections``
 (``SECTIONS``) keeps only some. The metrics are read from per-shard counts
 cached beside the results (``analytics.partials``), so a report over millions
 of games reads kilobytes once the shards have been counted.
@@ -30,6 +34,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +43,8 @@ from typing import Any
 import polars as pl
 
 from analytics.catalog import AnalyticsError, open_catalog, read_manifest, read_spec
-from analytics.metrics import card_table, game_length, metric, win_rate_by_agent, win_rate_by_seat
+from analytics.metrics import card_table, game_length, metric, skill_movement, win_rate_by_agent, win_rate_by_seat
+from analytics.skill import agent_cost, agent_matrix, ladder_order, rungs_in_order, variant_rules
 
 FORMATS = ("text", "markdown", "json", "csv")
 METRIC_TABLES = (
@@ -46,7 +52,10 @@ METRIC_TABLES = (
     "party_size_stats", "composition_stats", "class_effects", "game_stats", "end_reason_stats",
     "turn_distribution", "card_stats", "variant_deltas",
 )
-TABLE_NAMES = ("variants", "win_rate_by_seat", "win_rate_by_agent", "game_length", "card_table", *METRIC_TABLES)
+SKILL_TABLES = ("agent_matrix", "skill_movement", "agent_cost")
+"""The skill-ladder tables (``analytics.skill``, ``analytics.metrics.skill_movement``)."""
+TABLE_NAMES = ("variants", "win_rate_by_seat", "win_rate_by_agent", "game_length", "card_table", *METRIC_TABLES,
+               *SKILL_TABLES)
 SECTIONS: dict[str, tuple[str, ...]] = {
     "variants": ("variants",),
     "seats": ("win_rate_by_seat", "seat_stats", "seat_balance"),
@@ -56,6 +65,9 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "games": ("game_length", "game_stats", "end_reason_stats", "turn_distribution"),
     "cards": ("card_table", "card_stats"),
     "deltas": ("variant_deltas",),
+    "matrix": ("agent_matrix",),
+    "skill": ("skill_movement",),
+    "cost": ("agent_cost",),
 }
 """Report sections (``cardlab report --sections``) and the tables each holds."""
 WIDTH = 100
@@ -126,6 +138,9 @@ def build_report(experiment_dir: Path) -> Report:
         lengths = game_length(con)
         cards = card_table(con)
         metrics = {name: metric(con, name) for name in METRIC_TABLES}
+        metrics["agent_matrix"] = agent_matrix(con, variant_rules(spec))
+        metrics["skill_movement"] = skill_movement(con)
+        metrics["agent_cost"] = agent_cost(con, experiment_dir)
     finally:
         con.close()
     spec_variants = spec.get("variants")
@@ -144,7 +159,9 @@ def build_report(experiment_dir: Path) -> Report:
     games_played = int(lengths["games"].sum())
     per_variant = spec.get("games")
     player_counts = spec.get("player_counts")
-    planned = (per_variant * len(player_counts) * len(spec_variants)
+    # Sweep grid points are variants too, though spec.json lists only the named ones.
+    variant_count = len(variant_rules(spec)) or len(spec_variants)
+    planned = (per_variant * len(player_counts) * variant_count
                if isinstance(per_variant, int) and isinstance(player_counts, list) else 0)
     return Report(
         experiment=str(spec.get("name", experiment_dir.name)),
@@ -205,8 +222,10 @@ class _Table:
                 cell.rjust(width) if right else cell.ljust(width)
                 for cell, width, right in zip(cells, widths, self.right, strict=True)).rstrip()
 
-        body = [self.title, *(f"  {note}" for note in self.notes), line(self.headers)]
-        body.extend(line(row) for row in self.rows)
+        body = [self.title, *(f"  {note}" for note in self.notes)]
+        if self.headers:
+            body.append(line(self.headers))
+            body.extend(line(row) for row in self.rows)
         return "\n".join(body)
 
     def markdown(self) -> str:
@@ -216,6 +235,8 @@ class _Table:
         body = [f"## {self.title}", ""]
         if self.notes:
             body.extend([*self.notes, ""])
+        if not self.headers:
+            return "\n".join(body).rstrip()
         body.append(line(self.headers))
         body.append("|" + "|".join("---:" if right else "---" for right in self.right) + "|")
         body.extend(line(row) for row in self.rows)
@@ -518,6 +539,112 @@ def _delta_tables(frame: pl.DataFrame, card_rows: int | None) -> list[_Table]:
     return tables
 
 
+def _notice(title: str, text: str) -> _Table:
+    """A section with nothing to show, saying why (only when the section was asked for)."""
+    return _Table(title=title, headers=[], right=[], rows=[], notes=[text])
+
+
+_AGENT_KEY = re.compile(r"(?<=[(,])\s*[a-z_]+=")
+
+
+def short_agent(name: str) -> str:
+    """An agent spec without its parameter names, for narrow tables:
+    ``ismcts(iterations=100)`` -> ``ismcts(100)``; ``a vs b`` lineups too."""
+    return _AGENT_KEY.sub("", name)
+
+
+def _matrix_cell(row: Row | None) -> str:
+    return "-" if row is None else f"{_percent(row['win_rate'])} ({row['seat_games']:,})"
+
+
+def _movement_cell(row: Row | None) -> str:
+    """Deviation from the rung's mean in points, + or - when the whole interval is above or below it."""
+    if row is None:
+        return "-"
+    mark = {1: "+", -1: "-"}.get(row["direction"], "")
+    return f"{_signed_points(row['deviation'])}{mark}"
+
+
+def _matrix_tables(frame: pl.DataFrame, asked: bool, order: list[str]) -> list[_Table]:
+    title = "Agent versus agent"
+    if frame.height == 0:
+        return [_notice(title, "no game seats two different agents.")] if asked else []
+    tables = []
+    for group in frame.partition_by(["rules", "n_players"], maintain_order=True, as_dict=False):
+        rows = _rows(group)
+        agents = sorted({row["agent"] for row in rows} | {row["opponent"] for row in rows},
+                        key=lambda agent: (order.index(agent) if agent in order else len(order), agent))
+        cells = {(row["agent"], row["opponent"]): row for row in rows}
+
+        variants = sorted({name for row in rows for name in row["variants"].split(", ")})
+        tables.append(_Table(
+            title=f"{title}: {rows[0]['n_players']} players, {_clip(rows[0]['rules'], 60)}",
+            headers=["agent", *(str(number) for number in range(1, len(agents) + 1))],
+            right=[False, *([True] * len(agents))],
+            rows=[[f"{number} {_clip(short_agent(agent), 24)}",
+                   *(_matrix_cell(cells.get((agent, other))) for other in agents)]
+                  for number, agent in enumerate(agents, start=1)],
+            notes=["the row agent's win rate in games with the column agent, with its seat-games (n);",
+                   "columns: the agents by the numbers of the rows; draws count as not-a-win;",
+                   f"'-': never met; pooled over {len(variants)} variant(s) with these rules: "
+                   f"{_clip(', '.join(variants), 60)}."],
+        ))
+    return tables
+
+
+def _movement_tables(frame: pl.DataFrame, card_rows: int | None, asked: bool) -> list[_Table]:
+    title = "Skill movement"
+    rungs = rungs_in_order(frame)
+    if len(rungs) < 2:
+        return [_notice(title, "fewer than two rungs (variants in which every seat plays the same agent).")] \
+            if asked else []
+    tables = []
+    for kind_players, group in frame.group_by(["kind", "n_players"], maintain_order=True):
+        kind, players = str(kind_players[0]), int(kind_players[1])
+        names = (group.group_by("name").agg(
+            pl.col("sign_flips").first(),
+            (pl.col("deviation").max() - pl.col("deviation").min()).alias("swing"))
+            .sort(["sign_flips", "swing", "name"], descending=[True, True, False], nulls_last=True))
+        total = names.height
+        if card_rows is not None and kind == "card" and total > card_rows:
+            names = names.head(max(card_rows, int(names["sign_flips"].sum())))
+        by_key = {(row["name"], row["variant"]): row for row in _rows(group)}
+
+        shown_rungs = [(variant, rung) for variant, rung in rungs
+                       if any((name, variant) in by_key for name in names["name"])]
+        what = f"all {total}" if names.height == total else f"{names.height} of {total}"
+        tables.append(_Table(
+            title=f"{title}: {kind}s, {players} players ({what}; win rate minus the rung's mean, in points)",
+            headers=[kind, *(str(number) for number in range(1, len(shown_rungs) + 1)), "flips"],
+            right=[False, *([True] * len(shown_rungs)), False],
+            rows=[[_clip(str(name), 24), *(_movement_cell(by_key.get((name, variant))) for variant, _ in shown_rungs),
+                   "FLIPS" if flips else ""]
+                  for name, flips in names.select("name", "sign_flips").iter_rows()],
+            notes=["rungs: " + "; ".join(f"{number} {_clip(short_agent(rung), 24)}" for number, (_, rung)
+                                         in enumerate(shown_rungs, start=1)),
+                   "+/-: the whole 95% interval above/below the rung's mean; FLIPS: + on one rung, - on another;",
+                   f"{'factions: win rate' if kind == 'faction' else 'cards: win rate in hand (GIH)'}; "
+                   "sorted by flips, then by the swing across rungs."],
+        ))
+    return tables
+
+
+def _cost_table(frame: pl.DataFrame) -> _Table:
+    return _Table(
+        title="Cost per game: wall seconds of one worker and agent decisions (all seats)",
+        headers=["variant", "players", "agents", "games", "s/game", "decisions/game", "ms/decision"],
+        right=[False, True, False, True, True, True, True],
+        rows=[[row["variant"], str(row["n_players"]), _clip(short_agent(str(row["lineup"])), 32), _count(row["games"]),
+               _number(row["seconds_per_game"], 3), _number(row["decisions_per_game"], 1),
+               _number(row["ms_per_decision"], 2)]
+              for row in _rows(frame)],
+        notes=["s/game: play_seconds of the finished shards (manifest) / their games; wall time, so it grows",
+               "when the machine is busy and is not reproducible, and a worker's first shard pays its imports",
+               "(about a second); '-': shards written before it was recorded;",
+               "agents without parameter names: ismcts(100) is ismcts(iterations=100)."],
+    )
+
+
 def _sections(report: Report, card_rows: int | None, sections: Sequence[str] | None = None) -> list[_Table]:
     wanted = set(SECTIONS if sections is None else sections)
     metrics = report.metrics
@@ -546,6 +673,14 @@ def _sections(report: Report, card_rows: int | None, sections: Sequence[str] | N
             tables.extend(_card_stats_tables(metrics["card_stats"], card_rows))
     if "deltas" in wanted and "variant_deltas" in metrics:
         tables.extend(_delta_tables(metrics["variant_deltas"], card_rows))
+    asked = sections is not None
+    if "matrix" in wanted and "agent_matrix" in metrics:
+        tables.extend(_matrix_tables(metrics["agent_matrix"], asked and "matrix" in wanted,
+                                     ladder_order(metrics.get("agent_cost"))))
+    if "skill" in wanted and "skill_movement" in metrics:
+        tables.extend(_movement_tables(metrics["skill_movement"], card_rows, asked and "skill" in wanted))
+    if "cost" in wanted and "agent_cost" in metrics:
+        tables.append(_cost_table(metrics["agent_cost"]))
     return tables
 
 

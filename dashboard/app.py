@@ -26,6 +26,7 @@ page = st.navigation([
     st.Page(PAGES / "variants.py", title="Variants", icon=":material/compare_arrows:"),
     st.Page(PAGES / "sweeps.py", title="Sweeps", icon=":material/show_chart:"),
     st.Page(PAGES / "game_length.py", title="Game length", icon=":material/timer:"),
+    st.Page(PAGES / "skill.py", title="Skill", icon=":material/stairs:"),
     st.Page(PAGES / "replay.py", title="Replay", icon=":material/replay:"),
     st.Page(PAGES / "sql.py", title="SQL", icon=":material/terminal:"),
 ])

@@ -81,17 +81,21 @@ def interval_chart(frame: pl.DataFrame, key: str, rate: str, low: str, high: str
 
 
 def heatmap(frame: pl.DataFrame, row: str, column: str, value: str, *, title: str, row_title: str,
-            column_title: str, value_title: str) -> alt.LayerChart:
-    """A matrix of ``value`` (a rate) by ``row`` and ``column``, with the rate printed in each cell."""
+            column_title: str, value_title: str, order: list[str] | None = None) -> alt.LayerChart:
+    """A matrix of ``value`` (a rate) by ``row`` and ``column``, with the rate printed in each cell;
+    ``order`` lists the rows and columns in the order to show (default: by name)."""
     data = frame.select(row, column, value, "seat_games")
-    base = alt.Chart(data).encode(x=alt.X(f"{column}:N", title=column_title), y=alt.Y(f"{row}:N", title=row_title))
+    sort: Any = order if order else "ascending"
+    base = alt.Chart(data).encode(x=alt.X(f"{column}:N", title=column_title, sort=sort),
+                                  y=alt.Y(f"{row}:N", title=row_title, sort=sort))
     cells = base.mark_rect().encode(
         color=alt.Color(f"{value}:Q", title=value_title, scale=alt.Scale(scheme="redblue", domainMid=0.5),
                         legend=alt.Legend(format="%")),
         tooltip=_tooltips([(f"{row}:N", row_title, ""), (f"{column}:N", column_title, ""),
                            (f"{value}:Q", value_title, ".1%"), ("seat_games:Q", "Seat-games", ",")]))
     labels = base.mark_text(fontSize=11).encode(text=alt.Text(f"{value}:Q", format=".0%"))
-    return alt.LayerChart(layer=[cells, labels]).properties(title=title, height=max(200, 40 * data[row].n_unique()))
+    # A step per row: a fixed height collapses the discrete rows inside Streamlit (1.67).
+    return alt.LayerChart(layer=[cells, labels]).properties(title=title, height=alt.Step(40))
 
 
 def bar_chart(frame: pl.DataFrame, x: str, y: str, *, title: str, x_title: str, y_title: str,
@@ -170,3 +174,34 @@ def response_curve(frame: pl.DataFrame, *, metric: str, parameter: str, metric_t
                            ("games:Q", "Games", ",")]))
     return alt.LayerChart(layer=[band, line]).properties(
         title=f"{metric_title} against {parameter} (95% band)", height=360)
+
+
+SKILL_DIRECTIONS = {1: "surely above the rung's mean", 0: "within its interval", -1: "surely below the rung's mean"}
+"""Legend text of ``analytics.metrics.skill_movement``'s ``direction``."""
+
+
+def skill_chart(frame: pl.DataFrame, *, rungs: list[str], title: str, kind_title: str) -> alt.LayerChart:
+    """Each name's win rate minus its rung's mean (``skill_movement``'s
+    ``deviation``) across the rungs of a skill ladder, in ``rungs`` order: one
+    line per name, the points filled when the whole 95% interval is above or
+    below the mean, names that flip sign drawn thick."""
+    data = frame.select("name", "rung", "deviation", "win_rate", "low", "high", "variant_mean", "direction",
+                        "sign_flips").with_columns(
+        pl.col("direction").replace_strict(SKILL_DIRECTIONS, return_dtype=pl.String).alias("where"),
+        pl.when(pl.col("sign_flips")).then(pl.lit("flips sign")).otherwise(pl.lit("no flip")).alias("flip"))
+    base = alt.Chart(data).encode(
+        x=alt.X("rung:N", title="Rung (agent at every seat)", sort=rungs),
+        y=alt.Y("deviation:Q", title="Win rate minus the rung's mean", axis=alt.Axis(format="+%")),
+        color=alt.Color("name:N", title=kind_title))
+    lines = base.mark_line().encode(
+        strokeWidth=alt.StrokeWidth("flip:N", title="Sign", scale=alt.Scale(domain=["flips sign", "no flip"],
+                                                                           range=[3.5, 1.2])))
+    points = base.mark_point(size=70).encode(
+        shape=alt.Shape("where:N", title="95% interval", sort=list(SKILL_DIRECTIONS.values())),
+        fill=alt.condition(alt.datum.direction != 0, alt.Color("name:N"), alt.value("white")),
+        tooltip=_tooltips([("name:N", kind_title, ""), ("rung:N", "Rung", ""), ("win_rate:Q", "Win rate", ".1%"),
+                           ("low:Q", "95% low", ".1%"), ("high:Q", "95% high", ".1%"),
+                           ("variant_mean:Q", "Rung mean", ".1%"), ("deviation:Q", "Minus the mean", "+.1%"),
+                           ("flip:N", "Sign", "")]))
+    zero = alt.Chart(pl.DataFrame({"zero": [0.0]})).mark_rule(color="black").encode(y="zero:Q")
+    return alt.LayerChart(layer=[zero, lines, points]).properties(title=title, height=380)

@@ -3,7 +3,8 @@
 ``small_experiment`` plays ``experiments/divvy_baseline.toml`` cut down to 300
 games per variant (shards of 100) and two variants, baseline and
 four_rounds, through ``workers.shard.run_shard``: the same code path as
-``cardlab run``, without Ray.
+``cardlab run``, without Ray. ``small_ladder`` plays a cut-down Divvy skill
+ladder (``LADDER_CUT``) the same way.
 """
 
 from __future__ import annotations
@@ -19,6 +20,12 @@ from workers.shard import run_shard
 from workers.storage import SPEC_FILE, write_json_atomically
 
 BASELINE_TOML = Path(__file__).resolve().parent.parent / "experiments" / "divvy_baseline.toml"
+LADDER_TOML = BASELINE_TOML.with_name("divvy_skill_ladder.toml")
+LADDER_CUT = {"games": 20, "shard_size": 10, "sweep": {"agents": [
+    ["heuristic"], ["ismcts(iterations=4)"], ["random", "heuristic"], ["heuristic", "ismcts(iterations=4)"]]}}
+"""divvy_skill_ladder cut down: rungs random (baseline), heuristic, ismcts(4)
+(variants sweep-000, sweep-001) and two head-to-head variants (sweep-002
+random vs heuristic, sweep-003 heuristic vs ismcts(4)), 20 games each."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +45,13 @@ def small_spec() -> ExperimentSpec:
     return parse_spec(raw, f"{BASELINE_TOML} (cut down for tests)")
 
 
+def small_ladder_spec(name: str = "divvy_ladder_small") -> ExperimentSpec:
+    """divvy_skill_ladder cut down to ``LADDER_CUT`` (a few seconds of play)."""
+    raw = tomllib.loads(LADDER_TOML.read_text())
+    raw.update(name=name, **LADDER_CUT)
+    return parse_spec(raw, f"{LADDER_TOML} (cut down for tests)")
+
+
 def write_experiment(spec: ExperimentSpec, root: Path) -> Path:
     """Play every shard of ``spec`` into ``root/<spec.name>`` and write its spec.json; return that folder."""
     folder = root / spec.name
@@ -52,4 +66,12 @@ def small_experiment(tmp_path_factory: pytest.TempPathFactory) -> SmallExperimen
     """The small experiment, written once for the whole session; treat it as read-only."""
     root = tmp_path_factory.mktemp("results")
     spec = small_spec()
+    return SmallExperiment(root=root, folder=write_experiment(spec, root), spec=spec)
+
+
+@pytest.fixture(scope="session")
+def small_ladder(tmp_path_factory: pytest.TempPathFactory) -> SmallExperiment:
+    """The small skill ladder, written once for the whole session; treat it as read-only."""
+    root = tmp_path_factory.mktemp("ladder-results")
+    spec = small_ladder_spec()
     return SmallExperiment(root=root, folder=write_experiment(spec, root), spec=spec)

@@ -9,9 +9,10 @@ import polars as pl
 import pytest
 
 from analytics.catalog import open_catalog
-from analytics.metrics import agent_matchups, movement_of_rates, skill_movement
+from analytics.metrics import agent_matchups, metric, movement_of_rates, skill_movement
 from analytics.stats import wilson_interval
 from tests.analytics.test_metrics import write_handmade
+from tests.conftest import SmallExperiment
 
 
 @pytest.fixture
@@ -58,13 +59,44 @@ def test_a_card_whose_interval_covers_the_mean_does_not_flip() -> None:
     assert set(movement["direction"].to_list()) == {0}
 
 
-def test_skill_movement_reads_the_card_and_faction_views_of_a_real_experiment(handmade: Path) -> None:
+def test_a_rung_where_nobody_wins_puts_nobody_above_its_mean_despite_float_noise() -> None:
+    # Wilson lows of 0 wins as DuckDB computes them: 0.0 or 1.4e-17.
+    movement = movement_of_rates(_rates([0.0, 0.0, 0.0, 0.0], [1.3878e-17, 0.0, 0.0, 0.0], [0.2, 0.2, 0.2, 0.2]))
+    assert set(movement["direction"].to_list()) == {0}
+
+
+def test_a_card_never_in_hand_on_a_rung_has_no_row_there_and_does_not_move_the_mean() -> None:
+    rates = _rates([0.8, 0.2, 0.3, 0.7], [0.7, 0.1, 0.2, 0.6], [0.9, 0.3, 0.4, 0.8])
+    never_in_hand = pl.when(pl.col("name") == "y").then(None).otherwise(pl.col("win_rate"))
+    rates = rates.with_columns(never_in_hand.alias("win_rate"))
+    movement = movement_of_rates(rates)
+    assert movement["name"].to_list() == ["x", "x"]
+    assert movement["deviation"].to_list() == [0.0, 0.0]  # x is its rungs' only card
+
+
+def test_skill_movement_leaves_out_variants_that_seat_different_agents(handmade: Path) -> None:
+    # Both hand-made variants seat agents A and B together: neither is a rung.
     connection = open_catalog(handmade)
     movement = skill_movement(connection)
     connection.close()
-    # The hand-made Divvy data has no factions and cards x, y (baseline) and z (alt).
-    assert set(movement["kind"].to_list()) == {"card"}
-    assert set(zip(movement["name"].to_list(), movement["variant"].to_list(), strict=True)) == {
-        ("x", "baseline"), ("y", "baseline"), ("z", "alt")}
-    alt = movement.filter(pl.col("variant") == "alt").row(0, named=True)
-    assert alt["deviation"] == pytest.approx(0.0)  # the only card of its rung is the rung's mean
+    assert movement.is_empty()
+    assert "rung" in movement.columns
+
+
+def test_skill_movement_reads_the_card_views_of_the_rungs_of_a_real_ladder(small_ladder: SmallExperiment) -> None:
+    connection = open_catalog(small_ladder.folder)
+    try:
+        movement = skill_movement(connection)
+        cards = metric(connection, "card_stats")
+    finally:
+        connection.close()
+    # Rungs: baseline (random), sweep-000 (heuristic), sweep-001 (ismcts); sweep-002/003 are head to head.
+    assert dict(movement.select("variant", "rung").unique().iter_rows()) == {
+        "baseline": "random", "sweep-000": "heuristic", "sweep-001": "ismcts(iterations=4)"}
+    assert set(movement["kind"]) == {"card"}  # Divvy has no factions
+    rung_cards = cards.filter(pl.col("variant").is_in(["baseline", "sweep-000", "sweep-001"]))
+    assert movement.height == rung_cards.height
+    row = movement.filter((pl.col("variant") == "sweep-000") & (pl.col("name") == "blades_3")).row(0, named=True)
+    heuristic = rung_cards.filter(pl.col("variant") == "sweep-000")
+    assert row["win_rate"] == pytest.approx(heuristic.filter(pl.col("card") == "blades_3")["gih_win_rate"][0])
+    assert row["variant_mean"] == pytest.approx(heuristic["gih_win_rate"].mean())

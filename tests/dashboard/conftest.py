@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from experiments.spec import parse_spec
-from tests.conftest import write_experiment
+from tests.conftest import LADDER_CUT, write_experiment
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
 
@@ -29,11 +29,12 @@ CUTS: dict[str, tuple[str, dict[str, Any]]] = {
                                                   "variants": {"hard_mode": None}}),
     "theseus_tiny": ("theseus_baseline.toml", {"games": 16, "shard_size": 16, "player_counts": [2],
                                                "variants": {}}),
+    "skill_tiny": ("divvy_skill_ladder.toml", LADDER_CUT),
 }
 """Experiment name -> (example file, keys replaced; a variant given as None keeps the file's overrides)."""
 
 GAME_OF = {"divvy_tiny": "divvy", "sweep_tiny": "divvy", "ring_tiny": "ring_of_chaos",
-           "party_tiny": "party_wanted", "theseus_tiny": "theseus"}
+           "party_tiny": "party_wanted", "theseus_tiny": "theseus", "skill_tiny": "divvy"}
 
 
 @dataclass(frozen=True)

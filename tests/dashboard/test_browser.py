@@ -38,6 +38,7 @@ PAGES = {  # url path -> (experiment, text that only the rendered page shows)
     "variants": ("divvy_tiny", "Significant changes only"),
     "sweeps": ("sweep_tiny", "One line per"),
     "game_length": ("party_tiny", "End reasons"),
+    "skill": ("skill_tiny", "How win rates move with skill"),
     "replay": ("theseus_tiny", "omniscient designer"),
     "sql": ("divvy_tiny", "Download CSV"),
 }

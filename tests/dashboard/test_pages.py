@@ -16,15 +16,16 @@ from polars.testing import assert_frame_equal
 from streamlit.testing.v1 import AppTest
 
 from analytics import explore, metrics
-from analytics.catalog import open_catalog
+from analytics.catalog import open_catalog, read_spec
 from analytics.replay import events_between, moments_of_turn, replay_game, turns_of
+from analytics.skill import agent_cost, agent_matrix, variant_rules
 from tests.analytics.replay_helpers import hands_after_every_action
 from tests.dashboard.conftest import CUTS, GAME_OF, Results
 from workers.storage import MANIFEST_FOLDER
 
 APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 TIMEOUT = 60  # seconds; the first run imports Polars, DuckDB and Altair
-ALL = list(CUTS)
+ALL = [name for name in CUTS if name != "skill_tiny"]  # the skill ladder has its own tests below
 
 
 def open_page(results: Results, experiment: str | None, page: str, monkeypatch: pytest.MonkeyPatch) -> AppTest:
@@ -192,6 +193,39 @@ def test_the_game_length_page_shows_the_turns_histogram_and_end_reasons(
     assert "Game length, baseline" in histogram and "Turns (as the game counts them)" in histogram
 
 
+def test_the_skill_page_shows_the_agent_matrix_skill_movement_and_cost_of_a_ladder(
+        results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(results, "skill_tiny", "skill", monkeypatch)
+    folder = results.folder("skill_tiny")
+    rules = variant_rules(read_spec(folder))
+    matrix = computed(results, "skill_tiny", lambda con: agent_matrix(con, rules))
+    same(shown(at, 0), matrix)  # one rule set, two players: the whole matrix
+    assert set(matrix["agent"]) == {"random", "heuristic", "ismcts(iterations=4)"}
+    movement = computed(results, "skill_tiny", metrics.skill_movement)
+    flipping = sorted(set(movement.filter(pl.col("sign_flips"))["name"]))
+    table = shown(at, 1)
+    names = sorted(set(table["name"]))
+    # Preselected: the cards that flip sign, else the eight with the largest swing.
+    assert (names == flipping) if flipping else (len(names) == 8)
+    assert sorted(at.multiselect[0].value) == names
+    same(table, movement.filter(pl.col("name").is_in(names)))
+    same(shown(at, 2), computed(results, "skill_tiny", lambda con: agent_cost(con, folder)))
+    charts = [chart.proto.spec for chart in at.get("vega_lite_chart")]
+    assert "Agent win rate in games with each other agent, 2 players" in charts[0]
+    assert "Card win rate minus the rung's mean, 2 players" in charts[1]
+    assert '"sort": ["random", "heuristic", "ismcts(iterations=4)"]' in charts[1]
+
+
+def test_the_skill_page_shows_the_matrix_but_no_movement_without_rungs(
+        results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(results, "divvy_tiny", "skill", monkeypatch)
+    assert "fewer than two rungs" in at.info[0].value
+    rules = variant_rules(read_spec(results.folder("divvy_tiny")))
+    matrix = computed(results, "divvy_tiny", lambda con: agent_matrix(con, rules))
+    same(shown(at, 0), matrix.filter(pl.col("rules") == "(game defaults)"))
+    assert len(at.dataframe) == 2  # the matrix and the cost table
+
+
 def shown_hands(at: AppTest) -> list[list[str]]:
     """Each seat's hand as the Replay page shows it (its ``**Hand** (n): a, b`` lines, in seat order)."""
     hands = []
@@ -266,7 +300,7 @@ def test_the_sql_page_refuses_anything_that_is_not_a_read(results: Results, monk
 
 
 @pytest.mark.parametrize("page", ["experiments", "win_rates", "cards", "variants", "sweeps", "game_length",
-                                  "replay", "sql"])
+                                  "skill", "replay", "sql"])
 def test_without_experiments_every_page_says_which_command_to_run(
         tmp_path: Path, page: str, monkeypatch: pytest.MonkeyPatch) -> None:
     at = open_page(Results(tmp_path), None, page, monkeypatch)

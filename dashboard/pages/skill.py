@@ -1,0 +1,82 @@
+"""Skill page: for a skill ladder (``experiments/<game>_skill_ladder.toml``), the agent-versus-agent
+win-rate heatmap, how each faction's and card's win rate moves across the rungs (sign flips
+flagged) and what each variant's agents cost per game. All numbers come from the report
+(``analytics.skill``, ``analytics.metrics.skill_movement``)."""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from analytics.skill import ladder_order, rungs_in_order
+from dashboard.charts import heatmap, skill_chart
+from dashboard.common import header, open_report, pick, player_counts, require_experiment
+
+RATE = {"win_rate": st.column_config.NumberColumn("win rate", format="percent"),
+        "win_rate_low": st.column_config.NumberColumn("95% low", format="percent"),
+        "win_rate_high": st.column_config.NumberColumn("95% high", format="percent"),
+        "low": st.column_config.NumberColumn("95% low", format="percent"),
+        "high": st.column_config.NumberColumn("95% high", format="percent"),
+        "variant_mean": st.column_config.NumberColumn("rung mean", format="percent"),
+        "deviation": st.column_config.NumberColumn("minus the mean", format="percent")}
+SHOWN_NAMES = 8  # names preselected in the skill chart when none flips sign: the largest swings
+
+st.title("Skill")
+folder = require_experiment()
+report = open_report(folder)
+header(report)
+matrix = report.metrics["agent_matrix"]
+movement = report.metrics["skill_movement"]
+cost = report.metrics["agent_cost"]
+order = ladder_order(cost)
+
+st.subheader("Agent versus agent")
+if matrix.is_empty():
+    st.info("No game of this experiment seats two different agents. A skill ladder's head-to-head variants "
+            "do (`experiments/<game>_skill_ladder.toml`, e.g. `cardlab run experiments/divvy_skill_ladder.toml`).")
+else:
+    rules_box, count_box = st.columns(2)
+    rules = pick("Rules (variants pooled)", matrix["rules"].unique(maintain_order=True).to_list(), container=rules_box)
+    n_players = pick("Players", player_counts(matrix.filter(pl.col("rules") == rules)), container=count_box,
+                     key="matrix_players")
+    pairs = matrix.filter((pl.col("rules") == rules) & (pl.col("n_players") == n_players))
+    st.altair_chart(heatmap(pairs, "agent", "opponent", "win_rate", row_title="Agent",
+                            column_title="Opponent in the game", value_title="Win rate", order=order,
+                            title=f"Agent win rate in games with each other agent, {n_players} players"),
+                    width="stretch")
+    st.caption(f"Pooled over the variants with rules {rules}: {', '.join(sorted(set(pairs['variants'])))}. "
+               "Draws count as not-a-win; mirror matches are left out.")
+    st.dataframe(pairs, hide_index=True, column_config=RATE)
+
+st.subheader("How win rates move with skill")
+rungs = rungs_in_order(movement)
+if len(rungs) < 2:
+    st.info("This experiment has fewer than two rungs (variants in which every seat plays the same agent); "
+            "a skill ladder has one per agent, e.g. `cardlab run experiments/divvy_skill_ladder.toml`.")
+else:
+    kind_box, count_box = st.columns(2)
+    kind = pick("Kind", movement["kind"].unique().sort(descending=True).to_list(), container=kind_box,
+                key="skill_kind")
+    n_players = pick("Players", player_counts(movement.filter(pl.col("kind") == kind)), container=count_box,
+                     key="skill_players")
+    rows = movement.filter((pl.col("kind") == kind) & (pl.col("n_players") == n_players))
+    swings = (rows.group_by("name").agg(pl.col("sign_flips").first(),
+                                        (pl.col("deviation").max() - pl.col("deviation").min()).alias("swing"))
+              .sort(["sign_flips", "swing", "name"], descending=[True, True, False], nulls_last=True))
+    flipping = swings.filter(pl.col("sign_flips"))["name"].to_list()
+    default = flipping or swings["name"].head(SHOWN_NAMES).to_list()
+    st.caption(f"{len(flipping)} of {swings.height} {kind}s flip sign: surely above the rung's mean on one rung "
+               "and surely below it on another." + (f" Flipping: {', '.join(flipping)}." if flipping else ""))
+    names = st.multiselect(f"{kind.capitalize()}s shown", swings["name"].to_list(), default=default)
+    shown = rows.filter(pl.col("name").is_in(names))
+    rung_names = [rung for _, rung in rungs]
+    st.altair_chart(skill_chart(shown, rungs=rung_names, kind_title=kind.capitalize(),
+                                title=f"{kind.capitalize()} win rate minus the rung's mean, {n_players} players"
+                                      + (" (cards: games in hand)" if kind == "card" else "")),
+                    width="stretch")
+    st.dataframe(shown, hide_index=True, column_config=RATE)
+
+st.subheader("Cost per game")
+st.caption("Wall seconds of one worker per game (manifest `play_seconds` / games; grows when the machine is busy) "
+           "and agent decisions per game over all seats.")
+st.dataframe(cost, hide_index=True)

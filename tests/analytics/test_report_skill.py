@@ -1,0 +1,107 @@
+"""``cardlab report`` sections ``matrix``, ``skill`` and ``cost`` on a small
+real skill ladder, and how they stay quiet on an experiment without rungs."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from analytics.catalog import open_catalog, read_spec
+from analytics.metrics import skill_movement
+from analytics.report import Report, build_report, render_report, short_agent
+from analytics.skill import agent_cost, agent_matrix, variant_rules
+from tests.conftest import SmallExperiment
+
+SKILL = ["matrix", "skill", "cost"]
+
+
+@pytest.fixture(scope="module")
+def ladder_report(small_ladder: SmallExperiment) -> Report:
+    return build_report(small_ladder.folder)
+
+
+@pytest.fixture(scope="module")
+def ladder_tables(small_ladder: SmallExperiment) -> dict[str, pl.DataFrame]:
+    con = open_catalog(small_ladder.folder)
+    try:
+        return {"agent_matrix": agent_matrix(con, variant_rules(read_spec(small_ladder.folder))),
+                "skill_movement": skill_movement(con), "agent_cost": agent_cost(con, small_ladder.folder)}
+    finally:
+        con.close()
+
+
+def _percent(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def test_the_report_holds_the_skill_tables_as_analytics_computes_them(
+        ladder_report: Report, ladder_tables: dict[str, pl.DataFrame]) -> None:
+    for name, frame in ladder_tables.items():
+        assert_frame_equal(ladder_report.metrics[name], frame)
+    data = json.loads(render_report(ladder_report, "json", sections=SKILL))
+    assert set(data["tables"]) == {"agent_matrix", "skill_movement", "agent_cost"}
+    assert data["tables"]["agent_cost"] == ladder_tables["agent_cost"].to_dicts()
+    assert (data["games_played"], data["games_planned"]) == (100, 100)  # sweep grid points are planned too
+
+
+def test_the_text_matrix_shows_each_pairs_win_rate_and_seat_games_in_ladder_order(
+        ladder_report: Report, ladder_tables: dict[str, pl.DataFrame]) -> None:
+    lines = render_report(ladder_report, "text", sections=["matrix"]).splitlines()
+    start = lines.index("Agent versus agent: 2 players, (game defaults)")
+    header, *rows = lines[start + 4: start + 8]  # title, three notes
+    assert header.split() == ["agent", "1", "2", "3"]
+    matrix = {(row["agent"], row["opponent"]): row for row in ladder_tables["agent_matrix"].iter_rows(named=True)}
+    heuristic_random = matrix["heuristic", "random"]
+    # Rows in ladder order: random (baseline rung), heuristic, ismcts.
+    assert [row.split()[1] for row in rows] == ["random", "heuristic", "ismcts(4)"]
+    assert rows[1].split()[2:4] == [_percent(heuristic_random["win_rate"]), f"({heuristic_random['seat_games']})"]
+    assert rows[0].split()[2] == "-"  # random never meets itself in the matrix
+
+
+def test_the_text_skill_movement_lists_the_rungs_and_flags_flips(
+        ladder_report: Report, ladder_tables: dict[str, pl.DataFrame]) -> None:
+    text = render_report(ladder_report, "text", sections=["skill"], card_rows=5)
+    assert max(len(line) for line in text.splitlines()) <= 100
+    movement = ladder_tables["skill_movement"]
+    flipping = movement.filter(pl.col("sign_flips"))["name"].unique().len()
+    shown = max(5, flipping)
+    assert f"Skill movement: cards, 2 players ({shown} of 48; win rate minus the rung's mean, in points)" in text
+    assert "  rungs: 1 random; 2 heuristic; 3 ismcts(4)" in text
+    assert text.count("FLIPS") == flipping + 1  # each flipping card, and the note
+    # Without a limit every card is listed; each cell is the deviation in points, marked + / - when sure.
+    lines = render_report(ladder_report, "text", sections=["skill"]).splitlines()
+    assert "Skill movement: cards, 2 players (all 48; win rate minus the rung's mean, in points)" in lines
+    for row in movement.filter(pl.col("variant") == "sweep-000").iter_rows(named=True):
+        cells = next(line.split() for line in lines if line.split()[:1] == [row["name"]])
+        assert cells[2] == f"{100 * row['deviation']:+.1f}" + {1: "+", -1: "-"}.get(row["direction"], "")
+
+
+def test_the_cost_table_shows_seconds_and_decisions_per_game_of_each_variant(
+        ladder_report: Report, ladder_tables: dict[str, pl.DataFrame]) -> None:
+    lines = render_report(ladder_report, "text", sections=["cost"]).splitlines()
+    for row in ladder_tables["agent_cost"].iter_rows(named=True):
+        line = next(line for line in lines if line.split()[:1] == [row["variant"]])
+        assert line.split()[-3:] == [f"{row['seconds_per_game']:,.3f}", f"{row['decisions_per_game']:,.1f}",
+                                    f"{row['ms_per_decision']:,.2f}"]
+        assert short_agent(row["lineup"]) in line
+
+
+def test_agent_names_lose_their_parameter_names_in_narrow_tables() -> None:
+    assert short_agent("ismcts(iterations=100,rollout=heuristic) vs osla(rollouts=2)") == \
+        "ismcts(100,heuristic) vs osla(2)"
+    assert short_agent("random") == "random"
+
+
+def test_an_experiment_without_rungs_says_so_when_asked_and_is_silent_otherwise(
+        small_experiment: SmallExperiment) -> None:
+    report = build_report(small_experiment.folder)
+    asked = render_report(report, "text", sections=["skill"])
+    assert "Skill movement\n  fewer than two rungs (variants in which every seat plays the same agent)." in asked
+    everything = render_report(report, "text")
+    assert "Skill movement" not in everything
+    assert "Agent versus agent: 2 players, rules.rounds = 4" in everything  # heuristic vs random does mix agents
+    markdown = render_report(report, "markdown", sections=["skill"])
+    assert "## Skill movement\n\nfewer than two rungs" in markdown
