@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 
 import polars as pl
 
 from analytics.catalog import read_spec
+from workers.location import ResultsPath
 
 EVENT_COLUMNS = {"step": pl.Int64, "turn": pl.Int64, "type": pl.String, "seat": pl.Int64, "text": pl.String,
                  "data": pl.String}
@@ -40,7 +40,7 @@ class ReplayTrace:
     decisions: int
 
 
-def replay_game(experiment_dir: Path, variant: str, n_players: int | None, game_index: int) -> ReplayTrace:
+def replay_game(experiment_dir: ResultsPath, variant: str, n_players: int | None, game_index: int) -> ReplayTrace:
     """Play game ``game_index`` of ``variant`` at ``n_players`` of the experiment in
     ``experiment_dir`` again and record its trace.
 

@@ -32,13 +32,13 @@ import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from analytics.catalog import AnalyticsError, open_catalog, read_manifest, read_spec
 from analytics.metrics import card_table, game_length, metric, win_rate_by_agent, win_rate_by_seat
+from workers.location import ResultsPath
 
 FORMATS = ("text", "markdown", "json", "csv")
 METRIC_TABLES = (
@@ -79,7 +79,7 @@ class Report:
     experiment: str
     game: str
     description: str
-    folder: Path
+    folder: ResultsPath
     spec: dict[str, Any]
     games_played: int
     games_planned: int
@@ -110,7 +110,7 @@ def _override_text(overrides: Any) -> str:
     return ", ".join(f"{path} = {json.dumps(value)}" for path, value in overrides.items())
 
 
-def build_report(experiment_dir: Path) -> Report:
+def build_report(experiment_dir: ResultsPath) -> Report:
     """Compute every metric of the experiment in ``experiment_dir`` (see the module docstring).
 
     Raises ``NoResultsError`` (an ``AnalyticsError``) if no shard has finished.
