@@ -38,6 +38,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     arguments = parser.parse_args(argv)
     try:
+        if isinstance(getattr(arguments, "results", None), str):
+            arguments.results = results_path(arguments.results)
         result: int = arguments.handler(arguments)
         return result
     except KeyboardInterrupt:
@@ -148,17 +150,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _results_location(text: str) -> ResultsPath:
-    """``--results``: a local folder or ``s3://bucket/prefix`` (argparse shows the one-line error, exit 2)."""
-    try:
-        return results_path(text)
-    except ResultsLocationError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
 def _results_option(parser: argparse.ArgumentParser) -> None:
-    # A string default goes through ``type`` too, so $CARDLAB_RESULTS is checked like --results.
-    parser.add_argument("--results", type=_results_location, default=os.environ.get("CARDLAB_RESULTS") or "results",
+    # Kept as text here; ``main`` turns it into a ResultsPath, so that a bad
+    # location is the usual one-line error rather than argparse's usage block.
+    parser.add_argument("--results", default=os.environ.get("CARDLAB_RESULTS") or "results",
                         help="results folder or s3://bucket/prefix (default: $CARDLAB_RESULTS or ./results)")
 
 
