@@ -31,7 +31,7 @@ from typing import Any
 import duckdb
 
 from analytics.stats import register_sql_macros
-from workers.location import ObjectPath, ResultsLocationError, ResultsPath, results_path, sorted_glob
+from workers.location import ObjectPath, ResultsLocationError, ResultsPath, read_many, results_path, sorted_glob
 from workers.schemas import TABLES
 from workers.storage import MANIFEST_FOLDER, SPEC_FILE, table_path
 
@@ -133,11 +133,12 @@ def read_manifest(experiment_dir: ResultsPath) -> dict[str, dict[str, Any]]:
     if not folder.is_dir():
         return {}
     entries: dict[str, dict[str, Any]] = {}
-    for path in sorted_glob(folder, "*.json"):
-        if path.name.startswith("."):
-            continue
+    paths = [path for path in sorted_glob(folder, "*.json") if not path.name.startswith(".")]
+    for path, content in zip(paths, read_many(paths), strict=True):
         try:
-            entry = json.loads(path.read_text())
+            if isinstance(content, OSError):
+                raise content
+            entry = json.loads(content)
         except (OSError, ValueError) as error:
             raise NoResultsError(f"{path}: unreadable manifest entry ({error}); expected JSON") from None
         if not isinstance(entry, dict) or not isinstance(entry.get("variant"), str):
@@ -165,20 +166,25 @@ def experiment_version(experiment_dir: ResultsPath) -> int:
     return newest + len(entries) if isinstance(experiment_dir, ObjectPath) else newest
 
 
-def shard_files(experiment_dir: ResultsPath, table: str) -> list[ResultsPath]:
+def shard_files(experiment_dir: ResultsPath, table: str,
+                manifest: dict[str, dict[str, Any]] | None = None) -> list[ResultsPath]:
     """The Parquet files of ``table`` that belong to finished shards, in shard order.
 
+    ``manifest`` is ``read_manifest(experiment_dir)``, read here if not given.
     Raises ``NoResultsError`` if there are no finished shards, or if the
     manifest lists a shard whose file is missing.
     """
-    manifest = read_manifest(experiment_dir)
+    if manifest is None:
+        manifest = read_manifest(experiment_dir)
     if not manifest:
         raise NoResultsError(
             f"{experiment_dir}: no finished shards yet; expected {MANIFEST_FOLDER}/*.json written by `cardlab run`")
+    # One listing instead of a lookup per file (in an object store, one request per page, not per shard).
+    present = {str(path) for path in (experiment_dir / table).rglob("*.parquet")}
     files = []
     for shard_id, entry in manifest.items():
         path = table_path(experiment_dir, table, entry["variant"], shard_id)
-        if not path.is_file():
+        if str(path) not in present:
             raise NoResultsError(
                 f"{path}: missing, though {MANIFEST_FOLDER}/{shard_id}.json marks the shard finished; "
                 "expected its Parquet file (rerun the experiment with --resume)")
@@ -196,8 +202,9 @@ def experiment_files(experiment_dirs: list[ResultsPath]) -> dict[str, list[Resul
     Raises ``NoResultsError`` if one of them has no finished shards."""
     files: dict[str, list[ResultsPath]] = {table: [] for table in TABLES}
     for folder in experiment_dirs:
+        manifest = read_manifest(folder)
         for table in TABLES:
-            files[table].extend(shard_files(folder, table))
+            files[table].extend(shard_files(folder, table, manifest))
     return files
 
 

@@ -43,9 +43,10 @@ SHARD_MEMORY_LIMIT = "1GB"
 
 
 def _shard_key(files: dict[str, ResultsPath]) -> dict[str, Any]:
+    stats = {table: path.stat() for table, path in files.items()}
     return {
         "version": CACHE_VERSION,
-        "files": {table: [path.stat().st_size, path.stat().st_mtime_ns] for table, path in files.items()},
+        "files": {table: [stat.st_size, stat.st_mtime_ns] for table, stat in stats.items()},
     }
 
 
@@ -99,10 +100,11 @@ def shard_counts(experiment_dir: ResultsPath | str) -> dict[str, list[Any]]:
         folder = cache / shard_id
         key_file = folder / "key.json"
         cached = False
-        if writable and key_file.is_file():
+        if writable:
             try:
-                cached = json.loads(key_file.read_text()) == key and all(
-                    (folder / f"{name}.parquet").is_file() for name in COUNT_VIEWS)
+                # One read and one listing (two requests in an object store), not a lookup per file.
+                cached = json.loads(key_file.read_text()) == key and {
+                    f"{name}.parquet" for name in COUNT_VIEWS} <= {path.name for path in folder.iterdir()}
             except (OSError, ValueError):
                 cached = False
         if not cached:
@@ -123,10 +125,13 @@ def shard_counts(experiment_dir: ResultsPath | str) -> dict[str, list[Any]]:
     return out
 
 
-def _read_object(path: ObjectPath) -> Any:
-    import pyarrow.parquet as pq
+def _read_objects(paths: list[ObjectPath]) -> list[Any]:
+    """Cached counts in an object store (a few KiB each), read whole and concurrently."""
+    import pyarrow.dataset as ds
 
-    return pq.read_table(path.key, filesystem=path.filesystem)
+    if not paths:
+        return []
+    return [ds.dataset([path.key for path in paths], filesystem=paths[0].filesystem, format="parquet").to_table()]
 
 
 def register_cached_counts(con: duckdb.DuckDBPyConnection, experiment_dir: ResultsPath) -> None:
@@ -134,9 +139,9 @@ def register_cached_counts(con: duckdb.DuckDBPyConnection, experiment_dir: Resul
     entries = shard_counts(experiment_dir)
     for name, (keys, additive) in COUNT_VIEWS.items():
         paths = [entry for entry in entries[name] if isinstance(entry, Path)]
-        # Cached counts in an object store are a few KiB each: read them whole through pyarrow.
-        tables = [_read_object(entry) if isinstance(entry, ObjectPath) else entry
-                  for entry in entries[name] if not isinstance(entry, Path)]
+        objects = [entry for entry in entries[name] if isinstance(entry, ObjectPath)]
+        tables = [entry for entry in entries[name] if not isinstance(entry, Path | ObjectPath)]
+        tables.extend(_read_objects(objects))
         sources = []
         if paths:
             sources.append("SELECT * FROM read_parquet([" + ", ".join(_sql_string(str(p)) for p in paths) + "])")

@@ -27,7 +27,8 @@ from __future__ import annotations
 import fnmatch
 import functools
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -341,3 +342,26 @@ def sorted_glob(folder: ResultsPath, pattern: str) -> list[ResultsPath]:
     """The entries directly in ``folder`` whose name matches ``pattern``, sorted by path."""
     found: list[ResultsPath] = [path for path in folder.glob(pattern)]
     return sorted(found, key=str)
+
+
+OBJECT_READ_THREADS = 16
+"""Object-store reads in flight at once in ``read_many`` (each read is a network round trip)."""
+
+
+def _read_or_error(path: ResultsPath) -> bytes | OSError:
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        return error
+
+
+def read_many(paths: Sequence[ResultsPath]) -> list[bytes | OSError]:
+    """The contents of ``paths`` in order, an ``OSError`` in place of one that cannot be read.
+
+    Object-store reads run concurrently: reading a thousand manifest entries
+    one round trip after the other would take many seconds.
+    """
+    if not any(isinstance(path, ObjectPath) for path in paths):
+        return [_read_or_error(path) for path in paths]
+    with ThreadPoolExecutor(max_workers=OBJECT_READ_THREADS) as pool:
+        return list(pool.map(_read_or_error, paths))

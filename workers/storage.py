@@ -22,7 +22,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from workers.location import ObjectPath, ResultsPath, sorted_glob
+from workers.location import ObjectPath, ResultsPath, read_many, sorted_glob
 
 MANIFEST_FOLDER = "_manifest"
 SPEC_FILE = "spec.json"
@@ -91,7 +91,13 @@ def finished_shards(root: ResultsPath) -> dict[str, dict[str, Any]]:
     folder = root / MANIFEST_FOLDER
     if not folder.is_dir():
         return {}
-    return {path.stem: json.loads(path.read_text()) for path in sorted_glob(folder, "*.json")}
+    paths = sorted_glob(folder, "*.json")
+    entries = {}
+    for path, content in zip(paths, read_many(paths), strict=True):
+        if isinstance(content, OSError):
+            raise content
+        entries[path.stem] = json.loads(content)
+    return entries
 
 
 LOCK_FILE = ".lock"
