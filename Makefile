@@ -52,7 +52,7 @@ lint: $(STAMPS)/venv
 docker-check: $(STAMPS)/venv
 	$(VENV)/bin/hadolint --config docker/.hadolint.yaml docker/Dockerfile
 	$(VENV)/bin/yamllint --strict -c docker/.yamllint.yaml docker
-	$(VENV)/bin/check-jsonschema --builtin-schema vendor.compose-spec docker/compose.yaml
+	$(VENV)/bin/check-jsonschema --builtin-schema vendor.compose-spec docker/compose.yaml docker/compose.s3.yaml
 	$(PY) docker/check_manifests.py docker/kuberay
 
 bench: compile

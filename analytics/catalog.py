@@ -6,12 +6,19 @@ An experiment folder (written by ``cardlab run``, see ``workers.storage``)::
     <experiment>/_manifest/<shard>.json                     one per finished shard
     <experiment>/<table>/variant=<v>/part-<shard>.parquet   table in games, players, cards
 
-``open_catalog`` reads the manifest and builds each view over the files of the
+The folder is a ``workers.location.ResultsPath``: local, or an ``s3://``
+prefix. ``open_catalog`` reads the manifest and builds each view over the files of the
 *finished* shards only, listed explicitly. It does not glob: DuckDB's ``*``
 also matches dot-files (the temporary names of files being written), and a
 shard whose ``games`` file is written but whose ``cards`` file is not yet would
 make the tables disagree. So a reader running beside a live ``cardlab run``
 sees a consistent set of whole shards.
+
+Local files are read by DuckDB's ``read_parquet``. Files in an object store
+are read through pyarrow (DuckDB's ``httpfs`` extension is not assumed to be
+installable): the view is over a ``pyarrow.dataset`` registered on the
+connection, which DuckDB scans lazily, batch by batch, with column projection
+and filters pushed down, so a query over millions of rows streams.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from typing import Any
 import duckdb
 
 from analytics.stats import register_sql_macros
+from workers.location import ObjectPath, ResultsLocationError, ResultsPath, read_many, results_path, sorted_glob
 from workers.schemas import TABLES
 from workers.storage import MANIFEST_FOLDER, SPEC_FILE, table_path
 
@@ -51,8 +59,9 @@ class NoResultsError(AnalyticsError, LookupError):
         return str(self.args[0]) if self.args else "no results"
 
 
-def list_experiments(results_root: Path) -> list[Path]:
+def list_experiments(results_root: ResultsPath | str) -> list[ResultsPath]:
     """Experiment folders directly under ``results_root`` (those holding ``spec.json``), by name."""
+    results_root = results_path(results_root)
     if not results_root.is_dir():
         return []
     return sorted(
@@ -63,23 +72,29 @@ def list_experiments(results_root: Path) -> list[Path]:
 
 
 def _looks_like_path(text: str) -> bool:
-    return "/" in text or "\\" in text or text in (".", "..") or Path(text).is_absolute() or text.startswith("~")
+    return ("://" in text or "/" in text or "\\" in text or text in (".", "..") or Path(text).is_absolute()
+            or text.startswith("~"))
 
 
-def resolve_experiment(name_or_path: str, results_root: Path) -> Path:
+def resolve_experiment(name_or_path: str, results_root: ResultsPath | str) -> ResultsPath:
     """The results folder of an experiment given by name or by path.
 
     A bare name (no slash) is looked up under ``results_root`` and must be a
     valid experiment name, so it cannot escape that folder; anything with a
-    slash (``./x``, ``results/x``, ``/data/x``) is taken as a path as given.
+    slash (``./x``, ``results/x``, ``/data/x``, ``s3://bucket/results/x``) is taken as a path as given.
     Either way the folder must contain ``spec.json``. Raises
     ``ExperimentNotFoundError`` with a one-line message otherwise.
     """
+    results_root = results_path(results_root)
     text = name_or_path.strip()
     if not text:
         raise ExperimentNotFoundError("experiment: empty name; expected an experiment name or a results folder path")
+    folder: ResultsPath
     if _looks_like_path(text):
-        folder = Path(text).expanduser()
+        try:
+            folder = results_path(text).expanduser()
+        except ResultsLocationError as error:
+            raise ExperimentNotFoundError(str(error)) from None
     else:
         if not _NAME_PATTERN.match(text):
             raise ExperimentNotFoundError(
@@ -98,7 +113,7 @@ def resolve_experiment(name_or_path: str, results_root: Path) -> Path:
     return folder
 
 
-def read_spec(experiment_dir: Path) -> dict[str, Any]:
+def read_spec(experiment_dir: ResultsPath) -> dict[str, Any]:
     """The resolved spec stored beside the results (``spec.json``), as plain data."""
     path = experiment_dir / SPEC_FILE
     try:
@@ -112,17 +127,18 @@ def read_spec(experiment_dir: Path) -> dict[str, Any]:
     return data
 
 
-def read_manifest(experiment_dir: Path) -> dict[str, dict[str, Any]]:
+def read_manifest(experiment_dir: ResultsPath) -> dict[str, dict[str, Any]]:
     """Manifest entries of the finished shards, by shard id (empty if none)."""
     folder = experiment_dir / MANIFEST_FOLDER
     if not folder.is_dir():
         return {}
     entries: dict[str, dict[str, Any]] = {}
-    for path in sorted(folder.glob("*.json")):
-        if path.name.startswith("."):
-            continue
+    paths = [path for path in sorted_glob(folder, "*.json") if not path.name.startswith(".")]
+    for path, content in zip(paths, read_many(paths), strict=True):
         try:
-            entry = json.loads(path.read_text())
+            if isinstance(content, OSError):
+                raise content
+            entry = json.loads(content)
         except (OSError, ValueError) as error:
             raise NoResultsError(f"{path}: unreadable manifest entry ({error}); expected JSON") from None
         if not isinstance(entry, dict) or not isinstance(entry.get("variant"), str):
@@ -131,37 +147,44 @@ def read_manifest(experiment_dir: Path) -> dict[str, dict[str, Any]]:
     return entries
 
 
-def experiment_version(experiment_dir: Path) -> int:
+def experiment_version(experiment_dir: ResultsPath) -> int:
     """A number that changes whenever results are added or removed: the newest
     modification time (ns) of the manifest files, the manifest folder (which
-    changes when an entry is deleted) and ``spec.json``. Used as a cache key."""
+    changes when an entry is deleted) and ``spec.json``. Used as a cache key.
+    An object store has no folder times, so there the number of manifest
+    entries is added (a deletion changes the number)."""
     candidates = [experiment_dir / SPEC_FILE, experiment_dir / MANIFEST_FOLDER]
     folder = experiment_dir / MANIFEST_FOLDER
-    if folder.is_dir():
-        candidates.extend(folder.glob("*.json"))
+    entries = sorted_glob(folder, "*.json") if folder.is_dir() else []
+    candidates.extend(entries)
     newest = 0
     for path in candidates:
         try:
             newest = max(newest, path.stat().st_mtime_ns)
         except FileNotFoundError:
             continue  # deleted between listing and stat: the folder's mtime has it
-    return newest
+    return newest + len(entries) if isinstance(experiment_dir, ObjectPath) else newest
 
 
-def shard_files(experiment_dir: Path, table: str) -> list[Path]:
+def shard_files(experiment_dir: ResultsPath, table: str,
+                manifest: dict[str, dict[str, Any]] | None = None) -> list[ResultsPath]:
     """The Parquet files of ``table`` that belong to finished shards, in shard order.
 
+    ``manifest`` is ``read_manifest(experiment_dir)``, read here if not given.
     Raises ``NoResultsError`` if there are no finished shards, or if the
     manifest lists a shard whose file is missing.
     """
-    manifest = read_manifest(experiment_dir)
+    if manifest is None:
+        manifest = read_manifest(experiment_dir)
     if not manifest:
         raise NoResultsError(
             f"{experiment_dir}: no finished shards yet; expected {MANIFEST_FOLDER}/*.json written by `cardlab run`")
+    # One listing instead of a lookup per file (in an object store, one request per page, not per shard).
+    present = {str(path) for path in (experiment_dir / table).rglob("*.parquet")}
     files = []
     for shard_id, entry in manifest.items():
         path = table_path(experiment_dir, table, entry["variant"], shard_id)
-        if not path.is_file():
+        if str(path) not in present:
             raise NoResultsError(
                 f"{path}: missing, though {MANIFEST_FOLDER}/{shard_id}.json marks the shard finished; "
                 "expected its Parquet file (rerun the experiment with --resume)")
@@ -173,20 +196,30 @@ def _sql_string(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def experiment_files(experiment_dirs: list[Path]) -> dict[str, list[Path]]:
+def experiment_files(experiment_dirs: list[ResultsPath]) -> dict[str, list[ResultsPath]]:
     """The finished-shard files of every table, over several experiments.
 
     Raises ``NoResultsError`` if one of them has no finished shards."""
-    files: dict[str, list[Path]] = {table: [] for table in TABLES}
+    files: dict[str, list[ResultsPath]] = {table: [] for table in TABLES}
     for folder in experiment_dirs:
+        manifest = read_manifest(folder)
         for table in TABLES:
-            files[table].extend(shard_files(folder, table))
+            files[table].extend(shard_files(folder, table, manifest))
     return files
 
 
-def create_base_views(con: duckdb.DuckDBPyConnection, files: dict[str, list[Path]]) -> None:
-    """Create the views ``games``, ``players``, ``cards`` over the given files (absolute paths)."""
+def create_base_views(con: duckdb.DuckDBPyConnection, files: dict[str, list[ResultsPath]]) -> None:
+    """Create the views ``games``, ``players``, ``cards`` over the given files
+    (local ones by path, those in an object store through a registered pyarrow dataset)."""
     for table, paths in files.items():
+        remote = [path for path in paths if isinstance(path, ObjectPath)]
+        if remote:
+            if len(remote) != len(paths):
+                raise NoResultsError(f"{remote[0]}: cannot mix object-store and local results in one catalog")
+            source = f"_{table}_dataset"
+            con.register(source, object_dataset(remote))
+            con.execute(f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM {source}")
+            continue
         listing = ", ".join(_sql_string(str(path.absolute())) for path in paths)
         # union_by_name: shards written by different cardlab versions (or
         # experiments of different games) may order or add columns
@@ -196,7 +229,28 @@ def create_base_views(con: duckdb.DuckDBPyConnection, files: dict[str, list[Path
             "hive_partitioning = false, union_by_name = true)")
 
 
-def _connect(files: dict[str, list[Path]], *, metrics: bool, cached_counts: Path | None,
+def object_dataset(paths: list[ObjectPath]) -> Any:
+    """A lazy ``pyarrow.dataset`` over Parquet objects, columns matched by name.
+
+    One child dataset per folder (an experiment's variant: its shards share a
+    schema, read from one file's footer), unified like DuckDB's
+    ``union_by_name``: a column missing from a folder reads as NULL.
+    """
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    by_folder: dict[str, list[str]] = {}
+    for path in paths:
+        by_folder.setdefault(path.parent.key, []).append(path.key)
+    filesystem = paths[0].filesystem
+    children = [ds.dataset(keys, filesystem=filesystem, format="parquet") for keys in by_folder.values()]
+    if len(children) == 1:
+        return children[0]
+    schema = pa.unify_schemas([child.schema for child in children], promote_options="permissive")
+    return ds.dataset(children, schema=schema)
+
+
+def _connect(files: dict[str, list[ResultsPath]], *, metrics: bool, cached_counts: ResultsPath | None,
              paired: bool | None) -> duckdb.DuckDBPyConnection:
     # Imported here: analytics.views imports nothing from the catalog, but
     # keeping the catalog importable on its own keeps the layers clear.
@@ -220,7 +274,7 @@ def _connect(files: dict[str, list[Path]], *, metrics: bool, cached_counts: Path
     return con
 
 
-def open_catalog(experiment_dir: Path, *, metrics: bool = True, cached: bool = False,
+def open_catalog(experiment_dir: ResultsPath | str, *, metrics: bool = True, cached: bool = False,
                  paired: bool | None = None) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection with the views ``games``, ``players``, ``cards``.
 
@@ -235,11 +289,12 @@ def open_catalog(experiment_dir: Path, *, metrics: bool = True, cached: bool = F
     ``paired`` is passed to ``register_metric_views``.
     Raises ``NoResultsError`` if the experiment has no finished shards.
     """
+    experiment_dir = results_path(experiment_dir)
     return _connect(experiment_files([experiment_dir]), metrics=metrics,
                     cached_counts=experiment_dir if cached else None, paired=paired)
 
 
-def open_results_catalog(results_root: Path, *, metrics: bool = True) -> duckdb.DuckDBPyConnection:
+def open_results_catalog(results_root: ResultsPath | str, *, metrics: bool = True) -> duckdb.DuckDBPyConnection:
     """Like ``open_catalog``, over every experiment under ``results_root`` that has finished shards.
 
     The views hold all of them; the ``experiment`` column tells them apart.

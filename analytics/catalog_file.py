@@ -21,9 +21,17 @@ from pathlib import Path
 
 import duckdb
 
-from analytics.catalog import NoResultsError, create_base_views, experiment_files, list_experiments, read_manifest
+from analytics.catalog import (
+    AnalyticsError,
+    NoResultsError,
+    create_base_views,
+    experiment_files,
+    list_experiments,
+    read_manifest,
+)
 from analytics.stats import register_sql_macros
 from analytics.views import register_metric_views
+from workers.location import ResultsPath
 
 CATALOG_FILE = "catalog.duckdb"
 STORAGE_VERSION = "v1.0.0"
@@ -33,12 +41,26 @@ def _sql_string(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def write_catalog_file(path: Path, experiment_dirs: list[Path]) -> Path:
+def _require_local(where: ResultsPath) -> Path:
+    """``where`` itself if it is local; an ``AnalyticsError`` for an object-store location."""
+    if not isinstance(where, Path):
+        raise AnalyticsError(
+            f"{where}: `cardlab catalog` needs local results (the catalog file's views name Parquet files "
+            "that the plain duckdb client reads from s3:// only with its httpfs extension); use `cardlab sql` "
+            "on object-store results, or copy them to a local folder first")
+    return where
+
+
+def write_catalog_file(path: ResultsPath, experiment_dirs: list[ResultsPath]) -> Path:
     """Write the catalog of ``experiment_dirs`` to ``path`` (replacing it); return ``path``.
 
     Raises ``NoResultsError`` if ``experiment_dirs`` is empty or one of them
-    has no finished shards.
+    has no finished shards, and ``AnalyticsError`` for results in an object
+    store (see ``_require_local``).
     """
+    for folder in experiment_dirs:
+        _require_local(folder)
+    path = _require_local(path)
     if not experiment_dirs:
         raise NoResultsError(f"{path}: no experiment with finished shards to catalog")
     files = experiment_files(experiment_dirs)
@@ -63,8 +85,9 @@ def write_catalog_file(path: Path, experiment_dirs: list[Path]) -> Path:
     return path
 
 
-def write_results_catalog(results_root: Path, path: Path | None = None) -> Path:
+def write_results_catalog(results_root: ResultsPath, path: Path | None = None) -> Path:
     """The catalog of every experiment under ``results_root`` with finished shards,
     written to ``path`` (default ``results_root/catalog.duckdb``)."""
+    results_root = _require_local(results_root)
     folders = [folder for folder in list_experiments(results_root) if read_manifest(folder)]
     return write_catalog_file(path or results_root / CATALOG_FILE, folders)

@@ -11,8 +11,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
-import os
-from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -20,6 +18,7 @@ import polars as pl
 
 from analytics.catalog import AnalyticsError, list_experiments, read_manifest, read_spec
 from analytics.stats import z_for_confidence
+from workers.location import ResultsPath, tree_size
 
 RUN_FILE = "run.json"
 LOCK_FILE = ".lock"
@@ -36,15 +35,8 @@ def _identifier(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _folder_size(folder: Path) -> int:
-    total = 0
-    for directory, _subfolders, files in os.walk(folder):
-        for name in files:
-            try:
-                total += (Path(directory) / name).stat().st_size
-            except FileNotFoundError:
-                continue  # a temporary file renamed away meanwhile
-    return total
+def _folder_size(folder: ResultsPath) -> int:
+    return tree_size(folder)
 
 
 def planned_games(spec: dict[str, Any]) -> int:
@@ -58,7 +50,7 @@ def planned_games(spec: dict[str, Any]) -> int:
     return per_variant * len(counts) * (len(variants or {}) + grid)
 
 
-def _run_status(folder: Path, done: int, planned: int) -> tuple[str, float | None]:
+def _run_status(folder: ResultsPath, done: int, planned: int) -> tuple[str, float | None]:
     """(status, time) from ``run.json``: running (a live run holds the lock),
     finished (every planned game played) or incomplete (stopped early)."""
     try:
@@ -74,7 +66,7 @@ def _run_status(folder: Path, done: int, planned: int) -> tuple[str, float | Non
     return "incomplete", when
 
 
-def experiment_overview(results_root: Path) -> pl.DataFrame:
+def experiment_overview(results_root: ResultsPath | str) -> pl.DataFrame:
     """One row per experiment under ``results_root`` (folders with ``spec.json``), by name.
 
     Columns: experiment, game, run_at (when the run finished or started, from

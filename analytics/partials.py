@@ -16,7 +16,8 @@ A cache entry is used only if its key matches: the shard id, the size and
 modification time of the shard's three Parquet files and ``CACHE_VERSION``
 (bumped whenever a count view changes). Entries are written atomically. If
 the experiment folder is not writable, the counts are computed in memory
-each time, with the same result.
+each time, with the same result. In an object store (``s3://``) the cache is
+objects beside the results too, written and read through pyarrow.
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ import duckdb
 from analytics.catalog import _sql_string, create_base_views, read_manifest
 from analytics.stats import register_sql_macros
 from analytics.views import COUNT_VIEWS, Columns, count_view_sql
+from workers.location import ObjectPath, ResultsPath, results_path
 from workers.schemas import TABLES
-from workers.storage import table_path
+from workers.storage import table_path, write_bytes_atomically, write_parquet_atomically
 
 CACHE_FOLDER = "_analytics"
 CACHE_VERSION = "v1"
@@ -40,14 +42,15 @@ SHARD_MEMORY_LIMIT = "1GB"
 """DuckDB's memory limit while counting one shard (it spills to disk beyond)."""
 
 
-def _shard_key(files: dict[str, Path]) -> dict[str, Any]:
+def _shard_key(files: dict[str, ResultsPath]) -> dict[str, Any]:
+    stats = {table: path.stat() for table, path in files.items()}
     return {
         "version": CACHE_VERSION,
-        "files": {table: [path.stat().st_size, path.stat().st_mtime_ns] for table, path in files.items()},
+        "files": {table: [stat.st_size, stat.st_mtime_ns] for table, stat in stats.items()},
     }
 
 
-def _compute_shard(files: dict[str, Path], target: Path | None) -> dict[str, Any]:
+def _compute_shard(files: dict[str, ResultsPath], target: ResultsPath | None) -> dict[str, Any]:
     """The count views of one shard: written as Parquet under ``target`` when given;
     returned as Arrow tables otherwise."""
     con = duckdb.connect(":memory:")
@@ -63,6 +66,11 @@ def _compute_shard(files: dict[str, Path], target: Path | None) -> dict[str, Any
         for name, query in count_view_sql(Columns.of(con)).items():
             if target is None:
                 results[name] = con.sql(query).to_arrow_table()
+            elif isinstance(target, ObjectPath):
+                # No local file for COPY to write: the (small) counts go through Arrow.
+                cached = target / f"{name}.parquet"
+                write_parquet_atomically(con.sql(query).to_arrow_table(), cached)
+                results[name] = cached
             else:
                 path = target / f"{name}.parquet"
                 temporary = target / f".{name}.parquet.{os.getpid()}.tmp"
@@ -74,9 +82,10 @@ def _compute_shard(files: dict[str, Path], target: Path | None) -> dict[str, Any
         con.close()
 
 
-def shard_counts(experiment_dir: Path) -> dict[str, list[Any]]:
+def shard_counts(experiment_dir: ResultsPath | str) -> dict[str, list[Any]]:
     """For each count view, one entry per finished shard: a cached Parquet path, or
     an Arrow table when the cache cannot be written."""
+    experiment_dir = results_path(experiment_dir)
     manifest = read_manifest(experiment_dir)
     cache = experiment_dir / CACHE_FOLDER / CACHE_VERSION
     writable = True
@@ -91,10 +100,11 @@ def shard_counts(experiment_dir: Path) -> dict[str, list[Any]]:
         folder = cache / shard_id
         key_file = folder / "key.json"
         cached = False
-        if writable and key_file.is_file():
+        if writable:
             try:
-                cached = json.loads(key_file.read_text()) == key and all(
-                    (folder / f"{name}.parquet").is_file() for name in COUNT_VIEWS)
+                # One read and one listing (two requests in an object store), not a lookup per file.
+                cached = json.loads(key_file.read_text()) == key and {
+                    f"{name}.parquet" for name in COUNT_VIEWS} <= {path.name for path in folder.iterdir()}
             except (OSError, ValueError):
                 cached = False
         if not cached:
@@ -102,9 +112,7 @@ def shard_counts(experiment_dir: Path) -> dict[str, list[Any]]:
                 try:
                     folder.mkdir(parents=True, exist_ok=True)
                     _compute_shard(files, folder)
-                    temporary = folder / f".key.json.{os.getpid()}.tmp"
-                    temporary.write_text(json.dumps(key))
-                    os.replace(temporary, key_file)
+                    write_bytes_atomically(json.dumps(key).encode(), key_file)
                     cached = True
                 except OSError:
                     writable = False
@@ -117,12 +125,23 @@ def shard_counts(experiment_dir: Path) -> dict[str, list[Any]]:
     return out
 
 
-def register_cached_counts(con: duckdb.DuckDBPyConnection, experiment_dir: Path) -> None:
+def _read_objects(paths: list[ObjectPath]) -> list[Any]:
+    """Cached counts in an object store (a few KiB each), read whole and concurrently."""
+    import pyarrow.dataset as ds
+
+    if not paths:
+        return []
+    return [ds.dataset([path.key for path in paths], filesystem=paths[0].filesystem, format="parquet").to_table()]
+
+
+def register_cached_counts(con: duckdb.DuckDBPyConnection, experiment_dir: ResultsPath) -> None:
     """Create the count views' tables on ``con`` as the sums of the shards' (cached) counts."""
     entries = shard_counts(experiment_dir)
     for name, (keys, additive) in COUNT_VIEWS.items():
         paths = [entry for entry in entries[name] if isinstance(entry, Path)]
-        tables = [entry for entry in entries[name] if not isinstance(entry, Path)]
+        objects = [entry for entry in entries[name] if isinstance(entry, ObjectPath)]
+        tables = [entry for entry in entries[name] if not isinstance(entry, Path | ObjectPath)]
+        tables.extend(_read_objects(objects))
         sources = []
         if paths:
             sources.append("SELECT * FROM read_parquet([" + ", ".join(_sql_string(str(p)) for p in paths) + "])")

@@ -37,7 +37,6 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -45,6 +44,7 @@ import polars as pl
 from analytics.catalog import AnalyticsError, open_catalog, read_manifest, read_spec
 from analytics.metrics import card_table, game_length, metric, skill_movement, win_rate_by_agent, win_rate_by_seat
 from analytics.skill import agent_cost, agent_matrix, ladder_order, rungs_in_order, variant_rules
+from workers.location import ResultsPath
 
 FORMATS = ("text", "markdown", "json", "csv")
 METRIC_TABLES = (
@@ -91,7 +91,7 @@ class Report:
     experiment: str
     game: str
     description: str
-    folder: Path
+    folder: ResultsPath
     spec: dict[str, Any]
     games_played: int
     games_planned: int
@@ -122,7 +122,7 @@ def _override_text(overrides: Any) -> str:
     return ", ".join(f"{path} = {json.dumps(value)}" for path, value in overrides.items())
 
 
-def build_report(experiment_dir: Path) -> Report:
+def build_report(experiment_dir: ResultsPath) -> Report:
     """Compute every metric of the experiment in ``experiment_dir`` (see the module docstring).
 
     Raises ``NoResultsError`` (an ``AnalyticsError``) if no shard has finished.

@@ -23,7 +23,6 @@ import contextlib
 import math
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, TextIO
 
 import duckdb
@@ -31,6 +30,7 @@ import polars as pl
 
 from analytics.catalog import AnalyticsError, open_catalog
 from analytics.views import METRIC_VIEWS
+from workers.location import ResultsPath
 
 SQL_FORMATS = ("table", "csv", "json")
 DEFAULT_MAX_ROWS = 1000
@@ -146,7 +146,7 @@ def _ndjson(frame: pl.DataFrame) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-def run_sql(experiment_dir: Path, query: str, fmt: str = "table") -> str:
+def run_sql(experiment_dir: ResultsPath, query: str, fmt: str = "table") -> str:
     """Run ``query`` on the experiment's views and return the formatted result.
 
     ``fmt`` is ``table``, ``csv`` or ``json`` (JSON lines: one object per
@@ -235,7 +235,7 @@ def _read_line(stdin: TextIO, stdout: TextIO, prompt: str) -> str | None:
     return line.rstrip("\n")
 
 
-def interactive_shell(experiment_dir: Path, stdin: TextIO, stdout: TextIO) -> None:
+def interactive_shell(experiment_dir: ResultsPath, stdin: TextIO, stdout: TextIO) -> None:
     """A small SQL shell on the experiment's views (``cardlab sql EXPERIMENT`` without a query).
 
     Prompt ``cardlab> ``; a query runs once a line ends with ``;`` or an empty

@@ -23,6 +23,7 @@ from simcore.parameters import ParameterError, apply_overrides, flatten
 from simcore.play import play_game
 from simcore.registry import GAMES, UnknownGameError, get_game
 from simcore.trace import TraceRecorder, event_to_json, format_event
+from workers.location import ResultsLocationError, ResultsPath, results_path
 from workers.storage import SPEC_FILE
 
 USAGE_ERROR = 2
@@ -37,6 +38,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     arguments = parser.parse_args(argv)
     try:
+        if isinstance(getattr(arguments, "results", None), str):
+            arguments.results = results_path(arguments.results)
         result: int = arguments.handler(arguments)
         return result
     except KeyboardInterrupt:
@@ -56,7 +59,7 @@ def _is_user_error(error: Exception) -> bool:
     from workers.runner import RunError
 
     user_errors = (SpecError, UnknownGameError, ParameterError, AgentSpecError, UsageError, RunError,
-                   AnalyticsError)
+                   AnalyticsError, ResultsLocationError)
     return isinstance(error, user_errors)
 
 
@@ -148,8 +151,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _results_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--results", type=Path, default=Path(os.environ.get("CARDLAB_RESULTS", "results")),
-                        help="results folder (default: $CARDLAB_RESULTS or ./results)")
+    # Kept as text here; ``main`` turns it into a ResultsPath, so that a bad
+    # location is the usual one-line error rather than argparse's usage block.
+    parser.add_argument("--results", default=os.environ.get("CARDLAB_RESULTS") or "results",
+                        help="results folder or s3://bucket/prefix (default: $CARDLAB_RESULTS or ./results)")
 
 
 def command_run(arguments: argparse.Namespace) -> int:
@@ -180,7 +185,7 @@ def command_run(arguments: argparse.Namespace) -> int:
     return 0
 
 
-def _index_for_reports(folder: Path) -> None:
+def _index_for_reports(folder: ResultsPath) -> None:
     """Count every finished shard once now (``analytics.partials``), so that the
     first ``cardlab report`` reads small cached counts instead of every row."""
     from analytics.catalog import AnalyticsError
@@ -281,7 +286,7 @@ def command_dashboard(arguments: argparse.Namespace) -> int:
     import dashboard
 
     app = Path(dashboard.__file__).parent / "app.py"
-    environment = dict(os.environ, CARDLAB_RESULTS=str(arguments.results.resolve()))
+    environment = dict(os.environ, CARDLAB_RESULTS=str(arguments.results.resolve()))  # an s3:// URI as is
     print(f"cardlab dashboard: http://{arguments.host}:{arguments.port}  (results: {arguments.results})", flush=True)
     command = [
         sys.executable, "-m", "streamlit", "run", str(app),

@@ -15,7 +15,6 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, TypeVar
 
 import duckdb
@@ -27,15 +26,16 @@ from analytics.catalog import AnalyticsError, experiment_version, list_experimen
 from analytics.replay import ReplayTrace, replay_game
 from analytics.report import Report, build_report
 from analytics.sql import read_only_query
+from workers.location import ResultsPath, results_path
 
 RUN_HINT = "cardlab run experiments/divvy_baseline.toml"
 EXPERIMENT_KEY = "experiment"
 T = TypeVar("T")
 
 
-def results_root() -> Path:
-    """The results folder: ``$CARDLAB_RESULTS`` or ``results`` in the current directory."""
-    return Path(os.environ.get("CARDLAB_RESULTS") or "results")
+def results_root() -> ResultsPath:
+    """The results folder (or ``s3://`` prefix): ``$CARDLAB_RESULTS`` or ``results`` in the current directory."""
+    return results_path(os.environ.get("CARDLAB_RESULTS") or "results")
 
 
 def experiment_names() -> list[str]:
@@ -57,7 +57,7 @@ def experiment_picker() -> None:
     st.sidebar.selectbox("Experiment", names, key=EXPERIMENT_KEY)
 
 
-def require_experiment() -> Path:
+def require_experiment() -> ResultsPath:
     """The chosen experiment's folder; without any experiment, say what to run and stop the page."""
     names = experiment_names()
     root = results_root()
@@ -68,13 +68,13 @@ def require_experiment() -> Path:
     return root / str(name if name in names else names[0])
 
 
-def version(folder: Path) -> int:
+def version(folder: ResultsPath) -> int:
     """The results version of ``folder`` (cache key part)."""
     return experiment_version(folder)
 
 
 def _paired(folder: str) -> bool | None:
-    return None if read_spec(Path(folder)).get("paired_seeds") else False
+    return None if read_spec(results_path(folder)).get("paired_seeds") else False
 
 
 @dataclass
@@ -91,12 +91,12 @@ def _shared_catalog(folder: str, results_version: int) -> SharedCatalog:
     # (about a second on a 1,000,000-game experiment), so it is done once per
     # results version, not once per query. The count tables are TEMP tables of
     # this connection, so queries share it (under the lock) rather than cursors.
-    return SharedCatalog(open_catalog(Path(folder), cached=True, paired=_paired(folder)), threading.Lock())
+    return SharedCatalog(open_catalog(results_path(folder), cached=True, paired=_paired(folder)), threading.Lock())
 
 
 def with_catalog(folder: str, use: Callable[[duckdb.DuckDBPyConnection], T]) -> T:
     """``use(con)`` on the experiment's catalog (cached per-shard counts), opened once per results version."""
-    shared = _shared_catalog(folder, version(Path(folder)))
+    shared = _shared_catalog(folder, version(results_path(folder)))
     with shared.lock:
         return use(shared.con)
 
@@ -104,13 +104,13 @@ def with_catalog(folder: str, use: Callable[[duckdb.DuckDBPyConnection], T]) -> 
 @st.cache_data(show_spinner="Reading results...", max_entries=16)
 def load_report(folder: str, results_version: int) -> Report:
     """``analytics.report.build_report`` of ``folder``: every metric view, cached per results version."""
-    return build_report(Path(folder))
+    return build_report(results_path(folder))
 
 
 @st.cache_data(show_spinner="Listing experiments...", ttl=2)
 def load_overview(root: str) -> pl.DataFrame:
     """``analytics.explore.experiment_overview`` (cached for 2 s, so running experiments move on)."""
-    return explore.experiment_overview(Path(root))
+    return explore.experiment_overview(results_path(root))
 
 
 QUERIES: dict[str, Callable[..., pl.DataFrame]] = {
@@ -129,31 +129,31 @@ def _load(folder: str, results_version: int, name: str, arguments: tuple[Any, ..
     return with_catalog(folder, lambda con: QUERIES[name](con, *arguments))
 
 
-def load(folder: Path, name: str, *arguments: Any) -> pl.DataFrame:
+def load(folder: ResultsPath, name: str, *arguments: Any) -> pl.DataFrame:
     """``QUERIES[name](con, *arguments)`` on the experiment in ``folder``, cached per results version."""
     return _load(str(folder), version(folder), name, arguments)
 
 
 @st.cache_data(show_spinner="Running the query...", max_entries=64)
 def _query(folder: str, results_version: int, query: str, max_rows: int) -> tuple[pl.DataFrame, int]:
-    con = open_catalog(Path(folder), paired=_paired(folder))
+    con = open_catalog(results_path(folder), paired=_paired(folder))
     try:
         return read_only_query(con, query, max_rows)
     finally:
         con.close()
 
 
-def query(folder: Path, text: str, max_rows: int) -> tuple[pl.DataFrame, int]:
+def query(folder: ResultsPath, text: str, max_rows: int) -> tuple[pl.DataFrame, int]:
     """``analytics.sql.read_only_query`` on the experiment (every view), cached per results version."""
     return _query(str(folder), version(folder), text, max_rows)
 
 
 @st.cache_data(show_spinner="Replaying the game...", max_entries=32)
 def _replay(folder: str, results_version: int, variant: str, n_players: int, game_index: int) -> ReplayTrace:
-    return replay_game(Path(folder), variant, n_players, game_index)
+    return replay_game(results_path(folder), variant, n_players, game_index)
 
 
-def replay(folder: Path, variant: str, n_players: int, game_index: int) -> ReplayTrace:
+def replay(folder: ResultsPath, variant: str, n_players: int, game_index: int) -> ReplayTrace:
     """``analytics.replay.replay_game``, cached."""
     return _replay(str(folder), version(folder), variant, n_players, game_index)
 
@@ -163,12 +163,12 @@ def _games_columns(folder: str, results_version: int) -> list[str]:
     return with_catalog(folder, explore.games_columns)
 
 
-def games_columns(folder: Path) -> list[str]:
+def games_columns(folder: ResultsPath) -> list[str]:
     """The columns of the experiment's ``games`` table (game columns such as ``map``, sweep columns)."""
     return _games_columns(str(folder), version(folder))
 
 
-def open_report(folder: Path) -> Report:
+def open_report(folder: ResultsPath) -> Report:
     """The experiment's report (cached), or a warning and a stopped page when it has no results."""
     try:
         return load_report(str(folder), version(folder))

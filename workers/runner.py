@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from experiments.spec import ExperimentSpec, Shard, parse_spec
+from workers.location import ResultsPath, bucket_problem, remove_tree, results_path
 from workers.shard import run_shard
 from workers.storage import (
     SPEC_FILE,
@@ -31,6 +31,7 @@ from workers.storage import (
     finished_shards,
     forget_shard,
     lock_holder,
+    locked_message,
     release_lock,
     write_json_atomically,
 )
@@ -47,9 +48,10 @@ class RunError(RuntimeError):
 
 @dataclass
 class RunOptions:
-    """How to run: where results go, which Ray, what to do with old results."""
+    """How to run: where results go (a local folder or an ``s3://`` prefix), which Ray,
+    what to do with old results."""
 
-    results_root: Path = Path("results")
+    results_root: ResultsPath = Path("results")
     workers: int | None = None
     address: str | None = None
     resume: bool = False
@@ -62,7 +64,7 @@ class RunOptions:
 class RunSummary:
     """What a run did."""
 
-    experiment_dir: Path
+    experiment_dir: ResultsPath
     shards_total: int
     shards_skipped: int
     shards_played: int
@@ -89,20 +91,23 @@ class RunSummary:
         ]
 
 
-def prepare_experiment_dir(spec: ExperimentSpec, options: RunOptions) -> Path:
+def prepare_experiment_dir(spec: ExperimentSpec, options: RunOptions) -> ResultsPath:
     """Create (or check, for ``--resume``) the experiment folder and its spec file.
 
     Refuses to mix results: an existing folder needs ``--resume`` (with the
     same spec) or ``--overwrite``.
     """
-    root = options.results_root / spec.name
+    results_root = results_path(options.results_root)
+    problem = bucket_problem(results_root)
+    if problem is not None:
+        raise RunError(problem)
+    root = results_root / spec.name
     spec_file = root / SPEC_FILE
     holder = lock_holder(root)
     if holder is not None:
-        raise RunError(f"{root}: another run (pid {holder.get('pid')} on {holder.get('host')}) is writing these "
-                       f"results; wait for it to finish, or delete {root / '.lock'} if that run is gone")
+        raise RunError(locked_message(root, holder))
     if root.exists() and options.overwrite:
-        shutil.rmtree(root)
+        remove_tree(root)
     elif root.exists() and not options.resume:
         raise RunError(f"{root}: results already exist; use --resume to finish them or --overwrite to start again")
     elif root.exists():
@@ -166,7 +171,7 @@ def run_experiment(
         release_lock(root)
 
 
-def _replay_damaged_shards(root: Path, report: Callable[[str], None]) -> None:
+def _replay_damaged_shards(root: ResultsPath, report: Callable[[str], None]) -> None:
     """Forget finished shards whose files are missing or damaged (they are
     deterministic, so playing them again restores them exactly)."""
     manifest = finished_shards(root)
@@ -179,7 +184,7 @@ def _replay_damaged_shards(root: Path, report: Callable[[str], None]) -> None:
 def _run_locked(
     spec: ExperimentSpec,
     options: RunOptions,
-    root: Path,
+    root: ResultsPath,
     on_shard_done: Callable[[dict[str, Any]], None] | None,
     on_start: Callable[[list[Shard]], None] | None,
 ) -> RunSummary:
@@ -212,7 +217,7 @@ def _run_locked(
         while pending or (waiting and not stopped_early):
             while waiting and len(pending) < max_in_flight and not stopped_early:
                 shard = waiting.pop()
-                pending[task.remote(spec, shard, str(root))] = shard
+                pending[task.remote(spec, shard, root)] = shard
             ready, _ = ray.wait(list(pending), num_returns=1)
             for reference in ready:
                 shard = pending.pop(reference)
@@ -245,7 +250,7 @@ def _run_locked(
     )
 
 
-def _targets_met(spec: ExperimentSpec, root: Path) -> bool:
+def _targets_met(spec: ExperimentSpec, root: ResultsPath) -> bool:
     """Whether every ``stop_when`` interval is already as narrow as asked."""
     from analytics.catalog import AnalyticsError, open_catalog
     from analytics.metrics import targets_met
@@ -260,7 +265,7 @@ def _targets_met(spec: ExperimentSpec, root: Path) -> bool:
         raise RunError(f"{spec.source or spec.name}: stop_when: {error}") from None
 
 
-def _run_shard_task(spec: ExperimentSpec, shard: Shard, root: str) -> dict[str, Any]:
+def _run_shard_task(spec: ExperimentSpec, shard: Shard, root: ResultsPath) -> dict[str, Any]:
     """The Ray task: one shard, plus which node played it (for the run's record)."""
     import ray
 

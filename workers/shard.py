@@ -21,6 +21,7 @@ from simcore.play import play_game
 from simcore.records import ResultColumns
 from simcore.registry import get_game
 from simcore.seeding import game_seed
+from workers.location import ResultsPath, results_path
 from workers.schemas import TABLES, schemas
 from workers.storage import manifest_path, table_path, write_json_atomically, write_parquet_atomically
 
@@ -100,8 +101,9 @@ def _to_arrow(values: list[Any], field: pa.Field) -> pa.Array:
     return pa.array(values, type=field.type)
 
 
-def run_shard(spec: ExperimentSpec, shard: Shard, root: str) -> dict[str, Any]:
-    """Play ``shard`` and write it under ``root``; return its manifest entry.
+def run_shard(spec: ExperimentSpec, shard: Shard, root: str | Path | ResultsPath) -> dict[str, Any]:
+    """Play ``shard`` and write it under ``root`` (a local folder or an ``s3://`` prefix);
+    return its manifest entry.
 
     The manifest marker is written last: a shard without one is unfinished and
     will be played again (to the same file names) by ``--resume``.
@@ -109,7 +111,7 @@ def run_shard(spec: ExperimentSpec, shard: Shard, root: str) -> dict[str, Any]:
     started = time.perf_counter()
     tables = play_shard(spec, shard)
     played = time.perf_counter()
-    folder = Path(root)
+    folder = results_path(root)
     files = {
         name: write_parquet_atomically(table, table_path(folder, name, shard.variant, shard.id))
         for name, table in tables.items()

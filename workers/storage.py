@@ -1,9 +1,11 @@
-"""Where results live: paths of an experiment's files and atomic writes.
+"""An experiment's files: their paths, atomic writes, checksums and the run lock.
 
-Local paths for now, through pyarrow's filesystem layer so that object-store
-URIs can follow. A file is written under a temporary name beginning with a dot
-(which readers' ``*.parquet`` globs skip) and renamed into place, so a reader
-sees a whole file or none.
+Every function takes a ``workers.location.ResultsPath``: a local folder or an
+``s3://`` prefix. Locally a file is written under a temporary name beginning
+with a dot (which readers' ``*.parquet`` globs skip) and renamed into place;
+in an object store one PUT is already atomic. Either way a reader sees a
+whole file or none, and the SHA-256 kept in the manifest is computed from the
+bytes written.
 """
 
 from __future__ import annotations
@@ -12,22 +14,26 @@ import hashlib
 import json
 import os
 import socket
+import time
+import uuid
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from workers.location import ObjectPath, ResultsPath, read_many, sorted_glob
+
 MANIFEST_FOLDER = "_manifest"
 SPEC_FILE = "spec.json"
 
 
-def table_path(root: Path, table: str, variant: str, shard_id: str) -> Path:
+def table_path(root: ResultsPath, table: str, variant: str, shard_id: str) -> ResultsPath:
     """``<root>/<table>/variant=<variant>/part-<shard>.parquet`` (Hive-style)."""
     return root / table / f"variant={variant}" / f"part-{shard_id}.parquet"
 
 
-def manifest_path(root: Path, shard_id: str) -> Path:
+def manifest_path(root: ResultsPath, shard_id: str) -> ResultsPath:
     """The marker that says a shard's three files are complete."""
     return root / MANIFEST_FOLDER / f"{shard_id}.json"
 
@@ -36,48 +42,67 @@ def _temporary_sibling(path: Path) -> Path:
     return path.with_name(f".{path.name}.{os.getpid()}.tmp")
 
 
-def write_parquet_atomically(table: pa.Table, path: Path) -> dict[str, Any]:
+def write_bytes_atomically(data: bytes, path: ResultsPath) -> None:
+    """Write ``data`` to ``path`` so that it appears whole or not at all.
+
+    Locally: a temporary sibling renamed into place. In an object store: one
+    PUT, which is atomic already (there is no rename to lean on).
+    """
+    if isinstance(path, ObjectPath):
+        path.write_bytes(data)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = _temporary_sibling(path)
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
+
+
+def write_parquet_atomically(table: pa.Table, path: ResultsPath) -> dict[str, Any]:
     """Write ``table`` to ``path`` so that it appears whole or not at all.
 
     Returns the file's size and SHA-256, computed from the bytes written (the
     manifest keeps them so that a file damaged later is detected).
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
     sink = pa.BufferOutputStream()
     pq.write_table(table, sink, compression="zstd")
     data = sink.getvalue().to_pybytes()
-    temporary = _temporary_sibling(path)
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
+    write_bytes_atomically(data, path)
     return {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
 
 
-def file_checksum(path: Path) -> dict[str, Any]:
-    """Size and SHA-256 of a file on disk (as ``write_parquet_atomically`` returns)."""
+def file_checksum(path: ResultsPath) -> dict[str, Any]:
+    """Size and SHA-256 of a stored file (as ``write_parquet_atomically`` returns)."""
     digest = hashlib.sha256()
+    size = 0
     with path.open("rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
-    return {"bytes": path.stat().st_size, "sha256": digest.hexdigest()}
+            size += len(block)
+    return {"bytes": size, "sha256": digest.hexdigest()}
 
 
-def write_json_atomically(data: Any, path: Path) -> None:
+def write_json_atomically(data: Any, path: ResultsPath) -> None:
     """Write ``data`` as pretty JSON to ``path``, whole or not at all."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = _temporary_sibling(path)
-    temporary.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-    os.replace(temporary, path)
+    write_bytes_atomically((json.dumps(data, indent=2, sort_keys=True) + "\n").encode(), path)
 
 
-def finished_shards(root: Path) -> dict[str, dict[str, Any]]:
+def finished_shards(root: ResultsPath) -> dict[str, dict[str, Any]]:
     """Manifest entries of the shards already complete under ``root``."""
     folder = root / MANIFEST_FOLDER
     if not folder.is_dir():
         return {}
-    return {path.stem: json.loads(path.read_text()) for path in sorted(folder.glob("*.json"))}
+    paths = sorted_glob(folder, "*.json")
+    entries = {}
+    for path, content in zip(paths, read_many(paths), strict=True):
+        if isinstance(content, OSError):
+            raise content
+        entries[path.stem] = json.loads(content)
+    return entries
 
 
 LOCK_FILE = ".lock"
+LOCK_SETTLE_SECONDS = 1.0
+"""Object stores: how long a new lock is left before it is read back (see ``acquire_lock``)."""
 
 
 class ExperimentLockedError(RuntimeError):
@@ -94,50 +119,80 @@ def _process_alive(pid: int) -> bool:
     return True
 
 
-def lock_holder(root: Path) -> dict[str, Any] | None:
-    """The live run holding ``root``'s lock, or None (a dead holder's lock is stale)."""
-    lock = root / LOCK_FILE
+def _read_lock(lock: ResultsPath) -> dict[str, Any] | None:
     try:
-        holder: dict[str, Any] = json.loads(lock.read_text())
+        holder = json.loads(lock.read_text())
     except (FileNotFoundError, json.JSONDecodeError):
+        return None
+    return holder if isinstance(holder, dict) else None
+
+
+def lock_holder(root: ResultsPath) -> dict[str, Any] | None:
+    """The live run holding ``root``'s lock, or None (a dead holder's lock is stale)."""
+    holder = _read_lock(root / LOCK_FILE)
+    if holder is None:
         return None
     if holder.get("host") == socket.gethostname() and not _process_alive(int(holder.get("pid", 0))):
         return None
     return holder
 
 
-def acquire_lock(root: Path) -> Path:
+def locked_message(root: ResultsPath, holder: dict[str, Any]) -> str:
+    """The one line that tells a user another run holds ``root``."""
+    return (f"{root}: another run (pid {holder.get('pid')} on {holder.get('host')}) is writing these "
+            f"results; wait for it to finish, or delete {root / LOCK_FILE} if that run is gone")
+
+
+def acquire_lock(root: ResultsPath) -> ResultsPath:
     """Mark ``root`` as being written by this process; refuse if a live run holds it.
 
-    The lock is a file created exclusively; one left by a run that died on
-    this host is taken over.
+    Locally the lock is a file created exclusively (``O_EXCL``); one left by
+    a run that died on this host is taken over. An object store offers no
+    exclusive create through pyarrow, so there the lock is written with a
+    fresh run id, left ``LOCK_SETTLE_SECONDS``, and read back: of two runs
+    that both found no lock, the one whose id is not read back refuses. Two
+    runs can still both win only if each checks, writes and reads back before
+    the other's write lands, i.e. if they start within one request's time
+    (milliseconds) of each other; the settle time makes it unlikely, not
+    impossible. S3's strong read-after-write consistency is assumed.
     """
-    root.mkdir(parents=True, exist_ok=True)
     lock = root / LOCK_FILE
+    mine = {"pid": os.getpid(), "host": socket.gethostname(), "run": uuid.uuid4().hex}
     for _ in range(2):
+        holder = lock_holder(root)
+        if holder is not None:
+            raise ExperimentLockedError(locked_message(root, holder))
+        if isinstance(lock, ObjectPath):
+            lock.write_text(json.dumps(mine))
+            time.sleep(LOCK_SETTLE_SECONDS)
+            holder = _read_lock(lock)
+            if holder is not None and holder.get("run") == mine["run"]:
+                return lock
+            if holder is not None:
+                raise ExperimentLockedError(locked_message(root, holder))
+            continue
+        root.mkdir(parents=True, exist_ok=True)
         try:
             descriptor = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
         except FileExistsError:
-            holder = lock_holder(root)
-            if holder is not None:
-                raise ExperimentLockedError(
-                    f"{root}: another run (pid {holder.get('pid')} on {holder.get('host')}) is writing these "
-                    f"results; wait for it to finish, or delete {lock} if that run is gone"
-                ) from None
-            lock.unlink(missing_ok=True)
+            if lock_holder(root) is None:
+                lock.unlink(missing_ok=True)  # stale: its run died on this host
             continue
         with os.fdopen(descriptor, "w") as handle:
-            json.dump({"pid": os.getpid(), "host": socket.gethostname()}, handle)
+            json.dump(mine, handle)
         return lock
     raise ExperimentLockedError(f"{lock}: could not be created")
 
 
-def release_lock(root: Path) -> None:
-    """Remove this process's lock."""
-    (root / LOCK_FILE).unlink(missing_ok=True)
+def release_lock(root: ResultsPath) -> None:
+    """Remove this process's lock (not another run's, should it have taken over in between)."""
+    lock = root / LOCK_FILE
+    holder = _read_lock(lock)
+    if holder is None or (holder.get("pid") == os.getpid() and holder.get("host") == socket.gethostname()):
+        lock.unlink(missing_ok=True)
 
 
-def shard_problems(root: Path, shard_id: str, entry: dict[str, Any]) -> list[str]:
+def shard_problems(root: ResultsPath, shard_id: str, entry: dict[str, Any]) -> list[str]:
     """What is wrong with a finished shard's files (empty when all are intact).
 
     Each file must exist with the size and SHA-256 the manifest recorded.
@@ -154,7 +209,7 @@ def shard_problems(root: Path, shard_id: str, entry: dict[str, Any]) -> list[str
     return problems
 
 
-def damaged_shards(root: Path) -> dict[str, list[str]]:
+def damaged_shards(root: ResultsPath) -> dict[str, list[str]]:
     """Finished shards whose files are missing or damaged, with the problems found."""
     damaged = {}
     for shard_id, entry in finished_shards(root).items():
@@ -164,7 +219,7 @@ def damaged_shards(root: Path) -> dict[str, list[str]]:
     return damaged
 
 
-def forget_shard(root: Path, shard_id: str, variant: str) -> None:
+def forget_shard(root: ResultsPath, shard_id: str, variant: str) -> None:
     """Remove a shard's marker and files, so that it is played again."""
     manifest_path(root, shard_id).unlink(missing_ok=True)
     for table in ("games", "players", "cards"):

@@ -13,13 +13,14 @@ import ray
 from ray.cluster_utils import Cluster
 
 from experiments.spec import parse_spec
+from workers.location import ResultsPath
 from workers.runner import LOCAL_RAY_NODE_IP, RunOptions, run_experiment
 
 SPEC = {"name": "cluster", "game": "divvy", "games": 1200, "seed": 4, "agents": ["heuristic", "random"],
         "rotate_seats": True, "shard_size": 50}
 
 
-def _games(folder: Path) -> list[tuple[object, ...]]:
+def _games(folder: ResultsPath) -> list[tuple[object, ...]]:
     files = str(folder / "games" / "**" / "*.parquet")
     return duckdb.connect().execute(
         f"SELECT * FROM read_parquet('{files}', hive_partitioning=false) ORDER BY game_index").fetchall()

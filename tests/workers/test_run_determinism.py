@@ -10,6 +10,7 @@ import pytest
 import ray
 
 from experiments.spec import ExperimentSpec, parse_spec
+from workers.location import ResultsPath
 from workers.runner import RunOptions, run_experiment
 
 SMALL_SPEC = {
@@ -27,7 +28,7 @@ ORDERS = {"games": "variant, game_index", "players": "variant, game_index, seat"
           "cards": "variant, game_index, seat, card"}
 
 
-def _run(spec: ExperimentSpec, results: Path, workers: int) -> Path:
+def _run(spec: ExperimentSpec, results: Path, workers: int) -> ResultsPath:
     if ray.is_initialized():
         ray.shutdown()
     summary = run_experiment(spec, RunOptions(results_root=results, workers=workers, progress=False))
@@ -35,7 +36,7 @@ def _run(spec: ExperimentSpec, results: Path, workers: int) -> Path:
     return summary.experiment_dir
 
 
-def _contents(folder: Path) -> dict[str, list[tuple[object, ...]]]:
+def _contents(folder: ResultsPath) -> dict[str, list[tuple[object, ...]]]:
     connection = duckdb.connect()
     contents = {}
     for table, order in ORDERS.items():
@@ -46,7 +47,7 @@ def _contents(folder: Path) -> dict[str, list[tuple[object, ...]]]:
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ResultsPath]:
     spec = parse_spec(SMALL_SPEC, "test-spec")
     resharded = dataclasses.replace(spec, shard_size=250)
     return {
@@ -56,15 +57,15 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     }
 
 
-def test_one_and_two_workers_write_identical_games_players_and_cards(runs: dict[str, Path]) -> None:
+def test_one_and_two_workers_write_identical_games_players_and_cards(runs: dict[str, ResultsPath]) -> None:
     assert _contents(runs["one worker"]) == _contents(runs["two workers"])
 
 
-def test_a_different_shard_size_writes_identical_games_players_and_cards(runs: dict[str, Path]) -> None:
+def test_a_different_shard_size_writes_identical_games_players_and_cards(runs: dict[str, ResultsPath]) -> None:
     assert _contents(runs["two workers"]) == _contents(runs["other shard size"])
 
 
-def test_every_game_index_appears_once_per_variant(runs: dict[str, Path]) -> None:
+def test_every_game_index_appears_once_per_variant(runs: dict[str, ResultsPath]) -> None:
     files = str(runs["two workers"] / "games" / "**" / "*.parquet")
     rows = duckdb.connect().execute(
         f"SELECT variant, count(*), count(DISTINCT game_index), min(game_index), max(game_index) "
@@ -72,7 +73,7 @@ def test_every_game_index_appears_once_per_variant(runs: dict[str, Path]) -> Non
     assert rows == [("baseline", 600, 600, 0, 599), ("four_rounds", 600, 600, 0, 599)]
 
 
-def test_the_results_are_not_all_the_same_game(runs: dict[str, Path]) -> None:
+def test_the_results_are_not_all_the_same_game(runs: dict[str, ResultsPath]) -> None:
     contents = _contents(runs["one worker"])["games"]
     seeds = {row[5] for row in contents}
     assert len(seeds) == len(contents)
