@@ -70,6 +70,64 @@ class ReplayTrace:
     decisions: int
 
 
+class _SnapshotTaker:
+    """Receives ``play_game``'s trace; snapshots the state at every decision."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.state: GameState | None = None
+        self.events: list[dict[str, Any]] = []
+        self.snapshots: list[Snapshot] = []
+        self.pending: dict[str, Any] | None = None  # the decision whose result is not yet snapshotted
+
+    def record(self, event: dict[str, Any]) -> None:
+        """The trace sink: a decision first closes the previous moment."""
+        if event["type"] == "decision":
+            self.close_moment()
+            self.pending = event
+        self.events.append(event)
+
+    def close_moment(self) -> None:
+        """Snapshot the state as the pending decision (or the set-up) left it."""
+        assert self.state is not None
+        view = describe_state(self.game, self.state)
+        decision = self.pending
+        if decision is None:
+            if not self.snapshots:
+                self.snapshots.append(Snapshot(0, -1, "", False, len(self.events), view))
+            return
+        self.snapshots.append(Snapshot(int(decision["turn"]), int(decision["seat"]), str(decision["text"]),
+                                       bool(decision["forced"]), len(self.events), view))
+        self.pending = None
+
+
+class _WatchedGame:
+    """``game`` with ``new_state`` handing the new state to the snapshot taker."""
+
+    def __init__(self, game: Game, taker: _SnapshotTaker) -> None:
+        self.game = game
+        self.taker = taker
+        self.info: GameInfo = game.info
+
+    def default_parameters(self) -> dict[str, Any]:
+        """The wrapped game's parameters."""
+        return self.game.default_parameters()
+
+    def configure(self, parameters: Mapping[str, Any]) -> Any:
+        """The wrapped game's configuration."""
+        return self.game.configure(parameters)
+
+    def new_state(self, config: Any, n_players: int, seed: int, trace: TraceSink | None = None) -> GameState:
+        """The wrapped game's new state, remembered by the snapshot taker."""
+        state = self.game.new_state(config, n_players, seed, trace)
+        self.taker.state = state
+        return state
+
+    def heuristic_agent(self, seat: int, rng: Generator) -> Agent:
+        """The wrapped game's heuristic."""
+        return self.game.heuristic_agent(seat, rng)
+
+
 def replay_game(experiment_dir: ResultsPath, variant: str, n_players: int | None, game_index: int) -> ReplayTrace:
     """Play game ``game_index`` of ``variant`` at ``n_players`` of the experiment in
     ``experiment_dir`` again and record its trace and snapshots.
