@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -32,6 +31,7 @@ from analytics.catalog import read_manifest
 from analytics.metrics import agent_matchups, game_length
 from analytics.stats import wilson_interval
 from experiments.spec import SpecError, parse_spec
+from workers.location import ResultsPath
 
 DEFAULT_RULES = "(game defaults)"
 """The ``rules`` text of a variant without parameter overrides."""
@@ -125,7 +125,7 @@ def agent_matrix(con: duckdb.DuckDBPyConnection, rules: Mapping[str, str]) -> pl
     return pool_matchups(agent_matchups(con), rules)
 
 
-def shard_seconds(experiment_dir: Path) -> pl.DataFrame:
+def shard_seconds(experiment_dir: ResultsPath) -> pl.DataFrame:
     """Wall seconds spent playing, per variant and player count, from the
     manifest (``play_seconds`` of each finished shard; shards written before
     it was recorded are left out). Columns: variant, n_players, timed_games,
@@ -141,7 +141,7 @@ def shard_seconds(experiment_dir: Path) -> pl.DataFrame:
     return frame.group_by(["variant", "n_players"]).agg(pl.col("timed_games").sum(), pl.col("play_seconds").sum())
 
 
-def agent_cost(con: duckdb.DuckDBPyConnection, experiment_dir: Path) -> pl.DataFrame:
+def agent_cost(con: duckdb.DuckDBPyConnection, experiment_dir: ResultsPath) -> pl.DataFrame:
     """What each variant's agents cost: per variant and player count, the
     lineup, games, decisions per game (all seats), wall seconds per game
     (manifest ``play_seconds`` / the games of the timed shards; null when no
