@@ -1,5 +1,6 @@
 """Static checks of the KubeRay manifests (no cluster needed): the fields the
-KubeRay operator requires, the cardlab image, and the shared results volume."""
+KubeRay operator requires, the cardlab image, the shared results volume, and
+Ray's token authentication (the token from a Secret, never written inline)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,18 @@ def _containers(document: dict[str, Any]) -> list[dict[str, Any]]:
     return [container for group in groups for container in group["template"]["spec"]["containers"]]
 
 
+def _token_problems(path: Path, container: dict[str, Any]) -> list[str]:
+    """Token authentication on, with the token taken from a Secret."""
+    env = {item.get("name"): item for item in container.get("env", []) if isinstance(item, dict)}
+    name = container.get("name")
+    found = []
+    if env.get("RAY_AUTH_MODE", {}).get("value") != "token":
+        found.append(f"{path}: container {name} must set RAY_AUTH_MODE=token")
+    if not _get(env.get("RAY_AUTH_TOKEN", {}), "valueFrom.secretKeyRef.name"):
+        found.append(f"{path}: container {name} must take RAY_AUTH_TOKEN from a Secret (valueFrom.secretKeyRef)")
+    return found
+
+
 def problems(path: Path) -> list[str]:
     """What is wrong with one manifest file (empty when it is fine)."""
     found = []
@@ -46,6 +59,7 @@ def problems(path: Path) -> list[str]:
             mounts = {mount.get("mountPath") for mount in container.get("volumeMounts", [])}
             if "/results" not in mounts:
                 found.append(f"{path}: container {container.get('name')} must mount /results")
+            found += _token_problems(path, container)
         if kind == "RayJob" and not str(document["spec"].get("entrypoint", "")).startswith("cardlab run "):
             found.append(f"{path}: the RayJob entrypoint must be a `cardlab run`")
     return found

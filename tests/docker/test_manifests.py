@@ -42,3 +42,16 @@ def test_a_worker_without_the_results_volume_is_caught(tmp_path: Path) -> None:
     broken = tmp_path / "broken.yaml"
     broken.write_text(text.replace("mountPath: /results}", "mountPath: /tmp}"))
     assert f"{broken}: container ray-worker must mount /results" in checker.problems(broken)
+
+
+def test_a_container_without_token_authentication_or_with_an_inline_token_is_caught(tmp_path: Path) -> None:
+    checker = _checker()
+    text = (DOCKER / "kuberay" / "raycluster.yaml").read_text()
+    no_mode = tmp_path / "no_mode.yaml"
+    no_mode.write_text(text.replace("{name: RAY_AUTH_MODE, value: token}", "{name: RAY_AUTH_MODE, value: disabled}", 1))
+    assert checker.problems(no_mode) == [f"{no_mode}: container ray-head must set RAY_AUTH_MODE=token"]
+    inline = tmp_path / "inline.yaml"
+    inline.write_text(text.replace("valueFrom:\n                  secretKeyRef: {name: cardlab-ray-token, key: token}",
+                                   "value: a-token-in-plain-sight", 1))
+    assert checker.problems(inline) == [
+        f"{inline}: container ray-head must take RAY_AUTH_TOKEN from a Secret (valueFrom.secretKeyRef)"]
