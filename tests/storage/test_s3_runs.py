@@ -106,6 +106,10 @@ def test_report_on_the_s3_uri_gives_the_numbers_of_the_local_report(
     local = json.loads(capsys.readouterr().out)
     assert remote.pop("folder") == twins.remote_folder
     assert local.pop("folder") == str(twins.local / "s3_divvy")
+    # Wall seconds per game differ between any two runs; every other number must not.
+    for report in (remote, local):
+        for row in report["tables"]["agent_cost"]:
+            assert row.pop("seconds_per_game") > 0 and row.pop("ms_per_decision") > 0
     assert remote == local
     assert remote["games_played"] == 600
 
