@@ -33,6 +33,21 @@ EXPERIMENT_KEY = "experiment"
 T = TypeVar("T")
 
 
+def percent_column(label: str) -> Any:
+    """A table column shown as a percentage under ``label``."""
+    return st.column_config.NumberColumn(label, format="percent")
+
+
+# Rates and their interval bounds as the pages' tables name them (a column a
+# table lacks is ignored), so every page shows them alike.
+RATE_COLUMNS = {"win_rate": percent_column("win rate"), "ci_low": percent_column("95% low"),
+                "ci_high": percent_column("95% high"), "win_rate_low": percent_column("95% low"),
+                "win_rate_high": percent_column("95% high"), "low": percent_column("95% low"),
+                "high": percent_column("95% high"), "expected": percent_column("expected"),
+                "share": percent_column("share"), "variant_mean": percent_column("rung mean"),
+                "deviation": percent_column("minus the mean")}
+
+
 def results_root() -> ResultsPath:
     """The results folder (or ``s3://`` prefix): ``$CARDLAB_RESULTS`` or ``results`` in the current directory."""
     return results_path(os.environ.get("CARDLAB_RESULTS") or "results")

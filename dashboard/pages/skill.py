@@ -10,15 +10,8 @@ import streamlit as st
 
 from analytics.skill import ladder_order, rungs_in_order
 from dashboard.charts import heatmap, skill_chart
-from dashboard.common import header, open_report, pick, player_counts, require_experiment
+from dashboard.common import RATE_COLUMNS, header, open_report, pick, player_counts, require_experiment
 
-RATE = {"win_rate": st.column_config.NumberColumn("win rate", format="percent"),
-        "win_rate_low": st.column_config.NumberColumn("95% low", format="percent"),
-        "win_rate_high": st.column_config.NumberColumn("95% high", format="percent"),
-        "low": st.column_config.NumberColumn("95% low", format="percent"),
-        "high": st.column_config.NumberColumn("95% high", format="percent"),
-        "variant_mean": st.column_config.NumberColumn("rung mean", format="percent"),
-        "deviation": st.column_config.NumberColumn("minus the mean", format="percent")}
 SHOWN_NAMES = 8  # names preselected in the skill chart when none flips sign: the largest swings
 
 st.title("Skill")
@@ -46,7 +39,7 @@ else:
                     width="stretch")
     st.caption(f"Pooled over the variants with rules {rules}: {', '.join(sorted(set(pairs['variants'])))}. "
                "Draws count as not-a-win; mirror matches are left out.")
-    st.dataframe(pairs, hide_index=True, column_config=RATE)
+    st.dataframe(pairs, hide_index=True, column_config=RATE_COLUMNS)
 
 st.subheader("How win rates move with skill")
 rungs = rungs_in_order(movement)
@@ -74,7 +67,7 @@ else:
                                 title=f"{kind.capitalize()} win rate minus the rung's mean, {n_players} players"
                                       + (" (cards: games in hand)" if kind == "card" else "")),
                     width="stretch")
-    st.dataframe(shown, hide_index=True, column_config=RATE)
+    st.dataframe(shown, hide_index=True, column_config=RATE_COLUMNS)
 
 st.subheader("Cost per game")
 st.caption("Wall seconds of one worker per game (manifest `play_seconds` / games; grows when the machine is busy) "

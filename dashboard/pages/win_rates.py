@@ -8,6 +8,7 @@ import streamlit as st
 
 from dashboard.charts import bar_chart, heatmap, interval_chart, win_rate_chart
 from dashboard.common import (
+    RATE_COLUMNS,
     games_columns,
     header,
     load,
@@ -17,14 +18,6 @@ from dashboard.common import (
     require_experiment,
     variants_of,
 )
-
-RATE = {"win_rate": st.column_config.NumberColumn("win rate", format="percent"),
-        "ci_low": st.column_config.NumberColumn("95% low", format="percent"),
-        "ci_high": st.column_config.NumberColumn("95% high", format="percent"),
-        "win_rate_low": st.column_config.NumberColumn("95% low", format="percent"),
-        "win_rate_high": st.column_config.NumberColumn("95% high", format="percent"),
-        "expected": st.column_config.NumberColumn("expected", format="percent"),
-        "share": st.column_config.NumberColumn("share", format="percent")}
 
 st.title("Win rates")
 folder = require_experiment()
@@ -39,13 +32,13 @@ at_variant = at_count & (pl.col("variant") == variant)
 st.subheader("By seat")
 seats = report.win_rate_by_seat.filter(at_count)
 st.altair_chart(win_rate_chart(seats, "seat", f"Win rate by seat, {n_players} players", "Seat"), width="stretch")
-st.dataframe(seats, hide_index=True, column_config=RATE)
+st.dataframe(seats, hide_index=True, column_config=RATE_COLUMNS)
 
 st.subheader("By agent")
 agents = report.win_rate_by_agent.filter(at_count)
 st.altair_chart(win_rate_chart(agents, "agent", f"Win rate by agent, {n_players} players", "Agent"),
                 width="stretch")
-st.dataframe(agents, hide_index=True, column_config=RATE)
+st.dataframe(agents, hide_index=True, column_config=RATE_COLUMNS)
 
 factions = report.faction_stats.filter(at_count)
 coop = not report.party_size_stats.is_empty()
@@ -56,7 +49,7 @@ if not factions.is_empty():
         shown, "faction", "win_rate", "win_rate_low", "win_rate_high", horizontal=True,
         title=f"Win rate by faction, {variant}, {n_players} players", key_title="Faction",
         rate_title="Win rate (95% Wilson interval)"), width="stretch")
-    st.dataframe(shown, hide_index=True, column_config=RATE)
+    st.dataframe(shown, hide_index=True, column_config=RATE_COLUMNS)
     if "map" in games_columns(folder):
         by_map = load(folder, "win_rate_by_game_column", "faction", "map").filter(at_count)
         st.markdown("**By map**")
@@ -64,7 +57,7 @@ if not factions.is_empty():
             by_map.filter(pl.col("variant") == variant), "key", "win_rate", "ci_low", "ci_high", color="value",
             color_title="Map", horizontal=True, title=f"Win rate by faction and map, {variant}, {n_players} players",
             key_title="Faction", rate_title="Win rate (95% Wilson interval)"), width="stretch")
-        st.dataframe(by_map, hide_index=True, column_config=RATE)
+        st.dataframe(by_map, hide_index=True, column_config=RATE_COLUMNS)
 
 if not coop and not report.matchups.is_empty():
     st.subheader("Matchups")
@@ -73,7 +66,7 @@ if not coop and not report.matchups.is_empty():
                             column_title="Opponent in the game", value_title="Win rate",
                             title=f"Faction win rate in games with each opponent, {variant}, {n_players} players"),
                     width="stretch")
-    st.dataframe(pairs, hide_index=True, column_config=RATE)
+    st.dataframe(pairs, hide_index=True, column_config=RATE_COLUMNS)
 
 if coop:
     st.subheader("Party size")
@@ -82,10 +75,10 @@ if coop:
         sizes, "n_players", "win_rate", "win_rate_low", "win_rate_high", color="variant", color_title="Variant",
         title="Party win rate by party size", key_title="Heroes in the party",
         rate_title="Win rate (95% Wilson interval)"), width="stretch")
-    st.dataframe(sizes, hide_index=True, column_config=RATE)
+    st.dataframe(sizes, hide_index=True, column_config=RATE_COLUMNS)
     st.subheader("Composition")
     compositions = report.composition_stats.filter(at_variant)
-    st.dataframe(compositions, hide_index=True, column_config=RATE)
+    st.dataframe(compositions, hide_index=True, column_config=RATE_COLUMNS)
     st.markdown("**Marginal effect of each class**")
     st.dataframe(report.class_effects.filter(at_variant), hide_index=True)
     st.subheader("Where runs end")
@@ -98,4 +91,4 @@ if coop:
             color="level", color_title="Level reached", horizontal=True, percent=True,
             title=f"Where runs end, {variant}, {n_players} heroes (share of games)",
             x_title="Final enemy", y_title="Share of games"), width="stretch")
-        st.dataframe(ends, hide_index=True, column_config=RATE)
+        st.dataframe(ends, hide_index=True, column_config=RATE_COLUMNS)
