@@ -88,6 +88,19 @@ class GameState:
         """Play ``action`` for the current player, advancing the game."""
         raise NotImplementedError
 
+    def note_offered(self, legal_actions: Sequence[int]) -> None:
+        """Called by ``play_game`` at every step of the real game (forced ones
+        too, never in a search agent's copies), before the action is chosen.
+
+        A game with a ``playable`` card counter counts here, once per card per
+        step, the cards that one of ``legal_actions`` would play for the
+        current player; ``played`` counts the cards the seat then chose to
+        play, in turn or out of it (counters). Their ratio is the "play rate
+        when playable" that tells an ignored card from a weak one. Default:
+        nothing.
+        """
+        return None
+
     def is_terminal(self) -> bool:
         """True once the game has ended."""
         raise NotImplementedError

@@ -48,6 +48,7 @@ def play_game(
         if seat < 0:
             break
         actions = state.legal_actions()
+        state.note_offered(actions)
         if len(actions) == 1:
             action = actions[0]
         else:
