@@ -101,6 +101,25 @@ class GameState:
         """
         return None
 
+    def rewind_simultaneous_move(self) -> int:
+        """For search agents, on their own copies only (never the real game):
+        if the current step belongs to a *simultaneous move* (choices of
+        several seats that are revealed together, so no seat's choice can
+        depend on another's), take back the choices of it already made, so
+        that its first seat is to choose again, and return how many steps
+        (one per seat) the move has. Return 0 and change nothing when the
+        current step belongs to none: the default, for games without
+        simultaneous moves.
+
+        Taking back is seat-honest: until the reveal, the choices already
+        made are hidden from the seat now to act, so in a determinization
+        (``resample_hidden``) they are guesses. A search can then choose
+        every seat's part of the move from that seat's own statistics
+        (decoupled selection, ``simcore.agents.sm_ismcts``) instead of
+        letting a later seat see an earlier seat's choice.
+        """
+        return 0
+
     def is_terminal(self) -> bool:
         """True once the game has ended."""
         raise NotImplementedError

@@ -34,7 +34,7 @@ DEFAULT_EXPLORATION = 0.7
 class Node:
     """A tree node: reached by ``action`` of ``player``; statistics per seat."""
 
-    __slots__ = ("action", "availability", "children", "player", "totals", "visits")
+    __slots__ = ("action", "availability", "children", "player", "simultaneous", "totals", "visits")
 
     def __init__(self, action: int, player: int, n_players: int) -> None:
         self.action = action
@@ -42,6 +42,9 @@ class Node:
         # Keyed by (seat to act, action): action ints mean different things
         # for different seats, and determinizations may disagree on who acts.
         self.children: dict[tuple[int, int], Node] = {}
+        # Only the sm_ismcts agent fills this: the statistics of the
+        # simultaneous move made from this node.
+        self.simultaneous: SimultaneousMove | None = None
         self.visits = 0
         self.availability = 0
         self.totals = [0.0] * n_players
@@ -50,6 +53,23 @@ class Node:
         """UCB1 with availability in place of the parent's visits (ISMCTS)."""
         mean = self.totals[self.player] / self.visits
         return mean + exploration * math.sqrt(math.log(self.availability) / self.visits)
+
+
+class SimultaneousMove:
+    """The statistics of one simultaneous move at a tree node (``sm_ismcts``).
+
+    ``choices`` holds one statistics node per (seat, action) of any step of
+    the move, *not* conditioned on the other seats' choices in the same move
+    (decoupled selection: each seat picks from its own statistics).
+    ``outcomes`` holds the node reached by each joint choice, keyed by the
+    (seat, action) pairs in step order.
+    """
+
+    __slots__ = ("choices", "outcomes")
+
+    def __init__(self) -> None:
+        self.choices: dict[tuple[int, int], Node] = {}
+        self.outcomes: dict[tuple[tuple[int, int], ...], Node] = {}
 
 
 class IsmctsAgent(Agent):
@@ -91,39 +111,51 @@ class IsmctsAgent(Agent):
     def _select_and_expand(self, root: Node, state: GameState) -> list[Node]:
         """Walk ``state`` (a determinization) down the tree, adding at most
         one node; return the nodes visited, root first."""
-        node = root
+        node: Node | None = root
         path = [root]
-        while not state.is_terminal():
-            actions = state.legal_actions()
-            player = state.current_player
-            if len(actions) == 1:
-                # Forced moves are the rules moving on, not choices: no node.
-                state.apply(actions[0])
-                continue
-            children = node.children
-            untried: list[int] = []
-            best: Node | None = None
-            best_value = -math.inf
-            for action in actions:
-                child = children.get((player, action))
-                if child is None:
-                    untried.append(action)
-                    continue
-                child.availability += 1
-                if not untried:
-                    value = child.ucb(self.exploration)
-                    if value > best_value:
-                        best, best_value = child, value
-            if untried:
-                action = untried[self.rng.below(len(untried))]
-                child = Node(action, player, len(root.totals))
-                child.availability = 1
-                children[(player, action)] = child
-                state.apply(action)
-                path.append(child)
-                return path
-            assert best is not None
-            state.apply(best.action)
-            node = best
-            path.append(node)
+        n_players = len(root.totals)
+        while node is not None and not state.is_terminal():
+            node = self._descend(node, state, path, n_players)
         return path
+
+    def _descend(self, node: Node, state: GameState, path: list[Node], n_players: int) -> Node | None:
+        """One step of the walk from ``node``: play the state's next step on
+        ``state``, append the statistics nodes it used to ``path``, and
+        return the node reached, or None once a new node was added."""
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            # Forced moves are the rules moving on, not choices: no node.
+            state.apply(actions[0])
+            return node
+        child, added = self._choose_child(node.children, state.current_player, actions, n_players)
+        state.apply(child.action)
+        path.append(child)
+        return None if added else child
+
+    def _choose_child(self, children: dict[tuple[int, int], Node], player: int, actions: Sequence[int],
+                      n_players: int) -> tuple[Node, bool]:
+        """The child of ``children`` for ``player``'s next action: an untried
+        one of ``actions`` (drawn at random and added, then True), else the
+        best by UCB (False). Every existing child among ``actions`` counts
+        one more availability."""
+        untried: list[int] = []
+        best: Node | None = None
+        best_value = -math.inf
+        for action in actions:
+            child = children.get((player, action))
+            if child is None:
+                untried.append(action)
+                continue
+            child.availability += 1
+            if not untried:
+                value = child.ucb(self.exploration)
+                if value > best_value:
+                    best, best_value = child, value
+        if untried:
+            action = untried[self.rng.below(len(untried))]
+            added = Node(action, player, n_players)
+            added.availability = 1
+            children[(player, action)] = added
+            return added, True
+        assert best is not None
+        return best, False

@@ -9,7 +9,9 @@ so ``ismcts(iterations=0200)`` and ``ismcts(iterations=200)`` are the same agent
 - ``heuristic``: the game's documented strategy;
 - ``osla(rollouts=10, rollout=random, max_steps=2000)``: one-step lookahead;
 - ``ismcts(iterations=200, exploration=0.7, rollout=random, max_steps=2000)``:
-  information-set Monte Carlo tree search.
+  information-set Monte Carlo tree search;
+- ``sm_ismcts(...)``, the same parameters: ISMCTS with decoupled selection at
+  the simultaneous moves a game marks (Divvy's reveals); ``ismcts`` elsewhere.
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ from simcore.agents.ismcts import IsmctsAgent
 from simcore.agents.osla import OslaAgent
 from simcore.agents.random_agent import RandomAgent
 from simcore.agents.search import float_parameter, integer_parameter, policy_parameter
+from simcore.agents.sm_ismcts import SimultaneousIsmctsAgent
 from simcore.api import Agent, Game
 from simcore.seeding import make_rng
 
-AGENT_NAMES = ("random", "heuristic", "osla", "ismcts")
+AGENT_NAMES = ("random", "heuristic", "osla", "ismcts", "sm_ismcts")
 
 _Reader = Callable[[str], object]
 
@@ -48,6 +51,7 @@ AGENT_PARAMETERS: dict[str, dict[str, _Reader]] = {
         "max_steps": _integer("max_steps", 1),
     },
 }
+AGENT_PARAMETERS["sm_ismcts"] = AGENT_PARAMETERS["ismcts"]
 
 _SPEC_PATTERN = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*$")
 
@@ -125,6 +129,8 @@ def make_agent(spec: AgentSpec, game: Game, seat: int, seed: int) -> Agent:
         return OslaAgent(game, seat, rng, **_values(spec))  # type: ignore[arg-type]
     if spec.name == "ismcts":
         return IsmctsAgent(game, seat, rng, **_values(spec))  # type: ignore[arg-type]
+    if spec.name == "sm_ismcts":
+        return SimultaneousIsmctsAgent(game, seat, rng, **_values(spec))  # type: ignore[arg-type]
     return game.heuristic_agent(seat, rng)
 
 

@@ -77,26 +77,36 @@ def value_of(state: GameState) -> list[float]:
     return [1.0 / leaders if rank == 1 else 0.0 for rank in ranks]
 
 
-def integer_parameter(name: str, value: str, smallest: int) -> int:
-    """``value`` as an integer of at least ``smallest``; ValueError with a readable message."""
+def integer_parameter(name: str, value: str, smallest: int | None = None) -> int:
+    """``value`` as an integer (of at least ``smallest``, if given); ValueError with a readable message."""
     try:
         number = int(value)
     except ValueError:
         raise ValueError(f"{name}: expected an integer, got {value!r}") from None
-    if number < smallest:
+    if smallest is not None and number < smallest:
         raise ValueError(f"{name}: expected an integer of at least {smallest}, got {number}")
     return number
 
 
-def float_parameter(name: str, value: str, smallest: float) -> float:
-    """``value`` as a finite number of at least ``smallest``; ValueError otherwise."""
+def float_parameter(name: str, value: str, smallest: float | None = None) -> float:
+    """``value`` as a finite number (of at least ``smallest``, if given); ValueError otherwise."""
     try:
         number = float(value)
     except ValueError:
         raise ValueError(f"{name}: expected a number, got {value!r}") from None
-    if not smallest <= number < float("inf"):
+    if not abs(number) < float("inf"):
+        raise ValueError(f"{name}: expected a finite number, got {value}")
+    if smallest is not None and not smallest <= number:
         raise ValueError(f"{name}: expected a number of at least {smallest}, got {value}")
     return number
+
+
+def boolean_parameter(name: str, value: str) -> bool:
+    """``value`` as true or false (any letter case); ValueError otherwise."""
+    lowered = value.lower()
+    if lowered not in ("true", "false"):
+        raise ValueError(f"{name}: expected true or false, got {value!r}")
+    return lowered == "true"
 
 
 def policy_parameter(value: str) -> str:

@@ -38,6 +38,8 @@ ICON_NAMES = ("shield", "sword", "scroll")
 
 DISCARD, LEAD, CHAFF, BRAWL, REPLACE, REINFORCE, OVER = range(7)
 PHASE_NAMES = ("discard", "lead", "chaff", "brawl", "replace", "reinforce", "over")
+SIMULTANEOUS_PHASES = (LEAD, CHAFF, BRAWL, REINFORCE)
+"""Phases whose two choices are revealed together (``rewind_simultaneous_move``)."""
 
 END_ROUNDS = "rounds_complete"
 END_DECK = "deck_exhausted"
@@ -305,6 +307,16 @@ class DivvyState(GameState):
             self._reveal_brawl()
         else:
             self._reveal_reinforcements()
+
+    def rewind_simultaneous_move(self) -> int:
+        """Lead, chaff, brawl and reinforcements are simultaneous moves of two
+        steps (seat 0, then seat 1): take back seat 0's hidden choice, if it
+        is in, and return 2; 0 in the other phases (see ``GameState``)."""
+        if self.phase not in SIMULTANEOUS_PHASES:
+            return 0
+        self.pending[0] = -1
+        self.current_player = 0
+        return 2
 
     def is_terminal(self) -> bool:
         """True once the game has ended."""

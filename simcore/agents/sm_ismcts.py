@@ -1,0 +1,93 @@
+"""The ``sm_ismcts`` agent: ISMCTS that plays simultaneous moves as simultaneous.
+
+``sm_ismcts(iterations=N, exploration=C, rollout=random|heuristic)`` is
+``ismcts`` (same determinizations, UCB with availability counts, expansion,
+rollouts and back-up) with one change, at the steps a game marks as one
+*simultaneous move* (``GameState.rewind_simultaneous_move``; in Divvy the
+lead fighters, chaff bids, brawl cards and reinforcements):
+
+- plain ``ismcts`` walks such a move as if the seats chose one after the
+  other, so the tree node of the second seat is a child of the first seat's
+  choice: in the search the second seat "sees" the first seat's hidden card
+  and answers it, and the first seat plans against an opponent who reads its
+  mind. When the search's own seat is the second one, the first seat's choice
+  is fixed by the determinization (drawn uniformly), so the search plans
+  against a random opponent.
+- ``sm_ismcts`` takes back the choices already made in the move (they are
+  hidden from the seat to act, so in a determinization they are only
+  guesses), then lets every seat of the move choose from its *own*
+  statistics, not conditioned on the others' choices in the same move
+  (decoupled UCT, as in simultaneous-move MCTS: Lanctot et al. 2013, "Monte
+  Carlo Tree Search in Simultaneous Move Games with Applications to
+  Goofspiel"; on information sets, Cowling, Powley and Whitehouse 2012). The
+  joint choice then leads to the next tree node.
+
+In a game without simultaneous moves it plays exactly as ``ismcts`` with the
+same parameters and seed. Seat-honest like ``ismcts``: it plays only on
+determinizations, and the choices it takes back were redrawn in them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from simcore.agents.ismcts import DEFAULT_EXPLORATION, DEFAULT_ITERATIONS, IsmctsAgent, Node, SimultaneousMove
+from simcore.agents.search import DEFAULT_MAX_STEPS, first_best
+from simcore.api import Game, GameState
+from simcore.rng import Generator
+
+
+class SimultaneousIsmctsAgent(IsmctsAgent):
+    """ISMCTS with decoupled selection at simultaneous moves (see the module docstring)."""
+
+    def __init__(self, game: Game, seat: int, rng: Generator, iterations: int = DEFAULT_ITERATIONS,
+                 exploration: float = DEFAULT_EXPLORATION, rollout: str = "random",
+                 max_steps: int = DEFAULT_MAX_STEPS) -> None:
+        super().__init__(game, seat, rng, iterations, exploration, rollout, max_steps)
+        self.name = "sm_ismcts"
+
+    def choose(self, state: GameState, legal_actions: Sequence[int]) -> int:
+        """The most visited of the seat's root actions after ``iterations`` iterations."""
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        root = self.search(state)
+        # At a simultaneous move the seat's statistics are the move's
+        # decoupled ones; elsewhere the root's children, as in ismcts.
+        children = root.simultaneous.choices if root.simultaneous is not None else root.children
+        found = [children.get((self.seat, action)) for action in legal_actions]
+        visits = [child.visits if child is not None else -1 for child in found]
+        return first_best(legal_actions, visits)
+
+    def _descend(self, node: Node, state: GameState, path: list[Node], n_players: int) -> Node | None:
+        """One step of the ``ismcts`` walk, except at a simultaneous move:
+        there every seat of the move chooses from the move's decoupled
+        statistics (forced steps need none), and the joint choice leads to
+        the next node; None once a new joint choice was added."""
+        steps = state.rewind_simultaneous_move()
+        if not steps:
+            return super()._descend(node, state, path, n_players)
+        move = node.simultaneous
+        if move is None:
+            move = node.simultaneous = SimultaneousMove()
+        joint: list[tuple[int, int]] = []
+        chose = False
+        for _ in range(steps):
+            player = state.current_player
+            actions = state.legal_actions()
+            if len(actions) == 1:
+                action = actions[0]
+            else:
+                choice, _ = self._choose_child(move.choices, player, actions, n_players)
+                path.append(choice)
+                action = choice.action
+                chose = True
+            joint.append((player, action))
+            state.apply(action)
+        if not chose:
+            return node  # every seat's part was forced: the rules moving on, no node
+        key = tuple(joint)
+        outcome = move.outcomes.get(key)
+        if outcome is None:
+            move.outcomes[key] = Node(-1, -1, n_players)
+            return None
+        return outcome
