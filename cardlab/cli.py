@@ -137,6 +137,14 @@ def build_parser() -> argparse.ArgumentParser:
     _results_option(replay)
     replay.set_defaults(handler=command_replay)
 
+    check = commands.add_parser("check-agent", help="check that an agent (built in or by import path) is seat-honest")
+    check.add_argument("agent", help="agent spec, e.g. 'ismcts(iterations=40)' or 'mypackage.agents:Greedy(depth=2)'")
+    check.add_argument("--game", action="append", help="only this game (repeatable; default: every game)")
+    check.add_argument("--players", type=int, help="number of players (default: the game's smallest of 2 or more)")
+    check.add_argument("--positions", type=int, default=6, help="decisions checked per game (default 6)")
+    check.add_argument("--seed", type=int, default=31, help="seed of the random game walked (default 31)")
+    check.set_defaults(handler=command_check_agent)
+
     bench = commands.add_parser("bench", help="games/s and decisions/s per game and agent, one core")
     bench.add_argument("--game", action="append", help="only this game (repeatable)")
     bench.add_argument("--agent", action="append", help="only this agent (repeatable)")
@@ -294,6 +302,34 @@ def command_dashboard(arguments: argparse.Namespace) -> int:
         "--server.headless", "true", "--browser.gatherUsageStats", "false",
     ]
     return subprocess.call(command, env=environment)
+
+
+def command_check_agent(arguments: argparse.Namespace) -> int:
+    """``cardlab check-agent AGENT``: the seat-honesty check of
+    ``simcore.agents.honesty`` on each game; exit code 1 if the agent fails it."""
+    from simcore.agents.honesty import check_seat_honesty
+
+    spec = parse_agent_spec(arguments.agent)
+    if arguments.positions < 1:
+        raise UsageError(f"--positions: expected at least 1, got {arguments.positions}")
+    failed = False
+    for game_id in arguments.game or sorted(GAMES):
+        game = get_game(game_id)
+        players = arguments.players
+        if players is not None and not game.info.min_players <= players <= game.info.max_players:
+            raise UsageError(f"--players: {game_id} is played by {game.info.min_players} to "
+                             f"{game.info.max_players} players, got {players}")
+        report = check_seat_honesty(game, spec, players, seed=arguments.seed, positions=arguments.positions)
+        where = f"{game_id} ({report.n_players} players, {report.positions} positions, hidden cards redrawn " \
+                f"differently at {report.hidden_differed})"
+        if report.honest:
+            print(f"{where}: seat-honest")
+            continue
+        failed = True
+        print(f"{where}: NOT seat-honest")
+        for problem in report.problems:
+            print(f"  {problem}")
+    return 1 if failed else 0
 
 
 def command_games(arguments: argparse.Namespace) -> int:

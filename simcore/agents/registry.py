@@ -11,7 +11,9 @@ so ``ismcts(iterations=0200)`` and ``ismcts(iterations=200)`` are the same agent
 - ``ismcts(iterations=200, exploration=0.7, rollout=random, max_steps=2000)``:
   information-set Monte Carlo tree search;
 - ``sm_ismcts(...)``, the same parameters: ISMCTS with decoupled selection at
-  the simultaneous moves a game marks (Divvy's reveals); ``ismcts`` elsewhere.
+  the simultaneous moves a game marks (Divvy's reveals); ``ismcts`` elsewhere;
+- ``module.path:ClassName(key=value, ...)``: your own agent class
+  (``simcore.agents.imported``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 
+from simcore.agents.imported import ImportedAgentError, class_parameters, is_import_path, load_agent_class
 from simcore.agents.ismcts import IsmctsAgent
 from simcore.agents.osla import OslaAgent
 from simcore.agents.random_agent import RandomAgent
@@ -53,7 +57,9 @@ AGENT_PARAMETERS: dict[str, dict[str, _Reader]] = {
 }
 AGENT_PARAMETERS["sm_ismcts"] = AGENT_PARAMETERS["ismcts"]
 
-_SPEC_PATTERN = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*$")
+# A built-in name, or an import path ``module.path:ClassName`` (``simcore.agents.imported``).
+_SPEC_PATTERN = re.compile(
+    r"^\s*([a-z_][a-z0-9_]*|[A-Za-z_][A-Za-z0-9_.]*:[A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$")
 
 
 class AgentSpecError(ValueError):
@@ -80,9 +86,10 @@ def parse_agent_spec(text: str) -> AgentSpec:
     if not match:
         raise AgentSpecError(f"cannot read agent {text!r}; expected a name such as 'random'")
     name, inner = match.group(1), match.group(2)
-    if name not in AGENT_NAMES:
+    if name not in AGENT_NAMES and not is_import_path(name):
         raise AgentSpecError(
-            f"unknown agent {name!r}; expected one of: {', '.join(AGENT_NAMES)}"
+            f"unknown agent {name!r}; expected one of: {', '.join(AGENT_NAMES)}, "
+            "or an agent class by import path (module.path:ClassName)"
         )
     parameters: dict[str, str] = {}
     if inner and inner.strip():
@@ -96,9 +103,32 @@ def parse_agent_spec(text: str) -> AgentSpec:
     return AgentSpec(name, _checked_parameters(name, parameters))
 
 
+def parameter_readers(name: str) -> tuple[dict[str, _Reader], set[str]]:
+    """The agent's parameters (key -> reader of its text value) and the
+    required ones: the tables above for a built-in agent, the constructor's
+    keyword parameters for a class named by import path (imported here, so
+    a bad path is an ``AgentSpecError`` when the spec is read)."""
+    if not is_import_path(name):
+        return AGENT_PARAMETERS[name], set()
+    try:
+        return _imported_parameters(name)
+    except ImportedAgentError as error:
+        raise AgentSpecError(f"agent {name!r}: {error}") from None
+
+
+@cache
+def _imported_parameters(name: str) -> tuple[dict[str, _Reader], set[str]]:
+    """``class_parameters`` of an imported class, read once per process (failures are not kept)."""
+    return class_parameters(load_agent_class(name))
+
+
 def _checked_parameters(name: str, parameters: dict[str, str]) -> dict[str, str]:
-    """The parameters in normal form; ``AgentSpecError`` for an unknown key or a bad value."""
-    readers = AGENT_PARAMETERS[name]
+    """The parameters in normal form; ``AgentSpecError`` for an unknown key, a
+    bad value or a missing required parameter."""
+    readers, required = parameter_readers(name)
+    missing = sorted(required - set(parameters))
+    if missing:
+        raise AgentSpecError(f"agent {name!r}: missing parameter {missing[0]!r}")
     checked: dict[str, str] = {}
     for key, text in parameters.items():
         if key not in readers:
@@ -116,13 +146,15 @@ def _checked_parameters(name: str, parameters: dict[str, str]) -> dict[str, str]
 
 def _values(spec: AgentSpec) -> dict[str, object]:
     """The spec's parameters read into their values."""
-    readers = AGENT_PARAMETERS[spec.name]
+    readers, _ = parameter_readers(spec.name)
     return {key: readers[key](text) for key, text in spec.parameters.items()}
 
 
 def make_agent(spec: AgentSpec, game: Game, seat: int, seed: int) -> Agent:
     """Build the agent for ``seat`` with its own generator seeded by ``seed``."""
     rng = make_rng(seed)
+    if is_import_path(spec.name):
+        return load_agent_class(spec.name)(game, seat, rng, **_values(spec))  # type: ignore[call-arg]
     if spec.name == "random":
         return RandomAgent(rng)
     if spec.name == "osla":

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from simcore.agents.honesty import decision_points
 from simcore.api import Game, GameState
 from simcore.registry import GAMES
-from simcore.rng import Generator
 
 GAME_IDS = sorted(GAMES)
+__all__ = ["GAME_IDS", "binomial_tail", "config_of", "decision_points", "wins_of"]
 
 
 def config_of(game: Game, **rules: Any) -> Any:
@@ -18,16 +19,6 @@ def config_of(game: Game, **rules: Any) -> Any:
     parameters = game.default_parameters()
     parameters["rules"].update(rules)
     return game.configure(parameters)
-
-
-def decision_points(state: GameState, rng: Generator) -> Iterator[GameState]:
-    """Copies of ``state`` at every real choice (two or more legal actions)
-    of a random walk from ``state`` to the end."""
-    while not state.is_terminal():
-        actions = state.legal_actions()
-        if len(actions) > 1:
-            yield state.clone()
-        state.apply(actions[rng.below(len(actions))])
 
 
 def binomial_tail(successes: int, trials: int, p: float) -> float:

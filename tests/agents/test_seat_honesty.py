@@ -1,75 +1,70 @@
 """Agents are seat-honest: a choice depends only on what the seat can see.
 
-Two states with the same observation for the acting seat but different
-hidden cards (the second made by ``resample_hidden``), and agents built with
-the same seed, must choose the same action.
+Every shipped agent, and the bring-your-own example, passes the public check
+``simcore.agents.honesty.check_seat_honesty`` (the same one ``cardlab
+check-agent`` runs on a user's agent): the same choice when only the hidden
+cards differ (the copy made by ``resample_hidden``), or only the game's
+generator that decides future shuffles, and the position left unchanged.
+Agents that cheat on purpose (``tests/agents/cheating_agents.py``) fail it.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from simcore.agents.registry import make_agent, parse_agent_spec
+from simcore.agents.honesty import check_seat_honesty
 from simcore.registry import GAMES
 from simcore.rng import Generator
 from tests.agents.helpers import GAME_IDS, config_of, decision_points
 
-SEARCH_AGENTS = ("osla(rollouts=2)", "ismcts(iterations=40)", "ismcts(iterations=20,rollout=heuristic)")
+SHIPPED_AGENTS = ("random", "heuristic", "osla(rollouts=2)", "ismcts(iterations=40)",
+                  "ismcts(iterations=20,rollout=heuristic)", "sm_ismcts(iterations=40)",
+                  "sm_ismcts(iterations=20,rollout=heuristic)", "examples.greedy_agent:GreedyAgent(samples=2)")
 POSITIONS_PER_GAME = 6
 
+
 @pytest.mark.parametrize("game_id", GAME_IDS)
-@pytest.mark.parametrize("agent_text", SEARCH_AGENTS)
-def test_an_agent_chooses_the_same_when_only_hidden_cards_differ(game_id: str, agent_text: str) -> None:
+@pytest.mark.parametrize("agent_text", SHIPPED_AGENTS)
+def test_every_shipped_agent_passes_the_seat_honesty_check(game_id: str, agent_text: str) -> None:
     game = GAMES[game_id]
-    n_players = game.info.min_players if game.info.min_players > 1 else 2
-    state = game.new_state(config_of(game), n_players, seed=31)
-    spec = parse_agent_spec(agent_text)
-    walk = list(decision_points(state, Generator(5)))
-    step = max(1, len(walk) // POSITIONS_PER_GAME)
-    hidden_differed = 0
-    for index, real in enumerate(walk[::step][:POSITIONS_PER_GAME]):
-        seat = real.current_player
-        other = real.resample_hidden(seat, Generator(1000 + index))
-        assert other.observation(seat) == real.observation(seat)
-        assert list(other.legal_actions()) == list(real.legal_actions())
-        if any(other.observation(s) != real.observation(s) for s in range(n_players) if s != seat):
-            hidden_differed += 1
-        chosen = [
-            make_agent(spec, game, seat, seed=77).choose(copy, copy.legal_actions())
-            for copy in (real, other)
-        ]
-        assert chosen[0] == chosen[1], f"position {index}: {chosen}"
+    report = check_seat_honesty(game, agent_text, positions=POSITIONS_PER_GAME)
+    assert report.honest, report.problems
+    assert report.positions == POSITIONS_PER_GAME
     if game.info.hidden_between_seats:
-        assert hidden_differed, "the test must compare states whose hidden cards differ"
+        assert report.hidden_differed, "the check must compare states whose hidden cards differ"
+
+
+@pytest.mark.parametrize(("agent_class", "problem"), [
+    ("Peeker", "another choice when only the cards seat"),
+    ("ShuffleReader", "another choice when only the game's future shuffles differ"),
+    ("Meddler", "choose() changed the state it was shown"),
+])
+@pytest.mark.parametrize("game_id", ["divvy", "theseus"])
+def test_the_check_catches_an_agent_that_cheats(game_id: str, agent_class: str, problem: str) -> None:
+    report = check_seat_honesty(GAMES[game_id], f"tests.agents.cheating_agents:{agent_class}")
+    assert not report.honest
+    assert any(problem in line for line in report.problems), report.problems
+
+
+def test_an_agent_that_raises_is_reported_in_one_line_not_a_crash_of_the_check() -> None:
+    report = check_seat_honesty(GAMES["divvy"], "tests.agents.cheating_agents:Crasher")
+    assert report.problems == ["position 0: the agent raised RuntimeError: no idea what to do"]
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_resampling_depends_only_on_the_observation_and_the_generator(game_id: str) -> None:
-    """The root of seat-honesty: from two states that look the same to a
-    seat, the same generator gives the same copy."""
+def test_resampling_keeps_what_the_seat_sees_and_depends_only_on_it_and_the_generator(game_id: str) -> None:
+    """The root of seat-honesty: a redraw keeps the seat's observation and
+    legal actions, and from two states that look the same to a seat the
+    same generator gives the same copy."""
     game = GAMES[game_id]
     n_players = max(2, game.info.min_players)
     state = game.new_state(config_of(game), n_players, seed=8)
     for index, real in enumerate(list(decision_points(state, Generator(9)))[:40]):
         seat = real.current_player
         other = real.resample_hidden(seat, Generator(500 + index))
+        assert other.observation(seat) == real.observation(seat)
+        assert list(other.legal_actions()) == list(real.legal_actions())
         copies = [position.resample_hidden(seat, Generator(index)) for position in (real, other)]
         assert [copies[0].observation(s) for s in range(n_players)] == [
             copies[1].observation(s) for s in range(n_players)
         ]
-
-
-@pytest.mark.parametrize("game_id", GAME_IDS)
-def test_an_agent_ignores_the_game_generator_that_decides_future_shuffles(game_id: str) -> None:
-    """Future shuffles are hidden from every seat: states that differ only in
-    the game's own generator get the same choice."""
-    game = GAMES[game_id]
-    n_players = max(2, game.info.min_players)
-    state = game.new_state(config_of(game), n_players, seed=12)
-    spec = parse_agent_spec("ismcts(iterations=30)")
-    for index, real in enumerate(list(decision_points(state, Generator(4)))[:30:6]):
-        other = real.clone()
-        other.rng = Generator(900 + index)  # type: ignore[attr-defined]
-        seat = real.current_player
-        chosen = [make_agent(spec, game, seat, seed=3).choose(copy, copy.legal_actions()) for copy in (real, other)]
-        assert chosen[0] == chosen[1]

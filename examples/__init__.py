@@ -1,0 +1,1 @@
+"""Worked examples of extending cardlab from outside its packages (see the README)."""
