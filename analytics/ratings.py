@@ -18,15 +18,21 @@ every seat) say nothing about relative skill and are left out.
 added to every pair of agents that met (half a win each way), so that a
 pair in which one agent won every game still has a finite rating gap (and a
 small sample is pulled slightly towards equal strength). Agents that are not
-linked to the anchor by a chain of games get no rating (listed apart).
+linked to the anchor by a chain of games are rated apart, in a group of
+their own with its own anchor (``fit_linked_groups``).
 
 **Intervals** (95%): bootstrap by game, stratified by variant — each
 replicate redraws every variant's games with replacement (multinomially over
 the distinct seat-by-seat outcomes, which is the same and costs nothing per
 game) and refits; ``BOOTSTRAP_REPLICATES`` replicates from a fixed seed, so
-a report is reproducible; the interval is the 2.5th to 97.5th percentile.
-The unit of evidence is the game: the comparisons of one multi-player game
-are resampled together.
+a report is reproducible; the 2.5th to 97.5th percentile. The unit of
+evidence is the game: the comparisons of one multi-player game are
+resampled together. Where one agent won every game against another, every
+replicate is the same and that interval would have no width, so the
+interval shown is the wider of the bootstrap one and the model's ±1.96
+standard errors (inverse Fisher information of the fit, virtual draws
+included), which keeps a 20-0 sweep's uncertainty in view; with a game's
+seats linked (more than two players) the bootstrap is the wider one.
 
 **Adjacent agents.** Sorted by rating, each agent and the next one up:
 their rating difference with its own bootstrap interval, and whether their
@@ -49,6 +55,8 @@ import duckdb
 import numpy
 import polars as pl
 
+from analytics.stats import z_for_confidence
+
 ELO_PER_UNIT = 400 / math.log(10)
 """Elo points per unit of the Bradley–Terry strength (natural log-odds)."""
 BOOTSTRAP_REPLICATES = 1000
@@ -65,7 +73,7 @@ RATING_SCHEMA = {
     "rank": pl.Int64,
 }
 GAP_SCHEMA = {
-    "rules": pl.String, "n_players": pl.Int64, "lower": pl.String, "upper": pl.String, "difference": pl.Float64,
+    "rules": pl.String, "n_players": pl.Int64, "anchor": pl.String, "lower": pl.String, "upper": pl.String, "difference": pl.Float64,
     "difference_low": pl.Float64, "difference_high": pl.Float64, "intervals_separate": pl.Boolean,
 }
 
@@ -131,6 +139,21 @@ def fit_strengths(wins: numpy.ndarray, games: numpy.ndarray, anchor: int = 0,
     return strengths
 
 
+def strength_covariance(strengths: numpy.ndarray, games: numpy.ndarray, anchor: int = 0) -> numpy.ndarray:
+    """The model's covariance of the strengths (inverse Fisher information,
+    the anchor fixed at 0: its row and column are 0) at ``strengths``."""
+    size = strengths.shape[0]
+    free = [agent for agent in range(size) if agent != anchor]
+    difference = strengths[:, None] - strengths[None, :]
+    expected = 1.0 / (1.0 + numpy.exp(-difference))
+    weight = games * expected * (1.0 - expected)
+    information = numpy.diag(weight.sum(axis=1)) - weight
+    covariance = numpy.zeros((size, size))
+    if free:
+        covariance[numpy.ix_(free, free)] = numpy.linalg.inv(information[numpy.ix_(free, free)])
+    return covariance
+
+
 def _log_likelihood(strengths: numpy.ndarray, wins: numpy.ndarray, games: numpy.ndarray) -> float:
     difference = strengths[:, None] - strengths[None, :]
     # log sigmoid(d) = -log(1 + exp(-d)), computed without overflow.
@@ -160,6 +183,22 @@ class RatingFit:
     replicates: numpy.ndarray
     comparisons: tuple[int, ...]
     games: tuple[int, ...]
+    covariance: numpy.ndarray  # the model's, in Elo points squared (``strength_covariance``)
+
+    def interval(self, upper: int, lower: int | None = None) -> tuple[float, float]:
+        """The 95% interval of agent ``upper``'s rating, or of its difference
+        from agent ``lower``'s: the wider of the bootstrap percentile interval
+        and the model's ±1.96 standard errors (see the module docstring)."""
+        replicates = self.replicates[:, upper] - (0.0 if lower is None else self.replicates[:, lower])
+        value = self.ratings[upper] - (0.0 if lower is None else self.ratings[lower])
+        variance = self.covariance[upper, upper]
+        if lower is not None:
+            variance += self.covariance[lower, lower] - 2 * self.covariance[upper, lower]
+        spread = z_for_confidence(CONFIDENCE) * math.sqrt(max(float(variance), 0.0))
+        low, high = percentile_interval(replicates)
+        if math.isnan(low):
+            return float(value - spread), float(value + spread)
+        return min(low, float(value - spread)), max(high, float(value + spread))
 
 
 def fit_ratings(outcomes: Sequence[Outcome], order: Sequence[str], replicates: int = BOOTSTRAP_REPLICATES,
@@ -203,6 +242,8 @@ def fit_ratings(outcomes: Sequence[Outcome], order: Sequence[str], replicates: i
         return ELO_PER_UNIT * strengths
 
     ratings = ratings_for(observed)
+    observed_counts = (observed @ count_parts.reshape(len(compared), -1)).reshape(size, size)[keep] + virtual_games
+    covariance = ELO_PER_UNIT ** 2 * strength_covariance(ratings / ELO_PER_UNIT, observed_counts)
     draws = _stratified_redraws([outcome for outcome, _ in compared], replicates, seed)
     replicate_ratings = numpy.array([ratings_for(weights, ratings) for weights in draws]) if replicates else \
         numpy.empty((0, len(linked)))
@@ -214,6 +255,7 @@ def fit_ratings(outcomes: Sequence[Outcome], order: Sequence[str], replicates: i
         replicates=replicate_ratings,
         comparisons=tuple(int(value) for value in (observed @ per_agent_comparisons)[linked]),
         games=tuple(int(value) for value in (observed @ per_agent_games)[linked]),
+        covariance=covariance,
     ), unrated
 
 
@@ -244,17 +286,29 @@ def outcomes_by_pool(con: duckdb.DuckDBPyConnection, rules: Mapping[str, str]) -
     different agents, grouped into pools of variants with the same rules
     (``rules`` maps a variant to its rules text, ``analytics.skill.variant_rules``)
     and player count."""
+    # Only the variants that seat different agents are read game by game (the
+    # cheap per-variant agent counts say which), so mirror-only experiments
+    # of millions of games cost nothing here.
+    mixed = [(str(variant), int(n_players)) for variant, n_players in con.sql("""
+        SELECT variant, n_players FROM agent_counts GROUP BY variant, n_players HAVING count(DISTINCT agent) > 1
+    """).fetchall()]
+    if not mixed:
+        return {}
+    wanted = pl.DataFrame(mixed, schema={"variant": pl.String, "n_players": pl.Int64}, orient="row")
+    con.register("rating_variants", wanted.to_arrow())
     rows = con.sql("""
         WITH per_game AS (
             SELECT variant, n_players, game_index,
                    list(agent ORDER BY seat) AS agents, list(rank::INTEGER ORDER BY seat) AS ranks
             FROM players
+            WHERE (variant, n_players) IN (SELECT (variant, n_players) FROM rating_variants)
             GROUP BY experiment, variant, n_players, game_index
             HAVING count(DISTINCT agent) > 1
         )
         SELECT variant, n_players, agents, ranks, count(*) AS games
         FROM per_game GROUP BY ALL ORDER BY ALL
     """).fetchall()
+    con.unregister("rating_variants")
     pools: dict[tuple[str, int], list[Outcome]] = {}
     for variant, n_players, agents, ranks, games in rows:
         key = (rules.get(variant, f"variant {variant}"), int(n_players))
@@ -266,10 +320,10 @@ def agent_ratings(con: duckdb.DuckDBPyConnection, rules: Mapping[str, str], orde
                   replicates: int = BOOTSTRAP_REPLICATES) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The ratings table and the adjacent-gaps table of an experiment (see the module docstring).
 
-    Ratings: rules, n_players, agent, anchor, games (games the agent played
-    against another agent), comparisons, rating, rating_low, rating_high
-    (Elo points; null for an agent not linked to the anchor), rank (1 =
-    highest rating). Gaps: rules, n_players, lower, upper (adjacent agents
+    Ratings: rules, n_players, agent, anchor (the agent at 0 in its linked
+    group), games (games the agent played against another agent),
+    comparisons, rating, rating_low, rating_high (Elo points), rank (1 =
+    highest rating in its group). Gaps: rules, n_players, lower, upper (adjacent agents
     by rating), difference (upper minus lower) with difference_low and
     difference_high, intervals_separate. Empty frames when no game seats two
     different agents or every such game ends level for all seats (a
@@ -278,14 +332,31 @@ def agent_ratings(con: duckdb.DuckDBPyConnection, rules: Mapping[str, str], orde
     rating_rows: list[dict[str, object]] = []
     gap_rows: list[dict[str, object]] = []
     for (rules_text, n_players), outcomes in outcomes_by_pool(con, rules).items():
-        fit, unrated = fit_ratings(outcomes, order, replicates)
-        if fit is None or not _informative(outcomes):
+        if not _informative(outcomes):
             continue
-        rating_rows.extend(_rating_rows(rules_text, n_players, fit, unrated))
-        gap_rows.extend(_gap_rows(rules_text, n_players, fit))
+        for fit in fit_linked_groups(outcomes, order, replicates):
+            rating_rows.extend(_rating_rows(rules_text, n_players, fit))
+            gap_rows.extend(_gap_rows(rules_text, n_players, fit))
     return (pl.DataFrame(rating_rows, schema=RATING_SCHEMA, orient="row") if rating_rows
             else pl.DataFrame(schema=RATING_SCHEMA),
             pl.DataFrame(gap_rows, schema=GAP_SCHEMA, orient="row") if gap_rows else pl.DataFrame(schema=GAP_SCHEMA))
+
+
+def fit_linked_groups(outcomes: Sequence[Outcome], order: Sequence[str],
+                      replicates: int = BOOTSTRAP_REPLICATES) -> list[RatingFit]:
+    """``fit_ratings`` of each group of agents linked by chains of games, each
+    with its own anchor (its first agent in ``order``): agents that never met
+    anyone of another group cannot be put on one scale with it."""
+    fits: list[RatingFit] = []
+    remaining = list(outcomes)
+    while remaining:
+        fit, unrated = fit_ratings(remaining, order, replicates)
+        if fit is None:
+            break
+        fits.append(fit)
+        left = set(unrated)
+        remaining = [outcome for outcome in remaining if set(outcome.agents) & left]
+    return fits
 
 
 def _informative(outcomes: Sequence[Outcome]) -> bool:
@@ -293,19 +364,16 @@ def _informative(outcomes: Sequence[Outcome]) -> bool:
     return any(len(set(outcome.ranks)) > 1 for outcome in outcomes)
 
 
-def _rating_rows(rules_text: str, n_players: int, fit: RatingFit, unrated: Sequence[str]) -> list[dict[str, object]]:
+def _rating_rows(rules_text: str, n_players: int, fit: RatingFit) -> list[dict[str, object]]:
     by_rating = sorted(range(len(fit.agents)), key=lambda position: -fit.ratings[position])
     rank = {position: number for number, position in enumerate(by_rating, start=1)}
     rows: list[dict[str, object]] = []
     for position in by_rating:
-        low, high = percentile_interval(fit.replicates[:, position])  # the anchor's: [0, 0]
+        low, high = fit.interval(position)  # the anchor's: [0, 0]
         rows.append({"rules": rules_text, "n_players": n_players, "agent": fit.agents[position],
                      "anchor": fit.agents[0], "games": fit.games[position],
                      "comparisons": fit.comparisons[position], "rating": float(fit.ratings[position]),
                      "rating_low": low, "rating_high": high, "rank": rank[position]})
-    rows.extend({"rules": rules_text, "n_players": n_players, "agent": name, "anchor": fit.agents[0],
-                 "games": None, "comparisons": None, "rating": None, "rating_low": None, "rating_high": None,
-                 "rank": None} for name in unrated)
     return rows
 
 
@@ -313,10 +381,9 @@ def _gap_rows(rules_text: str, n_players: int, fit: RatingFit) -> list[dict[str,
     by_rating = sorted(range(len(fit.agents)), key=lambda position: fit.ratings[position])
     rows: list[dict[str, object]] = []
     for lower, upper in itertools.pairwise(by_rating):
-        low, high = percentile_interval(fit.replicates[:, upper] - fit.replicates[:, lower])
-        lower_interval = percentile_interval(fit.replicates[:, lower])
-        upper_interval = percentile_interval(fit.replicates[:, upper])
-        rows.append({"rules": rules_text, "n_players": n_players, "lower": fit.agents[lower],
+        low, high = fit.interval(upper, lower)
+        lower_interval, upper_interval = fit.interval(lower), fit.interval(upper)
+        rows.append({"rules": rules_text, "n_players": n_players, "anchor": fit.agents[0], "lower": fit.agents[lower],
                      "upper": fit.agents[upper], "difference": float(fit.ratings[upper] - fit.ratings[lower]),
                      "difference_low": low, "difference_high": high,
                      "intervals_separate": bool(upper_interval[0] > lower_interval[1])})

@@ -23,7 +23,9 @@ Besides the original tables, every format holds the balance metrics of
 game statistics, the 17lands card table, the variant deltas) and the skill
 tables of ``analytics.skill`` (the agent-versus-agent matrix when some game
 seats different agents, how factions and cards move across the rungs of a
-skill ladder, seconds and decisions per game); ``sections``
+skill ladder, seconds and decisions per game) and the agents' ratings
+(``analytics.ratings``: Bradley–Terry on the Elo scale with bootstrap
+intervals, and whether adjacent agents' intervals separate); ``sections``
 (``SECTIONS``) keeps only some. The metrics are read from per-shard counts
 cached beside the results (``analytics.partials``), so a report over millions
 of games reads kilobytes once the shards have been counted.
@@ -43,6 +45,7 @@ import polars as pl
 
 from analytics.catalog import AnalyticsError, open_catalog, read_manifest, read_spec
 from analytics.metrics import card_table, game_length, metric, skill_movement, win_rate_by_agent, win_rate_by_seat
+from analytics.ratings import BOOTSTRAP_REPLICATES, VIRTUAL_DRAWS, agent_ratings
 from analytics.skill import agent_cost, agent_matrix, ladder_order, rungs_in_order, variant_rules
 from workers.location import ResultsPath
 
@@ -52,8 +55,9 @@ METRIC_TABLES = (
     "party_size_stats", "composition_stats", "class_effects", "game_stats", "end_reason_stats",
     "turn_distribution", "card_stats", "variant_deltas",
 )
-SKILL_TABLES = ("agent_matrix", "skill_movement", "agent_cost")
-"""The skill-ladder tables (``analytics.skill``, ``analytics.metrics.skill_movement``)."""
+SKILL_TABLES = ("agent_matrix", "skill_movement", "agent_cost", "agent_ratings", "rating_gaps")
+"""The skill-ladder tables (``analytics.skill``, ``analytics.metrics.skill_movement``,
+``analytics.ratings``)."""
 TABLE_NAMES = ("variants", "win_rate_by_seat", "win_rate_by_agent", "game_length", "card_table", *METRIC_TABLES,
                *SKILL_TABLES)
 SECTIONS: dict[str, tuple[str, ...]] = {
@@ -68,6 +72,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "matrix": ("agent_matrix",),
     "skill": ("skill_movement",),
     "cost": ("agent_cost",),
+    "ratings": ("agent_ratings", "rating_gaps"),
 }
 """Report sections (``cardlab report --sections``) and the tables each holds."""
 WIDTH = 100
@@ -141,6 +146,8 @@ def build_report(experiment_dir: ResultsPath) -> Report:
         metrics["agent_matrix"] = agent_matrix(con, variant_rules(spec))
         metrics["skill_movement"] = skill_movement(con)
         metrics["agent_cost"] = agent_cost(con, experiment_dir)
+        metrics["agent_ratings"], metrics["rating_gaps"] = agent_ratings(
+            con, variant_rules(spec), ladder_order(metrics["agent_cost"]))
     finally:
         con.close()
     spec_variants = spec.get("variants")
@@ -645,6 +652,59 @@ def _cost_table(frame: pl.DataFrame) -> _Table:
     )
 
 
+def _elo(value: Any) -> str:
+    return "-" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:+,.0f}"
+
+
+def _elo_interval(low: Any, high: Any) -> str:
+    return "-" if low is None or high is None else f"[{_elo(low)}, {_elo(high)}]"
+
+
+def _ratings_tables(ratings: pl.DataFrame, gaps: pl.DataFrame, asked: bool) -> list[_Table]:
+    """The ``ratings`` section: one rating table and one adjacent-gaps table per pool of variants."""
+    title = "Ratings"
+    if ratings.height == 0:
+        return [_notice(title, "no game seats two different agents with different results "
+                               "(a skill ladder's head-to-head variants do).")] if asked else []
+    tables = []
+    for group in ratings.partition_by(["rules", "n_players", "anchor"], maintain_order=True, as_dict=False):
+        rows = _rows(group)
+        rules, players, anchor = rows[0]["rules"], rows[0]["n_players"], rows[0]["anchor"]
+        tables.append(_Table(
+            title=f"{title} (Bradley-Terry, Elo scale): {players} players, {_clip(rules, 40)}, "
+                  f"{_clip(short_agent(anchor), 30)} = 0",
+            headers=["rank", "agent", "rating", "95% interval", "games", "comparisons"],
+            right=[True, False, True, False, True, True],
+            rows=[[_count(row["rank"]), _clip(short_agent(row["agent"]), 40), _elo(row["rating"]),
+                   _elo_interval(row["rating_low"], row["rating_high"]), _count(row["games"]),
+                   _count(row["comparisons"])]
+                  for row in rows],
+            notes=["rating: Elo points (400 log10 of the odds; +200 wins 76% of games against 0) from the games",
+                   "seating different agents, one comparison per pair of seats, mirror games left out;",
+                   f"{VIRTUAL_DRAWS:g} virtual draw per pair that met; 95% interval: bootstrap by game, stratified",
+                   f"by variant ({BOOTSTRAP_REPLICATES:,} replicates, fixed seed)."],
+        ))
+        pairs = _rows(gaps.filter((pl.col("rules") == rules) & (pl.col("n_players") == players)
+                                  & (pl.col("anchor") == anchor)))
+        if not pairs:
+            continue
+        separated = sum(1 for row in pairs if row["intervals_separate"])
+        tables.append(_Table(
+            title=f"Adjacent agents by rating: {players} players, {_clip(rules, 40)}, "
+                  f"{_clip(short_agent(anchor), 30)} = 0",
+            headers=["lower", "upper", "difference", "95% interval", "intervals separate"],
+            right=[False, False, True, False, False],
+            rows=[[_clip(short_agent(row["lower"]), 30), _clip(short_agent(row["upper"]), 30),
+                   _elo(row["difference"]), _elo_interval(row["difference_low"], row["difference_high"]),
+                   "yes" if row["intervals_separate"] else "NO"]
+                  for row in pairs],
+            notes=[f"{separated} of {len(pairs)} adjacent pairs have disjoint rating intervals"
+                   + (": the order is resolved." if separated == len(pairs) else "; NO: not resolved."),
+                   "difference: upper minus lower, with its own bootstrap interval."],
+        ))
+    return tables
+
+
 def _sections(report: Report, card_rows: int | None, sections: Sequence[str] | None = None) -> list[_Table]:
     wanted = set(SECTIONS if sections is None else sections)
     metrics = report.metrics
@@ -681,6 +741,8 @@ def _sections(report: Report, card_rows: int | None, sections: Sequence[str] | N
         tables.extend(_movement_tables(metrics["skill_movement"], card_rows, asked and "skill" in wanted))
     if "cost" in wanted and "agent_cost" in metrics:
         tables.append(_cost_table(metrics["agent_cost"]))
+    if "ratings" in wanted and "agent_ratings" in metrics:
+        tables.extend(_ratings_tables(metrics["agent_ratings"], metrics["rating_gaps"], asked and "ratings" in wanted))
     return tables
 
 
