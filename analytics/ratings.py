@@ -73,8 +73,9 @@ RATING_SCHEMA = {
     "rank": pl.Int64,
 }
 GAP_SCHEMA = {
-    "rules": pl.String, "n_players": pl.Int64, "anchor": pl.String, "lower": pl.String, "upper": pl.String, "difference": pl.Float64,
-    "difference_low": pl.Float64, "difference_high": pl.Float64, "intervals_separate": pl.Boolean,
+    "rules": pl.String, "n_players": pl.Int64, "anchor": pl.String, "lower": pl.String, "upper": pl.String,
+    "difference": pl.Float64, "difference_low": pl.Float64, "difference_high": pl.Float64,
+    "intervals_separate": pl.Boolean,
 }
 
 
@@ -383,8 +384,9 @@ def _gap_rows(rules_text: str, n_players: int, fit: RatingFit) -> list[dict[str,
     for lower, upper in itertools.pairwise(by_rating):
         low, high = fit.interval(upper, lower)
         lower_interval, upper_interval = fit.interval(lower), fit.interval(upper)
-        rows.append({"rules": rules_text, "n_players": n_players, "anchor": fit.agents[0], "lower": fit.agents[lower],
-                     "upper": fit.agents[upper], "difference": float(fit.ratings[upper] - fit.ratings[lower]),
+        rows.append({"rules": rules_text, "n_players": n_players, "anchor": fit.agents[0],
+                     "lower": fit.agents[lower], "upper": fit.agents[upper],
+                     "difference": float(fit.ratings[upper] - fit.ratings[lower]),
                      "difference_low": low, "difference_high": high,
                      "intervals_separate": bool(upper_interval[0] > lower_interval[1])})
     return rows

@@ -145,7 +145,8 @@ def test_a_real_ladders_ratings_follow_the_closed_form_of_its_chain_of_pairs(sma
         order = ladder_order(agent_cost(con, small_ladder.folder))
         ratings, gaps = agent_ratings(con, variant_rules(spec), order, replicates=200)
         scores = dict(con.sql("""
-            SELECT me.agent, sum(CASE WHEN me.rank < them.rank THEN 1.0 WHEN me.rank = them.rank THEN 0.5 ELSE 0 END)::DOUBLE
+            SELECT me.agent,
+                   sum(CASE WHEN me.rank < them.rank THEN 1.0 WHEN me.rank = them.rank THEN 0.5 ELSE 0 END)::DOUBLE
             FROM players AS me JOIN players AS them
               ON me.variant = them.variant AND me.game_index = them.game_index AND me.seat <> them.seat
             WHERE me.agent <> them.agent AND 'heuristic' IN (me.agent, them.agent)
