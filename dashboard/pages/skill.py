@@ -1,7 +1,8 @@
 """Skill page: for a skill ladder (``experiments/<game>_skill_ladder.toml``), the agent-versus-agent
 win-rate heatmap, how each faction's and card's win rate moves across the rungs (sign flips
-flagged) and what each variant's agents cost per game. All numbers come from the report
-(``analytics.skill``, ``analytics.metrics.skill_movement``)."""
+flagged), what each variant's agents cost per game and the agents' ratings with their intervals.
+All numbers come from the report (``analytics.skill``, ``analytics.metrics.skill_movement``,
+``analytics.ratings``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import polars as pl
 import streamlit as st
 
 from analytics.skill import ladder_order, rungs_in_order
-from dashboard.charts import heatmap, skill_chart
+from dashboard.charts import heatmap, interval_chart, skill_chart
 from dashboard.common import RATE_COLUMNS, header, open_report, pick, player_counts, require_experiment
 
 SHOWN_NAMES = 8  # names preselected in the skill chart when none flips sign: the largest swings
@@ -73,3 +74,31 @@ st.subheader("Cost per game")
 st.caption("Wall seconds of one worker per game (manifest `play_seconds` / games; grows when the machine is busy) "
            "and agent decisions per game over all seats.")
 st.dataframe(cost, hide_index=True)
+
+st.subheader("Ratings")
+ratings = report.metrics["agent_ratings"]
+gaps = report.metrics["rating_gaps"]
+if ratings.is_empty():
+    st.info("No game of this experiment seats two different agents with different results, so there is nothing "
+            "to rate (a skill ladder's head-to-head variants do).")
+else:
+    pools = ratings.select("rules", "n_players", "anchor").unique(maintain_order=True)
+    labels = [f"{rules}, {players} players, {anchor} = 0" for rules, players, anchor in pools.iter_rows()]
+    chosen = pools.row(labels.index(pick("Ratings of", labels, key="ratings_pool")), named=True)
+    in_pool = (pl.col("rules") == chosen["rules"]) & (pl.col("n_players") == chosen["n_players"]) \
+        & (pl.col("anchor") == chosen["anchor"])
+    rated = ratings.filter(in_pool)
+    st.altair_chart(interval_chart(rated, "agent", "rating", "rating_low", "rating_high", percent=False,
+                                   horizontal=True, key_title="Agent", rate_title="Elo rating",
+                                   title=f"Bradley-Terry rating (Elo scale, {chosen['anchor']} = 0) with 95% interval"),
+                    width="stretch")
+    st.caption("From the games that seat different agents (one comparison per pair of seats; mirror games left "
+               "out), one virtual draw per pair that met. 95% interval: bootstrap by game, stratified by variant, "
+               "or the model's ±1.96 standard errors where wider (`analytics/ratings.py`).")
+    st.dataframe(rated, hide_index=True)
+    adjacent = gaps.filter(in_pool)
+    separated = int(adjacent["intervals_separate"].sum())
+    st.caption(f"Adjacent agents by rating: {separated} of {adjacent.height} pairs have disjoint intervals"
+               + (" — the order is resolved." if separated == adjacent.height else
+                  "; where `intervals_separate` is false, more games between those two are needed."))
+    st.dataframe(adjacent, hide_index=True)

@@ -223,7 +223,7 @@ def test_the_skill_page_shows_the_matrix_but_no_movement_without_rungs(
     rules = variant_rules(read_spec(results.folder("divvy_tiny")))
     matrix = computed(results, "divvy_tiny", lambda con: agent_matrix(con, rules))
     same(shown(at, 0), matrix.filter(pl.col("rules") == "(game defaults)"))
-    assert len(at.dataframe) == 2  # the matrix and the cost table
+    assert len(at.dataframe) == 4  # the matrix, the cost table, the ratings and their adjacent pairs
 
 
 def shown_hands(at: AppTest) -> list[list[str]]:
