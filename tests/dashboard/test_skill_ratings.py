@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import duckdb
+import polars as pl
 import pytest
 
 from analytics.catalog import read_spec
@@ -16,8 +18,13 @@ def test_the_skill_page_shows_each_agents_rating_with_its_interval_and_the_adjac
     at = open_page(results, "skill_tiny", "skill", monkeypatch)
     folder = results.folder("skill_tiny")
     rules = variant_rules(read_spec(folder))
-    tables = {name: computed(results, "skill_tiny", lambda con, which=which: agent_ratings(
-        con, rules, ladder_order(agent_cost(con, folder)))[which]) for which, name in enumerate(("ratings", "gaps"))}
+    def ratings(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+        return agent_ratings(con, rules, ladder_order(agent_cost(con, folder)))[0]
+
+    def gaps(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+        return agent_ratings(con, rules, ladder_order(agent_cost(con, folder)))[1]
+
+    tables = {"ratings": computed(results, "skill_tiny", ratings), "gaps": computed(results, "skill_tiny", gaps)}
     shown_tables = [shown(at, index) for index in range(len(at.dataframe))]
     same(shown_tables[-2], tables["ratings"])
     same(shown_tables[-1], tables["gaps"])
