@@ -35,9 +35,14 @@ included), which keeps a 20-0 sweep's uncertainty in view; with a game's
 seats linked (more than two players) the bootstrap is the wider one.
 
 **Adjacent agents.** Sorted by rating, each agent and the next one up:
-their rating difference with its own bootstrap interval, and whether their
-two rating intervals are disjoint (``intervals_separate``): the ladder's
-order is resolved where every adjacent pair separates.
+their rating difference with its own interval (same method), whether their
+two rating intervals are disjoint (``intervals_separate``), and whether the
+difference's interval excludes zero (``difference_excludes_zero``). The
+second is the test of the order: the two ratings' intervals share the
+anchor's uncertainty (both are measured from the same anchor), so disjoint
+intervals ask for more than the data need, the more so the further the
+pair is from the anchor; a ladder's order is resolved where every adjacent
+difference excludes zero, and beyond doubt where the intervals separate too.
 
 ``agent_ratings`` and ``adjacent_gaps`` return Polars frames; the pure
 functions below them work on plain numbers and are tested on synthetic data
@@ -50,6 +55,7 @@ import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import duckdb
 import numpy
@@ -75,7 +81,7 @@ RATING_SCHEMA = {
 GAP_SCHEMA = {
     "rules": pl.String, "n_players": pl.Int64, "anchor": pl.String, "lower": pl.String, "upper": pl.String,
     "difference": pl.Float64, "difference_low": pl.Float64, "difference_high": pl.Float64,
-    "intervals_separate": pl.Boolean,
+    "intervals_separate": pl.Boolean, "difference_excludes_zero": pl.Boolean,
 }
 
 
@@ -282,6 +288,22 @@ def percentile_interval(values: numpy.ndarray, confidence: float = CONFIDENCE) -
     return float(low), float(high)
 
 
+def games_to_separate(win_rate: float, power: float = 0.8, confidence: float = CONFIDENCE) -> int:
+    """Two-player games between two agents, one of which wins ``win_rate`` of
+    them, for the 95% interval of their rating difference to exclude zero
+    with probability ``power``: the logit of the score has standard error
+    ``1 / sqrt(n p (1 - p))``, so ``n = ((z + z_power) / logit(p))² / (p (1 - p))``,
+    rounded up. How the skill ladder specs are sized (the closest adjacent
+    pair decides); a near tie needs thousands (p = 0.52: about 4,900)."""
+    if not 0.0 < win_rate < 1.0 or win_rate == 0.5:
+        raise ValueError(f"win_rate: expected a rate strictly between 0 and 1 other than 0.5, got {win_rate!r}")
+    if not 0.0 < power < 1.0:
+        raise ValueError(f"power: expected a number strictly between 0 and 1, got {power!r}")
+    logit = math.log(win_rate / (1 - win_rate))
+    z = z_for_confidence(confidence) + NormalDist().inv_cdf(power)
+    return math.ceil((z / logit) ** 2 / (win_rate * (1 - win_rate)) - 1e-9)
+
+
 def outcomes_by_pool(con: duckdb.DuckDBPyConnection, rules: Mapping[str, str]) -> dict[tuple[str, int], list[Outcome]]:
     """The distinct seat-by-seat outcomes of the games that seat two or more
     different agents, grouped into pools of variants with the same rules
@@ -326,7 +348,7 @@ def agent_ratings(con: duckdb.DuckDBPyConnection, rules: Mapping[str, str], orde
     comparisons, rating, rating_low, rating_high (Elo points), rank (1 =
     highest rating in its group). Gaps: rules, n_players, lower, upper (adjacent agents
     by rating), difference (upper minus lower) with difference_low and
-    difference_high, intervals_separate. Empty frames when no game seats two
+    difference_high, intervals_separate, difference_excludes_zero. Empty frames when no game seats two
     different agents or every such game ends level for all seats (a
     cooperative game).
     """
@@ -388,5 +410,6 @@ def _gap_rows(rules_text: str, n_players: int, fit: RatingFit) -> list[dict[str,
                      "lower": fit.agents[lower], "upper": fit.agents[upper],
                      "difference": float(fit.ratings[upper] - fit.ratings[lower]),
                      "difference_low": low, "difference_high": high,
-                     "intervals_separate": bool(upper_interval[0] > lower_interval[1])})
+                     "intervals_separate": bool(upper_interval[0] > lower_interval[1]),
+                     "difference_excludes_zero": bool(low > 0 or high < 0)})
     return rows

@@ -689,18 +689,20 @@ def _ratings_tables(ratings: pl.DataFrame, gaps: pl.DataFrame, asked: bool) -> l
         if not pairs:
             continue
         separated = sum(1 for row in pairs if row["intervals_separate"])
+        resolved = sum(1 for row in pairs if row["difference_excludes_zero"])
         tables.append(_Table(
             title=f"Adjacent agents by rating: {players} players, {_clip(rules, 40)}, "
                   f"{_clip(short_agent(anchor), 30)} = 0",
-            headers=["lower", "upper", "difference", "95% interval", "intervals separate"],
-            right=[False, False, True, False, False],
-            rows=[[_clip(short_agent(row["lower"]), 30), _clip(short_agent(row["upper"]), 30),
+            headers=["lower", "upper", "difference", "95% interval", "excludes 0", "intervals separate"],
+            right=[False, False, True, False, False, False],
+            rows=[[_clip(short_agent(row["lower"]), 28), _clip(short_agent(row["upper"]), 28),
                    _elo(row["difference"]), _elo_interval(row["difference_low"], row["difference_high"]),
+                   "yes" if row["difference_excludes_zero"] else "NO",
                    "yes" if row["intervals_separate"] else "NO"]
                   for row in pairs],
-            notes=[f"{separated} of {len(pairs)} adjacent pairs have disjoint rating intervals"
-                   + (": the order is resolved." if separated == len(pairs) else "; NO: not resolved."),
-                   "difference: upper minus lower, with its own bootstrap interval."],
+            notes=[f"order resolved for {resolved} of {len(pairs)} adjacent pairs (the difference's interval "
+                   "excludes 0);", f"the two rating intervals are disjoint for {separated} of {len(pairs)} "
+                   "(stricter: both share the anchor's uncertainty)."],
         ))
     return tables
 

@@ -97,8 +97,10 @@ else:
                "or the model's ±1.96 standard errors where wider (`analytics/ratings.py`).")
     st.dataframe(rated, hide_index=True)
     adjacent = gaps.filter(in_pool)
+    resolved = int(adjacent["difference_excludes_zero"].sum())
     separated = int(adjacent["intervals_separate"].sum())
-    st.caption(f"Adjacent agents by rating: {separated} of {adjacent.height} pairs have disjoint intervals"
-               + (" — the order is resolved." if separated == adjacent.height else
-                  "; where `intervals_separate` is false, more games between those two are needed."))
+    st.caption(f"Adjacent agents by rating: the order is resolved for {resolved} of {adjacent.height} pairs "
+               f"(the difference's 95% interval excludes 0); the two rating intervals are disjoint for {separated} "
+               "(stricter: both share the anchor's uncertainty). Where neither holds, more games between those "
+               "two are needed.")
     st.dataframe(adjacent, hide_index=True)

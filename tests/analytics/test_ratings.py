@@ -28,6 +28,7 @@ from analytics.ratings import (
     fit_linked_groups,
     fit_ratings,
     fit_strengths,
+    games_to_separate,
 )
 from analytics.report import build_report, render_report
 from analytics.skill import agent_cost, ladder_order, variant_rules
@@ -124,8 +125,11 @@ def test_intervals_separate_for_a_large_gap_and_not_for_a_tiny_one() -> None:
     wide = fit_ratings(outcomes, LADDER, replicates=200)[0]
     narrow = fit_ratings(close, LADDER, replicates=200)[0]
     assert wide is not None and narrow is not None
-    assert [row["intervals_separate"] for row in _gap_rows("r", 2, wide)] == [True]
-    assert not all(row["intervals_separate"] for row in _gap_rows("r", 2, narrow))
+    assert [(row["intervals_separate"], row["difference_excludes_zero"]) for row in _gap_rows("r", 2, wide)] \
+        == [(True, True)]
+    close_pairs = _gap_rows("r", 2, narrow)
+    assert not all(row["intervals_separate"] for row in close_pairs)
+    assert not all(row["difference_excludes_zero"] for row in close_pairs)
 
 
 def test_the_bootstrap_is_reproducible() -> None:
@@ -175,7 +179,7 @@ def test_the_report_shows_the_ratings_section_in_every_format(small_ladder: Smal
     report = build_report(small_ladder.folder)
     text = render_report(report, "text", sections=["ratings"])
     assert "Ratings (Bradley-Terry, Elo scale): 2 players, (game defaults), random = 0" in text
-    assert "Adjacent agents by rating" in text and "intervals separate" in text
+    assert "Adjacent agents by rating" in text and "intervals separate" in text and "excludes 0" in text
     assert "bootstrap by game, stratified" in text
     markdown = render_report(report, "markdown", sections=["ratings"])
     assert "## Ratings (Bradley-Terry, Elo scale)" in markdown and "| rank | agent | rating |" in markdown
@@ -198,3 +202,24 @@ def test_without_results_between_different_agents_the_ratings_section_says_so(
     assert report.metrics["agent_ratings"].height == 0
     assert "Ratings\n  no game seats two different agents with different results" in render_report(
         report, "text", sections=["ratings"])
+
+
+def test_games_to_separate_follows_the_logit_formula_and_gives_the_power_it_promises() -> None:
+    # n = ((1.96 + 0.8416) / logit(0.6))^2 / (0.6 * 0.4) = 198.4..., rounded up.
+    assert games_to_separate(0.6) == 199
+    assert games_to_separate(0.4) == 199
+    with pytest.raises(ValueError, match="win_rate"):
+        games_to_separate(0.5)
+    games = games_to_separate(0.6)
+    generator = numpy.random.default_rng(11)
+    separated = 0
+    trials = 200
+    for _ in range(trials):
+        wins = int(generator.binomial(games, 0.6))
+        outcomes = [Outcome("v", ("random", "heuristic"), (2, 1), wins),
+                    Outcome("v", ("random", "heuristic"), (1, 2), games - wins)]
+        fit, _ = fit_ratings(outcomes, LADDER, replicates=100, seed=int(generator.integers(1 << 30)))
+        assert fit is not None
+        low, _ = fit.interval(1, 0)
+        separated += low > 0
+    assert 0.72 <= separated / trials <= 0.88, separated / trials
