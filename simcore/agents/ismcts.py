@@ -90,9 +90,14 @@ class IsmctsAgent(Agent):
         if len(legal_actions) == 1:
             return legal_actions[0]
         root = self.search(state)
-        children = [root.children.get((self.seat, action)) for action in legal_actions]
+        statistics = self._root_statistics(root)
+        children = [statistics.get((self.seat, action)) for action in legal_actions]
         visits = [child.visits if child is not None else -1 for child in children]
         return first_best(legal_actions, visits)
+
+    def _root_statistics(self, root: Node) -> dict[tuple[int, int], Node]:
+        """The statistics of the seat's own root actions: the root's children."""
+        return root.children
 
     def search(self, state: GameState) -> Node:
         """Run the iterations from ``state`` and return the tree's root."""

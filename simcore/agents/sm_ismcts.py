@@ -29,10 +29,8 @@ determinizations, and the choices it takes back were redrawn in them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from simcore.agents.ismcts import DEFAULT_EXPLORATION, DEFAULT_ITERATIONS, IsmctsAgent, Node, SimultaneousMove
-from simcore.agents.search import DEFAULT_MAX_STEPS, first_best
+from simcore.agents.search import DEFAULT_MAX_STEPS
 from simcore.api import Game, GameState
 from simcore.rng import Generator
 
@@ -46,17 +44,9 @@ class SimultaneousIsmctsAgent(IsmctsAgent):
         super().__init__(game, seat, rng, iterations, exploration, rollout, max_steps)
         self.name = "sm_ismcts"
 
-    def choose(self, state: GameState, legal_actions: Sequence[int]) -> int:
-        """The most visited of the seat's root actions after ``iterations`` iterations."""
-        if len(legal_actions) == 1:
-            return legal_actions[0]
-        root = self.search(state)
-        # At a simultaneous move the seat's statistics are the move's
-        # decoupled ones; elsewhere the root's children, as in ismcts.
-        children = root.simultaneous.choices if root.simultaneous is not None else root.children
-        found = [children.get((self.seat, action)) for action in legal_actions]
-        visits = [child.visits if child is not None else -1 for child in found]
-        return first_best(legal_actions, visits)
+    def _root_statistics(self, root: Node) -> dict[tuple[int, int], Node]:
+        """At a simultaneous move, the move's decoupled statistics; elsewhere the root's children."""
+        return root.simultaneous.choices if root.simultaneous is not None else root.children
 
     def _descend(self, node: Node, state: GameState, path: list[Node], n_players: int) -> Node | None:
         """One step of the ``ismcts`` walk, except at a simultaneous move:
