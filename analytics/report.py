@@ -693,16 +693,16 @@ def _ratings_tables(ratings: pl.DataFrame, gaps: pl.DataFrame, asked: bool) -> l
         tables.append(_Table(
             title=f"Adjacent agents by rating: {players} players, {_clip(rules, 40)}, "
                   f"{_clip(short_agent(anchor), 30)} = 0",
-            headers=["lower", "upper", "difference", "95% interval", "excludes 0", "intervals separate"],
+            headers=["lower", "upper", "difference", "95% interval", "excludes 0", "disjoint"],
             right=[False, False, True, False, False, False],
             rows=[[_clip(short_agent(row["lower"]), 28), _clip(short_agent(row["upper"]), 28),
                    _elo(row["difference"]), _elo_interval(row["difference_low"], row["difference_high"]),
                    "yes" if row["difference_excludes_zero"] else "NO",
                    "yes" if row["intervals_separate"] else "NO"]
                   for row in pairs],
-            notes=[f"order resolved for {resolved} of {len(pairs)} adjacent pairs (the difference's interval "
-                   "excludes 0);", f"the two rating intervals are disjoint for {separated} of {len(pairs)} "
-                   "(stricter: both share the anchor's uncertainty)."],
+            notes=[f"order resolved for {resolved} of {len(pairs)} adjacent pairs (excludes 0: the difference's "
+                   "95% interval", f"excludes 0); disjoint: the two rating intervals separate ({separated} of "
+                   f"{len(pairs)});", "disjoint is stricter, as both intervals share the anchor's uncertainty."],
         ))
     return tables
 

@@ -116,26 +116,23 @@ class IsmctsAgent(Agent):
     def _select_and_expand(self, root: Node, state: GameState) -> list[Node]:
         """Walk ``state`` (a determinization) down the tree, adding at most
         one node; return the nodes visited, root first."""
-        node: Node | None = root
+        node = root
         path = [root]
         n_players = len(root.totals)
-        while node is not None and not state.is_terminal():
-            node = self._descend(node, state, path, n_players)
+        # The hot path of the search: a plain loop (``sm_ismcts`` has its own).
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            if len(actions) == 1:
+                # Forced moves are the rules moving on, not choices: no node.
+                state.apply(actions[0])
+                continue
+            child, added = self._choose_child(node.children, state.current_player, actions, n_players)
+            state.apply(child.action)
+            path.append(child)
+            if added:
+                break
+            node = child
         return path
-
-    def _descend(self, node: Node, state: GameState, path: list[Node], n_players: int) -> Node | None:
-        """One step of the walk from ``node``: play the state's next step on
-        ``state``, append the statistics nodes it used to ``path``, and
-        return the node reached, or None once a new node was added."""
-        actions = state.legal_actions()
-        if len(actions) == 1:
-            # Forced moves are the rules moving on, not choices: no node.
-            state.apply(actions[0])
-            return node
-        child, added = self._choose_child(node.children, state.current_player, actions, n_players)
-        state.apply(child.action)
-        path.append(child)
-        return None if added else child
 
     def _choose_child(self, children: dict[tuple[int, int], Node], player: int, actions: Sequence[int],
                       n_players: int) -> tuple[Node, bool]:

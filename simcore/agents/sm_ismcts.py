@@ -48,14 +48,33 @@ class SimultaneousIsmctsAgent(IsmctsAgent):
         """At a simultaneous move, the move's decoupled statistics; elsewhere the root's children."""
         return root.simultaneous.choices if root.simultaneous is not None else root.children
 
-    def _descend(self, node: Node, state: GameState, path: list[Node], n_players: int) -> Node | None:
-        """One step of the ``ismcts`` walk, except at a simultaneous move:
-        there every seat of the move chooses from the move's decoupled
-        statistics (forced steps need none), and the joint choice leads to
-        the next node; None once a new joint choice was added."""
-        steps = state.rewind_simultaneous_move()
-        if not steps:
-            return super()._descend(node, state, path, n_players)
+    def _select_and_expand(self, root: Node, state: GameState) -> list[Node]:
+        """The ``ismcts`` walk, except that a simultaneous move is one step
+        (``_simultaneous_step``); returns the statistics nodes to back up."""
+        node: Node | None = root
+        path = [root]
+        n_players = len(root.totals)
+        while node is not None and not state.is_terminal():
+            steps = state.rewind_simultaneous_move()
+            if steps:
+                node = self._simultaneous_step(node, state, steps, path, n_players)
+                continue
+            actions = state.legal_actions()
+            if len(actions) == 1:
+                state.apply(actions[0])  # forced: no node
+                continue
+            child, added = self._choose_child(node.children, state.current_player, actions, n_players)
+            state.apply(child.action)
+            path.append(child)
+            node = None if added else child
+        return path
+
+    def _simultaneous_step(self, node: Node, state: GameState, steps: int, path: list[Node],
+                           n_players: int) -> Node | None:
+        """Play the ``steps`` choices of one simultaneous move on ``state``,
+        each seat's from the move's decoupled statistics (appended to
+        ``path``; forced steps need none); return the node the joint choice
+        leads to, or None once that joint choice is new (expansion)."""
         move = node.simultaneous
         if move is None:
             move = node.simultaneous = SimultaneousMove()

@@ -179,7 +179,9 @@ def test_the_report_shows_the_ratings_section_in_every_format(small_ladder: Smal
     report = build_report(small_ladder.folder)
     text = render_report(report, "text", sections=["ratings"])
     assert "Ratings (Bradley-Terry, Elo scale): 2 players, (game defaults), random = 0" in text
-    assert "Adjacent agents by rating" in text and "intervals separate" in text and "excludes 0" in text
+    assert "Adjacent agents by rating" in text and "disjoint" in text and "excludes 0" in text
+    tables = text[text.index("Ratings (Bradley-Terry"):]
+    assert max(len(line) for line in tables.splitlines()) <= 100 and "..." not in tables  # nothing clipped
     assert "bootstrap by game, stratified" in text
     markdown = render_report(report, "markdown", sections=["ratings"])
     assert "## Ratings (Bradley-Terry, Elo scale)" in markdown and "| rank | agent | rating |" in markdown
