@@ -16,12 +16,14 @@ agents: ``"mypackage.agents:Greedy(depth=2)"``. The class must
   a parameter without a default must be given.
 
 The module must be importable by every process that plays games: the
-driver, where the spec is read, and each Ray worker. Local workers start in
-the driver's working folder with the driver's ``PYTHONPATH``, so a module
-in (or under) the folder where ``cardlab run`` starts works as it is; on a
-cluster, install it on every node. ``simcore.agents.honesty.check_seat_honesty``
-(``cardlab check-agent``) tests such a class the way the shipped agents are
-tested. A worked example: ``examples/agents/greedy.py``.
+driver, where the spec is read, and each Ray worker. Imports here also look
+in the current working folder (as ``python -m`` does; the ``cardlab``
+console script would not), and local Ray workers start in the driver's
+working folder, so a package in the folder where ``cardlab run`` starts
+works as it is; on a cluster, install it on every node.
+``simcore.agents.honesty.check_seat_honesty`` (``cardlab check-agent``)
+tests such a class the way the shipped agents are tested. The worked
+example: ``examples/greedy_agent.py``.
 """
 
 from __future__ import annotations
