@@ -23,7 +23,7 @@ working folder, so a package in the folder where ``cardlab run`` starts
 works as it is; on a cluster, install it on every node.
 ``simcore.agents.honesty.check_seat_honesty`` (``cardlab check-agent``)
 tests such a class the way the shipped agents are tested. The worked
-example: ``examples/greedy_agent.py``.
+example: ``experiments/agents/greedy_agent.py``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 (parameters typed from the constructor, one-line errors), builds the class
 with ``(game, seat, rng, **parameters)``, plays through ``cardlab run`` on
 Ray workers, and is checked for seat-honesty by ``cardlab check-agent``.
-The worked example is ``examples/greedy_agent.py``.
+The worked example is ``experiments/agents/greedy_agent.py``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pytest
 import ray
 
 from cardlab.cli import main
-from examples.greedy_agent import GreedyAgent
+from experiments.agents.greedy_agent import GreedyAgent
 from experiments.spec import SpecError, parse_spec
 from simcore.agents.registry import AgentSpecError, make_agent, parse_agent_spec
 from simcore.play import play_game
@@ -29,7 +29,7 @@ from simcore.seeding import game_seed
 from tests.agents.helpers import config_of
 from workers.runner import RunOptions, run_experiment
 
-GREEDY = "examples.greedy_agent:GreedyAgent"
+GREEDY = "experiments.agents.greedy_agent:GreedyAgent"
 CARDLAB = Path(sys.executable).with_name("cardlab")
 
 
@@ -49,10 +49,10 @@ def test_make_agent_builds_the_class_with_its_game_seat_generator_and_parameters
 @pytest.mark.parametrize(("text", "message"), [
     ("nosuchpackage.agents:Greedy", "agent 'nosuchpackage.agents:Greedy': cannot import module "
                                     "'nosuchpackage.agents' (ModuleNotFoundError: No module named 'nosuchpackage')"),
-    ("examples.greedy_agent:Greed", "agent 'examples.greedy_agent:Greed': module 'examples.greedy_agent' has no "
-                                    "class 'Greed'"),
-    ("examples.greedy_agent:TIE_BREAKS", "'examples.greedy_agent:TIE_BREAKS' is not an agent class; expected a "
-                                         "subclass of simcore.api.Agent, got tuple"),
+    ("experiments.agents.greedy_agent:Greed", "agent 'experiments.agents.greedy_agent:Greed': module "
+                                              "'experiments.agents.greedy_agent' has no class 'Greed'"),
+    ("experiments.agents.greedy_agent:TIE_BREAKS", "'experiments.agents.greedy_agent:TIE_BREAKS' is not an agent "
+                                                   "class; expected a subclass of simcore.api.Agent, got tuple"),
     ("simcore.api:GameState", "is not an agent class; expected a subclass of simcore.api.Agent, got type"),
     (f"{GREEDY}(depth=2)", f"agent '{GREEDY}': unknown parameter 'depth'; expected one of: samples, tie_break"),
     (f"{GREEDY}(samples=many)", f"agent '{GREEDY}': samples: expected an integer, got 'many'"),
@@ -60,7 +60,7 @@ def test_make_agent_builds_the_class_with_its_game_seat_generator_and_parameters
                                                 "parameter 'depth'"),
     ("tests.agents.test_own_agents:NoSeat", "NoSeat must take (game, seat, rng) first, then its parameters; "
                                             "got (game, depth)"),
-    ("examples.greedy_agent:", "cannot read agent 'examples.greedy_agent:'"),
+    ("experiments.agents.greedy_agent:", "cannot read agent 'experiments.agents.greedy_agent:'"),
 ])
 def test_a_bad_import_path_or_class_is_a_one_line_error(text: str, message: str) -> None:
     with pytest.raises(AgentSpecError) as raised:
@@ -85,11 +85,11 @@ class NoSeat(GreedyAgent):
 
 
 def test_an_experiment_file_with_a_bad_agent_class_names_the_file_and_key() -> None:
-    raw = {"name": "mine", "game": "divvy", "games": 2, "agents": ["random", "examples.greedy_agent:Nobody"]}
+    raw = {"name": "mine", "game": "divvy", "games": 2, "agents": ["random", "experiments.agents.greedy_agent:Nobody"]}
     with pytest.raises(SpecError) as raised:
         parse_spec(raw, "mine.toml")
-    assert str(raised.value) == ("mine.toml: agents[1]: agent 'examples.greedy_agent:Nobody': module "
-                                 "'examples.greedy_agent' has no class 'Nobody'")
+    assert str(raised.value) == ("mine.toml: agents[1]: agent 'experiments.agents.greedy_agent:Nobody': module "
+                                 "'experiments.agents.greedy_agent' has no class 'Nobody'")
 
 
 def test_the_example_agent_plays_whole_games_the_same_for_the_same_seed_and_beats_random() -> None:

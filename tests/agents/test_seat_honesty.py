@@ -19,7 +19,8 @@ from tests.agents.helpers import GAME_IDS, config_of, decision_points
 
 SHIPPED_AGENTS = ("random", "heuristic", "osla(rollouts=2)", "ismcts(iterations=40)",
                   "ismcts(iterations=20,rollout=heuristic)", "sm_ismcts(iterations=40)",
-                  "sm_ismcts(iterations=20,rollout=heuristic)", "examples.greedy_agent:GreedyAgent(samples=2)")
+                  "sm_ismcts(iterations=20,rollout=heuristic)",
+                  "experiments.agents.greedy_agent:GreedyAgent(samples=2)")
 POSITIONS_PER_GAME = 6
 
 

@@ -3,7 +3,7 @@
 Name it in an experiment file by import path, with parameters like the
 built-in agents::
 
-    agents = ["examples.greedy_agent:GreedyAgent(samples=3)", "random"]
+    agents = ["experiments.agents.greedy_agent:GreedyAgent(samples=3)", "random"]
 
 ``GreedyAgent`` works on every game through the game API alone: for each
 legal action it plays the action, and the forced steps after it, on
@@ -13,7 +13,7 @@ leaves its own score furthest ahead of the best other seat's (the game's
 actions when ``tie_break = "random"``, else to the first).
 
 It follows the rules every agent must follow to be *seat-honest*, and so
-passes ``cardlab check-agent examples.greedy_agent:GreedyAgent --game divvy``:
+passes ``cardlab check-agent experiments.agents.greedy_agent:GreedyAgent --game divvy``:
 
 - it looks ahead only on ``determinize(state, seat, rng)`` copies, never on
   ``state`` itself, which it must not change;

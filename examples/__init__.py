@@ -1,1 +1,0 @@
-"""Worked examples of extending cardlab from outside its packages (see the README)."""

@@ -1,0 +1,1 @@
+"""Example agents written as a user would write their own (see the README, "Bring your own agent")."""
