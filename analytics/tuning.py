@@ -411,12 +411,12 @@ def latest_search_rows(trials: pl.DataFrame) -> pl.DataFrame:
 
 
 def with_front(rows: pl.DataFrame) -> pl.DataFrame:
-    """``rows`` with ``layer`` (Pareto layer of miss against cost; null for failed rows)
-    and ``on_front`` (layer 0)."""
-    valid = rows.filter(pl.col("miss").is_not_null())
-    layers = pareto_layers(list(zip(valid["miss"].to_list(), valid["cost"].to_list(), strict=True)))
+    """``rows`` with ``layer`` (Pareto layer of the miss's upper end, which the
+    search minimises, against cost; null for failed rows) and ``on_front`` (layer 0)."""
+    valid = rows.filter(pl.col("miss_high").is_not_null())
+    layers = pareto_layers(list(zip(valid["miss_high"].to_list(), valid["cost"].to_list(), strict=True)))
     marked = valid.with_columns(pl.Series("layer", layers, dtype=pl.Int64))
-    failed = rows.filter(pl.col("miss").is_null()).with_columns(pl.lit(None, dtype=pl.Int64).alias("layer"))
+    failed = rows.filter(pl.col("miss_high").is_null()).with_columns(pl.lit(None, dtype=pl.Int64).alias("layer"))
     return pl.concat([marked, failed], how="diagonal_relaxed").sort("trial").with_columns(
         (pl.col("layer") == 0).fill_null(False).alias("on_front"))
 
@@ -447,7 +447,7 @@ def tuning_tables(folder: ResultsPath | str) -> dict[str, pl.DataFrame]:
     if trials.is_empty():
         return {**tables, "tuning_front": pl.DataFrame(), "tuning_confirmation": pl.DataFrame(),
                 "tuning_candidates": pl.DataFrame()}
-    front = with_front(latest_search_rows(trials)).sort("layer", "miss", "cost", "trial", nulls_last=True)
+    front = with_front(latest_search_rows(trials)).sort("layer", "miss_high", "cost", "trial", nulls_last=True)
     tables["tuning_front"] = front.select(front_columns)
     confirm = trials.filter(pl.col("stage") == "confirm")
     answer = state.get("answer") or {}

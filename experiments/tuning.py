@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 import math
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -617,3 +618,44 @@ def _band(table: Mapping[str, Any], form: str, key: str, source: str) -> tuple[f
         raise _fail(source, f"{key}.around", f"expected a number or a column of the view, got {around!r}")
     return (float(around) - value, float(around) + value, float(around),
             f"within {value:g} of {around:g}")
+
+
+# ------------------------------------------------------------------ writing an experiment
+
+
+def toml_value(value: Any) -> str:
+    """``value`` (a parameter value: string, boolean, number or list of them) as TOML."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        text = repr(value)
+        return text if any(mark in text for mark in ".en") else text + ".0"
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(item) for item in value) + "]"
+    raise TypeError(f"no TOML form for {value!r}")
+
+
+def experiment_toml(spec: TuningSpec, name: str, variant: str, overrides: Mapping[str, Any], games: int,
+                    comments: Sequence[str]) -> str:
+    """An experiment file (``cardlab run`` reads it) that plays ``overrides`` as the
+    variant ``variant`` against the current data on paired seeds, with this
+    spec's game, agents and player counts; ``comments`` head it."""
+    lines = [*(f"# {comment}" for comment in comments), "",
+             f"name = {toml_value(name)}",
+             f"game = {toml_value(spec.game)}",
+             f"description = {toml_value(f'The change found by cardlab tune {spec.name}, against the current data.')}",
+             f"games = {games}",
+             f"seed = {spec.base.seed}",
+             f"player_counts = {toml_value(list(spec.base.player_counts))}",
+             f"agents = {toml_value([str(agent) for agent in spec.base.agents])}",
+             f"rotate_seats = {toml_value(spec.base.rotate_seats)}",
+             f"shard_size = {spec.base.shard_size}",
+             "paired_seeds = true",
+             "",
+             f"[variants.{variant}]"]
+    lines.extend(f"{json.dumps(path)} = {toml_value(value)}" for path, value in overrides.items())
+    return "\n".join(lines) + "\n"

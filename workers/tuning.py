@@ -237,19 +237,25 @@ def trial_record(trial: Any) -> dict[str, Any]:
 # ------------------------------------------------------------------ successive halving
 
 
-def rank(candidates: Sequence[Candidate], rung: int) -> list[Candidate]:
-    """Candidates looked at on ``rung``, best first: Pareto layer of (miss, cost),
-    then miss, then cost, then trial number. Failed looks are left out."""
-    pool = [candidate for candidate in candidates if rung in candidate.looks and candidate.looks[rung].miss is not None]
-    layers = pareto_layers([(_miss(candidate, rung), candidate.cost) for candidate in pool])
-    order = sorted(range(len(pool)), key=lambda index: (
-        layers[index], _miss(pool[index], rung), pool[index].cost, pool[index].trial))
-    return [pool[index] for index in order]
-
-
-def _miss(candidate: Candidate, rung: int) -> float:
-    miss = candidate.looks[rung].miss
+def objective(candidate: Candidate, rung: int) -> float:
+    """The miss the search minimises: the upper end of the candidate's miss
+    interval on ``rung`` (infinite for a failed look). Pessimistic on purpose:
+    a candidate whose values sit just inside a band edge has a point miss of 0
+    but cannot be confirmed; the upper end prefers values well inside the bands,
+    and on common seeds every candidate of a rung carries the same noise."""
+    miss = candidate.looks[rung].miss_high
     return math.inf if miss is None else miss
+
+
+def rank(candidates: Sequence[Candidate], rung: int) -> list[Candidate]:
+    """Candidates looked at on ``rung``, best first: Pareto layer of (objective,
+    cost), then objective, then cost, then trial number. Failed looks are left out."""
+    pool = [candidate for candidate in candidates
+            if rung in candidate.looks and candidate.looks[rung].miss_high is not None]
+    layers = pareto_layers([(objective(candidate, rung), candidate.cost) for candidate in pool])
+    order = sorted(range(len(pool)), key=lambda index: (
+        layers[index], objective(pool[index], rung), pool[index].cost, pool[index].trial))
+    return [pool[index] for index in order]
 
 
 def promotions(candidates: Sequence[Candidate], rungs: int, promote: int) -> list[Candidate]:
@@ -268,7 +274,8 @@ def finalists(candidates: Sequence[Candidate]) -> list[Candidate]:
     if not reached:
         return []
     top = max(max(candidate.looks) for candidate in reached)
-    return [candidate for candidate in reached if top in candidate.looks and candidate.looks[top].miss is not None]
+    return [candidate for candidate in reached
+            if top in candidate.looks and candidate.looks[top].miss_high is not None]
 
 
 def to_confirm(candidates: Sequence[Candidate], count: int) -> list[Candidate]:
@@ -278,7 +285,7 @@ def to_confirm(candidates: Sequence[Candidate], count: int) -> list[Candidate]:
         return []
     top = max(pool[0].looks)
     ranked = rank(pool, top)
-    layers = pareto_layers([(_miss(candidate, top), candidate.cost) for candidate in ranked])
+    layers = pareto_layers([(objective(candidate, top), candidate.cost) for candidate in ranked])
     front = [candidate for candidate, layer in zip(ranked, layers, strict=True) if layer == 0]
     return front[:count]
 
@@ -503,10 +510,10 @@ class _Run:
                 targets.extend(target_rows)
             for trial, candidate, duplicate_of in new:
                 first = candidate.looks.get(0)
-                if first is None or first.miss is None:
+                if first is None or first.miss_high is None:
                     study.tell(trial, state=optuna.trial.TrialState.FAIL)
                 else:
-                    study.tell(trial, [first.miss, candidate.cost])
+                    study.tell(trial, [objective(candidate, 0), candidate.cost])
                 if duplicate_of is not None:
                     rows.append(self._duplicate_row(candidate, trial.number, batch))
             self._write_batch(batch, rows, targets)
@@ -524,8 +531,8 @@ class _Run:
     def _say_batch(self, batch: int, new: Sequence[tuple[Any, Candidate, int | None]],
                    promoted: Sequence[Candidate], candidates: Sequence[Candidate], seconds: float) -> None:
         best = rank(candidates, max((max(c.looks) for c in candidates if c.looks), default=0))
-        leader = f"; best so far: trial {best[0].trial}, miss {best[0].looks[max(best[0].looks)].miss:.4f} " \
-                 f"at cost {best[0].cost:.3f}" if best else ""
+        leader = (f"; best so far: trial {best[0].trial}, miss at most "
+                  f"{objective(best[0], max(best[0].looks)):.4f}, cost {best[0].cost:.3f}") if best else ""
         moved = ", ".join(f"{c.variant} to {self.spec.search.games[c.rung]:,}" for c in promoted) or "none"
         self.say(f"batch {batch}: {len(new)} trial(s) asked, promoted: {moved} ({seconds:.1f} s){leader}")
 
@@ -632,3 +639,37 @@ def run_tuning(spec: TuningSpec, options: RunOptions, say: Callable[[str], None]
         trials=len(state["trials"]), candidates=len(state["candidates"]), games_played=run.games_played,
         seconds=time.perf_counter() - started, workers=run.workers, answer=state["answer"] or {},
         batches_played=run.batches_played)
+
+
+def export_candidate(spec: TuningSpec, folder: ResultsPath, trial: int | None = None) -> str:
+    """An experiment file playing the answer's change (or trial ``trial``'s) as the
+    variant ``tuned`` against the current data on paired seeds (``--export``)."""
+    from analytics.tuning import is_tuning_run, read_state
+    from experiments.tuning import experiment_toml
+
+    if not is_tuning_run(folder):
+        raise TuningError(f"{folder}: no tuning run here; run `cardlab tune {spec.source}` first")
+    state = read_state(folder)
+    answer = state.get("answer") or {}
+    if trial is None:
+        if not answer:
+            raise TuningError(f"{folder}: the search is not confirmed yet, so there is no answer to export; "
+                              "finish it with --resume, or choose a candidate with --trial N")
+        values, chosen = answer["values"], answer["trial"]
+        verdict = ("it meets every target with 95% confidence" if answer["all_met"] else
+                   "it is the closest confirmed candidate but does NOT meet every target with 95% confidence")
+    else:
+        original = state.get("duplicates", {}).get(str(trial), trial)
+        found = [data for data in state["candidates"] if data["trial"] == original]
+        if not found:
+            known = ", ".join(str(data["trial"]) for data in state["candidates"])
+            raise TuningError(f"--trial: {spec.name} has no evaluated trial {trial}; expected one of {known}")
+        values, chosen = found[0]["values"], trial
+        verdict = ("confirmed: " + ("every target met" if answer.get("all_met") else "not every target met")
+                   if answer.get("trial") == original else "not the confirmed answer; see cardlab report "
+                   f"{spec.name} --sections tuning")
+    games = state.get("confirm_games") or spec.search.games[-1]
+    comments = [f"Exported by cardlab tune {spec.source}: trial {chosen}, change cost {spec.change_cost(values):.3f};",
+                f"{verdict}.", f"Change: {change_text(spec, values) or '(none: the current data)'}",
+                "Paste [variants.tuned] into another experiment, or run this file with cardlab run."]
+    return experiment_toml(spec, f"{spec.name}_tuned", "tuned", spec.changes(values), games, comments)
