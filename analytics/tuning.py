@@ -39,11 +39,12 @@ target; ``_tuning/state.json``, the optimiser's state (see
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 import polars as pl
@@ -52,8 +53,11 @@ import pyarrow.parquet as pq
 
 from analytics.stats import WILSON_HIGH_SQL, WILSON_LOW_SQL, Z95, z_for_confidence
 from experiments.spec import BASELINE
-from experiments.tuning import Target, TuningSpec, TuningSpecError
+from experiments.tuning import CONFIRM_SUFFIX, Target, TuningSpec, TuningSpecError
 from workers.location import ResultsPath, results_path, sorted_glob
+
+if TYPE_CHECKING:
+    from analytics.report import Report
 
 TUNING_FOLDER = "_tuning"
 STATE_FILE = "state.json"
@@ -463,3 +467,68 @@ def tuning_tables(folder: ResultsPath | str) -> dict[str, pl.DataFrame]:
         "trial", "variant", "target", "rows", "worst_row", "value", "low", "high", "band_low", "band_high",
         "verdict", "confidence")
     return tables
+
+
+def answer_lines(answer: Mapping[str, Any]) -> list[str]:
+    """The answer in words: which candidate, its change, which targets are met."""
+    if not answer:
+        return ["no answer yet: the search has not been confirmed"]
+    verdict = ("meets every target with 95% confidence" if answer["all_met"] else
+               "is the closest confirmed candidate; NOT every target is met with 95% confidence")
+    lines = [f"answer: trial {answer['trial']} ({answer['variant']}) {verdict}",
+             f"  change: {answer['change'] or '(none: the current data)'}; change cost {answer['cost']:.3f}"]
+    for target in answer["targets"]:
+        lines.append(f"  {target['verdict']:>9}: {target['target']} - worst {target['worst_row']}: "
+                     f"{_number(target['value'])} [{_number(target['low'])}, {_number(target['high'])}] "
+                     f"against [{_number(target['band_low'], '-inf')}, {_number(target['band_high'], 'inf')}]")
+    return lines
+
+
+def _number(value: float | None, missing: str = "-") -> str:
+    return missing if value is None else f"{value:.4g}"
+
+
+def search_folder(folder: ResultsPath | str) -> ResultsPath | None:
+    """The tuning run's own folder for ``folder``: itself, or the search whose
+    confirmation it is (``NAME-confirm``); None for any other experiment."""
+    folder = results_path(folder)
+    if is_tuning_run(folder):
+        return folder
+    if folder.name.endswith(CONFIRM_SUFFIX):
+        search = folder.with_name(folder.name[: -len(CONFIRM_SUFFIX)])
+        if is_tuning_run(search):
+            return search
+    return None
+
+
+def state_version(folder: ResultsPath | str) -> float:
+    """When the tuning state last changed (a cache key: it is rewritten after every batch)."""
+    return float((results_path(folder) / TUNING_FOLDER / STATE_FILE).stat().st_mtime)
+
+
+def candidate_report(report: Report, variant: str) -> Report:
+    """``report`` cut down to ``variant`` and the baseline (the current data): a
+    candidate's full report, with its deltas against the current data."""
+    keep = {BASELINE, variant}
+
+    def cut(frame: pl.DataFrame) -> pl.DataFrame:
+        return frame.filter(pl.col("variant").is_in(keep)) if "variant" in frame.columns else frame
+
+    return dataclasses.replace(
+        report, variants=cut(report.variants), win_rate_by_seat=cut(report.win_rate_by_seat),
+        win_rate_by_agent=cut(report.win_rate_by_agent), game_length=cut(report.game_length),
+        card_table=cut(report.card_table),
+        metrics={name: frame if name.startswith("tuning_") else cut(frame) for name, frame in report.metrics.items()},
+        tables=tuple(name for name in report.tables if not name.startswith("tuning_")))
+
+
+def objective_history(trials: pl.DataFrame) -> pl.DataFrame:
+    """Each trial's first look in the order asked (a duplicate repeats its original's):
+    ``objective`` (the upper end of its miss interval, what the sampler was told)
+    and ``best_so_far`` (the smallest objective up to that trial)."""
+    if trials.is_empty():
+        return pl.DataFrame(schema={"trial": pl.Int64, "variant": pl.String, "games": pl.Int64,
+                                    "objective": pl.Float64, "best_so_far": pl.Float64})
+    first = trials.filter((pl.col("stage") == "search") & (pl.col("rung") == 0)).sort("trial")
+    return first.select("trial", "variant", "games", pl.col("miss_high").alias("objective")).with_columns(
+        pl.col("objective").fill_null(float("inf")).cum_min().alias("best_so_far"))

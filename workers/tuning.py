@@ -49,6 +49,7 @@ from analytics.tuning import (
     TUNING_FOLDER,
     TUNING_SPEC_FILE,
     Evaluation,
+    answer_lines,
     evaluate,
     evaluate_jointly,
     joint_confidence,
@@ -134,25 +135,6 @@ class TuningSummary:
             lines.append(f"confirmation: {self.confirm_folder}")
         lines.extend(answer_lines(answer))
         return lines
-
-
-def answer_lines(answer: Mapping[str, Any]) -> list[str]:
-    """The answer in words: which candidate, its change, which targets are met."""
-    if not answer:
-        return ["no answer yet: the search has not been confirmed"]
-    verdict = ("meets every target with 95% confidence" if answer["all_met"] else
-               "is the closest confirmed candidate; NOT every target is met with 95% confidence")
-    lines = [f"answer: trial {answer['trial']} ({answer['variant']}) {verdict}",
-             f"  change: {answer['change'] or '(none: the current data)'}; change cost {answer['cost']:.3f}"]
-    for target in answer["targets"]:
-        lines.append(f"  {target['verdict']:>9}: {target['target']} - worst {target['worst_row']}: "
-                     f"{_number(target['value'])} [{_number(target['low'])}, {_number(target['high'])}] "
-                     f"against [{_number(target['band_low'], '-inf')}, {_number(target['band_high'], 'inf')}]")
-    return lines
-
-
-def _number(value: float | None, missing: str = "-") -> str:
-    return missing if value is None else f"{value:.4g}"
 
 
 # ------------------------------------------------------------------ the search space for Optuna
