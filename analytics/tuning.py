@@ -224,7 +224,7 @@ def target_rows(con: duckdb.DuckDBPyConnection, target: Target, variants: Sequen
              f"WHERE {' AND '.join(filters)} ORDER BY ALL")
     rows = []
     for record in con.sql(query).pl().to_dicts():
-        band = target.band(record)
+        band = target.band({target.around: record["around"]} if target.around else {})
         low = record["low"] if record["low"] is not None else -math.inf
         high = record["high"] if record["high"] is not None else math.inf
         rows.append({
@@ -532,3 +532,15 @@ def objective_history(trials: pl.DataFrame) -> pl.DataFrame:
     first = trials.filter((pl.col("stage") == "search") & (pl.col("rung") == 0)).sort("trial")
     return first.select("trial", "variant", "games", pl.col("miss_high").alias("objective")).with_columns(
         pl.col("objective").fill_null(float("inf")).cum_min().alias("best_so_far"))
+
+
+def register_tuning_tables(con: duckdb.DuckDBPyConnection, folder: ResultsPath | str) -> None:
+    """Make a tuning run's ``trials`` and ``trial_targets`` queryable on ``con``
+    (``cardlab sql``), as Arrow tables read here, so DuckDB opens no file itself;
+    nothing for another experiment."""
+    if not is_tuning_run(folder):
+        return
+    for table in (TRIALS, TRIAL_TARGETS):
+        frame = read_table(folder, table)
+        if not frame.is_empty():
+            con.register(table, frame.to_arrow())

@@ -198,3 +198,11 @@ def test_the_tuning_page_of_another_experiment_says_how_to_make_one(
     assert not at.exception, at.exception
     assert "This experiment is not a balance search. `cardlab tune experiments/divvy_tune.toml` makes one." in (
         at.info[0].value)
+
+
+def test_sql_sees_the_trials_tables_of_a_tuning_run(tuned: Tuned, capsys: pytest.CaptureFixture[str]) -> None:
+    query = ("SELECT count(*) AS looks, count(DISTINCT target) AS targets "
+             "FROM trials JOIN trial_targets USING (trial, stage, rung)")
+    assert main(["sql", "--results", str(tuned.root), "divvy_small_tune", query, "--format", "csv"]) == 0
+    trials = read_table(tuned.folder, TRIALS).filter(pl.col("duplicate_of").is_null())
+    assert capsys.readouterr().out.splitlines()[1] == f"{trials.height * 2},2"

@@ -182,3 +182,18 @@ def test_a_spec_that_is_not_toml_or_missing_is_one_line(tmp_path: Path) -> None:
         path = tmp_path / "missing.toml" if text is None else write(tmp_path, text)
         with pytest.raises(TuningSpecError, match=message):
             load_tuning_spec(path)
+
+
+SHIPPED = sorted((Path(__file__).resolve().parents[2] / "experiments").glob("*_tune.toml"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[path.stem for path in SHIPPED])
+def test_every_shipped_tuning_spec_reads_and_its_targets_exist_for_its_game(path: Path) -> None:
+    spec = load_tuning_spec(path)
+    assert spec.name == path.stem
+    assert spec.base.paired_seeds and spec.space and spec.targets
+    assert spec.in_space(spec.current_values)  # the current data is trial 0, the reference
+
+
+def test_three_tuning_specs_are_shipped() -> None:
+    assert [path.stem for path in SHIPPED] == ["divvy_tune", "party_wanted_tune", "ring_of_chaos_tune"]

@@ -136,3 +136,16 @@ def test_a_candidate_without_rows_for_a_target_cannot_be_judged(small_experiment
         assert evaluation.failed and evaluation.targets[0].verdict == NO_ROWS
     finally:
         con.close()
+
+
+def test_a_band_around_another_column_moves_with_each_row(small_experiment: SmallExperiment) -> None:
+    con = open_catalog(small_experiment.folder, cached=True)
+    try:
+        share = Target("fair shares", "seat_stats", "win_share", -0.04, 0.04, around="fair_share")
+        rows = target_rows(con, share, ["baseline"])
+        assert [row["row"] for row in rows] == ["2 players, seat 0", "2 players, seat 1"]
+        assert all((row["band_low"], row["band_high"]) == pytest.approx((0.46, 0.54)) for row in rows)
+        shares = dict(con.execute("SELECT seat, win_share FROM seat_stats WHERE variant = 'baseline'").fetchall())
+        assert [row["value"] for row in rows] == pytest.approx([shares[0], shares[1]])
+    finally:
+        con.close()
