@@ -703,12 +703,12 @@ def _miss_interval(row: Row) -> str:
 
 
 def _value_interval(row: Row) -> str:
-    return f"{row['value']:.4g} [{row['low']:.4g}, {row['high']:.4g}]"
+    return f"{row['value']:.3g} [{row['low']:.3g}, {row['high']:.3g}]"
 
 
 def _band_text(row: Row) -> str:
-    low = "-inf" if row["band_low"] is None else f"{row['band_low']:.4g}"
-    high = "inf" if row["band_high"] is None else f"{row['band_high']:.4g}"
+    low = "-inf" if row["band_low"] is None else f"{row['band_low']:.3g}"
+    high = "inf" if row["band_high"] is None else f"{row['band_high']:.3g}"
     return f"[{low}, {high}]"
 
 
@@ -736,12 +736,15 @@ def _tuning_tables(metrics: dict[str, pl.DataFrame]) -> list[_Table]:
                    "that makes all of a candidate's rows hold together at 95% (Bonferroni). Changes:",
                    *(f"  {row['variant']}: {row['change'] or '(none: the current data)'}"
                      for row in _rows(candidates))]))
-        tables.append(_Table(
-            title="Tuning: confirmed targets (the worst row of each target; joint intervals)",
-            headers=["variant", "target", "worst row", "value [interval]", "band", "verdict"],
-            right=[False, False, False, False, False, False],
-            rows=[[row["variant"], _clip(row["target"], 24), _clip(row["worst_row"], 28), _value_interval(row),
-                   _band_text(row), row["verdict"]] for row in _rows(metrics["tuning_confirmation"])]))
+        confirmation = metrics["tuning_confirmation"]
+        for variant in confirmation["variant"].unique(maintain_order=True).to_list():
+            tables.append(_Table(
+                title=f"Tuning: confirmed targets of {variant} (the worst row of each target; joint intervals)",
+                headers=["target", "worst row", "value [interval]", "band", "verdict"],
+                right=[False, False, False, False, False],
+                rows=[[_clip(row["target"], 16), _clip(row["worst_row"], 26), _value_interval(row),
+                       _band_text(row), row["verdict"]]
+                      for row in _rows(confirmation.filter(pl.col("variant") == variant))]))
     front = metrics["tuning_front"]
     shown = front.filter(pl.col("on_front")) if not front.is_empty() else front
     tables.append(_Table(

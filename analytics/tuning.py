@@ -229,7 +229,8 @@ def target_rows(con: duckdb.DuckDBPyConnection, target: Target, variants: Sequen
         high = record["high"] if record["high"] is not None else math.inf
         rows.append({
             "variant": record["variant"], "n_players": record["n_players"],
-            "row": ", ".join([f"{record['n_players']} players", *(f"{key} {record[key]}" for key in keys)]),
+            "row": ", ".join([f"{record['n_players']} players",
+                              *(f"seat {record[key]}" if key == "seat" else str(record[key]) for key in keys)]),
             "value": float(record["value"]), "low": float(low), "high": float(high),
             "band_low": band[0], "band_high": band[1],
         })

@@ -1,7 +1,8 @@
 """The balance search: ``cardlab tune SPEC``.
 
 The driver asks a seeded Optuna sampler (ask-and-tell, two objectives: the
-targets' miss and the change cost, both minimised) for candidates, plays each
+targets' miss, taken at the upper end of its 95% interval, and the change
+cost, both minimised) for candidates, plays each
 candidate as a variant of one experiment through the ordinary runner
 (``workers.runner.run_experiment``: Ray shard tasks, local or on a cluster,
 Parquet files, manifest, resume), on common random numbers (paired seeds:
@@ -11,7 +12,7 @@ metric views (``analytics.tuning``).
 Noise is handled by successive halving (asynchronous, as ASHA): every
 candidate gets a first look of ``search.games[0]`` games per player count;
 after each batch, the best 1 in ``search.promote`` of the candidates looked
-at on a rung (by Pareto layer of miss against cost, then miss, then cost)
+at on a rung (by Pareto layer of that miss against cost, then miss, then cost)
 go on to the next rung's games, playing only the games they have not played
 yet. The sampler is told each trial's first look. When the trial budget is
 spent and nobody is promoted any more, the Pareto front of the candidates on
