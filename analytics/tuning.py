@@ -144,6 +144,33 @@ def check_targets(spec: TuningSpec) -> None:
         con.close()
 
 
+def open_variants_catalog(folder: ResultsPath | str, variants: Sequence[str]) -> duckdb.DuckDBPyConnection:
+    """The metric views over the finished shards of ``variants`` only.
+
+    Every metric is computed per variant, so leaving the other candidates'
+    shards out changes no number; it keeps each batch's evaluation in
+    proportion to the games just played instead of to the whole search (and
+    needs no per-shard count cache). Raises ``NoResultsError`` without shards.
+    """
+    from analytics.catalog import create_base_views, experiment_files
+    from analytics.stats import register_sql_macros
+    from analytics.views import register_metric_views
+
+    wanted = {f"variant={variant}" for variant in variants}
+    files = {table: [path for path in paths if path.parent.name in wanted]
+             for table, paths in experiment_files([results_path(folder)]).items()}
+    con = duckdb.connect(":memory:")
+    try:
+        con.execute("SET enable_progress_bar = false")
+        register_sql_macros(con)
+        create_base_views(con, files)
+        register_metric_views(con, paired=False)
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
 # ------------------------------------------------------------------ misses and verdicts
 
 

@@ -54,6 +54,7 @@ from analytics.tuning import (
     evaluate,
     evaluate_jointly,
     joint_confidence,
+    open_variants_catalog,
     pareto_layers,
     use_confidence,
 )
@@ -377,9 +378,7 @@ class _Run:
                                     "(paired seeds)")
 
     def _evaluate(self, root: ResultsPath, variants: Sequence[str], jointly: bool = False) -> dict[str, Evaluation]:
-        from analytics.catalog import open_catalog
-
-        con = open_catalog(root, cached=True)
+        con = open_variants_catalog(root, variants)
         try:
             if jointly:
                 return evaluate_jointly(con, self.spec.targets, variants, self.spec.confirm.confidence)
