@@ -126,13 +126,15 @@ class TuningSummary:
     workers: int
     answer: dict[str, Any]
     batches_played: int = 0
+    play_seconds: float = 0.0
 
     def lines(self) -> list[str]:
         """A short human summary."""
         answer = self.answer
         lines = [f"tuning folder: {self.folder}",
                  f"trials: {self.trials} ({self.candidates} distinct candidates); games: {self.games_played:,} "
-                 f"in {self.seconds:.1f} s on {self.workers} worker(s)"]
+                 f"in {self.seconds:.1f} s on {self.workers} worker(s), {self.play_seconds:.1f} s of it playing "
+                 "shards (the rest: Ray start-up, judging, the optimiser)"]
         if self.confirm_folder is not None:
             lines.append(f"confirmation: {self.confirm_folder}")
         lines.extend(answer_lines(answer))
@@ -311,6 +313,7 @@ class _Run:
         self.root = results_path(options.results_root) / spec.name
         self.confirm_root = results_path(options.results_root) / spec.confirm_name
         self.games_played = 0
+        self.play_seconds = 0.0
         self.workers = 0
         self.batches_played = 0
 
@@ -367,6 +370,7 @@ class _Run:
                              max_in_flight=self.options.max_in_flight)
         summary = run_experiment(run_spec, options)
         self.games_played += summary.games_played
+        self.play_seconds += summary.seconds
         self.workers = summary.workers
 
     def _search_spec(self, candidates: Sequence[Candidate]) -> TuningRunSpec:
@@ -620,7 +624,7 @@ def run_tuning(spec: TuningSpec, options: RunOptions, say: Callable[[str], None]
         folder=run.root, confirm_folder=run.confirm_root if run.confirm_root.exists() else None,
         trials=len(state["trials"]), candidates=len(state["candidates"]), games_played=run.games_played,
         seconds=time.perf_counter() - started, workers=run.workers, answer=state["answer"] or {},
-        batches_played=run.batches_played)
+        batches_played=run.batches_played, play_seconds=run.play_seconds)
 
 
 def export_candidate(spec: TuningSpec, folder: ResultsPath, trial: int | None = None) -> str:

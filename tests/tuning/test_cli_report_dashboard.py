@@ -206,3 +206,23 @@ def test_sql_sees_the_trials_tables_of_a_tuning_run(tuned: Tuned, capsys: pytest
     assert main(["sql", "--results", str(tuned.root), "divvy_small_tune", query, "--format", "csv"]) == 0
     trials = read_table(tuned.folder, TRIALS).filter(pl.col("duplicate_of").is_null())
     assert capsys.readouterr().out.splitlines()[1] == f"{trials.height * 2},2"
+
+
+def test_without_experiments_the_tuning_page_says_which_command_to_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDLAB_RESULTS", str(tmp_path))
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.switch_page("pages/tuning.py")
+    at.run()
+    assert not at.exception, at.exception
+    assert "cardlab run experiments/divvy_baseline.toml" in at.info[0].value
+
+
+def test_a_candidates_game_replays_from_the_search_folder(tuned: Tuned, capsys: pytest.CaptureFixture[str]) -> None:
+    variant = read_state(tuned.folder)["answer"]["variant"]
+    assert main(["sql", "--results", str(tuned.root), "divvy_small_tune", "--format", "json",
+                 f"SELECT winners FROM games WHERE variant = '{variant}' AND game_index = 3"]) == 0
+    winners = json.loads(capsys.readouterr().out)["winners"]
+    assert main(["replay", "--results", str(tuned.root), "--experiment", "divvy_small_tune", "--variant", variant,
+                 "--game-index", "3"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith(f"winners: {winners}")
