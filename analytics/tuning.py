@@ -144,31 +144,46 @@ def check_targets(spec: TuningSpec) -> None:
         con.close()
 
 
-def open_variants_catalog(folder: ResultsPath | str, variants: Sequence[str]) -> duckdb.DuckDBPyConnection:
-    """The metric views over the finished shards of ``variants`` only.
+class VariantsCatalog:
+    """The metric views over the finished shards of some variants only, on one
+    connection that a tuning run keeps for all its batches.
 
     Every metric is computed per variant, so leaving the other candidates'
     shards out changes no number; it keeps each batch's evaluation in
     proportion to the games just played instead of to the whole search (and
-    needs no per-shard count cache). Raises ``NoResultsError`` without shards.
+    needs no per-shard count cache). ``load`` reads the chosen variants' rows
+    once into temporary tables; the metric views, defined on the first load,
+    read whatever the tables hold at query time.
     """
-    from analytics.catalog import create_base_views, experiment_files
-    from analytics.stats import register_sql_macros
-    from analytics.views import register_metric_views
 
-    wanted = {f"variant={variant}" for variant in variants}
-    files = {table: [path for path in paths if path.parent.name in wanted]
-             for table, paths in experiment_files([results_path(folder)]).items()}
-    con = duckdb.connect(":memory:")
-    try:
-        con.execute("SET enable_progress_bar = false")
-        register_sql_macros(con)
-        create_base_views(con, files)
-        register_metric_views(con, paired=False)
-    except BaseException:
-        con.close()
-        raise
-    return con
+    def __init__(self) -> None:
+        self.con = duckdb.connect(":memory:")
+        self.con.execute("SET enable_progress_bar = false")
+        self._views = False
+
+    def load(self, folder: ResultsPath | str, variants: Sequence[str]) -> duckdb.DuckDBPyConnection:
+        """Hold the rows of ``variants`` of the experiment in ``folder``; return the connection.
+        Raises ``NoResultsError`` when the experiment has no finished shard."""
+        from analytics.catalog import create_base_views, experiment_files
+        from analytics.stats import register_sql_macros
+        from analytics.views import register_metric_views
+
+        wanted = {f"variant={variant}" for variant in variants}
+        files = {table: [path for path in paths if path.parent.name in wanted]
+                 for table, paths in experiment_files([results_path(folder)]).items()}
+        create_base_views(self.con, files)
+        for table in files:
+            self.con.execute(f"CREATE OR REPLACE TEMP TABLE _{table}_rows AS SELECT * FROM {table}")
+            self.con.execute(f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM _{table}_rows")
+        if not self._views:
+            register_sql_macros(self.con)
+            register_metric_views(self.con, paired=False)
+            self._views = True
+        return self.con
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.con.close()
 
 
 # ------------------------------------------------------------------ misses and verdicts

@@ -50,11 +50,11 @@ from analytics.tuning import (
     TUNING_FOLDER,
     TUNING_SPEC_FILE,
     Evaluation,
+    VariantsCatalog,
     answer_lines,
     evaluate,
     evaluate_jointly,
     joint_confidence,
-    open_variants_catalog,
     pareto_layers,
     use_confidence,
 )
@@ -312,6 +312,7 @@ class _Run:
         self.on_batch = on_batch
         self.root = results_path(options.results_root) / spec.name
         self.confirm_root = results_path(options.results_root) / spec.confirm_name
+        self.catalog = VariantsCatalog()
         self.games_played = 0
         self.play_seconds = 0.0
         self.workers = 0
@@ -382,14 +383,11 @@ class _Run:
                                     "(paired seeds)")
 
     def _evaluate(self, root: ResultsPath, variants: Sequence[str], jointly: bool = False) -> dict[str, Evaluation]:
-        con = open_variants_catalog(root, variants)
-        try:
-            if jointly:
-                return evaluate_jointly(con, self.spec.targets, variants, self.spec.confirm.confidence)
-            use_confidence(con, 0.95)
-            return evaluate(con, self.spec.targets, variants)
-        finally:
-            con.close()
+        con = self.catalog.load(root, variants)
+        if jointly:
+            return evaluate_jointly(con, self.spec.targets, variants, self.spec.confirm.confidence)
+        use_confidence(con, 0.95)
+        return evaluate(con, self.spec.targets, variants)
 
     # -- rows of the trials tables
 
@@ -619,6 +617,7 @@ def run_tuning(spec: TuningSpec, options: RunOptions, say: Callable[[str], None]
         if state["status"] in ("searching", "confirming"):
             run.confirm(state)
     finally:
+        run.catalog.close()
         release_lock(lock_folder)
     return TuningSummary(
         folder=run.root, confirm_folder=run.confirm_root if run.confirm_root.exists() else None,
