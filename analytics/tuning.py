@@ -135,6 +135,14 @@ def check_targets(spec: TuningSpec) -> None:
                     raise TuningSpecError(f"{key}: {target.view} has no column {name!r}; expected one of "
                                           f"{', '.join(columns)}")
             counts = [target.where["n_players"]] if "n_players" in target.where else list(spec.base.player_counts)
+            try:
+                con.execute(f"SELECT count(*) FROM {target.view} WHERE "
+                            + " AND ".join(["TRUE", *(f"{_identifier(name)} = {_literal(value)}"
+                                                      for name, value in target.where.items())])).fetchone()
+            except duckdb.Error as error:
+                message = str(error).splitlines()[0]
+                raise TuningSpecError(f"{key}.where: a value of the wrong type for {target.view} ({message})") from None
+            # Rows at all (other where values, e.g. one faction, may simply not have come up in one game).
             found = con.execute(f"SELECT count(*) FROM {target.view} WHERE {target.column} IS NOT NULL "
                                 f"AND n_players IN ({', '.join(str(int(count)) for count in counts)})").fetchone()
             if not found or not found[0]:

@@ -43,7 +43,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         result: int = arguments.handler(arguments)
         return result
     except KeyboardInterrupt:
-        print("cardlab: interrupted; `cardlab run --resume` finishes a run", file=sys.stderr)
+        print("cardlab: interrupted; `cardlab run --resume` finishes a run (`cardlab tune --resume` a search)",
+              file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0

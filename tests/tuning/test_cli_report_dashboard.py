@@ -203,7 +203,7 @@ def test_the_tuning_page_of_another_experiment_says_how_to_make_one(
 def test_sql_sees_the_trials_tables_of_a_tuning_run(tuned: Tuned, capsys: pytest.CaptureFixture[str]) -> None:
     query = ("SELECT count(*) AS looks, count(DISTINCT target) AS targets "
              "FROM trials JOIN trial_targets USING (trial, stage, rung)")
-    assert main(["sql", "--results", str(tuned.root), "divvy_small_tune", query, "--format", "csv"]) == 0
+    assert main(["sql", "--results", str(tuned.root), "--format", "csv", "divvy_small_tune", query]) == 0
     trials = read_table(tuned.folder, TRIALS).filter(pl.col("duplicate_of").is_null())
     assert capsys.readouterr().out.splitlines()[1] == f"{trials.height * 2},2"
 
@@ -220,7 +220,7 @@ def test_without_experiments_the_tuning_page_says_which_command_to_run(
 
 def test_a_candidates_game_replays_from_the_search_folder(tuned: Tuned, capsys: pytest.CaptureFixture[str]) -> None:
     variant = read_state(tuned.folder)["answer"]["variant"]
-    assert main(["sql", "--results", str(tuned.root), "divvy_small_tune", "--format", "json",
+    assert main(["sql", "--results", str(tuned.root), "--format", "json", "divvy_small_tune",
                  f"SELECT winners FROM games WHERE variant = '{variant}' AND game_index = 3"]) == 0
     winners = json.loads(capsys.readouterr().out)["winners"]
     assert main(["replay", "--results", str(tuned.root), "--experiment", "divvy_small_tune", "--variant", variant,
