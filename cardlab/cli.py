@@ -80,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(handler=command_run)
 
     tune = commands.add_parser("tune", help="search card data and rules that meet balance targets, then confirm")
-    tune.add_argument("spec", help="tuning spec TOML file, e.g. experiments/ring_of_chaos_tune.toml")
+    tune.add_argument("spec", help="tuning spec TOML file, e.g. experiments/tune/ring_of_chaos_tune.toml")
     _results_option(tune)
     tune.add_argument("--workers", type=int, help="CPUs for local Ray (default: all cores)")
     tune.add_argument("--address", help="join this Ray cluster (default: $RAY_ADDRESS, else local Ray)")

@@ -1,6 +1,6 @@
 """Tuning specs: what ``cardlab tune`` searches, towards which targets, at what cost.
 
-A tuning spec is a TOML file beside the experiments. Its top level is the
+A tuning spec is a TOML file (shipped ones in ``experiments/tune/``). Its top level is the
 part of an experiment that stays fixed (``name``, ``game``, ``agents``,
 ``player_counts``, ``rotate_seats``, ``seed``, ``shard_size``,
 ``description``), and five more tables say what to search:

@@ -55,7 +55,7 @@ folder = require_experiment()
 search = search_folder(folder)
 if search is None:
     runs = [path.name for path in list_experiments(results_root()) if search_folder(path) == path]
-    st.info("This experiment is not a balance search. `cardlab tune experiments/divvy_tune.toml` makes one"
+    st.info("This experiment is not a balance search. `cardlab tune experiments/tune/divvy_tune.toml` makes one"
             + (f"; tuning runs here: {', '.join(runs)}." if runs else "."))
     st.stop()
 data = load_tuning(str(search), state_version(search))

@@ -196,7 +196,7 @@ def test_the_tuning_page_of_another_experiment_says_how_to_make_one(
     at.switch_page("pages/tuning.py")
     at.run()
     assert not at.exception, at.exception
-    assert "This experiment is not a balance search. `cardlab tune experiments/divvy_tune.toml` makes one." in (
+    assert "This experiment is not a balance search. `cardlab tune experiments/tune/divvy_tune.toml` makes one." in (
         at.info[0].value)
 
 

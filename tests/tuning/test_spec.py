@@ -187,7 +187,7 @@ def test_a_spec_that_is_not_toml_or_missing_is_one_line(tmp_path: Path) -> None:
             load_tuning_spec(path)
 
 
-SHIPPED = sorted((Path(__file__).resolve().parents[2] / "experiments").glob("*_tune.toml"))
+SHIPPED = sorted((Path(__file__).resolve().parents[2] / "experiments" / "tune").glob("*.toml"))
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[path.stem for path in SHIPPED])
