@@ -19,7 +19,7 @@ def front_chart(front: pl.DataFrame) -> alt.LayerChart:
     pick = alt.selection_point(name=SELECTION, fields=["trial"], on="click")
     base = alt.Chart(data).encode(x=alt.X("cost:Q", title="Change cost (against the current data)"))
     bars = base.mark_errorbar(opacity=0.4).encode(
-        y=alt.Y("miss_low:Q", title="Target miss (95% interval; the search minimises its top)"),
+        y=alt.Y("miss_low:Q", title="Target miss (95% interval)"),
         y2=alt.Y2("miss_high:Q"))
     line = base.transform_filter(alt.datum.on_front).mark_line(interpolate="step-after", opacity=0.5).encode(
         y=alt.Y("miss_high:Q"))
@@ -33,8 +33,7 @@ def front_chart(front: pl.DataFrame) -> alt.LayerChart:
                  alt.Tooltip("miss_low:Q", title="95% low", format=".4f"),
                  alt.Tooltip("miss_high:Q", title="95% high", format=".4f")],
     ).add_params(pick)
-    return alt.LayerChart(layer=[bars, line, points]).properties(
-        title="Pareto front: change cost against target miss (click a point)", height=360)
+    return alt.LayerChart(layer=[bars, line, points]).properties(height=360)
 
 
 def history_chart(history: pl.DataFrame) -> alt.LayerChart:
@@ -47,5 +46,4 @@ def history_chart(history: pl.DataFrame) -> alt.LayerChart:
         tooltip=[alt.Tooltip("trial:Q", title="Trial"), alt.Tooltip("objective:Q", title="Miss (top)", format=".4f"),
                  alt.Tooltip("games:Q", title="Games")])
     best = base.mark_line(interpolate="step-after", color="#d62728").encode(y=alt.Y("best_so_far:Q"))
-    return alt.LayerChart(layer=[points, best]).properties(
-        title="Objective history: first looks (points) and the best so far (line)", height=280)
+    return alt.LayerChart(layer=[points, best]).properties(height=280)

@@ -65,8 +65,12 @@ st.caption(f"Tuning run **{search.name}** · {len(state['trials'])} trials, {len
 
 answer = state.get("answer")
 if answer:
-    text = "\n".join(answer_lines(answer))
-    (st.success if answer["all_met"] else st.warning)(f"```\n{text}\n```")
+    headline, change, *_ = answer_lines(answer)
+    (st.success if answer["all_met"] else st.warning)(f"**{headline}**  \n{change.strip()}")
+    st.dataframe(pl.DataFrame(answer["targets"]).select(
+        "verdict", "target", "worst_row", "value", "low", "high", "band_low", "band_high"), hide_index=True)
+    st.caption(f"On fresh seeds; each interval at {answer['confidence']:.2%}, so that all of the answer's "
+               "target rows hold together at 95% (Bonferroni). A band end that is empty is unbounded.")
 else:
     st.info("Not confirmed yet: `cardlab tune SPEC --resume` finishes the search and confirms the best candidates.")
 
@@ -80,10 +84,15 @@ if front.is_empty():
 st.subheader("Change cost against miss")
 event = st.altair_chart(front_chart(front), width="stretch", on_select="rerun", selection_mode=SELECTION,
                         key="tuning_front_chart")
+st.caption("Each candidate's latest search look: its miss (point) and 95% interval (bar); the Pareto front (dark, "
+           "joined) holds the candidates that no other beats on both cost and miss. Click a point to pick it below.")
 clicked = (event.selection.get(SELECTION) or [{}])[0].get("trial") if event else None
 if clicked is not None:
     st.session_state[TRIAL_KEY] = int(clicked)
+st.subheader("Objective over the trials")
 st.altair_chart(history_chart(objective_history(trials)), width="stretch")
+st.caption("Each trial's first look, as the sampler was told it (the upper end of its miss interval), and the "
+           "best so far (line).")
 
 st.subheader("A candidate")
 candidates = front.filter(pl.col("miss").is_not_null())
