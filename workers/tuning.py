@@ -70,6 +70,7 @@ from workers.storage import (
     locked_message,
     release_lock,
     write_json_atomically,
+    write_parquet_atomically,
 )
 
 STATE_VERSION = 1
@@ -432,8 +433,6 @@ class _Run:
                 "met": None, "not_met": None, "undecided": None, "all_met": None, "failed": failed}
 
     def _write_batch(self, batch: int, rows: list[dict[str, Any]], targets: list[dict[str, Any]]) -> None:
-        from workers.storage import write_parquet_atomically
-
         name = f"part-{batch:04d}.parquet"
         if rows:
             write_parquet_atomically(pa.Table.from_pylist(rows), self.root / TRIALS / name)
