@@ -174,7 +174,10 @@ def test_the_tuning_page_shows_the_answer_front_and_a_candidates_report(
     shown = (at.success or at.warning)[0].value
     assert f"answer: trial {answer['trial']} ({answer['variant']})" in shown
     tables = tuning_tables(tuned.folder)
-    assert pl.from_pandas(at.dataframe[0].value).equals(tables["tuning_targets"])
+    answer_targets = pl.from_pandas(at.dataframe[0].value)
+    assert answer_targets.select("verdict", "target", "worst_row").to_dicts() == [
+        {key: target[key] for key in ("verdict", "target", "worst_row")} for target in answer["targets"]]
+    assert pl.from_pandas(at.dataframe[1].value).equals(tables["tuning_targets"])
     assert at.selectbox[-1].value == answer["trial"]
     assert "Confirmed targets" in " ".join(markdown.value for markdown in at.markdown)
     other = next(trial for trial in tables["tuning_front"].filter(pl.col("miss").is_not_null())["trial"]
