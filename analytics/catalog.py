@@ -290,8 +290,12 @@ def open_catalog(experiment_dir: ResultsPath | str, *, metrics: bool = True, cac
     Raises ``NoResultsError`` if the experiment has no finished shards.
     """
     experiment_dir = results_path(experiment_dir)
-    return _connect(experiment_files([experiment_dir]), metrics=metrics,
-                    cached_counts=experiment_dir if cached else None, paired=paired)
+    con = _connect(experiment_files([experiment_dir]), metrics=metrics,
+                   cached_counts=experiment_dir if cached else None, paired=paired)
+    from analytics.tuning import register_tuning_tables
+
+    register_tuning_tables(con, experiment_dir)  # a tuning run's trials tables (cardlab tune); else nothing
+    return con
 
 
 def open_results_catalog(results_root: ResultsPath | str, *, metrics: bool = True) -> duckdb.DuckDBPyConnection:

@@ -60,6 +60,8 @@ SKILL_TABLES = ("agent_matrix", "skill_movement", "agent_cost", "agent_ratings",
 ``analytics.ratings``)."""
 TABLE_NAMES = ("variants", "win_rate_by_seat", "win_rate_by_agent", "game_length", "card_table", *METRIC_TABLES,
                *SKILL_TABLES)
+TUNING_TABLES = ("tuning_targets", "tuning_front", "tuning_candidates", "tuning_confirmation")
+"""A tuning run's tables (``analytics.tuning.tuning_tables``); only in the report of a tuning run."""
 SECTIONS: dict[str, tuple[str, ...]] = {
     "variants": ("variants",),
     "seats": ("win_rate_by_seat", "seat_stats", "seat_balance"),
@@ -73,6 +75,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "skill": ("skill_movement",),
     "cost": ("agent_cost",),
     "ratings": ("agent_ratings", "rating_gaps"),
+    "tuning": TUNING_TABLES,
 }
 """Report sections (``cardlab report --sections``) and the tables each holds."""
 WIDTH = 100
@@ -150,6 +153,10 @@ def build_report(experiment_dir: ResultsPath) -> Report:
             con, variant_rules(spec), ladder_order(metrics["agent_cost"]))
     finally:
         con.close()
+    from analytics.tuning import tuning_tables
+
+    tuning = tuning_tables(experiment_dir)
+    metrics.update(tuning)
     spec_variants = spec.get("variants")
     if not isinstance(spec_variants, dict):
         spec_variants = {}
@@ -185,6 +192,7 @@ def build_report(experiment_dir: ResultsPath) -> Report:
         game_length=lengths,
         card_table=cards,
         metrics=metrics,
+        tables=TABLE_NAMES + (TUNING_TABLES if tuning else ()),
     )
 
 
@@ -745,6 +753,73 @@ def _sections(report: Report, card_rows: int | None, sections: Sequence[str] | N
         tables.append(_cost_table(metrics["agent_cost"]))
     if "ratings" in wanted and "agent_ratings" in metrics:
         tables.extend(_ratings_tables(metrics["agent_ratings"], metrics["rating_gaps"], asked and "ratings" in wanted))
+    if "tuning" in wanted and "tuning_front" in metrics:
+        tables.extend(_tuning_tables(metrics))
+    elif "tuning" in wanted and asked:
+        tables.append(_notice("Tuning", "not a tuning run: `cardlab tune SPEC` makes one."))
+    return tables
+
+
+def _miss_interval(row: Row) -> str:
+    if row.get("miss") is None:
+        return "- (a target had no rows)"
+    return f"{row['miss']:.3f} [{row['miss_low']:.3f}, {row['miss_high']:.3f}]"
+
+
+def _value_interval(row: Row) -> str:
+    return f"{row['value']:.3g} [{row['low']:.3g}, {row['high']:.3g}]"
+
+
+def _band_text(row: Row) -> str:
+    low = "-inf" if row["band_low"] is None else f"{row['band_low']:.3g}"
+    high = "inf" if row["band_high"] is None else f"{row['band_high']:.3g}"
+    return f"[{low}, {high}]"
+
+
+def _tuning_tables(metrics: dict[str, pl.DataFrame]) -> list[_Table]:
+    """The tuning section: targets, confirmed candidates and their targets, the trade-off."""
+    tables = [_Table(
+        title="Tuning: targets (every selected row of the metric view must lie in the band)",
+        headers=["target", "metric and band", "weight"], right=[False, False, True],
+        rows=[[row["target"], _clip(row["band"], 60), f"{row['weight']:g}"]
+              for row in _rows(metrics["tuning_targets"])])]
+    candidates = metrics.get("tuning_candidates", pl.DataFrame())
+    if candidates.is_empty():
+        tables.append(_notice("Tuning: confirmation", "not confirmed yet: `cardlab tune SPEC --resume` finishes it."))
+    else:
+        games = candidates["games"][0]
+        tables.append(_Table(
+            title=f"Tuning: confirmed candidates ({games:,} fresh games per player count; joint intervals)",
+            headers=["", "trial", "variant", "cost", "miss [interval]", "met", "not met", "undecided"],
+            right=[False, True, False, True, False, True, True, True],
+            rows=[["ANSWER" if row["answer"] else "", str(row["trial"]), row["variant"], f"{row['cost']:.3f}",
+                   _miss_interval(row), str(row["met"]), str(row["not_met"]), str(row["undecided"])]
+                  for row in _rows(candidates)],
+            notes=["met: the whole interval inside the band; not met: the whole interval outside; ANSWER: the",
+                   "cheapest candidate meeting every target (else the lowest miss). Each interval is at the level",
+                   "that makes all of a candidate's rows hold together at 95% (Bonferroni). Changes:",
+                   *(f"  {row['variant']}: {row['change'] or '(none: the current data)'}"
+                     for row in _rows(candidates))]))
+        confirmation = metrics["tuning_confirmation"]
+        for variant in confirmation["variant"].unique(maintain_order=True).to_list():
+            tables.append(_Table(
+                title=f"Tuning: confirmed targets of {variant} (the worst row of each target; joint intervals)",
+                headers=["target", "worst row", "value [interval]", "band", "verdict"],
+                right=[False, False, False, False, False],
+                rows=[[_clip(row["target"], 16), _clip(row["worst_row"], 26), _value_interval(row),
+                       _band_text(row), row["verdict"]]
+                      for row in _rows(confirmation.filter(pl.col("variant") == variant))]))
+    front = metrics["tuning_front"]
+    shown = front.filter(pl.col("on_front")) if not front.is_empty() else front
+    tables.append(_Table(
+        title="Tuning: trade-off, change cost against miss (Pareto front of each candidate's latest search look)",
+        headers=["trial", "variant", "games", "change", "cost", "miss [interval]"],
+        right=[True, False, True, False, True, False],
+        rows=[[str(row["trial"]), row["variant"], _count(row["games"]), _clip(row["change"] or "(current data)", 40),
+               f"{row['cost']:.3f}", _miss_interval(row)] for row in _rows(shown)],
+        notes=[f"{len(shown)} of {len(front)} candidates are on the front (no other is both cheaper and closer),",
+               "miss: the targets' weighted miss, point and 95% interval; the search minimises its upper end.",
+               "Every look: SELECT * FROM the trials table (analytics.tuning.read_table(folder, 'trials'))."]))
     return tables
 
 

@@ -43,7 +43,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         result: int = arguments.handler(arguments)
         return result
     except KeyboardInterrupt:
-        print("cardlab: interrupted; `cardlab run --resume` finishes a run", file=sys.stderr)
+        print("cardlab: interrupted; `cardlab run --resume` finishes a run (`cardlab tune --resume` a search)",
+              file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
@@ -77,6 +78,19 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--overwrite", action="store_true", help="delete earlier results of this experiment first")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     run.set_defaults(handler=command_run)
+
+    tune = commands.add_parser("tune", help="search card data and rules that meet balance targets, then confirm")
+    tune.add_argument("spec", help="tuning spec TOML file, e.g. experiments/tune/ring_of_chaos_tune.toml")
+    _results_option(tune)
+    tune.add_argument("--workers", type=int, help="CPUs for local Ray (default: all cores)")
+    tune.add_argument("--address", help="join this Ray cluster (default: $RAY_ADDRESS, else local Ray)")
+    tune.add_argument("--resume", action="store_true", help="continue a stopped search from its saved state")
+    tune.add_argument("--overwrite", action="store_true", help="delete an earlier search (and confirmation) first")
+    tune.add_argument("--no-progress", action="store_true", help="no line per batch")
+    tune.add_argument("--export", type=Path, metavar="FILE",
+                      help="write the answer (or --trial N) as an experiment file with a variant 'tuned'")
+    tune.add_argument("--trial", type=int, help="with --export: this trial instead of the confirmed answer")
+    tune.set_defaults(handler=command_tune)
 
     sql = commands.add_parser("sql", help="query an experiment with SQL (DuckDB); a shell without a query")
     sql.add_argument("experiment", help="experiment name (under --results) or folder")
@@ -190,6 +204,35 @@ def command_run(arguments: argparse.Namespace) -> int:
         print(line)
     _index_for_reports(arguments.results / spec.name)
     print(f"next: cardlab report {spec.name}   |   cardlab sql {spec.name} \"SELECT count(*) FROM games\"")
+    return 0
+
+
+def command_tune(arguments: argparse.Namespace) -> int:
+    """``cardlab tune SPEC``: the balance search (``workers.tuning``)."""
+    from experiments.tuning import load_tuning_spec
+    from workers.runner import RunOptions
+    from workers.tuning import export_candidate, run_tuning
+
+    if arguments.workers is not None and arguments.workers < 1:
+        raise UsageError(f"--workers: expected a positive integer, got {arguments.workers}")
+    if arguments.resume and arguments.overwrite:
+        raise UsageError("--resume and --overwrite: choose one")
+    if arguments.trial is not None and arguments.export is None:
+        raise UsageError("--trial goes with --export FILE")
+    spec = load_tuning_spec(arguments.spec)
+    options = RunOptions(results_root=arguments.results, workers=arguments.workers, address=arguments.address,
+                         resume=arguments.resume, overwrite=arguments.overwrite, progress=False)
+    summary = run_tuning(spec, options, say=(lambda line: None) if arguments.no_progress else None)
+    for line in summary.lines():
+        print(line)
+    if arguments.export is not None:
+        text = export_candidate(spec, summary.folder, arguments.trial)
+        try:
+            arguments.export.write_text(text)
+        except OSError as error:
+            raise UsageError(f"--export {arguments.export}: cannot write ({error.strerror})") from None
+        print(f"exported: {arguments.export} (cardlab run {arguments.export})")
+    print(f"next: cardlab report {spec.name} --sections tuning   |   cardlab report {spec.confirm_name}")
     return 0
 
 

@@ -25,6 +25,7 @@ page = st.navigation([
     st.Page(PAGES / "cards.py", title="Cards", icon=":material/style:"),
     st.Page(PAGES / "variants.py", title="Variants", icon=":material/compare_arrows:"),
     st.Page(PAGES / "sweeps.py", title="Sweeps", icon=":material/show_chart:"),
+    st.Page(PAGES / "tuning.py", title="Tuning", icon=":material/tune:"),
     st.Page(PAGES / "game_length.py", title="Game length", icon=":material/timer:"),
     st.Page(PAGES / "skill.py", title="Skill", icon=":material/stairs:"),
     st.Page(PAGES / "replay.py", title="Replay", icon=":material/replay:"),

@@ -1,0 +1,661 @@
+"""Tuning specs: what ``cardlab tune`` searches, towards which targets, at what cost.
+
+A tuning spec is a TOML file (shipped ones in ``experiments/tune/``). Its top level is the
+part of an experiment that stays fixed (``name``, ``game``, ``agents``,
+``player_counts``, ``rotate_seats``, ``seed``, ``shard_size``,
+``description``), and five more tables say what to search:
+
+- ``[space]``: dotted parameter paths and their ranges. ``[0, 4]`` is an
+  integer or float range (by the type of the game's value at that path),
+  a list of strings or booleans is a set of choices; the long forms
+  ``{ low = 0.5, high = 2.0, step = 0.25 }`` and ``{ choices = [1, 3, 5] }``
+  say it explicitly.
+- ``[[targets]]``: what "balanced" means, from the report's metric views
+  (``analytics.views``): ``metric = "view.column"`` with a band
+  (``between = [a, b]``, ``at_most``, ``at_least``, or ``around`` a number or
+  another column of the view ``within`` a distance), optional ``where``
+  (column = value) and ``weight``. Every row of the view that the ``where``
+  keeps must lie in the band.
+- ``[cost]``: the change cost, so that the smallest change that meets the
+  targets wins: ``per_parameter`` for each parameter that differs from the
+  game's current data, plus ``per_range`` times the distance moved as a
+  share of the parameter's range.
+- ``[search]``: ``trials`` (candidates in all), ``batch`` (asked from the
+  optimiser at once; fixed, so the trials do not depend on the worker
+  count), ``games`` (games per player count of each successive-halving
+  rung: a cheap first look, then more for the promising candidates),
+  ``promote`` (the best 1 in ``promote`` of a rung go on to the next) and
+  ``sampler`` (``tpe``, ``nsga2`` or ``random``; seeded by ``seed``).
+- ``[confirm]``: how many of the best candidates are played again on fresh
+  seeds (``candidates``), with how many games (``games``; by default enough
+  for the narrowest target band) and at what joint confidence.
+
+``load_tuning_spec`` reads and checks a file; every mistake is a
+``TuningSpecError`` (a ``SpecError``) naming the file, the key and what was
+expected, in one line. The checks that need the metric views (an unknown
+metric, a metric without an interval, a view that has no rows for this
+game) are made by ``analytics.tuning.check_targets``, which
+``load_tuning_spec`` calls.
+
+``TuningRunSpec`` is the experiment a tuning run plays: one variant per
+candidate, each with its own number of games, the searched parameters as
+columns of the ``games`` table. It goes through the ordinary runner.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import math
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from experiments.spec import BASELINE, NAME_PATTERN, ExperimentSpec, Shard, SpecError, parse_spec
+from simcore.parameters import ParameterError, apply_overrides, flatten, type_name
+from simcore.registry import get_game
+from simcore.seeding import derive_seed
+
+EXPERIMENT_KEYS = ("name", "game", "description", "seed", "player_counts", "agents", "rotate_seats", "shard_size")
+TUNING_KEYS = ("space", "targets", "cost", "search", "confirm")
+SAMPLERS = ("tpe", "nsga2", "random")
+CONFIRM_SUFFIX = "-confirm"
+"""The confirmation experiment of tuning run ``NAME`` is ``NAME-confirm``."""
+INTEGER, FLOAT, CATEGORICAL = "integer", "float", "categorical"
+RATE_SUFFIXES = ("rate", "share")
+"""Metric columns whose name ends so are proportions in [0, 1]."""
+
+
+class TuningSpecError(SpecError):
+    """A problem with a tuning spec; the message is the whole story."""
+
+
+def _fail(source: str, key: str, expected: str) -> TuningSpecError:
+    return TuningSpecError(f"{source}: {key}: {expected}")
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """One searched parameter: its path, kind, range or choices, and the current value."""
+
+    path: str
+    kind: str
+    current: Any
+    low: float = 0.0
+    high: float = 0.0
+    step: float | None = None
+    choices: tuple[Any, ...] = ()
+
+    @property
+    def span(self) -> float:
+        """The width of a numeric range (1 for choices, so distances stay finite)."""
+        return float(self.high - self.low) if self.kind != CATEGORICAL else 1.0
+
+    def distance(self, value: Any) -> float:
+        """How far ``value`` is from the current data, as a share of the range
+        (0 for an unchanged value; 1 for any changed choice)."""
+        if value == self.current:
+            return 0.0
+        if self.kind == CATEGORICAL or not _is_number(self.current):
+            return 1.0
+        return abs(float(value) - float(self.current)) / self.span
+
+    def describe(self) -> str:
+        """The range in words, e.g. ``integer 0 to 4`` or ``one of 'a', 'b'``."""
+        if self.kind == CATEGORICAL:
+            return "one of " + ", ".join(repr(choice) for choice in self.choices)
+        step = f" in steps of {self.step:g}" if self.step else ""
+        return f"{self.kind} {self.low:g} to {self.high:g}{step}"
+
+
+@dataclass(frozen=True)
+class ChangeCost:
+    """The cost of a candidate's change against the current data (see the module docstring)."""
+
+    per_parameter: float = 1.0
+    per_range: float = 1.0
+
+    def of(self, space: Sequence[Dimension], values: Mapping[str, Any]) -> float:
+        """The cost of ``values`` (path -> value) over ``space``."""
+        cost = 0.0
+        for dimension in space:
+            distance = dimension.distance(values[dimension.path])
+            if distance > 0:
+                numeric = dimension.kind != CATEGORICAL
+                cost += self.per_parameter + (self.per_range * distance if numeric else 0.0)
+        return cost
+
+
+@dataclass(frozen=True)
+class Target:
+    """A band that every selected row of a metric view must lie in.
+
+    ``low``/``high`` bound the band (None: unbounded); with ``around`` naming
+    a column, the band is that row's column value plus ``low`` and ``high``
+    (``within = d`` gives ``low = -d``, ``high = d``). ``around_value`` is a
+    fixed centre (``around = 0.25``).
+    """
+
+    name: str
+    view: str
+    column: str
+    low: float | None
+    high: float | None
+    around: str | None = None
+    where: Mapping[str, Any] = field(default_factory=dict)
+    weight: float = 1.0
+    text: str = ""
+
+    @property
+    def metric(self) -> str:
+        """``view.column``."""
+        return f"{self.view}.{self.column}"
+
+    def band(self, row: Mapping[str, Any]) -> tuple[float, float]:
+        """The band of one row (a relative band moves with the row's ``around`` column)."""
+        centre = float(row[self.around]) if self.around is not None else 0.0
+        low = -math.inf if self.low is None else centre + self.low
+        high = math.inf if self.high is None else centre + self.high
+        return low, high
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """How candidates are proposed and how many games each gets (see the module docstring)."""
+
+    trials: int = 24
+    batch: int = 8
+    games: tuple[int, ...] = (200, 800)
+    promote: int = 3
+    sampler: str = "tpe"
+
+
+@dataclass(frozen=True)
+class ConfirmSettings:
+    """How the best candidates are confirmed on fresh seeds."""
+
+    candidates: int = 3
+    games: int | None = None
+    confidence: float = 0.95
+
+
+@dataclass(frozen=True)
+class TuningSpec:
+    """A validated tuning spec (see the module docstring)."""
+
+    name: str
+    game: str
+    base: ExperimentSpec
+    space: tuple[Dimension, ...]
+    targets: tuple[Target, ...]
+    cost: ChangeCost
+    search: SearchSettings
+    confirm: ConfirmSettings
+    source: str = ""
+    raw: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        """The searched parameter paths, in spec order."""
+        return tuple(dimension.path for dimension in self.space)
+
+    @property
+    def current_values(self) -> dict[str, Any]:
+        """The current data's value of every searched parameter."""
+        return {dimension.path: dimension.current for dimension in self.space}
+
+    @property
+    def confirm_name(self) -> str:
+        """The name of the confirmation experiment."""
+        return self.name + CONFIRM_SUFFIX
+
+    def changes(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """The overrides of ``values`` that differ from the current data (the variant to export)."""
+        return {dimension.path: values[dimension.path] for dimension in self.space
+                if values[dimension.path] != dimension.current}
+
+    def change_cost(self, values: Mapping[str, Any]) -> float:
+        """The change cost of ``values``."""
+        return self.cost.of(self.space, values)
+
+    def in_space(self, values: Mapping[str, Any]) -> bool:
+        """Whether every value lies in its dimension's range or choices."""
+        for dimension in self.space:
+            value = values[dimension.path]
+            if dimension.kind == CATEGORICAL:
+                if value not in dimension.choices:
+                    return False
+            elif not dimension.low <= value <= dimension.high:
+                return False
+        return True
+
+    def identity(self) -> dict[str, Any]:
+        """What must match for ``cardlab tune --resume`` to continue a stopped run:
+        the whole spec but its description."""
+        return {key: value for key, value in self.raw.items() if key != "description"}
+
+    def experiment(self, name: str, seed: int, games: int, variants: Mapping[str, Mapping[str, Any]],
+                   games_by_variant: Mapping[str, int], description: str) -> TuningRunSpec:
+        """An experiment of this spec's game, agents and player counts on paired seeds:
+        ``variants`` (name -> overrides; the baseline is the current data), each
+        playing its own number of games per player count (``games_by_variant``;
+        ``games`` is the most any plays), the searched parameters as columns."""
+        raw = {
+            "name": name, "game": self.game, "games": games, "seed": seed,
+            "player_counts": list(self.base.player_counts), "agents": [str(agent) for agent in self.base.agents],
+            "rotate_seats": self.base.rotate_seats, "shard_size": self.base.shard_size, "paired_seeds": True,
+            "description": description,
+            "variants": {variant: dict(overrides) for variant, overrides in variants.items() if variant != BASELINE},
+        }
+        plain = parse_spec(raw, f"{self.source} ({name})")
+        cuts = sorted({*self.search.games, games})
+        return TuningRunSpec(
+            **{item.name: getattr(plain, item.name) for item in dataclasses.fields(ExperimentSpec)},
+            games_by_variant=tuple(sorted(games_by_variant.items())), cuts=tuple(cuts),
+            parameter_columns=self.paths)
+
+    def confirm_seed(self) -> int:
+        """The experiment seed of the confirmation: fresh seeds, none shared with the search."""
+        return derive_seed("tuning confirmation", self.base.seed)
+
+
+@dataclass(frozen=True)
+class TuningRunSpec(ExperimentSpec):
+    """The experiment of a tuning run (or of its confirmation).
+
+    Unlike a plain experiment, each variant plays its own number of games
+    (``games_by_variant``: a candidate's successive-halving rung), cut into
+    shards at the rung sizes (``cuts``) so that a candidate promoted to more
+    games keeps the shards it has and plays only the new ones; and the
+    ``games`` table of every variant carries the searched parameters
+    (``parameter_columns``) as columns named by their paths, as a sweep's do.
+    Its ``spec.json`` is an ordinary experiment (``to_json_dict`` is the
+    parent's), so the report, SQL and replay read it as any other.
+    """
+
+    games_by_variant: tuple[tuple[str, int], ...] = ()
+    cuts: tuple[int, ...] = ()
+    parameter_columns: tuple[str, ...] = ()
+
+    def games_of(self, variant: str) -> int:
+        """Games per player count that ``variant`` plays."""
+        return dict(self.games_by_variant).get(variant, 0)
+
+    @property
+    def total_games(self) -> int:
+        """Games over all variants and player counts."""
+        return sum(games for _, games in self.games_by_variant) * len(self.player_counts)
+
+    def shards(self) -> list[Shard]:
+        """Every variant's shards up to its number of games, cut at the rung sizes
+        and at most ``shard_size`` games each; first shards first (as the parent)."""
+        shards: list[Shard] = []
+        for variant in self.variants:
+            games = self.games_of(variant.name)
+            if not games:
+                continue
+            bounds = [0, *(cut for cut in self.cuts if cut < games), games]
+            for start, stop in itertools.pairwise(bounds):
+                for begin in range(start, stop, self.shard_size):
+                    shards.extend(Shard(variant.name, n_players, begin, min(begin + self.shard_size, stop))
+                                  for n_players in self.player_counts)
+        return sorted(shards, key=lambda shard: (shard.start, self._variant_order(shard.variant), shard.n_players))
+
+    def _variant_order(self, name: str) -> int:
+        return [variant.name for variant in self.variants].index(name)
+
+    def sweep_values(self, variant: str) -> dict[str, Any]:
+        """The searched parameters' values in ``variant`` (columns of the ``games`` table)."""
+        parameters = self.variant(variant).parameters
+        values = {}
+        for path in self.parameter_columns:
+            node: Any = parameters
+            for key in path.split("."):
+                node = node[key]
+            values[path] = node
+        return values
+
+
+# ------------------------------------------------------------------ reading
+
+
+def load_tuning_spec(path: str | Path, check_metrics: bool = True) -> TuningSpec:
+    """Read and check a tuning spec file; raise ``TuningSpecError`` on any problem.
+
+    ``check_metrics`` also checks the targets against the metric views
+    (``analytics.tuning.check_targets``: it plays one game per player count).
+    """
+    path = Path(path)
+    source = str(path)
+    try:
+        with path.open("rb") as handle:
+            raw = tomllib.load(handle)
+    except FileNotFoundError:
+        raise TuningSpecError(f"{source}: file not found; expected a tuning spec TOML file") from None
+    except IsADirectoryError:
+        raise TuningSpecError(f"{source}: is a folder; expected a tuning spec TOML file") from None
+    except tomllib.TOMLDecodeError as error:
+        raise TuningSpecError(f"{source}: not valid TOML ({error})") from None
+    spec = parse_tuning_spec(raw, source, default_name=path.stem)
+    if check_metrics:
+        from analytics.tuning import check_targets
+
+        check_targets(spec)
+    return spec
+
+
+def parse_tuning_spec(raw: Mapping[str, Any], source: str, default_name: str = "") -> TuningSpec:
+    """Check an already-parsed tuning spec mapping (``source`` names it in errors)."""
+    unknown = sorted(set(raw) - set(EXPERIMENT_KEYS) - set(TUNING_KEYS))
+    if unknown:
+        raise _fail(source, unknown[0], f"unknown key; expected one of {', '.join(EXPERIMENT_KEYS + TUNING_KEYS)}")
+    experiment = {key: raw[key] for key in EXPERIMENT_KEYS if key in raw}
+    experiment.setdefault("name", default_name)
+    try:
+        base = parse_spec({**experiment, "games": 1, "paired_seeds": True}, source)
+    except SpecError as error:
+        raise TuningSpecError(str(error)) from None
+    if not NAME_PATTERN.match(base.name + CONFIRM_SUFFIX):
+        raise _fail(source, "name", f"at most {100 - len(CONFIRM_SUFFIX)} characters (the confirmation adds "
+                                    f"{CONFIRM_SUFFIX!r})")
+    space = _space(raw.get("space"), base.game, source)
+    search = _search(_table(raw, "search", source), source)
+    confirm = _confirm(_table(raw, "confirm", source), source)
+    cost = _cost(_table(raw, "cost", source), source)
+    targets = _targets(raw.get("targets"), base.player_counts, source)
+    stored = {**raw, "name": base.name}
+    return TuningSpec(name=base.name, game=base.game, base=base, space=space, targets=targets, cost=cost,
+                      search=search, confirm=confirm, source=source, raw=stored)
+
+
+def _table(raw: Mapping[str, Any], key: str, source: str) -> Mapping[str, Any]:
+    table = raw.get(key, {})
+    if not isinstance(table, dict):
+        raise _fail(source, key, f"expected a table ([{key}])")
+    return table
+
+
+def _check_keys(table: Mapping[str, Any], known: Sequence[str], source: str, prefix: str) -> None:
+    unknown = sorted(set(table) - set(known))
+    if unknown:
+        raise _fail(source, f"{prefix}.{unknown[0]}", f"unknown key; expected one of {', '.join(known)}")
+
+
+def _positive_integer(table: Mapping[str, Any], key: str, default: int, source: str, prefix: str,
+                      smallest: int = 1) -> int:
+    value = table.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < smallest:
+        raise _fail(source, f"{prefix}.{key}", f"expected an integer of at least {smallest}, got {value!r}")
+    return value
+
+
+def _space(table: Any, game_id: str, source: str) -> tuple[Dimension, ...]:
+    if not isinstance(table, dict) or not table:
+        raise _fail(source, "space", "expected a table of parameter paths to ranges ([space]), with at least one")
+    game = get_game(game_id)
+    defaults = game.default_parameters()
+    current = dict(flatten(defaults))
+    dimensions = []
+    for path, value in _space_entries(table):
+        key = f"space.{path}"
+        if path not in current:
+            try:
+                apply_overrides(defaults, {path: value})
+            except ParameterError as error:
+                raise _fail(source, key, error.message) from None
+            raise _fail(source, key, "is a group of parameters; search one of its leaves")
+        dimension = _dimension(path, value, current[path], source)
+        for candidate in _extremes(dimension):
+            try:
+                game.configure(apply_overrides(defaults, {path: candidate}))
+            except ParameterError as error:
+                raise _fail(source, key, f"the game refuses {candidate!r}: {error.message}") from None
+        dimensions.append(dimension)
+    return tuple(dimensions)
+
+
+def _space_entries(table: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """(path, range) pairs; a range table (``{low, high}`` or ``{choices}``) is a leaf,
+    while other nested tables (TOML's unquoted dotted keys) are walked."""
+    entries: list[tuple[str, Any]] = []
+    for key, value in table.items():
+        if isinstance(value, dict) and not ({"low", "high", "choices"} & set(value)):
+            entries.extend((f"{key}.{path}", inner) for path, inner in _space_entries(value))
+        else:
+            entries.append((key, value))
+    return entries
+
+
+def _dimension(path: str, value: Any, current: Any, source: str) -> Dimension:
+    key = f"space.{path}"
+    numeric = _is_number(current)
+    if isinstance(value, dict):
+        _check_keys(value, ("low", "high", "step", "choices"), source, key)
+        if "choices" in value:
+            if set(value) != {"choices"}:
+                raise _fail(source, key, "give either choices or low and high, not both")
+            return _choices(path, value["choices"], current, source)
+        if not numeric:
+            raise _fail(source, key, f"a range needs a number; the current value is {type_name(current)}, "
+                                     "so give choices = [...]")
+        return _range(path, value.get("low"), value.get("high"), value.get("step"), current, source)
+    if isinstance(value, list) and numeric and len(value) == 2 and all(_is_number(item) for item in value):
+        return _range(path, value[0], value[1], None, current, source)
+    if isinstance(value, list):
+        if numeric:
+            raise _fail(source, key, f"expected a range [low, high] of {type_name(current)}s, or "
+                                     f"{{ choices = [...] }}, got {value!r}")
+        return _choices(path, value, current, source)
+    raise _fail(source, key, f"expected a range [low, high], a list of choices or a table, got {value!r}")
+
+
+def _range(path: str, low: Any, high: Any, step: Any, current: Any, source: str) -> Dimension:
+    key = f"space.{path}"
+    integer = isinstance(current, int)
+    kind = INTEGER if integer else FLOAT
+    for name, bound in (("low", low), ("high", high)):
+        if not _is_number(bound) or (integer and not isinstance(bound, int)):
+            raise _fail(source, key, f"{name}: expected {type_name(current)} (the type of {current!r}), got {bound!r}")
+    if low > high:
+        raise _fail(source, key, f"empty range: low {low!r} is above high {high!r}")
+    if low == high:
+        raise _fail(source, key, f"empty range: low and high are both {low!r}; expected low < high")
+    if step is not None and (not _is_number(step) or step <= 0 or (integer and not isinstance(step, int))):
+        raise _fail(source, key, f"step: expected a positive {kind}, got {step!r}")
+    if step is not None and step > high - low:
+        raise _fail(source, key, f"step: {step!r} is wider than the range {low!r} to {high!r}")
+    return Dimension(path, kind, current, low=low, high=high, step=step)
+
+
+def _choices(path: str, choices: Any, current: Any, source: str) -> Dimension:
+    key = f"space.{path}"
+    if not isinstance(choices, list) or not choices:
+        raise _fail(source, key, "empty range: expected at least two choices")
+    if len({repr(choice) for choice in choices}) != len(choices):
+        raise _fail(source, key, f"each choice once, got {choices!r}")
+    if len(choices) < 2:
+        raise _fail(source, key, f"empty range: one choice {choices[0]!r}; expected at least two")
+    try:
+        for choice in choices:
+            apply_overrides({"value": current}, {"value": choice})
+    except ParameterError as error:
+        raise _fail(source, key, f"choices: {error.message}") from None
+    return Dimension(path, CATEGORICAL, current, choices=tuple(choices))
+
+
+def _extremes(dimension: Dimension) -> list[Any]:
+    """The values whose acceptance by the game stands for the whole range."""
+    if dimension.kind == CATEGORICAL:
+        return list(dimension.choices)
+    return [dimension.low, dimension.high]
+
+
+def _search(table: Mapping[str, Any], source: str) -> SearchSettings:
+    _check_keys(table, ("trials", "batch", "games", "promote", "sampler"), source, "search")
+    defaults = SearchSettings()
+    trials = _positive_integer(table, "trials", defaults.trials, source, "search")
+    batch = _positive_integer(table, "batch", defaults.batch, source, "search")
+    promote = _positive_integer(table, "promote", defaults.promote, source, "search", smallest=2)
+    games = table.get("games", list(defaults.games))
+    if isinstance(games, int) and not isinstance(games, bool):
+        games = [games]
+    if (not isinstance(games, list) or not games
+            or any(isinstance(count, bool) or not isinstance(count, int) or count < 1 for count in games)):
+        raise _fail(source, "search.games", f"expected a list of positive integers (games per player count of "
+                                            f"each rung), got {games!r}")
+    if any(later <= earlier for earlier, later in itertools.pairwise(games)):
+        raise _fail(source, "search.games", f"expected increasing game counts (each rung plays more), got {games!r}")
+    sampler = table.get("sampler", defaults.sampler)
+    if sampler not in SAMPLERS:
+        raise _fail(source, "search.sampler", f"expected one of {', '.join(SAMPLERS)}, got {sampler!r}")
+    return SearchSettings(trials=trials, batch=batch, games=tuple(games), promote=promote, sampler=sampler)
+
+
+def _confirm(table: Mapping[str, Any], source: str) -> ConfirmSettings:
+    _check_keys(table, ("candidates", "games", "confidence"), source, "confirm")
+    candidates = _positive_integer(table, "candidates", ConfirmSettings.candidates, source, "confirm")
+    games = None if "games" not in table else _positive_integer(table, "games", 1, source, "confirm")
+    confidence = table.get("confidence", ConfirmSettings.confidence)
+    if not _is_number(confidence) or not 0.5 <= confidence < 1:
+        raise _fail(source, "confirm.confidence", f"expected a number from 0.5 to below 1, got {confidence!r}")
+    return ConfirmSettings(candidates=candidates, games=games, confidence=float(confidence))
+
+
+def _cost(table: Mapping[str, Any], source: str) -> ChangeCost:
+    _check_keys(table, ("per_parameter", "per_range"), source, "cost")
+    values = {}
+    for key in ("per_parameter", "per_range"):
+        value = table.get(key, 1.0)
+        if not _is_number(value) or value < 0:
+            raise _fail(source, f"cost.{key}", f"expected a number of at least 0, got {value!r}")
+        values[key] = float(value)
+    return ChangeCost(**values)
+
+
+BAND_KEYS = ("between", "at_most", "at_least", "within")
+
+
+def _targets(raw: Any, player_counts: Sequence[int], source: str) -> tuple[Target, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise _fail(source, "targets", "expected at least one [[targets]] table")
+    targets = []
+    for index, table in enumerate(raw):
+        key = f"targets[{index}]"
+        if not isinstance(table, dict):
+            raise _fail(source, key, "expected a table with metric and a band")
+        _check_keys(table, ("name", "metric", "where", "weight", "around", *BAND_KEYS), source, key)
+        targets.append(_target(table, key, player_counts, source))
+    names = [target.name for target in targets]
+    for index, name in enumerate(names):
+        if names.index(name) != index:
+            raise _fail(source, f"targets[{index}].name", f"{name!r} is taken by targets[{names.index(name)}]; "
+                                                          "give each target its own name")
+    return tuple(targets)
+
+
+def _target(table: Mapping[str, Any], key: str, player_counts: Sequence[int], source: str) -> Target:
+    metric = table.get("metric")
+    if not isinstance(metric, str) or metric.count(".") != 1 or not all(metric.split(".")):
+        raise _fail(source, f"{key}.metric", f"expected 'view.column' (e.g. 'faction_stats.win_rate'), got {metric!r}")
+    view, column = metric.split(".")
+    forms = [name for name in BAND_KEYS if name in table]
+    if ("around" in table) != ("within" in table):
+        raise _fail(source, key, "around goes with within (around = 0.25, within = 0.03), and within with around")
+    if len(forms) != 1:
+        raise _fail(source, key, f"expected exactly one of between, at_most, at_least or around + within, got "
+                                 f"{', '.join(forms) or 'none'}")
+    low, high, around, text = _band(table, forms[0], key, source)
+    if column.endswith(RATE_SUFFIXES) and not isinstance(around, str):
+        lowest, highest = -math.inf if low is None else low, math.inf if high is None else high
+        if highest < 0 or lowest > 1:
+            raise _fail(source, key, f"impossible target: {metric} is a proportion in [0, 1], the band is {text}")
+    where = table.get("where", {})
+    if not isinstance(where, dict):
+        raise _fail(source, f"{key}.where", "expected a table of column = value")
+    count = where.get("n_players")
+    if count is not None and count not in player_counts:
+        raise _fail(source, f"{key}.where.n_players",
+                    f"impossible target: the spec plays {list(player_counts)} players, not {count!r}")
+    weight = table.get("weight", 1.0)
+    if not _is_number(weight) or weight <= 0:
+        raise _fail(source, f"{key}.weight", f"expected a positive number, got {weight!r}")
+    name = table.get("name", metric + "".join(f" {column}={value}" for column, value in where.items()))
+    if not isinstance(name, str) or not name:
+        raise _fail(source, f"{key}.name", f"expected a non-empty string, got {name!r}")
+    where_text = "".join(f", {column} = {value!r}" for column, value in where.items())
+    return Target(name=name, view=view, column=column, low=low, high=high,
+                  around=around if isinstance(around, str) else None, where=dict(where), weight=float(weight),
+                  text=f"{metric} {text}{where_text}")
+
+
+def _band(table: Mapping[str, Any], form: str, key: str, source: str) -> tuple[float | None, float | None, Any, str]:
+    """``(low, high, around, text)`` of a target's band."""
+    value = table[form]
+    if form == "between":
+        if not isinstance(value, list) or len(value) != 2 or not all(_is_number(item) for item in value):
+            raise _fail(source, f"{key}.between", f"expected [low, high] numbers, got {value!r}")
+        if value[0] > value[1]:
+            raise _fail(source, f"{key}.between", f"impossible target: the band {value!r} is empty (low above high)")
+        return float(value[0]), float(value[1]), None, f"in [{value[0]:g}, {value[1]:g}]"
+    if form in ("at_most", "at_least"):
+        if not _is_number(value):
+            raise _fail(source, f"{key}.{form}", f"expected a number, got {value!r}")
+        text = f"{form.replace('_', ' ')} {value:g}"
+        return (None, float(value), None, text) if form == "at_most" else (float(value), None, None, text)
+    around = table["around"]
+    if not _is_number(value) or value <= 0:
+        raise _fail(source, f"{key}.within", f"impossible target: expected a positive distance, got {value!r}")
+    if isinstance(around, str):
+        return -float(value), float(value), around, f"within {value:g} of {around}"
+    if not _is_number(around):
+        raise _fail(source, f"{key}.around", f"expected a number or a column of the view, got {around!r}")
+    return (float(around) - value, float(around) + value, float(around),
+            f"within {value:g} of {around:g}")
+
+
+# ------------------------------------------------------------------ writing an experiment
+
+
+def toml_value(value: Any) -> str:
+    """``value`` (a parameter value: string, boolean, number or list of them) as TOML."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        text = repr(value)
+        return text if any(mark in text for mark in ".en") else text + ".0"
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(item) for item in value) + "]"
+    raise TypeError(f"no TOML form for {value!r}")
+
+
+def experiment_toml(spec: TuningSpec, name: str, variant: str, overrides: Mapping[str, Any], games: int,
+                    comments: Sequence[str]) -> str:
+    """An experiment file (``cardlab run`` reads it) that plays ``overrides`` as the
+    variant ``variant`` against the current data on paired seeds, with this
+    spec's game, agents and player counts; ``comments`` head it."""
+    lines = [*(f"# {comment}" for comment in comments), "",
+             f"name = {toml_value(name)}",
+             f"game = {toml_value(spec.game)}",
+             f"description = {toml_value(f'The change found by cardlab tune {spec.name}, against the current data.')}",
+             f"games = {games}",
+             f"seed = {spec.base.seed}",
+             f"player_counts = {toml_value(list(spec.base.player_counts))}",
+             f"agents = {toml_value([str(agent) for agent in spec.base.agents])}",
+             f"rotate_seats = {toml_value(spec.base.rotate_seats)}",
+             f"shard_size = {spec.base.shard_size}",
+             "paired_seeds = true",
+             "",
+             f"[variants.{variant}]"]
+    lines.extend(f"{json.dumps(path)} = {toml_value(value)}" for path, value in overrides.items())
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,231 @@
+"""``cardlab tune`` end to end on a small Divvy search: its output, ``--export``,
+``--resume`` of a finished search, the report's tuning section and the Tuning page."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+import pytest
+import ray
+from streamlit.testing.v1 import AppTest
+
+from analytics.report import build_report, render_report
+from analytics.tuning import TRIALS, candidate_report, objective_history, read_state, read_table, tuning_tables
+from cardlab.cli import main
+from experiments.spec import load_spec
+from tests.conftest import SmallExperiment
+
+SPEC = """
+name = "divvy_small_tune"
+game = "divvy"
+agents = ["heuristic"]
+seed = 5
+shard_size = 100
+
+[space]
+"rules.treasure_target" = [12, 30]
+"rules.tied_strength" = ["carry_over", "discard"]
+
+[[targets]]
+name = "few draws"
+metric = "game_stats.draw_rate"
+at_most = 0.03
+
+[[targets]]
+name = "no first-seat edge"
+metric = "seat_balance.first_seat_advantage"
+between = [-0.05, 0.05]
+
+[search]
+trials = 6
+batch = 3
+games = [100, 300]
+
+[confirm]
+candidates = 2
+games = 400
+"""
+APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
+
+
+@dataclass(frozen=True)
+class Tuned:
+    """A finished small search: where it is and what the command printed."""
+
+    root: Path
+    folder: Path
+    spec_file: Path
+    export: Path
+    output: str
+
+
+@pytest.fixture(scope="module")
+def tuned(tmp_path_factory: pytest.TempPathFactory) -> Tuned:
+    base = tmp_path_factory.mktemp("tune-cli")
+    spec_file = base / "divvy_small_tune.toml"
+    spec_file.write_text(SPEC)
+    root, export = base / "results", base / "tuned.toml"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["tune", str(spec_file), "--results", str(root), "--workers", "2", "--no-progress",
+                     "--export", str(export)])
+    ray.shutdown()
+    assert code == 0
+    return Tuned(root, root / "divvy_small_tune", spec_file, export, out.getvalue())
+
+
+def test_tune_prints_the_answer_and_where_the_results_are(tuned: Tuned) -> None:
+    state = read_state(tuned.folder)
+    answer = state["answer"]
+    assert f"tuning folder: {tuned.folder}" in tuned.output
+    assert f"trials: 6 ({len(state['candidates'])} distinct candidates)" in tuned.output
+    assert f"answer: trial {answer['trial']} ({answer['variant']})" in tuned.output
+    assert f"confirmation: {tuned.root / 'divvy_small_tune-confirm'}" in tuned.output
+    assert "next: cardlab report divvy_small_tune --sections tuning" in tuned.output
+
+
+def test_the_export_is_an_experiment_with_the_answers_change(tuned: Tuned) -> None:
+    answer = read_state(tuned.folder)["answer"]
+    exported = load_spec(tuned.export)
+    assert exported.paired_seeds and exported.game == "divvy" and exported.games == 400
+    assert [variant.name for variant in exported.variants] == ["baseline", "tuned"]
+    assert exported.variant("tuned").overrides == answer["changes"]
+
+
+def test_resume_of_a_finished_search_plays_nothing_and_exports_another_trial(
+        tuned: Tuned, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = read_table(tuned.folder, TRIALS)
+    state = read_state(tuned.folder)
+    other = next(data for data in state["candidates"] if data["trial"] != state["answer"]["trial"])
+    target = tmp_path / "other.toml"
+    assert main(["tune", str(tuned.spec_file), "--results", str(tuned.root), "--resume", "--export", str(target),
+                 "--trial", str(other["trial"])]) == 0
+    ray.shutdown()
+    output = capsys.readouterr().out
+    assert "games: 0 in" in output
+    assert read_table(tuned.folder, TRIALS).equals(before)
+    changes = {path: value for path, value in other["values"].items()
+               if value != {"rules.treasure_target": 20, "rules.tied_strength": "carry_over"}[path]}
+    assert load_spec(target).variant("tuned").overrides == changes
+
+
+def test_a_second_search_into_the_same_folder_needs_resume_or_overwrite(
+        tuned: Tuned, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tune", str(tuned.spec_file), "--results", str(tuned.root)]) == 2
+    assert capsys.readouterr().err == (f"cardlab: error: {tuned.folder}: results already exist; use --resume to "
+                                       "finish them or --overwrite to start again\n")
+
+
+def test_resume_with_a_changed_spec_is_refused(tuned: Tuned, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                               ) -> None:
+    changed = tmp_path / "divvy_small_tune.toml"
+    changed.write_text(SPEC.replace("trials = 6", "trials = 9"))
+    assert main(["tune", str(changed), "--results", str(tuned.root), "--resume"]) == 2
+    assert "the stored tuning spec differs" in capsys.readouterr().err
+
+
+def test_the_report_has_a_tuning_section_of_the_run(tuned: Tuned) -> None:
+    report = build_report(tuned.folder)
+    text = render_report(report, "text", sections=["tuning"])
+    answer = read_state(tuned.folder)["answer"]
+    assert "Tuning: targets" in text and "few draws" in text and "game_stats.draw_rate at most 0.03" in text
+    assert "Tuning: confirmed candidates (400 fresh games per player count; joint intervals)" in text
+    answer_line = next(line for line in text.splitlines() if line.strip().startswith("ANSWER"))
+    assert f" {answer['variant']} " in answer_line
+    data = json.loads(render_report(report, "json", sections=["tuning"]))
+    assert set(data["tables"]) == {"tuning_targets", "tuning_front", "tuning_candidates", "tuning_confirmation"}
+    candidates = data["tables"]["tuning_candidates"]
+    assert [row["variant"] for row in candidates if row["answer"]] == [answer["variant"]]
+    # A plain experiment (the confirmation) has no tuning tables, and says so only when asked.
+    confirm = build_report(tuned.root / "divvy_small_tune-confirm")
+    assert "tuning_front" not in confirm.frames()
+    assert "not a tuning run" in render_report(confirm, "text", sections=["tuning"])
+
+
+def test_a_candidates_report_keeps_only_it_and_the_current_data(tuned: Tuned) -> None:
+    answer = read_state(tuned.folder)["answer"]
+    report = candidate_report(build_report(tuned.root / "divvy_small_tune-confirm"), answer["variant"])
+    assert set(report.variants["variant"].to_list()) == {"baseline", answer["variant"]}
+    assert set(report.metrics["variant_deltas"]["variant"].to_list()) <= {answer["variant"]}
+
+
+def test_the_objective_history_is_the_running_best_of_the_first_looks(tuned: Tuned) -> None:
+    history = objective_history(read_table(tuned.folder, TRIALS))
+    assert history["trial"].to_list() == list(range(6))
+    objectives = history["objective"].to_list()
+    assert history["best_so_far"].to_list() == [min(objectives[: index + 1]) for index in range(6)]
+
+
+def test_the_tuning_page_shows_the_answer_front_and_a_candidates_report(
+        tuned: Tuned, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDLAB_RESULTS", str(tuned.root))
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.session_state["experiment"] = "divvy_small_tune-confirm"  # the confirmation leads to its search
+    at.switch_page("pages/tuning.py")
+    at.run()
+    assert not at.exception, at.exception
+    answer = read_state(tuned.folder)["answer"]
+    shown = (at.success or at.warning)[0].value
+    assert f"answer: trial {answer['trial']} ({answer['variant']})" in shown
+    tables = tuning_tables(tuned.folder)
+    answer_targets = pl.from_pandas(at.dataframe[0].value)
+    assert answer_targets.select("verdict", "target", "worst_row").to_dicts() == [
+        {key: target[key] for key in ("verdict", "target", "worst_row")} for target in answer["targets"]]
+    assert pl.from_pandas(at.dataframe[1].value).equals(tables["tuning_targets"])
+    assert at.selectbox[-1].value == answer["trial"]
+    assert "Confirmed targets" in " ".join(markdown.value for markdown in at.markdown)
+    other = next(trial for trial in tables["tuning_front"].filter(pl.col("miss").is_not_null())["trial"]
+                 if trial != answer["trial"])
+    at.selectbox[-1].set_value(other).run()
+    assert not at.exception, at.exception
+    variant = tables["tuning_front"].filter(pl.col("trial") == other)["variant"][0]
+    (report,) = [markdown.value for markdown in at.markdown if markdown.value.startswith("# cardlab report: ")]
+    assert variant in report
+    if answer["variant"] not in ("baseline", variant):
+        assert answer["variant"] not in report  # only the picked candidate and the current data
+
+
+def test_the_tuning_page_of_another_experiment_says_how_to_make_one(
+        tuned: Tuned, small_experiment: SmallExperiment, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copytree(small_experiment.folder, tmp_path / small_experiment.folder.name)
+    monkeypatch.setenv("CARDLAB_RESULTS", str(tmp_path))
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.switch_page("pages/tuning.py")
+    at.run()
+    assert not at.exception, at.exception
+    assert "This experiment is not a balance search. `cardlab tune experiments/tune/divvy_tune.toml` makes one." in (
+        at.info[0].value)
+
+
+def test_sql_sees_the_trials_tables_of_a_tuning_run(tuned: Tuned, capsys: pytest.CaptureFixture[str]) -> None:
+    query = ("SELECT count(*) AS looks, count(DISTINCT target) AS targets "
+             "FROM trials JOIN trial_targets USING (trial, stage, rung)")
+    assert main(["sql", "--results", str(tuned.root), "--format", "csv", "divvy_small_tune", query]) == 0
+    trials = read_table(tuned.folder, TRIALS).filter(pl.col("duplicate_of").is_null())
+    assert capsys.readouterr().out.splitlines()[1] == f"{trials.height * 2},2"
+
+
+def test_without_experiments_the_tuning_page_says_which_command_to_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDLAB_RESULTS", str(tmp_path))
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.switch_page("pages/tuning.py")
+    at.run()
+    assert not at.exception, at.exception
+    assert "cardlab run experiments/divvy_baseline.toml" in at.info[0].value
+
+
+def test_a_candidates_game_replays_from_the_search_folder(tuned: Tuned, capsys: pytest.CaptureFixture[str]) -> None:
+    variant = read_state(tuned.folder)["answer"]["variant"]
+    assert main(["sql", "--results", str(tuned.root), "--format", "json", "divvy_small_tune",
+                 f"SELECT winners FROM games WHERE variant = '{variant}' AND game_index = 3"]) == 0
+    winners = json.loads(capsys.readouterr().out)["winners"]
+    assert main(["replay", "--results", str(tuned.root), "--experiment", "divvy_small_tune", "--variant", variant,
+                 "--game-index", "3"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith(f"winners: {winners}")

@@ -1,0 +1,116 @@
+"""Successive halving, the confirmation's choice and size, and the tuning run's shards."""
+
+from __future__ import annotations
+
+import math
+import tomllib
+
+import pytest
+
+from analytics.stats import Z95, z_for_confidence
+from analytics.tuning import Evaluation, TargetResult
+from experiments.tuning import TuningSpec, parse_tuning_spec
+from tests.tuning.test_spec import VALID
+from workers.tuning import Candidate, Look, confirmation_games, finalists, promotions, rank, to_confirm
+
+
+def candidate(trial: int, cost: float, *looks: float | None) -> Candidate:
+    """A candidate with the given upper miss bound on rungs 0, 1, ... (None: a failed look)."""
+    made = Candidate(trial, f"trial-{trial:04d}", {"x": trial}, cost)
+    for rung, miss in enumerate(looks):
+        made.looks[rung] = Look(miss, miss, miss)
+        made.rung = rung
+    return made
+
+
+def test_candidates_rank_by_pareto_layer_then_miss_then_cost() -> None:
+    pool = [candidate(0, 0.0, 0.30), candidate(1, 1.0, 0.05), candidate(2, 2.0, 0.04), candidate(3, 1.5, 0.10),
+            candidate(4, 0.5, None)]
+    # Front: trial 0 (cheapest), 1 and 2 (lowest miss); trial 3 is dominated by 1; trial 4 failed.
+    assert [c.trial for c in rank(pool, 0)] == [2, 1, 0, 3]
+
+
+def test_the_best_third_of_a_rung_moves_up_once() -> None:
+    pool = [candidate(trial, 1.0, miss) for trial, miss in enumerate([0.5, 0.1, 0.4, 0.2, 0.3, 0.6, 0.7])]
+    chosen = promotions(pool, rungs=2, promote=3)
+    assert [c.trial for c in chosen] == [1, 3]  # 7 // 3 = 2 best
+    for moved in chosen:
+        moved.rung = 1
+    assert promotions(pool, rungs=2, promote=3) == []  # already promoted, and rung 1 is the last
+    few = pool[:2]
+    assert promotions(few, rungs=2, promote=3) == []  # 2 // 3 = 0: wait for more looks
+
+
+def test_promotion_climbs_every_rung_but_the_last() -> None:
+    pool = [candidate(trial, 1.0, 0.1 * trial, 0.1 * trial) for trial in range(6)]
+    for extra in range(6, 9):
+        pool.append(candidate(extra, 1.0, 0.1 * extra))
+    chosen = promotions(pool, rungs=3, promote=3)
+    # Rung 0: 9 looks, the best 3 (0, 1, 2) are on rung 1 already; rung 1: 6 looks, best 2 go to rung 2.
+    assert [(c.trial, c.rung) for c in chosen] == [(0, 1), (1, 1)]
+
+
+def test_the_confirmation_takes_the_front_of_the_highest_rung_lowest_miss_first() -> None:
+    pool = [candidate(0, 0.0, 0.30, 0.25), candidate(1, 1.0, 0.05, 0.04), candidate(2, 2.0, 0.04, 0.0),
+            candidate(3, 1.5, 0.10, 0.09), candidate(4, 0.1, 0.02)]
+    assert [c.trial for c in finalists(pool)] == [0, 1, 2, 3]
+    assert [c.trial for c in to_confirm(pool, 2)] == [2, 1]
+    assert [c.trial for c in to_confirm(pool, 5)] == [2, 1, 0]  # trial 3 is dominated by trial 1
+
+
+def _result(low: float, high: float, band: tuple[float, float]) -> TargetResult:
+    middle = (low + high) / 2
+    return TargetResult("t", "seat_stats.win_rate", 1.0, 1, "r", middle, low, high, band[0], band[1], 0.0, 0.0, 0.0,
+                        "undecided")
+
+
+def spec_of(**confirm: int) -> TuningSpec:
+    raw = tomllib.loads(VALID)
+    raw["confirm"] = dict(confirm)
+    return parse_tuning_spec(raw, "inline")
+
+
+def test_the_confirmation_plays_enough_games_for_half_band_intervals_unless_told() -> None:
+    spec = spec_of()
+    # At 800 games the row's 95% interval is 0.06 wide against a band 0.06 wide: a 0.03-wide interval
+    # at the joint level (2 rows: 97.5%) needs (0.06 * z97.5 / z95 / 0.03)^2 = 5.2 times the games.
+    results = {"trial-0001": Evaluation("trial-0001", 0.95, (_result(0.47, 0.53, (0.47, 0.53)),))}
+    factor = ((0.53 - 0.47) * z_for_confidence(0.975) / Z95 / ((0.53 - 0.47) / 2)) ** 2
+    assert confirmation_games(spec, results, 800, {"trial-0001": 2}) == math.ceil(800 * factor)
+    # Never more than 20 times the top rung; never fewer than the top rung.
+    wide = {"trial-0001": Evaluation("trial-0001", 0.95, (_result(0.2, 0.8, (0.47, 0.53)),))}
+    assert confirmation_games(spec, wide, 800, {"trial-0001": 1}) == 16000
+    one_sided = {"trial-0001": Evaluation("trial-0001", 0.95, (_result(0.2, 0.8, (-math.inf, 0.53)),))}
+    assert confirmation_games(spec, one_sided, 800, {"trial-0001": 1}) == 800
+    assert confirmation_games(spec_of(games=1234), results, 800, {"trial-0001": 2}) == 1234
+
+
+def test_a_promoted_candidate_keeps_its_shards_and_plays_only_new_ones() -> None:
+    spec = spec_of()
+    first = spec.experiment("t", 1, 800, {"trial-0001": {"rules.treasure_target": 25}},
+                            {"baseline": 200, "trial-0001": 200}, "")
+    later = spec.experiment("t", 1, 800, {"trial-0001": {"rules.treasure_target": 25}, "trial-0002": {}},
+                            {"baseline": 200, "trial-0001": 800, "trial-0002": 200}, "")
+    first_ids = {shard.id for shard in first.shards()}
+    later_shards = later.shards()
+    assert first_ids <= {shard.id for shard in later_shards}
+    promoted = sorted((shard.start, shard.stop) for shard in later_shards if shard.variant == "trial-0001")
+    # Shards of at most shard_size (default 5000) games, cut at the rung sizes 200 and 800.
+    assert promoted == [(0, 200), (200, 800)]
+    assert later.total_games == 1200
+    assert later.sweep_values("trial-0001") == {"rules.treasure_target": 25}
+    assert later.sweep_values("baseline") == {"rules.treasure_target": 20}
+    assert later.paired_seeds and later.seed_variant("trial-0001") == "baseline"
+
+
+@pytest.mark.parametrize("shard_size", [150, 1000])
+def test_shards_never_cross_a_rung_or_exceed_the_shard_size(shard_size: int) -> None:
+    raw = tomllib.loads(VALID)
+    raw["shard_size"] = shard_size
+    spec = parse_tuning_spec(raw, "inline")
+    run = spec.experiment("t", 1, 800, {}, {"baseline": 800}, "")
+    bounds = [(shard.start, shard.stop) for shard in run.shards()]
+    assert bounds[0][0] == 0 and bounds[-1][1] == 800
+    assert all(stop - start <= shard_size for start, stop in bounds)
+    assert not any(start < 200 < stop for start, stop in bounds)
+    assert sum(stop - start for start, stop in bounds) == 800

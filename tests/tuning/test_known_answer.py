@@ -1,0 +1,199 @@
+"""``cardlab tune`` on a game whose fair value is known: it finds it, confirms it, and the
+same spec gives the same trials on 1 or 2 workers and after a stop and ``--resume``.
+
+The synthetic duel (``tests.tuning.duel``): seat 0 hits 20% of its shots, seat
+1 60%, seat 0 needs 2 hits. Which number of hits for seat 1 makes seat 0 win
+half the games? Dynamic programming says 5 (seat 0 wins 50.3%); 4 and 6 give
+38.7% and 60.3%, far outside the target band [46%, 54%], so the answer is unique.
+"""
+
+from __future__ import annotations
+
+import logging
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+import pytest
+import ray
+
+from analytics.tuning import TRIAL_TARGETS, TRIALS, read_state, read_table
+from experiments.tuning import TuningSpec, parse_tuning_spec
+from simcore.registry import GAMES
+from tests.tuning.duel import GAME, INFO, seat_zero_win_probability
+from workers.runner import RunOptions
+from workers.tuning import TuningSummary, run_tuning
+
+DUEL_TUNE = """
+name = "duel_tune"
+game = "duel"
+agents = ["random"]
+seed = 7
+shard_size = 200
+
+[space]
+"rules.second_hits" = [1, 12]
+
+[[targets]]
+name = "fair seat 0"
+metric = "seat_stats.win_rate"
+where = { seat = 0 }
+between = [0.46, 0.54]
+
+[[targets]]
+name = "short duels"
+metric = "game_stats.mean_turns"
+at_most = 100
+
+[search]
+trials = 12
+batch = 4
+games = [200, 800]
+promote = 3
+
+[confirm]
+candidates = 2
+games = 4000
+"""
+BAND = (0.46, 0.54)
+
+
+def exact(second_hits: int) -> float:
+    return seat_zero_win_probability(0.2, 0.6, 2, second_hits)
+
+
+class Interrupted(Exception):
+    """Stands for a Ctrl-C after a batch."""
+
+
+def tune(spec: TuningSpec, results: Path, workers: int, resume: bool = False, stop_after: int | None = None
+         ) -> TuningSummary:
+    """Run the search on a fresh local Ray whose workers know the duel game."""
+    if ray.is_initialized():
+        ray.shutdown()
+    ray.init(address="local", num_cpus=workers, include_dashboard=False, _node_ip_address="127.0.0.2",
+             logging_level=logging.WARNING, runtime_env={"worker_process_setup_hook": "tests.tuning.duel.register"})
+
+    def on_batch(batch: int) -> None:
+        if stop_after is not None and batch == stop_after:
+            raise Interrupted
+
+    try:
+        return run_tuning(spec, RunOptions(results_root=results, workers=workers, resume=resume),
+                          say=lambda line: None, on_batch=on_batch)
+    finally:
+        ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def duel_spec() -> Iterator[TuningSpec]:
+    GAMES[INFO.id] = GAME
+    try:
+        yield parse_tuning_spec(tomllib.loads(DUEL_TUNE), "duel_tune.toml")
+    finally:
+        GAMES.pop(INFO.id, None)
+
+
+@pytest.fixture(scope="module")
+def runs(duel_spec: TuningSpec, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folders = {}
+    two = tmp_path_factory.mktemp("two")
+    tune(duel_spec, two, workers=2)
+    folders["two workers"] = two
+    one = tmp_path_factory.mktemp("one")
+    tune(duel_spec, one, workers=1)
+    folders["one worker"] = one
+    stopped = tmp_path_factory.mktemp("stopped")
+    with pytest.raises(Interrupted):
+        tune(duel_spec, stopped, workers=2, stop_after=1)
+    assert read_state(stopped / "duel_tune")["batches"] == 2
+    tune(duel_spec, stopped, workers=2, resume=True)
+    folders["stopped and resumed"] = stopped
+    return folders
+
+
+def test_the_fair_value_is_unique_in_the_search_space() -> None:
+    fair = min(range(1, 13), key=lambda hits: abs(exact(hits) - 0.5))
+    assert fair == 5 and BAND[0] <= exact(fair) <= BAND[1]
+    assert all(not BAND[0] <= exact(hits) <= BAND[1] for hits in range(1, 13) if hits != fair)
+
+
+def test_tune_finds_the_fair_value_and_its_confirmed_interval_holds_the_exact_rate(runs: dict[str, Path]) -> None:
+    answer = read_state(runs["two workers"] / "duel_tune")["answer"]
+    assert answer["values"] == {"rules.second_hits": 5}
+    assert answer["change"] == "rules.second_hits 2 -> 5"
+    assert answer["all_met"] is True
+    fair_seat = next(target for target in answer["targets"] if target["target"] == "fair seat 0")
+    assert fair_seat["verdict"] == "met"
+    assert fair_seat["low"] <= exact(5) <= fair_seat["high"]
+    assert BAND[0] <= fair_seat["low"] and fair_seat["high"] <= BAND[1]
+    # Two targets, one row each: each interval at 97.5%, jointly 95%.
+    assert answer["confidence"] == pytest.approx(0.975)
+
+
+def test_the_current_data_is_confirmed_as_not_meeting_the_target(runs: dict[str, Path]) -> None:
+    trials = read_table(runs["two workers"] / "duel_tune", TRIALS)
+    baseline = trials.filter((pl.col("stage") == "confirm") & (pl.col("variant") == "baseline")).row(0, named=True)
+    assert baseline["rules.second_hits"] == 2 and baseline["not_met"] == 1 and not baseline["all_met"]
+    targets = read_table(runs["two workers"] / "duel_tune", TRIAL_TARGETS)
+    row = targets.filter((pl.col("stage") == "confirm") & (pl.col("variant") == "baseline")
+                         & (pl.col("target") == "fair seat 0")).row(0, named=True)
+    assert row["low"] <= exact(2) <= row["high"]
+
+
+def test_every_candidate_is_a_variant_on_the_same_seeds_with_its_parameters_as_columns(
+        runs: dict[str, Path]) -> None:
+    folder = runs["two workers"] / "duel_tune"
+    state = read_state(folder)
+    con = duckdb.connect()
+    games = con.execute(
+        f"SELECT variant, count(*), min(\"rules.second_hits\"), max(\"rules.second_hits\") "
+        f"FROM read_parquet('{folder}/games/*/*.parquet', hive_partitioning = false) GROUP BY variant").fetchall()
+    played = {variant: (count, low, high) for variant, count, low, high in games}
+    for data in state["candidates"]:
+        games_played = {0: 200, 1: 800}[data["rung"]]
+        hits = data["values"]["rules.second_hits"]
+        assert played[data["variant"]] == (games_played, hits, hits)
+    assert set(played) == {data["variant"] for data in state["candidates"]}
+    # Common random numbers: game i has one seed, whichever candidate played it.
+    (distinct,) = con.execute(
+        f"SELECT max(seeds) FROM (SELECT game_index, count(DISTINCT seed) AS seeds FROM read_parquet("
+        f"'{folder}/games/*/*.parquet', hive_partitioning = false) GROUP BY game_index)").fetchone() or (0,)
+    assert distinct == 1
+    # The confirmation plays fresh seeds.
+    (shared,) = con.execute(
+        f"SELECT count(*) FROM read_parquet('{folder}-confirm/games/*/*.parquet', hive_partitioning = false) "
+        f"WHERE seed IN (SELECT seed FROM read_parquet('{folder}/games/*/*.parquet', hive_partitioning = false))"
+    ).fetchone() or (1,)
+    assert shared == 0
+
+
+def test_the_trials_table_has_a_row_per_look_and_one_per_duplicate(runs: dict[str, Path]) -> None:
+    folder = runs["two workers"] / "duel_tune"
+    state = read_state(folder)
+    trials = read_table(folder, TRIALS)
+    search = trials.filter(pl.col("stage") == "search")
+    looks = sum(len(data["looks"]) for data in state["candidates"])
+    assert search.filter(pl.col("duplicate_of").is_null()).height == looks
+    assert search.filter(pl.col("duplicate_of").is_not_null()).height == len(state["duplicates"])
+    assert sorted(search["trial"].unique().to_list()) == list(range(12))
+    judged = [*state["confirmed"], *([] if "baseline" in state["confirmed"] else ["baseline"])]
+    assert trials.filter(pl.col("stage") == "confirm")["variant"].to_list() == judged
+
+
+def _contents(folder: Path) -> dict[str, Any]:
+    return {table: read_table(folder / "duel_tune", table).sort("stage", "trial", "rung", *(
+        ["target"] if table == TRIAL_TARGETS else [])).to_dicts() for table in (TRIALS, TRIAL_TARGETS)}
+
+
+def test_one_and_two_workers_give_the_same_trials(runs: dict[str, Path]) -> None:
+    assert _contents(runs["one worker"]) == _contents(runs["two workers"])
+
+
+def test_a_stopped_search_resumed_gives_the_same_trials(runs: dict[str, Path]) -> None:
+    assert _contents(runs["stopped and resumed"]) == _contents(runs["two workers"])
+    first, resumed = (read_state(runs[name] / "duel_tune") for name in ("two workers", "stopped and resumed"))
+    assert [trial["params"] for trial in first["trials"]] == [trial["params"] for trial in resumed["trials"]]

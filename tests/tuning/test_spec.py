@@ -1,0 +1,202 @@
+"""Reading tuning specs: the space, targets, cost and settings, and one-line errors for bad ones."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardlab.cli import main
+from experiments.spec import load_spec
+from experiments.tuning import (
+    CATEGORICAL,
+    FLOAT,
+    INTEGER,
+    TuningSpec,
+    TuningSpecError,
+    experiment_toml,
+    load_tuning_spec,
+    parse_tuning_spec,
+)
+
+VALID = """
+name = "divvy_probe"
+game = "divvy"
+agents = ["random"]
+seed = 3
+
+[space]
+"rules.treasure_target" = [12, 30]
+
+[[targets]]
+metric = "game_stats.draw_rate"
+at_most = 0.05
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "spec.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def load(tmp_path: Path, text: str) -> TuningSpec:
+    return load_tuning_spec(write(tmp_path, text))
+
+
+def test_a_valid_spec_reads_its_space_targets_cost_and_defaults(tmp_path: Path) -> None:
+    spec = load(tmp_path, VALID)
+    assert spec.name == "divvy_probe" and spec.game == "divvy"
+    (dimension,) = spec.space
+    assert (dimension.path, dimension.kind, dimension.low, dimension.high, dimension.current) == (
+        "rules.treasure_target", INTEGER, 12, 30, 20)
+    assert spec.search.games == (200, 800) and spec.search.sampler == "tpe" and spec.confirm.candidates == 3
+    (target,) = spec.targets
+    assert (target.view, target.column, target.low, target.high) == ("game_stats", "draw_rate", None, 0.05)
+
+
+def test_the_kind_of_a_range_follows_the_type_of_the_current_value(tmp_path: Path) -> None:
+    text = VALID.replace('"rules.treasure_target" = [12, 30]', """
+"rules.treasure_target" = [12, 30]
+"rules.tied_strength" = ["carry_over", "discard"]
+"cards.axes_1.copies" = { choices = [0, 2] }
+"rules.hand_size" = { low = 4, high = 8, step = 2 }
+""")
+    spec = load(tmp_path, text)
+    kinds = {dimension.path: dimension.kind for dimension in spec.space}
+    assert kinds == {"rules.treasure_target": INTEGER, "rules.tied_strength": CATEGORICAL,
+                     "cards.axes_1.copies": CATEGORICAL, "rules.hand_size": INTEGER}
+    assert spec.space[3].step == 2
+
+
+def test_a_float_parameter_gets_a_float_range(duel_registered: None) -> None:
+    raw = {"name": "duel_floats", "game": "duel", "space": {"rules.second_accuracy": [0.3, 0.9]},
+           "targets": [{"metric": "seat_stats.win_rate", "where": {"seat": 0}, "between": [0.45, 0.55]}]}
+    spec = parse_tuning_spec(raw, "inline")
+    (dimension,) = spec.space
+    assert (dimension.kind, dimension.low, dimension.high, dimension.current) == (FLOAT, 0.3, 0.9, 0.6)
+    assert dimension.distance(0.75) == pytest.approx(0.25)
+    with pytest.raises(TuningSpecError, match=r"the game refuses 0\.0: expected a probability above 0"):
+        parse_tuning_spec({**raw, "space": {"rules.second_accuracy": [0.0, 0.9]}}, "inline")
+
+
+def test_change_cost_counts_changed_parameters_and_distance(tmp_path: Path) -> None:
+    text = VALID.replace('"rules.treasure_target" = [12, 30]', """
+"rules.treasure_target" = [12, 30]
+"rules.tied_strength" = ["carry_over", "discard"]
+""") + """
+[cost]
+per_parameter = 1.0
+per_range = 2.0
+"""
+    spec = load(tmp_path, text)
+    current = spec.current_values
+    assert spec.change_cost(current) == 0.0
+    # treasure_target 20 -> 29: 1 + 2 * 9/18 = 2; tied_strength changed: 1 (no distance for a choice)
+    assert spec.change_cost({**current, "rules.treasure_target": 29}) == pytest.approx(2.0)
+    assert spec.change_cost({"rules.treasure_target": 29, "rules.tied_strength": "discard"}) == pytest.approx(3.0)
+    assert spec.changes({"rules.treasure_target": 20, "rules.tied_strength": "discard"}) == {
+        "rules.tied_strength": "discard"}
+
+
+def test_the_exported_experiment_is_read_back_by_the_experiment_reader(tmp_path: Path) -> None:
+    spec = load(tmp_path, VALID)
+    overrides = {"rules.treasure_target": 27, "rules.tied_strength": "discard"}
+    text = experiment_toml(spec, "probe_tuned", "tuned", overrides, 500, ["a comment"])
+    exported = load_spec(write(tmp_path, text, "exported.toml"))
+    assert exported.paired_seeds and exported.games == 500
+    assert [variant.name for variant in exported.variants] == ["baseline", "tuned"]
+    assert exported.variant("tuned").overrides == {"rules.treasure_target": 27, "rules.tied_strength": "discard"}
+
+
+BAD_SPECS: list[tuple[str, str, str, str]] = [
+    ("unknown path", '"rules.treasure_target" = [12, 30]', '"rules.treasure_targets" = [12, 30]',
+     "space.rules.treasure_targets: unknown parameter path (known under rules:"),
+    ("empty range", '"rules.treasure_target" = [12, 30]', '"rules.treasure_target" = [30, 12]',
+     "space.rules.treasure_target: empty range: low 30 is above high 12"),
+    ("one-value range", '"rules.treasure_target" = [12, 30]', '"rules.treasure_target" = [12, 12]',
+     "space.rules.treasure_target: empty range: low and high are both 12"),
+    ("no choices", '"rules.treasure_target" = [12, 30]', '"rules.tied_strength" = { choices = [] }',
+     "space.rules.tied_strength: empty range: expected at least two choices"),
+    ("float range on an integer", '"rules.treasure_target" = [12, 30]', '"rules.treasure_target" = [12.5, 30]',
+     "space.rules.treasure_target: low: expected an integer (the type of 20), got 12.5"),
+    ("choice of the wrong type", '"rules.treasure_target" = [12, 30]', '"rules.tied_strength" = ["discard", 3]',
+     "space.rules.tied_strength: choices: expected a string, got 3"),
+    ("range the game refuses", '"rules.treasure_target" = [12, 30]', '"cards.axes_1.copies" = [-1, 2]',
+     "space.cards.axes_1.copies: the game refuses -1:"),
+    ("unknown metric view", 'metric = "game_stats.draw_rate"', 'metric = "party_stats.draw_rate"',
+     "targets[0].metric: unknown metric view 'party_stats'; expected one of"),
+    ("unknown metric column", 'metric = "game_stats.draw_rate"', 'metric = "game_stats.draw_chance"',
+     "targets[0].metric: game_stats has no column 'draw_chance'; expected one of"),
+    ("metric without an interval", 'metric = "game_stats.draw_rate"', 'metric = "game_stats.p90_turns"',
+     "targets[0].metric: game_stats.p90_turns has no interval"),
+    ("view this game does not fill", 'metric = "game_stats.draw_rate"', 'metric = "faction_stats.win_rate"',
+     "targets[0]: impossible target: faction_stats has no win_rate for divvy at [2] players"),
+    ("reversed band", "at_most = 0.05", "between = [0.6, 0.4]",
+     "targets[0].between: impossible target: the band [0.6, 0.4] is empty"),
+    ("rate band outside [0, 1]", "at_most = 0.05", "at_least = 1.5",
+     "targets[0]: impossible target: game_stats.draw_rate is a proportion in [0, 1], the band is at least 1.5"),
+    ("player count not played", "at_most = 0.05", "at_most = 0.05\nwhere = { n_players = 3 }",
+     "targets[0].where.n_players: impossible target: the spec plays [2] players, not 3"),
+    ("zero tolerance", "at_most = 0.05", 'around = 0.5\nwithin = 0',
+     "targets[0].within: impossible target: expected a positive distance, got 0"),
+    ("two bands", "at_most = 0.05", "at_most = 0.05\nat_least = 0.01",
+     "targets[0]: expected exactly one of between, at_most, at_least or around + within, got at_most, at_least"),
+    ("unknown where column", "at_most = 0.05", "at_most = 0.05\nwhere = { faction = 'x' }",
+     "targets[0]: game_stats has no column 'faction'"),
+    ("where value of the wrong type", 'metric = "game_stats.draw_rate"',
+     'metric = "seat_stats.win_rate"\nwhere = { seat = "zero" }',
+     "targets[0].where: a value of the wrong type for seat_stats (Conversion Error"),
+    ("unknown key", 'seed = 3', 'seed = 3\ngames = 100',
+     "games: unknown key; expected one of name, game, description"),
+    ("bad rungs", 'seed = 3', 'seed = 3\n[search]\ngames = [800, 200]',
+     "search.games: expected increasing game counts"),
+    ("unknown sampler", 'seed = 3', 'seed = 3\n[search]\nsampler = "grid"',
+     "search.sampler: expected one of tpe, nsga2, random, got 'grid'"),
+    ("unknown game", 'game = "divvy"', 'game = "chess"', "game: unknown game 'chess'"),
+]
+
+
+@pytest.mark.parametrize(("case", "old", "new", "message"), BAD_SPECS, ids=[case[0] for case in BAD_SPECS])
+def test_a_bad_tuning_spec_is_one_line_naming_the_key(tmp_path: Path, case: str, old: str, new: str,
+                                                      message: str) -> None:
+    assert old in VALID
+    path = write(tmp_path, VALID.replace(old, new, 1))
+    with pytest.raises(TuningSpecError) as raised:
+        load_tuning_spec(path)
+    text = str(raised.value)
+    assert "\n" not in text
+    assert text.startswith(f"{path}: ")
+    assert message in text, text
+
+
+def test_cardlab_tune_with_a_bad_spec_prints_one_line_exits_2_and_writes_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, VALID.replace("[12, 30]", "[30, 12]"))
+    results = tmp_path / "results"
+    assert main(["tune", str(path), "--results", str(results)]) == 2
+    error = capsys.readouterr().err
+    assert error == f"cardlab: error: {path}: space.rules.treasure_target: empty range: low 30 is above high 12\n"
+    assert not results.exists()
+
+
+def test_a_spec_that_is_not_toml_or_missing_is_one_line(tmp_path: Path) -> None:
+    for text, message in (("name = [", "not valid TOML"), (None, "file not found")):
+        path = tmp_path / "missing.toml" if text is None else write(tmp_path, text)
+        with pytest.raises(TuningSpecError, match=message):
+            load_tuning_spec(path)
+
+
+SHIPPED = sorted((Path(__file__).resolve().parents[2] / "experiments" / "tune").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[path.stem for path in SHIPPED])
+def test_every_shipped_tuning_spec_reads_and_its_targets_exist_for_its_game(path: Path) -> None:
+    spec = load_tuning_spec(path)
+    assert spec.name == path.stem
+    assert spec.base.paired_seeds and spec.space and spec.targets
+    assert spec.in_space(spec.current_values)  # the current data is trial 0, the reference
+
+
+def test_three_tuning_specs_are_shipped() -> None:
+    assert [path.stem for path in SHIPPED] == ["divvy_tune", "party_wanted_tune", "ring_of_chaos_tune"]
