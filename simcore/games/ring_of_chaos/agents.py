@@ -466,7 +466,10 @@ def _move_play(state: RingState, seat: int, plays: dict[int, int], legal_actions
         if distance < best_distance:
             best, best_distance = action, distance
     if best_distance > 0:
-        if TELEPORT in plays and min(ring_distance(state, space) for space in open_spaces(state, False)) < best_distance:
+        teleport_distance = 99
+        if TELEPORT in plays:
+            teleport_distance = min(ring_distance(state, space) for space in open_spaces(state, False))
+        if teleport_distance < best_distance:
             return plays[TELEPORT]
         if SNEAK in plays:
             holder = state.ring_holder
