@@ -12,8 +12,9 @@ Its rules, card by card and power by power, are RULES.md's "Heuristic" section; 
   wearer, an Attack card at the best target, a Death from Above ranged play); the Move Action
   (toward the Ring on foot, by Teleport or by Sneak; the wearer walks or teleports away from the
   others; Leadership to scatter parties near the Ring or near us while we wear it); an unused
-  Bonus Action (Chaos Magic, Poison); an unused Move Action (Tithe, Pickpocket, Scavenge of a
-  valuable card); an unused Attack Action (the Den of Thieves theft, else a draw); end the turn.
+  Bonus Action (Chaos Magic unless it would take nothing, Poison); an unused Move Action
+  (Tithe, Pickpocket, Scavenge of a valuable card); an unused Attack Action (the Den of Thieves
+  theft, else a draw); end the turn.
 - **Targets:** the Ring wearer, else the party with the most points; the Hero attacked: a
   Wounded one (a kill), else Fighter, Wizard, Cleric, Rogue. Poison and Pickpocket: the wearer,
   else the fullest hand. Sneak: the party standing nearest the Ring.
@@ -348,7 +349,7 @@ def main_action(state: RingState, seat: int, legal_actions: Sequence[int]) -> in
     move = _move_play(state, seat, plays, legal_actions)
     if move >= 0:
         return move
-    if CHAOS_MAGIC in plays and state.points[seat] < state.config.max_taken_points:
+    if CHAOS_MAGIC in plays and chaos_magic_takes_something(state, seat):
         return plays[CHAOS_MAGIC]
     if POISON in plays:
         return plays[POISON]
@@ -386,6 +387,13 @@ def leadership_scatters(state: RingState, seat: int) -> bool:
     ring = distance[state.ring_space]
     mine = ring[state.position[seat]]
     return any(ring[state.position[other]] < mine and ring[state.position[other]] <= 2 for other in others)
+
+
+def chaos_magic_takes_something(state: RingState, seat: int) -> bool:
+    """Below 10 points Chaos Magic takes a point; at 10 it only costs the victim one, and only
+    under ``rules.chaos_magic_at_ten_costs_victim``."""
+    config = state.config
+    return state.points[seat] < config.max_taken_points or config.chaos_magic_at_ten_costs_victim
 
 
 def earthquake_helps(state: RingState, seat: int) -> bool:

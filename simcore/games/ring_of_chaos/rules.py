@@ -146,6 +146,7 @@ INFO = GameInfo(
     game_columns={
         "map": "string",
         "victory": "string",
+        "first_player": "int8",
         "eliminations": "int8",
         "ring_takes": "int16",
         "reshuffles": "int16",
@@ -196,6 +197,7 @@ class RingState(GameState):
     imprisoned: list[list[int]]
     party_deck: list[int]
     active: int
+    first_player: int  # the seat that took the first turn (left of the first drafter)
     used_move: bool
     used_attack: bool
     used_bonus: bool
@@ -240,6 +242,7 @@ class RingState(GameState):
         self.imprisoned = [[] for _ in range(n_players)]
         self.party_deck = []
         self.active = -1
+        self.first_player = -1
         self.used_move = False
         self.used_attack = False
         self.used_bonus = False
@@ -299,6 +302,7 @@ class RingState(GameState):
                 self.counters[seat][_OPENING][card] += 1
                 self.counters[seat][_DRAWN][card] += 1
         first = (first_drafter + 1) % self.n_players
+        self.first_player = first
         if self.trace is not None:
             for seat in range(self.n_players):
                 self._emit("deal", f"seat {seat} ({self.party_name(seat)}) starts on space {self.position[seat]} "
@@ -361,10 +365,11 @@ class RingState(GameState):
         return self.turn_count - 1
 
     def game_columns(self) -> dict[str, Any]:
-        """Map, victory type, eliminations, Ring takes and reshuffles."""
+        """Map, victory type, the first player, eliminations, Ring takes and reshuffles."""
         return {
             "map": self.config.board.name,
             "victory": self.ended_by if self.winner >= 0 else "none",
+            "first_player": self.first_player,
             "eliminations": self.eliminations,
             "ring_takes": self.ring_takes,
             "reshuffles": self.reshuffles,
@@ -511,6 +516,7 @@ class RingState(GameState):
         copy.imprisoned = [list(cards) for cards in self.imprisoned]
         copy.party_deck = list(self.party_deck)
         copy.active = self.active
+        copy.first_player = self.first_player
         copy.used_move = self.used_move
         copy.used_attack = self.used_attack
         copy.used_bonus = self.used_bonus

@@ -312,4 +312,7 @@ def test_it_never_counters_a_guardian_with_heroic_sacrifice_and_plays_no_chaos_m
     assert _choice(_spent(state, move=True)) == DRAW_CARD
     state.points[0] = 9
     assert _choice(state) == _plays(state, "chaos_magic")
+    state = build([NEUTRAL, NEUTRAL], [13, 16], [["chaos_magic"], []], points=[10, 3],
+                  config=configured({"rules.chaos_magic_at_ten_costs_victim": True}))
+    assert _choice(_spent(state, move=True)) == _plays(state, "chaos_magic")  # then it costs the victim a point
     assert state.heroes[0] == [FULL] * 4

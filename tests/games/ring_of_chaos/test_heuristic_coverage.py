@@ -68,7 +68,9 @@ def self_destructive(state: RingState, action: int) -> str:
         return "an Earthquake that kills one of its own Heroes"
     if card == PIT_TRAP and all(state.heroes[other][ROGUE] > DEAD for other in others):
         return "a Pit Trap that can hurt nobody"
-    if card == CHAOS_MAGIC and state.points[seat] >= state.config.max_taken_points:
+    config = state.config
+    takes_nothing = state.points[seat] >= config.max_taken_points and not config.chaos_magic_at_ten_costs_victim
+    if card == CHAOS_MAGIC and takes_nothing:
         return "a Chaos Magic at 10 points, which takes nothing"
     if card == NECROMANCY and DEAD not in state.heroes[seat]:
         return "a Necromancy that raises only rivals"
