@@ -26,7 +26,8 @@ ISMCTS = "ismcts(iterations=200)"
 HEAD_TO_HEAD: list[tuple[str, dict[str, Any], int]] = [
     ("divvy", {}, 40),
     ("theseus", {}, 8),
-    ("ring_of_chaos", {"points_to_win": 3, "max_taken_points": 2}, 8),
+    # 12 games: after the rules' second pass (issue 15) ISMCTS wins 11 of them (p = 0.003); 7 of the first 8.
+    ("ring_of_chaos", {"points_to_win": 3, "max_taken_points": 2}, 12),
 ]
 
 

@@ -1,29 +1,34 @@
-"""The Ring of Chaos heuristic: go for the Ring, hit its wearer, keep Heroes alive.
+"""The Ring of Chaos heuristic: go for the Ring, hit its wearer, keep Heroes alive, and use every
+card and party power when it helps.
 
-Strategy (documented in RULES.md):
+Its rules, card by card and power by power, are RULES.md's "Heuristic" section; in short:
 
-- **Draft:** one of the two offered parties at random (its own generator), so
-  that a balance study sees every party about equally often.
-- **Main menu**, first that applies: pick up or steal the Ring; Dominance or
-  Mind Control when another party wears it; Healing Potion / Resurrection
-  when a Hero is hurt; an attack card on the best target (see below; Pit
-  Trap only when another party's Rogue is Dead); move
-  toward the Ring (to its space when it lies on the map, next to its wearer
-  otherwise; a wearer stays put); Chaos Magic on the points leader; draw a
-  card instead of attacking; end the turn. It never plays other cards.
-- **Targets:** the Ring wearer, else the party with the most points, else the
-  one with the fewest living Heroes; the Hero attacked: a Wounded one (to
-  kill), else the Fighter, Wizard, Cleric, Rogue in that order.
-- **Defending:** counter every attack it can counter (Dodge/Parry first,
-  then Hasty Retreat, then an Attack card against a Guardian); when it
-  chooses its own Hero to be hit, a Full Strength one (Wounded ones die).
-  Heroic Sacrifice to keep the Ring; Chaos Magic to stop one aimed at itself;
-  Hell Raisers' negation whenever it holds two cards or more.
-- **Cards to give up** (hand limit, Poison, Tithe, Defenders): the least
-  valuable by ``CARD_VALUE`` (0 for cards of a Dead class); to take
-  (Scavenge, Tithe), the most valuable that is not a Temple Guardian.
-- **Spaces:** its own party as close to the Ring as possible; others pushed
-  or placed (Leadership) as far from it as possible.
+- **Draft:** one of the two offered parties at random (its own generator), so that a balance
+  study sees every party about equally often.
+- **Main menu**, the first that applies: the Ring (pick it up, steal it, Mind Control,
+  Dominance, Leadership that brings its wearer next to us before a steal); Heroes (Healing
+  Potion, Resurrection, Necromancy when no Adjacent rival gains, the Defenders of the Faith
+  power); attacks (Earthquake when it kills a rival's Hero and spares ours, Bully next to the
+  wearer, an Attack card at the best target, a Death from Above ranged play); the Move Action
+  (toward the Ring on foot, by Teleport or by Sneak; the wearer walks or teleports away from the
+  others; Leadership to scatter parties near the Ring or near us while we wear it); an unused
+  Bonus Action (Chaos Magic unless it would take nothing, Poison); an unused Move Action
+  (Tithe, Pickpocket, Scavenge of a valuable card); an unused Attack Action (the Den of Thieves
+  theft, else a draw); end the turn.
+- **Targets:** the Ring wearer, else the party with the most points; the Hero attacked: a
+  Wounded one (a kill), else Fighter, Wizard, Cleric, Rogue. Poison and Pickpocket: the wearer,
+  else the fullest hand. Sneak: the party standing nearest the Ring.
+- **Defending:** counter every attack it can (Dodge/Parry, then Hasty Retreat, then its least
+  valuable Attack card or Chaos Magic; never Heroic Sacrifice against a Guardian, whose price
+  equals the hit); offer a Full Strength Hero when it chooses its own; Heroic Sacrifice to keep
+  the Ring (or, when any player may, to stop a taker that would then win) unless it would
+  eliminate itself; Chaos Magic against one aimed at itself; Hell Raisers' negation with two
+  cards or more; always every Savage Attack extra and every Fireball splash.
+- **Cards to give up** (hand limit, Poison, Tithe, Defenders): the least valuable by
+  ``CARD_VALUE`` (0 for a card of a Dead class); to take (Scavenge, Tithe), the most valuable,
+  never a Temple Guardian.
+- **Spaces:** itself next to (or onto) the Ring; others pushed or placed by Leadership far from
+  the Ring (from us when we wear it or are about to), the wearer placed next to us.
 
 It reads only its own hand and the public table, so it is seat-honest.
 """
@@ -35,24 +40,38 @@ from collections.abc import Sequence
 from simcore.api import Agent, GameState
 from simcore.games.ring_of_chaos.config import (
     ATTACK_SLOT,
+    BULLY,
     CARD_SLOTS,
     CHAOS_MAGIC,
     CLERIC,
     DODGE,
     DOMINANCE,
+    EARTHQUAKE,
     FIGHTER,
     HASTY_RETREAT,
     HEALING_POTION,
+    HELL_RAISERS,
+    HEROIC_SACRIFICE,
+    LEADERSHIP,
     MIND_CONTROL,
+    NECROMANCY,
     PARRY,
+    PICKPOCKET,
     PIT_TRAP,
+    POISON,
     RESURRECTION,
     ROGUE,
+    SCAVENGE,
+    SNEAK,
+    TELEPORT,
     TEMPLE_GUARDIAN,
+    TITHE,
     WIZARD,
 )
 from simcore.games.ring_of_chaos.rules import (
     DEAD,
+    DEFENDERS_POWER,
+    DEN_STEAL,
     DRAW_CARD,
     END_TURN,
     FULL,
@@ -61,6 +80,7 @@ from simcore.games.ring_of_chaos.rules import (
     K_CHAOS_OFFER,
     K_COUNTER,
     K_DEFENDERS_DISCARD,
+    K_DEFENDERS_HERO,
     K_DISCARD_EXCESS,
     K_DRAFT,
     K_GUARDIAN_DEFEND,
@@ -75,6 +95,7 @@ from simcore.games.ring_of_chaos.rules import (
     K_SAVAGE_MORE,
     K_SCAVENGE,
     K_SPACE,
+    K_SPLASH,
     K_TARGET,
     K_TITHE_DROP,
     K_TITHE_PICK,
@@ -99,6 +120,9 @@ CARD_VALUE = {
 }
 ATTACK_VALUE = 5
 OTHER_VALUE = 3
+SCAVENGE_WORTH = 6  # Scavenge only for a card at least this valuable
+# A party this many steps away (or nearer) can come Adjacent in one Move and steal the Ring.
+STEAL_REACH = 3
 
 
 class RingHeuristicAgent(Agent):
@@ -118,7 +142,9 @@ class RingHeuristicAgent(Agent):
             return main_action(state, seat, legal_actions)
         if kind == K_DRAFT:
             return legal_actions[self.rng.below(len(legal_actions))]
-        if kind in (K_TARGET, K_BULLY_TARGET):
+        if kind == K_TARGET:
+            return card_target(state, seat, state.asked[2], legal_actions)
+        if kind == K_BULLY_TARGET:
             return best_target(state, legal_actions)
         if kind == K_ATTACKER_HERO:
             return hero_to_attack(state, state.asked[2], legal_actions)
@@ -131,17 +157,26 @@ class RingHeuristicAgent(Agent):
         if kind in (K_SCAVENGE, K_TITHE_PICK):
             return max(legal_actions, key=lambda card: card_value(state, seat, card))
         if kind in (K_SPACE, K_RETREAT):
-            return min(legal_actions, key=lambda space: ring_distance(state, space))
-        if kind in (K_PUSH, K_LEADERSHIP):
+            return own_space(state, seat, legal_actions)
+        if kind == K_PUSH:
             return max(legal_actions, key=lambda space: ring_distance(state, space))
+        if kind == K_LEADERSHIP:
+            return leadership_space(state, seat, state.asked[2], legal_actions)
         if kind == K_CHAOS_OFFER:
             victim = state.asked[2] % 8
             return legal_actions[0] if victim == seat else PASS
         if kind == K_HELL_OFFER:
             return legal_actions[0] if len(state.hands[seat]) >= 2 else PASS
-        if kind in (K_SACRIFICE, K_SAVAGE_MORE):
+        if kind == K_SACRIFICE:
+            return sacrifice_choice(state, seat, legal_actions)
+        if kind == K_DEFENDERS_HERO:
+            return defenders_hero(state, seat, legal_actions)
+        if kind in (K_SAVAGE_MORE, K_SPLASH):
             return next((action for action in legal_actions if action != PASS), PASS)
         return legal_actions[0]
+
+
+# ------------------------------------------------------------------ values and places
 
 
 def card_value(state: RingState, seat: int, card: int) -> int:
@@ -164,11 +199,60 @@ def ring_distance(state: RingState, space: int) -> int:
     return abs(distance - 1) if state.ring_holder >= 0 else distance
 
 
+def nearest_rival(state: RingState, seat: int, space: int) -> int:
+    """Steps from ``space`` to the nearest other living party (99 when there is none)."""
+    distance = state.config.board.distance[space]
+    nearest = 99
+    for other in state.others_alive(seat):
+        nearest = min(nearest, distance[state.position[other]])
+    return nearest
+
+
+def open_spaces(state: RingState, altar_too: bool) -> list[int]:
+    """Spaces nobody stands on (the Chaos Altar only if ``altar_too``)."""
+    altar = state.config.board.altar
+    return [space for space in range(state.config.board.n_spaces)
+            if state.occupant[space] < 0 and (altar_too or space != altar)]
+
+
+def own_space(state: RingState, seat: int, legal_actions: Sequence[int]) -> int:
+    """Where to go (Teleport, Bully, Hasty Retreat): next to or onto the Ring; the wearer away from the others."""
+    if state.ring_holder == seat:
+        return max(legal_actions, key=lambda space: nearest_rival(state, seat, space))
+    return min(legal_actions, key=lambda space: ring_distance(state, space))
+
+
+def leadership_space(state: RingState, seat: int, target: int, legal_actions: Sequence[int]) -> int:
+    """Leadership: another party's wearer next to us (to steal the Ring), everyone else far from
+    the Ring, or far from us when we wear it or are about to."""
+    distance_from_me = state.config.board.distance[state.position[seat]]
+    if target == state.ring_holder:
+        return min(legal_actions, key=lambda space: abs(distance_from_me[space] - 1))
+    if state.ring_holder < 0:
+        anchor = state.config.board.distance[state.ring_space]
+        return max(legal_actions, key=lambda space: anchor[space])
+    return max(legal_actions, key=lambda space: distance_from_me[space])
+
+
+# ------------------------------------------------------------------------ targets
+
+
 def best_target(state: RingState, legal_actions: Sequence[int]) -> int:
     """The Ring wearer, else the points leader, else the party with fewest living Heroes."""
     if state.ring_holder in legal_actions:
         return state.ring_holder
     return max(legal_actions, key=lambda seat: (state.points[seat], -len(state.living_heroes(seat))))
+
+
+def card_target(state: RingState, seat: int, card: int, legal_actions: Sequence[int]) -> int:
+    """The party a targeted card is aimed at (see the module docstring)."""
+    if card == SNEAK:
+        return min(legal_actions, key=lambda other: ring_distance(state, state.position[other]))
+    if card in (POISON, PICKPOCKET):
+        if state.ring_holder in legal_actions:
+            return state.ring_holder
+        return max(legal_actions, key=lambda other: (len(state.hands[other]), state.points[other]))
+    return best_target(state, legal_actions)
 
 
 def hero_to_attack(state: RingState, defender: int, legal_actions: Sequence[int]) -> int:
@@ -187,17 +271,55 @@ def hero_to_lose(state: RingState, seat: int, legal_actions: Sequence[int]) -> i
     return full[-1] if full else legal_actions[0]
 
 
+def can_lose_a_level(state: RingState, seat: int) -> bool:
+    """Whether one of the party's Heroes can lose a level without the party being eliminated."""
+    statuses = state.heroes[seat]
+    return FULL in statuses or len(state.living_heroes(seat)) >= 2
+
+
+def defenders_hero(state: RingState, seat: int, legal_actions: Sequence[int]) -> int:
+    """Defenders of the Faith's raise: a Dead Hero (its Class cards come back) unless Hell Raisers
+    with cards could negate that; else a Wounded one."""
+    statuses = state.heroes[seat]
+    negator = any(state.power(other) == HELL_RAISERS and state.hands[other] for other in state.others_alive(seat))
+    dead = [hero for hero in legal_actions if statuses[hero] == DEAD]
+    wounded = [hero for hero in legal_actions if statuses[hero] == WOUNDED]
+    if dead and not (negator and wounded):
+        return dead[0]
+    return wounded[0] if wounded else legal_actions[0]
+
+
+# ---------------------------------------------------------------------- defending
+
+
 def counter_choice(state: RingState, seat: int, legal_actions: Sequence[int]) -> int:
-    """Counter with the cheapest card: Dodge/Parry, then Hasty Retreat, then an Attack card."""
+    """Counter with the cheapest card: Dodge/Parry, then Hasty Retreat, then an Attack card or
+    Chaos Magic; never Heroic Sacrifice against a Guardian (its price is the hit it avoids)."""
     hand = state.hands[seat]
     for preferred in COUNTER_PREFERENCE:
         for action in legal_actions:
             if action != PASS and hand[action] == preferred:
                 return action
-    playable = [action for action in legal_actions if action != PASS]
+    playable = [action for action in legal_actions if action != PASS and hand[action] != HEROIC_SACRIFICE]
     if playable:
         return min(playable, key=lambda position: card_value(state, seat, hand[position]))
     return PASS
+
+
+def sacrifice_choice(state: RingState, seat: int, legal_actions: Sequence[int]) -> int:
+    """Heroic Sacrifice: keep our Ring, or (another's Ring) stop a taker that would then win;
+    never when it would eliminate us."""
+    if len(legal_actions) == 1 or not can_lose_a_level(state, seat):
+        return PASS
+    taker = state.asked[2]
+    if state.ring_holder != seat:
+        config = state.config
+        if state.points[taker] + config.ring_take_points + config.ring_wear_points < config.points_to_win:
+            return PASS
+    return next(action for action in legal_actions if action != PASS)
+
+
+# ---------------------------------------------------------------------- main menu
 
 
 def main_action(state: RingState, seat: int, legal_actions: Sequence[int]) -> int:
@@ -209,28 +331,106 @@ def main_action(state: RingState, seat: int, legal_actions: Sequence[int]) -> in
         return STEAL_RING
     hand = state.hands[seat]
     plays = {hand[action - PLAY_CARD]: action for action in legal_actions if PLAY_CARD <= action < PLAY_AS_RANGED}
-    for card in (DOMINANCE, MIND_CONTROL, HEALING_POTION, RESURRECTION):
+    for card in (MIND_CONTROL, DOMINANCE):
         if card in plays:
             return plays[card]
+    if LEADERSHIP in plays and leadership_brings_the_ring(state, seat):
+        return plays[LEADERSHIP]
+    heal = _heal_play(state, seat, plays, legal)
+    if heal >= 0:
+        return heal
+    if EARTHQUAKE in plays and earthquake_helps(state, seat):
+        return plays[EARTHQUAKE]
+    if BULLY in plays and bully_reaches_the_wearer(state, seat):
+        return plays[BULLY]
     attack = _attack_play(state, seat, plays, legal_actions)
     if attack >= 0:
         return attack
-    moves = [action for action in legal_actions if MOVE_TO <= action < PLAY_CARD]
-    if moves and state.ring_holder != seat:
-        here = ring_distance(state, state.position[seat])
-        best = min(moves, key=lambda action: ring_distance(state, action - MOVE_TO))
-        if ring_distance(state, best - MOVE_TO) < here:
-            return best
-    if CHAOS_MAGIC in plays:
+    move = _move_play(state, seat, plays, legal_actions)
+    if move >= 0:
+        return move
+    if CHAOS_MAGIC in plays and chaos_magic_takes_something(state, seat):
         return plays[CHAOS_MAGIC]
+    if POISON in plays:
+        return plays[POISON]
+    for card in (TITHE, PICKPOCKET):
+        if card in plays:
+            return plays[card]
+    if SCAVENGE in plays and max(card_value(state, seat, card) for card in state.discard_pile) >= SCAVENGE_WORTH:
+        return plays[SCAVENGE]
+    thefts = [action for action in legal_actions if DEN_STEAL <= action < MOVE_TO]
+    if thefts:
+        return max(thefts, key=lambda action: (len(state.hands[action - DEN_STEAL]), state.points[action - DEN_STEAL]))
     if DRAW_CARD in legal:
         return DRAW_CARD
     return END_TURN
 
 
+def leadership_brings_the_ring(state: RingState, seat: int) -> bool:
+    """Leadership can place another party's wearer next to us while our Bonus Action is open."""
+    holder = state.ring_holder
+    if holder < 0 or holder == seat or state.used_bonus:
+        return False
+    return any(state.occupant[space] < 0 for space in state.config.board.neighbours[state.position[seat]])
+
+
+def leadership_scatters(state: RingState, seat: int) -> bool:
+    """Leadership can move away the parties that threaten to take the Ring: any within reach of
+    stealing it from us, or (the Ring on the map) any that stands nearer it than we do."""
+    distance = state.config.board.distance
+    others = state.others_alive(seat)
+    if state.ring_holder == seat:
+        here = distance[state.position[seat]]
+        return any(here[state.position[other]] <= STEAL_REACH for other in others)
+    if state.ring_holder >= 0:
+        return False
+    ring = distance[state.ring_space]
+    mine = ring[state.position[seat]]
+    return any(ring[state.position[other]] < mine and ring[state.position[other]] <= 2 for other in others)
+
+
+def chaos_magic_takes_something(state: RingState, seat: int) -> bool:
+    """Below 10 points Chaos Magic takes a point; at 10 it only costs the victim one, and only
+    under ``rules.chaos_magic_at_ten_costs_victim``."""
+    config = state.config
+    return state.points[seat] < config.max_taken_points or config.chaos_magic_at_ten_costs_victim
+
+
+def earthquake_helps(state: RingState, seat: int) -> bool:
+    """Earthquake: our party keeps all its Heroes (one is at Full Strength) and a rival loses one."""
+    if FULL not in state.heroes[seat]:
+        return False
+    return any(FULL not in state.heroes[other] for other in state.others_alive(seat))
+
+
+def bully_reaches_the_wearer(state: RingState, seat: int) -> bool:
+    """Bully can put us next to another party wearing the Ring (then attack it, then steal it)."""
+    holder = state.ring_holder
+    if holder < 0 or holder == seat:
+        return False
+    wearer_space = state.position[holder]
+    distance = state.config.board.distance
+    return any(distance[space][wearer_space] == 1 for space in state.bully_spaces(seat))
+
+
+def _heal_play(state: RingState, seat: int, plays: dict[int, int], legal: set[int]) -> int:
+    """Healing Potion, Resurrection, Necromancy when no Adjacent rival also raises a Hero, or the
+    Defenders of the Faith power when two cheap cards can pay for it; -1 if none."""
+    for card in (HEALING_POTION, RESURRECTION):
+        if card in plays:
+            return plays[card]
+    if NECROMANCY in plays and DEAD in state.heroes[seat] and state.necromancy_parties(seat) == [seat]:
+        return plays[NECROMANCY]
+    if DEFENDERS_POWER in legal:
+        values = sorted(card_value(state, seat, card) for card in state.hands[seat])
+        if values[1] <= ATTACK_VALUE and (DEAD in state.heroes[seat] or len(values) >= 3):
+            return DEFENDERS_POWER
+    return -1
+
+
 def _attack_play(state: RingState, seat: int, plays: dict[int, int], legal_actions: Sequence[int]) -> int:
-    """An attack card that can reach the Ring wearer (or anyone when nobody wears it); -1 if none."""
-    ranged = [action for action in legal_actions if action >= PLAY_AS_RANGED]
+    """An attack card that can reach the Ring wearer (or anyone when nobody wears it), else a
+    Death from Above ranged play of the least valuable Attack card at a distant target; -1 if none."""
     holder = state.ring_holder
     for card, action in plays.items():
         if CARD_SLOTS[card] != ATTACK_SLOT:
@@ -242,6 +442,49 @@ def _attack_play(state: RingState, seat: int, plays: dict[int, int], legal_actio
         targets = state.attack_targets(seat, card, False)
         if targets and (holder < 0 or holder == seat or holder in targets):
             return action
-    if ranged and holder >= 0 and holder != seat and not state.is_adjacent(seat, holder):
-        return ranged[0]
+    ranged = [action for action in legal_actions if action >= PLAY_AS_RANGED]
+    if ranged and (holder < 0 or holder == seat or not state.is_adjacent(seat, holder)):
+        hand = state.hands[seat]
+        return min(ranged, key=lambda action: card_value(state, seat, hand[action - PLAY_AS_RANGED]))
     return -1
+
+
+def _move_play(state: RingState, seat: int, plays: dict[int, int], legal_actions: Sequence[int]) -> int:
+    """The Move Action that helps most, or -1: toward the Ring on foot, by Teleport or by Sneak;
+    the wearer away from the others; Leadership to scatter the parties that threaten the Ring."""
+    walks = [action for action in legal_actions if MOVE_TO <= action < PLAY_CARD]
+    if state.ring_holder == seat:
+        here = nearest_rival(state, seat, state.position[seat])
+        best, best_gap = -1, here
+        for action in walks:
+            gap = nearest_rival(state, seat, action - MOVE_TO)
+            if gap > best_gap:
+                best, best_gap = action, gap
+        if best_gap <= STEAL_REACH:
+            if LEADERSHIP in plays and leadership_scatters(state, seat):
+                return plays[LEADERSHIP]
+            if TELEPORT in plays and max(nearest_rival(state, seat, space)
+                                         for space in open_spaces(state, False)) > best_gap:
+                return plays[TELEPORT]
+        return best
+    here = ring_distance(state, state.position[seat])
+    best, best_distance = -1, here
+    for action in walks:
+        distance = ring_distance(state, action - MOVE_TO)
+        if distance < best_distance:
+            best, best_distance = action, distance
+    if best_distance > 0:
+        teleport_distance = 99
+        if TELEPORT in plays:
+            teleport_distance = min(ring_distance(state, space) for space in open_spaces(state, False))
+        if teleport_distance < best_distance:
+            return plays[TELEPORT]
+        if SNEAK in plays:
+            holder = state.ring_holder
+            swaps = [ring_distance(state, state.position[other]) for other in state.others_alive(seat)
+                     if other != holder]
+            if swaps and min(swaps) < best_distance:
+                return plays[SNEAK]
+    if best < 0 and LEADERSHIP in plays and leadership_scatters(state, seat):
+        return plays[LEADERSHIP]
+    return best

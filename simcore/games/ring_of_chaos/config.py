@@ -103,6 +103,21 @@ class RingConfig:
     ring_wear_points: int
     max_taken_points: int
     max_turns: int
+    # Readings of the rulebook that can go two ways (RULES.md, "Readings"): True/False as in cards.toml.
+    guardian_every_counter_card: bool
+    guardian_counter_full_effects: bool
+    death_from_above_dead_classes: bool
+    heroic_sacrifice_any_player: bool
+    retreat_may_push: bool
+    chaos_magic_at_ten_costs_victim: bool
+    fireball_splash_optional: bool
+
+
+# The rules.* switches between readings, in the order of RULES.md's "Readings" table.
+READING_SWITCHES = (
+    "guardian_every_counter_card", "guardian_counter_full_effects", "death_from_above_dead_classes",
+    "heroic_sacrifice_any_player", "retreat_may_push", "chaos_magic_at_ten_costs_victim", "fireball_splash_optional",
+)
 
 
 def _require(condition: bool, path: str, expected: str) -> None:
@@ -226,4 +241,11 @@ def compile_config(parameters: Mapping[str, Any]) -> RingConfig:
         ring_wear_points=rules["ring_wear_points"],
         max_taken_points=rules["max_taken_points"],
         max_turns=rules["max_turns"],
+        guardian_every_counter_card=rules["guardian_every_counter_card"],
+        guardian_counter_full_effects=rules["guardian_counter_full_effects"],
+        death_from_above_dead_classes=rules["death_from_above_dead_classes"],
+        heroic_sacrifice_any_player=rules["heroic_sacrifice_any_player"],
+        retreat_may_push=rules["retreat_may_push"],
+        chaos_magic_at_ten_costs_victim=rules["chaos_magic_at_ten_costs_victim"],
+        fireball_splash_optional=rules["fireball_splash_optional"],
     )

@@ -111,15 +111,31 @@ STYLE_NAMES = ("melee", "melee (cannot be parried)", "ranged", "ranged (cannot b
     K_TARGET, K_ATTACKER_HERO, K_COUNTER, K_OWN_HERO_HIT, K_RETREAT, K_SPACE, K_BULLY_TARGET,
     K_LEADERSHIP, K_SCAVENGE, K_TITHE_DROP, K_TITHE_PICK, K_SAVAGE_MORE, K_TAKE_RING, K_SACRIFICE,
     K_GIVE_RING, K_CHAOS_OFFER, K_RAISE, K_HELL_OFFER, K_NECROMANCY, K_DEFENDERS_HERO,
-    K_DEFENDERS_DISCARD, K_RAISE_HERO, K_POISON_DISCARD, K_PIT_TRAP, K_EARTHQUAKE,
-) = range(33)
+    K_DEFENDERS_DISCARD, K_RAISE_HERO, K_POISON_DISCARD, K_PIT_TRAP, K_EARTHQUAKE, K_SPLASH,
+) = range(34)
+
+# Tasks that stay on the stack when a party is eliminated although they name it: its turn
+# still ends (and the next begins), and a Chaos Magic chain offered to it carries on past it.
+_TASKS_OUTLIVING_THEIR_SEAT = (K_END_TURN, K_TURN_START, K_CHAOS_OFFER)
+# Tasks whose ``a`` field is the party whose card they come from (an attack's attacker, Pit
+# Trap's or Earthquake's caster, Tithe's or a raise's caster): they fizzle with that party.
+_TASKS_OWNED_THROUGH_A = (K_COUNTER, K_OWN_HERO_HIT, K_TITHE_DROP, K_HELL_OFFER)
 
 END_POINTS = "points"
 END_ELIMINATION = "elimination"
 END_TURN_CAP = "turn_cap"
 
-CARD_COUNTERS = ("in_opening_hand", "drawn", "played", "countered", "played_as_counter")
-_OPENING, _DRAWN, _PLAYED, _COUNTERED, _AS_COUNTER = range(5)
+# ``played`` counts every card the seat chose to play, in turn or out of it (counters, Heroic
+# Sacrifice, Chaos Magic against Chaos Magic, a Hell Raisers negation); ``played_as_counter``
+# is the out-of-turn part of it. ``playable``: steps at which one of the seat's answers would
+# have played the card (at most once per step), counted by ``note_offered``.
+CARD_COUNTERS = ("in_opening_hand", "drawn", "played", "countered", "played_as_counter", "playable")
+_OPENING, _DRAWN, _PLAYED, _COUNTERED, _AS_COUNTER, _PLAYABLE = range(6)
+
+# Players-table columns: steps at which the party's power was a legal option, and the times
+# it was used (passive powers, Brute Squad and Giant Slayers, are never an option: 0 offers,
+# and ``power_used`` counts the times they took effect).
+PLAYER_COLUMNS = {"power_playable": "int32", "power_used": "int32"}
 
 INFO = GameInfo(
     id="ring_of_chaos",
@@ -130,11 +146,13 @@ INFO = GameInfo(
     game_columns={
         "map": "string",
         "victory": "string",
+        "first_player": "int8",
         "eliminations": "int8",
         "ring_takes": "int16",
         "reshuffles": "int16",
     },
     card_counters=CARD_COUNTERS,
+    player_columns=PLAYER_COLUMNS,
     bench_players=4,  # the issue's speed target is for four players
     faction_label="party",
 )
@@ -179,9 +197,11 @@ class RingState(GameState):
     imprisoned: list[list[int]]
     party_deck: list[int]
     active: int
+    first_player: int  # the seat that took the first turn (left of the first drafter)
     used_move: bool
     used_attack: bool
     used_bonus: bool
+    active_imprisoned: bool  # the active player's turn began imprisoned: its Imprison goes when the turn ends
     turn_count: int
     stack: list[Task]
     asked: Task
@@ -195,6 +215,8 @@ class RingState(GameState):
     reshuffles: int
     counters: list[list[list[int]]]
     first_played: list[dict[int, int]]
+    power_playable: list[int]
+    power_used: list[int]
 
     # ----------------------------------------------------------------- set-up
 
@@ -220,9 +242,11 @@ class RingState(GameState):
         self.imprisoned = [[] for _ in range(n_players)]
         self.party_deck = []
         self.active = -1
+        self.first_player = -1
         self.used_move = False
         self.used_attack = False
         self.used_bonus = False
+        self.active_imprisoned = False
         self.turn_count = 0
         self.stack = []
         self.asked = (K_DRAFT, -1, -1, -1, -1)
@@ -236,6 +260,8 @@ class RingState(GameState):
         self.reshuffles = 0
         self.counters = [[[0] * len(CARD_NAMES) for _ in CARD_COUNTERS] for _ in range(n_players)]
         self.first_played = [{} for _ in range(n_players)]
+        self.power_playable = [0] * n_players
+        self.power_used = [0] * n_players
 
     @staticmethod
     def new_game(config: RingConfig, n_players: int, seed: int, trace: TraceSink | None) -> RingState:
@@ -276,6 +302,7 @@ class RingState(GameState):
                 self.counters[seat][_OPENING][card] += 1
                 self.counters[seat][_DRAWN][card] += 1
         first = (first_drafter + 1) % self.n_players
+        self.first_player = first
         if self.trace is not None:
             for seat in range(self.n_players):
                 self._emit("deal", f"seat {seat} ({self.party_name(seat)}) starts on space {self.position[seat]} "
@@ -338,26 +365,83 @@ class RingState(GameState):
         return self.turn_count - 1
 
     def game_columns(self) -> dict[str, Any]:
-        """Map, victory type, eliminations, Ring takes and reshuffles."""
+        """Map, victory type, the first player, eliminations, Ring takes and reshuffles."""
         return {
             "map": self.config.board.name,
             "victory": self.ended_by if self.winner >= 0 else "none",
+            "first_player": self.first_player,
             "eliminations": self.eliminations,
             "ring_takes": self.ring_takes,
             "reshuffles": self.reshuffles,
         }
 
+    def player_columns(self, seat: int) -> dict[str, Any]:
+        """``power_playable`` and ``power_used`` of the seat's party power (see ``PLAYER_COLUMNS``)."""
+        return {"power_playable": self.power_playable[seat], "power_used": self.power_used[seat]}
+
+    def note_offered(self, legal_actions: Sequence[int]) -> None:
+        """Count, for the seat asked, each card one of ``legal_actions`` would play (``playable``,
+        once per card per step) and whether one of them uses its party power (``power_playable``).
+
+        Plays: a card from the main menu (as itself, or as a Death from Above ranged attack), a
+        counter, a Heroic Sacrifice, a Chaos Magic against a Chaos Magic, a Savage Attack extra,
+        and a Hell Raisers negation (which plays a random card: every card held is counted).
+        Discards (the hand limit, Poison, Tithe, Defenders of the Faith's price) are no plays.
+        The powers offered: Defenders of the Faith's raise, Den of Thieves' theft, Death from
+        Above's ranged plays, Hell Raisers' negation, Dread Legion's Class cards of Dead Heroes.
+        """
+        seat = self.current_player
+        kind = self.asked[0]
+        if seat < 0 or kind == K_DRAFT:
+            return
+        hand = self.hands[seat]
+        playable = self.counters[seat][_PLAYABLE]
+        power = self.power(seat)
+        power_offered = False
+        seen = 0  # a bit per card id already counted at this step
+        cards: list[int] = []
+        if kind == K_MAIN:
+            for action in legal_actions:
+                if action >= PLAY_AS_RANGED:
+                    cards.append(hand[action - PLAY_AS_RANGED])
+                    power_offered = True
+                elif action >= PLAY_CARD:
+                    cards.append(hand[action - PLAY_CARD])
+                elif action == DEFENDERS_POWER or DEN_STEAL <= action < MOVE_TO:
+                    power_offered = True
+        elif kind in (K_COUNTER, K_SACRIFICE, K_CHAOS_OFFER, K_SAVAGE_MORE):
+            for action in legal_actions:
+                if action != PASS:
+                    cards.append(hand[action])
+        elif kind == K_HELL_OFFER and 0 in legal_actions:
+            cards = list(hand)
+            power_offered = True
+        if not cards and not power_offered:
+            return
+        statuses = self.heroes[seat]
+        classes = self.config.card_classes
+        for card in cards:
+            bit = 1 << card
+            if seen & bit:
+                continue
+            seen |= bit
+            playable[card] += 1
+            if power == DREAD_LEGION and classes[card] != NO_CLASS and statuses[classes[card]] == DEAD:
+                power_offered = True
+        if power_offered:
+            self.power_playable[seat] += 1
+
     def add_card_rows(self, columns: CardColumns) -> None:
-        """One row per card each seat drew, played or countered with."""
+        """One row per card each seat drew, played, countered with or could have played."""
         copies = self.config.copies
         columns.names = CARD_NAMES
         counter_columns = columns.counters
         for seat in range(self.n_players):
             seat_counters = self.counters[seat]
-            drawn, played, as_counter = seat_counters[_DRAWN], seat_counters[_PLAYED], seat_counters[_AS_COUNTER]
+            drawn, played, playable = seat_counters[_DRAWN], seat_counters[_PLAYED], seat_counters[_PLAYABLE]
             first_played = self.first_played[seat]
             for card in range(len(CARD_NAMES)):
-                if drawn[card] or played[card] or as_counter[card]:
+                if drawn[card] or played[card] or playable[card]:
                     columns.seat.append(seat)
                     columns.card.append(card)
                     columns.copies.append(copies[card])
@@ -376,7 +460,7 @@ class RingState(GameState):
             tuple(len(hand) for hand in self.hands), len(self.draw_pile), tuple(self.discard_pile),
             tuple(self.limbo), tuple(self.tithe_pool), tuple(map(tuple, self.imprisoned)),
             len(self.party_deck), self.active, self.used_move, self.used_attack, self.used_bonus,
-            self.turn_count, tuple(self.stack),
+            self.active_imprisoned, self.turn_count, tuple(self.stack),
         )
 
     def resample_hidden(self, seat: int, rng: Generator) -> RingState:
@@ -432,9 +516,11 @@ class RingState(GameState):
         copy.imprisoned = [list(cards) for cards in self.imprisoned]
         copy.party_deck = list(self.party_deck)
         copy.active = self.active
+        copy.first_player = self.first_player
         copy.used_move = self.used_move
         copy.used_attack = self.used_attack
         copy.used_bonus = self.used_bonus
+        copy.active_imprisoned = self.active_imprisoned
         copy.turn_count = self.turn_count
         copy.stack = list(self.stack)
         copy.asked = self.asked
@@ -448,6 +534,8 @@ class RingState(GameState):
         copy.reshuffles = self.reshuffles
         copy.counters = [[list(counter) for counter in seat] for seat in self.counters]
         copy.first_played = [dict(seat) for seat in self.first_played]
+        copy.power_playable = list(self.power_playable)
+        copy.power_used = list(self.power_used)
         return copy
 
     def describe_action(self, action: int) -> str:
@@ -462,6 +550,8 @@ class RingState(GameState):
             return self._describe_main(action, hand)
         if kind in (K_TARGET, K_BULLY_TARGET):
             return f"target seat {action} ({self.party_name(action)})"
+        if kind == K_SPLASH:
+            return f"the Fireball also attacks seat {action} ({self.party_name(action)})"
         if kind in (K_ATTACKER_HERO, K_GUARDIAN_DEFEND, K_OWN_HERO_HIT, K_RAISE, K_DEFENDERS_HERO):
             return f"the {CLASS_NAMES[action]}"
         if kind in (K_PUSH, K_RETREAT, K_SPACE, K_LEADERSHIP):
@@ -532,9 +622,14 @@ class RingState(GameState):
         return [(seat + step) % n for step in range(1, n) if self.alive[(seat + step) % n]]
 
     def retreat_destinations(self, seat: int) -> list[int]:
-        """Empty spaces 1..retreat_spaces steps away (Hasty Retreat may pass occupied spaces)."""
+        """Spaces 1..retreat_spaces steps away where Hasty Retreat may end (it may pass occupied
+        spaces): empty ones, and with ``rules.retreat_may_push`` occupied ones whose party can be
+        pushed to an empty Adjacent space, as in a Move."""
         occupant = self.occupant
-        return [space for space in self.config.retreat_reach[self.position[seat]] if occupant[space] < 0]
+        if not self.config.retreat_may_push:
+            return [space for space in self.config.retreat_reach[self.position[seat]] if occupant[space] < 0]
+        return [space for space in self.config.retreat_reach[self.position[seat]]
+                if occupant[space] < 0 or self.push_spaces(seat, space)]
 
     def attack_targets(self, seat: int, card: int, as_ranged: bool) -> list[int]:
         """Parties ``card`` may target: Adjacent for melee, not Adjacent for ranged, any for Imprison."""
@@ -605,8 +700,8 @@ class RingState(GameState):
         holder = self.ring_holder
         if card in (DOMINANCE, MIND_CONTROL):
             return holder >= 0 and holder != seat
-        if card == SNEAK:
-            return any(other != holder for other in self.others_alive(seat))
+        if card == SNEAK:  # "The Party that possesses the Ring cannot be moved by this card": nor by its own
+            return holder != seat and any(other != holder for other in self.others_alive(seat))
         if card == TELEPORT:
             altar = self.config.board.altar
             return any(self.occupant[s] < 0 and s != altar for s in range(self.config.board.n_spaces))
@@ -654,8 +749,12 @@ class RingState(GameState):
                 usable = style in (MELEE, GUARDIAN)
             elif card == DODGE:
                 usable = style in (RANGED, GUARDIAN)
+            elif style != GUARDIAN:
+                usable = False
+            elif card in (CHAOS_MAGIC, HEROIC_SACRIFICE):  # Counter Action cards too
+                usable = self.config.guardian_every_counter_card
             else:
-                usable = style == GUARDIAN and CARD_SLOTS[card] == ATTACK_SLOT
+                usable = CARD_SLOTS[card] == ATTACK_SLOT
             if usable:
                 seen.append(card)
                 result.append(position)
@@ -710,8 +809,10 @@ class RingState(GameState):
             if open_slots[CARD_SLOTS[card]] and self.can_play(seat, card, has_adjacent, has_distant):
                 choices.append(PLAY_CARD + position)
         if not self.used_attack and self.power(seat) == DEATH_FROM_ABOVE and has_distant:
+            any_class = self.config.death_from_above_dead_classes
             for position in self.distinct_positions(seat):
-                if CARD_SLOTS[hand[position]] == ATTACK_SLOT:
+                card = hand[position]
+                if CARD_SLOTS[card] == ATTACK_SLOT and (any_class or self.can_use_class(seat, card)):
                     choices.append(PLAY_AS_RANGED + position)
         return choices
 
@@ -787,7 +888,7 @@ class RingState(GameState):
         elif kind == K_TAKE_RING:
             self._take_ring(seat, a, b)
         elif kind == K_SACRIFICE:
-            self._sacrifice(seat, a, b, choice)
+            self._sacrifice(seat, a, b, c, choice)
         elif kind == K_GIVE_RING:
             self._give_ring(seat, a)
         elif kind == K_CHAOS_OFFER:
@@ -810,6 +911,8 @@ class RingState(GameState):
             self._pit_trap(seat)
         elif kind == K_EARTHQUAKE:
             self._earthquake(seat)
+        elif kind == K_SPLASH:
+            self._splash(seat, a, choice)
         else:
             raise AssertionError(f"unknown task {kind}")
 
@@ -841,10 +944,11 @@ class RingState(GameState):
         self.turn_count += 1
         self.active = seat
         self.used_move = self.used_attack = self.used_bonus = False
+        self.active_imprisoned = len(self.imprisoned[seat]) > 0
         if self.trace is not None:
             self._emit("turn", f"seat {seat} ({self.party_name(seat)}) begins turn {self.turn_count}", seat=seat)
         self._push(K_END_TURN, seat)
-        if self.imprisoned[seat]:
+        if self.active_imprisoned:
             if self.trace is not None:
                 self._emit("imprisoned", f"seat {seat} is imprisoned: no Actions this turn", seat=seat)
         else:
@@ -860,9 +964,12 @@ class RingState(GameState):
             self._push(K_END_TURN, seat)
             self._ask(K_DISCARD_EXCESS, seat, 0, 0, 0, self.distinct_positions(seat))
             return
-        if self.imprisoned[seat]:
+        # Only an imprisonment this turn served is over: one laid during the turn (an Imprison
+        # played against a Temple Guardian) waits for the player's next turn.
+        if self.active_imprisoned:
             self.discard_pile.extend(self.imprisoned[seat])
             self.imprisoned[seat] = []
+            self.active_imprisoned = False
         following = (seat + 1) % self.n_players
         while not self.alive[following]:
             following = (following + 1) % self.n_players
@@ -946,9 +1053,11 @@ class RingState(GameState):
             self._push(K_TAKE_RING, seat, self.ring_holder, -1)
         elif choice == DEFENDERS_POWER:
             self.used_bonus = True
+            self.power_used[seat] += 1
             self._push(K_DEFENDERS_HERO, seat)
         elif DEN_STEAL <= choice < MOVE_TO:
             self.used_attack = True
+            self.power_used[seat] += 1
             self._take_random_card(seat, choice - DEN_STEAL)
         elif MOVE_TO <= choice < PLAY_CARD:
             self.used_move = True
@@ -956,6 +1065,7 @@ class RingState(GameState):
         elif PLAY_CARD <= choice < PLAY_AS_RANGED:
             self._play_card(seat, choice - PLAY_CARD, False)
         else:
+            self.power_used[seat] += 1
             self._play_card(seat, choice - PLAY_AS_RANGED, True)
 
     # --------------------------------------------------------------- movement
@@ -1000,6 +1110,10 @@ class RingState(GameState):
             choices = self.retreat_destinations(seat)
             if choices:
                 self._ask(K_RETREAT, seat, 0, 0, 0, choices)
+            return
+        occupant = self.occupant[space]
+        if occupant >= 0:  # rules.retreat_may_push: as in a Move, the party there is pushed aside
+            self._push(K_PUSH, seat, occupant, space)
             return
         self._place(seat, space)
         if self.trace is not None:
@@ -1046,9 +1160,17 @@ class RingState(GameState):
     # ------------------------------------------------------------- the cards
 
     def _mark_played(self, seat: int, card: int) -> None:
+        """Count a card the seat chose to play, in turn or out of it."""
         self.counters[seat][_PLAYED][card] += 1
         if card not in self.first_played[seat]:
             self.first_played[seat][card] = self.turn_count
+        card_class = self.config.card_classes[card]
+        if card_class != NO_CLASS and self.heroes[seat][card_class] == DEAD and self.power(seat) == DREAD_LEGION:
+            self.power_used[seat] += 1  # a Class card of a Dead Hero
+
+    def _mark_played_as_counter(self, seat: int, card: int) -> None:
+        self._mark_played(seat, card)
+        self.counters[seat][_AS_COUNTER][card] += 1
 
     def _play_card(self, seat: int, position: int, as_ranged: bool) -> None:
         """Take the card from the hand, use up its Action, and start its effect."""
@@ -1126,9 +1248,10 @@ class RingState(GameState):
         elif card in RANGED_CARDS:
             if card == FIREBALL:
                 space = self.position[target]
+                splash = K_SPLASH if self.config.fireball_splash_optional else K_ATTACKER_HERO
                 for other in reversed(self.others_alive(seat)):
                     if other != target and self.config.board.distance[space][self.position[other]] == 1:
-                        self._push(K_ATTACKER_HERO, seat, other, RANGED, FIREBALL)
+                        self._push(splash, seat, other, RANGED, FIREBALL)
             self._push(K_ATTACKER_HERO, seat, target, RANGED_SURE if card in UNDODGEABLE else RANGED, card)
         elif card == IMPRISON:
             self.limbo.remove(IMPRISON)
@@ -1142,9 +1265,21 @@ class RingState(GameState):
         elif card == CHAOS_MAGIC:
             self._offer_chaos_magic(seat, target, seat, 0, 1)
 
+    def _splash(self, seat: int, other: int, choice: int) -> None:
+        """rules.fireball_splash_optional: whether the Fireball also attacks ``other`` (its seat) or not (PASS)."""
+        if not self.alive[other]:
+            return
+        if choice == NO_CHOICE:
+            self._ask(K_SPLASH, seat, other, RANGED, FIREBALL, [other, PASS])
+            return
+        if choice != PASS:
+            self._push(K_ATTACKER_HERO, seat, other, RANGED, FIREBALL)
+
     def _targets(self, seat: int, card: int, as_ranged: bool) -> list[int]:
         others = self.others_alive(seat)
         if card == SNEAK:
+            if self.ring_holder == seat:
+                return []
             return [other for other in others if other != self.ring_holder]
         if card == PICKPOCKET:
             return [other for other in others if self.hands[other] and self.is_adjacent(seat, other)]
@@ -1283,11 +1418,13 @@ class RingState(GameState):
             levels = 1
             if (style in (MELEE, MELEE_SURE)) and attacker >= 0 and self.power(attacker) == BRUTE_SQUAD:
                 levels = 2
+                if self.heroes[defender][hero] == FULL:
+                    self.power_used[attacker] += 1  # the second hit counts: Full Strength to Dead
             self._hit(attacker, defender, hero, levels, True)
             return
         card = self.hands[defender].pop(position)
         self.discard_pile.append(card)
-        self.counters[defender][_AS_COUNTER][card] += 1
+        self._mark_played_as_counter(defender, card)
         attacking_card = attack_card(packed)
         owner = attacker if attacker >= 0 else -1 - attacker
         if attacking_card >= 0 and self.alive[owner]:
@@ -1299,6 +1436,24 @@ class RingState(GameState):
             self._push(K_RETREAT, defender)
         elif card == PIT_TRAP:
             self._push(K_PIT_TRAP, defender)  # its attack on every other party happens as well
+        elif style == GUARDIAN:
+            self._guardian_counter_effect(defender, card)
+
+    def _guardian_counter_effect(self, defender: int, card: int) -> None:
+        """The additional effects of a card played against a Temple Guardian ("If the card you
+        play has additional effects, those effects take place"), Hasty Retreat's and Pit Trap's
+        aside. Fireball splashes nobody: the Guardian has no space on the map."""
+        if card == HEROIC_SACRIFICE:
+            self._push(K_OWN_HERO_HIT, defender, -1, 0)  # "Reduce one of your Heroes one level"
+        elif not self.config.guardian_counter_full_effects:
+            return
+        elif card == IMPRISON:
+            if self.attack_targets(defender, IMPRISON, False):
+                self.discard_pile.pop()
+                self.limbo.append(IMPRISON)  # placed in front of the player it imprisons
+                self._push(K_TARGET, defender, IMPRISON, 0)
+        elif card == SAVAGE_ATTACK:
+            self._push(K_SAVAGE_MORE, defender)  # further melee attacks on Adjacent parties
 
     def _own_hero_hit(self, defender: int, attacker: int, is_attack: bool, hero: int) -> None:
         """The defender chooses which of its Heroes takes a hit (Pit Trap, Earthquake, Heroic Sacrifice)."""
@@ -1320,11 +1475,14 @@ class RingState(GameState):
             self._eliminate(defender, attacker)
             return
         if is_attack and self.power(defender) == GIANT_SLAYERS:
+            self.power_used[defender] += 1
             self._push(K_DRAW, defender, 1)  # after the attack is resolved: too late to counter it
 
     def _eliminate(self, seat: int, attacker: int) -> None:
-        """Discard the hand, remove the standee, drop the Ring, reward the final blow."""
+        """Discard the hand, remove the standee, drop the Ring, reward the final blow; every
+        remaining effect of the party's cards fizzles."""
         self.alive[seat] = False
+        self._drop_tasks_of(seat)
         self.eliminations += 1
         self.discard_pile.extend(self.hands[seat])
         self.hands[seat] = []
@@ -1348,34 +1506,63 @@ class RingState(GameState):
         if len(survivors) == 1:
             self._end(END_ELIMINATION, survivors[0])
 
+    def _drop_tasks_of(self, seat: int) -> None:
+        """Remove the eliminated ``seat``'s pending tasks: "you are immediately out of the game",
+        so the rest of its card (Fireball's other attacks, Savage Attack's extras, Pit Trap's
+        hits...) fizzles, wherever the elimination happened. Its turn still ends, and attacks
+        that are not its own (a Temple Guardian's) go on."""
+        kept: list[Task] = []
+        for task in self.stack:
+            kind, task_seat, a = task[0], task[1], task[2]
+            if task_seat == seat and kind not in _TASKS_OUTLIVING_THEIR_SEAT:
+                continue
+            if a == seat and kind in _TASKS_OWNED_THROUGH_A:
+                continue
+            kept.append(task)
+        self.stack[:] = kept  # in place: ``_run`` holds the list
+
     # ------------------------------------------------------------- the Ring
 
     def _take_ring(self, taker: int, holder: int, card: int) -> None:
-        """Taking the Ring from another party: it may answer with Heroic Sacrifice."""
+        """Taking the Ring from another party: it (with ``rules.heroic_sacrifice_any_player``,
+        then every other player but the taker, clockwise) may answer with Heroic Sacrifice."""
         if not self.alive[taker] or self.ring_holder != holder:
             return
         self._push(K_GIVE_RING, taker, holder)
-        if self.can_use_class(holder, HEROIC_SACRIFICE):  # asked even without the card: hands stay hidden
-            choices = self.positions_of(holder, HEROIC_SACRIFICE)
-            choices.append(PASS)
-            self._ask(K_SACRIFICE, holder, taker, card, 0, choices)
+        self._offer_sacrifice(taker, holder, card, 0)
 
-    def _sacrifice(self, holder: int, taker: int, card: int, position: int) -> None:
+    def _offer_sacrifice(self, taker: int, holder: int, card: int, step: int) -> None:
+        """Ask the next player, ``step`` seats clockwise from the holder, whether to play Heroic
+        Sacrifice (asked even without the card, while its Fighter lives: hands stay hidden)."""
+        n = self.n_players
+        last_step = n - 1 if self.config.heroic_sacrifice_any_player else 0
+        while step <= last_step:
+            seat = (holder + step) % n
+            if seat != taker and self.alive[seat] and self.can_use_class(seat, HEROIC_SACRIFICE):
+                choices = self.positions_of(seat, HEROIC_SACRIFICE)
+                choices.append(PASS)
+                self._ask(K_SACRIFICE, seat, taker, card, step, choices)
+                return
+            step += 1
+
+    def _sacrifice(self, seat: int, taker: int, card: int, step: int, position: int) -> None:
+        holder = (seat - step) % self.n_players
         if position == NO_CHOICE:  # asked again after a resample
-            self.stack.pop()
-            self._take_ring(taker, holder, card)
+            self._offer_sacrifice(taker, holder, card, step)
             return
         if position == PASS:
+            self._offer_sacrifice(taker, holder, card, step + 1)
             return
         self.stack.pop()  # the K_GIVE_RING below: the Ring stays
-        sacrifice = self.hands[holder].pop(position)
+        sacrifice = self.hands[seat].pop(position)
         self.discard_pile.append(sacrifice)
-        self.counters[holder][_AS_COUNTER][sacrifice] += 1
+        self._mark_played_as_counter(seat, sacrifice)
         if card >= 0:
             self.counters[taker][_COUNTERED][card] += 1
         if self.trace is not None:
-            self._emit("counter", f"seat {holder} keeps the Ring with a Heroic Sacrifice", seat=holder)
-        self._push(K_OWN_HERO_HIT, holder, -1, 0)
+            whose = "keeps the Ring" if seat == holder else f"keeps seat {taker} from taking the Ring"
+            self._emit("counter", f"seat {seat} {whose} with a Heroic Sacrifice", seat=seat)
+        self._push(K_OWN_HERO_HIT, seat, -1, 0)
 
     def _give_ring(self, taker: int, holder: int) -> None:
         """The taker wears the Ring and gains a Summoning Point."""
@@ -1410,9 +1597,13 @@ class RingState(GameState):
             step += 1
         if countered or self.points[victim] == 0:
             return
+        if self.points[caster] >= self.config.max_taken_points:  # never the winning point by stealing
+            if not self.config.chaos_magic_at_ten_costs_victim:
+                return  # the point cannot be given to the thief: the victim keeps it
+            self.points[victim] -= 1
+            return
         self.points[victim] -= 1
-        if self.points[caster] < self.config.max_taken_points:  # never the winning point by stealing
-            self.points[caster] += 1
+        self.points[caster] += 1
         if self.trace is not None:
             self._emit("points", f"seat {caster} takes a Summoning Point from seat {victim} (Chaos Magic)",
                        seat=caster, victim=victim)
@@ -1430,7 +1621,7 @@ class RingState(GameState):
             return
         card = self.hands[seat].pop(position)
         self.discard_pile.append(card)
-        self.counters[seat][_AS_COUNTER][card] += 1
+        self._mark_played_as_counter(seat, card)
         if not countered:
             self.counters[caster][_COUNTERED][CHAOS_MAGIC] += 1
         if self.trace is not None:
@@ -1457,7 +1648,8 @@ class RingState(GameState):
         hand = self.hands[seat]
         discarded = hand.pop(self.rng.below(len(hand)))  # the victim picks blindly
         self.discard_pile.append(discarded)
-        self.counters[seat][_AS_COUNTER][discarded] += 1
+        self._mark_played_as_counter(seat, discarded)
+        self.power_used[seat] += 1
         if card >= 0:
             self.counters[caster][_COUNTERED][card] += 1
         if self.trace is not None:

@@ -99,6 +99,13 @@ def test_sneak_swaps_places_with_a_party_that_does_not_wear_the_ring() -> None:
     assert state.position == [16, 0, 13]
 
 
+def test_the_ring_wearer_cannot_play_sneak_since_sneak_never_moves_the_party_that_possesses_the_ring() -> None:
+    state = build([NEUTRAL, NEUTRAL, NEUTRAL], [0, 13, 16], [["sneak"], [], []], ring_holder=0)
+    assert not _playable(state, "sneak")
+    state = build([NEUTRAL, NEUTRAL, NEUTRAL], [0, 13, 16], [["sneak"], [], []], ring_holder=-1, ring_space=5)
+    assert _playable(state, "sneak")
+
+
 def test_teleport_moves_to_any_open_space_except_the_chaos_altar() -> None:
     state = build([NEUTRAL, NEUTRAL], [13, 16], [["teleport"], []])
     play(state, "teleport")
@@ -212,7 +219,7 @@ def test_chaos_magic_never_takes_a_party_past_ten_points() -> None:
     state = build([NEUTRAL, NEUTRAL], [13, 16], [["chaos_magic"], []], points=[10, 4])
     play(state, "chaos_magic")
     act(state, 1)
-    assert state.points == [10, 3] and not state.is_terminal()
+    assert state.points == [10, 4] and not state.is_terminal()  # rules.chaos_magic_at_ten_costs_victim: false
 
 
 def test_healing_potion_raises_a_wounded_hero_to_full_strength() -> None:

@@ -6,13 +6,25 @@ from collections import Counter
 
 from simcore.agents import parse_agent_spec
 from simcore.games.ring_of_chaos import GAME
-from simcore.games.ring_of_chaos.rules import END_ELIMINATION, END_TURN, END_TURN_CAP, K_MAIN, RingState
+from simcore.games.ring_of_chaos.rules import (
+    DEAD,
+    END_ELIMINATION,
+    END_TURN,
+    END_TURN_CAP,
+    FULL,
+    K_GUARDIAN_DEFEND,
+    K_MAIN,
+    K_OWN_HERO_HIT,
+    WOUNDED,
+    RingState,
+)
 from simcore.play import play_game
 
 from .helpers import DEFAULT, act, build, card, configured, hero, locations, play
 
 NEUTRAL = "nameless_band"
 LAST_HERO = (0, 0, 1, 0)  # only a Wounded Rogue left
+FULL_HEROES = (2, 2, 2, 2)
 
 
 def _kill_seat_one(state: RingState) -> None:
@@ -63,6 +75,48 @@ def test_the_drawing_party_can_be_eliminated_by_its_own_guardian_and_its_turn_en
     act(state, hero("cleric"))
     act(state, hero("cleric"))
     assert state.active == 1 and state.asked[0] == K_MAIN and state.hands[0] == []
+
+
+def _eliminate_seat_zero_by_a_guardian_drawn_by_the_giant_slayers(state: RingState, guardian_victims: int) -> None:
+    """Seat 1 (Giant Slayers) has just been hit and draws a Temple Guardian: each party picks a
+    Hero for it (``guardian_victims`` of them before seat 0, whose last Hero dies)."""
+    for _ in range(guardian_victims):
+        assert state.asked[0] == K_GUARDIAN_DEFEND
+        act(state, hero("fighter"))
+    assert state.asked[0] == K_GUARDIAN_DEFEND and state.current_player == 0
+    act(state, state.legal_actions()[0])
+    assert not state.alive[0]
+
+
+def test_a_party_eliminated_in_the_middle_of_its_own_card_acts_no_more_and_the_rest_of_its_card_fizzles() -> None:
+    draws = ["temple_guardian", "mace", "mace", "mace", "bow", "bow", "bow"]
+    # Fireball: seat 0 (only a Wounded Wizard left) hits the Giant Slayers; their hit-draw is a
+    # Guardian that kills seat 0. The Fireball's attack on seat 2, Adjacent to its target, never comes.
+    state = build([NEUTRAL, "giant_slayers", NEUTRAL], [16, 13, 14], [["fireball", "dodge"], [], []],
+                  heroes=[(0, 0, 0, 1), FULL_HEROES, FULL_HEROES], draw_top=draws)
+    play(state, "fireball")
+    act(state, 1)
+    act(state, hero("cleric"))
+    _eliminate_seat_zero_by_a_guardian_drawn_by_the_giant_slayers(state, 2)
+    assert state.heroes[2] == [FULL, WOUNDED, FULL, FULL]  # the Guardian's hit only
+    assert state.active == 1 and state.asked[0] == K_MAIN and state.hands[0] == []
+    # Savage Attack: after the first melee hit seat 0 is eliminated; it plays no further Sword.
+    state = build([NEUTRAL, "giant_slayers", NEUTRAL], [1, 2, 15], [["savage_attack", "sword"], [], []],
+                  heroes=[(0, 1, 0, 0), FULL_HEROES, FULL_HEROES], draw_top=draws)
+    play(state, "savage_attack")
+    act(state, 1)
+    act(state, hero("cleric"))
+    _eliminate_seat_zero_by_a_guardian_drawn_by_the_giant_slayers(state, 2)
+    assert state.active == 1 and state.asked[0] == K_MAIN and card("sword") in state.discard_pile
+    assert state.heroes[1] == [WOUNDED, WOUNDED, FULL, FULL]  # the Savage Attack, then the Guardian
+    # Pit Trap: its hit on the Giant Slayers (Rogue Dead) kills seat 0; seat 2 (Rogue Dead) is not hit.
+    state = build([NEUTRAL, "giant_slayers", NEUTRAL], [16, 13, 14], [["pit_trap"], [], []],
+                  heroes=[(0, 0, 1, 0), (2, 2, 0, 2), (2, 2, 0, 2)], draw_top=draws)
+    play(state, "pit_trap")
+    assert state.asked[0] == K_OWN_HERO_HIT and state.current_player == 1
+    act(state, hero("cleric"))
+    _eliminate_seat_zero_by_a_guardian_drawn_by_the_giant_slayers(state, 2)
+    assert state.heroes[2] == [FULL, WOUNDED, DEAD, FULL] and state.active == 1 and state.asked[0] == K_MAIN
 
 
 def test_an_empty_draw_pile_is_refilled_by_shuffling_the_discard_pile() -> None:

@@ -7,20 +7,28 @@ from collections import Counter
 from simcore.agents import parse_agent_spec
 from simcore.games.ring_of_chaos import GAME
 from simcore.games.ring_of_chaos.rules import (
+    DEFENDERS_POWER,
+    DEN_STEAL,
     DRAW_CARD,
+    FULL,
     K_DRAFT,
+    K_LEADERSHIP,
+    K_SACRIFICE,
+    K_SPACE,
     MOVE_TO,
     PASS,
     PICK_UP_RING,
+    PLAY_AS_RANGED,
     PLAY_CARD,
     STEAL_RING,
+    WOUNDED,
     RingState,
 )
 from simcore.play import play_game
 from simcore.rng import Generator
 from simcore.seeding import make_rng
 
-from .helpers import DEFAULT, act, build, hero, play, position_of
+from .helpers import DEFAULT, act, build, card, configured, hand_names, hero, play, position_of
 
 NEUTRAL = "nameless_band"
 
@@ -142,9 +150,169 @@ def test_it_beats_random_players_most_of_the_time() -> None:
     assert wins > 40
 
 
-
 def test_it_plays_pit_trap_only_when_another_partys_rogue_is_dead() -> None:
     state = build([NEUTRAL, NEUTRAL], [13, 16], [["pit_trap"], []])
     assert _choice(state) != PLAY_CARD + position_of(state, 0, "pit_trap")
     state = build([NEUTRAL, NEUTRAL], [13, 16], [["pit_trap"], []], heroes=[(2, 2, 2, 2), (2, 2, 0, 2)])
     assert _choice(state) == PLAY_CARD + position_of(state, 0, "pit_trap")
+
+
+def _spent(state: RingState, move: bool = False, attack: bool = False, bonus: bool = False) -> RingState:
+    """The same main-menu position with some of the turn's Actions already taken."""
+    state.used_move, state.used_attack, state.used_bonus = move, attack, bonus
+    state.choices = state.main_choices(state.current_player)
+    return state
+
+
+def _plays(state: RingState, name: str) -> int:
+    """The main-menu answer that plays ``name`` from the current player's hand."""
+    return PLAY_CARD + position_of(state, state.current_player, name)
+
+
+def test_it_brings_a_distant_wearer_next_to_itself_with_leadership_and_then_steals_the_ring() -> None:
+    state = build([NEUTRAL] * 3, [13, 16, 4], [["leadership"], [], []], ring_holder=1)
+    assert _choice(state) == _plays(state, "leadership")
+    play(state, "leadership")
+    assert state.asked[0] == K_LEADERSHIP and state.asked[2] == 1
+    act(state, _choice(state))
+    assert DEFAULT.board.distance[13][state.position[1]] == 1  # the wearer now stands next to seat 0
+    act(state, _choice(state))
+    assert DEFAULT.board.distance[13][state.position[2]] >= 3  # the other party far from us
+    assert _choice(state) == STEAL_RING
+
+
+def test_it_plays_necromancy_only_when_no_adjacent_rival_raises_a_hero_too() -> None:
+    heroes = [(2, 0, 2, 2), (2, 0, 2, 2)]
+    state = build([NEUTRAL, NEUTRAL], [1, 16], [["necromancy"], []], heroes=heroes)
+    assert _choice(state) == _plays(state, "necromancy")
+    state = build([NEUTRAL, NEUTRAL], [1, 2], [["necromancy"], []], heroes=heroes)
+    assert _choice(state) != _plays(state, "necromancy")
+
+
+def test_it_uses_the_defenders_power_paying_with_its_two_cheapest_cards_and_raises_a_dead_hero() -> None:
+    state = build(["defenders_of_the_faith", NEUTRAL], [13, 16], [["sword", "bow", "dodge"], []],
+                  heroes=[(2, 0, 2, 2), (2, 2, 2, 2)])
+    assert _choice(state) == DEFENDERS_POWER
+    for _ in range(4):  # the power, the Hero, two discards
+        act(state, _choice(state))
+    assert state.heroes[0][hero("fighter")] == WOUNDED and hand_names(state, 0) == {"dodge": 1}
+    dear = build(["defenders_of_the_faith", NEUTRAL], [13, 16], [["dominance", "healing_potion"], []],
+                 heroes=[(2, 0, 2, 2), (2, 2, 2, 2)])
+    assert _choice(dear) != DEFENDERS_POWER  # too valuable to pay with
+
+
+def test_it_plays_earthquake_only_when_its_party_keeps_every_hero_and_a_rival_loses_one() -> None:
+    state = build([NEUTRAL, NEUTRAL], [13, 16], [["earthquake"], []], heroes=[(2, 2, 2, 2), (1, 1, 1, 0)])
+    assert _choice(state) == _plays(state, "earthquake")
+    shaky = build([NEUTRAL, NEUTRAL], [13, 16], [["earthquake"], []], heroes=[(1, 1, 1, 1), (1, 1, 1, 0)])
+    assert _choice(shaky) != _plays(shaky, "earthquake")  # one of our Heroes would die
+    sturdy = build([NEUTRAL, NEUTRAL], [13, 16], [["earthquake"], []], heroes=[(2, 2, 2, 2), (2, 1, 1, 0)])
+    assert _choice(sturdy) != _plays(sturdy, "earthquake")  # every rival would just be Wounded
+
+
+def test_it_bullies_its_way_next_to_the_ring_wearer_and_attacks_it() -> None:
+    state = build([NEUTRAL, NEUTRAL], [13, 3], [["bully"], []], ring_holder=1)
+    assert _choice(state) == _plays(state, "bully")
+    play(state, "bully")
+    space = _choice(state)
+    assert DEFAULT.board.distance[space][3] == 1
+    act(state, space)
+    assert _choice(state) == 1
+
+
+def test_it_teleports_onto_the_ring_when_walking_falls_short() -> None:
+    state = build([NEUTRAL, NEUTRAL], [13, 4], [["teleport"], []], ring_space=16)
+    assert _choice(state) == _plays(state, "teleport")
+    play(state, "teleport")
+    assert state.asked[0] == K_SPACE and _choice(state) == 16
+    act(state, 16)
+    assert _choice(state) == PICK_UP_RING
+    near = build([NEUTRAL, NEUTRAL], [13, 4], [["teleport"], []])  # walking reaches the Altar's ring as well
+    assert _choice(near) != _plays(near, "teleport")
+
+
+def test_it_sneaks_into_the_place_of_a_party_standing_next_to_the_ring_wearer() -> None:
+    state = build([NEUTRAL] * 3, [17, 2, 3], [["sneak"], [], []], ring_holder=2)
+    assert _choice(state) == _plays(state, "sneak")
+    play(state, "sneak")
+    assert _choice(state) == 1
+
+
+def test_as_the_wearer_it_walks_or_teleports_away_from_the_others_or_scatters_them_with_leadership() -> None:
+    state = build([NEUTRAL, NEUTRAL], [0, 1], [[], []], ring_holder=0)
+    action = _choice(state)
+    assert MOVE_TO <= action < PLAY_CARD and DEFAULT.board.distance[action - MOVE_TO][1] == 3
+    state = build([NEUTRAL, NEUTRAL], [0, 1], [["teleport"], []], ring_holder=0)
+    assert _choice(state) == _plays(state, "teleport")
+    play(state, "teleport")
+    assert DEFAULT.board.distance[_choice(state)][1] == max(DEFAULT.board.distance[1])
+    state = build([NEUTRAL, NEUTRAL], [0, 1], [["leadership", "teleport"], []], ring_holder=0)
+    assert _choice(state) == _plays(state, "leadership")
+    play(state, "leadership")
+    assert DEFAULT.board.distance[0][_choice(state)] == max(DEFAULT.board.distance[0])
+
+
+def test_it_plays_poison_tithe_pickpocket_and_scavenge_with_actions_that_would_go_unused() -> None:
+    state = build([NEUTRAL, NEUTRAL], [13, 16], [["poison"], ["dodge"]])
+    assert MOVE_TO <= _choice(state) < PLAY_CARD  # first toward the Ring
+    assert _choice(_spent(state, move=True)) == _plays(state, "poison")
+    state = build([NEUTRAL, NEUTRAL], [13, 4], [["tithe"], ["dodge"]], ring_holder=0)  # nobody within reach
+    assert _choice(state) == _plays(state, "tithe")
+    state = build([NEUTRAL, NEUTRAL], [1, 2], [["pickpocket"], ["dodge"]], ring_holder=1)
+    _spent(state, bonus=True)  # the Ring cannot be stolen this turn; the Move Action has nothing better to do
+    assert _choice(state) == _plays(state, "pickpocket")
+    state = build([NEUTRAL, NEUTRAL], [1, 2], [["scavenge"], []], ring_holder=1, discard=["dominance", "sword"])
+    assert _choice(_spent(state, bonus=True)) == _plays(state, "scavenge")
+    play(state, "scavenge")
+    assert _choice(state) == card("dominance")
+    cheap = build([NEUTRAL, NEUTRAL], [1, 2], [["scavenge"], []], ring_holder=1, discard=["sword", "temple_guardian"])
+    assert _choice(_spent(cheap, bonus=True)) != _plays(cheap, "scavenge")
+
+
+def test_den_of_thieves_take_from_the_fullest_hand_instead_of_drawing() -> None:
+    state = build(["den_of_thieves", NEUTRAL, NEUTRAL], [13, 15, 17], [[], ["dodge"], ["bow", "mace"]])
+    assert _choice(_spent(state, move=True, bonus=True)) == DEN_STEAL + 2
+
+
+def test_death_from_above_shoots_its_cheapest_attack_card_at_a_distant_wearer() -> None:
+    state = build(["death_from_above", NEUTRAL], [1, 16], [["mace", "sword"], []],
+                  heroes=[(0, 2, 2, 2), (2, 2, 2, 2)], ring_holder=1)
+    # The Dead Cleric's Mace cannot be played (rules.death_from_above_dead_classes is false); the Sword can.
+    assert _choice(state) == PLAY_AS_RANGED + position_of(state, 0, "sword")
+    state = build(["death_from_above", NEUTRAL], [1, 16], [["sword"], []], ring_holder=1)
+    assert _choice(state) == PLAY_AS_RANGED + position_of(state, 0, "sword")
+
+
+def test_it_never_makes_a_heroic_sacrifice_that_would_eliminate_its_party() -> None:
+    for heroes, expected in (((0, 1, 0, 0), "pass"), ((0, 1, 1, 0), "sacrifice"), ((0, 2, 0, 0), "sacrifice")):
+        state = build([NEUTRAL, NEUTRAL], [1, 2], [[], ["heroic_sacrifice"]], ring_holder=1,
+                      heroes=[(2, 2, 2, 2), heroes])
+        act(state, STEAL_RING)
+        assert state.asked[0] == K_SACRIFICE
+        assert (_choice(state) == PASS) == (expected == "pass"), heroes
+
+
+def test_when_any_player_may_sacrifice_it_stops_only_a_taker_that_would_then_win() -> None:
+    config = configured({"rules.heroic_sacrifice_any_player": True})
+    for taker_points, expected in ((7, "sacrifice"), (6, "pass")):
+        state = build([NEUTRAL] * 3, [1, 2, 15], [[], [], ["heroic_sacrifice"]], ring_holder=1,
+                      points=[taker_points, 5, 0], config=config)
+        act(state, STEAL_RING)
+        assert state.asked[0] == K_SACRIFICE and state.current_player == 2
+        assert (_choice(state) == PASS) == (expected == "pass")
+
+
+def test_it_never_counters_a_guardian_with_heroic_sacrifice_and_plays_no_chaos_magic_at_ten_points() -> None:
+    state = build([NEUTRAL, NEUTRAL], [13, 16], [[], ["heroic_sacrifice"]],
+                  draw_top=["temple_guardian", "mace", "mace", "mace"], start_turn=True)
+    act(state, hero("cleric"))
+    act(state, hero("wizard"))
+    assert position_of(state, 1, "heroic_sacrifice") in state.legal_actions() and _choice(state) == PASS
+    state = build([NEUTRAL, NEUTRAL], [13, 16], [["chaos_magic"], []], points=[10, 3])
+    assert _choice(_spent(state, move=True)) == DRAW_CARD
+    state.points[0] = 9
+    assert _choice(state) == _plays(state, "chaos_magic")
+    state = build([NEUTRAL, NEUTRAL], [13, 16], [["chaos_magic"], []], points=[10, 3],
+                  config=configured({"rules.chaos_magic_at_ten_costs_victim": True}))
+    assert _choice(_spent(state, move=True)) == _plays(state, "chaos_magic")  # then it costs the victim a point
+    assert state.heroes[0] == [FULL] * 4

@@ -44,6 +44,7 @@ def check_step(state: RingState) -> None:
         assert state.is_terminal()
     if not state.is_terminal():
         assert 0 <= state.current_player < state.n_players and len(state.legal_actions()) > 0
+        assert state.alive[state.current_player]  # an eliminated party is never asked anything
         assert len(set(state.legal_actions())) == len(state.legal_actions())
         assert state.turn_count <= config.max_turns
 

@@ -57,9 +57,9 @@ def test_a_parried_brute_squad_attack_does_nothing() -> None:
 
 def test_death_from_above_plays_any_attack_card_as_a_standard_ranged_attack_of_any_class() -> None:
     state = build(["death_from_above", NEUTRAL], [1, 15], [["sword_of_slaying"], ["dodge", "parry"]],
-                  heroes=[(2, 0, 2, 2), (2, 2, 2, 2)])
+                  heroes=[(2, 2, 0, 2), (2, 2, 2, 2)])
     position = position_of(state, 0, "sword_of_slaying")
-    assert PLAY_CARD + position not in state.legal_actions()  # not as itself: Fighter Dead, no Adjacent target
+    assert PLAY_CARD + position not in state.legal_actions()  # not as itself: no Adjacent target
     act(state, PLAY_AS_RANGED + position)
     assert list(state.legal_actions()) == [1]  # a non-Adjacent party
     act(state, 1)

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from simcore.games.ring_of_chaos import GAME
-from simcore.games.ring_of_chaos.config import CARD_NAMES, CARD_SLOTS, DATA_FILE, SLOT_NAMES
+from simcore.games.ring_of_chaos.config import CARD_NAMES, CARD_SLOTS, DATA_FILE, READING_SWITCHES, SLOT_NAMES
 
 RULES_MD = Path(DATA_FILE).with_name("RULES.md").read_text(encoding="utf-8")
 
@@ -52,3 +52,17 @@ def test_every_rulebook_card_and_party_has_a_row() -> None:
     for name in GAME.default_parameters()["parties"].values():
         if name["in_draft"]:
             assert name["name"] in table
+
+
+def test_every_reading_switch_has_its_measured_effect_in_the_readings_table() -> None:
+    readings = RULES_MD.split("\n## Readings\n", 1)[1].split("\n## ", 1)[0]
+    defaults = GAME.default_parameters()["rules"]
+    rows = {}
+    for line in readings.splitlines():
+        found = re.match(r"^\| `rules\.(\w+)` \| `(true|false)` \|(.*)\|$", line)
+        if found:
+            rows[found.group(1)] = (found.group(2) == "true", found.group(3))
+    assert sorted(rows) == sorted(READING_SWITCHES)
+    for name, (default, rest) in rows.items():
+        assert default == defaults[name], name
+        assert re.search(r"[+\-−]?\d+\.\d+ ± \d+\.\d+", rest), f"{name}: no measured effect with its interval"

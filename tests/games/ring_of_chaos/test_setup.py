@@ -55,6 +55,7 @@ def test_the_first_player_is_left_of_the_first_drafter_and_is_random_by_seed() -
         _draft_all(state)
         assert state.asked[0] == K_MAIN
         assert state.active == (drafter + 1) % 5 == state.current_player
+        assert state.game_columns()["first_player"] == state.active  # the games table records it
         firsts.add(drafter)
     assert len(firsts) > 2
 

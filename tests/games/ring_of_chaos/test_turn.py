@@ -98,8 +98,8 @@ def test_countering_a_guardian_with_hasty_retreat_also_moves_the_party_one_to_th
     act(state, position_of(state, 1, "hasty_retreat"))
     assert state.asked[0] == K_RETREAT and state.current_player == 1
     distance = DEFAULT.board.distance[16]
-    assert sorted(state.legal_actions()) == sorted(
-        s for s in range(DEFAULT.board.n_spaces) if 1 <= distance[s] <= 3 and s != 13)
+    # Every space one to three steps away: 13, where seat 0 stands, too (it would be pushed aside).
+    assert sorted(state.legal_actions()) == sorted(s for s in range(DEFAULT.board.n_spaces) if 1 <= distance[s] <= 3)
     act(state, 4)
     assert state.position[1] == 4 and state.occupant[16] == -1 and state.heroes[1] == [FULL] * 4
 

@@ -1,0 +1,214 @@
+"""Readings of the rulebook that go two ways: each is a ``rules.*`` switch whose default is the most
+literal reading (RULES.md, "Readings"). Each test sets the situation up under the default and under
+the other reading. Sanctum map (layout in test_turn.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from cardlab.cli import main
+from simcore.games.ring_of_chaos import GAME
+from simcore.games.ring_of_chaos.config import READING_SWITCHES
+from simcore.games.ring_of_chaos.rules import (
+    END_TURN,
+    FULL,
+    K_ATTACKER_HERO,
+    K_COUNTER,
+    K_DISCARD_EXCESS,
+    K_GUARDIAN_DEFEND,
+    K_MAIN,
+    K_OWN_HERO_HIT,
+    K_PUSH,
+    K_SACRIFICE,
+    K_SAVAGE_MORE,
+    K_SPLASH,
+    K_TARGET,
+    PASS,
+    PLAY_AS_RANGED,
+    PLAY_CARD,
+    STEAL_RING,
+    WOUNDED,
+)
+
+from .helpers import act, build, card, configured, hero, play, position_of
+
+NEUTRAL = "nameless_band"
+GUARDIAN_FIRST = ["temple_guardian", "mace", "mace", "mace"]  # seat 0's draws: a Guardian, then its replacement
+
+
+def test_every_reading_is_a_boolean_rules_parameter_listed_by_cardlab_games(capsys: pytest.CaptureFixture[str]) -> None:
+    rules = GAME.default_parameters()["rules"]
+    assert all(isinstance(rules[name], bool) for name in READING_SWITCHES)
+    assert main(["games", "ring_of_chaos"]) == 0
+    listed = capsys.readouterr().out
+    for name in READING_SWITCHES:
+        assert f"rules.{name} = {rules[name]}" in listed
+
+
+# --------------------------------------------------- countering a Temple Guardian
+
+
+def test_a_temple_guardian_can_be_countered_with_chaos_magic_or_heroic_sacrifice_which_are_counter_cards_too() -> None:
+    state = build([NEUTRAL, NEUTRAL], [13, 16], [[], ["chaos_magic"]], points=[3, 0], draw_top=GUARDIAN_FIRST,
+                  start_turn=True)
+    act(state, hero("cleric"))
+    act(state, hero("wizard"))
+    assert state.asked[0] == K_COUNTER and position_of(state, 1, "chaos_magic") in state.legal_actions()
+    act(state, position_of(state, 1, "chaos_magic"))
+    assert state.heroes[1] == [FULL] * 4 and state.points == [3, 0]  # a counter, not its Bonus Action theft
+    assert state.counters[1][4][card("chaos_magic")] == 1
+    # Heroic Sacrifice avoids the attack, and its other effect takes place: one of its Heroes loses a level.
+    state = build([NEUTRAL, NEUTRAL], [13, 16], [[], ["heroic_sacrifice"]], draw_top=GUARDIAN_FIRST,
+                  start_turn=True)
+    act(state, hero("cleric"))
+    act(state, hero("wizard"))
+    act(state, position_of(state, 1, "heroic_sacrifice"))
+    assert state.asked[0] == K_OWN_HERO_HIT and state.current_player == 1
+    act(state, hero("rogue"))
+    assert state.heroes[1] == [FULL, FULL, WOUNDED, FULL]
+
+
+def test_with_the_other_reading_chaos_magic_and_heroic_sacrifice_do_not_counter_a_guardian() -> None:
+    config = configured({"rules.guardian_every_counter_card": False})
+    for name in ("chaos_magic", "heroic_sacrifice"):
+        state = build([NEUTRAL, NEUTRAL], [13, 16], [[], [name]], draw_top=GUARDIAN_FIRST, start_turn=True,
+                      config=config)
+        act(state, hero("cleric"))
+        act(state, hero("wizard"))  # the only answer to the counter question is PASS
+        assert state.heroes[1][hero("wizard")] == WOUNDED and state.hands[1] == [card(name)]
+
+
+def test_imprison_played_against_a_guardian_also_imprisons_a_player_even_the_drawer_for_its_next_turn() -> None:
+    draws = GUARDIAN_FIRST + ["bow"] * 3 + ["staff"] * 3 + ["dagger"] * 3
+    state = build([NEUTRAL] * 3, [13, 15, 17], [[], ["imprison"], []], draw_top=draws, start_turn=True)
+    act(state, hero("cleric"))
+    act(state, hero("wizard"))
+    act(state, position_of(state, 1, "imprison"))
+    assert state.asked[0] == K_TARGET and state.current_player == 1
+    assert sorted(state.legal_actions()) == [0, 2]
+    act(state, 0)  # the drawer, in the middle of its turn
+    assert state.imprisoned[0] == [card("imprison")] and state.heroes[1] == [FULL] * 4
+    act(state, hero("fighter"))  # the Guardian goes on to seat 2
+    assert state.asked[0] == K_MAIN and state.current_player == 0  # this turn's Actions are not lost
+    act(state, END_TURN)
+    assert state.imprisoned[0] == [card("imprison")]  # it waits for seat 0's next turn
+    act(state, END_TURN)
+    act(state, END_TURN)
+    assert state.active == 0 and state.asked[0] == K_DISCARD_EXCESS  # no Actions: straight to the hand limit
+    act(state, state.legal_actions()[0])
+    assert state.imprisoned[0] == [] and card("imprison") in state.discard_pile and state.active == 1
+
+
+def test_savage_attack_played_against_a_guardian_may_add_further_melee_attacks_on_adjacent_parties() -> None:
+    state = build([NEUTRAL] * 3, [13, 1, 2], [[], ["savage_attack", "sword"], []], draw_top=GUARDIAN_FIRST,
+                  start_turn=True)
+    act(state, hero("cleric"))
+    act(state, hero("wizard"))
+    act(state, position_of(state, 1, "savage_attack"))
+    assert state.asked[0] == K_SAVAGE_MORE and state.current_player == 1
+    act(state, position_of(state, 1, "sword"))
+    assert list(state.legal_actions()) == [2]  # the party Adjacent to seat 1
+    act(state, 2)
+    act(state, hero("fighter"))
+    assert state.heroes[2][hero("fighter")] == WOUNDED and state.heroes[1] == [FULL] * 4
+    assert state.asked[0] == K_GUARDIAN_DEFEND and state.current_player == 2  # then the Guardian reaches seat 2
+
+
+def test_with_the_other_reading_imprison_and_savage_attack_are_spent_on_the_guardian() -> None:
+    config = configured({"rules.guardian_counter_full_effects": False})
+    state = build([NEUTRAL] * 3, [13, 1, 2], [[], ["imprison", "savage_attack", "sword"], []],
+                  draw_top=GUARDIAN_FIRST, start_turn=True, config=config)
+    act(state, hero("cleric"))
+    act(state, hero("wizard"))
+    act(state, position_of(state, 1, "imprison"))
+    assert state.asked[0] == K_GUARDIAN_DEFEND and state.current_player == 2
+    assert state.imprisoned == [[], [], []] and card("imprison") in state.discard_pile
+    state = build([NEUTRAL] * 3, [13, 1, 2], [[], ["savage_attack", "sword"], []], draw_top=GUARDIAN_FIRST,
+                  start_turn=True, config=config)
+    act(state, hero("cleric"))
+    act(state, hero("wizard"))
+    act(state, position_of(state, 1, "savage_attack"))
+    assert state.asked[0] == K_GUARDIAN_DEFEND and state.current_player == 2
+
+
+# ---------------------------------------------------------------- the other readings
+
+
+def test_death_from_above_plays_a_card_as_a_ranged_attack_only_while_its_class_lives_unless_any_class_may() -> None:
+    hands = [["sword_of_slaying", "staff"], []]
+    state = build(["death_from_above", NEUTRAL], [1, 15], hands, heroes=[(2, 0, 2, 2), (2, 2, 2, 2)])
+    slaying, staff = position_of(state, 0, "sword_of_slaying"), position_of(state, 0, "staff")
+    assert PLAY_AS_RANGED + slaying not in state.legal_actions()  # the Fighter is Dead
+    assert PLAY_AS_RANGED + staff in state.legal_actions()
+    config = configured({"rules.death_from_above_dead_classes": True})
+    state = build(["death_from_above", NEUTRAL], [1, 15], hands, heroes=[(2, 0, 2, 2), (2, 2, 2, 2)], config=config)
+    assert PLAY_AS_RANGED + slaying in state.legal_actions()
+
+
+def test_only_the_party_losing_the_ring_plays_heroic_sacrifice_unless_any_player_may() -> None:
+    hands = [[], [], ["heroic_sacrifice"]]
+    state = build([NEUTRAL] * 3, [1, 2, 15], hands, ring_holder=1, points=[2, 5, 0])
+    act(state, STEAL_RING)  # seat 1, holding no Heroic Sacrifice, passes; seat 2 is not asked
+    assert state.ring_holder == 0 and state.points == [3, 5, 0] and state.hands[2] == [card("heroic_sacrifice")]
+    config = configured({"rules.heroic_sacrifice_any_player": True})
+    state = build([NEUTRAL] * 3, [1, 2, 15], hands, ring_holder=1, points=[2, 5, 0], config=config)
+    act(state, STEAL_RING)
+    assert state.asked[0] == K_SACRIFICE and state.current_player == 2
+    act(state, position_of(state, 2, "heroic_sacrifice"))
+    act(state, hero("cleric"))  # seat 2 pays with one of its own Heroes
+    assert state.ring_holder == 1 and state.points == [2, 5, 0]
+    assert state.heroes[2][hero("cleric")] == WOUNDED and state.heroes[1] == [FULL] * 4
+
+
+def test_hasty_retreat_may_end_on_an_occupied_space_pushing_that_party_aside_as_a_move_does() -> None:
+    state = build([NEUTRAL] * 3, [1, 2, 8], [["sword"], ["hasty_retreat"], []])
+    play(state, "sword")
+    act(state, 1)
+    act(state, hero("cleric"))
+    act(state, position_of(state, 1, "hasty_retreat"))
+    assert 8 in state.legal_actions() and 1 in state.legal_actions()  # occupied spaces whose party can move aside
+    act(state, 8)
+    assert state.asked[0] == K_PUSH and sorted(state.legal_actions()) == [2, 14]  # 2: the space seat 1 vacates
+    act(state, 14)
+    assert state.position == [1, 8, 14] and state.heroes[1] == [FULL] * 4
+    config = configured({"rules.retreat_may_push": False})
+    state = build([NEUTRAL] * 3, [1, 2, 8], [["sword"], ["hasty_retreat"], []], config=config)
+    play(state, "sword")
+    act(state, 1)
+    act(state, hero("cleric"))
+    act(state, position_of(state, 1, "hasty_retreat"))
+    assert 8 not in state.legal_actions() and 1 not in state.legal_actions() and 14 in state.legal_actions()
+
+
+def test_chaos_magic_by_a_party_at_ten_points_takes_nothing_unless_the_victim_still_loses_its_point() -> None:
+    state = build([NEUTRAL, NEUTRAL], [13, 16], [["chaos_magic"], []], points=[10, 4])
+    play(state, "chaos_magic")
+    act(state, 1)
+    assert state.points == [10, 4] and not state.is_terminal()
+    config = configured({"rules.chaos_magic_at_ten_costs_victim": True})
+    state = build([NEUTRAL, NEUTRAL], [13, 16], [["chaos_magic"], []], points=[10, 4], config=config)
+    play(state, "chaos_magic")
+    act(state, 1)
+    assert state.points == [10, 3] and not state.is_terminal()
+
+
+def test_the_fireball_attacks_every_party_adjacent_to_its_target_unless_its_caster_may_choose() -> None:
+    hands = [["fireball"], [], [], []]
+    state = build([NEUTRAL] * 4, [1, 13, 14, 18], hands)
+    play(state, "fireball")
+    act(state, 1)
+    act(state, hero("cleric"))
+    assert state.asked[0] == K_ATTACKER_HERO and state.asked[2] == 2  # no question whether to
+    config = configured({"rules.fireball_splash_optional": True})
+    state = build([NEUTRAL] * 4, [1, 13, 14, 18], hands, config=config)
+    play(state, "fireball")
+    act(state, 1)
+    act(state, hero("cleric"))
+    assert state.asked[0] == K_SPLASH and sorted(state.legal_actions()) == [2, PASS]
+    act(state, PASS)  # spare seat 2
+    assert state.asked[0] == K_SPLASH and sorted(state.legal_actions()) == [3, PASS]
+    act(state, 3)
+    act(state, hero("rogue"))
+    assert state.heroes[2] == [FULL] * 4 and state.heroes[3][hero("rogue")] == WOUNDED
+    assert state.asked[0] == K_MAIN and PLAY_CARD not in state.legal_actions()
