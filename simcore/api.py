@@ -13,11 +13,13 @@ Actions are small integers whose meaning depends on the state's phase;
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, final
 
-from mypy_extensions import mypyc_attr
+from librt.vecs import append as vec_append
+from librt.vecs import vec
+from mypy_extensions import i16, mypyc_attr
 
 from simcore.rng import Generator
 
@@ -48,21 +50,52 @@ class GameInfo:
     faction_label: str = "faction"
 
 
+@final
+class Int16Column:
+    """A growing column of 16-bit integers, appended to like a list.
+
+    The values live in one typed buffer (``librt.vecs.vec``, which the compiled
+    core appends to without a Python object per value), so the recorder hands
+    the whole column to numpy and Arrow at once (``memoryview(column.values)``)
+    instead of converting one Python int after another. Appending a value
+    outside [-32768, 32767] raises ``OverflowError``.
+    """
+
+    values: vec[i16]
+
+    def __init__(self) -> None:
+        self.values = vec[i16]()
+
+    def append(self, value: int) -> None:
+        """Add ``value`` at the end."""
+        self.values = vec_append(self.values, value)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __getitem__(self, index: int) -> int:
+        return int(self.values[index])
+
+    def __iter__(self) -> Iterator[int]:
+        for value in self.values:
+            yield int(value)
+
+
 class CardColumns:
     """Card statistics, column by column, one entry per (game, seat, card)
     that the seat owned or saw; games append their rows with
-    ``GameState.add_card_rows``. ``card`` holds indices into ``names`` (set by
-    the game); ``counters`` holds one list per name in
-    ``GameInfo.card_counters``; ``first_played_turn`` is -1 for a card never
-    played."""
+    ``GameState.add_card_rows`` (``columns.seat.append(seat)``...). ``card``
+    holds indices into ``names`` (set by the game); ``counters`` holds one
+    column per name in ``GameInfo.card_counters``; ``first_played_turn`` is
+    -1 for a card never played. Every column is an ``Int16Column``."""
 
     def __init__(self, n_counters: int) -> None:
         self.names: tuple[str, ...] = ()
-        self.seat: list[int] = []
-        self.card: list[int] = []
-        self.copies: list[int] = []
-        self.counters: list[list[int]] = [[] for _ in range(n_counters)]
-        self.first_played_turn: list[int] = []
+        self.seat = Int16Column()
+        self.card = Int16Column()
+        self.copies = Int16Column()
+        self.counters: list[Int16Column] = [Int16Column() for _ in range(n_counters)]
+        self.first_played_turn = Int16Column()
 
     def __len__(self) -> int:
         return len(self.seat)

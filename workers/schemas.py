@@ -8,7 +8,10 @@ that a file read on its own still says where it came from.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from simcore.api import GameInfo
 
@@ -85,3 +88,31 @@ def cards_schema(info: GameInfo) -> pa.Schema:
 def schemas(info: GameInfo) -> dict[str, pa.Schema]:
     """The three schemas by table name."""
     return {"games": games_schema(info), "players": players_schema(info), "cards": cards_schema(info)}
+
+
+CARD_TEXT_COLUMNS = ("experiment", "variant", "game", "card")
+"""``cards`` columns that a shard task hands to the Parquet writer as Arrow
+dictionary arrays (indices into a few names): the writer then stores the
+dictionary it is given instead of hashing ~60 strings per game to build one.
+The files hold plain UTF-8 strings either way, and read back as ``string``."""
+
+PARQUET_OPTIONS: dict[str, Any] = {"compression": "zstd"}
+"""How every results file is written (measured for speed; see the README's Speed section)."""
+
+CARD_PARQUET_OPTIONS: dict[str, Any] = {**PARQUET_OPTIONS, "store_schema": False}
+"""The ``cards`` files: without the stored Arrow schema, so that the dictionary
+arrays of ``CARD_TEXT_COLUMNS`` read back as the ``string`` columns of
+``cards_schema`` (the table holds only flat columns, whose Parquet types map
+back to the same Arrow types and nullability)."""
+
+
+def encode_parquet(table: pa.Table, options: dict[str, Any] | None = None) -> bytes:
+    """The Parquet file of ``table``, as bytes (``PARQUET_OPTIONS`` unless told otherwise)."""
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, **(PARQUET_OPTIONS if options is None else options))
+    return bytes(sink.getvalue())
+
+
+def parquet_options(table: str) -> dict[str, Any]:
+    """The Parquet writer settings of the ``table`` files."""
+    return CARD_PARQUET_OPTIONS if table == "cards" else PARQUET_OPTIONS
