@@ -445,7 +445,15 @@ def command_bench(arguments: argparse.Namespace) -> int:
 
         print(format_search_bench(run_search_bench(arguments.game)))
         return 0
-    print(format_bench(run_bench(arguments.game, arguments.agent, arguments.games)))
+    from workers.bench import bench_reference
+
+    rows = run_bench(arguments.game, arguments.agent, arguments.games)
+    wants_reference = not arguments.game or "divvy" in arguments.game
+    # The C reference plays 50 times as many games: about the same time as the engine row.
+    reference = bench_reference(50 * arguments.games) if wants_reference else None
+    print(format_bench(rows, reference))
+    if wants_reference and reference is None:
+        print("(no C reference line: `make reference` builds bench/divvy_playout.c)")
     return 0
 
 

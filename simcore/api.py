@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, final
+from typing import Any, Final, Protocol, final
 
-from librt.vecs import append as vec_append
-from librt.vecs import vec
-from mypy_extensions import i16, mypyc_attr
+from librt.strings import BytesWriter, write_i16_le
+from mypy_extensions import mypyc_attr
 
 from simcore.rng import Generator
 
@@ -50,35 +49,52 @@ class GameInfo:
     faction_label: str = "faction"
 
 
+INT16_SMALLEST: Final = -32768
+INT16_LARGEST: Final = 32767
+
+
 @final
 class Int16Column:
     """A growing column of 16-bit integers, appended to like a list.
 
-    The values live in one typed buffer (``librt.vecs.vec``, which the compiled
-    core appends to without a Python object per value), so the recorder hands
-    the whole column to numpy and Arrow at once (``memoryview(column.values)``)
-    instead of converting one Python int after another. Appending a value
-    outside [-32768, 32767] raises ``OverflowError``.
+    The values live in one typed buffer (a ``librt.strings.BytesWriter`` of
+    little-endian int16, which the compiled core appends to without a Python
+    object per value), so that the recorder hands a whole column to numpy and
+    Arrow at once (``to_bytes``) instead of converting one Python int after
+    another. Appending a value outside [-32768, 32767] raises
+    ``OverflowError``.
     """
 
-    values: vec[i16]
+    buffer: BytesWriter
 
     def __init__(self) -> None:
-        self.values = vec[i16]()
+        self.buffer = BytesWriter()
 
     def append(self, value: int) -> None:
         """Add ``value`` at the end."""
-        self.values = vec_append(self.values, value)
+        if value < INT16_SMALLEST or value > INT16_LARGEST:
+            raise OverflowError(f"{value} does not fit a 16-bit column")
+        write_i16_le(self.buffer, value)
 
     def __len__(self) -> int:
-        return len(self.values)
+        return len(self.buffer) >> 1
 
     def __getitem__(self, index: int) -> int:
-        return int(self.values[index])
+        size = len(self)
+        if index < 0:
+            index += size
+        if index < 0 or index >= size:
+            raise IndexError("Int16Column index out of range")
+        value = int(self.buffer[2 * index]) | int(self.buffer[2 * index + 1]) << 8
+        return value - 65536 if value > INT16_LARGEST else value
 
     def __iter__(self) -> Iterator[int]:
-        for value in self.values:
-            yield int(value)
+        for index in range(len(self)):
+            yield self[index]
+
+    def to_bytes(self) -> bytes:
+        """The values as little-endian int16 bytes (a copy of the buffer)."""
+        return self.buffer.getvalue()
 
 
 class CardColumns:

@@ -49,7 +49,7 @@ def calibrate(spec: ExperimentSpec, groups: list[GroupKey], seconds_per_group: f
             batch = min(batch, most_games - games)
             started = time.perf_counter()
             for name, table in record_shard(spec, Shard(variant, n_players, games, games + batch)).items():
-                encode_parquet(table, parquet_options(name))
+                encode_parquet(table, parquet_options(name, table.schema))
             seconds = time.perf_counter() - started
             rate = batch / seconds if seconds > 0 else float("inf")
             spent += seconds

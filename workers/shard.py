@@ -124,8 +124,8 @@ def card_table_arrays(info: GameInfo, columns: ResultColumns) -> dict[str, pa.Ar
 
 
 def _int16_values(column: Int16Column) -> numpy.ndarray:
-    """A column's values as a numpy array over its own buffer (no copy)."""
-    return numpy.frombuffer(memoryview(column.values), dtype=numpy.int16)
+    """A column's values as a numpy array (one copy of its buffer, no Python object per value)."""
+    return numpy.frombuffer(column.to_bytes(), dtype="<i2")
 
 
 def _constant_column(value: str, field: pa.Field, rows: int) -> pa.Array:
@@ -158,7 +158,7 @@ def run_shard(spec: ExperimentSpec, shard: Shard, root: str | Path | ResultsPath
     folder = results_path(root)
     files = {
         name: write_parquet_atomically(table, table_path(folder, name, shard.variant, shard.id),
-                                       parquet_options(name))
+                                       parquet_options(name, table.schema))
         for name, table in tables.items()
     }
     entry = {
