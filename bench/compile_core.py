@@ -40,13 +40,13 @@ def _compile_in_parallel(jobs: int) -> None:
             list(pool.map(compile_one, objects))  # list(): raise the first compiler error
         return list(objects)
 
-    ccompiler.CCompiler.compile = compile_objects  # type: ignore[method-assign]
+    ccompiler.CCompiler.compile = compile_objects  # type: ignore[method-assign,assignment]
 
 
 def main(paths: list[str]) -> int:
     """Compile ``paths`` in place (the ``.so`` files land beside the sources)."""
     from mypyc.build import mypycify
-    from setuptools import setup
+    from setuptools import setup  # type: ignore[attr-defined]
 
     jobs = int(os.environ.get("CARDLAB_BUILD_JOBS") or os.cpu_count() or 1)
     _compile_in_parallel(jobs)
