@@ -24,16 +24,24 @@ export MYPYC_OPT_LEVEL MYPYC_DEBUG_LEVEL
 
 .PHONY: demo test lint bench bench-memory bench-report scale compile clean dashboard docker-check reference
 
+# Two steps: what running and compiling need (`make demo`, `make compile`), then
+# the test and lint tools (`make test`, `make lint`), so that the demo does not
+# wait for packages only the tests use.
 $(STAMPS)/venv: pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11)' || { echo "need Python 3.11+ (set PYTHON=...)"; exit 2; }
-	@echo "== make: the Python environment ($(VENV), packages of pyproject.toml) =="
+	@echo "== make: the Python environment ($(VENV): cardlab and what compiling it needs) =="
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[build]'
 	@# The project root on sys.path too: mypyc puts the compiled core's shared
 	@# library there, and Ray's worker processes import it from there.
 	$(PY) -c "import pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()['purelib'], 'cardlab-project-root.pth').write_text(str(pathlib.Path.cwd()) + '\n')"
 	@mkdir -p $(STAMPS) && touch $@
+
+$(STAMPS)/venv-dev: $(STAMPS)/venv
+	@echo "== make: the test and lint tools in $(VENV) =="
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $@
 
 $(STAMPS)/compiled: $(STAMPS)/venv $(COMPILED) Makefile bench/compile_core.py
 	@echo "== make: compiling the rules core with mypyc (-O$(MYPYC_OPT_LEVEL), C files in parallel; log: build-mypyc.log) =="
@@ -53,15 +61,15 @@ demo: compile
 	@echo
 	@echo "Open the dashboard with:  $(VENV)/bin/cardlab dashboard"
 
-test: compile lint docker-check
+test: $(STAMPS)/venv-dev compile lint docker-check
 	$(PY) -m pytest -q
 
-lint: $(STAMPS)/venv
+lint: $(STAMPS)/venv-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy simcore workers analytics experiments dashboard cardlab tests docker/check_manifests.py
 
 # The container files, checked statically (no Docker engine needed).
-docker-check: $(STAMPS)/venv
+docker-check: $(STAMPS)/venv-dev
 	$(VENV)/bin/hadolint --config docker/.hadolint.yaml docker/Dockerfile
 	$(VENV)/bin/yamllint --strict -c docker/.yamllint.yaml docker
 	$(VENV)/bin/check-jsonschema --builtin-schema vendor.compose-spec docker/compose.yaml docker/compose.s3.yaml
