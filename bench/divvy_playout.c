@@ -123,20 +123,26 @@ static int pop_at(Pile *pile, int position) {
 
 /* (cards at the masked positions, the other cards), both in hand order: split_by_mask */
 static void split_by_mask(const Pile *cards, int mask, Pile *chosen, Pile *kept) {
-    Pile in = *cards;
+    int in[MAX_CARDS], size = cards->size;
+    memcpy(in, cards->cards, sizeof(int) * (size_t)size);
     chosen->size = 0;
     kept->size = 0;
-    for (int position = 0; position < in.size; position++) {
-        if (mask >> position & 1) push(chosen, in.cards[position]);
-        else push(kept, in.cards[position]);
+    for (int position = 0; position < size; position++) {
+        if (mask >> position & 1) push(chosen, in[position]);
+        else push(kept, in[position]);
     }
+}
+
+static void copy_pile(Pile *to, const Pile *from) {
+    memcpy(to->cards, from->cards, sizeof(int) * (size_t)from->size);
+    to->size = from->size;
 }
 
 static int draw(State *state) {
     if (state->draw_pile.size == 0) {
         if (state->reshuffled || state->discard_pile.size == 0) return -1;
         state->reshuffled = 1;
-        state->draw_pile = state->discard_pile;
+        copy_pile(&state->draw_pile, &state->discard_pile);
         state->discard_pile.size = 0;
         shuffle(&state->rng, state->draw_pile.cards, state->draw_pile.size);
     }
@@ -189,8 +195,14 @@ static void start_choices(State *state) {
 }
 
 static void new_game(State *state, const Config *config, uint64_t seed) {
-    memset(state, 0, sizeof(*state));
+    /* Every field set here: the piles' sizes, not their 2 KB of cards. */
     state->config = config;
+    state->current_player = state->reshuffled = state->ended_by = 0;
+    state->discard_pile.size = state->treasure_row.size = 0;
+    for (int seat = 0; seat < 2; seat++) {
+        state->hands[seat].size = state->chaff[seat].size = state->reinforcements[seat].size = 0;
+        state->coin_totals[seat] = state->strengths[seat] = 0;
+    }
     seed_generator(&state->rng, seed);
     state->phase = LEAD;
     state->round = 1;
@@ -207,8 +219,10 @@ static void new_game(State *state, const Config *config, uint64_t seed) {
 
 /* ---- legal actions, in the order rules.py lists them ------------------------------- */
 
+#define MAX_HAND 12 /* 2**12 masks fill the action buffer */
+
 /* masks_with_sizes: for each size, itertools.combinations order */
-static int masks_with_sizes(int count, int smallest, int largest, int *out) {
+static int enumerate_masks(int count, int smallest, int largest, int *out) {
     int found = 0;
     int index[32];
     for (int size = smallest; size <= largest; size++) {
@@ -230,7 +244,7 @@ static int masks_with_sizes(int count, int smallest, int largest, int *out) {
 
 static int compare_ints(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
 
-static int submasks(int mask, int *out) { /* every subset, ascending */
+static int enumerate_submasks(int mask, int *out) { /* every subset, ascending */
     int found = 0;
     out[found++] = 0;
     for (int sub = mask; sub; sub = (sub - 1) & mask) out[found++] = sub;
@@ -238,33 +252,68 @@ static int submasks(int mask, int *out) { /* every subset, ascending */
     return found;
 }
 
-static int legal_actions(const State *state, int *out) {
+/* The tables, made once per shape and kept (as rules.py keeps its tuples). */
+typedef struct { int *actions; int count; } Table;
+static Table mask_tables[MAX_HAND + 1][MAX_HAND + 2][MAX_HAND + 2];
+static Table submask_tables[1 << MAX_HAND];
+
+static int from_table(Table *table, const int *made, int count, const int **actions) {
+    if (!table->actions) {
+        table->actions = malloc(sizeof(int) * (size_t)(count ? count : 1));
+        memcpy(table->actions, made, sizeof(int) * (size_t)count);
+        table->count = count;
+    }
+    *actions = table->actions;
+    return table->count;
+}
+
+static int masks_with_sizes(int count, int smallest, int largest, const int **actions) {
+    static int made[MAX_ACTIONS];
+    if (smallest < 0) smallest = 0;
+    if (smallest > count) return 0; /* more cards to choose than held: no action */
+    if (largest > count) largest = count;
+    if (largest < smallest) largest = smallest - 1; /* empty range: no action */
+    Table *table = &mask_tables[count][smallest][largest + 1];
+    return from_table(table, made, table->actions ? 0 : enumerate_masks(count, smallest, largest, made), actions);
+}
+
+static int submasks(int mask, const int **actions) {
+    static int made[MAX_ACTIONS];
+    Table *table = &submask_tables[mask];
+    return from_table(table, made, table->actions ? 0 : enumerate_submasks(mask, made), actions);
+}
+
+/* The current player's legal actions (pointed to by *actions), their number returned. */
+static int legal_actions(const State *state, const int **actions) {
+    static const int replace_actions[2] = {1, 0};
+    static int positions[MAX_HAND];
     int seat = state->current_player;
     int hand_size = state->hands[seat].size;
-    if (hand_size > 12) { /* 2**12 masks fill the action buffer */
-        fprintf(stderr, "divvy_playout: a hand of %d cards is beyond this reference (12 at most)\n", hand_size);
+    if (hand_size > MAX_HAND) {
+        fprintf(stderr, "divvy_playout: a hand of %d cards is beyond this reference (%d at most)\n", hand_size,
+                MAX_HAND);
         exit(3);
     }
     switch (state->phase) {
     case LEAD:
     case BRAWL:
-        for (int position = 0; position < hand_size; position++) out[position] = position;
+        for (int position = 0; position < hand_size; position++) positions[position] = position;
+        *actions = positions;
         return hand_size;
     case CHAFF:
-        return masks_with_sizes(hand_size, state->config->min_chaff, hand_size - 1, out);
+        return masks_with_sizes(hand_size, state->config->min_chaff, hand_size - 1, actions);
     case REINFORCE: {
         int lead_suit = state->config->suit[state->lead[seat]], matching = 0;
         for (int position = 0; position < hand_size; position++)
             if (state->config->suit[state->hands[seat].cards[position]] == lead_suit) matching |= 1 << position;
-        return submasks(matching, out);
+        return submasks(matching, actions);
     }
     case REPLACE:
-        out[0] = 1;
-        out[1] = 0;
+        *actions = replace_actions;
         return 2;
     case DISCARD: {
         int excess = hand_size - state->config->hand_limit;
-        return masks_with_sizes(hand_size, excess, excess, out);
+        return masks_with_sizes(hand_size, excess, excess, actions);
     }
     }
     return 0;
@@ -337,7 +386,7 @@ static void apply(State *state, int action) {
     }
     if (state->phase == DISCARD) {
         split_by_mask(&state->hands[seat], action, &chosen, &kept);
-        state->hands[seat] = kept;
+        copy_pile(&state->hands[seat], &kept);
         extend(&state->discard_pile, &chosen);
         start_choices(state);
         return;
@@ -359,7 +408,7 @@ static void apply(State *state, int action) {
     case CHAFF:
         for (int who = 0; who < 2; who++) {
             split_by_mask(&state->hands[who], state->pending[who], &state->chaff[who], &kept);
-            state->hands[who] = kept;
+            copy_pile(&state->hands[who], &kept);
             state->pending[who] = -1;
         }
         state->phase = BRAWL;
@@ -385,7 +434,7 @@ static void apply(State *state, int action) {
     default: /* REINFORCE */
         for (int who = 0; who < 2; who++) {
             split_by_mask(&state->hands[who], state->pending[who], &state->reinforcements[who], &kept);
-            state->hands[who] = kept;
+            copy_pile(&state->hands[who], &kept);
             state->pending[who] = -1;
             int strength = config->value[state->lead[who]];
             for (int i = 0; i < state->reinforcements[who].size; i++)
@@ -398,14 +447,14 @@ static void apply(State *state, int action) {
 
 /* play_game with two random agents; returns the decisions (choices of two or more actions) */
 static int play(State *state, const Config *config, uint64_t game_seed, uint64_t agent_seeds[2]) {
-    static int actions[MAX_ACTIONS];
+    const int *actions;
     Generator agents[2];
     seed_generator(&agents[0], agent_seeds[0]);
     seed_generator(&agents[1], agent_seeds[1]);
     new_game(state, config, game_seed);
     int decisions = 0;
     while (state->current_player >= 0) {
-        int count = legal_actions(state, actions);
+        int count = legal_actions(state, &actions);
         int action = actions[0];
         if (count > 1) {
             decisions++;
