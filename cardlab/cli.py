@@ -76,7 +76,13 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--address", help="join this Ray cluster (default: $RAY_ADDRESS, else local Ray)")
     run.add_argument("--resume", action="store_true", help="finish an interrupted run: play only missing shards")
     run.add_argument("--overwrite", action="store_true", help="delete earlier results of this experiment first")
-    run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    run.add_argument("--no-progress", action="store_true",
+                     help="no progress bar: a plain status line every few seconds (as without a terminal)")
+    run.add_argument("--dry-run", action="store_true",
+                     help="only say what would be played and how long it would take (a short calibration); "
+                     "write nothing")
+    run.add_argument("--games", type=int, metavar="N",
+                     help="play only the first N games per variant and player count, into <name>-games-N")
     run.set_defaults(handler=command_run)
 
     tune = commands.add_parser("tune", help="search card data and rules that meet balance targets, then confirm")
@@ -181,23 +187,32 @@ def _results_option(parser: argparse.ArgumentParser) -> None:
 
 def command_run(arguments: argparse.Namespace) -> int:
     """``cardlab run SPEC``."""
-    from workers.runner import RunOptions, run_experiment
+    import cardlab
+    from workers.runner import RunOptions, run_experiment, shrink_spec
 
     if arguments.workers is not None and arguments.workers < 1:
         raise UsageError(f"--workers: expected a positive integer, got {arguments.workers}")
+    if arguments.games is not None and arguments.games < 1:
+        raise UsageError(f"--games: expected a positive integer, got {arguments.games}")
     if arguments.resume and arguments.overwrite:
         raise UsageError("--resume and --overwrite: choose one")
     spec = load_spec(arguments.spec)
+    if arguments.games is not None:
+        spec = shrink_spec(spec, arguments.games)
+    if arguments.dry_run:
+        return _dry_run(spec, arguments)
+    print(f"cardlab run: {arguments.spec}: planning {spec.name} ...", file=sys.stderr, flush=True)
 
     def announce(todo: list[Shard]) -> None:
-        print(f"{spec.name}: {spec.total_games:,} games of {spec.game} "
+        print(f"cardlab run: {spec.name}: {spec.total_games:,} games of {spec.game} "
               f"({len(spec.variants)} variant(s) x {len(spec.player_counts)} player count(s)), "
               f"{len(spec.shards())} shards of up to {spec.shard_size:,}; "
-              f"{sum(shard.games for shard in todo):,} games to play", file=sys.stderr)
+              f"{sum(shard.games for shard in todo):,} games to play", file=sys.stderr, flush=True)
 
     options = RunOptions(
         results_root=arguments.results, workers=arguments.workers, address=arguments.address,
-        resume=arguments.resume, overwrite=arguments.overwrite, progress=not arguments.no_progress,
+        resume=arguments.resume, overwrite=arguments.overwrite, plain_status=arguments.no_progress,
+        started=cardlab.STARTED,
     )
     summary = run_experiment(spec, options, on_start=announce)
     for line in summary.lines():
@@ -233,6 +248,31 @@ def command_tune(arguments: argparse.Namespace) -> int:
             raise UsageError(f"--export {arguments.export}: cannot write ({error.strerror})") from None
         print(f"exported: {arguments.export} (cardlab run {arguments.export})")
     print(f"next: cardlab report {spec.name} --sections tuning   |   cardlab report {spec.confirm_name}")
+    return 0
+
+
+def _dry_run(spec: Any, arguments: argparse.Namespace) -> int:
+    """``cardlab run SPEC --dry-run``: the plan and its expected duration; nothing written."""
+    from workers.estimate import estimate_run
+    from workers.runner import shards_to_play
+
+    shards = shards_to_play(spec, arguments.results / spec.name, arguments.resume)
+    address = arguments.address or os.environ.get("RAY_ADDRESS")
+    workers = arguments.workers or (None if address else os.cpu_count() or 1)
+    estimate = estimate_run(spec, shards, workers or 1)
+    print(f"{spec.name}: {spec.game}, {len(spec.variants)} variant(s) x {len(spec.player_counts)} player count(s) "
+          f"x {spec.games:,} games = {spec.total_games:,} games in {len(spec.shards()):,} shards of up to "
+          f"{spec.shard_size:,}")
+    if len(shards) < len(spec.shards()):
+        print(f"to play (--resume): {estimate.shards:,} shards, {estimate.games:,} games")
+    for (variant, n_players), rate in estimate.games_per_second.items():
+        print(f"  calibration: {variant}, {n_players} players: {rate:,.0f} games/s on one core")
+    if workers is None:
+        print(f"expected: {estimate.seconds:,.0f} s on one worker of the cluster at {address} "
+              f"(divide by its CPUs), plus Ray start-up")
+    else:
+        print(f"expected: about {estimate.seconds:,.0f} s on {workers} worker(s), plus Ray start-up (a few seconds)")
+    print(f"(dry run: calibrated in {estimate.calibration_seconds:.1f} s; nothing written to {arguments.results})")
     return 0
 
 
@@ -484,7 +524,15 @@ def command_bench(arguments: argparse.Namespace) -> int:
 
         print(format_search_bench(run_search_bench(arguments.game)))
         return 0
-    print(format_bench(run_bench(arguments.game, arguments.agent, arguments.games)))
+    from workers.bench import bench_reference
+
+    rows = run_bench(arguments.game, arguments.agent, arguments.games)
+    wants_reference = not arguments.game or "divvy" in arguments.game
+    # The C reference plays 50 times as many games: about the same time as the engine row.
+    reference = bench_reference(50 * arguments.games) if wants_reference else None
+    print(format_bench(rows, reference))
+    if wants_reference and reference is None:
+        print("(no C reference line: `make reference` builds bench/divvy_playout.c)")
     return 0
 
 

@@ -13,10 +13,11 @@ Actions are small integers whose meaning depends on the state's phase;
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Final, Protocol, final
 
+from librt.strings import BytesWriter, write_i16_le
 from mypy_extensions import mypyc_attr
 
 from simcore.rng import Generator
@@ -48,21 +49,69 @@ class GameInfo:
     faction_label: str = "faction"
 
 
+INT16_SMALLEST: Final = -32768
+INT16_LARGEST: Final = 32767
+
+
+@final
+class Int16Column:
+    """A growing column of 16-bit integers, appended to like a list.
+
+    The values live in one typed buffer (a ``librt.strings.BytesWriter`` of
+    little-endian int16, which the compiled core appends to without a Python
+    object per value), so that the recorder hands a whole column to numpy and
+    Arrow at once (``to_bytes``) instead of converting one Python int after
+    another. Appending a value outside [-32768, 32767] raises
+    ``OverflowError``.
+    """
+
+    buffer: BytesWriter
+
+    def __init__(self) -> None:
+        self.buffer = BytesWriter()
+
+    def append(self, value: int) -> None:
+        """Add ``value`` at the end."""
+        if value < INT16_SMALLEST or value > INT16_LARGEST:
+            raise OverflowError(f"{value} does not fit a 16-bit column")
+        write_i16_le(self.buffer, value)
+
+    def __len__(self) -> int:
+        return len(self.buffer) >> 1
+
+    def __getitem__(self, index: int) -> int:
+        size = len(self)
+        if index < 0:
+            index += size
+        if index < 0 or index >= size:
+            raise IndexError("Int16Column index out of range")
+        value = int(self.buffer[2 * index]) | int(self.buffer[2 * index + 1]) << 8
+        return value - 65536 if value > INT16_LARGEST else value
+
+    def __iter__(self) -> Iterator[int]:
+        for index in range(len(self)):
+            yield self[index]
+
+    def to_bytes(self) -> bytes:
+        """The values as little-endian int16 bytes (a copy of the buffer)."""
+        return self.buffer.getvalue()
+
+
 class CardColumns:
     """Card statistics, column by column, one entry per (game, seat, card)
     that the seat owned or saw; games append their rows with
-    ``GameState.add_card_rows``. ``card`` holds indices into ``names`` (set by
-    the game); ``counters`` holds one list per name in
-    ``GameInfo.card_counters``; ``first_played_turn`` is -1 for a card never
-    played."""
+    ``GameState.add_card_rows`` (``columns.seat.append(seat)``...). ``card``
+    holds indices into ``names`` (set by the game); ``counters`` holds one
+    column per name in ``GameInfo.card_counters``; ``first_played_turn`` is
+    -1 for a card never played. Every column is an ``Int16Column``."""
 
     def __init__(self, n_counters: int) -> None:
         self.names: tuple[str, ...] = ()
-        self.seat: list[int] = []
-        self.card: list[int] = []
-        self.copies: list[int] = []
-        self.counters: list[list[int]] = [[] for _ in range(n_counters)]
-        self.first_played_turn: list[int] = []
+        self.seat = Int16Column()
+        self.card = Int16Column()
+        self.copies = Int16Column()
+        self.counters: list[Int16Column] = [Int16Column() for _ in range(n_counters)]
+        self.first_played_turn = Int16Column()
 
     def __len__(self) -> int:
         return len(self.seat)

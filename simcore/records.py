@@ -1,9 +1,14 @@
 """Result rows of finished games, gathered column by column.
 
 ``ResultColumns`` turns each played game into rows of the three tables of the
-results dataset (``games``, ``players``, ``cards``; see DESIGN.md) and keeps
-them as Python lists per column, ready for Arrow. It is pure and compiled with
-the rules core, because building ~60 card rows per game is on the hot path.
+results dataset (``games``, ``players``, ``cards``; see DESIGN.md). The
+``games`` and ``players`` columns (a few rows per game) are Python lists; the
+``cards`` columns (~60 rows per game) are typed buffers the games append to
+(``simcore.api.CardColumns``), and the per-row game keys of a card row (game
+index, player count, whether its seat won) are not stored at all: the
+recorder derives them from ``card_rows`` (rows per game) and the other two
+tables with numpy. It is pure and compiled with the rules core, because
+building the rows is on the hot path.
 """
 
 from __future__ import annotations
@@ -22,8 +27,10 @@ class ResultColumns:
     """Column lists for the rows of many games of one game type.
 
     ``cards`` holds the game-filled columns (seat, card index, copies,
-    counters, first played turn, -1 for never); ``card_game_index`` and
-    ``card_won`` are the per-row game index and whether the seat won.
+    counters, first played turn, -1 for never); ``card_rows[g]`` is the
+    number of card rows the ``g``-th game added (the ``players`` rows of a
+    game are its seats in order, so a card row's player row is the game's
+    first player row plus its seat).
     """
 
     def __init__(self, info: GameInfo) -> None:
@@ -37,9 +44,7 @@ class ResultColumns:
         for name in self.extra_player_columns:
             self.players[name] = []
         self.cards = CardColumns(len(info.card_counters))
-        self.card_game_index: list[int] = []
-        self.card_n_players: list[int] = []
-        self.card_won: list[bool] = []
+        self.card_rows: list[int] = []
 
     def add(self, game_index: int, seed: int, played: PlayedGame) -> None:
         """Append the rows of one finished game."""
@@ -81,15 +86,9 @@ class ResultColumns:
                     players[name].append(extra_for_seat[name])
 
         cards = self.cards
-        first_row = len(cards.seat)
+        first_row = len(cards)
         state.add_card_rows(cards)
-        new_rows = len(cards.seat) - first_row
-        self.card_game_index.extend([game_index] * new_rows)
-        self.card_n_players.extend([n_players] * new_rows)
-        seats = cards.seat
-        card_won = self.card_won
-        for row in range(first_row, first_row + new_rows):
-            card_won.append(won_by_seat[seats[row]])
+        self.card_rows.append(len(cards) - first_row)
 
     def game_count(self) -> int:
         """Games added so far."""

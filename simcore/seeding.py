@@ -16,7 +16,7 @@ from simcore.rng import Generator
 
 def derive_seed(*parts: object) -> int:
     """A 63-bit seed from any sequence of parts (stable across machines)."""
-    text = "\x1f".join(str(part) for part in parts).encode()
+    text = "\x1f".join([str(part) for part in parts]).encode()
     digest = hashlib.blake2b(text, digest_size=8).digest()
     return int.from_bytes(digest, "little") >> 1
 

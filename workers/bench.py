@@ -10,14 +10,25 @@ play the same games. The recorded rate is the one-core baseline that
 ``cardlab bench --search`` measures the search agents instead: ISMCTS
 iterations per second (each a determinization, a tree walk and a rollout)
 at positions spread along a seeded random game.
+
+Rates are per CPU second of this process (``time.process_time``), not per
+wall-clock second: on a machine shared with other jobs the wall clock
+measures the neighbours too, while the CPU time a game costs stays put. On
+an idle machine the two agree.
+
+The reference line: ``bench/divvy_playout.c``, the same Divvy games played
+by two random agents in plain C (``make reference`` builds it), shows how
+far the engine is from what this machine can do at all.
 """
 
 from __future__ import annotations
 
 import gc
+import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from experiments.spec import BASELINE, ExperimentSpec, Shard, Variant
 from simcore.agents.ismcts import IsmctsAgent
@@ -25,8 +36,11 @@ from simcore.agents.registry import AgentSpec, parse_agent_spec
 from simcore.play import play_game
 from simcore.registry import GAMES, get_game
 from simcore.rng import Generator
-from simcore.seeding import game_seed
+from simcore.seeding import agent_seed, game_seed
 from workers.shard import run_shard
+
+REFERENCE_BINARY = Path(__file__).resolve().parent.parent / "build" / "divvy_playout"
+"""Where ``make reference`` puts the C playout of Divvy."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +56,11 @@ class BenchRow:
     decisions_per_game: float
     recorded_games_per_second: float
 
+    @property
+    def recorded_share(self) -> float:
+        """Recorded rate / engine rate: what recording costs (1.0: nothing)."""
+        return self.recorded_games_per_second / self.engine_games_per_second
+
 
 def bench_engine(game_id: str, agent: AgentSpec, n_players: int, games: int) -> tuple[float, float, float]:
     """(games/s, decisions/s, decisions/game) of plain play, every seat ``agent``."""
@@ -51,10 +70,10 @@ def bench_engine(game_id: str, agent: AgentSpec, n_players: int, games: int) -> 
     decisions = 0
     gc.disable()
     try:
-        started = time.perf_counter()
+        started = time.process_time()
         for index in range(games):
             decisions += play_game(game, config, n_players, game_seed(0, BASELINE, n_players, index), lineup).decisions
-        seconds = time.perf_counter() - started
+        seconds = time.process_time() - started
     finally:
         gc.enable()
     return games / seconds, decisions / seconds, decisions / games
@@ -70,9 +89,9 @@ def bench_recorded(game_id: str, agent: AgentSpec, n_players: int, games: int) -
     )
     with tempfile.TemporaryDirectory(prefix="cardlab-bench-") as folder:
         run_shard(spec, Shard(BASELINE, n_players, 0, min(games, 200)), folder)  # imports and caches warm
-        started = time.perf_counter()
+        started = time.process_time()
         run_shard(spec, Shard(BASELINE, n_players, 0, games), folder)
-        return games / (time.perf_counter() - started)
+        return games / (time.process_time() - started)
 
 
 def run_bench(game_ids: list[str] | None = None, agents: list[str] | None = None,
@@ -90,18 +109,77 @@ def run_bench(game_ids: list[str] | None = None, agents: list[str] | None = None
     return rows
 
 
-def format_bench(rows: list[BenchRow]) -> str:
-    """A Markdown table (pasted as is into the README)."""
+def format_bench(rows: list[BenchRow], reference: ReferenceRate | None = None) -> str:
+    """A Markdown table (pasted as is into the README), with the C reference line if measured."""
     lines = [
-        "| game | agent | players | games | engine games/s | decisions/s | decisions/game | recorded games/s |",
-        "|---|---|---:|---:|---:|---:|---:|---:|",
+        "| game | agent | players | games | engine games/s | decisions/s | decisions/game | recorded games/s "
+        "| recorded / engine |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
         lines.append(
             f"| {row.game} | {row.agent} | {row.n_players} | {row.games:,} | {row.engine_games_per_second:,.0f} "
-            f"| {row.decisions_per_second:,.0f} | {row.decisions_per_game:.1f} | {row.recorded_games_per_second:,.0f} |"
+            f"| {row.decisions_per_second:,.0f} | {row.decisions_per_game:.1f} | {row.recorded_games_per_second:,.0f} "
+            f"| {100 * row.recorded_share:.0f}% |"
+        )
+    if reference is not None:
+        lines.append(
+            f"| divvy, C reference (`bench/divvy_playout.c`) | random | 2 | {reference.games:,} "
+            f"| {reference.games_per_second:,.0f} | {reference.decisions_per_second:,.0f} "
+            f"| {reference.decisions_per_game:.1f} | — | — |"
         )
     return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class ReferenceRate:
+    """The C playout's speed on Divvy with random agents (nothing recorded)."""
+
+    games: int
+    games_per_second: float
+    decisions_per_second: float
+    decisions_per_game: float
+
+
+def write_reference_config(path: Path) -> None:
+    """Divvy's default parameters in the C playout's plain-text format (its file header says how)."""
+    from simcore.games.divvy.rules import DivvyConfig
+
+    game = get_game("divvy")
+    config = game.configure(game.default_parameters())
+    assert isinstance(config, DivvyConfig)
+    lines = [" ".join(str(number) for number in (
+        config.hand_size, config.hand_limit, config.rounds, config.treasure_target, config.min_chaff,
+        config.bonus_draw, int(config.carry_over_ties)))]
+    lines += [" ".join(str(number) for number in (
+        config.suits[card], config.values[card], config.icons[card], config.d20[card], config.coins[card],
+        config.copies[card])) for card in range(len(config.names))]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def reference_check_seeds(games: int) -> list[tuple[int, int, int]]:
+    """(game seed, seat 0's agent seed, seat 1's agent seed) of the first ``games``
+    bench games, as ``play_game`` derives them."""
+    seeds = [game_seed(0, BASELINE, 2, index) for index in range(games)]
+    return [(seed, agent_seed(seed, 0), agent_seed(seed, 1)) for seed in seeds]
+
+
+def run_reference(binary: Path, arguments: list[str], stdin: str = "") -> str:
+    """The C playout's output for ``arguments`` after the config (written to a temporary file)."""
+    with tempfile.TemporaryDirectory(prefix="cardlab-reference-") as folder:
+        config = Path(folder) / "divvy.txt"
+        write_reference_config(config)
+        return subprocess.run([str(binary), str(config), *arguments], input=stdin, capture_output=True, text=True,
+                              check=True).stdout
+
+
+def bench_reference(games: int, binary: Path = REFERENCE_BINARY) -> ReferenceRate | None:
+    """The C playout's games/s (CPU time, as the other rows), or None when it is not built."""
+    if not binary.is_file():
+        return None
+    count, seconds, decisions, _checksum = run_reference(binary, ["--games", str(games)]).split()
+    return ReferenceRate(int(count), int(count) / float(seconds), int(decisions) / float(seconds),
+                         int(decisions) / int(count))
 
 
 @dataclass(frozen=True)

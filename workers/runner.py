@@ -16,7 +16,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +58,15 @@ class RunOptions:
     overwrite: bool = False
     progress: bool = True
     max_in_flight: int | None = None
+    # How the run talks (when ``progress``): a bar on a terminal; plain status
+    # lines every ``status_interval`` seconds when stderr is no terminal or
+    # ``plain_status`` is set (``--no-progress``: logs, CI, ``ray job submit``).
+    plain_status: bool = False
+    status_interval: float = 5.0
+    # ``time.perf_counter()`` when the command started (``cardlab.STARTED``),
+    # so that the summary's wall time includes start-up; None: when
+    # ``run_experiment`` was called.
+    started: float | None = None
 
 
 @dataclass
@@ -73,11 +82,15 @@ class RunSummary:
     workers: int
     shard_entries: list[dict[str, Any]] = field(default_factory=list)
     stopped_early: bool = False
+    # The whole run's wall time: from the command's start (or the call), start-up
+    # (imports, folder, Ray) included; ``seconds`` is the playing part alone.
+    wall_seconds: float = 0.0
 
     @property
     def games_per_second(self) -> float:
-        """Games played per wall-clock second, Ray start-up excluded."""
-        return self.games_played / self.seconds if self.seconds > 0 else 0.0
+        """Games played per wall-clock second of the whole run, start-up included."""
+        seconds = self.wall_seconds or self.seconds
+        return self.games_played / seconds if seconds > 0 else 0.0
 
     def lines(self) -> list[str]:
         """A short human summary."""
@@ -86,9 +99,29 @@ class RunSummary:
         return [*stopped,
             f"experiment folder: {self.experiment_dir}",
             f"shards: {self.shards_played} played{skipped} of {self.shards_total}",
-            f"games: {self.games_played:,} in {self.seconds:.1f} s on {self.workers} worker(s)"
-            f" = {self.games_per_second:,.0f} games/s",
+            f"games: {self.games_played:,} in {self.wall_seconds or self.seconds:.1f} s on {self.workers} worker(s)"
+            f" = {self.games_per_second:,.0f} games/s (whole run: start-up {self.start_up_seconds:.1f} s, "
+            f"playing {self.seconds:.1f} s)",
         ]
+
+    @property
+    def start_up_seconds(self) -> float:
+        """Wall time before the first shard was submitted (imports, folder, Ray)."""
+        return max(0.0, self.wall_seconds - self.seconds)
+
+
+def shrink_spec(spec: ExperimentSpec, games: int) -> ExperimentSpec:
+    """``--games N``: the first ``games`` games of every variant and player count
+    of ``spec`` (the same seeds, so the same games as in the full run), in a
+    results folder named ``<name>-games-N`` so that they are never mixed with
+    the full run's."""
+    return replace(spec, name=f"{spec.name}-games-{games}", games=games, shard_size=min(spec.shard_size, games))
+
+
+def shards_to_play(spec: ExperimentSpec, root: ResultsPath, resume: bool) -> list[Shard]:
+    """The shards a run would play: all, or with ``resume`` those without a manifest marker."""
+    done = finished_shards(root) if resume else {}
+    return [shard for shard in spec.shards() if shard.id not in done]
 
 
 def prepare_experiment_dir(spec: ExperimentSpec, options: RunOptions) -> ResultsPath:
@@ -160,6 +193,8 @@ def run_experiment(
     Holds the experiment folder's lock for the whole run, so that a second
     run on the same folder refuses instead of mixing results.
     """
+    if options.started is None:
+        options = replace(options, started=time.perf_counter())
     root = prepare_experiment_dir(spec, options)
     try:
         acquire_lock(root)
@@ -199,13 +234,12 @@ def _run_locked(
     if on_start is not None:
         on_start(todo)
 
-    workers = _init_ray(options)
+    workers = _start_ray(options)
     # SPREAD: on a cluster, shards go to every node from the start instead of queueing on the
     # driver's node while the other nodes still start their first worker process.
     task = ray.remote(_run_shard_task).options(num_cpus=1, max_retries=3, retry_exceptions=False,
                                                scheduling_strategy="SPREAD")
     max_in_flight = options.max_in_flight or 2 * workers
-    progress = _progress_bar(sum(shard.games for shard in todo), options.progress)
     pending: dict[Any, Shard] = {}
     waiting = list(reversed(todo))
     entries: list[dict[str, Any]] = []
@@ -213,12 +247,14 @@ def _run_locked(
     stopped_early = False
     unchecked = 0
     started = time.perf_counter()
+    progress = _progress_display(todo, workers, options)
     try:
         while pending or (waiting and not stopped_early):
             while waiting and len(pending) < max_in_flight and not stopped_early:
                 shard = waiting.pop()
                 pending[task.remote(spec, shard, root)] = shard
-            ready, _ = ray.wait(list(pending), num_returns=1)
+            # A timeout, so that the plain status lines keep coming while long shards run.
+            ready, _ = ray.wait(list(pending), num_returns=1, timeout=progress.wait_seconds)
             for reference in ready:
                 shard = pending.pop(reference)
                 entry = ray.get(reference)
@@ -228,13 +264,14 @@ def _run_locked(
                 progress.update(shard.games)
                 if on_shard_done is not None:
                     on_shard_done(entry)
+            progress.tick()
             # Early stop: checked once per round of workers, so the check's cost stays small.
             if spec.stop_when and not stopped_early and waiting and unchecked >= workers:
                 unchecked = 0
                 stopped_early = _targets_met(spec, root)
     finally:
         progress.close()
-    seconds = time.perf_counter() - started
+    finished = time.perf_counter()
     status = "stopped early: every stop_when target met" if stopped_early else "finished"
     write_json_atomically({"status": status, "finished": time.time(), "shards": len(shards)}, root / RUN_FILE)
     return RunSummary(
@@ -243,10 +280,11 @@ def _run_locked(
         shards_skipped=len(shards) - len(todo),
         shards_played=len(played),
         games_played=sum(shard.games for shard in played),
-        seconds=seconds,
+        seconds=finished - started,
         workers=workers,
         shard_entries=entries,
         stopped_early=stopped_early,
+        wall_seconds=finished - (options.started if options.started is not None else started),
     )
 
 
@@ -274,19 +312,120 @@ def _run_shard_task(spec: ExperimentSpec, shard: Shard, root: ResultsPath) -> di
     return entry
 
 
+def _say(options: RunOptions, line: str) -> None:
+    """One line of the run's talk on stderr (nothing when progress is off)."""
+    if options.progress:
+        print(f"cardlab run: {line}", file=sys.stderr, flush=True)
+
+
+def _start_ray(options: RunOptions) -> int:
+    """Start or join Ray, saying so before (it takes seconds) and after (where, how many workers)."""
+    address = options.address or os.environ.get("RAY_ADDRESS")
+    if address:
+        _say(options, f"joining the Ray cluster at {address} ...")
+    else:
+        _say(options, f"starting Ray on this machine ({options.workers or os.cpu_count() or 1} CPUs) ...")
+    asked = time.perf_counter()
+    workers = _init_ray(options)
+    _say(options, f"Ray ready in {time.perf_counter() - asked:.1f} s: {_ray_address()}, {workers} worker(s)")
+    return workers
+
+
+def _ray_address() -> str:
+    """Where the Ray cluster this process is connected to listens."""
+    import ray
+
+    try:
+        return f"cluster at {ray.get_runtime_context().gcs_address}"
+    except Exception:  # an older Ray without gcs_address: the address is only informative
+        return "cluster connected"
+
+
 class _NoProgress:
-    def update(self, count: int) -> None:
-        pass
+    """Progress off: nothing shown."""
+
+    wait_seconds: float | None = None
+
+    def update(self, games: int) -> None:
+        """A shard of ``games`` games finished."""
+
+    def tick(self) -> None:
+        """Called after every wait."""
 
     def close(self) -> None:
-        pass
+        """The run is over."""
 
 
-def _progress_bar(total: int, enabled: bool) -> Any:
-    """A tqdm bar of games done with games/s and ETA, on stderr."""
-    if not enabled:
+class _ProgressBar(_NoProgress):
+    """A tqdm bar of games done with games/s and ETA, redrawn in place on a terminal."""
+
+    def __init__(self, total: int) -> None:
+        from tqdm import tqdm
+
+        self.bar = tqdm(total=total, unit=" games", unit_scale=True, file=sys.stderr, smoothing=0.1,
+                        bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {rate_fmt}]")
+        self.wait_seconds = 1.0
+
+    def update(self, games: int) -> None:
+        """A shard of ``games`` games finished."""
+        self.bar.update(games)
+
+    def tick(self) -> None:
+        """Redraw, so that the elapsed time moves while long shards run."""
+        self.bar.refresh()
+
+    def close(self) -> None:
+        """The run is over."""
+        self.bar.close()
+
+
+class _StatusLines(_NoProgress):
+    """One plain line every ``interval`` seconds (and one at the end): for logs, where a
+    redrawn bar would be one endless line of carriage returns."""
+
+    def __init__(self, total_games: int, total_shards: int, interval: float) -> None:
+        self.total_games, self.total_shards, self.interval = total_games, total_shards, interval
+        self.games = self.shards = 0
+        self.started = self.last_line = time.perf_counter()
+        self.wait_seconds = interval
+
+    def update(self, games: int) -> None:
+        """A shard of ``games`` games finished."""
+        self.games += games
+        self.shards += 1
+
+    def tick(self) -> None:
+        """A status line when ``interval`` seconds have passed since the last one."""
+        now = time.perf_counter()
+        if now - self.last_line >= self.interval:
+            self.last_line = now
+            line = status_line(self.games, self.total_games, self.shards, self.total_shards, now - self.started)
+            print(f"cardlab run: {line}", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        """The last status line."""
+        self.last_line = -self.interval
+        self.tick()
+
+
+def status_line(games: int, total_games: int, shards: int, total_shards: int, seconds: float) -> str:
+    """``120,000 of 600,000 games (20%), 12 of 60 shards, 11,532 games/s, about 42 s left``."""
+    share = games / total_games if total_games else 1.0
+    rate = games / seconds if seconds > 0 else 0.0
+    left = f"about {(total_games - games) / rate:,.0f} s left" if rate > 0 else "first shards running"
+    if games >= total_games:
+        left = f"done in {seconds:,.1f} s"
+    return (f"{games:,} of {total_games:,} games ({100 * share:.0f}%), {shards:,} of {total_shards:,} shards, "
+            f"{rate:,.0f} games/s, {left}")
+
+
+def _progress_display(todo: list[Shard], workers: int, options: RunOptions) -> _NoProgress:
+    """The bar on a terminal, plain status lines elsewhere, nothing when progress is off;
+    shown as soon as the first shards are submitted."""
+    if not options.progress:
         return _NoProgress()
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit=" games", unit_scale=True, file=sys.stderr, smoothing=0.1,
-                bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {rate_fmt}]")
+    total = sum(shard.games for shard in todo)
+    _say(options, f"playing {len(todo):,} shard(s), {total:,} games, on {workers} worker(s)")
+    if options.plain_status or not sys.stderr.isatty():
+        return _StatusLines(total, len(todo), options.status_interval)
+    return _ProgressBar(total)

@@ -3,6 +3,12 @@
 ``play_shard`` is pure (games in, Arrow tables out); ``run_shard`` adds the
 writes. The Ray task in ``workers.runner`` calls ``run_shard``; tests and
 ``cardlab bench`` call both directly.
+
+Both go through ``record_shard``, whose ``cards`` table keeps its text
+columns as Arrow dictionaries (``workers.schemas.CARD_TEXT_COLUMNS``) because
+the Parquet writer stores those fastest; ``play_shard`` decodes them into the
+``string`` columns of the dataset contract, which is also what the written
+files read back as.
 """
 
 from __future__ import annotations
@@ -16,18 +22,26 @@ import numpy
 import pyarrow as pa
 
 from experiments.spec import ExperimentSpec, Shard
-from simcore.api import Game
+from simcore.api import Game, GameInfo, Int16Column
 from simcore.play import play_game
 from simcore.records import ResultColumns
 from simcore.registry import get_game
 from simcore.seeding import game_seed
 from workers.location import ResultsPath, results_path
-from workers.schemas import TABLES, schemas
+from workers.schemas import cards_schema, parquet_options, schemas
 from workers.storage import manifest_path, table_path, write_json_atomically, write_parquet_atomically
 
 
 def play_shard(spec: ExperimentSpec, shard: Shard) -> dict[str, pa.Table]:
     """Play every game of ``shard`` and return its ``games``, ``players`` and ``cards`` tables."""
+    tables = record_shard(spec, shard)
+    tables["cards"] = tables["cards"].cast(cards_schema(get_game(spec.game).info))
+    return tables
+
+
+def record_shard(spec: ExperimentSpec, shard: Shard) -> dict[str, pa.Table]:
+    """``play_shard``'s tables as a shard task writes them: the ``cards`` text
+    columns still as dictionary arrays."""
     game = get_game(spec.game)
     config = game.configure(spec.variant(shard.variant).parameters)
     columns = ResultColumns(game.info)
@@ -51,41 +65,71 @@ def _play_into(spec: ExperimentSpec, shard: Shard, game: Game, config: Any, colu
 
 
 def to_tables(spec: ExperimentSpec, shard: Shard, columns: ResultColumns) -> dict[str, pa.Table]:
-    """Arrow tables of the gathered columns, with the key columns filled in."""
-    table_schemas = schemas(get_game(spec.game).info)
-    cards = columns.cards
-    card_data: dict[str, Any] = {
-        "game_index": columns.card_game_index, "n_players": columns.card_n_players, "seat": cards.seat,
-        "copies": cards.copies, "won": columns.card_won,
-        **dict(zip(get_game(spec.game).info.card_counters, cards.counters, strict=True)),
-    }
-    card_names = pa.DictionaryArray.from_arrays(
-        pa.array(numpy.array(cards.card, dtype=numpy.int32)), pa.array(cards.names, type=pa.string()))
-    first_played = numpy.array(cards.first_played_turn, dtype=numpy.int64)
-    computed = {
-        "card": card_names.cast(pa.string()),
-        "first_played_turn": pa.array(first_played, mask=first_played < 0).cast(pa.int16()),
-    }
-    sources = {"games": columns.games, "players": columns.players, "cards": card_data}
+    """Arrow tables of the gathered columns, with the key columns filled in
+    (the ``cards`` text columns as dictionary arrays, see ``record_shard``)."""
+    info = get_game(spec.game).info
+    table_schemas = schemas(info)
     constant = {"experiment": spec.name, "variant": shard.variant, "game": spec.game}
     tables = {}
-    for name in TABLES:
-        data = sources[name]
-        rows = len(data["game_index"])
-        arrays = []
-        for field in table_schemas[name]:
-            if field.name in constant:
-                arrays.append(pa.repeat(pa.scalar(constant[field.name], field.type), rows))
-            elif name == "cards" and field.name in computed:
-                arrays.append(computed[field.name])
-            else:
-                arrays.append(_to_arrow(data[field.name], field))
+    for name, data in (("games", columns.games), ("players", columns.players)):
+        arrays = [_constant_column(constant[field.name], field, len(data["game_index"])) if field.name in constant
+                  else _to_arrow(data[field.name], field) for field in table_schemas[name]]
         tables[name] = pa.Table.from_arrays(arrays, schema=table_schemas[name])
+    card_arrays = card_table_arrays(info, columns)
+    rows = len(columns.cards)
+    for name, value in constant.items():
+        card_arrays[name] = pa.DictionaryArray.from_arrays(
+            pa.array(numpy.zeros(rows, dtype=numpy.int32)), pa.array([value], type=pa.string()))
+    card_fields = [pa.field(field.name, card_arrays[field.name].type, nullable=field.nullable)
+                   for field in table_schemas["cards"]]
+    tables["cards"] = pa.Table.from_arrays([card_arrays[field.name] for field in card_fields],
+                                           schema=pa.schema(card_fields))
     # A sweep's grid values, as columns named by their dotted paths, so that SQL can group by them.
     for path, value in spec.sweep_values(shard.variant).items():
         games = tables["games"]
         tables["games"] = games.append_column(path, pa.repeat(pa.scalar(value), games.num_rows))
     return tables
+
+
+def card_table_arrays(info: GameInfo, columns: ResultColumns) -> dict[str, pa.Array]:
+    """The ``cards`` columns other than the constant keys, each built from a whole
+    buffer at once (no Python object per value).
+
+    The games filled ``seat``, ``card``, ``copies``, the counters and the first
+    played turn; a row's ``game_index``, ``n_players`` and ``won`` come from
+    its game's row in ``games`` and its seat's row in ``players``
+    (``columns.card_rows`` says how many card rows each game added)."""
+    cards = columns.cards
+    rows_per_game = numpy.array(columns.card_rows, dtype=numpy.int64)
+    game_index = numpy.array(columns.games["game_index"], dtype=numpy.int64)
+    players_per_game = numpy.array(columns.games["n_players"], dtype=numpy.int64)
+    seat = _int16_values(cards.seat)
+    # The players rows of a game are its seats in order, after those of the earlier games.
+    first_player_row = numpy.cumsum(players_per_game) - players_per_game
+    player_won = numpy.array(columns.players["won"], dtype=numpy.bool_)
+    first_played = _int16_values(cards.first_played_turn)
+    arrays = {
+        "game_index": pa.array(numpy.repeat(game_index, rows_per_game)),
+        "n_players": pa.array(numpy.repeat(players_per_game, rows_per_game).astype(numpy.int8)),
+        "seat": pa.array(seat.astype(numpy.int8)),
+        "card": pa.DictionaryArray.from_arrays(pa.array(_int16_values(cards.card).astype(numpy.int32)),
+                                               pa.array(cards.names, type=pa.string())),
+        "copies": pa.array(_int16_values(cards.copies)),
+        "first_played_turn": pa.array(first_played, mask=first_played < 0),
+        "won": pa.array(player_won[numpy.repeat(first_player_row, rows_per_game) + seat]),
+    }
+    for name, counter in zip(info.card_counters, cards.counters, strict=True):
+        arrays[name] = pa.array(_int16_values(counter))
+    return arrays
+
+
+def _int16_values(column: Int16Column) -> numpy.ndarray:
+    """A column's values as a numpy array (one copy of its buffer, no Python object per value)."""
+    return numpy.frombuffer(column.to_bytes(), dtype="<i2")
+
+
+def _constant_column(value: str, field: pa.Field, rows: int) -> pa.Array:
+    return pa.repeat(pa.scalar(value, field.type), rows)
 
 
 _NUMPY_INTEGERS = {"int8": numpy.int8, "int16": numpy.int16, "int32": numpy.int32, "int64": numpy.int64}
@@ -109,11 +153,12 @@ def run_shard(spec: ExperimentSpec, shard: Shard, root: str | Path | ResultsPath
     will be played again (to the same file names) by ``--resume``.
     """
     started = time.perf_counter()
-    tables = play_shard(spec, shard)
+    tables = record_shard(spec, shard)
     played = time.perf_counter()
     folder = results_path(root)
     files = {
-        name: write_parquet_atomically(table, table_path(folder, name, shard.variant, shard.id))
+        name: write_parquet_atomically(table, table_path(folder, name, shard.variant, shard.id),
+                                       parquet_options(name, table.schema))
         for name, table in tables.items()
     }
     entry = {

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from workers.location import ObjectPath, ResultsPath, read_many, sorted_glob
+from workers.schemas import encode_parquet
 
 MANIFEST_FOLDER = "_manifest"
 SPEC_FILE = "spec.json"
@@ -57,15 +57,15 @@ def write_bytes_atomically(data: bytes, path: ResultsPath) -> None:
     os.replace(temporary, path)
 
 
-def write_parquet_atomically(table: pa.Table, path: ResultsPath) -> dict[str, Any]:
-    """Write ``table`` to ``path`` so that it appears whole or not at all.
+def write_parquet_atomically(table: pa.Table, path: ResultsPath,
+                             options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Write ``table`` to ``path`` so that it appears whole or not at all
+    (Parquet writer settings: ``workers.schemas.PARQUET_OPTIONS`` unless ``options``).
 
     Returns the file's size and SHA-256, computed from the bytes written (the
     manifest keeps them so that a file damaged later is detected).
     """
-    sink = pa.BufferOutputStream()
-    pq.write_table(table, sink, compression="zstd")
-    data = sink.getvalue().to_pybytes()
+    data = encode_parquet(table, options)
     write_bytes_atomically(data, path)
     return {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
 

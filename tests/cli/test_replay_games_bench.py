@@ -56,8 +56,12 @@ def test_games_lists_divvy_with_its_player_count_and_parameters(capsys: pytest.C
 
 def test_bench_prints_a_row_per_agent_with_positive_rates(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--game", "divvy", "--games", "300"]) == 0
-    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| divvy")]
+    output = capsys.readouterr().out
+    rows = [line for line in output.splitlines() if line.startswith("| divvy |")]
     assert [row.split("|")[2].strip() for row in rows] == ["random", "heuristic"]
+    # The C reference line when `make reference` built it, else the note saying how.
+    assert "| divvy, C reference (`bench/divvy_playout.c`) | random |" in output or (
+        "(no C reference line: `make reference` builds bench/divvy_playout.c)" in output)
     for row in rows:
         cells = [cell.strip().replace(",", "") for cell in row.split("|")[1:-1]]
         assert float(cells[4]) > 0 and float(cells[5]) > float(cells[4])

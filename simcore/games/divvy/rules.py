@@ -23,10 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from simcore.api import CardColumns, GameInfo, GameState, TraceSink, ranks_from_scores
 from simcore.parameters import ParameterError
@@ -36,7 +35,14 @@ from simcore.seeding import make_rng
 SHIELD, SWORD, SCROLL = 0, 1, 2
 ICON_NAMES = ("shield", "sword", "scroll")
 
-DISCARD, LEAD, CHAFF, BRAWL, REPLACE, REINFORCE, OVER = range(7)
+# Final: the compiled core inlines them (a plain module name is a dictionary look-up at every use).
+DISCARD: Final = 0
+LEAD: Final = 1
+CHAFF: Final = 2
+BRAWL: Final = 3
+REPLACE: Final = 4
+REINFORCE: Final = 5
+OVER: Final = 6
 PHASE_NAMES = ("discard", "lead", "chaff", "brawl", "replace", "reinforce", "over")
 SIMULTANEOUS_PHASES = (LEAD, CHAFF, BRAWL, REINFORCE)
 """Phases whose two choices are revealed together (``rewind_simultaneous_move``)."""
@@ -76,31 +82,47 @@ def brawl_winner(icon_a: int, icon_b: int) -> int:
     return 0 if icon_b == (icon_a + 1) % 3 else 1
 
 
-@cache
+# Legal-action tuples, made once per shape and kept: int-keyed dictionaries,
+# which the compiled core reads faster than through functools.cache.
+_POSITIONS: dict[int, tuple[int, ...]] = {}
+_MASKS_WITH_SIZES: dict[int, tuple[int, ...]] = {}
+_SUBMASKS: dict[int, tuple[int, ...]] = {}
+
+
 def positions(count: int) -> tuple[int, ...]:
     """Actions choosing one of ``count`` hand positions."""
-    return tuple(range(count))
+    found = _POSITIONS.get(count)
+    if found is None:
+        found = _POSITIONS[count] = tuple(range(count))
+    return found
 
 
-@cache
 def masks_with_sizes(count: int, smallest: int, largest: int) -> tuple[int, ...]:
     """Bit masks over ``count`` positions with between smallest and largest bits set."""
-    masks = []
-    for size in range(smallest, largest + 1):
-        for chosen in combinations(range(count), size):
-            masks.append(sum(1 << position for position in chosen))
-    return tuple(masks)
+    key = (count << 32) | (smallest << 16) | largest if smallest >= 0 and largest >= 0 else -1
+    found = _MASKS_WITH_SIZES.get(key) if key >= 0 else None
+    if found is None:
+        masks = []
+        for size in range(smallest, largest + 1):
+            for chosen in combinations(range(count), size):
+                masks.append(sum(1 << position for position in chosen))
+        found = tuple(masks)
+        if key >= 0:
+            _MASKS_WITH_SIZES[key] = found
+    return found
 
 
-@cache
 def submasks(mask: int) -> tuple[int, ...]:
     """Every subset of ``mask`` (the empty one first)."""
-    result = [0]
-    sub = mask
-    while sub:
-        result.append(sub)
-        sub = (sub - 1) & mask
-    return tuple(sorted(result))
+    found = _SUBMASKS.get(mask)
+    if found is None:
+        result = [0]
+        sub = mask
+        while sub:
+            result.append(sub)
+            sub = (sub - 1) & mask
+        found = _SUBMASKS[mask] = tuple(sorted(result))
+    return found
 
 
 def split_by_mask(cards: list[int], mask: int) -> tuple[list[int], list[int]]:
