@@ -201,7 +201,8 @@ def command_run(arguments: argparse.Namespace) -> int:
         spec = shrink_spec(spec, arguments.games)
     if arguments.dry_run:
         return _dry_run(spec, arguments)
-    print(f"cardlab run: {arguments.spec}: planning {spec.name} ...", file=sys.stderr, flush=True)
+    # The first line comes once the folder is locked (``announce``), so that a
+    # refused run prints its one error line and nothing before it.
 
     def announce(todo: list[Shard]) -> None:
         print(f"cardlab run: {spec.name}: {spec.total_games:,} games of {spec.game} "
