@@ -31,9 +31,10 @@ from typing import Any
 import duckdb
 
 from analytics.stats import register_sql_macros
-from workers.location import ObjectPath, ResultsLocationError, ResultsPath, read_many, results_path, sorted_glob
+from workers.integrity import check_shards, damage_message, repair_command
+from workers.location import ObjectPath, ResultsLocationError, ResultsPath, results_path, sorted_glob
 from workers.schemas import TABLES
-from workers.storage import MANIFEST_FOLDER, SPEC_FILE, table_path
+from workers.storage import MANIFEST_FOLDER, SPEC_FILE, finished_shards, table_path
 
 # The same rule as experiment names in ``experiments.spec``: no slashes, no
 # leading dot, so a name can never climb out of the results folder.
@@ -57,6 +58,18 @@ class NoResultsError(AnalyticsError, LookupError):
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else "no results"
+
+
+class DamagedResultsError(NoResultsError):
+    """A finished shard's file is missing, unreadable or differs from its manifest entry."""
+
+
+def require_intact(experiment_dir: ResultsPath, manifest: dict[str, dict[str, Any]]) -> None:
+    """Raise ``DamagedResultsError`` (one line naming the shard and the repair) unless every
+    finished shard's files match the manifest (``workers.integrity.check_shards``)."""
+    findings, _hashed = check_shards(experiment_dir, manifest)
+    if findings:
+        raise DamagedResultsError(damage_message(experiment_dir, findings))
 
 
 def list_experiments(results_root: ResultsPath | str) -> list[ResultsPath]:
@@ -128,23 +141,16 @@ def read_spec(experiment_dir: ResultsPath) -> dict[str, Any]:
 
 
 def read_manifest(experiment_dir: ResultsPath) -> dict[str, dict[str, Any]]:
-    """Manifest entries of the finished shards, by shard id (empty if none)."""
-    folder = experiment_dir / MANIFEST_FOLDER
-    if not folder.is_dir():
-        return {}
-    entries: dict[str, dict[str, Any]] = {}
-    paths = [path for path in sorted_glob(folder, "*.json") if not path.name.startswith(".")]
-    for path, content in zip(paths, read_many(paths), strict=True):
-        try:
-            if isinstance(content, OSError):
-                raise content
-            entry = json.loads(content)
-        except (OSError, ValueError) as error:
-            raise NoResultsError(f"{path}: unreadable manifest entry ({error}); expected JSON") from None
-        if not isinstance(entry, dict) or not isinstance(entry.get("variant"), str):
-            raise NoResultsError(f"{path}: manifest entry without a 'variant'; expected one written by `cardlab run`")
-        entries[path.stem] = entry
-    return entries
+    """Manifest entries of the finished shards, by shard id (empty if none).
+
+    Raises ``DamagedResultsError`` (one line, with the repair) for an entry
+    that cannot be read or is not one written by ``cardlab run``.
+    """
+    def refuse(path: ResultsPath, reason: str) -> None:
+        raise DamagedResultsError(f"{path}: unreadable manifest entry ({reason}); expected the JSON marker written "
+                                  f"by `cardlab run`: `{repair_command(experiment_dir)}` repairs it")
+
+    return finished_shards(experiment_dir, refuse)
 
 
 def experiment_version(experiment_dir: ResultsPath) -> int:
@@ -199,10 +205,13 @@ def _sql_string(text: str) -> str:
 def experiment_files(experiment_dirs: list[ResultsPath]) -> dict[str, list[ResultsPath]]:
     """The finished-shard files of every table, over several experiments.
 
-    Raises ``NoResultsError`` if one of them has no finished shards."""
+    Raises ``NoResultsError`` if one of them has no finished shards, and its
+    ``DamagedResultsError`` if a finished shard's file does not match the manifest."""
     files: dict[str, list[ResultsPath]] = {table: [] for table in TABLES}
     for folder in experiment_dirs:
         manifest = read_manifest(folder)
+        if manifest:
+            require_intact(folder, manifest)  # a damaged shard is never counted
         for table in TABLES:
             files[table].extend(shard_files(folder, table, manifest))
     return files
