@@ -11,7 +11,6 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
 import tomllib
 from collections.abc import Callable, Sequence
@@ -387,7 +386,12 @@ def command_catalog(arguments: argparse.Namespace) -> int:
 
 
 def command_dashboard(arguments: argparse.Namespace) -> int:
-    """``cardlab dashboard``: ``streamlit run`` on the app, loopback by default."""
+    """``cardlab dashboard``: ``streamlit run`` on the app, loopback by default.
+
+    The process *becomes* Streamlit (``exec``) rather than starting it as a
+    child: whatever ends ``cardlab dashboard`` (Ctrl-C, SIGTERM, SIGKILL)
+    ends the server, and no Streamlit is left running without it.
+    """
     import dashboard
 
     app = Path(dashboard.__file__).parent / "app.py"
@@ -398,7 +402,8 @@ def command_dashboard(arguments: argparse.Namespace) -> int:
         "--server.address", arguments.host, "--server.port", str(arguments.port),
         "--server.headless", "true", "--browser.gatherUsageStats", "false",
     ]
-    return subprocess.call(command, env=environment)
+    sys.stderr.flush()
+    os.execve(sys.executable, command, environment)
 
 
 def command_games(arguments: argparse.Namespace) -> int:

@@ -10,12 +10,13 @@ shards without a marker.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from typing import Any
 from experiments.spec import ExperimentSpec, Shard, parse_spec
 from workers.integrity import check_shards
 from workers.location import ResultsPath, bucket_problem, remove_tree, results_path, writable_folder_problem
+from workers.reaper import start_reaper
 from workers.shard import run_shard
 from workers.storage import (
     RUN_FILE,
@@ -37,8 +39,9 @@ from workers.storage import (
     write_json_atomically,
 )
 
-# Local Ray talks over loopback only. Ray rewrites "127.0.0.1" to the machine's
-# outward address, so the embedded cluster uses another loopback address.
+# Multi-node clusters started on one machine (the cluster tests) use another
+# loopback address: with Ray's usual settings it rewrites "127.0.0.1" to the
+# machine's outward address. The embedded cluster: EMBEDDED_RAY_NODE_IP below.
 LOCAL_RAY_NODE_IP = "127.0.0.2"
 
 
@@ -136,16 +139,85 @@ def _init_ray(options: RunOptions) -> int:
         if address:
             ray.init(address=address, logging_level=logging.WARNING, log_to_driver=True)
         else:
-            ray.init(
-                address="local",  # a new embedded cluster, even when another one runs on this machine
-                num_cpus=options.workers or os.cpu_count() or 1,
-                include_dashboard=False,
-                _node_ip_address=LOCAL_RAY_NODE_IP,
-                logging_level=logging.WARNING,
-                configure_logging=True,
-            )
+            _start_embedded_ray(options.workers or os.cpu_count() or 1)
     cpus = int(ray.cluster_resources().get("CPU", 1))
     return min(cpus, options.workers) if options.workers else cpus
+
+
+EMBEDDED_RAY_NODE_IP = "127.0.0.1"
+EMBEDDED_RAY_ENVIRONMENT = {
+    # With this, Ray keeps the node address 127.0.0.1 as given (on Linux it would
+    # swap it for the machine's outward address), and Ray binds its gRPC servers
+    # (GCS, raylet, workers, agents) to loopback only when the node address is
+    # exactly 127.0.0.1; for any other address they listen on every interface.
+    "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
+    # No Prometheus exporter in the dashboard agent: its /metrics port answers without a token.
+    "RAY_enable_metrics_collection": "0",
+}
+"""Set while the embedded cluster starts (its processes inherit them), then restored."""
+
+
+def require_token_authentication() -> None:
+    """Turn Ray's token authentication on for the embedded cluster (this process and its children).
+
+    Ray's default changes between releases; cardlab does not rely on it. An
+    environment that turns it off (``RAY_AUTH_MODE=disabled``) is refused
+    rather than silently overridden. Ray keeps the token in
+    ``~/.ray/auth_token`` (made on first use) unless ``RAY_AUTH_TOKEN`` or
+    ``RAY_AUTH_TOKEN_PATH`` gives one.
+    """
+    mode = os.environ.get("RAY_AUTH_MODE")
+    if mode is not None and mode.strip().lower() != "token":
+        raise RunError(f"RAY_AUTH_MODE={mode}: cardlab's embedded Ray cluster always runs with token "
+                       "authentication; unset RAY_AUTH_MODE or set it to token")
+    os.environ["RAY_AUTH_MODE"] = "token"
+
+
+@contextlib.contextmanager
+def _embedded_ray_environment() -> Iterator[None]:
+    """``EMBEDDED_RAY_ENVIRONMENT`` in force while the embedded cluster starts.
+
+    Ray reads the first variable once, at import, into ``ray_constants``, and
+    this process may have imported Ray long before (tests do), so the
+    constant is set too; ``Config.initialize`` makes this process's Ray core
+    read its settings again (as Ray does itself when it changes them).
+    Restored afterwards: a later ``ray.init(address=...)`` from this process
+    must find its node address as usual.
+    """
+    from ray._private import ray_constants
+    from ray._raylet import Config  # type: ignore[attr-defined]  # not in its stub
+
+    saved = {name: os.environ.get(name) for name in EMBEDDED_RAY_ENVIRONMENT}
+    saved_cluster = ray_constants.ENABLE_RAY_CLUSTER
+    os.environ.update(EMBEDDED_RAY_ENVIRONMENT)
+    ray_constants.ENABLE_RAY_CLUSTER = False
+    Config.initialize("")
+    try:
+        yield
+    finally:
+        ray_constants.ENABLE_RAY_CLUSTER = saved_cluster
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def _start_embedded_ray(cpus: int) -> None:
+    """A new Ray cluster in this process, on loopback, token-protected, watched by the reaper."""
+    import ray
+
+    require_token_authentication()
+    start_reaper()  # before Ray: it must see every process Ray starts
+    with _embedded_ray_environment():
+        ray.init(
+            address="local",  # a new embedded cluster, even when another one runs on this machine
+            num_cpus=cpus,
+            include_dashboard=False,
+            _node_ip_address=EMBEDDED_RAY_NODE_IP,
+            logging_level=logging.WARNING,
+            configure_logging=True,
+        )
 
 
 def run_experiment(

@@ -143,6 +143,13 @@ def lock_holder(root: ResultsPath) -> dict[str, Any] | None:
     return holder
 
 
+def lock_left_by_dead_run(root: ResultsPath) -> bool:
+    """Whether ``root``'s lock names a run on this host that is no longer alive (it was killed)."""
+    holder = _read_lock(root / LOCK_FILE)
+    return (holder is not None and holder.get("host") == socket.gethostname()
+            and not _process_alive(int(holder.get("pid", 0))))
+
+
 def locked_message(root: ResultsPath, holder: dict[str, Any]) -> str:
     """The one line that tells a user another run holds ``root``."""
     return (f"{root}: another run (pid {holder.get('pid')} on {holder.get('host')}) is writing these "
