@@ -217,16 +217,22 @@ def experiment_files(experiment_dirs: list[ResultsPath]) -> dict[str, list[Resul
     return files
 
 
-def create_base_views(con: duckdb.DuckDBPyConnection, files: dict[str, list[ResultsPath]]) -> None:
+def create_base_views(con: duckdb.DuckDBPyConnection, files: dict[str, list[ResultsPath]], *,
+                      datasets: bool = False) -> None:
     """Create the views ``games``, ``players``, ``cards`` over the given files
-    (local ones by path, those in an object store through a registered pyarrow dataset)."""
+    (local ones by path, those in an object store through a registered pyarrow dataset).
+
+    With ``datasets``, local files are read through a registered pyarrow
+    dataset too, so that the connection itself never opens a file: what the
+    confined SQL of ``analytics.sql`` needs (DuckDB's file access turned off).
+    """
     for table, paths in files.items():
         remote = [path for path in paths if isinstance(path, ObjectPath)]
-        if remote:
-            if len(remote) != len(paths):
-                raise NoResultsError(f"{remote[0]}: cannot mix object-store and local results in one catalog")
+        if remote and len(remote) != len(paths):
+            raise NoResultsError(f"{remote[0]}: cannot mix object-store and local results in one catalog")
+        if remote or datasets:
             source = f"_{table}_dataset"
-            con.register(source, object_dataset(remote))
+            con.register(source, parquet_dataset(paths))
             con.execute(f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM {source}")
             continue
         listing = ", ".join(_sql_string(str(path.absolute())) for path in paths)
@@ -238,8 +244,8 @@ def create_base_views(con: duckdb.DuckDBPyConnection, files: dict[str, list[Resu
             "hive_partitioning = false, union_by_name = true)")
 
 
-def object_dataset(paths: list[ObjectPath]) -> Any:
-    """A lazy ``pyarrow.dataset`` over Parquet objects, columns matched by name.
+def parquet_dataset(paths: list[ResultsPath]) -> Any:
+    """A lazy ``pyarrow.dataset`` over Parquet files (local or objects), columns matched by name.
 
     One child dataset per folder (an experiment's variant: its shards share a
     schema, read from one file's footer), unified like DuckDB's
@@ -247,11 +253,15 @@ def object_dataset(paths: list[ObjectPath]) -> Any:
     """
     import pyarrow as pa
     import pyarrow.dataset as ds
+    import pyarrow.fs as pafs
 
     by_folder: dict[str, list[str]] = {}
     for path in paths:
-        by_folder.setdefault(path.parent.key, []).append(path.key)
-    filesystem = paths[0].filesystem
+        if isinstance(path, ObjectPath):
+            by_folder.setdefault(path.parent.key, []).append(path.key)
+        else:
+            by_folder.setdefault(str(path.parent.absolute()), []).append(str(path.absolute()))
+    filesystem = paths[0].filesystem if isinstance(paths[0], ObjectPath) else pafs.LocalFileSystem()
     children = [ds.dataset(keys, filesystem=filesystem, format="parquet") for keys in by_folder.values()]
     if len(children) == 1:
         return children[0]
@@ -260,7 +270,7 @@ def object_dataset(paths: list[ObjectPath]) -> Any:
 
 
 def _connect(files: dict[str, list[ResultsPath]], *, metrics: bool, cached_counts: ResultsPath | None,
-             paired: bool | None) -> duckdb.DuckDBPyConnection:
+             paired: bool | None, datasets: bool = False) -> duckdb.DuckDBPyConnection:
     # Imported here: analytics.views imports nothing from the catalog, but
     # keeping the catalog importable on its own keeps the layers clear.
     from analytics.views import register_metric_views
@@ -270,7 +280,7 @@ def _connect(files: dict[str, list[ResultsPath]], *, metrics: bool, cached_count
         # A progress bar on stderr would interleave with report output.
         con.execute("SET enable_progress_bar = false")
         register_sql_macros(con)
-        create_base_views(con, files)
+        create_base_views(con, files, datasets=datasets)
         if metrics:
             if cached_counts is not None:
                 from analytics.partials import register_cached_counts
@@ -284,7 +294,7 @@ def _connect(files: dict[str, list[ResultsPath]], *, metrics: bool, cached_count
 
 
 def open_catalog(experiment_dir: ResultsPath | str, *, metrics: bool = True, cached: bool = False,
-                 paired: bool | None = None) -> duckdb.DuckDBPyConnection:
+                 paired: bool | None = None, datasets: bool = False) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection with the views ``games``, ``players``, ``cards``.
 
     Each view reads the table's Parquet files of the finished shards (see the
@@ -295,15 +305,17 @@ def open_catalog(experiment_dir: ResultsPath | str, *, metrics: bool = True, cac
     ``analytics.views`` (``seat_stats``, ``card_stats``, ``variant_deltas``...);
     With ``cached``, the count views are tables summed from per-shard counts
     cached beside the results (``analytics.partials``): what the report uses.
-    ``paired`` is passed to ``register_metric_views``.
-    Raises ``NoResultsError`` if the experiment has no finished shards.
+    ``paired`` is passed to ``register_metric_views``; ``datasets`` to
+    ``create_base_views``. Raises ``NoResultsError`` if the experiment has no
+    finished shards, ``DamagedResultsError`` if one does not match the manifest.
     """
     experiment_dir = results_path(experiment_dir)
     return _connect(experiment_files([experiment_dir]), metrics=metrics,
-                    cached_counts=experiment_dir if cached else None, paired=paired)
+                    cached_counts=experiment_dir if cached else None, paired=paired, datasets=datasets)
 
 
-def open_results_catalog(results_root: ResultsPath | str, *, metrics: bool = True) -> duckdb.DuckDBPyConnection:
+def open_results_catalog(results_root: ResultsPath | str, *, metrics: bool = True,
+                         datasets: bool = False) -> duckdb.DuckDBPyConnection:
     """Like ``open_catalog``, over every experiment under ``results_root`` that has finished shards.
 
     The views hold all of them; the ``experiment`` column tells them apart.
@@ -312,4 +324,4 @@ def open_results_catalog(results_root: ResultsPath | str, *, metrics: bool = Tru
     folders = [folder for folder in list_experiments(results_root) if read_manifest(folder)]
     if not folders:
         raise NoResultsError(f"{results_root}: no experiment with finished shards; run `cardlab run` first")
-    return _connect(experiment_files(folders), metrics=metrics, cached_counts=None, paired=None)
+    return _connect(experiment_files(folders), metrics=metrics, cached_counts=None, paired=None, datasets=datasets)

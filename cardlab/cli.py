@@ -131,10 +131,17 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     run.set_defaults(handler=command_run)
 
-    sql = commands.add_parser("sql", help="query an experiment with SQL (DuckDB); a shell without a query")
+    sql = commands.add_parser(
+        "sql", help="query an experiment with SQL (DuckDB); a shell without a query",
+        description="SQL (DuckDB) over an experiment's views games, players, cards and every metric view. "
+        "This is the analyst's own shell: it has DuckDB's full power, so it can read and write any file you "
+        "can (read_csv, COPY ... TO, ATTACH) and load extensions. --read-only gives it the dashboard SQL "
+        "page's confinement: the experiment's views only, no file or extension, one SELECT at a time.")
     sql.add_argument("experiment", help="experiment name (under --results) or folder")
     sql.add_argument("query", nargs="?", help="SQL over the views games, players, cards")
     sql.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    sql.add_argument("--read-only", action="store_true",
+                     help="confined like the dashboard's SQL page: reads only this experiment, writes nothing")
     _results_option(sql)
     sql.set_defaults(handler=command_sql)
 
@@ -266,9 +273,9 @@ def command_sql(arguments: argparse.Namespace) -> int:
 
     folder = resolve_experiment(arguments.experiment, arguments.results)
     if arguments.query is None:
-        interactive_shell(folder, sys.stdin, sys.stdout)
+        interactive_shell(folder, sys.stdin, sys.stdout, read_only=arguments.read_only)
     else:
-        sys.stdout.write(run_sql(folder, arguments.query, arguments.format))
+        sys.stdout.write(run_sql(folder, arguments.query, arguments.format, read_only=arguments.read_only))
     return 0
 
 
