@@ -149,13 +149,20 @@ def load(folder: ResultsPath, name: str, *arguments: Any) -> pl.DataFrame:
     return _load(str(folder), version(folder), name, arguments)
 
 
+@st.cache_resource(show_spinner="Opening the results...", max_entries=8)
+def _confined_catalog(folder: str, results_version: int) -> SharedCatalog:
+    # The SQL page's connection, opened once per results version like the
+    # catalog above. It is confined (analytics.sql.confine: nothing can be
+    # created, attached or set on it), so no query can change what another
+    # session's query sees.
+    return SharedCatalog(open_confined_catalog(results_path(folder), paired=_paired(folder)), threading.Lock())
+
+
 @st.cache_data(show_spinner="Running the query...", max_entries=64)
 def _query(folder: str, results_version: int, query: str, max_rows: int) -> tuple[pl.DataFrame, int]:
-    con = open_confined_catalog(results_path(folder), paired=_paired(folder))
-    try:
-        return read_only_query(con, query, max_rows)
-    finally:
-        con.close()
+    shared = _confined_catalog(folder, results_version)
+    with shared.lock:
+        return read_only_query(shared.con, query, max_rows)
 
 
 def query(folder: ResultsPath, text: str, max_rows: int) -> tuple[pl.DataFrame, int]:
