@@ -33,7 +33,8 @@ try:
 except AnalyticsError as error:
     st.error(f"{error}")
     st.stop()
-st.caption(f"{total:,} rows" + (f", first {frame.height:,} shown and downloaded" if total > frame.height else ""))
+st.caption(f"{total:,} row{'' if total == 1 else 's'}"
+           + (f", first {frame.height:,} shown and downloaded" if total > frame.height else ""))
 st.dataframe(frame, hide_index=True)
 name = "all-experiments" if every else folder.name
 st.download_button("Download CSV", frame.write_csv(), file_name=f"{name}-query.csv", mime="text/csv")
