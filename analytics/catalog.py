@@ -148,7 +148,8 @@ def read_manifest(experiment_dir: ResultsPath) -> dict[str, dict[str, Any]]:
     """
     def refuse(path: ResultsPath, reason: str) -> None:
         raise DamagedResultsError(f"{path}: unreadable manifest entry ({reason}); expected the JSON marker written "
-                                  f"by `cardlab run`: `{repair_command(experiment_dir)}` repairs it")
+                                  f"by `cardlab run`; nothing is read until `{repair_command(experiment_dir)}` "
+                                  "repairs it")
 
     return finished_shards(experiment_dir, refuse)
 

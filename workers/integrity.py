@@ -346,5 +346,4 @@ def damage_message(folder: ResultsPath, findings: list[Finding]) -> str:
     first = findings[0]
     more = "" if len(findings) == 1 else (
         f" (and {len(findings) - 1} more file(s); `cardlab verify {folder}` lists them all)")
-    return (f"shard {first.shard}: {first.line()}{more}; its games are not counted: "
-            f"`{repair_command(folder)}` repairs it")
+    return f"shard {first.shard}: {first.line()}{more}; nothing is read until `{repair_command(folder)}` repairs it"

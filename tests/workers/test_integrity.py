@@ -1,0 +1,199 @@
+"""Damaged shards are never counted: every reader (report, sql, catalog, replay, the
+dashboard) refuses an experiment whose finished shards differ from their manifest
+entry, in one line naming the shard and the repair; a truncated or unreadable
+file is the same line, never a traceback. The re-hash policy (file identity with
+the change time) is checked here too."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from analytics.catalog import DamagedResultsError, open_catalog, read_manifest
+from cardlab.cli import main
+from tests.conftest import SmallExperiment
+from tests.damage import flip_game_index_bytes
+from workers import integrity
+from workers.integrity import CACHE_FILE, check_shards
+from workers.storage import MANIFEST_FOLDER, table_path
+
+APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
+SHARD = "baseline-2p-0000000100"
+
+
+@pytest.fixture
+def copy(small_experiment: SmallExperiment, tmp_path: Path) -> Path:
+    """A private copy of the session's small experiment (600 games in 6 shards); returns its results folder."""
+    shutil.copytree(small_experiment.folder, tmp_path / "results" / "divvy_small",
+                    ignore=shutil.ignore_patterns("_analytics"))
+    return tmp_path / "results"
+
+
+def _games_file(results: Path, shard: str = SHARD) -> Path:
+    return table_path(results / "divvy_small", "games", "baseline", shard)  # type: ignore[return-value]
+
+
+READERS = {
+    "report": ["report", "divvy_small"],
+    "sql": ["sql", "divvy_small", "SELECT count(DISTINCT game_index) FROM games"],
+    "sql --read-only": ["sql", "divvy_small", "SELECT count(*) FROM games", "--read-only"],
+    "catalog": ["catalog", "divvy_small"],
+    "replay": ["replay", "--experiment", "divvy_small", "--game-index", "3"],
+}
+
+
+def _one_line_refusal(capsys: pytest.CaptureFixture[str], arguments: list[str], results: Path) -> str:
+    code = main([*arguments, "--results", str(results)])
+    captured = capsys.readouterr()
+    assert code == 2, captured
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in captured.err, captured.err
+    assert captured.out == ""
+    return lines[0]
+
+
+@pytest.mark.parametrize("reader", list(READERS))
+def test_bytes_flipped_in_a_shard_with_size_and_mtime_kept_are_refused_by_every_reader(
+        copy: Path, capsys: pytest.CaptureFixture[str], reader: str) -> None:
+    assert main(["report", "divvy_small", "--results", str(copy)]) == 0  # read once: the files are remembered
+    capsys.readouterr()
+    damaged = _games_file(copy)
+    flip_game_index_bytes(damaged)
+    line = _one_line_refusal(capsys, READERS[reader], copy)
+    assert line == (f"cardlab: error: shard {SHARD}: {damaged}: checksum differs from the manifest (damaged); "
+                    f"nothing is read until `cardlab run SPEC --resume --results {copy}` repairs it")
+
+
+@pytest.mark.parametrize("reader", list(READERS))
+def test_a_truncated_shard_is_the_same_one_line_error_for_every_reader(
+        copy: Path, capsys: pytest.CaptureFixture[str], reader: str) -> None:
+    damaged = table_path(copy / "divvy_small", "cards", "four_rounds", "four_rounds-2p-0000000200")
+    size = damaged.stat().st_size
+    damaged.write_bytes(damaged.read_bytes()[: size // 2])
+    line = _one_line_refusal(capsys, READERS[reader], copy)
+    assert line.startswith(f"cardlab: error: shard four_rounds-2p-0000000200: {damaged}: {size // 2:,} bytes, "
+                           f"the manifest says {size:,} (truncated or overwritten)")
+    assert "`cardlab run SPEC --resume" in line
+
+
+def test_a_missing_and_a_garbled_file_are_named_with_how_many_more(copy: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    _games_file(copy).unlink()
+    garbled = table_path(copy / "divvy_small", "players", "baseline", "baseline-2p-0000000200")
+    garbled.write_bytes(os.urandom(garbled.stat().st_size))
+    line = _one_line_refusal(capsys, READERS["report"], copy)
+    assert f"{_games_file(copy)}: missing, though the manifest marks its shard finished" in line
+    assert f"(and 1 more file(s); `cardlab verify {copy / 'divvy_small'}` lists them all)" in line
+
+
+def test_an_unreadable_manifest_entry_is_one_line_too(copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    entry = copy / "divvy_small" / MANIFEST_FOLDER / f"{SHARD}.json"
+    entry.write_text(entry.read_text()[:40])
+    line = _one_line_refusal(capsys, READERS["sql"], copy)
+    assert line.startswith(f"cardlab: error: {entry}: unreadable manifest entry (")
+    assert line.endswith("`cardlab run SPEC --resume --results " + str(copy) + "` repairs it")
+
+
+def test_the_dashboard_shows_the_refusal_instead_of_numbers(copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    flip_game_index_bytes(_games_file(copy))
+    monkeypatch.setenv("CARDLAB_RESULTS", str(copy))
+    for page in ("win_rates", "cards", "sql", "replay"):
+        at = AppTest.from_file(str(APP), default_timeout=60)
+        at.session_state["experiment"] = "divvy_small"
+        at.switch_page(f"pages/{page}.py")
+        at.run()
+        assert not at.exception, f"{page}: {at.exception}"
+        shown = [element.value for element in [*at.warning, *at.error]]
+        assert len(shown) == 1 and shown[0].startswith(f"shard {SHARD}: "), f"{page}: {shown}"
+        assert not at.dataframe, f"{page}: numbers shown from a damaged experiment"
+
+
+def test_resume_repairs_a_damaged_shard_and_the_hint_names_the_spec_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec_file = tmp_path / "repair.toml"
+    spec_file.write_text('name = "repair"\ngame = "divvy"\ngames = 300\nseed = 5\nshard_size = 100\n')
+    results = tmp_path / "results"
+    assert main(["run", str(spec_file), "--results", str(results), "--no-progress", "--workers", "1"]) == 0
+    capsys.readouterr()
+    assert main(["report", "repair", "--results", str(results), "--format", "json"]) == 0
+    before = capsys.readouterr().out
+    damaged = table_path(results / "repair", "games", "baseline", "baseline-2p-0000000100")
+    flip_game_index_bytes(damaged)  # type: ignore[arg-type]
+    line = _one_line_refusal(capsys, ["report", "repair"], results)
+    assert line.endswith(f"`cardlab run {spec_file.resolve()} --resume --results {results}` repairs it")
+    assert main(["run", str(spec_file), "--results", str(results), "--no-progress", "--resume"]) == 0
+    assert "checksum differs from the manifest (damaged); playing it again" in capsys.readouterr().err
+    capsys.readouterr()
+    assert main(["report", "repair", "--results", str(results), "--format", "json"]) == 0
+    after = capsys.readouterr().out
+    assert _without_timings(after) == _without_timings(before)
+
+
+def _without_timings(report_json: str) -> object:
+    """The report with its wall-clock numbers (seconds per game, ms per decision) left out."""
+    def strip(value: object) -> object:
+        if isinstance(value, dict):
+            return {key: strip(item) for key, item in value.items()
+                    if key not in ("seconds_per_game", "ms_per_decision")}
+        if isinstance(value, list):
+            return [strip(item) for item in value]
+        return value
+
+    return strip(json.loads(report_json))
+
+
+def _remembered(folder: Path) -> dict[str, list[object]]:
+    return dict(json.loads((folder / CACHE_FILE).read_text())["files"])
+
+
+def test_a_file_is_hashed_once_while_its_identity_holds_and_again_after_any_write(
+        copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = copy / "divvy_small"
+    manifest = read_manifest(folder)
+    monkeypatch.setattr(integrity, "RACY_SECONDS", 0.0)  # the copy is seconds old; see the racy test below
+    findings, hashed = check_shards(folder, manifest)
+    assert findings == [] and hashed == sum(
+        recorded["bytes"] for entry in manifest.values() for recorded in entry["files"].values())
+    assert len(_remembered(folder)) == 18
+    integrity._remembered.clear()  # a new process: only the cache file remains
+    assert check_shards(folder, manifest) == ([], 0)
+    flip_game_index_bytes(_games_file(copy))  # size and mtime kept: the change time moves
+    findings, hashed = check_shards(folder, manifest)
+    assert [(finding.kind, finding.path) for finding in findings] == [("damaged", _games_file(copy))]
+    assert hashed == _games_file(copy).stat().st_size
+    assert "games/variant=baseline/part-baseline-2p-0000000100.parquet" not in _remembered(folder)
+    assert check_shards(folder, manifest, trust_identity=False)[1] > 0
+
+
+def test_a_file_changed_within_the_racy_window_is_not_remembered(copy: Path) -> None:
+    folder = copy / "divvy_small"
+    time.sleep(integrity.RACY_SECONDS + 0.1)  # the copied files are now old enough to be remembered
+    fresh = _games_file(copy)
+    os.utime(fresh)  # ... but this one changed just now
+    findings, _ = check_shards(folder, read_manifest(folder))
+    assert findings == []
+    remembered = _remembered(folder)
+    assert len(remembered) == 17
+    assert "games/variant=baseline/part-baseline-2p-0000000100.parquet" not in remembered
+    assert check_shards(folder, read_manifest(folder))[1] == fresh.stat().st_size  # hashed again
+
+
+def test_readers_on_a_read_only_results_folder_still_verify(copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = copy / "divvy_small"
+
+    def refuse(data: bytes, path: object) -> None:
+        raise PermissionError(13, "Read-only file system")
+
+    monkeypatch.setattr(integrity, "write_bytes_atomically", refuse)
+    con = open_catalog(folder)
+    con.close()
+    assert not (folder / CACHE_FILE).exists()
+    flip_game_index_bytes(_games_file(copy))
+    with pytest.raises(DamagedResultsError):
+        open_catalog(folder)
