@@ -241,8 +241,10 @@ def run_experiment(
     address = _cluster_address(options)
     if address is not None:
         _require_cluster_answers(address, options.cluster_timeout)
+    else:
+        require_token_authentication()
     root = results_path(options.results_root) / spec.name
-    created = not root.exists()
+    created = _first_missing(root)
     root = prepare_experiment_dir(spec, options)
     try:
         acquire_lock(root)
@@ -257,11 +259,22 @@ def run_experiment(
         release_lock(root)
 
 
-def _record_early_end(spec: ExperimentSpec, root: ResultsPath, error: BaseException, created: bool) -> None:
-    """After a run ended by ``error``: remove the folder if this run created it and
-    finished no shard, else say in ``run.json`` how the run ended."""
-    if created and not finished_shards(root):
-        remove_tree(root)
+def _first_missing(root: ResultsPath) -> ResultsPath | None:
+    """The outermost of ``root`` and its parents that does not exist yet (what a run creates), or None."""
+    if root.exists():
+        return None
+    missing = root
+    while not missing.parent.exists() and missing.parent != missing:
+        missing = missing.parent
+    return missing
+
+
+def _record_early_end(spec: ExperimentSpec, root: ResultsPath, error: BaseException,
+                      created: ResultsPath | None) -> None:
+    """After a run ended by ``error``: remove what this run created (``created``: the
+    outermost new folder) if it finished no shard, else say in ``run.json`` how it ended."""
+    if created is not None and not finished_shards(root):
+        remove_tree(created)
         return
     interrupted = isinstance(error, KeyboardInterrupt | SystemExit)
     reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
