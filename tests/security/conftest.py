@@ -12,6 +12,7 @@ import pytest
 
 from experiments.spec import parse_spec
 from tests.conftest import write_experiment
+from tests.security.routes import queries
 from workers.storage import table_path
 
 
@@ -55,3 +56,15 @@ def confined(tmp_path_factory: pytest.TempPathFactory) -> Confined:
     other = write_experiment(parse_spec(tiny_divvy("other", 60), "other.toml"), root)
     scratch = tmp_path_factory.mktemp("scratch")
     return Confined(root=root, chosen=chosen, other=other, scratch=scratch)
+
+
+def attempts(confined: Confined) -> list[tuple[str, str, str]]:
+    """Every route of ``tests.security.routes`` as (name, query, refusal) against ``confined``."""
+    return [(route.name, query, route.refusal)
+            for route, query in queries(str(confined.own_file), str(confined.other), str(confined.target))]
+
+
+def nothing_written(confined: Confined, before: dict[str, str]) -> None:
+    """The scratch folder is still empty and every result file as ``before``."""
+    assert list(confined.scratch.iterdir()) == []
+    assert fingerprint(confined.root) == before

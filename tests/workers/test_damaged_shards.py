@@ -1,26 +1,21 @@
 """Damaged shards are never counted: every reader (report, sql, catalog, replay, the
 dashboard) refuses an experiment whose finished shards differ from their manifest
 entry, in one line naming the shard and the repair; a truncated or unreadable
-file is the same line, never a traceback. The re-hash policy (file identity with
-the change time) is checked here too."""
+file is the same line, never a traceback; ``--resume`` repairs it."""
 
 from __future__ import annotations
 
 import json
 import os
 import shutil
-import time
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from analytics.catalog import DamagedResultsError, open_catalog, read_manifest
 from cardlab.cli import main
 from tests.conftest import SmallExperiment
 from tests.damage import flip_game_index_bytes
-from workers import integrity
-from workers.integrity import CACHE_FILE, check_shards
 from workers.storage import MANIFEST_FOLDER, table_path
 
 APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
@@ -146,54 +141,3 @@ def _without_timings(report_json: str) -> object:
         return value
 
     return strip(json.loads(report_json))
-
-
-def _remembered(folder: Path) -> dict[str, list[object]]:
-    return dict(json.loads((folder / CACHE_FILE).read_text())["files"])
-
-
-def test_a_file_is_hashed_once_while_its_identity_holds_and_again_after_any_write(
-        copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    folder = copy / "divvy_small"
-    manifest = read_manifest(folder)
-    monkeypatch.setattr(integrity, "RACY_SECONDS", 0.0)  # the copy is seconds old; see the racy test below
-    findings, hashed = check_shards(folder, manifest)
-    assert findings == [] and hashed == sum(
-        recorded["bytes"] for entry in manifest.values() for recorded in entry["files"].values())
-    assert len(_remembered(folder)) == 18
-    integrity._remembered.clear()  # a new process: only the cache file remains
-    assert check_shards(folder, manifest) == ([], 0)
-    flip_game_index_bytes(_games_file(copy))  # size and mtime kept: the change time moves
-    findings, hashed = check_shards(folder, manifest)
-    assert [(finding.kind, finding.path) for finding in findings] == [("damaged", _games_file(copy))]
-    assert hashed == _games_file(copy).stat().st_size
-    assert "games/variant=baseline/part-baseline-2p-0000000100.parquet" not in _remembered(folder)
-    assert check_shards(folder, manifest, trust_identity=False)[1] > 0
-
-
-def test_a_file_changed_within_the_racy_window_is_not_remembered(copy: Path) -> None:
-    folder = copy / "divvy_small"
-    time.sleep(integrity.RACY_SECONDS + 0.1)  # the copied files are now old enough to be remembered
-    fresh = _games_file(copy)
-    os.utime(fresh)  # ... but this one changed just now
-    findings, _ = check_shards(folder, read_manifest(folder))
-    assert findings == []
-    remembered = _remembered(folder)
-    assert len(remembered) == 17
-    assert "games/variant=baseline/part-baseline-2p-0000000100.parquet" not in remembered
-    assert check_shards(folder, read_manifest(folder))[1] == fresh.stat().st_size  # hashed again
-
-
-def test_readers_on_a_read_only_results_folder_still_verify(copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    folder = copy / "divvy_small"
-
-    def refuse(data: bytes, path: object) -> None:
-        raise PermissionError(13, "Read-only file system")
-
-    monkeypatch.setattr(integrity, "write_bytes_atomically", refuse)
-    con = open_catalog(folder)
-    con.close()
-    assert not (folder / CACHE_FILE).exists()
-    flip_game_index_bytes(_games_file(copy))
-    with pytest.raises(DamagedResultsError):
-        open_catalog(folder)
