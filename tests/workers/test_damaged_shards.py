@@ -109,7 +109,7 @@ def test_the_dashboard_shows_the_refusal_instead_of_numbers(copy: Path, monkeypa
         assert not at.dataframe, f"{page}: numbers shown from a damaged experiment"
 
 
-def test_resume_repairs_a_damaged_shard_and_the_hint_names_the_spec_file(
+def test_resume_repairs_a_damaged_shard_and_a_cut_marker_and_the_hint_names_the_spec_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec_file = tmp_path / "repair.toml"
     spec_file.write_text('name = "repair"\ngame = "divvy"\ngames = 300\nseed = 5\nshard_size = 100\n')
@@ -122,9 +122,12 @@ def test_resume_repairs_a_damaged_shard_and_the_hint_names_the_spec_file(
     flip_game_index_bytes(damaged)  # type: ignore[arg-type]
     line = _one_line_refusal(capsys, ["report", "repair"], results)
     assert line.endswith(f"`cardlab run {spec_file.resolve()} --resume --results {results}` repairs it")
+    marker = results / "repair" / MANIFEST_FOLDER / "baseline-2p-0000000200.json"
+    marker.write_text(marker.read_text()[:30])  # a marker cut short too
     assert main(["run", str(spec_file), "--results", str(results), "--no-progress", "--resume"]) == 0
-    assert "checksum differs from the manifest (damaged); playing it again" in capsys.readouterr().err
-    capsys.readouterr()
+    repairs = capsys.readouterr().err
+    assert f"{damaged}: checksum differs from the manifest (damaged); playing it again" in repairs
+    assert f"shard baseline-2p-0000000200: {marker}: unreadable manifest entry (" in repairs
     assert main(["report", "repair", "--results", str(results), "--format", "json"]) == 0
     after = capsys.readouterr().out
     assert _without_timings(after) == _without_timings(before)
