@@ -262,10 +262,10 @@ def check_shards(folder: ResultsPath, manifest: Mapping[str, Mapping[str, Any]],
     for (shard_id, path, recorded, stored), digest in zip(
             to_hash, _hash_all([item[1] for item in to_hash]), strict=True):
         key = _relative(folder, path)
-        if isinstance(digest, OSError):
-            findings.append(Finding("damaged", path, f"unreadable ({digest.strerror or digest})", shard_id))
-        elif digest != recorded.get("sha256"):
-            findings.append(Finding("damaged", path, "checksum differs from the manifest (damaged)", shard_id))
+        if isinstance(digest, OSError) or digest != recorded.get("sha256"):
+            detail = (f"unreadable ({digest.strerror or digest})" if isinstance(digest, OSError)
+                      else "checksum differs from the manifest (damaged)")
+            findings.append(Finding("damaged", path, detail, shard_id))
             remembered.pop(key, None)
         elif now_ns - stored.changed_ns >= RACY_SECONDS * 1e9:
             remembered[key] = [digest, *stored.identity]

@@ -144,3 +144,20 @@ def _without_timings(report_json: str) -> object:
         return value
 
     return strip(json.loads(report_json))
+
+
+def test_a_file_that_cannot_be_read_is_the_same_one_line_error(
+        copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from workers import integrity
+
+    unreadable = _games_file(copy)
+    real = integrity.sha256_of
+
+    def denied(path: object) -> str:
+        if str(path) == str(unreadable):  # as for a file of another user, or an I/O error (root reads everything)
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(integrity, "sha256_of", denied)
+    line = _one_line_refusal(capsys, READERS["report"], copy)
+    assert line.startswith(f"cardlab: error: shard {SHARD}: {unreadable}: unreadable (Permission denied); ")
