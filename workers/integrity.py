@@ -252,8 +252,8 @@ def check_shards(folder: ResultsPath, manifest: Mapping[str, Mapping[str, Any]],
             findings.append(Finding("missing", path, "missing, though the manifest marks its shard finished",
                                     shard_id))
         elif stored.size != recorded.get("bytes"):
-            findings.append(Finding("damaged", path, f"{stored.size:,} bytes, the manifest says "
-                                    f"{recorded.get('bytes'):,} (truncated or overwritten)", shard_id))
+            findings.append(Finding("damaged", path, f"{stored.size} bytes, the manifest says {recorded.get('bytes')}",
+                                    shard_id))
         elif not (trust_identity and cache.get(_relative(folder, path)) == [recorded.get("sha256"),
                                                                               *stored.identity]):
             to_hash.append((shard_id, path, recorded, stored))

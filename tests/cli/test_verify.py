@@ -64,8 +64,7 @@ def test_damaged_missing_and_unexpected_files_are_each_listed_with_exit_code_one
     code, lines = _verify(folder, capsys)
     assert code == 1
     assert lines[:6] == [
-        f"damaged     {truncated}: 100 bytes, the manifest says {lines[0].split('says ')[1].split(' ')[0]} "
-        "(truncated or overwritten)",
+        f"damaged     {truncated}: 100 bytes, the manifest says {lines[0].rsplit(' ', 1)[1]}",
         f"damaged     {flipped}: checksum differs from the manifest (damaged)",
         f"missing     {missing}: missing, though the manifest marks its shard finished",
         f"unexpected  {temporary}: a temporary file of an interrupted write (`cardlab run --resume` removes it)",

@@ -102,8 +102,9 @@ def _wait_for_shards(folder: Path, count: int, process: subprocess.Popen[bytes],
     raise AssertionError(f"fewer than {count} shards after {timeout} s")
 
 
-def test_ctrl_c_leaves_run_json_saying_interrupted_and_the_experiments_page_shows_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _interrupted_run(tmp_path: Path, ending: signal.Signals) -> tuple[subprocess.Popen[bytes], str, Path]:
+    """A real run sent ``ending`` (to its whole process group, as a terminal sends Ctrl-C) once it
+    finished two shards; (the process, its stderr, the results folder)."""
     spec_file = tmp_path / "long.toml"
     spec_file.write_text(LONG)
     results = tmp_path / "results"
@@ -112,17 +113,22 @@ def test_ctrl_c_leaves_run_json_saying_interrupted_and_the_experiments_page_show
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         _wait_for_shards(results / "long", 2, run)
-        os.killpg(run.pid, signal.SIGINT)  # what Ctrl-C in its terminal does
+        os.killpg(run.pid, ending)
         _, errors = run.communicate(timeout=120)
     finally:
         if run.poll() is None:
             os.killpg(run.pid, signal.SIGKILL)
-    assert run.returncode == 130
-    assert errors.decode().strip().splitlines()[-1] == (
-        "cardlab: interrupted; `cardlab run --resume` finishes a run")
     status = json.loads((results / "long" / RUN_FILE).read_text())
     assert status["status"] == "interrupted" and status["spec"] == str(spec_file.resolve())
     assert not (results / "long" / LOCK_FILE).exists()
+    return run, errors.decode(), results
+
+
+def test_ctrl_c_leaves_run_json_saying_interrupted_and_the_experiments_page_shows_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run, errors, results = _interrupted_run(tmp_path, signal.SIGINT)
+    assert run.returncode == 130
+    assert errors.strip().splitlines()[-1] == "cardlab: interrupted; `cardlab run --resume` finishes a run"
     overview = experiment_overview(results)
     assert overview["status"].to_list() == ["interrupted"]
     monkeypatch.setenv("CARDLAB_RESULTS", str(results))
@@ -132,6 +138,12 @@ def test_ctrl_c_leaves_run_json_saying_interrupted_and_the_experiments_page_show
     assert not at.exception, at.exception
     assert at.dataframe[0].value["status"].tolist() == ["interrupted"]
     assert "1 interrupted or failed (`cardlab run SPEC --resume` finishes them)" in at.caption[0].value
+
+
+def test_sigterm_leaves_run_json_saying_interrupted_too(tmp_path: Path) -> None:
+    run, _errors, results = _interrupted_run(tmp_path, signal.SIGTERM)
+    assert run.returncode == signal.SIGTERM  # Ray's handler turns SIGTERM into sys.exit(15)
+    assert experiment_overview(results)["status"].to_list() == ["interrupted"]
 
 
 def test_a_run_stopped_by_an_error_says_failed_and_keeps_its_finished_shards(tmp_path: Path) -> None:
