@@ -263,11 +263,32 @@ def parquet_dataset(paths: list[ResultsPath]) -> Any:
         else:
             by_folder.setdefault(str(path.parent.absolute()), []).append(str(path.absolute()))
     filesystem = paths[0].filesystem if isinstance(paths[0], ObjectPath) else pafs.LocalFileSystem()
-    children = [ds.dataset(keys, filesystem=filesystem, format="parquet") for keys in by_folder.values()]
+    children = [_dictionary_strings(ds.dataset(keys, filesystem=filesystem, format="parquet"), keys, filesystem)
+                for keys in by_folder.values()]
     if len(children) == 1:
         return children[0]
     schema = pa.unify_schemas([child.schema for child in children], promote_options="permissive")
     return ds.dataset(children, schema=schema)
+
+
+def _dictionary_strings(dataset: Any, keys: list[str], filesystem: Any) -> Any:
+    """``dataset`` again, reading its text columns as dictionaries (DuckDB still sees VARCHAR).
+
+    The text columns (experiment, variant, agent, card...) are dictionary-encoded
+    in the files; decoding them into plain strings was most of the cost of a
+    scan through pyarrow (about half, measured on 10,000,000 games).
+    """
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    text = [field.name for field in dataset.schema if pa.types.is_string(field.type)]
+    if not text:
+        return dataset
+    schema = pa.schema([field.with_type(pa.dictionary(pa.int32(), pa.string())) if field.name in text else field
+                        for field in dataset.schema], metadata=dataset.schema.metadata)
+    read_options = ds.ParquetReadOptions(dictionary_columns=text)
+    return ds.dataset(keys, filesystem=filesystem, schema=schema,
+                      format=ds.ParquetFileFormat(read_options=read_options))
 
 
 def _connect(files: dict[str, list[ResultsPath]], *, metrics: bool, cached_counts: ResultsPath | None,
