@@ -30,7 +30,8 @@ from pathlib import Path
 
 PROC = Path("/proc")
 POLL_SECONDS = 0.5
-"""How often the watchdog notes the driver's descendants."""
+"""How often the watchdog notes the driver's descendants (each look reads every ``/proc/<pid>/stat``:
+7 ms of CPU with 130 processes on the machine, so about 1.5% of one core)."""
 SWEEPS = 3
 """Kill rounds after the driver's death (a process may start a child while being killed)."""
 

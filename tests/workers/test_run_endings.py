@@ -142,7 +142,9 @@ def test_ctrl_c_leaves_run_json_saying_interrupted_and_the_experiments_page_show
 
 def test_sigterm_leaves_run_json_saying_interrupted_too(tmp_path: Path) -> None:
     run, _errors, results = _interrupted_run(tmp_path, signal.SIGTERM)
-    assert run.returncode == signal.SIGTERM  # Ray's handler turns SIGTERM into sys.exit(15)
+    # Ray's handler turns SIGTERM into sys.exit(15); its core then often aborts, its raylet
+    # having had the same SIGTERM: the exit code is Ray's, the status is cardlab's.
+    assert run.returncode != 0
     assert experiment_overview(results)["status"].to_list() == ["interrupted"]
 
 
