@@ -161,3 +161,16 @@ def test_a_file_that_cannot_be_read_is_the_same_one_line_error(
     monkeypatch.setattr(integrity, "sha256_of", denied)
     line = _one_line_refusal(capsys, READERS["report"], copy)
     assert line.startswith(f"cardlab: error: shard {SHARD}: {unreadable}: unreadable (Permission denied); ")
+
+
+def test_a_damaged_report_cache_is_rebuilt_instead_of_a_traceback(
+        copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", "divvy_small", "--results", str(copy), "--format", "json"]) == 0
+    before = capsys.readouterr().out
+    cached = sorted((copy / "divvy_small" / "_analytics").rglob("*.parquet"))
+    assert cached
+    cached[0].write_bytes(cached[0].read_bytes()[:100])  # cut short, as a full disk would leave it
+    assert main(["report", "divvy_small", "--results", str(copy), "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    assert _without_timings(captured.out) == _without_timings(before)
