@@ -66,6 +66,7 @@ def _queries(variant: str, start: int, stop: int, salt: int) -> dict[str, str]:
                    winner IS NULL AS draw,
                    CASE WHEN h % 97 = 0 THEN 'deck_exhausted' ELSE 'rounds_complete' END AS end_reason,
                    5 - (h % 97 = 0)::INT AS turns, 40 + (h // 7) % 17 AS decisions,
+                   3 * (40 + (h // 7) % 17) AS legal_actions,
                    5 - (h % 97 = 0)::INT AS rounds_played, (h // 13) % 3 AS unclaimed_coins,
                    h % 53 = 0 AS deck_reshuffled
             FROM ({games})""",
@@ -112,14 +113,15 @@ def synthesize(root: Path, games: int, shard_size: int) -> Path:
             shard = f"{variant}-2p-{start:010d}"
             if manifest_path(folder, shard).is_file():
                 continue
-            rows = {}
+            rows, files = {}, {}
             for table, query in _queries(variant, start, stop, salt=variant_index).items():
                 arrow = con.sql(query).to_arrow_table()
                 arrow = arrow.select(table_schemas[table].names).cast(table_schemas[table])
-                write_parquet_atomically(arrow, table_path(folder, table, variant, shard))
+                files[table] = write_parquet_atomically(arrow, table_path(folder, table, variant, shard))
                 rows[table] = arrow.num_rows
+            # The files' sizes and SHA-256 too, as `cardlab run` records them: readers verify them.
             write_json_atomically({"shard": shard, "variant": variant, "n_players": 2, "start": start, "stop": stop,
-                                   "rows": rows, "synthesized": True}, manifest_path(folder, shard))
+                                   "rows": rows, "files": files, "synthesized": True}, manifest_path(folder, shard))
             print(f"  {shard}: {rows}  ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
     write_json_atomically(spec, spec_file)
     return folder

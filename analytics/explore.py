@@ -19,6 +19,7 @@ import polars as pl
 from analytics.catalog import AnalyticsError, list_experiments, read_manifest, read_spec
 from analytics.stats import z_for_confidence
 from workers.location import ResultsPath, tree_size
+from workers.storage import lock_left_by_dead_run
 
 RUN_FILE = "run.json"
 LOCK_FILE = ".lock"
@@ -51,18 +52,25 @@ def planned_games(spec: dict[str, Any]) -> int:
 
 
 def _run_status(folder: ResultsPath, done: int, planned: int) -> tuple[str, float | None]:
-    """(status, time) from ``run.json``: running (a live run holds the lock),
-    finished (every planned game played) or incomplete (stopped early)."""
+    """(status, time) from ``run.json``: running (a run holds the lock), finished
+    (every planned game played), interrupted (Ctrl-C, SIGTERM, or a run killed
+    while it held the lock), failed (the run stopped on an error) or
+    incomplete (stopped early)."""
     try:
         run = json.loads((folder / RUN_FILE).read_text())
     except (OSError, ValueError):
         run = {}
-    when = run.get("finished") or run.get("started") if isinstance(run, dict) else None
+    when = run.get("finished") or run.get("ended") or run.get("started") if isinstance(run, dict) else None
     status = run.get("status") if isinstance(run, dict) else None
-    if status == "running" and (folder / LOCK_FILE).exists():
+    killed = status == "running" and lock_left_by_dead_run(folder)
+    if status == "running" and (folder / LOCK_FILE).exists() and not killed:
         return "running", when
     if planned and done >= planned:
         return "finished", when
+    if status == "interrupted" or killed:
+        return "interrupted", when
+    if isinstance(status, str) and status.startswith("failed"):
+        return "failed", when
     return "incomplete", when
 
 
@@ -72,7 +80,8 @@ def experiment_overview(results_root: ResultsPath | str) -> pl.DataFrame:
     Columns: experiment, game, run_at (when the run finished or started, from
     ``run.json``; else when ``spec.json`` was written), status (``running``
     while a run holds the folder's lock, ``finished`` when every planned game
-    is there, ``incomplete`` otherwise), games_done (games of the finished
+    is there, ``interrupted`` or ``failed`` when the run ended early that way,
+    ``incomplete`` otherwise), games_done (games of the finished
     shards, from the manifest), games_planned, progress (= done / planned),
     variants (including the baseline and the sweep's grid points),
     player_counts (comma-separated), shards_done, size_bytes (every file in

@@ -29,10 +29,10 @@ from typing import Any
 
 import duckdb
 
-from analytics.catalog import _sql_string, create_base_views, read_manifest
+from analytics.catalog import NoResultsError, _sql_string, create_base_views, read_manifest
 from analytics.stats import register_sql_macros
 from analytics.views import COUNT_VIEWS, Columns, count_view_sql
-from workers.location import ObjectPath, ResultsPath, results_path
+from workers.location import ObjectPath, ResultsPath, remove_tree, results_path
 from workers.schemas import TABLES
 from workers.storage import table_path, write_bytes_atomically, write_parquet_atomically
 
@@ -135,8 +135,27 @@ def _read_objects(paths: list[ObjectPath]) -> list[Any]:
 
 
 def register_cached_counts(con: duckdb.DuckDBPyConnection, experiment_dir: ResultsPath) -> None:
-    """Create the count views' tables on ``con`` as the sums of the shards' (cached) counts."""
-    entries = shard_counts(experiment_dir)
+    """Create the count views' tables on ``con`` as the sums of the shards' (cached) counts.
+
+    A cached count file that DuckDB cannot read (truncated, garbled) makes
+    the whole cache be dropped and computed again from the (verified) shards,
+    once; should that fail too, the error is one line.
+    """
+    try:
+        _sum_cached_counts(con, shard_counts(experiment_dir))
+        return
+    except (duckdb.Error, OSError):
+        cache = experiment_dir / CACHE_FOLDER / CACHE_VERSION
+        if cache.is_dir():
+            remove_tree(cache)
+    try:
+        _sum_cached_counts(con, shard_counts(experiment_dir))
+    except (duckdb.Error, OSError) as error:
+        raise NoResultsError(f"{experiment_dir / CACHE_FOLDER}: the report cache cannot be rebuilt "
+                             f"({str(error).splitlines()[0]}); delete that folder and try again") from None
+
+
+def _sum_cached_counts(con: duckdb.DuckDBPyConnection, entries: dict[str, list[Any]]) -> None:
     for name, (keys, additive) in COUNT_VIEWS.items():
         paths = [entry for entry in entries[name] if isinstance(entry, Path)]
         objects = [entry for entry in entries[name] if isinstance(entry, ObjectPath)]

@@ -28,7 +28,7 @@ from typing import Any
 
 import polars as pl
 
-from analytics.catalog import read_spec
+from analytics.catalog import read_manifest, read_spec, require_intact
 from simcore.api import Agent, Game, GameInfo, GameState, TraceSink
 from simcore.describe import SeatView, StateView, describe_state
 from simcore.rng import Generator
@@ -137,12 +137,14 @@ def replay_game(experiment_dir: ResultsPath, variant: str, n_players: int | None
     (null for events of the whole table), text (the sentence ``cardlab
     replay`` prints) and data (the event's other keys as JSON). Raises
     ``experiments.spec.ReplayError`` (a ``SpecError``) for a game the
-    experiment did not play.
+    experiment did not play, and ``analytics.catalog.DamagedResultsError`` for
+    an experiment whose shards do not match their manifest (as every reader).
     """
     from experiments.spec import parse_spec, replay_setup
     from simcore.play import play_game
     from simcore.registry import get_game
 
+    require_intact(experiment_dir, read_manifest(experiment_dir))
     spec = parse_spec(read_spec(experiment_dir), str(experiment_dir / "spec.json"))
     setup = replay_setup(spec, variant, n_players, game_index)
     game = get_game(setup.game)

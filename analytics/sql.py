@@ -15,6 +15,13 @@ and ``wilson_high``. Output formats:
 Several statements separated by ``;`` may be given; the result of the last
 one is printed. For a statement without rows (``CREATE VIEW ...``) DuckDB
 returns an empty result, printed as such.
+
+``cardlab sql`` is the analyst's own shell and keeps DuckDB's full power:
+it can read and write any file the user can (``read_csv``, ``COPY``,
+``ATTACH``...) and load extensions. With ``--read-only`` (``read_only=True``)
+it gets the dashboard SQL page's confinement instead: ``confine`` (the
+connection reads only the experiment's views, writes nothing, and its
+settings are locked) and ``check_read_only`` (one ``SELECT`` at a time).
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ from typing import Any, TextIO
 import duckdb
 import polars as pl
 
-from analytics.catalog import AnalyticsError, open_catalog
+from analytics.catalog import AnalyticsError, open_catalog, open_results_catalog
 from analytics.views import METRIC_VIEWS
 from workers.location import ResultsPath
 
@@ -133,7 +140,7 @@ def execute(con: duckdb.DuckDBPyConnection, query: str, fmt: str = "table",
             return ""
         frame = relation.pl()
     except duckdb.Error as error:
-        raise QueryError(one_line(error)) from None
+        raise _refused_or_failed(error) from None
     if fmt == "csv":
         return frame.write_csv()
     return _ndjson(frame)
@@ -146,16 +153,25 @@ def _ndjson(frame: pl.DataFrame) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-def run_sql(experiment_dir: ResultsPath, query: str, fmt: str = "table") -> str:
+def open_sql_catalog(experiment_dir: ResultsPath, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    """The catalog ``cardlab sql`` queries: the full one, or with ``read_only`` the confined one."""
+    return open_confined_catalog(experiment_dir) if read_only else open_catalog(experiment_dir)
+
+
+def run_sql(experiment_dir: ResultsPath, query: str, fmt: str = "table", read_only: bool = False) -> str:
     """Run ``query`` on the experiment's views and return the formatted result.
 
     ``fmt`` is ``table``, ``csv`` or ``json`` (JSON lines: one object per
-    row). Raises ``QueryError`` for bad SQL or format, ``NoResultsError`` if
-    the experiment has no finished shards (both ``AnalyticsError``).
+    row). With ``read_only``, the dashboard SQL page's confinement (module
+    docstring). Raises ``QueryError`` for bad SQL or format (or a refused
+    query), ``NoResultsError`` if the experiment has no finished shards (both
+    ``AnalyticsError``).
     """
     _check_format(fmt)
-    con = open_catalog(experiment_dir)
+    con = open_sql_catalog(experiment_dir, read_only)
     try:
+        if read_only:
+            check_read_only(con, query)
         return execute(con, query, fmt)
     finally:
         con.close()
@@ -235,18 +251,19 @@ def _read_line(stdin: TextIO, stdout: TextIO, prompt: str) -> str | None:
     return line.rstrip("\n")
 
 
-def interactive_shell(experiment_dir: ResultsPath, stdin: TextIO, stdout: TextIO) -> None:
+def interactive_shell(experiment_dir: ResultsPath, stdin: TextIO, stdout: TextIO, read_only: bool = False) -> None:
     """A small SQL shell on the experiment's views (``cardlab sql EXPERIMENT`` without a query).
 
     Prompt ``cardlab> ``; a query runs once a line ends with ``;`` or an empty
     line follows it, and prints as a ``table``. ``.tables``, ``.schema``,
     ``.help``; ``.quit`` or end of input leaves. An error prints as one line
     (``Error: ...``) and the shell goes on. Opening the catalog may raise
-    ``AnalyticsError`` before the first prompt.
+    ``AnalyticsError`` before the first prompt. ``read_only``: as ``run_sql``.
     """
-    con = open_catalog(experiment_dir)
+    con = open_sql_catalog(experiment_dir, read_only)
     try:
-        stdout.write(f"cardlab SQL on {experiment_dir}: views games, players, cards. .help for help.\n")
+        confined = " (read-only: one SELECT at a time, no files)" if read_only else ""
+        stdout.write(f"cardlab SQL on {experiment_dir}{confined}: views games, players, cards. .help for help.\n")
         buffer: list[str] = []
         while True:
             line = _read_line(stdin, stdout, CONTINUATION_PROMPT if buffer else PROMPT)
@@ -272,6 +289,8 @@ def interactive_shell(experiment_dir: ResultsPath, stdin: TextIO, stdout: TextIO
                 query = "\n".join(buffer)
                 buffer = []
                 try:
+                    if read_only:
+                        check_read_only(con, query)
                     stdout.write(execute(con, query, "table"))
                 except AnalyticsError as error:
                     stdout.write(f"Error: {error}\n")
@@ -280,33 +299,114 @@ def interactive_shell(experiment_dir: ResultsPath, stdin: TextIO, stdout: TextIO
         con.close()
 
 
-READ_STATEMENTS = ("SELECT", "EXPLAIN")
-"""Statement types ``read_only_query`` runs (``WITH``, ``FROM``, ``DESCRIBE``,
-``SHOW``, ``SUMMARIZE`` and ``VALUES`` are all ``SELECT`` to DuckDB)."""
+CONFINEMENT = (
+    # No file, URL, database or extension from SQL: COPY, ATTACH, read_text,
+    # read_parquet('/any/path'), glob, INSTALL/LOAD... all fail. The views
+    # read registered Arrow datasets, which DuckDB scans without opening a file.
+    "SET enable_external_access = false",
+    # No Python variable of the calling code by name (DuckDB's replacement scans).
+    "SET python_enable_replacements = false",
+    # No extension loaded behind a query's back (a function or a file suffix can trigger one).
+    "SET autoload_known_extensions = false",
+    "SET autoinstall_known_extensions = false",
+    "SET allow_community_extensions = false",
+    # Last: from here on no SET, RESET or PRAGMA can loosen the lines above.
+    "SET lock_configuration = true",
+)
+"""What ``confine`` runs on a connection, in order."""
+
+
+def confine(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """Lock ``con`` down to what is already registered on it (``CONFINEMENT``); return it.
+
+    Why not DuckDB's ``allowed_paths`` / ``allowed_directories`` with file
+    access off: they allow *writes* too (``COPY (...) TO 'an allowed file'
+    (USE_TMP_FILE false)`` overwrites a shard), so the views are over Arrow
+    datasets instead and no path at all is allowed.
+    """
+    for setting in CONFINEMENT:
+        con.execute(setting)
+    return con
+
+
+def open_confined_catalog(experiment_dir: ResultsPath, paired: bool | None = None) -> duckdb.DuckDBPyConnection:
+    """The experiment's catalog (views, macros, metric views) that reads only its finished
+    shards and writes nothing: ``open_catalog`` over Arrow datasets, then ``confine``."""
+    return confine(open_catalog(experiment_dir, paired=paired, datasets=True))
+
+
+def open_confined_results_catalog(results_root: ResultsPath) -> duckdb.DuckDBPyConnection:
+    """Like ``open_confined_catalog``, over every experiment under ``results_root``
+    (``analytics.catalog.open_results_catalog``)."""
+    return confine(open_results_catalog(results_root, datasets=True))
+
+
+READ_STATEMENTS = ("SELECT",)
+"""Statement types a read-only query may be (``WITH``, ``FROM``, ``DESCRIBE``,
+``SHOW``, ``SUMMARIZE`` and ``VALUES`` are all ``SELECT`` to DuckDB); an
+``EXPLAIN`` (``ANALYZE`` too) is allowed when what it explains is one."""
+READ_ONLY_HINT = "this box is read-only: expected one SELECT (use `cardlab sql` for anything else)"
+
+
+def _explained(query: str) -> str:
+    """The statement an ``EXPLAIN [ANALYZE | (options)] ...`` query explains (comments skipped)."""
+    tokens = [(start, kind) for start, kind in duckdb.tokenize(query) if kind != duckdb.token_type.comment]
+    ends = [start for start, _kind in tokens[1:]] + [len(query)]
+    words = [query[start:end].strip() for (start, _kind), end in zip(tokens, ends, strict=True)]
+    index = 1  # past EXPLAIN
+    if index < len(words) and words[index].upper() == "ANALYZE":
+        index += 1
+    elif index < len(words) and words[index] == "(":
+        while index < len(words) and words[index] != ")":
+            index += 1
+        index += 1
+    return query[tokens[index][0]:] if index < len(tokens) else ""
+
+
+def check_read_only(con: duckdb.DuckDBPyConnection, query: str) -> None:
+    """Raise ``QueryError`` unless ``query`` is one read: a ``SELECT``, or an ``EXPLAIN`` of one.
+
+    The second wall of the confined SQL (the first is ``confine``): anything
+    else (``CREATE``, ``INSERT``, ``COPY``, ``SET``, ``ATTACH``, ``PRAGMA``,
+    ``CALL``, ``EXPLAIN ANALYZE`` of a write, several statements...) is
+    refused before it runs, in one line.
+    """
+    if not query.strip().strip(";").strip():
+        raise QueryError("empty query; expected SQL such as: SELECT count(*) FROM games")
+    try:
+        statements = con.extract_statements(query)
+        if len(statements) != 1:
+            raise QueryError(f"only one statement at a time, got {len(statements)}; {READ_ONLY_HINT}")
+        kind = statements[0].type.name
+        if kind == "EXPLAIN":
+            inner = con.extract_statements(_explained(statements[0].query))
+            explained = inner[0].type.name if len(inner) == 1 else f"{len(inner)} statements"
+            if explained not in READ_STATEMENTS:
+                raise QueryError(f"EXPLAIN of {explained} refused: {READ_ONLY_HINT}")
+        elif kind not in READ_STATEMENTS:
+            label = "INSTALL/LOAD" if kind == "LOAD" else kind  # DuckDB types INSTALL as LOAD
+            raise QueryError(f"{label} refused: {READ_ONLY_HINT}")
+    except duckdb.Error as error:
+        raise QueryError(one_line(error)) from None
+
+
+def _refused_or_failed(error: duckdb.Error) -> QueryError:
+    """DuckDB's error as one line; a confinement refusal says that it is one."""
+    if isinstance(error, duckdb.PermissionException):
+        return QueryError(f"refused: {one_line(error)} (this SQL reads only the results' views)")
+    return QueryError(one_line(error))
 
 
 def read_only_query(con: duckdb.DuckDBPyConnection, query: str,
                     max_rows: int | None = DEFAULT_MAX_ROWS) -> tuple[pl.DataFrame, int]:
     """Run one read-only statement and return (its first ``max_rows`` rows, the total row count).
 
-    Only a single ``SELECT`` (or ``EXPLAIN``) is run; anything else
-    (``CREATE``, ``INSERT``, ``COPY``, ``SET``, ``ATTACH``, ``PRAGMA``, several
-    statements...) is refused with a ``QueryError`` before it runs, as is any
-    error DuckDB reports. The dashboard's SQL page uses it.
+    ``check_read_only`` first; then the query, whose errors (a confinement
+    refusal included, on a ``confine``d connection) are one-line
+    ``QueryError``s. The dashboard's SQL page uses it on
+    ``open_confined_catalog``.
     """
-    if not query.strip().strip(";").strip():
-        raise QueryError("empty query; expected SQL such as: SELECT count(*) FROM games")
-    try:
-        statements = con.extract_statements(query)
-    except duckdb.Error as error:
-        raise QueryError(one_line(error)) from None
-    if len(statements) != 1:
-        raise QueryError(f"only one statement at a time, got {len(statements)}; "
-                         "this box is read-only: expected one SELECT")
-    kind = statements[0].type.name
-    if kind not in READ_STATEMENTS:
-        raise QueryError(f"{kind} refused: this box is read-only; expected a SELECT "
-                         "(use `cardlab sql` for anything else)")
+    check_read_only(con, query)
     try:
         relation = con.sql(query)
         if relation is None:
@@ -318,5 +418,5 @@ def read_only_query(con: duckdb.DuckDBPyConnection, query: str,
         except duckdb.Error:  # e.g. EXPLAIN: what was fetched is all there is
             total = frame.height
     except duckdb.Error as error:
-        raise QueryError(one_line(error)) from None
+        raise _refused_or_failed(error) from None
     return frame, max(total, frame.height)

@@ -10,14 +10,24 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
+import re
 import sys
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from experiments.spec import BASELINE, ReplayError, Shard, SpecError, load_spec, parse_spec, replay_setup
+from experiments.spec import (
+    BASELINE,
+    MAX_GAMES,
+    MAX_SHARD_SIZE,
+    ReplayError,
+    Shard,
+    SpecError,
+    load_spec,
+    parse_spec,
+    replay_setup,
+)
 from simcore.agents.registry import AgentSpec, AgentSpecError, parse_agent_spec, split_agent_list
 from simcore.parameters import ParameterError, apply_overrides, flatten
 from simcore.play import play_game
@@ -33,13 +43,48 @@ class UsageError(Exception):
     """A mistake in the command line itself."""
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose errors are one ``cardlab: error: ...`` line (exit code 2),
+    like every other user mistake, instead of a usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``message`` as one line naming the option, then exit with code 2."""
+        # "argument --workers: ..." -> "--workers: ..."; "argument -h/--help" -> "--help".
+        message = re.sub(r"^argument (?:-\w/)?(\S+): ", r"\1: ", message)
+        self.exit(USAGE_ERROR, f"cardlab: error: {message} (see `{self.prog} --help`)\n")
+
+
+def _integer(minimum: int, maximum: int) -> Callable[[str], int]:
+    """An argparse type: an integer from ``minimum`` to ``maximum``, else a one-line message."""
+    expected = (f"a positive integer of at most {maximum:,}" if minimum == 1
+                else f"an integer from {minimum:,} to {maximum:,}")
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+        if not minimum <= value <= maximum:
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {value:,}")
+        return value
+
+    return parse
+
+
+MAX_WORKERS = 4096
+"""``--workers``: Ray worker processes are started per CPU asked for, so a typo must not fork thousands."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cardlab`` console script."""
     parser = build_parser()
-    arguments = parser.parse_args(argv)
+    try:
+        arguments = parser.parse_args(argv)
+    except SystemExit as stop:  # --help, or a bad argument already printed as one line
+        return stop.code if isinstance(stop.code, int) else USAGE_ERROR
     try:
         if isinstance(getattr(arguments, "results", None), str):
-            arguments.results = results_path(arguments.results)
+            arguments.results = _results_location(arguments.results)
         result: int = arguments.handler(arguments)
         return result
     except KeyboardInterrupt:
@@ -55,6 +100,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise
 
 
+def _results_location(text: str) -> ResultsPath:
+    """``--results`` as a ``ResultsPath``; a bad one is a ``UsageError`` naming the option."""
+    try:
+        return results_path(text)
+    except ResultsLocationError as error:
+        raise UsageError(f"--results: {error}") from None
+
+
 def _is_user_error(error: Exception) -> bool:
     from analytics.catalog import AnalyticsError
     from workers.runner import RunError
@@ -66,13 +119,13 @@ def _is_user_error(error: Exception) -> bool:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(prog="cardlab", description="A balance lab for tabletop card games.")
+    parser = _OneLineParser(prog="cardlab", description="A balance lab for tabletop card games.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     run = commands.add_parser("run", help="play an experiment on Ray and write its results")
     run.add_argument("spec", help="experiment TOML file, e.g. experiments/divvy_baseline.toml")
     _results_option(run)
-    run.add_argument("--workers", type=int, help="CPUs for local Ray (default: all cores)")
+    run.add_argument("--workers", type=_integer(1, MAX_WORKERS), help="CPUs for local Ray (default: all cores)")
     run.add_argument("--address", help="join this Ray cluster (default: $RAY_ADDRESS, else local Ray)")
     run.add_argument("--resume", action="store_true", help="finish an interrupted run: play only missing shards")
     run.add_argument("--overwrite", action="store_true", help="delete earlier results of this experiment first")
@@ -81,14 +134,14 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--dry-run", action="store_true",
                      help="only say what would be played and how long it would take (a short calibration); "
                      "write nothing")
-    run.add_argument("--games", type=int, metavar="N",
+    run.add_argument("--games", type=_integer(1, MAX_GAMES), metavar="N",
                      help="play only the first N games per variant and player count, into <name>-games-N")
     run.set_defaults(handler=command_run)
 
     tune = commands.add_parser("tune", help="search card data and rules that meet balance targets, then confirm")
     tune.add_argument("spec", help="tuning spec TOML file, e.g. experiments/tune/ring_of_chaos_tune.toml")
     _results_option(tune)
-    tune.add_argument("--workers", type=int, help="CPUs for local Ray (default: all cores)")
+    tune.add_argument("--workers", type=_integer(1, MAX_WORKERS), help="CPUs for local Ray (default: all cores)")
     tune.add_argument("--address", help="join this Ray cluster (default: $RAY_ADDRESS, else local Ray)")
     tune.add_argument("--resume", action="store_true", help="continue a stopped search from its saved state")
     tune.add_argument("--overwrite", action="store_true", help="delete an earlier search (and confirmation) first")
@@ -98,10 +151,17 @@ def build_parser() -> argparse.ArgumentParser:
     tune.add_argument("--trial", type=int, help="with --export: this trial instead of the confirmed answer")
     tune.set_defaults(handler=command_tune)
 
-    sql = commands.add_parser("sql", help="query an experiment with SQL (DuckDB); a shell without a query")
+    sql = commands.add_parser(
+        "sql", help="query an experiment with SQL (DuckDB); a shell without a query",
+        description="SQL (DuckDB) over an experiment's views games, players, cards and every metric view. "
+        "This is the analyst's own shell: it has DuckDB's full power, so it can read and write any file you "
+        "can (read_csv, COPY ... TO, ATTACH) and load extensions. --read-only gives it the dashboard SQL "
+        "page's confinement: the experiment's views only, no file or extension, one SELECT at a time.")
     sql.add_argument("experiment", help="experiment name (under --results) or folder")
     sql.add_argument("query", nargs="?", help="SQL over the views games, players, cards")
     sql.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    sql.add_argument("--read-only", action="store_true",
+                     help="confined like the dashboard's SQL page: reads only this experiment, writes nothing")
     _results_option(sql)
     sql.set_defaults(handler=command_sql)
 
@@ -110,7 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--format", choices=["text", "markdown", "csv", "json"], default="text")
     report.add_argument("--sections", help="comma-separated sections to show (default all): "
                         "variants,seats,agents,factions,coop,games,cards,deltas")
-    report.add_argument("--card-rows", type=int, help="text/markdown: only the best and worst N cards per table")
+    report.add_argument("--card-rows", type=_integer(1, 1_000_000),
+                        help="text/markdown: only the best and worst N cards per table")
     _results_option(report)
     report.set_defaults(handler=command_report)
 
@@ -119,11 +180,19 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--delta", type=float, help="the difference in win rate to detect, e.g. 0.02")
     plan.add_argument("--power", type=float, default=0.8, help="power of the test (default 0.8)")
     plan.add_argument("--alpha", type=float, default=0.05, help="two-sided significance level (default 0.05)")
-    plan.add_argument("--tests", type=int, default=1,
+    plan.add_argument("--tests", type=_integer(1, 1_000_000_000), default=1,
                       help="number of comparisons (cards x variants...): alpha is divided by it (default 1)")
     plan.add_argument("--width", type=float, help="also: games for a 95%% interval at most this wide")
     plan.add_argument("--format", choices=["text", "json"], default="text")
     plan.set_defaults(handler=command_plan)
+
+    verify = commands.add_parser(
+        "verify", help="re-hash an experiment's files against its manifest; exit 1 if any is damaged, "
+        "missing or unexpected")
+    verify.add_argument("experiment", help="experiment name (under --results) or folder")
+    verify.add_argument("--json", action="store_true", help="one JSON object instead of text")
+    _results_option(verify)
+    verify.set_defaults(handler=command_verify)
 
     catalog = commands.add_parser("catalog", help="write a DuckDB catalog file for the plain duckdb client")
     catalog.add_argument("experiment", nargs="?", help="one experiment (default: every experiment under --results)")
@@ -135,7 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
     dashboard = commands.add_parser("dashboard", help="start the Streamlit dashboard")
     _results_option(dashboard)
     dashboard.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
-    dashboard.add_argument("--port", type=int, default=8501)
+    dashboard.add_argument("--port", type=_integer(1, 65535), default=8501)
     dashboard.set_defaults(handler=command_dashboard)
 
     games = commands.add_parser("games", help="the registered games, player counts and parameters")
@@ -145,14 +214,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = commands.add_parser("replay", help="re-play one game and print its trace")
     replay.add_argument("game", nargs="?", help="game id (not needed with --experiment)")
-    replay.add_argument("--seed", type=int, help="the game's seed (the `seed` column of `games`)")
-    replay.add_argument("--players", type=int, help="number of players (default: the game's minimum)")
+    replay.add_argument("--seed", type=_integer(0, 2**64 - 1), help="the game's seed (the `seed` column of `games`)")
+    replay.add_argument("--players", type=_integer(1, 1000), help="number of players (default: the game's minimum)")
     replay.add_argument("--agents", default="random", help="comma-separated agents by seat (default: random)")
     replay.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
                         help="parameter override, e.g. rules.rounds=4 (repeatable)")
     replay.add_argument("--experiment", help="replay a game of this experiment (with --game-index)")
     replay.add_argument("--variant", default=BASELINE, help="variant of --experiment (default: baseline)")
-    replay.add_argument("--game-index", type=int, help="game_index within --experiment")
+    replay.add_argument("--game-index", type=_integer(0, MAX_GAMES - 1), help="game_index within --experiment")
     replay.add_argument("--json", action="store_true", help="JSON lines instead of text")
     _results_option(replay)
     replay.set_defaults(handler=command_replay)
@@ -168,10 +237,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="games/s and decisions/s per game and agent, one core")
     bench.add_argument("--game", action="append", help="only this game (repeatable)")
     bench.add_argument("--agent", action="append", help="only this agent (repeatable)")
-    bench.add_argument("--games", type=int, default=20000, help="games per measurement (default 20000)")
+    bench.add_argument("--games", type=_integer(1, MAX_GAMES), default=20000,
+                       help="games per measurement (default 20000)")
     bench.add_argument("--memory", action="store_true",
                        help="instead: peak memory of one worker playing --games games in shards of --shard-size")
-    bench.add_argument("--shard-size", type=int, default=20000, help="shard size for --memory (default 20000)")
+    bench.add_argument("--shard-size", type=_integer(1, MAX_SHARD_SIZE), default=20000,
+                       help="shard size for --memory (default 20000)")
     bench.add_argument("--search", action="store_true",
                        help="instead: ISMCTS iterations/s per game (random and heuristic rollouts)")
     bench.set_defaults(handler=command_bench)
@@ -190,10 +261,6 @@ def command_run(arguments: argparse.Namespace) -> int:
     import cardlab
     from workers.runner import RunOptions, run_experiment, shrink_spec
 
-    if arguments.workers is not None and arguments.workers < 1:
-        raise UsageError(f"--workers: expected a positive integer, got {arguments.workers}")
-    if arguments.games is not None and arguments.games < 1:
-        raise UsageError(f"--games: expected a positive integer, got {arguments.games}")
     if arguments.resume and arguments.overwrite:
         raise UsageError("--resume and --overwrite: choose one")
     spec = load_spec(arguments.spec)
@@ -229,8 +296,6 @@ def command_tune(arguments: argparse.Namespace) -> int:
     from workers.runner import RunOptions
     from workers.tuning import export_candidate, run_tuning
 
-    if arguments.workers is not None and arguments.workers < 1:
-        raise UsageError(f"--workers: expected a positive integer, got {arguments.workers}")
     if arguments.resume and arguments.overwrite:
         raise UsageError("--resume and --overwrite: choose one")
     if arguments.trial is not None and arguments.export is None:
@@ -296,9 +361,9 @@ def command_sql(arguments: argparse.Namespace) -> int:
 
     folder = resolve_experiment(arguments.experiment, arguments.results)
     if arguments.query is None:
-        interactive_shell(folder, sys.stdin, sys.stdout)
+        interactive_shell(folder, sys.stdin, sys.stdout, read_only=arguments.read_only)
     else:
-        sys.stdout.write(run_sql(folder, arguments.query, arguments.format))
+        sys.stdout.write(run_sql(folder, arguments.query, arguments.format, read_only=arguments.read_only))
     return 0
 
 
@@ -310,8 +375,6 @@ def command_report(arguments: argparse.Namespace) -> int:
     sections = None
     if arguments.sections is not None:
         sections = [name.strip() for name in arguments.sections.split(",") if name.strip()]
-    if arguments.card_rows is not None and arguments.card_rows < 1:
-        raise UsageError(f"--card-rows: expected a positive integer, got {arguments.card_rows}")
     folder = resolve_experiment(arguments.experiment, arguments.results)
     report = build_report(folder)
     sys.stdout.write(render_report(report, arguments.format, card_rows=arguments.card_rows, sections=sections))
@@ -330,8 +393,6 @@ def command_plan(arguments: argparse.Namespace) -> int:
         raise UsageError(f"--power: expected a number strictly between 0 and 1, got {arguments.power}")
     if not 0 < arguments.alpha < 1:
         raise UsageError(f"--alpha: expected a number strictly between 0 and 1, got {arguments.alpha}")
-    if arguments.tests < 1:
-        raise UsageError(f"--tests: expected a positive integer, got {arguments.tests}")
     result: dict[str, Any] = {"p": arguments.p}
     lines = []
     if arguments.delta is not None:
@@ -359,6 +420,52 @@ def command_plan(arguments: argparse.Namespace) -> int:
     return 0
 
 
+def command_verify(arguments: argparse.Namespace) -> int:
+    """``cardlab verify EXPERIMENT``: every finished shard's files re-hashed, stray files listed.
+
+    Exit code 0 when everything matches, 1 when a file is damaged, missing or
+    unexpected (2, as always, for a user mistake such as an unknown experiment).
+    """
+    from analytics.catalog import read_manifest, resolve_experiment
+    from workers.integrity import repair_command, verify_experiment
+    from workers.storage import lock_holder
+
+    folder = resolve_experiment(arguments.experiment, arguments.results)
+    result = verify_experiment(folder, read_manifest(folder), lock_holder(folder))
+    if arguments.json:
+        print(json.dumps({
+            "experiment": str(folder), "shards": result.shards, "files_checked": result.files_checked,
+            "bytes_hashed": result.bytes_hashed, "seconds": round(result.seconds, 3),
+            "problems": [{"kind": finding.kind, "path": str(finding.path), "detail": finding.detail,
+                          "shard": finding.shard} for finding in result.findings],
+            "unverifiable_shards": result.unverifiable, "running": result.writer is not None}, indent=2))
+        return 1 if result.findings else 0
+    for finding in result.findings:
+        print(f"{finding.kind:<10}  {finding.line()}")
+    if result.writer is not None:
+        print(f"note: a run (pid {result.writer.get('pid')} on {result.writer.get('host')}) is writing these "
+              "results; the files of its unfinished shards are not listed")
+    if result.unverifiable:
+        print(f"note: {len(result.unverifiable)} shard(s) have no checksums in their manifest entry (written "
+              f"before cardlab kept them) and were not verified: {', '.join(result.unverifiable[:5])}"
+              + (" ..." if len(result.unverifiable) > 5 else ""))
+    work = (f"{result.shards:,} finished shard(s), {result.files_checked:,} file(s), "
+            f"{result.bytes_hashed / 1e6:,.1f} MB re-hashed in {result.seconds:.1f} s")
+    if not result.findings:
+        print(f"{folder}: every file matches the manifest ({work})")
+        return 0
+    kinds = {kind: sum(finding.kind == kind for finding in result.findings)
+             for kind in ("damaged", "missing", "unexpected")}
+    counts = ", ".join(f"{count} {kind}" for kind, count in kinds.items() if count)
+    repairs = []
+    if kinds["damaged"] or kinds["missing"]:
+        repairs.append(f"`{repair_command(folder)}` repairs the damaged and missing files")
+    if kinds["unexpected"]:
+        repairs.append("cardlab never reads the unexpected files")
+    print(f"{folder}: {counts} ({work}); {'; '.join(repairs)}")
+    return 1
+
+
 def command_catalog(arguments: argparse.Namespace) -> int:
     """``cardlab catalog [EXPERIMENT]``: a catalog file for ``duckdb FILE``."""
     from analytics.catalog import resolve_experiment
@@ -374,7 +481,12 @@ def command_catalog(arguments: argparse.Namespace) -> int:
 
 
 def command_dashboard(arguments: argparse.Namespace) -> int:
-    """``cardlab dashboard``: ``streamlit run`` on the app, loopback by default."""
+    """``cardlab dashboard``: ``streamlit run`` on the app, loopback by default.
+
+    The process *becomes* Streamlit (``exec``) rather than starting it as a
+    child: whatever ends ``cardlab dashboard`` (Ctrl-C, SIGTERM, SIGKILL)
+    ends the server, and no Streamlit is left running without it.
+    """
     import dashboard
 
     app = Path(dashboard.__file__).parent / "app.py"
@@ -385,7 +497,8 @@ def command_dashboard(arguments: argparse.Namespace) -> int:
         "--server.address", arguments.host, "--server.port", str(arguments.port),
         "--server.headless", "true", "--browser.gatherUsageStats", "false",
     ]
-    return subprocess.call(command, env=environment)
+    sys.stderr.flush()
+    os.execve(sys.executable, command, environment)
 
 
 def command_check_agent(arguments: argparse.Namespace) -> int:
@@ -494,11 +607,12 @@ def command_replay(arguments: argparse.Namespace) -> int:
 
 
 def _replay_from_experiment(arguments: argparse.Namespace) -> tuple[str, dict[str, Any], int, int, list[AgentSpec]]:
-    from analytics.catalog import resolve_experiment
+    from analytics.catalog import read_manifest, require_intact, resolve_experiment
 
     if arguments.game_index is None:
         raise UsageError("--experiment needs --game-index")
     folder = resolve_experiment(arguments.experiment, arguments.results)
+    require_intact(folder, read_manifest(folder))
     spec_file = folder / SPEC_FILE
     spec = parse_spec(json.loads(spec_file.read_text()), str(spec_file))
     try:
@@ -516,8 +630,6 @@ def command_bench(arguments: argparse.Namespace) -> int:
         get_game(game_id)
     for agent in arguments.agent or []:
         parse_agent_spec(agent)
-    if arguments.games < 1:
-        raise UsageError(f"--games: expected a positive integer, got {arguments.games}")
     if arguments.memory:
         return _bench_memory(arguments)
     if arguments.search:

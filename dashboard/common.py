@@ -25,7 +25,7 @@ from analytics import explore, metrics
 from analytics.catalog import AnalyticsError, experiment_version, list_experiments, open_catalog, read_spec
 from analytics.replay import ReplayTrace, replay_game
 from analytics.report import Report, build_report
-from analytics.sql import read_only_query
+from analytics.sql import open_confined_catalog, open_confined_results_catalog, read_only_query
 from workers.location import ResultsPath, results_path
 
 RUN_HINT = "cardlab run experiments/divvy_baseline.toml"
@@ -149,18 +149,40 @@ def load(folder: ResultsPath, name: str, *arguments: Any) -> pl.DataFrame:
     return _load(str(folder), version(folder), name, arguments)
 
 
+@st.cache_resource(show_spinner="Opening the results...", max_entries=8)
+def _confined_catalog(folder: str, results_version: int) -> SharedCatalog:
+    # The SQL page's connection, opened once per results version like the
+    # catalog above. It is confined (analytics.sql.confine: nothing can be
+    # created, attached or set on it), so no query can change what another
+    # session's query sees.
+    return SharedCatalog(open_confined_catalog(results_path(folder), paired=_paired(folder)), threading.Lock())
+
+
 @st.cache_data(show_spinner="Running the query...", max_entries=64)
 def _query(folder: str, results_version: int, query: str, max_rows: int) -> tuple[pl.DataFrame, int]:
-    con = open_catalog(results_path(folder), paired=_paired(folder))
+    shared = _confined_catalog(folder, results_version)
+    with shared.lock:
+        return read_only_query(shared.con, query, max_rows)
+
+
+def query(folder: ResultsPath, text: str, max_rows: int) -> tuple[pl.DataFrame, int]:
+    """``analytics.sql.read_only_query`` on the experiment's confined catalog (every view, nothing
+    else readable, nothing writable), cached per results version."""
+    return _query(str(folder), version(folder), text, max_rows)
+
+
+@st.cache_data(show_spinner="Running the query...", max_entries=64, ttl=2)
+def _query_all(root: str, query: str, max_rows: int) -> tuple[pl.DataFrame, int]:
+    con = open_confined_results_catalog(results_path(root))
     try:
         return read_only_query(con, query, max_rows)
     finally:
         con.close()
 
 
-def query(folder: ResultsPath, text: str, max_rows: int) -> tuple[pl.DataFrame, int]:
-    """``analytics.sql.read_only_query`` on the experiment (every view), cached per results version."""
-    return _query(str(folder), version(folder), text, max_rows)
+def query_all(text: str, max_rows: int) -> tuple[pl.DataFrame, int]:
+    """As ``query``, over every experiment of the results folder (cached for 2 s, as the overview)."""
+    return _query_all(str(results_root()), text, max_rows)
 
 
 @st.cache_data(show_spinner="Replaying the game...", max_entries=32)

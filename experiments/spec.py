@@ -11,6 +11,7 @@ See the README ("Experiment files") for the format.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 import tomllib
 from collections.abc import Mapping
@@ -31,6 +32,23 @@ KNOWN_KEYS = {
 }
 SWEEP_AGENTS = "agents"
 DEFAULT_SHARD_SIZE = 5000
+
+# Upper bounds of every count in a spec. Far above any real experiment (the
+# largest shipped one plays 10,000,000 games), they turn a typo such as
+# ``games = 9223372036854775807`` into a one-line error instead of a driver
+# that plans shards for ever.
+MAX_GAMES = 1_000_000_000
+"""Games per variant and player count."""
+MAX_SHARD_SIZE = 1_000_000
+"""Games per shard: one worker holds a whole shard's rows in memory (about 4 GB at this size)."""
+MAX_TOTAL_GAMES = 10_000_000_000
+"""Games over every variant and player count."""
+MAX_SHARDS = 1_000_000
+"""Shards (Ray tasks, Parquet files per table, manifest entries) of one experiment."""
+MAX_VARIANTS = 10_000
+"""Variants, the baseline and every sweep grid point included."""
+MAX_SEED = 2**63 - 1
+"""The largest experiment seed (TOML integers are signed 64-bit)."""
 
 
 class SpecError(ValueError):
@@ -176,13 +194,27 @@ def _fail(source: str, key: str, expected: str) -> SpecError:
     return SpecError(f"{source}: {key}: {expected}")
 
 
-def _positive_int(raw: Mapping[str, Any], key: str, default: int | None, source: str) -> int:
+def _positive_int(raw: Mapping[str, Any], key: str, default: int | None, source: str, maximum: int) -> int:
     value = raw.get(key, default)
     if value is None:
         raise _fail(source, key, "missing; expected a positive integer")
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
         raise _fail(source, key, f"expected a positive integer, got {value!r}")
+    if value > maximum:
+        raise _fail(source, key, f"expected a positive integer of at most {maximum:,}, got {value:,}")
     return value
+
+
+def _check_size(source: str, games: int, shard_size: int, variants: int, player_counts: int) -> None:
+    """Refuse an experiment too large to plan: too many games or shards in all."""
+    total = games * variants * player_counts
+    if total > MAX_TOTAL_GAMES:
+        raise _fail(source, "games", f"{games:,} games x {variants:,} variant(s) x {player_counts} player count(s) "
+                    f"= {total:,} games; expected at most {MAX_TOTAL_GAMES:,} in all")
+    shards = -(-games // shard_size) * variants * player_counts
+    if shards > MAX_SHARDS:
+        raise _fail(source, "shard_size", f"{shard_size:,} games per shard make {shards:,} shards; expected at "
+                    f"most {MAX_SHARDS:,} (a larger shard_size)")
 
 
 def load_spec(path: str | Path) -> ExperimentSpec:
@@ -219,11 +251,13 @@ def parse_spec(raw: Mapping[str, Any], source: str, default_name: str = "") -> E
     except UnknownGameError as error:
         raise _fail(source, "game", str(error)) from None
 
-    games = _positive_int(raw, "games", None, source)
-    shard_size = _positive_int(raw, "shard_size", DEFAULT_SHARD_SIZE, source)
+    games = _positive_int(raw, "games", None, source, MAX_GAMES)
+    shard_size = _positive_int(raw, "shard_size", DEFAULT_SHARD_SIZE, source, MAX_SHARD_SIZE)
     seed = raw.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise _fail(source, "seed", f"expected a non-negative integer, got {seed!r}")
+    if seed > MAX_SEED:
+        raise _fail(source, "seed", f"expected a non-negative integer of at most {MAX_SEED}, got {seed}")
 
     player_counts = _player_counts(raw, game, source)
     agents = _agents(raw, source)
@@ -240,6 +274,7 @@ def parse_spec(raw: Mapping[str, Any], source: str, default_name: str = "") -> E
     variants = _variants(raw, game, source)
     sweep = _sweep_table(raw, source)
     variants += _sweep_variants(sweep, game, source, {variant.name for variant in variants})
+    _check_size(source, games, shard_size, len(variants), len(player_counts))
     return ExperimentSpec(
         name=name,
         game=game_id,
@@ -340,6 +375,9 @@ def _sweep_variants(
     """One variant per point of the sweep grid, named ``sweep-000``, ``sweep-001``..."""
     if not sweep:
         return ()
+    points = math.prod(len(values) for values in sweep.values())
+    if points + len(taken) > MAX_VARIANTS:
+        raise _fail(source, "sweep", f"a grid of {points:,} points; expected at most {MAX_VARIANTS:,} variants in all")
     defaults = game.default_parameters()
     paths = list(sweep)
     variants = []
@@ -365,6 +403,8 @@ def _variants(raw: Mapping[str, Any], game: Game, source: str) -> tuple[Variant,
     table = raw.get("variants", {})
     if not isinstance(table, dict):
         raise _fail(source, "variants", "expected a table of variants ([variants.NAME])")
+    if len(table) > MAX_VARIANTS:
+        raise _fail(source, "variants", f"{len(table):,} variants; expected at most {MAX_VARIANTS:,}")
     defaults = game.default_parameters()
     variants = []
     names = [BASELINE] + [name for name in table if name != BASELINE]

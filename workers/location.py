@@ -27,6 +27,7 @@ from __future__ import annotations
 import fnmatch
 import functools
 import os
+import tempfile
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -269,6 +270,9 @@ def results_path(where: str | os.PathLike[str] | ObjectPath) -> ResultsPath:
     if isinstance(where, ObjectPath | Path):
         return where
     text = os.fspath(where)
+    if not text.strip():
+        # Path("") is the current folder: results would land wherever the command ran.
+        raise ResultsLocationError("empty results location; expected a folder path or s3://bucket/prefix")
     scheme, separator, rest = text.partition("://")
     if not separator:
         return Path(text)
@@ -335,6 +339,33 @@ def bucket_problem(path: ResultsPath) -> str | None:
         return f"{path.scheme}://{bucket}: cannot reach the object store ({str(error).splitlines()[0]})"
     if info.type == pafs.FileType.NotFound:
         return f"{path.scheme}://{bucket}: no such bucket; create it first (e.g. `mc mb` or `aws s3 mb`)"
+    return None
+
+
+def writable_folder_problem(path: ResultsPath) -> str | None:
+    """Why results cannot be written into the local folder ``path``, or None.
+
+    ``path`` must be a folder (or not exist yet, under a folder) that this
+    process can create files in. Checked by creating and removing a probe
+    file in the nearest existing folder: permission bits say nothing to root,
+    nor about read-only or immutable mounts. Nothing is left behind.
+    Object-store prefixes are not checked here (``bucket_problem``).
+    """
+    if isinstance(path, ObjectPath):
+        return None
+    existing = path
+    while not existing.exists():
+        if existing.parent == existing:
+            break
+        existing = existing.parent
+    if existing.exists() and not existing.is_dir():
+        return f"{existing}: is a file; expected a results folder (or a path where one can be created)"
+    try:
+        descriptor, probe = tempfile.mkstemp(prefix=".cardlab-probe-", dir=existing)
+    except OSError as error:
+        return f"{existing}: not writable ({error.strerror}); expected a folder cardlab can write results into"
+    os.close(descriptor)
+    os.unlink(probe)
     return None
 
 

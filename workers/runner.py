@@ -10,24 +10,27 @@ shards without a marker.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from experiments.spec import ExperimentSpec, Shard, parse_spec
-from workers.location import ResultsPath, bucket_problem, remove_tree, results_path
+from workers.integrity import check_shards
+from workers.location import ResultsPath, bucket_problem, remove_tree, results_path, writable_folder_problem
+from workers.reaper import start_reaper
 from workers.shard import run_shard
 from workers.storage import (
+    RUN_FILE,
     SPEC_FILE,
     ExperimentLockedError,
     acquire_lock,
-    damaged_shards,
     finished_shards,
     forget_shard,
     lock_holder,
@@ -36,9 +39,9 @@ from workers.storage import (
     write_json_atomically,
 )
 
-RUN_FILE = "run.json"
-# Local Ray talks over loopback only. Ray rewrites "127.0.0.1" to the machine's
-# outward address, so the embedded cluster uses another loopback address.
+# Multi-node clusters started on one machine (the cluster tests) use another
+# loopback address: with Ray's usual settings it rewrites "127.0.0.1" to the
+# machine's outward address. The embedded cluster: EMBEDDED_RAY_NODE_IP below.
 LOCAL_RAY_NODE_IP = "127.0.0.2"
 
 
@@ -67,6 +70,8 @@ class RunOptions:
     # so that the summary's wall time includes start-up; None: when
     # ``run_experiment`` was called.
     started: float | None = None
+    cluster_timeout: float = 15.0
+    """Seconds a cluster at ``address`` has to answer before the run is refused."""
 
 
 @dataclass
@@ -131,10 +136,10 @@ def prepare_experiment_dir(spec: ExperimentSpec, options: RunOptions) -> Results
     same spec) or ``--overwrite``.
     """
     results_root = results_path(options.results_root)
-    problem = bucket_problem(results_root)
+    root = results_root / spec.name
+    problem = bucket_problem(results_root) or writable_folder_problem(root)
     if problem is not None:
         raise RunError(problem)
-    root = results_root / spec.name
     spec_file = root / SPEC_FILE
     holder = lock_holder(root)
     if holder is not None:
@@ -163,20 +168,89 @@ def _init_ray(options: RunOptions) -> int:
     import ray
 
     if not ray.is_initialized():
-        address = options.address or os.environ.get("RAY_ADDRESS")
+        address = _cluster_address(options)
         if address:
             ray.init(address=address, logging_level=logging.WARNING, log_to_driver=True)
         else:
-            ray.init(
-                address="local",  # a new embedded cluster, even when another one runs on this machine
-                num_cpus=options.workers or os.cpu_count() or 1,
-                include_dashboard=False,
-                _node_ip_address=LOCAL_RAY_NODE_IP,
-                logging_level=logging.WARNING,
-                configure_logging=True,
-            )
+            _start_embedded_ray(options.workers or os.cpu_count() or 1)
     cpus = int(ray.cluster_resources().get("CPU", 1))
     return min(cpus, options.workers) if options.workers else cpus
+
+
+EMBEDDED_RAY_NODE_IP = "127.0.0.1"
+EMBEDDED_RAY_ENVIRONMENT = {
+    # With this, Ray keeps the node address 127.0.0.1 as given (on Linux it would
+    # swap it for the machine's outward address), and Ray binds its gRPC servers
+    # (GCS, raylet, workers, agents) to loopback only when the node address is
+    # exactly 127.0.0.1; for any other address they listen on every interface.
+    "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
+    # No Prometheus exporter in the dashboard agent: its /metrics port answers without a token.
+    "RAY_enable_metrics_collection": "0",
+}
+"""Set while the embedded cluster starts (its processes inherit them), then restored."""
+
+
+def require_token_authentication() -> None:
+    """Turn Ray's token authentication on for the embedded cluster (this process and its children).
+
+    Ray's default changes between releases; cardlab does not rely on it. An
+    environment that turns it off (``RAY_AUTH_MODE=disabled``) is refused
+    rather than silently overridden. Ray keeps the token in
+    ``~/.ray/auth_token`` (made on first use) unless ``RAY_AUTH_TOKEN`` or
+    ``RAY_AUTH_TOKEN_PATH`` gives one.
+    """
+    mode = os.environ.get("RAY_AUTH_MODE")
+    if mode is not None and mode.strip().lower() != "token":
+        raise RunError(f"RAY_AUTH_MODE={mode}: cardlab's embedded Ray cluster always runs with token "
+                       "authentication; unset RAY_AUTH_MODE or set it to token")
+    os.environ["RAY_AUTH_MODE"] = "token"
+
+
+@contextlib.contextmanager
+def _embedded_ray_environment() -> Iterator[None]:
+    """``EMBEDDED_RAY_ENVIRONMENT`` in force while the embedded cluster starts.
+
+    Ray reads the first variable once, at import, into ``ray_constants``, and
+    this process may have imported Ray long before (tests do), so the
+    constant is set too; ``Config.initialize`` makes this process's Ray core
+    read its settings again (as Ray does itself when it changes them).
+    Restored afterwards: a later ``ray.init(address=...)`` from this process
+    must find its node address as usual.
+    """
+    from ray._private import ray_constants
+    from ray._raylet import Config  # type: ignore[attr-defined]  # not in its stub
+
+    saved = {name: os.environ.get(name) for name in EMBEDDED_RAY_ENVIRONMENT}
+    saved_cluster = ray_constants.ENABLE_RAY_CLUSTER
+    os.environ.update(EMBEDDED_RAY_ENVIRONMENT)
+    ray_constants.ENABLE_RAY_CLUSTER = False
+    Config.initialize("")
+    try:
+        yield
+    finally:
+        ray_constants.ENABLE_RAY_CLUSTER = saved_cluster
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def _start_embedded_ray(cpus: int) -> None:
+    """A new Ray cluster in this process, on loopback, token-protected, watched by the reaper."""
+    import ray
+
+    require_token_authentication()
+    start_reaper()  # before Ray: it must see every process Ray starts
+    with _embedded_ray_environment():
+        ray.init(
+            address="local",  # a new embedded cluster, even when another one runs on this machine
+            num_cpus=cpus,
+            include_dashboard=False,
+            _node_ip_address=EMBEDDED_RAY_NODE_IP,
+            logging_level=logging.WARNING,
+            configure_logging=True,
+        )
 
 
 def run_experiment(
@@ -191,10 +265,21 @@ def run_experiment(
     prepared and locked; ``on_shard_done`` each finished shard's manifest entry.
 
     Holds the experiment folder's lock for the whole run, so that a second
-    run on the same folder refuses instead of mixing results.
+    run on the same folder refuses instead of mixing results. A cluster
+    address that does not answer is refused before anything is written. A
+    run that ends early says so in ``run.json`` (``interrupted`` after Ctrl-C
+    or SIGTERM, ``failed: ...`` after an error); one that ends before its
+    first shard leaves no folder it created behind.
     """
     if options.started is None:
         options = replace(options, started=time.perf_counter())
+    address = _cluster_address(options)
+    if address is not None:
+        _require_cluster_answers(address, options.cluster_timeout)
+    else:
+        require_token_authentication()
+    root = results_path(options.results_root) / spec.name
+    created = _first_missing(root)
     root = prepare_experiment_dir(spec, options)
     try:
         acquire_lock(root)
@@ -202,17 +287,95 @@ def run_experiment(
         raise RunError(str(error)) from None
     try:
         return _run_locked(spec, options, root, on_shard_done, on_start)
+    except BaseException as error:
+        _record_early_end(spec, root, error, created)
+        raise
     finally:
         release_lock(root)
+
+
+def _first_missing(root: ResultsPath) -> ResultsPath | None:
+    """The outermost of ``root`` and its parents that does not exist yet (what a run creates), or None."""
+    if root.exists():
+        return None
+    missing = root
+    while not missing.parent.exists() and missing.parent != missing:
+        missing = missing.parent
+    return missing
+
+
+def _record_early_end(spec: ExperimentSpec, root: ResultsPath, error: BaseException,
+                      created: ResultsPath | None) -> None:
+    """After a run ended by ``error``: remove what this run created (``created``: the
+    outermost new folder) if it finished no shard, else say in ``run.json`` how it ended."""
+    if created is not None and not finished_shards(root):
+        remove_tree(created)
+        return
+    interrupted = isinstance(error, KeyboardInterrupt | SystemExit)
+    reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    _write_status(spec, root, "interrupted" if interrupted else f"failed: {reason}", "ended")
+
+
+def _write_status(spec: ExperimentSpec, root: ResultsPath, status: str, moment: str) -> None:
+    """``run.json``: the status, when (``moment`` is ``started``, ``finished`` or ``ended``),
+    the number of shards and the spec file (for the repair hint of ``workers.integrity``)."""
+    source = Path(spec.source) if spec.source else None
+    record: dict[str, Any] = {"status": status, moment: time.time(), "shards": len(spec.shards())}
+    if source is not None and source.is_file():
+        record["spec"] = str(source.resolve())
+    write_json_atomically(record, root / RUN_FILE)
+
+
+def _cluster_address(options: RunOptions) -> str | None:
+    """The Ray cluster to join (``--address``, else ``$RAY_ADDRESS``), or None for an embedded cluster."""
+    return options.address or os.environ.get("RAY_ADDRESS") or None
+
+
+def _require_cluster_answers(address: str, timeout: float) -> None:
+    """Refuse (``RunError``) a cluster whose GCS does not answer within ``timeout`` seconds.
+
+    ``ray.init`` waits for ever on an address where nothing (or something
+    other than Ray) listens. Only ``HOST:PORT`` and ``ray://HOST:PORT`` are
+    probed: first a TCP connection, then a gRPC (HTTP/2) handshake, which a
+    port that accepts connections but never answers fails.
+    """
+    import socket
+
+    import grpc
+
+    target = address.removeprefix("ray://")
+    host, separator, port = target.rpartition(":")
+    if not separator or not port.isdigit() or "/" in target:
+        return  # "auto", a URL...: left to Ray
+    deadline = time.monotonic() + timeout
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as error:
+        raise RunError(f"--address {address}: no Ray cluster answers ({error.strerror or error}); "
+                       "expected the address of a running cluster's head (HOST:PORT)") from None
+    channel = grpc.insecure_channel(target)
+    try:
+        grpc.channel_ready_future(channel).result(timeout=max(0.1, deadline - time.monotonic()))
+    except grpc.FutureTimeoutError:
+        raise RunError(f"--address {address}: no Ray cluster answered within {timeout:g} s (the port accepts "
+                       "connections but does not speak Ray's protocol); expected a running cluster's head") from None
+    finally:
+        channel.close()
 
 
 def _replay_damaged_shards(root: ResultsPath, report: Callable[[str], None]) -> None:
     """Forget finished shards whose files are missing or damaged (they are
     deterministic, so playing them again restores them exactly)."""
-    manifest = finished_shards(root)
-    for shard_id, problems in damaged_shards(root).items():
-        for problem in problems:
-            report(f"shard {shard_id}: {problem}; playing it again")
+    def unreadable(path: ResultsPath, reason: str) -> None:
+        report(f"shard {path.stem}: {path}: unreadable manifest entry ({reason}); playing it again")
+        path.unlink(missing_ok=True)
+
+    manifest = finished_shards(root, unreadable)
+    findings, _hashed = check_shards(root, manifest, trust_identity=False)
+    for finding in findings:
+        report(f"shard {finding.shard}: {finding.line()}; playing it again")
+    for shard_id in {finding.shard for finding in findings if finding.shard is not None}:
         forget_shard(root, shard_id, manifest[shard_id]["variant"])
 
 
@@ -230,7 +393,7 @@ def _run_locked(
         _replay_damaged_shards(root, lambda line: print(line, file=sys.stderr))
     done = finished_shards(root) if options.resume else {}
     todo = [shard for shard in shards if shard.id not in done]
-    write_json_atomically({"status": "running", "started": time.time(), "shards": len(shards)}, root / RUN_FILE)
+    _write_status(spec, root, "running", "started")
     if on_start is not None:
         on_start(todo)
 
@@ -272,8 +435,7 @@ def _run_locked(
     finally:
         progress.close()
     finished = time.perf_counter()
-    status = "stopped early: every stop_when target met" if stopped_early else "finished"
-    write_json_atomically({"status": status, "finished": time.time(), "shards": len(shards)}, root / RUN_FILE)
+    _write_status(spec, root, "stopped early: every stop_when target met" if stopped_early else "finished", "finished")
     return RunSummary(
         experiment_dir=root,
         shards_total=len(shards),

@@ -16,6 +16,7 @@ import os
 import socket
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,8 @@ from workers.schemas import encode_parquet
 
 MANIFEST_FOLDER = "_manifest"
 SPEC_FILE = "spec.json"
+RUN_FILE = "run.json"
+"""The run's status (running, finished, interrupted...), the spec file it ran and when."""
 
 
 def table_path(root: ResultsPath, table: str, variant: str, shard_id: str) -> ResultsPath:
@@ -70,33 +73,36 @@ def write_parquet_atomically(table: pa.Table, path: ResultsPath,
     return {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
 
 
-def file_checksum(path: ResultsPath) -> dict[str, Any]:
-    """Size and SHA-256 of a stored file (as ``write_parquet_atomically`` returns)."""
-    digest = hashlib.sha256()
-    size = 0
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-            size += len(block)
-    return {"bytes": size, "sha256": digest.hexdigest()}
-
-
 def write_json_atomically(data: Any, path: ResultsPath) -> None:
     """Write ``data`` as pretty JSON to ``path``, whole or not at all."""
     write_bytes_atomically((json.dumps(data, indent=2, sort_keys=True) + "\n").encode(), path)
 
 
-def finished_shards(root: ResultsPath) -> dict[str, dict[str, Any]]:
-    """Manifest entries of the shards already complete under ``root``."""
+def finished_shards(root: ResultsPath,
+                    on_unreadable: Callable[[ResultsPath, str], None] | None = None) -> dict[str, dict[str, Any]]:
+    """Manifest entries of the shards already complete under ``root``.
+
+    An entry that cannot be read or is not a JSON object (a truncated or
+    damaged marker) is left out, so that its shard counts as unfinished and
+    is played again; ``on_unreadable(path, reason)`` hears of each.
+    """
     folder = root / MANIFEST_FOLDER
     if not folder.is_dir():
         return {}
-    paths = sorted_glob(folder, "*.json")
+    paths = [path for path in sorted_glob(folder, "*.json") if not path.name.startswith(".")]
     entries = {}
     for path, content in zip(paths, read_many(paths), strict=True):
-        if isinstance(content, OSError):
-            raise content
-        entries[path.stem] = json.loads(content)
+        try:
+            if isinstance(content, OSError):
+                raise content
+            entry = json.loads(content)
+            if not isinstance(entry, dict) or not isinstance(entry.get("variant"), str):
+                raise ValueError("not a manifest entry")
+        except (OSError, ValueError) as error:
+            if on_unreadable is not None:
+                on_unreadable(path, str(error).splitlines()[0] if str(error) else type(error).__name__)
+            continue
+        entries[path.stem] = entry
     return entries
 
 
@@ -135,6 +141,13 @@ def lock_holder(root: ResultsPath) -> dict[str, Any] | None:
     if holder.get("host") == socket.gethostname() and not _process_alive(int(holder.get("pid", 0))):
         return None
     return holder
+
+
+def lock_left_by_dead_run(root: ResultsPath) -> bool:
+    """Whether ``root``'s lock names a run on this host that is no longer alive (it was killed)."""
+    holder = _read_lock(root / LOCK_FILE)
+    return (holder is not None and holder.get("host") == socket.gethostname()
+            and not _process_alive(int(holder.get("pid", 0))))
 
 
 def locked_message(root: ResultsPath, holder: dict[str, Any]) -> str:
@@ -190,33 +203,6 @@ def release_lock(root: ResultsPath) -> None:
     holder = _read_lock(lock)
     if holder is None or (holder.get("pid") == os.getpid() and holder.get("host") == socket.gethostname()):
         lock.unlink(missing_ok=True)
-
-
-def shard_problems(root: ResultsPath, shard_id: str, entry: dict[str, Any]) -> list[str]:
-    """What is wrong with a finished shard's files (empty when all are intact).
-
-    Each file must exist with the size and SHA-256 the manifest recorded.
-    """
-    problems = []
-    for table, expected in entry.get("files", {}).items():
-        path = table_path(root, table, entry["variant"], shard_id)
-        if not path.is_file():
-            problems.append(f"{path}: missing")
-        elif path.stat().st_size != expected["bytes"]:
-            problems.append(f"{path}: {path.stat().st_size} bytes, the manifest says {expected['bytes']}")
-        elif file_checksum(path)["sha256"] != expected["sha256"]:
-            problems.append(f"{path}: checksum differs from the manifest (damaged)")
-    return problems
-
-
-def damaged_shards(root: ResultsPath) -> dict[str, list[str]]:
-    """Finished shards whose files are missing or damaged, with the problems found."""
-    damaged = {}
-    for shard_id, entry in finished_shards(root).items():
-        problems = shard_problems(root, shard_id, entry)
-        if problems:
-            damaged[shard_id] = problems
-    return damaged
 
 
 def forget_shard(root: ResultsPath, shard_id: str, variant: str) -> None:

@@ -14,8 +14,11 @@ if overview.is_empty():
     st.stop()
 
 running = overview.filter(overview["status"] == "running")
+interrupted = overview.filter(overview["status"].is_in(["interrupted", "failed"]))
 st.caption(f"{overview.height} experiments in `{root}`"
            + (f" · {running.height} running (the table refreshes on every rerun)" if running.height else "")
+           + (f" · {interrupted.height} interrupted or failed (`cardlab run SPEC --resume` finishes them)"
+              if interrupted.height else "")
            + ". Select a row to open that experiment on the other pages (or use the sidebar).")
 
 

@@ -1,27 +1,40 @@
-"""SQL page: a read-only query box over the experiment's catalog (every view), results as a table,
-download as CSV. Anything that is not a read is refused."""
+"""SQL page: a confined, read-only query box over the experiment's catalog (every view), results as a
+table, download as CSV.
+
+The connection (``analytics.sql.open_confined_catalog``) reads only the chosen
+experiment's finished shards, or every experiment of the results folder when
+the toggle says so, and nothing else: DuckDB's file, URL and extension access
+is off and its settings are locked. Anything that is not one SELECT is
+refused before it runs. Every refusal is one line.
+"""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from analytics.catalog import AnalyticsError
-from dashboard.common import query, require_experiment
+from dashboard.common import query, query_all, require_experiment, results_root
 
 MAX_ROWS = 10_000
 EXAMPLE = "SELECT variant, n_players, count(*) AS games, avg(turns) AS mean_turns\nFROM games GROUP BY ALL ORDER BY ALL"
 
 st.title("SQL")
 folder = require_experiment()
-st.caption(f"Read-only DuckDB over `{folder.name}`: the views `games`, `players`, `cards` and every metric view "
-           "(`seat_stats`, `card_stats`, `variant_deltas`...). One SELECT at a time; "
+every = st.toggle("Every experiment in the results folder", value=False, key="sql_every_experiment",
+                  help="The views then hold every experiment's rows; the `experiment` column tells them apart.")
+scope = f"every experiment in `{results_root()}`" if every else f"`{folder.name}`"
+st.caption(f"Read-only DuckDB over {scope}: the views `games`, `players`, `cards` and every metric view "
+           "(`seat_stats`, `card_stats`, `variant_deltas`...). It reads nothing else (no files, no other "
+           "experiment, no extensions) and writes nothing. One SELECT at a time; "
            "for anything else use `cardlab sql`.")
 text = st.text_area("Query", EXAMPLE, height=140)
 try:
-    frame, total = query(folder, text, MAX_ROWS)
+    frame, total = query_all(text, MAX_ROWS) if every else query(folder, text, MAX_ROWS)
 except AnalyticsError as error:
     st.error(f"{error}")
     st.stop()
-st.caption(f"{total:,} rows" + (f", first {frame.height:,} shown and downloaded" if total > frame.height else ""))
+st.caption(f"{total:,} row{'' if total == 1 else 's'}"
+           + (f", first {frame.height:,} shown and downloaded" if total > frame.height else ""))
 st.dataframe(frame, hide_index=True)
-st.download_button("Download CSV", frame.write_csv(), file_name=f"{folder.name}-query.csv", mime="text/csv")
+name = "all-experiments" if every else folder.name
+st.download_button("Download CSV", frame.write_csv(), file_name=f"{name}-query.csv", mime="text/csv")

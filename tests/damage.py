@@ -1,0 +1,24 @@
+"""Damage done to result files by the integrity tests, as a disk or a careless hand would."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+
+def flip_game_index_bytes(path: Path, count: int = 8) -> None:
+    """Flip ``count`` bytes inside the file's ``game_index`` column chunk, keeping its size and
+    modification time (the damage of issue 14)."""
+    row_group = pq.ParquetFile(path).metadata.row_group(0)
+    column = next(row_group.column(index) for index in range(row_group.num_columns)
+                  if row_group.column(index).path_in_schema == "game_index")
+    stat = path.stat()
+    data = bytearray(path.read_bytes())
+    start = column.data_page_offset + column.total_compressed_size // 2
+    data[start:start + count] = bytes(byte ^ 0xA5 for byte in data[start:start + count])
+    with path.open("r+b") as handle:  # in place: same inode, size kept
+        handle.write(data)
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert path.stat().st_size == stat.st_size and path.stat().st_mtime_ns == stat.st_mtime_ns
