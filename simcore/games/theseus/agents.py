@@ -1,33 +1,42 @@
 """The Theseus heuristic: build an engine early, subjugate high-VP cards late, take Bonuses.
 
-Strategy (documented in RULES.md):
+Strategy (documented, with the rule for each card, in RULES.md "Heuristic"):
 
 - **Two modes.** Before Rank ``LATE_RANK`` (4) the agent builds its engine; from
   Rank 4 on it converts cards into VP.
 - **Card worths.** A card's *engine* worth is what using it does: 1 for the
   icon plus, per unit of its effect, 1 (explore, recruit, subjugate, draw,
-  pillage), 0.5 (hex) or 0.3 (hand limit). Its *recruit* value is its engine
-  worth (a quarter of it in late mode) plus the end-of-game VP it would score
-  from the Party; its *subjugate* value is its printed VP plus the end VP it
-  would score from the Reward. Its *keep* value is the larger of the two.
+  pillage), 0.5 (hex) or 0.3 (hand limit). A Party card that is its Party's
+  only card of its icon is worth ``COVERAGE_WORTH`` (1) more, and so is a Hand
+  card whose icon the Party lacks: without an icon in the Party that ability
+  is left only "without a card", which ends the turn's card uses. Its
+  *recruit* value is its engine worth (a quarter of it in late mode), plus
+  that icon cover, plus the end-of-game VP it would score from the Party; its
+  *subjugate* value is its printed VP plus the end VP it would score from the
+  Reward. Its *keep* value is the larger of the two.
 - **Which card to use.** Each usable Party card is valued as the sum of its
   steps (the icon, then effect steps at 0.8): explore = best Board card's
-  keep value (+ the Bonus VP on it; minus the worst Hand card when the Hand is
-  full), recruit = best recruit value in Hand (minus the worst Party card
-  when the Party is full), subjugate = best subjugate value in Hand (at 0.6
-  in engine mode), draw 0.5, hex 0.3 per other player with a Hand, pillage =
-  best card in another Reward (draw is worth 0 once the deck is empty).
-  Each ability without a card is valued as its step minus 0.5 (it ends the
-  card uses). The most valuable option is taken; when none is worth more
-  than 0.05 the turn ends.
-- **Targets.** Explore the Board card with the highest keep value plus
-  Bonus; recruit the highest recruit value; subjugate the highest subjugate
-  value (in engine mode minus half its recruit value, keeping engine cards);
-  pillage the best subjugate value; exile the lowest recruit value from the
-  Party, the lowest keep value from the Hand.
+  explore value (keep value + the Bonus VP on it; minus the worst Hand card
+  when the Hand is full), recruit = best recruit value in Hand (minus the
+  worst Party card when the Party is full), subjugate = best subjugate value
+  in Hand (at 0.6 in engine mode), draw 0.5, hex 0.3 per other player with a
+  Hand, pillage = the best card in another Reward (its worth to this seat
+  plus what its owner loses). Draw is worth 0 once the deck is empty. Each
+  ability without a card is valued as its step minus 0.5 (it ends the card
+  uses). The most valuable option is taken; when none is worth more than
+  0.05 the turn ends.
+- **The end of the game.** Exploring the last Rank 6 card ends the game at
+  the end of the turn: worth ``ENDING_LEAD_WORTH`` more when this seat leads
+  on the visible score, and ``ENDING_BEHIND_PENALTY`` less when it does not,
+  so it never ends a game it is losing while another Board card is there.
+- **Targets.** Explore the best explore value; recruit the best recruit
+  value; subjugate the best subjugate value (in engine mode minus half its
+  recruit value, keeping engine cards); pillage the best pillage value;
+  exile from the Party the lowest recruit value (an icon's last card counts
+  its cover), from the Hand the lowest keep value.
 
-The agent reads only its own Hand, the Parties, Rewards and the Board, so it
-is seat-honest.
+The agent reads only its own Hand, the Parties, Rewards, Bonuses and the
+Board, so it is seat-honest.
 """
 
 from __future__ import annotations
@@ -40,6 +49,8 @@ from simcore.games.theseus.rules import (
     END_TURN,
     EXILE,
     EXPLORE,
+    HAND_AREA,
+    LAST_RANK,
     MAIN,
     PARTY_AREA,
     PILLAGE,
@@ -62,12 +73,17 @@ from simcore.rng import Generator
 LATE_RANK = 4
 STEP_WORTH = (1.0, 1.0, 1.0, 1.0, 0.3, 0.5, 1.0)  # per STEP_* code: engine worth of one unit
 LATE_ENGINE_WEIGHT = 0.25
+COVERAGE_WORTH = 1.0
 EFFECT_WEIGHT = 0.8
 EARLY_SUBJUGATE_WEIGHT = 0.6
 DRAW_VALUE = 0.5
 HEX_VALUE = 0.3
+HAND_LIMIT_VALUE = 0.1
 ALTERNATIVE_PENALTY = 0.5
 WORTHWHILE = 0.05
+ENDING_LEAD_WORTH = 2.0
+ENDING_BEHIND_PENALTY = 20.0
+TIE = 1e-9  # values closer than this are equal
 
 
 class TheseusHeuristicAgent(Agent):
@@ -98,11 +114,10 @@ class TheseusHeuristicAgent(Agent):
             return max(legal_actions, key=lambda p: values.subjugate_target(state.hands[self.seat][p]))
         if phase == EXILE:
             if state.exile_areas[-1] == PARTY_AREA:
-                return min(legal_actions, key=lambda p: values.recruit_value(state.parties[self.seat][p]))
+                return min(legal_actions, key=lambda p: values.party_value(state.parties[self.seat][p]))
             return min(legal_actions, key=lambda p: values.keep_value(state.hands[self.seat][p]))
         if phase == PILLAGE:
-            return max(legal_actions, key=lambda a: values.subjugate_value(
-                state.rewards[a // PILLAGE_STRIDE][a % PILLAGE_STRIDE]))
+            return max(legal_actions, key=values.pillage_action_value)
         return legal_actions[0]
 
 
@@ -114,6 +129,29 @@ def engine_worths(config: TheseusConfig) -> list[float]:
     ]
 
 
+def visible_score(state: TheseusState, seat: int, viewer: int) -> int:
+    """``seat``'s VP as ``viewer`` can count it: printed VP of the Reward,
+    Bonuses, and the end effects of the face-up Party and Reward (and of the
+    Hand, only when ``seat`` is the viewer: other Hands are hidden)."""
+    config, card_of = state.config, state.card_of
+    total = state.bonuses[seat] * config.bonus_vp
+    for instance in state.rewards[seat]:
+        card = card_of[instance]
+        total += config.vps[card]
+        if config.end_effects[card] and config.end_counts_from[card][REWARD_AREA]:
+            total += state.end_effect_vp(seat, card)
+    for instance in state.parties[seat]:
+        card = card_of[instance]
+        if config.end_effects[card] and config.end_counts_from[card][PARTY_AREA]:
+            total += state.end_effect_vp(seat, card)
+    if seat == viewer:
+        for instance in state.hands[seat]:
+            card = card_of[instance]
+            if config.end_effects[card] and config.end_counts_from[card][HAND_AREA]:
+                total += state.end_effect_vp(seat, card)
+    return total
+
+
 class CardValues:
     """The worths of the strategy for one seat in one position."""
 
@@ -122,12 +160,15 @@ class CardValues:
         self.seat = seat
         self.late = state.rank >= LATE_RANK
         self.engine = engine
+        icons = state.config.icons
+        card_of = state.card_of
+        self.party_icons = [0, 0, 0]
+        for instance in state.parties[seat]:
+            self.party_icons[icons[card_of[instance]]] += 1
+        # -1 until needed: whether this seat leads on the visible score.
+        self.leading = -1
 
-    def engine_worth(self, instance: int) -> float:
-        """What using the card does (see the module docstring)."""
-        return self.engine[self.state.card_of[instance]]
-
-    def recruit_value(self, instance: int) -> float:
+    def base_recruit_value(self, instance: int) -> float:
         """Engine worth (less in late mode) plus end VP scored from the Party."""
         state = self.state
         card = state.card_of[instance]
@@ -136,13 +177,29 @@ class CardValues:
             worth += state.end_effect_vp(self.seat, card)
         return worth
 
+    def recruit_value(self, instance: int) -> float:
+        """A Hand card's worth in the Party: base value plus the icon cover it
+        would give a Party that lacks its icon."""
+        icon = self.state.config.icons[self.state.card_of[instance]]
+        return self.base_recruit_value(instance) + (COVERAGE_WORTH if self.party_icons[icon] == 0 else 0.0)
+
+    def party_value(self, instance: int) -> float:
+        """A Party card's worth for keeping it there: base value plus the icon
+        cover it gives when it is the Party's only card of its icon."""
+        icon = self.state.config.icons[self.state.card_of[instance]]
+        return self.base_recruit_value(instance) + (COVERAGE_WORTH if self.party_icons[icon] == 1 else 0.0)
+
     def subjugate_value(self, instance: int) -> float:
         """Printed VP plus end VP scored from the Reward."""
+        return self.reward_worth(self.seat, instance)
+
+    def reward_worth(self, seat: int, instance: int) -> float:
+        """What ``instance`` in ``seat``'s Reward scores for ``seat``."""
         state = self.state
         card = state.card_of[instance]
         worth = float(state.config.vps[card])
         if state.config.end_counts_from[card][REWARD_AREA]:
-            worth += state.end_effect_vp(self.seat, card)
+            worth += state.end_effect_vp(seat, card)
         return worth
 
     def keep_value(self, instance: int) -> float:
@@ -150,14 +207,47 @@ class CardValues:
         return max(self.recruit_value(instance), self.subjugate_value(instance))
 
     def explore_value(self, instance: int) -> float:
-        """Keep value plus the Bonus on the card."""
-        bonus = self.state.config.bonus_vp if self.state.has_bonus[instance] else 0
-        return self.keep_value(instance) + bonus
+        """Keep value plus the Bonus on the card, and what ending the game is
+        worth if the card is the last Rank 6 card."""
+        state = self.state
+        value = self.keep_value(instance) + (state.config.bonus_vp if state.has_bonus[instance] else 0)
+        if self.ends_game(instance):
+            value += ENDING_LEAD_WORTH if self.is_leading() else -ENDING_BEHIND_PENALTY
+        return value
+
+    def ends_game(self, instance: int) -> bool:
+        """Taking ``instance`` from the Board ends the game this turn: it is the
+        last Rank 6 card, with Rank 6 active and its deck empty."""
+        state = self.state
+        if state.ending or state.rank < LAST_RANK or state.decks[LAST_RANK]:
+            return False
+        ranks, card_of = state.config.ranks, state.card_of
+        if ranks[card_of[instance]] != LAST_RANK:
+            return False
+        return sum(1 for other in state.board if ranks[card_of[other]] == LAST_RANK) == 1
+
+    def is_leading(self) -> bool:
+        """This seat's visible score is higher than every other seat's."""
+        if self.leading < 0:
+            state, seat = self.state, self.seat
+            mine = visible_score(state, seat, seat)
+            best_other = max(visible_score(state, other, seat) for other in range(state.n_players) if other != seat)
+            self.leading = 1 if mine > best_other else 0
+        return self.leading == 1
 
     def subjugate_target(self, instance: int) -> float:
         """Subjugate value, keeping engine cards while in engine mode."""
         value = self.subjugate_value(instance)
         return value if self.late else value - 0.5 * self.recruit_value(instance)
+
+    def pillage_value(self, victim: int, instance: int) -> float:
+        """The card's worth in this seat's Reward plus what the victim loses."""
+        return self.subjugate_value(instance) + self.reward_worth(victim, instance)
+
+    def pillage_action_value(self, action: int) -> float:
+        """``pillage_value`` of a PILLAGE action (``seat * PILLAGE_STRIDE + position``)."""
+        victim, position = divmod(action, PILLAGE_STRIDE)
+        return self.pillage_value(victim, self.state.rewards[victim][position])
 
     # ------------------------------------------------------------ the turn
 
@@ -178,7 +268,7 @@ class CardValues:
             best = max(self.recruit_value(instance) for instance in hand)
             party = state.parties[seat]
             if len(party) >= state.config.party_limit:
-                best -= min(self.recruit_value(instance) for instance in party)
+                best -= min(self.party_value(instance) for instance in party)
             return max(best, 0.0)
         if step == STEP_SUBJUGATE:
             if not hand:
@@ -190,10 +280,10 @@ class CardValues:
         if step == STEP_HEX:
             return HEX_VALUE * sum(1 for other in range(state.n_players) if other != seat and state.hands[other])
         if step == STEP_PILLAGE:
-            loot = [self.subjugate_value(instance) for other in range(state.n_players) if other != seat
+            loot = [self.pillage_value(other, instance) for other in range(state.n_players) if other != seat
                     for instance in state.rewards[other]]
             return max(loot, default=0.0)
-        return 0.1 if step == STEP_HAND_LIMIT else 0.0
+        return HAND_LIMIT_VALUE if step == STEP_HAND_LIMIT else 0.0
 
     def card_use_value(self, instance: int) -> float:
         """The icon's step value plus the effect's steps at ``EFFECT_WEIGHT``."""
@@ -207,16 +297,23 @@ class CardValues:
     def main_choice(self, legal_actions: Sequence[int]) -> int:
         """The most valuable option: a Party card, or an ability without a card
         (worth ``ALTERNATIVE_PENALTY`` less, since it ends the card uses); the
-        turn ends when nothing is worth ``WORTHWHILE``."""
-        party = self.state.parties[self.seat]
-        best_action, best_value = END_TURN, WORTHWHILE
+        turn ends when nothing is worth ``WORTHWHILE``. Between Party cards of
+        equal value (the same steps, e.g. the Knight and another plain
+        subjugate card) the higher Rank is used: the position is the same
+        either way, and the card's own play rate then says how often it was
+        worth using."""
+        state = self.state
+        party, ranks, card_of = state.parties[self.seat], state.config.ranks, state.card_of
+        best_action, best_value, best_rank = END_TURN, WORTHWHILE, -1
         for action in legal_actions:
+            rank = -1
             if action < ALT_EXPLORE:
                 value = self.card_use_value(party[action])
+                rank = ranks[card_of[party[action]]]
             elif action < END_TURN:
                 value = self.step_value(action - ALT_EXPLORE) - ALTERNATIVE_PENALTY
             else:
                 continue
-            if value > best_value:
-                best_action, best_value = action, value
+            if value > best_value + TIE or (value > best_value - TIE and rank > best_rank and best_rank >= 0):
+                best_action, best_value, best_rank = action, value, rank
         return best_action

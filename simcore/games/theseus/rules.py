@@ -76,8 +76,8 @@ MULTI_EXPLORE_PER_EFFECT, MULTI_EXPLORE_PER_CARD, MULTI_EXPLORE_REFILL_BETWEEN =
 MULTI_EXPLORE_READINGS = (MULTI_EXPLORE_PER_EFFECT, MULTI_EXPLORE_PER_CARD, MULTI_EXPLORE_REFILL_BETWEEN)
 
 # End-of-game scoring primitives.
-END_VP, END_PER_BONUS, END_PER_ICON, END_PER_RANK, END_ALL_ICONS = range(5)
-END_PRIMITIVES = ("vp", "vp_per_bonus", "vp_per_icon", "vp_per_rank", "vp_if_all_icons")
+END_VP, END_PER_BONUS, END_PER_ICON, END_PER_RANK, END_ALL_ICONS, END_PER_BONUSES = range(6)
+END_PRIMITIVES = ("vp", "vp_per_bonus", "vp_per_icon", "vp_per_rank", "vp_if_all_icons", "vp_per_bonuses")
 
 PARTY_AREA, HAND_AREA, REWARD_AREA = 0, 1, 2
 AREA_NAMES = ("party", "hand", "reward")
@@ -243,6 +243,9 @@ def parse_end(text: str, path: str) -> tuple[tuple[int, int, int], ...]:
             _require(len(words) == 3 and words[1].isdigit() and 1 <= int(words[1]) <= LAST_RANK, path,
                      "expected 'vp_per_rank R N' with R from 1 to 6")
             effects.append((kind, int(words[1]), _amount(words[2], path, name)))
+        elif kind == END_PER_BONUSES:
+            _require(len(words) == 3, path, "expected 'vp_per_bonuses K N' (N VP per K Bonuses)")
+            effects.append((kind, _amount(words[1], path, name), _amount(words[2], path, name)))
         else:
             _require(len(words) == 2, path, f"expected '{name} N'")
             effects.append((kind, 0, _amount(words[1], path, name)))
@@ -720,6 +723,8 @@ class TheseusState(GameState):
             elif kind == END_PER_RANK:
                 total += amount * sum(1 for instance in self.rewards[seat]
                                       if config.ranks[card_of[instance]] == argument)
+            elif kind == END_PER_BONUSES:
+                total += amount * (self.bonuses[seat] // argument)
             elif len({config.icons[card_of[instance]] for instance in self.parties[seat]}) == 3:
                 total += amount  # END_ALL_ICONS
         return total
