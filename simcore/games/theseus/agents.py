@@ -26,9 +26,13 @@ Strategy (documented, with the rule for each card, in RULES.md "Heuristic"):
   uses). The most valuable option is taken; when none is worth more than
   0.05 the turn ends.
 - **The end of the game.** Exploring the last Rank 6 card ends the game at
-  the end of the turn: worth ``ENDING_LEAD_WORTH`` more when this seat leads
-  on the visible score, and ``ENDING_BEHIND_PENALTY`` less when it does not,
-  so it never ends a game it is losing while another Board card is there.
+  the end of the turn: worth ``ENDING_LEAD_WORTH`` more when no other seat is
+  ahead on (visible score, Party Rank total), its own Party counted after the
+  exile its limit still demands, and ``ENDING_BEHIND_PENALTY`` less when one
+  is, so it never ends a game it is losing while another Board card is there
+  (and two seats level on both keys do not wait for each other until the
+  turn cap). In the final turn only VP count: engine worth and icon cover
+  are 0, so its last exiles keep the most VP.
 - **Targets.** Explore the best explore value; recruit the best recruit
   value; subjugate the best subjugate value (in engine mode minus half its
   recruit value, keeping engine cards); pillage the best pillage value;
@@ -46,6 +50,8 @@ from collections.abc import Sequence
 from simcore.api import Agent, GameState
 from simcore.games.theseus.rules import (
     ALT_EXPLORE,
+    END_ALL_ICONS,
+    END_PER_ICON,
     END_TURN,
     EXILE,
     EXPLORE,
@@ -92,9 +98,10 @@ class TheseusHeuristicAgent(Agent):
     def __init__(self, seat: int, rng: Generator) -> None:
         self.name = "heuristic"
         self.seat = seat
-        # Engine worth per card type, computed once per configuration.
+        # Engine worth and party dependence per card type, computed once per configuration.
         self.engine_config: TheseusConfig | None = None
         self.engine: list[float] = []
+        self.party_dependent: list[bool] = []
 
     def choose(self, state: GameState, legal_actions: Sequence[int]) -> int:
         """Pick the action the strategy prescribes for the current phase."""
@@ -102,7 +109,8 @@ class TheseusHeuristicAgent(Agent):
         if state.config is not self.engine_config:
             self.engine_config = state.config
             self.engine = engine_worths(state.config)
-        values = CardValues(state, self.seat, self.engine)
+            self.party_dependent = party_dependent_cards(state.config)
+        values = CardValues(state, self.seat, self.engine, self.party_dependent)
         phase = state.phase
         if phase == MAIN:
             return values.main_choice(legal_actions)
@@ -127,6 +135,33 @@ def engine_worths(config: TheseusConfig) -> list[float]:
         STEP_WORTH[config.icons[card]] + sum(STEP_WORTH[step] for step in config.effect_steps[card])
         for card in range(len(config.names))
     ]
+
+
+def party_dependent_cards(config: TheseusConfig) -> list[bool]:
+    """Per card type: does one of its end effects count the Party's icons?"""
+    return [any(kind in (END_PER_ICON, END_ALL_ICONS) for kind, _, _ in effects) for effects in config.end_effects]
+
+
+def own_score_with_party(state: TheseusState, seat: int, party: list[int]) -> int:
+    """``seat``'s VP (printed, Bonuses, every end effect that counts where its
+    card lies) if ``party`` (instances) were its Party; Hand cards that are in
+    ``party`` count there."""
+    config, card_of = state.config, state.card_of
+    total = state.bonuses[seat] * config.bonus_vp
+    for instance in state.rewards[seat]:
+        card = card_of[instance]
+        total += config.vps[card]
+        if config.end_effects[card] and config.end_counts_from[card][REWARD_AREA]:
+            total += state.end_effect_vp_with_party(seat, card, party)
+    for instance in party:
+        card = card_of[instance]
+        if config.end_effects[card] and config.end_counts_from[card][PARTY_AREA]:
+            total += state.end_effect_vp_with_party(seat, card, party)
+    for instance in state.hands[seat]:
+        card = card_of[instance]
+        if config.end_effects[card] and config.end_counts_from[card][HAND_AREA] and instance not in party:
+            total += state.end_effect_vp_with_party(seat, card, party)
+    return total
 
 
 def visible_score(state: TheseusState, seat: int, viewer: int) -> int:
@@ -155,39 +190,72 @@ def visible_score(state: TheseusState, seat: int, viewer: int) -> int:
 class CardValues:
     """The worths of the strategy for one seat in one position."""
 
-    def __init__(self, state: TheseusState, seat: int, engine: list[float]) -> None:
+    def __init__(self, state: TheseusState, seat: int, engine: list[float], party_dependent: list[bool]) -> None:
         self.state = state
         self.seat = seat
         self.late = state.rank >= LATE_RANK
+        # The game ends after this turn: only VP count now (no engine, no cover).
+        self.final_turn = state.ending
         self.engine = engine
+        self.party_dependent = party_dependent
         icons = state.config.icons
         card_of = state.card_of
         self.party_icons = [0, 0, 0]
         for instance in state.parties[seat]:
             self.party_icons[icons[card_of[instance]]] += 1
+        # Whether the seat holds a card whose end effect counts the Party's
+        # icons: only then does a Party change move other cards' VP.
+        self.interacting = any(party_dependent[card_of[instance]]
+                               for cards in (state.parties[seat], state.rewards[seat], state.hands[seat])
+                               for instance in cards)
+        self.score_now = -1
         # -1 until needed: whether this seat leads on the visible score.
         self.leading = -1
 
-    def base_recruit_value(self, instance: int) -> float:
-        """Engine worth (less in late mode) plus end VP scored from the Party."""
-        state = self.state
+    def current_score(self) -> int:
+        """The seat's own score with its Party as it is (computed once)."""
+        if self.score_now < 0:
+            self.score_now = own_score_with_party(self.state, self.seat, self.state.parties[self.seat])
+        return self.score_now
+
+    def party_vp(self, instance: int, joining: bool) -> float:
+        """The end VP the Party gains when ``instance`` joins it (``joining``)
+        or loses when it leaves: its own Party effect, and what it adds to the
+        effects of other cards that count the Party's icons."""
+        state, seat = self.state, self.seat
         card = state.card_of[instance]
-        worth = self.engine[card] * (LATE_ENGINE_WEIGHT if self.late else 1.0)
-        if state.config.end_counts_from[card][PARTY_AREA]:
-            worth += state.end_effect_vp(self.seat, card)
-        return worth
+        if not self.interacting and not self.party_dependent[card]:
+            return float(state.end_effect_vp(seat, card)) if state.config.end_counts_from[card][PARTY_AREA] else 0.0
+        party = state.parties[seat]
+        if joining:
+            return float(own_score_with_party(state, seat, [*party, instance]) - self.current_score())
+        remaining = [other for other in party if other != instance]
+        return float(self.current_score() - own_score_with_party(state, seat, remaining))
+
+    def engine_value(self, instance: int) -> float:
+        """Engine worth, less in late mode, nothing in the final turn."""
+        if self.final_turn:
+            return 0.0
+        return self.engine[self.state.card_of[instance]] * (LATE_ENGINE_WEIGHT if self.late else 1.0)
+
+    def cover(self, instance: int, icon_count: int) -> float:
+        """``COVERAGE_WORTH`` when the Party has ``icon_count`` cards of the card's
+        icon and ``icon_count`` is the count that makes it the icon's only card."""
+        if self.final_turn:
+            return 0.0
+        icon = self.state.config.icons[self.state.card_of[instance]]
+        return COVERAGE_WORTH if self.party_icons[icon] == icon_count else 0.0
 
     def recruit_value(self, instance: int) -> float:
-        """A Hand card's worth in the Party: base value plus the icon cover it
-        would give a Party that lacks its icon."""
-        icon = self.state.config.icons[self.state.card_of[instance]]
-        return self.base_recruit_value(instance) + (COVERAGE_WORTH if self.party_icons[icon] == 0 else 0.0)
+        """A Hand card's worth in the Party: engine worth, the icon cover it
+        would give a Party that lacks its icon, and the VP it adds there."""
+        return self.engine_value(instance) + self.cover(instance, 0) + self.party_vp(instance, True)
 
     def party_value(self, instance: int) -> float:
-        """A Party card's worth for keeping it there: base value plus the icon
-        cover it gives when it is the Party's only card of its icon."""
-        icon = self.state.config.icons[self.state.card_of[instance]]
-        return self.base_recruit_value(instance) + (COVERAGE_WORTH if self.party_icons[icon] == 1 else 0.0)
+        """A Party card's worth for keeping it there: engine worth, the icon
+        cover it gives when it is the Party's only card of its icon, and the
+        VP the Party would lose without it."""
+        return self.engine_value(instance) + self.cover(instance, 1) + self.party_vp(instance, False)
 
     def subjugate_value(self, instance: int) -> float:
         """Printed VP plus end VP scored from the Reward."""
@@ -227,13 +295,28 @@ class CardValues:
         return sum(1 for other in state.board if ranks[card_of[other]] == LAST_RANK) == 1
 
     def is_leading(self) -> bool:
-        """This seat's visible score is higher than every other seat's."""
+        """No other seat is ahead on (visible score, Party Rank total), the
+        first two keys of the final ranking, counting this seat's Party after
+        the exiles its limit still demands: ending the game now cannot lose on
+        them (an equal seat still ties or loses on the Hand Ranks, unseen)."""
         if self.leading < 0:
             state, seat = self.state, self.seat
-            mine = visible_score(state, seat, seat)
-            best_other = max(visible_score(state, other, seat) for other in range(state.n_players) if other != seat)
-            self.leading = 1 if mine > best_other else 0
+            party = self.party_after_limit()
+            mine = (own_score_with_party(state, seat, party), state.rank_total(party))
+            best_other = max((visible_score(state, other, seat), state.rank_total(state.parties[other]))
+                             for other in range(state.n_players) if other != seat)
+            self.leading = 1 if mine >= best_other else 0
         return self.leading == 1
+
+    def party_after_limit(self) -> list[int]:
+        """The seat's Party once brought down to the limit, dropping each time
+        the card whose loss costs the fewest VP (the Party itself when within it)."""
+        state, seat = self.state, self.seat
+        party = list(state.parties[seat])
+        while len(party) > state.config.party_limit:
+            party.remove(max(party, key=lambda instance: own_score_with_party(
+                state, seat, [other for other in party if other != instance])))
+        return party
 
     def subjugate_target(self, instance: int) -> float:
         """Subjugate value, keeping engine cards while in engine mode."""

@@ -710,6 +710,11 @@ class TheseusState(GameState):
 
     def end_effect_vp(self, seat: int, card: int) -> int:
         """What ``card``'s end-of-game effects are worth to ``seat`` now (wherever the card is)."""
+        return self.end_effect_vp_with_party(seat, card, self.parties[seat])
+
+    def end_effect_vp_with_party(self, seat: int, card: int, party: list[int]) -> int:
+        """What ``card``'s end-of-game effects would be worth to ``seat`` with
+        ``party`` (instances) as its Party and everything else as it is."""
         config, card_of = self.config, self.card_of
         total = 0
         for kind, argument, amount in config.end_effects[card]:
@@ -718,14 +723,13 @@ class TheseusState(GameState):
             elif kind == END_PER_BONUS:
                 total += amount * self.bonuses[seat]
             elif kind == END_PER_ICON:
-                total += amount * sum(1 for instance in self.parties[seat]
-                                      if config.icons[card_of[instance]] == argument)
+                total += amount * sum(1 for instance in party if config.icons[card_of[instance]] == argument)
             elif kind == END_PER_RANK:
                 total += amount * sum(1 for instance in self.rewards[seat]
                                       if config.ranks[card_of[instance]] == argument)
             elif kind == END_PER_BONUSES:
                 total += amount * (self.bonuses[seat] // argument)
-            elif len({config.icons[card_of[instance]] for instance in self.parties[seat]}) == 3:
+            elif len({config.icons[card_of[instance]] for instance in party}) == 3:
                 total += amount  # END_ALL_ICONS
         return total
 

@@ -130,6 +130,14 @@ def test_it_ends_a_game_it_leads_by_taking_the_last_rank_six_card() -> None:
     assert state.ending
 
 
+def test_level_with_the_best_other_seat_it_ends_the_game_rather_than_wait() -> None:
+    # Equal VP and equal Party Ranks: waiting changes nothing, so it takes the card.
+    state = build(parties=[["rogue"], ["rogue"]], rewards=[["seer"], ["hero"]], board=["minotaur", "hero"],
+                  rank=6, only_tops=[6])
+    use(state, "rogue")
+    assert _chosen_name(state, state.board) == "minotaur"
+
+
 def test_it_pillages_the_card_worth_most_to_itself_and_to_its_owner() -> None:
     # The collector counts its owner's Rank 1 Reward cards: 1 + 3 VP to seat 1, 1 VP to seat 0;
     # the hero is worth 2 VP to either.
