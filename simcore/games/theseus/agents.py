@@ -11,9 +11,11 @@ Strategy (documented, with the rule for each card, in RULES.md "Heuristic"):
   card whose icon the Party lacks: without an icon in the Party that ability
   is left only "without a card", which ends the turn's card uses. Its
   *recruit* value is its engine worth (a quarter of it in late mode), plus
-  that icon cover, plus the end-of-game VP it would score from the Party; its
-  *subjugate* value is its printed VP plus the end VP it would score from the
-  Reward. Its *keep* value is the larger of the two.
+  that icon cover, plus the end-of-game VP the Party gains with it (its own
+  Party effect, and what it adds to cards that count the Party's icons); a
+  Party card's value is the same with the VP the Party would lose without
+  it. Its *subjugate* value is its printed VP plus the end VP it would score
+  from the Reward. Its *keep* value is the larger of recruit and subjugate.
 - **Which card to use.** Each usable Party card is valued as the sum of its
   steps (the icon, then effect steps at 0.8): explore = best Board card's
   explore value (keep value + the Bonus VP on it; minus the worst Hand card
@@ -36,7 +38,7 @@ Strategy (documented, with the rule for each card, in RULES.md "Heuristic"):
 - **Targets.** Explore the best explore value; recruit the best recruit
   value; subjugate the best subjugate value (in engine mode minus half its
   recruit value, keeping engine cards); pillage the best pillage value;
-  exile from the Party the lowest recruit value (an icon's last card counts
+  exile from the Party the lowest Party value (an icon's last card counts
   its cover), from the Hand the lowest keep value.
 
 The agent reads only its own Hand, the Parties, Rewards, Bonuses and the
