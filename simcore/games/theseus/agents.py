@@ -144,6 +144,19 @@ def party_dependent_cards(config: TheseusConfig) -> list[bool]:
     return [any(kind in (END_PER_ICON, END_ALL_ICONS) for kind, _, _ in effects) for effects in config.end_effects]
 
 
+def icon_count_vp(config: TheseusConfig, card: int, icon_counts: list[int]) -> int:
+    """The part of ``card``'s end VP that counts the Party's icons, for a
+    Party with ``icon_counts`` cards of each icon (``vp_per_icon``,
+    ``vp_if_all_icons``; what ``TheseusState.end_effect_vp`` counts for them)."""
+    total = 0
+    for kind, argument, amount in config.end_effects[card]:
+        if kind == END_PER_ICON:
+            total += amount * icon_counts[argument]
+        elif kind == END_ALL_ICONS and min(icon_counts) > 0:
+            total += amount
+    return total
+
+
 def own_score_with_party(state: TheseusState, seat: int, party: list[int]) -> int:
     """``seat``'s VP (printed, Bonuses, every end effect that counts where its
     card lies) if ``party`` (instances) were its Party; Hand cards that are in
@@ -205,34 +218,46 @@ class CardValues:
         self.party_icons = [0, 0, 0]
         for instance in state.parties[seat]:
             self.party_icons[icons[card_of[instance]]] += 1
-        # Whether the seat holds a card whose end effect counts the Party's
-        # icons: only then does a Party change move other cards' VP.
-        self.interacting = any(party_dependent[card_of[instance]]
-                               for cards in (state.parties[seat], state.rewards[seat], state.hands[seat])
-                               for instance in cards)
-        self.score_now = -1
+        # The seat's instances whose end effect counts the Party's icons and
+        # counts where they lie: only their VP moves when the Party changes.
+        counts_from = state.config.end_counts_from
+        self.icon_counters = [instance for area, cards in ((PARTY_AREA, state.parties[seat]),
+                                                           (HAND_AREA, state.hands[seat]),
+                                                           (REWARD_AREA, state.rewards[seat]))
+                              for instance in cards
+                              if party_dependent[card_of[instance]] and counts_from[card_of[instance]][area]]
         # -1 until needed: whether this seat leads on the visible score.
         self.leading = -1
-
-    def current_score(self) -> int:
-        """The seat's own score with its Party as it is (computed once)."""
-        if self.score_now < 0:
-            self.score_now = own_score_with_party(self.state, self.seat, self.state.parties[self.seat])
-        return self.score_now
+        # The position does not change during one choice: each step's value
+        # and each card's recruit value are computed once (-1.0: not yet).
+        self.step_values = [-1.0] * len(STEP_WORTH)
+        self.recruit_values: dict[int, float] = {}
 
     def party_vp(self, instance: int, joining: bool) -> float:
         """The end VP the Party gains when ``instance`` joins it (``joining``)
         or loses when it leaves: its own Party effect, and what it adds to the
         effects of other cards that count the Party's icons."""
         state, seat = self.state, self.seat
+        config = state.config
         card = state.card_of[instance]
-        if not self.interacting and not self.party_dependent[card]:
-            return float(state.end_effect_vp(seat, card)) if state.config.end_counts_from[card][PARTY_AREA] else 0.0
-        party = state.parties[seat]
-        if joining:
-            return float(own_score_with_party(state, seat, [*party, instance]) - self.current_score())
-        remaining = [other for other in party if other != instance]
-        return float(self.current_score() - own_score_with_party(state, seat, remaining))
+        if not self.icon_counters and not self.party_dependent[card]:
+            return float(state.end_effect_vp(seat, card)) if config.end_counts_from[card][PARTY_AREA] else 0.0
+        icon = config.icons[card]
+        counts = self.party_icons
+        changed = list(counts)
+        changed[icon] += 1 if joining else -1
+        with_card, without_card = (changed, counts) if joining else (counts, changed)
+        gain = 0
+        if config.end_counts_from[card][PARTY_AREA]:
+            # Its own effect as it stands now, moved to the Party it would be in.
+            gain += state.end_effect_vp(seat, card)
+            if self.party_dependent[card]:
+                gain += icon_count_vp(config, card, with_card) - icon_count_vp(config, card, counts)
+        for other in self.icon_counters:
+            if other != instance:
+                other_card = state.card_of[other]
+                gain += icon_count_vp(config, other_card, with_card) - icon_count_vp(config, other_card, without_card)
+        return float(gain)
 
     def engine_value(self, instance: int) -> float:
         """Engine worth, less in late mode, nothing in the final turn."""
@@ -251,7 +276,11 @@ class CardValues:
     def recruit_value(self, instance: int) -> float:
         """A Hand card's worth in the Party: engine worth, the icon cover it
         would give a Party that lacks its icon, and the VP it adds there."""
-        return self.engine_value(instance) + self.cover(instance, 0) + self.party_vp(instance, True)
+        value = self.recruit_values.get(instance, -1.0)
+        if value < 0.0:
+            value = self.engine_value(instance) + self.cover(instance, 0) + self.party_vp(instance, True)
+            self.recruit_values[instance] = value
+        return value
 
     def party_value(self, instance: int) -> float:
         """A Party card's worth for keeping it there: engine worth, the icon
@@ -338,6 +367,14 @@ class CardValues:
 
     def step_value(self, step: int) -> float:
         """What one unit step is worth now (independently of the others)."""
+        value = self.step_values[step]
+        if value < 0.0:
+            value = self.compute_step_value(step)
+            self.step_values[step] = value
+        return value
+
+    def compute_step_value(self, step: int) -> float:
+        """``step_value`` before caching."""
         state, seat = self.state, self.seat
         hand = state.hands[seat]
         if step == STEP_EXPLORE:
