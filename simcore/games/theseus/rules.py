@@ -202,9 +202,14 @@ def parse_use_primitives(text: str, path: str) -> tuple[tuple[int, int], ...]:
     return tuple(primitives)
 
 
+def unit_steps(primitives: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """(step, amount) primitives as unit steps, e.g. ((STEP_EXPLORE, 2),) -> (EXPLORE, EXPLORE)."""
+    return tuple(step for step, amount in primitives for _ in range(amount))
+
+
 def parse_use(text: str, path: str) -> tuple[int, ...]:
     """The unit steps of a ``use`` effect, e.g. ``"explore 2"`` -> (EXPLORE, EXPLORE)."""
-    return tuple(step for step, amount in parse_use_primitives(text, path) for _ in range(amount))
+    return unit_steps(parse_use_primitives(text, path))
 
 
 def held_refills(steps: list[int], first: int, last: int) -> list[int]:
@@ -282,7 +287,7 @@ def compile_config(parameters: Mapping[str, Any]) -> TheseusConfig:
                  f"expected one of {', '.join(END_AREA_CHOICES)}")
         icon = ICON_NAMES.index(card["icon"])
         primitives = parse_use_primitives(card["use"], f"{path}.use")
-        steps = tuple(step for step, amount in primitives for _ in range(amount))
+        steps = unit_steps(primitives)
         areas = AREA_NAMES if card["end_area"] == "any" else (card["end_area"],)
         # The rulebook: effects of Rank 3 and 6 cards in the Hand or Reward do not act at the end.
         silenced = rules["no_end_effect_areas"] if card["rank"] in rules["no_end_effect_ranks"] else []
