@@ -80,7 +80,7 @@ def write_games(folder: Path, name: str, games: list[dict[str, Any]], seats: dic
             for row in rows for seat, (faction, won) in enumerate(seats[(variant, row["game_index"])])]
         card_rows = [
             {**key, "game_index": row["game_index"], "n_players": row["n_players"], "seat": 0, "card": "c",
-             "copies": 1, "in_opening_hand": 1, "drawn": 1, "played": 0, "won_as_treasure": 0,
+             "copies": 1, "in_opening_hand": 1, "drawn": 1, "played": 0, "won_as_treasure": 0, "playable": 0,
              "first_played_turn": None, "won": 0 in row["winners"]}
             for row in rows]
         for table, data in (("games", game_rows), ("players", player_rows), ("cards", card_rows)):

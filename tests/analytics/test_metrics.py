@@ -92,6 +92,7 @@ def write_handmade(folder: Path) -> None:
         cards = [
             {**key, "variant": v, "game_index": g, "seat": seat, "card": card, "copies": 1,
              "in_opening_hand": min(drawn, 1), "drawn": drawn, "played": played, "won_as_treasure": treasure,
+             "playable": played,
              "first_played_turn": 1 if played else None, "won": _winner(v, g) == seat}
             for v, g, seat, card, drawn, played, treasure in CARDS if v == variant
         ]

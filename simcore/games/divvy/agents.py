@@ -11,7 +11,12 @@ Strategy (documented in RULES.md):
 - **Brawl card:** an off-suit card, preferring the icon of the last treasure
   card (the bonus draw), then the lowest value.
 - **Replacement:** replace the placed cards unless one of them could reinforce.
-- **Reinforcements:** all same-suit cards: only the round's winner scores.
+- **Reinforcements:** all same-suit cards (only the round's winner scores),
+  except when the outcome is already certain from what the seat sees: it
+  sends no one when even all of them cannot reach the opponent's lead
+  fighter, and only the cheapest set that surely wins when the opponent's
+  best possible strength (its lead plus the strongest unseen cards of its
+  suit it could hold) can be beaten; cards kept stay in hand for later rounds.
 
 The agent reads only its own hand, its own placed cards and the face-up
 table, so it is seat-honest.
@@ -55,7 +60,7 @@ class DivvyHeuristicAgent(Agent):
         if phase == BRAWL:
             return brawl_position(state, self.seat)
         if phase == REINFORCE:
-            return legal_actions[-1]  # submasks are sorted: the last is every same-suit card
+            return reinforce_mask(state, self.seat, legal_actions)
         if phase == REPLACE:
             return replace_choice(state, self.seat)
         if phase == DISCARD:
@@ -129,3 +134,46 @@ def replace_choice(state: DivvyState, seat: int) -> int:
     lead_suit = suits[state.lead[seat]]
     placed = state.chaff[seat] + [state.battle[seat]]
     return 0 if any(suits[card] == lead_suit for card in placed) else 1
+
+
+def unseen_cards(state: DivvyState, seat: int) -> list[int]:
+    """Copies of each card ``seat`` cannot see anywhere: the deck less its own
+    hand, both lead fighters, the treasure row, won treasure and the face-up
+    discard pile (so the opponent's hand is among them)."""
+    counts = list(state.config.copies)
+    visible = [*state.hands[seat], state.lead[0], state.lead[1], *state.treasure_row,
+               *state.won_treasure[0], *state.won_treasure[1], *state.discard_pile]
+    for card in visible:
+        if card >= 0:
+            counts[card] -= 1
+    return counts
+
+
+def strongest_possible(state: DivvyState, seat: int) -> int:
+    """The opponent's highest possible Fighter Strength: its lead fighter plus
+    the strongest unseen cards of its suit, as many as its hand holds."""
+    config, other = state.config, 1 - seat
+    suit = config.suits[state.lead[other]]
+    counts = unseen_cards(state, seat)
+    candidates = sorted((config.values[card] for card in range(len(counts)) if config.suits[card] == suit
+                         for _ in range(max(counts[card], 0))), reverse=True)
+    return config.values[state.lead[other]] + sum(candidates[:len(state.hands[other])])
+
+
+def reinforce_mask(state: DivvyState, seat: int, legal_actions: Sequence[int]) -> int:
+    """Every same-suit card, unless the outcome is certain: no one when the
+    round cannot be won or tied, the cheapest sure win when one exists."""
+    values, hand = state.config.values, state.hands[seat]
+    every_card = legal_actions[-1]  # submasks are sorted: the last is every same-suit card
+    lead = values[state.lead[seat]]
+
+    def strength(mask: int) -> int:
+        return lead + sum(values[card] for position, card in enumerate(hand) if mask >> position & 1)
+
+    if strength(every_card) < values[state.lead[1 - seat]]:
+        return 0  # lost whatever it sends: keep the cards for a later round
+    best_other = strongest_possible(state, seat)
+    sure_wins = [mask for mask in legal_actions if strength(mask) > best_other]
+    if not sure_wins:
+        return every_card
+    return min(sure_wins, key=lambda mask: (strength(mask), mask.bit_count()))

@@ -50,8 +50,11 @@ SIMULTANEOUS_PHASES = (LEAD, CHAFF, BRAWL, REINFORCE)
 END_ROUNDS = "rounds_complete"
 END_DECK = "deck_exhausted"
 
-CARD_COUNTERS = ("in_opening_hand", "drawn", "played", "won_as_treasure")
-_OPENING, _DRAWN, _PLAYED, _TREASURE = range(4)
+# ``played``: led, brawled or sent as a reinforcement (a bid or a hand-limit
+# discard is not a play); ``playable``: steps at which the player to act could
+# have played the card (``note_offered``).
+CARD_COUNTERS = ("in_opening_hand", "drawn", "played", "won_as_treasure", "playable")
+_OPENING, _DRAWN, _PLAYED, _TREASURE, _PLAYABLE = range(5)
 
 DATA_FILE = Path(__file__).with_name("cards.toml")
 
@@ -340,6 +343,23 @@ class DivvyState(GameState):
         self.current_player = 0
         return 2
 
+    def note_offered(self, legal_actions: Sequence[int]) -> None:
+        """Count the cards the player to act could play now, once per card:
+        every hand card for a lead fighter or a brawl card, the hand cards of
+        the lead's suit for reinforcements."""
+        phase = self.phase
+        if phase != LEAD and phase != BRAWL and phase != REINFORCE:
+            return
+        seat = self.current_player
+        suits = self.config.suits
+        lead_suit = suits[self.lead[seat]] if phase == REINFORCE else -1
+        playable = self.counters[seat][_PLAYABLE]
+        counted: list[int] = []
+        for card in self.hands[seat]:
+            if (lead_suit < 0 or suits[card] == lead_suit) and card not in counted:
+                counted.append(card)
+                playable[card] += 1
+
     def is_terminal(self) -> bool:
         """True once the game has ended."""
         return self.phase == OVER
@@ -391,9 +411,9 @@ class DivvyState(GameState):
         """One row per card each seat held or won as treasure."""
         names, copies = self.config.names, self.config.copies
         columns.names = names
-        opening_column, drawn_column, played_column, treasure_column = columns.counters
+        opening_column, drawn_column, played_column, treasure_column, playable_column = columns.counters
         for seat in (0, 1):
-            opening, drawn, played, treasure = self.counters[seat]
+            opening, drawn, played, treasure, playable = self.counters[seat]
             first_played = self.first_played[seat]
             for card in range(len(names)):
                 if drawn[card] or treasure[card]:
@@ -404,6 +424,7 @@ class DivvyState(GameState):
                     drawn_column.append(drawn[card])
                     played_column.append(played[card])
                     treasure_column.append(treasure[card])
+                    playable_column.append(playable[card])
                     columns.first_played_turn.append(first_played.get(card, -1))
 
     def observation(self, seat: int) -> tuple[Any, ...]:

@@ -1,33 +1,48 @@
 """The Theseus heuristic: build an engine early, subjugate high-VP cards late, take Bonuses.
 
-Strategy (documented in RULES.md):
+Strategy (documented, with the rule for each card, in RULES.md "Heuristic"):
 
 - **Two modes.** Before Rank ``LATE_RANK`` (4) the agent builds its engine; from
   Rank 4 on it converts cards into VP.
 - **Card worths.** A card's *engine* worth is what using it does: 1 for the
   icon plus, per unit of its effect, 1 (explore, recruit, subjugate, draw,
-  pillage), 0.5 (hex) or 0.3 (hand limit). Its *recruit* value is its engine
-  worth (a quarter of it in late mode) plus the end-of-game VP it would score
-  from the Party; its *subjugate* value is its printed VP plus the end VP it
-  would score from the Reward. Its *keep* value is the larger of the two.
+  pillage), 0.5 (hex) or 0.3 (hand limit). A Party card that is its Party's
+  only card of its icon is worth ``COVERAGE_WORTH`` (1) more, and so is a Hand
+  card whose icon the Party lacks: without an icon in the Party that ability
+  is left only "without a card", which ends the turn's card uses. Its
+  *recruit* value is its engine worth (a quarter of it in late mode), plus
+  that icon cover, plus the end-of-game VP the Party gains with it (its own
+  Party effect, and what it adds to cards that count the Party's icons); a
+  Party card's value is the same with the VP the Party would lose without
+  it. Its *subjugate* value is its printed VP plus the end VP it would score
+  from the Reward. Its *keep* value is the larger of recruit and subjugate.
 - **Which card to use.** Each usable Party card is valued as the sum of its
   steps (the icon, then effect steps at 0.8): explore = best Board card's
-  keep value (+ the Bonus VP on it; minus the worst Hand card when the Hand is
-  full), recruit = best recruit value in Hand (minus the worst Party card
-  when the Party is full), subjugate = best subjugate value in Hand (at 0.6
-  in engine mode), draw 0.5, hex 0.3 per other player with a Hand, pillage =
-  best card in another Reward (draw is worth 0 once the deck is empty).
-  Each ability without a card is valued as its step minus 0.5 (it ends the
-  card uses). The most valuable option is taken; when none is worth more
-  than 0.05 the turn ends.
-- **Targets.** Explore the Board card with the highest keep value plus
-  Bonus; recruit the highest recruit value; subjugate the highest subjugate
-  value (in engine mode minus half its recruit value, keeping engine cards);
-  pillage the best subjugate value; exile the lowest recruit value from the
-  Party, the lowest keep value from the Hand.
+  explore value (keep value + the Bonus VP on it; minus the worst Hand card
+  when the Hand is full), recruit = best recruit value in Hand (minus the
+  worst Party card when the Party is full), subjugate = best subjugate value
+  in Hand (at 0.6 in engine mode), draw 0.5, hex 0.3 per other player with a
+  Hand, pillage = the best card in another Reward (its worth to this seat
+  plus what its owner loses). Draw is worth 0 once the deck is empty. Each
+  ability without a card is valued as its step minus 0.5 (it ends the card
+  uses). The most valuable option is taken; when none is worth more than
+  0.05 the turn ends.
+- **The end of the game.** Exploring the last Rank 6 card ends the game at
+  the end of the turn: worth ``ENDING_LEAD_WORTH`` more when no other seat is
+  ahead on (visible score, Party Rank total), its own Party counted after the
+  exile its limit still demands, and ``ENDING_BEHIND_PENALTY`` less when one
+  is, so it never ends a game it is losing while another Board card is there
+  (and two seats level on both keys do not wait for each other until the
+  turn cap). In the final turn only VP count: engine worth and icon cover
+  are 0, so its last exiles keep the most VP.
+- **Targets.** Explore the best explore value; recruit the best recruit
+  value; subjugate the best subjugate value (in engine mode minus half its
+  recruit value, keeping engine cards); pillage the best pillage value;
+  exile from the Party the lowest Party value (an icon's last card counts
+  its cover), from the Hand the lowest keep value.
 
-The agent reads only its own Hand, the Parties, Rewards and the Board, so it
-is seat-honest.
+The agent reads only its own Hand, the Parties, Rewards, Bonuses and the
+Board, so it is seat-honest.
 """
 
 from __future__ import annotations
@@ -37,9 +52,13 @@ from collections.abc import Sequence
 from simcore.api import Agent, GameState
 from simcore.games.theseus.rules import (
     ALT_EXPLORE,
+    END_ALL_ICONS,
+    END_PER_ICON,
     END_TURN,
     EXILE,
     EXPLORE,
+    HAND_AREA,
+    LAST_RANK,
     MAIN,
     PARTY_AREA,
     PILLAGE,
@@ -62,12 +81,17 @@ from simcore.rng import Generator
 LATE_RANK = 4
 STEP_WORTH = (1.0, 1.0, 1.0, 1.0, 0.3, 0.5, 1.0)  # per STEP_* code: engine worth of one unit
 LATE_ENGINE_WEIGHT = 0.25
+COVERAGE_WORTH = 1.0
 EFFECT_WEIGHT = 0.8
 EARLY_SUBJUGATE_WEIGHT = 0.6
 DRAW_VALUE = 0.5
 HEX_VALUE = 0.3
+HAND_LIMIT_VALUE = 0.1
 ALTERNATIVE_PENALTY = 0.5
 WORTHWHILE = 0.05
+ENDING_LEAD_WORTH = 2.0
+ENDING_BEHIND_PENALTY = 20.0
+TIE = 1e-9  # values closer than this are equal
 
 
 class TheseusHeuristicAgent(Agent):
@@ -76,9 +100,10 @@ class TheseusHeuristicAgent(Agent):
     def __init__(self, seat: int, rng: Generator) -> None:
         self.name = "heuristic"
         self.seat = seat
-        # Engine worth per card type, computed once per configuration.
+        # Engine worth and party dependence per card type, computed once per configuration.
         self.engine_config: TheseusConfig | None = None
         self.engine: list[float] = []
+        self.party_dependent: list[bool] = []
 
     def choose(self, state: GameState, legal_actions: Sequence[int]) -> int:
         """Pick the action the strategy prescribes for the current phase."""
@@ -86,7 +111,8 @@ class TheseusHeuristicAgent(Agent):
         if state.config is not self.engine_config:
             self.engine_config = state.config
             self.engine = engine_worths(state.config)
-        values = CardValues(state, self.seat, self.engine)
+            self.party_dependent = party_dependent_cards(state.config)
+        values = CardValues(state, self.seat, self.engine, self.party_dependent)
         phase = state.phase
         if phase == MAIN:
             return values.main_choice(legal_actions)
@@ -98,11 +124,10 @@ class TheseusHeuristicAgent(Agent):
             return max(legal_actions, key=lambda p: values.subjugate_target(state.hands[self.seat][p]))
         if phase == EXILE:
             if state.exile_areas[-1] == PARTY_AREA:
-                return min(legal_actions, key=lambda p: values.recruit_value(state.parties[self.seat][p]))
+                return min(legal_actions, key=lambda p: values.party_value(state.parties[self.seat][p]))
             return min(legal_actions, key=lambda p: values.keep_value(state.hands[self.seat][p]))
         if phase == PILLAGE:
-            return max(legal_actions, key=lambda a: values.subjugate_value(
-                state.rewards[a // PILLAGE_STRIDE][a % PILLAGE_STRIDE]))
+            return max(legal_actions, key=values.pillage_action_value)
         return legal_actions[0]
 
 
@@ -114,35 +139,166 @@ def engine_worths(config: TheseusConfig) -> list[float]:
     ]
 
 
+def party_dependent_cards(config: TheseusConfig) -> list[bool]:
+    """Per card type: does one of its end effects count the Party's icons?"""
+    return [any(kind in (END_PER_ICON, END_ALL_ICONS) for kind, _, _ in effects) for effects in config.end_effects]
+
+
+def icon_count_vp(config: TheseusConfig, card: int, icon_counts: list[int]) -> int:
+    """The part of ``card``'s end VP that counts the Party's icons, for a
+    Party with ``icon_counts`` cards of each icon (``vp_per_icon``,
+    ``vp_if_all_icons``; what ``TheseusState.end_effect_vp`` counts for them)."""
+    total = 0
+    for kind, argument, amount in config.end_effects[card]:
+        if kind == END_PER_ICON:
+            total += amount * icon_counts[argument]
+        elif kind == END_ALL_ICONS and min(icon_counts) > 0:
+            total += amount
+    return total
+
+
+def own_score_with_party(state: TheseusState, seat: int, party: list[int]) -> int:
+    """``seat``'s VP (printed, Bonuses, every end effect that counts where its
+    card lies) if ``party`` (instances) were its Party; Hand cards that are in
+    ``party`` count there."""
+    config, card_of = state.config, state.card_of
+    total = state.bonuses[seat] * config.bonus_vp
+    for instance in state.rewards[seat]:
+        card = card_of[instance]
+        total += config.vps[card]
+        if config.end_effects[card] and config.end_counts_from[card][REWARD_AREA]:
+            total += state.end_effect_vp_with_party(seat, card, party)
+    for instance in party:
+        card = card_of[instance]
+        if config.end_effects[card] and config.end_counts_from[card][PARTY_AREA]:
+            total += state.end_effect_vp_with_party(seat, card, party)
+    for instance in state.hands[seat]:
+        card = card_of[instance]
+        if config.end_effects[card] and config.end_counts_from[card][HAND_AREA] and instance not in party:
+            total += state.end_effect_vp_with_party(seat, card, party)
+    return total
+
+
+def visible_score(state: TheseusState, seat: int, viewer: int) -> int:
+    """``seat``'s VP as ``viewer`` can count it: printed VP of the Reward,
+    Bonuses, and the end effects of the face-up Party and Reward (and of the
+    Hand, only when ``seat`` is the viewer: other Hands are hidden)."""
+    config, card_of = state.config, state.card_of
+    total = state.bonuses[seat] * config.bonus_vp
+    for instance in state.rewards[seat]:
+        card = card_of[instance]
+        total += config.vps[card]
+        if config.end_effects[card] and config.end_counts_from[card][REWARD_AREA]:
+            total += state.end_effect_vp(seat, card)
+    for instance in state.parties[seat]:
+        card = card_of[instance]
+        if config.end_effects[card] and config.end_counts_from[card][PARTY_AREA]:
+            total += state.end_effect_vp(seat, card)
+    if seat == viewer:
+        for instance in state.hands[seat]:
+            card = card_of[instance]
+            if config.end_effects[card] and config.end_counts_from[card][HAND_AREA]:
+                total += state.end_effect_vp(seat, card)
+    return total
+
+
 class CardValues:
     """The worths of the strategy for one seat in one position."""
 
-    def __init__(self, state: TheseusState, seat: int, engine: list[float]) -> None:
+    def __init__(self, state: TheseusState, seat: int, engine: list[float], party_dependent: list[bool]) -> None:
         self.state = state
         self.seat = seat
         self.late = state.rank >= LATE_RANK
+        # The game ends after this turn: only VP count now (no engine, no cover).
+        self.final_turn = state.ending
         self.engine = engine
+        self.party_dependent = party_dependent
+        icons = state.config.icons
+        card_of = state.card_of
+        self.party_icons = [0, 0, 0]
+        for instance in state.parties[seat]:
+            self.party_icons[icons[card_of[instance]]] += 1
+        # The seat's instances whose end effect counts the Party's icons and
+        # counts where they lie: only their VP moves when the Party changes.
+        counts_from = state.config.end_counts_from
+        self.icon_counters = [instance for area, cards in ((PARTY_AREA, state.parties[seat]),
+                                                           (HAND_AREA, state.hands[seat]),
+                                                           (REWARD_AREA, state.rewards[seat]))
+                              for instance in cards
+                              if party_dependent[card_of[instance]] and counts_from[card_of[instance]][area]]
+        # -1 until needed: whether this seat leads on the visible score.
+        self.leading = -1
+        # The position does not change during one choice: each step's value
+        # and each card's recruit value are computed once (-1.0: not yet).
+        self.step_values = [-1.0] * len(STEP_WORTH)
+        self.recruit_values: dict[int, float] = {}
 
-    def engine_worth(self, instance: int) -> float:
-        """What using the card does (see the module docstring)."""
-        return self.engine[self.state.card_of[instance]]
+    def party_vp(self, instance: int, joining: bool) -> float:
+        """The end VP the Party gains when ``instance`` joins it (``joining``)
+        or loses when it leaves: its own Party effect, and what it adds to the
+        effects of other cards that count the Party's icons."""
+        state, seat = self.state, self.seat
+        config = state.config
+        card = state.card_of[instance]
+        if not self.icon_counters and not self.party_dependent[card]:
+            return float(state.end_effect_vp(seat, card)) if config.end_counts_from[card][PARTY_AREA] else 0.0
+        icon = config.icons[card]
+        counts = self.party_icons
+        changed = list(counts)
+        changed[icon] += 1 if joining else -1
+        with_card, without_card = (changed, counts) if joining else (counts, changed)
+        gain = 0
+        if config.end_counts_from[card][PARTY_AREA]:
+            # Its own effect as it stands now, moved to the Party it would be in.
+            gain += state.end_effect_vp(seat, card)
+            if self.party_dependent[card]:
+                gain += icon_count_vp(config, card, with_card) - icon_count_vp(config, card, counts)
+        for other in self.icon_counters:
+            if other != instance:
+                other_card = state.card_of[other]
+                gain += icon_count_vp(config, other_card, with_card) - icon_count_vp(config, other_card, without_card)
+        return float(gain)
+
+    def engine_value(self, instance: int) -> float:
+        """Engine worth, less in late mode, nothing in the final turn."""
+        if self.final_turn:
+            return 0.0
+        return self.engine[self.state.card_of[instance]] * (LATE_ENGINE_WEIGHT if self.late else 1.0)
+
+    def cover(self, instance: int, icon_count: int) -> float:
+        """``COVERAGE_WORTH`` when the Party has ``icon_count`` cards of the card's
+        icon and ``icon_count`` is the count that makes it the icon's only card."""
+        if self.final_turn:
+            return 0.0
+        icon = self.state.config.icons[self.state.card_of[instance]]
+        return COVERAGE_WORTH if self.party_icons[icon] == icon_count else 0.0
 
     def recruit_value(self, instance: int) -> float:
-        """Engine worth (less in late mode) plus end VP scored from the Party."""
-        state = self.state
-        card = state.card_of[instance]
-        worth = self.engine[card] * (LATE_ENGINE_WEIGHT if self.late else 1.0)
-        if state.config.end_counts_from[card][PARTY_AREA]:
-            worth += state.end_effect_vp(self.seat, card)
-        return worth
+        """A Hand card's worth in the Party: engine worth, the icon cover it
+        would give a Party that lacks its icon, and the VP it adds there."""
+        value = self.recruit_values.get(instance, -1.0)
+        if value < 0.0:
+            value = self.engine_value(instance) + self.cover(instance, 0) + self.party_vp(instance, True)
+            self.recruit_values[instance] = value
+        return value
+
+    def party_value(self, instance: int) -> float:
+        """A Party card's worth for keeping it there: engine worth, the icon
+        cover it gives when it is the Party's only card of its icon, and the
+        VP the Party would lose without it."""
+        return self.engine_value(instance) + self.cover(instance, 1) + self.party_vp(instance, False)
 
     def subjugate_value(self, instance: int) -> float:
         """Printed VP plus end VP scored from the Reward."""
+        return self.reward_worth(self.seat, instance)
+
+    def reward_worth(self, seat: int, instance: int) -> float:
+        """What ``instance`` in ``seat``'s Reward scores for ``seat``."""
         state = self.state
         card = state.card_of[instance]
         worth = float(state.config.vps[card])
         if state.config.end_counts_from[card][REWARD_AREA]:
-            worth += state.end_effect_vp(self.seat, card)
+            worth += state.end_effect_vp(seat, card)
         return worth
 
     def keep_value(self, instance: int) -> float:
@@ -150,19 +306,75 @@ class CardValues:
         return max(self.recruit_value(instance), self.subjugate_value(instance))
 
     def explore_value(self, instance: int) -> float:
-        """Keep value plus the Bonus on the card."""
-        bonus = self.state.config.bonus_vp if self.state.has_bonus[instance] else 0
-        return self.keep_value(instance) + bonus
+        """Keep value plus the Bonus on the card, and what ending the game is
+        worth if the card is the last Rank 6 card."""
+        state = self.state
+        value = self.keep_value(instance) + (state.config.bonus_vp if state.has_bonus[instance] else 0)
+        if self.ends_game(instance):
+            value += ENDING_LEAD_WORTH if self.is_leading() else -ENDING_BEHIND_PENALTY
+        return value
+
+    def ends_game(self, instance: int) -> bool:
+        """Taking ``instance`` from the Board ends the game this turn: it is the
+        last Rank 6 card, with Rank 6 active and its deck empty."""
+        state = self.state
+        if state.ending or state.rank < LAST_RANK or state.decks[LAST_RANK]:
+            return False
+        ranks, card_of = state.config.ranks, state.card_of
+        if ranks[card_of[instance]] != LAST_RANK:
+            return False
+        return sum(1 for other in state.board if ranks[card_of[other]] == LAST_RANK) == 1
+
+    def is_leading(self) -> bool:
+        """No other seat is ahead on (visible score, Party Rank total), the
+        first two keys of the final ranking, counting this seat's Party after
+        the exiles its limit still demands: ending the game now cannot lose on
+        them (an equal seat still ties or loses on the Hand Ranks, unseen)."""
+        if self.leading < 0:
+            state, seat = self.state, self.seat
+            party = self.party_after_limit()
+            mine = (own_score_with_party(state, seat, party), state.rank_total(party))
+            best_other = max((visible_score(state, other, seat), state.rank_total(state.parties[other]))
+                             for other in range(state.n_players) if other != seat)
+            self.leading = 1 if mine >= best_other else 0
+        return self.leading == 1
+
+    def party_after_limit(self) -> list[int]:
+        """The seat's Party once brought down to the limit, dropping each time
+        the card whose loss costs the fewest VP (the Party itself when within it)."""
+        state, seat = self.state, self.seat
+        party = list(state.parties[seat])
+        while len(party) > state.config.party_limit:
+            party.remove(max(party, key=lambda instance: own_score_with_party(
+                state, seat, [other for other in party if other != instance])))
+        return party
 
     def subjugate_target(self, instance: int) -> float:
         """Subjugate value, keeping engine cards while in engine mode."""
         value = self.subjugate_value(instance)
         return value if self.late else value - 0.5 * self.recruit_value(instance)
 
+    def pillage_value(self, victim: int, instance: int) -> float:
+        """The card's worth in this seat's Reward plus what the victim loses."""
+        return self.subjugate_value(instance) + self.reward_worth(victim, instance)
+
+    def pillage_action_value(self, action: int) -> float:
+        """``pillage_value`` of a PILLAGE action (``seat * PILLAGE_STRIDE + position``)."""
+        victim, position = divmod(action, PILLAGE_STRIDE)
+        return self.pillage_value(victim, self.state.rewards[victim][position])
+
     # ------------------------------------------------------------ the turn
 
     def step_value(self, step: int) -> float:
         """What one unit step is worth now (independently of the others)."""
+        value = self.step_values[step]
+        if value < 0.0:
+            value = self.compute_step_value(step)
+            self.step_values[step] = value
+        return value
+
+    def compute_step_value(self, step: int) -> float:
+        """``step_value`` before caching."""
         state, seat = self.state, self.seat
         hand = state.hands[seat]
         if step == STEP_EXPLORE:
@@ -178,7 +390,7 @@ class CardValues:
             best = max(self.recruit_value(instance) for instance in hand)
             party = state.parties[seat]
             if len(party) >= state.config.party_limit:
-                best -= min(self.recruit_value(instance) for instance in party)
+                best -= min(self.party_value(instance) for instance in party)
             return max(best, 0.0)
         if step == STEP_SUBJUGATE:
             if not hand:
@@ -190,10 +402,10 @@ class CardValues:
         if step == STEP_HEX:
             return HEX_VALUE * sum(1 for other in range(state.n_players) if other != seat and state.hands[other])
         if step == STEP_PILLAGE:
-            loot = [self.subjugate_value(instance) for other in range(state.n_players) if other != seat
+            loot = [self.pillage_value(other, instance) for other in range(state.n_players) if other != seat
                     for instance in state.rewards[other]]
             return max(loot, default=0.0)
-        return 0.1 if step == STEP_HAND_LIMIT else 0.0
+        return HAND_LIMIT_VALUE if step == STEP_HAND_LIMIT else 0.0
 
     def card_use_value(self, instance: int) -> float:
         """The icon's step value plus the effect's steps at ``EFFECT_WEIGHT``."""
@@ -207,16 +419,23 @@ class CardValues:
     def main_choice(self, legal_actions: Sequence[int]) -> int:
         """The most valuable option: a Party card, or an ability without a card
         (worth ``ALTERNATIVE_PENALTY`` less, since it ends the card uses); the
-        turn ends when nothing is worth ``WORTHWHILE``."""
-        party = self.state.parties[self.seat]
-        best_action, best_value = END_TURN, WORTHWHILE
+        turn ends when nothing is worth ``WORTHWHILE``. Between Party cards of
+        equal value (the same steps, e.g. the Knight and another plain
+        subjugate card) the higher Rank is used: the position is the same
+        either way, and the card's own play rate then says how often it was
+        worth using."""
+        state = self.state
+        party, ranks, card_of = state.parties[self.seat], state.config.ranks, state.card_of
+        best_action, best_value, best_rank = END_TURN, WORTHWHILE, -1
         for action in legal_actions:
+            rank = -1
             if action < ALT_EXPLORE:
                 value = self.card_use_value(party[action])
+                rank = ranks[card_of[party[action]]]
             elif action < END_TURN:
                 value = self.step_value(action - ALT_EXPLORE) - ALTERNATIVE_PENALTY
             else:
                 continue
-            if value > best_value:
-                best_action, best_value = action, value
+            if value > best_value + TIE or (value > best_value - TIE and rank > best_rank and best_rank >= 0):
+                best_action, best_value, best_rank = action, value, rank
         return best_action

@@ -60,10 +60,24 @@ PILLAGE_STRIDE = 1000
 # (their codes equal the icon codes) and need a choice, as does pillage.
 STEP_EXPLORE, STEP_RECRUIT, STEP_SUBJUGATE, STEP_DRAW, STEP_HAND_LIMIT, STEP_HEX, STEP_PILLAGE = range(7)
 USE_PRIMITIVES = ("explore", "recruit", "subjugate", "draw", "hand_limit", "hex", "pillage")
+# Board steps around the picks of one multi-card explore (``rules.multi_explore``):
+# refills wait from HOLD until REFILL. They are in ``use_stack`` only, never in
+# ``effect_steps`` (they are not part of what a card does).
+STEP_HOLD_REFILL, STEP_REFILL = 7, 8
+
+# Readings of "If an effect allows you to Explore multiple cards at once, take
+# all of those cards before resolving your Hand limit" (``rules.multi_explore``):
+# the cards of one ``explore N`` effect (N >= 2) are all taken from the Board as
+# it stood, then it is refilled (the literal default: "an effect"); every
+# explore of one card use (icon and effect) is taken so; or the Board is
+# refilled after every single pick.
+MULTI_EXPLORE_PER_EFFECT, MULTI_EXPLORE_PER_CARD, MULTI_EXPLORE_REFILL_BETWEEN = (
+    "per_effect", "per_card", "refill_between")
+MULTI_EXPLORE_READINGS = (MULTI_EXPLORE_PER_EFFECT, MULTI_EXPLORE_PER_CARD, MULTI_EXPLORE_REFILL_BETWEEN)
 
 # End-of-game scoring primitives.
-END_VP, END_PER_BONUS, END_PER_ICON, END_PER_RANK, END_ALL_ICONS = range(5)
-END_PRIMITIVES = ("vp", "vp_per_bonus", "vp_per_icon", "vp_per_rank", "vp_if_all_icons")
+END_VP, END_PER_BONUS, END_PER_ICON, END_PER_RANK, END_ALL_ICONS, END_PER_BONUSES = range(6)
+END_PRIMITIVES = ("vp", "vp_per_bonus", "vp_per_icon", "vp_per_rank", "vp_if_all_icons", "vp_per_bonuses")
 
 PARTY_AREA, HAND_AREA, REWARD_AREA = 0, 1, 2
 AREA_NAMES = ("party", "hand", "reward")
@@ -75,10 +89,16 @@ END_CAP = "turn_cap"
 TIEBREAK_NONE, TIEBREAK_PARTY, TIEBREAK_HAND, TIEBREAK_SHARED = "none", "party_rank", "hand_rank", "shared"
 
 # ``drawn`` (the card came into the seat's Hand: explored, drawn by an effect,
-# pillaged) and ``played`` (a copy of ``used``) are the two counters the shared
-# ``cardlab report`` card table reads.
-CARD_COUNTERS = ("explored", "recruited", "subjugated", "exiled", "used", "drawn", "played")
-_EXPLORED, _RECRUITED, _SUBJUGATED, _EXILED, _USED, _DRAWN = range(6)
+# pillaged) and ``played`` (a copy of ``used``: a Theseus card is played by
+# using it from the Party) are the two counters the shared ``cardlab report``
+# card table reads; ``playable`` counts the steps at which the seat could have
+# used the card (``note_offered``). ``effect_copies`` and ``effect_vp`` are
+# read from the final position: the seat's copies of the card whose end effect
+# counts where they lie, and the VP those effects scored (what tuning the
+# invented deck measures: effect VP per scoring copy).
+CARD_COUNTERS = ("explored", "recruited", "subjugated", "exiled", "used", "drawn", "played", "playable",
+                 "effect_copies", "effect_vp")
+_EXPLORED, _RECRUITED, _SUBJUGATED, _EXILED, _USED, _DRAWN, _PLAYABLE = range(7)
 
 DATA_FILE = Path(__file__).with_name("cards.toml")
 
@@ -132,7 +152,8 @@ class TheseusConfig:
     # The unit steps of each card's effect (without its icon), in order.
     effect_steps: tuple[tuple[int, ...], ...]
     # The steps pushed on the step stack when the card is used: icon then
-    # effect, reversed (the stack pops from the end).
+    # effect, with the board steps of ``rules.multi_explore``, reversed (the
+    # stack pops from the end).
     use_stack: tuple[tuple[int, ...], ...]
     # (primitive, argument, amount) per end-of-game effect.
     end_effects: tuple[tuple[tuple[int, int, int], ...], ...]
@@ -147,6 +168,7 @@ class TheseusConfig:
     uses_per_turn: int
     bonus_vp: int
     max_turns: int
+    multi_explore: str
 
 
 def _require(condition: bool, path: str, expected: str) -> None:
@@ -168,14 +190,47 @@ def _amount(word: str, path: str, name: str) -> int:
     return int(word)
 
 
-def parse_use(text: str, path: str) -> tuple[int, ...]:
-    """The unit steps of a ``use`` effect, e.g. ``"explore 2"`` -> (EXPLORE, EXPLORE)."""
-    steps: list[int] = []
+def parse_use_primitives(text: str, path: str) -> tuple[tuple[int, int], ...]:
+    """The primitives of a ``use`` effect as (step, amount), e.g. ``"explore 2, draw 1"``
+    -> ((STEP_EXPLORE, 2), (STEP_DRAW, 1))."""
+    primitives: list[tuple[int, int]] = []
     for words in _primitive_words(text, path):
         name = words[0]
         _require(name in USE_PRIMITIVES and len(words) == 2, path,
                  f"expected primitives of the form 'name N' with name one of {', '.join(USE_PRIMITIVES)}")
-        steps += [USE_PRIMITIVES.index(name)] * _amount(words[1], path, name)
+        primitives.append((USE_PRIMITIVES.index(name), _amount(words[1], path, name)))
+    return tuple(primitives)
+
+
+def unit_steps(primitives: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """(step, amount) primitives as unit steps, e.g. ((STEP_EXPLORE, 2),) -> (EXPLORE, EXPLORE)."""
+    return tuple(step for step, amount in primitives for _ in range(amount))
+
+
+def parse_use(text: str, path: str) -> tuple[int, ...]:
+    """The unit steps of a ``use`` effect, e.g. ``"explore 2"`` -> (EXPLORE, EXPLORE)."""
+    return unit_steps(parse_use_primitives(text, path))
+
+
+def held_refills(steps: list[int], first: int, last: int) -> list[int]:
+    """``steps`` with the picks from ``first`` to ``last`` (positions) wrapped in
+    HOLD/REFILL board steps, so that they come from the Board as it stood."""
+    return [*steps[:first], STEP_HOLD_REFILL, *steps[first:last + 1], STEP_REFILL, *steps[last + 1:]]
+
+
+def use_sequence(icon: int, primitives: tuple[tuple[int, int], ...], multi_explore: str) -> tuple[int, ...]:
+    """The steps of using a card in resolution order: its icon, then its effect,
+    with the board steps that the reading ``multi_explore`` puts around the
+    picks of a multi-card explore."""
+    steps = [icon]
+    for step, amount in primitives:
+        if multi_explore == MULTI_EXPLORE_PER_EFFECT and step == STEP_EXPLORE and amount >= 2:
+            steps += [STEP_HOLD_REFILL, *[STEP_EXPLORE] * amount, STEP_REFILL]
+        else:
+            steps += [step] * amount
+    explores = [position for position, step in enumerate(steps) if step == STEP_EXPLORE]
+    if multi_explore == MULTI_EXPLORE_PER_CARD and len(explores) >= 2:
+        steps = held_refills(steps, explores[0], explores[-1])
     return tuple(steps)
 
 
@@ -193,6 +248,9 @@ def parse_end(text: str, path: str) -> tuple[tuple[int, int, int], ...]:
             _require(len(words) == 3 and words[1].isdigit() and 1 <= int(words[1]) <= LAST_RANK, path,
                      "expected 'vp_per_rank R N' with R from 1 to 6")
             effects.append((kind, int(words[1]), _amount(words[2], path, name)))
+        elif kind == END_PER_BONUSES:
+            _require(len(words) == 3, path, "expected 'vp_per_bonuses K N' (N VP per K Bonuses)")
+            effects.append((kind, _amount(words[1], path, name), _amount(words[2], path, name)))
         else:
             _require(len(words) == 2, path, f"expected '{name} N'")
             effects.append((kind, 0, _amount(words[1], path, name)))
@@ -211,6 +269,9 @@ def compile_config(parameters: Mapping[str, Any]) -> TheseusConfig:
              "expected ranks from 1 to 6")
     _require(all(area in AREA_NAMES for area in rules["no_end_effect_areas"]), "rules.no_end_effect_areas",
              f"expected areas among {', '.join(AREA_NAMES)}")
+    multi_explore = rules["multi_explore"]
+    _require(multi_explore in MULTI_EXPLORE_READINGS, "rules.multi_explore",
+             f"expected one of {', '.join(MULTI_EXPLORE_READINGS)}")
     names: list[str] = []
     ranks, icons, vps, copies = [], [], [], []
     use_texts, end_texts, effect_steps, use_stack, end_effects, counts_from = [], [], [], [], [], []
@@ -225,7 +286,8 @@ def compile_config(parameters: Mapping[str, Any]) -> TheseusConfig:
         _require(card["end_area"] in END_AREA_CHOICES, f"{path}.end_area",
                  f"expected one of {', '.join(END_AREA_CHOICES)}")
         icon = ICON_NAMES.index(card["icon"])
-        steps = parse_use(card["use"], f"{path}.use")
+        primitives = parse_use_primitives(card["use"], f"{path}.use")
+        steps = unit_steps(primitives)
         areas = AREA_NAMES if card["end_area"] == "any" else (card["end_area"],)
         # The rulebook: effects of Rank 3 and 6 cards in the Hand or Reward do not act at the end.
         silenced = rules["no_end_effect_areas"] if card["rank"] in rules["no_end_effect_ranks"] else []
@@ -237,7 +299,7 @@ def compile_config(parameters: Mapping[str, Any]) -> TheseusConfig:
         use_texts.append(card["use"])
         end_texts.append(card["end"])
         effect_steps.append(steps)
-        use_stack.append(tuple(reversed((icon, *steps))))
+        use_stack.append(tuple(reversed(use_sequence(icon, primitives, multi_explore))))
         end_effects.append(parse_end(card["end"], f"{path}.end"))
         counts_from.append(tuple(area in areas and area not in silenced for area in AREA_NAMES))
     starting = []
@@ -257,6 +319,7 @@ def compile_config(parameters: Mapping[str, Any]) -> TheseusConfig:
         rank_decks=tuple(decks), starting_party=tuple(starting),
         party_limit=rules["party_limit"], hand_limit=rules["hand_limit"], board_size=rules["board_size"],
         uses_per_turn=rules["uses_per_turn"], bonus_vp=rules["bonus_vp"], max_turns=rules["max_turns"],
+        multi_explore=multi_explore,
     )
 
 
@@ -287,6 +350,7 @@ class TheseusState(GameState):
     exile_areas: list[int]
     exile_keep: list[int]
     limits_due: bool
+    refill_held: bool
     closing: bool
     ending: bool
     turn: int
@@ -326,6 +390,7 @@ class TheseusState(GameState):
         self.exile_areas = []
         self.exile_keep = []
         self.limits_due = False
+        self.refill_held = False
         self.closing = False
         self.ending = False
         self.turn = 0
@@ -333,8 +398,9 @@ class TheseusState(GameState):
         self.board_exiles = 0
         self.final_key = []
         self.tiebreak = TIEBREAK_NONE
-        # Per seat, per counter up to ``drawn`` (``played`` is written from ``used``), per card type.
-        self.counters = [[[0] * len(config.names) for _ in range(_DRAWN + 1)] for _ in range(n_players)]
+        # Per seat, per counter up to ``playable`` (``played`` is written from
+        # ``used``, the effect counters from the final position), per card type.
+        self.counters = [[[0] * len(config.names) for _ in range(_PLAYABLE + 1)] for _ in range(n_players)]
         self.first_used = [{} for _ in range(n_players)]
 
     @staticmethod
@@ -446,19 +512,52 @@ class TheseusState(GameState):
             "board_exiles": self.board_exiles,
         }
 
+    def note_offered(self, legal_actions: Sequence[int]) -> None:
+        """Count, for the player to act, each card type that one of
+        ``legal_actions`` would use from the Party (once per type per step)."""
+        if self.phase != MAIN:
+            return
+        party, card_of = self.parties[self.current_player], self.card_of
+        playable = self.counters[self.current_player][_PLAYABLE]
+        counted: list[int] = []
+        for action in legal_actions:
+            if action >= ALT_EXPLORE:
+                break  # ``main_actions`` lists the Party positions first
+            card = card_of[party[action]]
+            if card not in counted:
+                counted.append(card)
+                playable[card] += 1
+
+    def end_effect_counts(self, seat: int) -> tuple[list[int], list[int]]:
+        """Per card type: the seat's copies whose end effect counts where they
+        lie now, and the VP those effects score (``score_parts``' effect part)."""
+        config, card_of = self.config, self.card_of
+        copies = [0] * len(config.names)
+        vp = [0] * len(config.names)
+        for area, cards in ((PARTY_AREA, self.parties[seat]), (HAND_AREA, self.hands[seat]),
+                            (REWARD_AREA, self.rewards[seat])):
+            for instance in cards:
+                card = card_of[instance]
+                if config.end_effects[card] and config.end_counts_from[card][area]:
+                    copies[card] += 1
+                    vp[card] += self.end_effect_vp(seat, card)
+        return copies, vp
+
     def add_card_rows(self, columns: CardColumns) -> None:
         """One row per (seat, card type) the seat explored, recruited, subjugated,
-        exiled, used or got into its Hand."""
+        exiled, used, could use, got into its Hand or scored an end effect with."""
         config = self.config
         names = config.names
         columns.names = names
         (explored_column, recruited_column, subjugated_column, exiled_column, used_column, drawn_column,
-         played_column) = columns.counters
+         played_column, playable_column, effect_copies_column, effect_vp_column) = columns.counters
         for seat in range(self.n_players):
-            explored, recruited, subjugated, exiled, used, drawn = self.counters[seat]
+            explored, recruited, subjugated, exiled, used, drawn, playable = self.counters[seat]
+            effect_copies, effect_vp = self.end_effect_counts(seat)
             first_used = self.first_used[seat]
             for card in range(len(names)):
-                if explored[card] or recruited[card] or subjugated[card] or exiled[card] or used[card] or drawn[card]:
+                if (explored[card] or recruited[card] or subjugated[card] or exiled[card] or used[card]
+                        or drawn[card] or playable[card] or effect_copies[card]):
                     columns.seat.append(seat)
                     columns.card.append(card)
                     columns.copies.append(config.copies[card] or (self.n_players if config.ranks[card] == 0 else 0))
@@ -469,6 +568,9 @@ class TheseusState(GameState):
                     used_column.append(used[card])
                     drawn_column.append(drawn[card])
                     played_column.append(used[card])
+                    playable_column.append(playable[card])
+                    effect_copies_column.append(effect_copies[card])
+                    effect_vp_column.append(effect_vp[card])
                     columns.first_played_turn.append(first_used.get(card, -1))
 
     def observation(self, seat: int) -> tuple[Any, ...]:
@@ -492,7 +594,7 @@ class TheseusState(GameState):
                   if instance in self.parties[self.active]),
             self.uses, self.alternative_used, self.hand_limit_bonus, tuple(self.steps),
             tuple(self.exile_seats), tuple(self.exile_areas), tuple(self.exile_keep),
-            self.limits_due, self.closing, self.ending, self.ended_by,
+            self.limits_due, self.refill_held, self.closing, self.ending, self.ended_by,
         )
 
     def resample_hidden(self, seat: int, rng: Generator) -> TheseusState:
@@ -554,6 +656,7 @@ class TheseusState(GameState):
         copy.exile_areas = list(self.exile_areas)
         copy.exile_keep = list(self.exile_keep)
         copy.limits_due = self.limits_due
+        copy.refill_held = self.refill_held
         copy.closing = self.closing
         copy.ending = self.ending
         copy.turn = self.turn
@@ -608,18 +711,15 @@ class TheseusState(GameState):
         """(printed VP of the Reward, VP from card end effects, VP from Bonuses)."""
         config, card_of = self.config, self.card_of
         printed = sum(config.vps[card_of[instance]] for instance in self.rewards[seat])
-        effects = 0
-        counts_from = config.end_counts_from
-        for area, cards in ((PARTY_AREA, self.parties[seat]), (HAND_AREA, self.hands[seat]),
-                            (REWARD_AREA, self.rewards[seat])):
-            for instance in cards:
-                card = card_of[instance]
-                if config.end_effects[card] and counts_from[card][area]:
-                    effects += self.end_effect_vp(seat, card)
-        return printed, effects, self.bonuses[seat] * config.bonus_vp
+        return printed, sum(self.end_effect_counts(seat)[1]), self.bonuses[seat] * config.bonus_vp
 
     def end_effect_vp(self, seat: int, card: int) -> int:
         """What ``card``'s end-of-game effects are worth to ``seat`` now (wherever the card is)."""
+        return self.end_effect_vp_with_party(seat, card, self.parties[seat])
+
+    def end_effect_vp_with_party(self, seat: int, card: int, party: list[int]) -> int:
+        """What ``card``'s end-of-game effects would be worth to ``seat`` with
+        ``party`` (instances) as its Party and everything else as it is."""
         config, card_of = self.config, self.card_of
         total = 0
         for kind, argument, amount in config.end_effects[card]:
@@ -628,12 +728,13 @@ class TheseusState(GameState):
             elif kind == END_PER_BONUS:
                 total += amount * self.bonuses[seat]
             elif kind == END_PER_ICON:
-                total += amount * sum(1 for instance in self.parties[seat]
-                                      if config.icons[card_of[instance]] == argument)
+                total += amount * sum(1 for instance in party if config.icons[card_of[instance]] == argument)
             elif kind == END_PER_RANK:
                 total += amount * sum(1 for instance in self.rewards[seat]
                                       if config.ranks[card_of[instance]] == argument)
-            elif len({config.icons[card_of[instance]] for instance in self.parties[seat]}) == 3:
+            elif kind == END_PER_BONUSES:
+                total += amount * (self.bonuses[seat] // argument)
+            elif len({config.icons[card_of[instance]] for instance in party}) == 3:
                 total += amount  # END_ALL_ICONS
         return total
 
@@ -719,6 +820,9 @@ class TheseusState(GameState):
             if self.steps:
                 step = self.steps.pop()
                 if step == STEP_EXPLORE:
+                    if not self.board and self.refill_held:
+                        # The Board as it stood is used up: the remaining picks come from its refill.
+                        self._refill_board()
                     if self.board:
                         self._await(EXPLORE)
                         return
@@ -738,6 +842,12 @@ class TheseusState(GameState):
                 elif step == STEP_PILLAGE and self._pillage_actions():
                     self._await(PILLAGE)
                     return
+                elif step == STEP_HOLD_REFILL:
+                    self.refill_held = True
+                elif step == STEP_REFILL:
+                    self.refill_held = False
+                    self._refill_board()
+                    self._check_final_card()
                 continue
             if self.limits_due:
                 # Everything resolved: exile down to the limits (Party first, then Hand).
@@ -809,7 +919,8 @@ class TheseusState(GameState):
             self._emit("explore", f"seat {seat} explores {self.card_name(instance)}"
                        + (" and adds its Bonus to the Reward" if bonus else ""),
                        seat=seat, card=self.config.names[self.card_of[instance]], bonus=bonus)
-        self._refill_board()
+        if not self.refill_held:
+            self._refill_board()
         self._check_final_card()
 
     def _recruit(self, position: int) -> None:
@@ -872,7 +983,8 @@ class TheseusState(GameState):
             self._emit("draw", f"seat {seat} draws a Rank {self.rank} card", seat=seat, rank=self.rank)
         if not deck:
             self._advance_rank()
-            self._refill_board()
+            if not self.refill_held:
+                self._refill_board()
         self._check_final_card()
 
     # ------------------------------------------------------- board and ranks

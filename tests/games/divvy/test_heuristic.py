@@ -123,6 +123,58 @@ def test_it_reinforces_with_every_card_of_the_lead_suit() -> None:
     assert value("axes_1") > 0
 
 
+def test_it_sends_no_one_in_a_round_it_cannot_win_or_tie_and_keeps_the_cards() -> None:
+    # Seat 0 leads axes_2 and holds axes_1 and axes_3: at most 6 against seat 1's lead of 12.
+    hands = (
+        ["axes_2", "axes_1", "axes_3", "bows_10", "bows_11"],
+        ["blades_12", "blades_1", "staves_9", "staves_2", "staves_5"],
+    )
+    state = build(hands, ["bows_8"])
+    choose_one(state, "axes_2", "blades_12")
+    choose_many(state, ["bows_11"], ["staves_2"])
+    choose_one(state, "bows_10", "staves_9")  # a tie: every placed card goes back
+    assert state.phase == REINFORCE and len(state.legal_actions()) == 4
+    assert _choice(state) == 0
+    act(state, 0)
+    act(state, 0)
+    assert {"axes_1", "axes_3"} <= set(hand_names(state, 0))  # kept for the next round
+
+
+# Seat 0 leads axes_1 (value 1) against blades_5 and loses the brawl (axes_2,
+# a scroll, against staves_1, a sword); seat 1 takes its cards back, so seat 0
+# reinforces from axes_2, axes_10 and axes_12.
+CHEAP_WIN_HANDS = (
+    ["axes_1", "axes_2", "axes_10", "axes_12", "bows_10"],
+    ["blades_5", "staves_1", "staves_9", "staves_2", "staves_5"],
+)
+
+
+def _to_seat_zero_reinforcements(state: DivvyState) -> None:
+    assert icon("axes_2") == "scroll" and icon("staves_1") == "sword"
+    choose_one(state, "axes_1", "blades_5")
+    choose_many(state, ["bows_10"], ["staves_2"])
+    choose_one(state, "axes_2", "staves_1")
+    assert state.phase == REPLACE and state.current_player == 1
+    act(state, 0)  # seat 1 takes its placed cards back
+    assert state.phase == REINFORCE and state.current_player == 0
+
+
+def test_when_a_win_is_certain_it_sends_only_the_cheapest_set_that_surely_wins() -> None:
+    # Every blade but seat 1's lead is face up in the discard pile: seat 1's
+    # strength is 5 whatever it holds. axes_10 alone (1 + 10) surely wins,
+    # axes_2 (1 + 2) does not; axes_2 and axes_12 stay in hand.
+    blades = [f"blades_{number}" for number in range(1, 13) if number != 5]
+    state = build(CHEAP_WIN_HANDS, ["bows_8"], discard=blades)
+    _to_seat_zero_reinforcements(state)
+    assert _choice(state) == mask(state, 0, ["axes_10"])
+
+
+def test_when_the_round_is_open_it_still_sends_every_card_of_the_lead_suit() -> None:
+    state = build(CHEAP_WIN_HANDS, ["bows_8"])  # the high blades are unseen: seat 1 might hold them
+    _to_seat_zero_reinforcements(state)
+    assert _choice(state) == mask(state, 0, ["axes_2", "axes_10", "axes_12"])
+
+
 def test_its_choices_depend_only_on_what_its_seat_can_see() -> None:
     rng = Generator(3)
     checked = 0

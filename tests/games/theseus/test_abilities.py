@@ -83,9 +83,9 @@ def test_draw_takes_cards_face_down_from_the_top_of_the_current_rank_deck() -> N
 
 
 def test_extra_recruit_and_subjugate_effects_act_after_the_icon() -> None:
-    assert icon_of("herald") == "subjugate"  # effect: recruit 1
+    assert icon_of("herald") == "subjugate"
     state = build(parties=[["herald"], []], hands=[["scout", "shepherd"], []],
-                  board=[*RANK_ONE_BOARD[:2], "porter", "porter"])
+                  board=[*RANK_ONE_BOARD[:2], "porter", "porter"], config=configured({"cards.herald.use": "recruit 1"}))
     use(state, "herald")
     assert state.phase == SUBJUGATE
     subjugate(state, "shepherd")

@@ -12,12 +12,12 @@ from __future__ import annotations
 from simcore.agents import parse_agent_spec
 from simcore.api import Agent
 from simcore.games.theseus import GAME
-from simcore.games.theseus.rules import END_TURN, TheseusState
+from simcore.games.theseus.rules import END_TURN, PILLAGE_STRIDE, TheseusState
 from simcore.play import play_game
 from simcore.rng import Generator
 from simcore.seeding import make_rng
 
-from .helpers import DEFAULT, act, build, exile, explore, names, party_position, recruit, use
+from .helpers import DEFAULT, act, build, configured, exile, explore, icon_of, names, party_position, recruit, use
 
 
 def _agent(seat: int) -> Agent:
@@ -87,6 +87,73 @@ def test_it_ends_the_turn_when_nothing_is_worth_doing() -> None:
     state = build(parties=[["knight", "mage"], []], board=[], rank=6, only_tops=[6])
     assert _choice(state) == END_TURN
     act(state, END_TURN)
+
+
+def test_it_recruits_a_card_whose_icon_the_party_lacks_over_a_slightly_better_engine_card() -> None:
+    # witch: subjugate icon + hex 1 (worth 1.5); torchbearer: recruit icon + explore 1 (worth 2).
+    board = ["shepherd", "herald", "scout", "porter"]
+    without_subjugate = build(parties=[["mage", "rogue"], []], hands=[["torchbearer", "witch"], []], board=board)
+    use(without_subjugate, "mage")
+    assert _chosen_name(without_subjugate, without_subjugate.hands[0]) == "witch"
+    with_knight = build(hands=[["torchbearer", "witch"], []], board=board)
+    use(with_knight, "mage")
+    assert _chosen_name(with_knight, with_knight.hands[0]) == "torchbearer"
+
+
+def test_exiling_from_a_full_party_it_keeps_the_last_card_of_an_icon() -> None:
+    state = build(parties=[["knight", "mage", "rogue", "scout"], []], hands=[["torchbearer"], []],
+                  board=["shepherd", "herald", "scout", "porter"])
+    use(state, "mage")
+    recruit(state, "torchbearer")  # five Party cards: one must go
+    exiled = names(state, [state.parties[0][_choice(state)]])[0]
+    assert exiled in ("mage", "rogue")  # a plain card whose icon another Party card still has; never the knight
+
+
+def _last_rank_six_card_on_the_board(rewards: list[list[str]], board: list[str]) -> TheseusState:
+    """Rank 6 with its deck empty: the Minotaur on ``board`` is the last Rank 6 card."""
+    return build(parties=[["rogue"], []], rewards=rewards, board=board, rank=6, only_tops=[6])
+
+
+def test_it_does_not_end_a_game_it_is_losing_by_taking_the_last_rank_six_card() -> None:
+    state = _last_rank_six_card_on_the_board([[], ["seer", "seer"]], ["minotaur", "hero"])
+    use(state, "rogue")
+    assert _chosen_name(state, state.board) == "hero"
+    alone = _last_rank_six_card_on_the_board([[], ["seer", "seer"]], ["minotaur"])
+    assert _choice(alone) == END_TURN  # exploring would only end the game it is losing
+
+
+def test_it_ends_a_game_it_leads_by_taking_the_last_rank_six_card() -> None:
+    state = _last_rank_six_card_on_the_board([["seer", "seer"], []], ["minotaur", "hero"])
+    use(state, "rogue")
+    assert _chosen_name(state, state.board) == "minotaur"
+    explore(state, "minotaur")
+    assert state.ending
+
+
+def test_level_with_the_best_other_seat_it_ends_the_game_rather_than_wait() -> None:
+    # Equal VP and equal Party Ranks: waiting changes nothing, so it takes the card.
+    state = build(parties=[["rogue"], ["rogue"]], rewards=[["seer"], ["hero"]], board=["minotaur", "hero"],
+                  rank=6, only_tops=[6])
+    use(state, "rogue")
+    assert _chosen_name(state, state.board) == "minotaur"
+
+
+def test_it_pillages_the_card_worth_most_to_itself_and_to_its_owner() -> None:
+    # The collector counts its owner's Rank 1 Reward cards: 1 + 3 VP to seat 1, 1 VP to seat 0;
+    # the hero is worth 2 VP to either.
+    config = configured({"cards.collector.end": "vp_per_rank 1 1", "cards.collector.end_area": "reward"})
+    state = build(parties=[["thief"], []], rewards=[[], ["hero", "collector", "scout", "scout", "porter"]],
+                  board=["oracle", "bailiff", "sage", "cartographer"], rank=2, config=config)
+    use(state, "thief")
+    explore(state, "oracle")
+    action = _choice(state)
+    assert names(state, [state.rewards[1][action % PILLAGE_STRIDE]]) == ["collector"]
+
+
+def test_between_two_equal_uses_it_uses_the_card_of_higher_rank() -> None:
+    assert icon_of("collector") == icon_of("knight") == "subjugate"
+    state = build(parties=[["knight", "collector"], []], hands=[["shepherd"], []], board=[], rank=6, only_tops=[6])
+    assert _choice(state) == party_position(state, "collector")
 
 
 def test_its_choices_depend_only_on_what_its_seat_can_see() -> None:

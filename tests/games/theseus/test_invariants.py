@@ -110,7 +110,7 @@ def test_card_rows_count_what_each_seat_did_with_each_card() -> None:
     }
     assert set(rows) == {(0, "rogue"), (0, "mage"), (0, "scout"), (0, "hero")}  # shepherd: nothing done with it
     assert rows[(0, "scout")] == {"explored": 1, "recruited": 1, "subjugated": 0, "exiled": 0, "used": 0,
-                                  "drawn": 1, "played": 0}
+                                  "drawn": 1, "played": 0, "playable": 0, "effect_copies": 0, "effect_vp": 0}
     assert rows[(0, "hero")]["drawn"] == 1 and rows[(0, "hero")]["explored"] == 0
     assert rows[(0, "rogue")]["used"] == rows[(0, "rogue")]["played"] == 1
     first_turn = {columns.names[columns.card[row]]: columns.first_played_turn[row] for row in range(len(columns))}

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from simcore.games.theseus import GAME
+from simcore.games.theseus.agents import engine_worths
 from simcore.games.theseus.rules import DATA_FILE
 
 RULES_MD = Path(DATA_FILE).with_name("RULES.md").read_text(encoding="utf-8")
@@ -44,3 +45,16 @@ def test_every_rule_has_a_row_with_a_test() -> None:
     expected = [f"{letter}{number}" for letter, count in sections for number in range(1, count + 1)]
     assert [rule for rule, _ in rows] == expected
     assert all("::test_" in tests for _, tests in rows)
+
+
+def test_the_heuristic_table_has_every_card_with_its_engine_worth() -> None:
+    section = RULES_MD.split("\n## Heuristic (`agents.py`)\n", 1)[1].split("\n## ", 1)[0]
+    rows = [
+        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for line in section.splitlines()
+        if line.startswith("| ") and not line.startswith("| card ")
+    ]
+    config = GAME.configure(GAME.default_parameters())
+    worths = engine_worths(config)
+    assert [row[0] for row in rows] == list(config.names)
+    assert [float(row[2]) for row in rows] == [round(worth, 1) for worth in worths]

@@ -18,7 +18,10 @@ def test_printed_vp_is_one_for_ranks_one_to_four_and_two_for_ranks_five_and_six(
 
 def test_the_final_score_is_printed_vp_plus_card_effects_plus_bonuses() -> None:
     # hero: 2 VP; shepherd: 1 VP + "vp 1"; fisherman: 1 VP + 1 per Bonus (two Bonuses).
-    state = build(rewards=[["hero", "shepherd", "fisherman"], ["scout"]], bonuses=[2, 0], ending=True)
+    config = configured({"cards.fisherman.end": "vp_per_bonus 1", "cards.fisherman.end_area": "reward",
+                         "cards.shepherd.end": "vp 1", "cards.shepherd.end_area": "reward"})
+    state = build(rewards=[["hero", "shepherd", "fisherman"], ["scout"]], bonuses=[2, 0], ending=True,
+                  config=config)
     finish(state)
     printed = vp_of("hero") + vp_of("shepherd") + vp_of("fisherman")
     assert state.score_parts(0) == (printed, 1 + 2, 2 * state.config.bonus_vp)
@@ -30,6 +33,9 @@ def test_the_final_score_is_printed_vp_plus_card_effects_plus_bonuses() -> None:
     [
         ("vp 2", 2),
         ("vp_per_bonus 2", 2 * 3),  # three Bonuses
+        ("vp_per_bonuses 2 1", 1),  # one full pair of the three Bonuses
+        ("vp_per_bonuses 3 2", 2),
+        ("vp_per_bonuses 4 1", 0),
         ("vp_per_icon explore 1", 2),  # rogue and scout in the Party
         ("vp_per_rank 1 1", 2),  # porter and herald (Rank 1) in the Reward; hero is Rank 5
         ("vp_if_all_icons 3", 3),  # knight (subjugate), mage (recruit), rogue (explore)
