@@ -13,7 +13,7 @@ def test_the_baseline_spec_has_every_party_size_and_a_variant_per_optional_mode(
     spec = load_spec(SPEC)
     assert spec.player_counts == tuple(range(1, 9))
     assert [variant.name for variant in spec.variants] == [
-        BASELINE, "nemesis", "hard_mode", "no_healing_between_rounds", "party_mode", "hardcore", "longer_game",
+        BASELINE, "nemesis", "hard_mode", "no_healing_between_turns", "party_mode", "hardcore", "longer_game",
         "no_combat_modifier",
     ]
     assert [str(agent) for agent in spec.agents] == ["heuristic"]

@@ -26,7 +26,7 @@ def test_it_plays_the_cheapest_card_that_closes_the_gap_to_the_enemy_defense() -
     set_hand(state, 0, ["fighter_power_strike", "fighter_strike", "fighter_heavy_blow"])
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=0, defense=6, speed=0, hp=5)  # gap 2: the +2 strike is enough
-    assert state.describe_action(_choice(state)) == "play fighter_strike (target 0)"
+    assert state.describe_action(_choice(state)) == "play fighter_strike against goblin"
 
 
 def test_it_plays_nothing_when_the_hero_already_hits_and_is_safe() -> None:
@@ -50,10 +50,10 @@ def test_it_protects_the_hero_in_danger_first() -> None:
     set_hand(state, 0, ["fighter_strike", "fighter_cover"])
     set_hand(state, 1, ["healer_strike"])
     fight(state, ["goblin"])
-    set_enemy(state, 0, attack=state.hero_defense(1) + 4, defense=6, speed=9, hp=5)
+    set_enemy(state, 0, attack=state.hero_defense(1, 0) + 4, defense=6, speed=9, hp=5)
     state.hp[1] = 3  # the healer would die
     action = _choice(state)
-    assert state.describe_action(action) == "play fighter_cover (target 1)"
+    assert state.describe_action(action) == "play fighter_cover on seat 1 against goblin"
     act(state, action)
     assert state.incoming_damage(1) < state.hp[1]
 
