@@ -103,7 +103,7 @@ from simcore.rng import Generator
 _WORTH = {
     P_ATTACK: 1.0, P_DEFENSE: 1.0, P_PARTY_ATTACK: 2.5, P_PARTY_DEFENSE: 2.5, P_GUARD: 1.0, P_NEGATE: 3.0,
     P_DAMAGE: 3.0, P_EXPOSE: 1.2, P_WEAKEN: 1.5, P_HEAL: 0.6, P_HEAL_SELF: 0.6, P_PARTY_HEAL: 1.5,
-    P_RESURRECT: 0.8, P_DRAW: 1.5, P_MULTIPLY_ATTACK: 1.5, P_MULTIPLY_DEFENSE: 1.5, P_SPEED: 0.4,
+    P_RESURRECT: 0.8, P_DRAW: 1.5, P_MULTIPLY_ATTACK: 0.75, P_MULTIPLY_DEFENSE: 0.75, P_SPEED: 0.4,
     P_PARTY_SPEED: 0.8, P_SLOW: 0.5, P_PERM_ATTACK: 2.5, P_PERM_DEFENSE: 2.5, P_PERM_SPEED: 1.0, P_PERM_HP: 1.0,
 }
 LOW_HP_SHARE = 0.4
@@ -119,15 +119,18 @@ def card_worth(config: PartyConfig, card: int) -> float:
 
 
 class _WorthTable:
-    """Every card's worth for the last configuration seen (kept by reference,
-    so a new configuration is always recomputed)."""
+    """Every card's worth and main effect (its first primitive, -1 for none)
+    for the last configuration seen (kept by reference, so a new
+    configuration is always recomputed)."""
 
     config: PartyConfig | None
     worths: tuple[float, ...]
+    main_effects: tuple[int, ...]
 
     def __init__(self) -> None:
         self.config = None
         self.worths = ()
+        self.main_effects = ()
 
 
 _TABLE = _WorthTable()
@@ -140,8 +143,23 @@ def _worths(config: PartyConfig) -> tuple[float, ...]:
             sum(_WORTH.get(primitive, 0.5) * max(amount, 1) for primitive, amount in effects)
             for effects in config.effects
         )
+        _TABLE.main_effects = tuple(effects[0][0] if effects else -1 for effects in config.effects)
         _TABLE.config = config
     return _TABLE.worths
+
+
+def card_to_add(state: PartyState, seat: int, legal: Sequence[int]) -> int:
+    """The card of most worth, discounted by the cards with the same main
+    effect the hero already owns outside its Build Pool (a deck with four
+    attack cards wants a fifth less than its first guard or heal)."""
+    worths = _worths(state.config)
+    main = _TABLE.main_effects
+    owned: dict[int, int] = {}
+    deck = state.decks[seat].cards
+    for cards in (state.hands[seat], deck, state.in_play[seat], state.aside[seat], state.minions[seat]):
+        for card in cards:
+            owned[main[card]] = owned.get(main[card], 0) + 1
+    return max(legal, key=lambda card: (worths[card] / (1 + owned.get(main[card], 0)), -card))
 
 
 class Impact:
@@ -221,26 +239,55 @@ class Impact:
                 self.draw += amount
 
 
+class _ImpactTable:
+    """Every card's ``Impact`` when played, buried for +1, used (items) and
+    Sacrificed, for the last configuration seen (they never change)."""
+
+    config: PartyConfig | None
+    play: list[Impact]
+    bury: list[Impact]
+    use: list[Impact]
+    sacrifice: list[Impact]
+
+    def __init__(self) -> None:
+        self.config = None
+        self.play, self.bury, self.use, self.sacrifice = [], [], [], []
+
+
+_IMPACTS = _ImpactTable()
+
+
+def _impact_table(config: PartyConfig) -> _ImpactTable:
+    """The impacts of every card under ``config`` (computed once per configuration)."""
+    table = _IMPACTS
+    if table.config is not config:
+        worths = _worths(config)
+        table.play, table.bury, table.use, table.sacrifice = [], [], [], []
+        for card, effects in enumerate(config.effects):
+            kind = config.kinds[card]
+            played = Impact(effects if kind != MINION else (), kind in (ATTACK, DEFENSE), worths[card])
+            played.minion = kind == MINION
+            table.play.append(played)
+            buried = Impact((), False, worths[card])
+            buried.bury = True
+            table.bury.append(buried)
+            table.use.append(Impact(effects, False, worths[card] + ITEM_SURCHARGE))
+            cost = SACRIFICE_COST if kind != MINION else worths[card] + ITEM_SURCHARGE
+            table.sacrifice.append(Impact(config.sacrifices[card], False, cost))
+        table.config = config
+    return table
+
+
 def _impact(state: PartyState, seat: int, verb: int, index: int) -> Impact:
     """The ``Impact`` of the card, item or sacrifice behind a planning action."""
-    config = state.config
+    table = _impact_table(state.config)
     if verb == PLAY:
-        card = state.hands[seat][index]
-        kind = config.kinds[card]
-        impact = Impact(config.effects[card] if kind != MINION else (), kind in (ATTACK, DEFENSE),
-                        card_worth(config, card))
-        impact.minion = kind == MINION
-        return impact
+        return table.play[state.hands[seat][index]]
     if verb == BURY_BONUS:
-        impact = Impact((), False, card_worth(config, state.hands[seat][index]))
-        impact.bury = True
-        return impact
+        return table.bury[state.hands[seat][index]]
     if verb == USE:
-        card = state.items[seat][index]
-        return Impact(config.effects[card], False, card_worth(config, card) + ITEM_SURCHARGE)
-    card = state._sacrificeable(seat, index)
-    cost = SACRIFICE_COST if config.kinds[card] != MINION else card_worth(config, card) + ITEM_SURCHARGE
-    return Impact(config.sacrifices[card], False, cost)
+        return table.use[state.items[seat][index]]
+    return table.sacrifice[state._sacrificeable(seat, index)]
 
 
 class PartyHeuristicAgent(Agent):
@@ -261,7 +308,7 @@ class PartyHeuristicAgent(Agent):
             hand = state.hands[seat]
             return min(legal_actions, key=lambda position: (card_worth(state.config, hand[position]), position))
         if phase == ADD:
-            return max(legal_actions, key=lambda card: (card_worth(state.config, card), -card))
+            return card_to_add(state, seat, legal_actions)
         if phase == ORDER:
             return min(legal_actions, key=lambda index: (_order_rank(state, state.pending_items[index]), index))
         if phase == VOTE:
@@ -343,6 +390,36 @@ class Numbers:
         self.no_speed = [0] * state.n_players
 
 
+class _RoundCache:
+    """The last ``Numbers`` and ``Forecast`` computed, for the state and
+    ``combat_version`` they were computed on: after a hero says "done" the
+    next hero plans on the same numbers, so they are not computed again."""
+
+    state: PartyState | None
+    version: int
+    numbers: Numbers | None
+    forecast: Forecast | None
+
+    def __init__(self) -> None:
+        self.state = None
+        self.version = -1
+        self.numbers = None
+        self.forecast = None
+
+
+_ROUND = _RoundCache()
+
+
+def _round_numbers(state: PartyState) -> tuple[Numbers, Forecast]:
+    """The round's ``Numbers`` and ``Forecast`` (cached while they hold)."""
+    numbers, forecast = _ROUND.numbers, _ROUND.forecast
+    if _ROUND.state is not state or _ROUND.version != state.combat_version or numbers is None or forecast is None:
+        numbers = Numbers(state)
+        forecast = Forecast(numbers)
+        _ROUND.state, _ROUND.version, _ROUND.numbers, _ROUND.forecast = state, state.combat_version, numbers, forecast
+    return numbers, forecast
+
+
 class Forecast:
     """The round played out on today's numbers: each hero's damage and
     whether it dies, each enemy's HP after the round and whether it attacks."""
@@ -408,21 +485,47 @@ def _hits_before(numbers: Numbers, enemy: int, speed_bonus: list[int], slow: int
 # ------------------------------------------------------------ the plan
 
 
-def _enemy_of(action: int, living: list[int]) -> int:
-    """The enemy a planning action is designated to (for a card buried for +1, the enemy of its bonus)."""
-    slot = (action & 0xFF) % SLOTS
-    if action >> 16 == BURY_BONUS:
-        return slot % ATTACK_SLOT
-    return slot if slot in living else living[0]
+class Option:
+    """One planning action decoded once: its ``Impact``, the hero it aims at
+    (for a card buried for +1, the hero who gets the +1), the enemy it is
+    designated to, and whether it can protect or add attack at all."""
+
+    action: int
+    verb: int
+    impact: Impact
+    hero: int
+    enemy: int
+    bury_attack: bool
+    protects: bool
+    attacks: bool
+
+    def __init__(self, action: int, impact: Impact) -> None:
+        self.action = action
+        self.verb = action >> 16
+        self.impact = impact
+        target = action & 0xFF
+        self.hero = target // SLOTS
+        slot = target % SLOTS
+        self.enemy = slot % ATTACK_SLOT
+        self.bury_attack = impact.bury and slot >= ATTACK_SLOT
+        if impact.bury:
+            self.protects, self.attacks = not self.bury_attack, self.bury_attack
+        else:
+            self.protects = (impact.defense > 0 or impact.guard > 0 or impact.party_defense > 0 or impact.negate
+                             or impact.heal > 0 or impact.heal_self > 0 or impact.party_heal > 0 or impact.weaken > 0
+                             or impact.slow > 0 or impact.speed > 0 or impact.party_speed > 0 or impact.damage > 0
+                             or impact.multiply_defense > 0)
+            self.attacks = (impact.attack > 0 or impact.party_attack > 0 or impact.expose > 0
+                            or impact.multiply_attack > 0)
 
 
-def _defense_gain(state: PartyState, seat: int, impact: Impact, action: int, hero: int, enemy: int) -> int:
-    """Defense ``hero`` gains against ``enemy`` from ``seat``'s action (designated to ``enemy``)."""
+def _defense_gain(state: PartyState, seat: int, option: Option, hero: int) -> int:
+    """Defense ``hero`` gains against the option's enemy from ``seat``'s action."""
+    impact, enemy = option.impact, option.enemy
     if impact.bury:
-        slot = (action & 0xFF) % SLOTS
-        return 1 if (action & 0xFF) // SLOTS == hero and slot == enemy else 0
+        return 1 if option.hero == hero else 0
     gain = impact.party_defense
-    if impact.guard and (action & 0xFF) // SLOTS == hero:
+    if impact.guard and option.hero == hero:
         gain += impact.guard
     if hero == seat:
         gain += impact.defense * state.multiply_defense[seat][enemy] if impact.basic else impact.defense
@@ -431,12 +534,12 @@ def _defense_gain(state: PartyState, seat: int, impact: Impact, action: int, her
     return gain
 
 
-def _attack_gain(state: PartyState, seat: int, impact: Impact, action: int, hero: int, enemy: int) -> int:
-    """Attack ``hero`` gains against ``enemy`` (or defense the enemy loses)
-    from ``seat``'s action (designated to ``enemy``)."""
+def _attack_gain(state: PartyState, seat: int, option: Option, hero: int) -> int:
+    """Attack ``hero`` gains against the option's enemy (or defense the enemy
+    loses) from ``seat``'s action."""
+    impact, enemy = option.impact, option.enemy
     if impact.bury:
-        target = action & 0xFF
-        return 1 if target // SLOTS == hero and target % SLOTS == ATTACK_SLOT + enemy else 0
+        return 1 if option.hero == hero else 0
     gain = impact.party_attack + impact.expose
     if hero == seat:
         gain += impact.attack * state.multiply_attack[seat][enemy] if impact.basic else impact.attack
@@ -445,74 +548,91 @@ def _attack_gain(state: PartyState, seat: int, impact: Impact, action: int, hero
     return gain
 
 
-def _lowers_own_defense_safely(numbers: Numbers, seat: int, impact: Impact, enemy: int) -> bool:
-    """A card with ``defense:-1`` is safe only if the lower defense costs the
-    hero no HP against that enemy."""
+def _lowers_own_defense_safely(numbers: Numbers, forecast: Forecast, seat: int, option: Option) -> bool:
+    """A card with ``defense:-1`` is played only if the HP the lower defense
+    costs (against its enemy, if that one attacks) leaves the hero alive."""
+    impact, enemy = option.impact, option.enemy
     if impact.defense >= 0 or impact.basic:
         return True
-    if numbers.state.negated[seat][enemy]:
+    state = numbers.state
+    if state.negated[seat][enemy] or not forecast.enemy_attacks[enemy]:
         return True
-    return numbers.enemy_attack[enemy] <= numbers.defense[seat][enemy] + impact.defense
+    now = numbers.damage[seat][enemy]
+    after = max(0, numbers.enemy_attack[enemy] - numbers.defense[seat][enemy] - impact.defense)
+    return not forecast.dies[seat] and forecast.damage[seat] + after - now < state.hp[seat]
 
 
 def plan_action(state: PartyState, seat: int, legal: Sequence[int]) -> int:
     """The party plan's next action for ``seat`` (see the module docstring)."""
-    options = [action for action in legal if action != DONE]
+    # Legal actions come grouped by card (verb and index); every card but
+    # one buried for +1 is an option, and of the cards that can be buried
+    # only the least valuable one (the +1 is the same).
+    options: list[Option] = []
+    bury_key, bury_cost = -1, 1e9
+    key, impact = -1, Impact((), False, 0.0)
+    for action in legal:
+        if action >> 8 != key:
+            key = action >> 8
+            if action == DONE:
+                continue
+            impact = _impact(state, seat, key >> 8, key & 0xFF)
+            if impact.bury and impact.cost < bury_cost:
+                bury_key, bury_cost = key, impact.cost
+        if not impact.bury:
+            options.append(Option(action, impact))
+    for action in legal:
+        if action >> 8 == bury_key:
+            options.append(Option(action, _impact(state, seat, BURY_BONUS, bury_key & 0xFF)))
     if not options:
         return DONE
-    # One Impact per card (verb and index), shared by all its targets.
-    impacts: dict[int, Impact] = {}
-    for action in options:
-        key = action >> 8
-        if key not in impacts:
-            impacts[key] = _impact(state, seat, key >> 8, key & 0xFF)
-    chosen = _build_up(state, options, impacts)
+    chosen = _build_up(state, options)
     if chosen != DONE:
         return chosen
-    numbers = Numbers(state)
-    living = numbers.living
-    safe = [action for action in options
-            if _lowers_own_defense_safely(numbers, seat, impacts[action >> 8], _enemy_of(action, living))]
-    forecast = Forecast(numbers)
-    chosen = _save_the_dying(numbers, seat, safe, impacts, forecast)
+    numbers, forecast = _round_numbers(state)
+    safe = [option for option in options if _lowers_own_defense_safely(numbers, forecast, seat, option)]
+    protecting = [option for option in safe if option.protects]
+    attacking = [option for option in safe if option.attacks]
+    chosen = _save_the_dying(numbers, seat, protecting, forecast)
     if chosen == DONE:
-        chosen = _direct_damage(state, safe, impacts, living)
+        chosen = _direct_damage(state, protecting)
     if chosen == DONE:
-        chosen = _hits(numbers, seat, safe, impacts)
+        chosen = _hits(numbers, seat, attacking, forecast)
     if chosen == DONE:
-        chosen = _initiative(numbers, seat, safe, impacts, forecast)
+        chosen = _initiative(numbers, seat, protecting, forecast)
     if chosen == DONE:
-        chosen = _heavy_damage(numbers, seat, safe, impacts, forecast)
+        chosen = _heavy_damage(numbers, seat, protecting, forecast)
     if chosen == DONE:
-        chosen = _top_up(state, seat, safe, impacts)
+        chosen = _top_up(state, seat, protecting)
     return chosen
 
 
-def _build_up(state: PartyState, options: list[int], impacts: dict[int, Impact]) -> int:
+def _build_up(state: PartyState, options: list[Option]) -> int:
     """A once-per-combat draw card, a minion into play, a resurrection."""
     best, best_cost = DONE, 1e9
-    for action in options:
-        impact = impacts[action >> 8]
-        if action >> 16 == PLAY and (impact.draw > 0 or impact.minion):
-            return action
-        if impact.resurrect > 0 and not state.alive[(action & 0xFF) // SLOTS] and impact.cost < best_cost:
-            best, best_cost = action, impact.cost
+    for option in options:
+        impact = option.impact
+        if option.verb == PLAY and (impact.draw > 0 or impact.minion):
+            return option.action
+        if impact.resurrect > 0 and not state.alive[option.hero] and impact.cost < best_cost:
+            best, best_cost = option.action, impact.cost
     return best
 
 
-def _damage_cut(numbers: Numbers, seat: int, impact: Impact, action: int, hero: int,
-                forecast: Forecast) -> tuple[int, int]:
-    """(damage ``hero`` no longer takes, HP it gains) if ``seat`` takes ``action``."""
+def _damage_cut(numbers: Numbers, seat: int, option: Option, hero: int, forecast: Forecast) -> tuple[int, int]:
+    """(damage ``hero`` no longer takes, HP it gains) if ``seat`` takes the option."""
     state = numbers.state
-    target = (action & 0xFF) // SLOTS
-    heal = impact.party_heal + (impact.heal if target == hero else 0) + (impact.heal_self if seat == hero else 0)
-    enemy = _enemy_of(action, numbers.living)
+    impact, enemy = option.impact, option.enemy
+    if impact.bury:
+        if option.hero != hero or not forecast.enemy_attacks[enemy] or numbers.damage[hero][enemy] == 0:
+            return 0, 0
+        return 1, 0
+    heal = impact.party_heal + (impact.heal if option.hero == hero else 0) + (impact.heal_self if seat == hero else 0)
     if not forecast.enemy_attacks[enemy]:
         return 0, heal
     now = numbers.damage[hero][enemy]
     if now == 0:
         return 0, heal
-    if impact.negate and target == hero:
+    if impact.negate and option.hero == hero:
         return now, heal
     enemy_hp = state.enemy_hp[enemy]
     if impact.damage > 0 and (impact.damage >= enemy_hp
@@ -522,13 +642,12 @@ def _damage_cut(numbers: Numbers, seat: int, impact: Impact, action: int, hero: 
         bonus = [impact.party_speed + (impact.speed if other == seat else 0) for other in range(state.n_players)]
         if _hits_before(numbers, enemy, bonus, impact.slow) >= enemy_hp:
             return now, heal
-    gained = _defense_gain(state, seat, impact, action, hero, enemy)
+    gained = _defense_gain(state, seat, option, hero)
     after = max(0, numbers.enemy_attack[enemy] - impact.weaken - numbers.defense[hero][enemy] - gained)
     return now - after, heal
 
 
-def _save_the_dying(numbers: Numbers, seat: int, options: list[int], impacts: dict[int, Impact],
-                    forecast: Forecast) -> int:
+def _save_the_dying(numbers: Numbers, seat: int, options: list[Option], forecast: Forecast) -> int:
     """For each hero the forecast kills (the most urgent first), the cheapest
     action that saves it, else the one that cuts most of its damage."""
     state = numbers.state
@@ -537,16 +656,17 @@ def _save_the_dying(numbers: Numbers, seat: int, options: list[int], impacts: di
     for hero in dying:
         best, best_cost = DONE, 1e9
         fallback, fallback_cut = DONE, 0
-        for action in options:
-            impact = impacts[action >> 8]
-            cut, heal = _damage_cut(numbers, seat, impact, action, hero, forecast)
+        for option in options:
+            cut, heal = _damage_cut(numbers, seat, option, hero, forecast)
             if cut <= 0 and heal <= 0:
                 continue
             if forecast.damage[hero] - cut < state.hp[hero] + heal:
-                if impact.cost < best_cost:
-                    best, best_cost = action, impact.cost
-            elif cut + heal > fallback_cut and action >> 16 != SACRIFICE:
-                fallback, fallback_cut = action, cut + heal
+                if option.impact.cost < best_cost:
+                    best, best_cost = option.action, option.impact.cost
+            elif cut + heal > fallback_cut and option.verb != SACRIFICE:
+                fallback, fallback_cut = option.action, cut + heal
+        if best == DONE and hero == seat:
+            best = _defense_card_for_multiplier(numbers, seat, options, forecast.damage[hero])
         if best != DONE:
             return best
         if fallback != DONE:
@@ -554,94 +674,127 @@ def _save_the_dying(numbers: Numbers, seat: int, options: list[int], impacts: di
     return DONE
 
 
-def _direct_damage(state: PartyState, options: list[int], impacts: dict[int, Impact], living: list[int]) -> int:
+def _defense_card_for_multiplier(numbers: Numbers, seat: int, options: list[Option], damage: int) -> int:
+    """A Defense card that, doubled or tripled by a multiplier in hand, saves
+    the hero (one enemy): play the Defense card first, the multiplier next."""
+    state = numbers.state
+    living = numbers.living
+    if len(living) != 1:
+        return DONE
+    enemy = living[0]
+    factor = max((option.impact.multiply_defense for option in options), default=0)
+    if factor == 0:
+        return DONE
+    played = state.card_defense[seat][enemy]
+    for option in sorted(options, key=lambda o: (o.impact.cost, o.action)):
+        impact = option.impact
+        if option.verb == PLAY and impact.basic and impact.defense > 0:
+            gained = (played + impact.defense) * factor - played
+            if damage - min(gained, numbers.damage[seat][enemy]) < state.hp[seat]:
+                return option.action
+    return DONE
+
+
+def _direct_damage(state: PartyState, options: list[Option]) -> int:
     """Direct damage (cards and items; a sacrifice only for a kill) on the
     enemy it kills, else on the enemy with the least HP."""
     best, best_key = DONE, (2, 0, 0.0)
-    for action in options:
-        impact = impacts[action >> 8]
+    for option in options:
+        impact = option.impact
         if impact.damage <= 0:
             continue
-        enemy = _enemy_of(action, living)
-        kills = impact.damage >= state.enemy_hp[enemy]
-        if action >> 16 == SACRIFICE and not kills:
+        enemy_hp = state.enemy_hp[option.enemy]
+        kills = impact.damage >= enemy_hp
+        if option.verb == SACRIFICE and not kills:
             continue
-        key = (0 if kills else 1, state.enemy_hp[enemy], impact.cost)
+        key = (0 if kills else 1, enemy_hp, impact.cost)
         if key < best_key:
-            best, best_key = action, key
+            best, best_key = option.action, key
     return best
 
 
-def _hits(numbers: Numbers, seat: int, options: list[int], impacts: dict[int, Impact]) -> int:
-    """The action that gains the party the most hits this round per cost;
-    if this hero cannot hit an enemy and no single action closes the gap,
-    the bigger of two that do; nothing if two cannot."""
+def _hits(numbers: Numbers, seat: int, options: list[Option], forecast: Forecast) -> int:
+    """The action that gains the party the most hits this round per cost (a
+    sacrifice only when those hits kill the enemy this round); if this hero
+    cannot hit an enemy and no single action closes the gap, the first of the
+    cheapest two that do (an Attack card before the multiplier that doubles
+    it); nothing if two cannot."""
     state = numbers.state
     living = numbers.living
+    if not living or not options:
+        return DONE
     heroes = [hero for hero in range(state.n_players) if state.alive[hero]]
+    # gaps[hero][enemy]: attack missing to hit (0 or less: it hits already)
+    gaps = [[numbers.enemy_defense[e] - numbers.attack[hero][e] for e in range(len(numbers.enemy_defense))]
+            for hero in range(state.n_players)]
     best, best_value = DONE, 0.0
-    for action in options:
-        impact = impacts[action >> 8]
-        if impact.attack <= 0 and impact.party_attack <= 0 and impact.expose <= 0 and not impact.multiply_attack \
-                and not impact.bury:
+    for option in options:
+        impact, enemy = option.impact, option.enemy
+        if impact.bury:
+            gained = 1 if state.alive[option.hero] and gaps[option.hero][enemy] == 1 else 0
+        else:
+            gained = 0
+            for hero in heroes:
+                gap = gaps[hero][enemy]
+                if gap > 0 and _attack_gain(state, seat, option, hero) >= gap:
+                    gained += 1
+        if gained == 0 or (option.verb == SACRIFICE and forecast.enemy_hp[enemy] > gained):
             continue
-        enemy = _enemy_of(action, living)
-        defense = numbers.enemy_defense[enemy]
-        gained = 0
-        for hero in heroes:
-            now = numbers.attack[hero][enemy]
-            if now < defense <= now + _attack_gain(state, seat, impact, action, hero, enemy):
-                gained += 1
-        if gained == 0:
-            continue
-        cost = impact.cost + (SACRIFICE_COST if action >> 16 == SACRIFICE else 0.0)
-        value = gained / (cost + 0.5)
+        value = gained / (impact.cost + 0.5)
         if value > best_value:
-            best, best_value = action, value
+            best, best_value = option.action, value
     if best != DONE:
         return best
     # Two actions for this hero's own gap against the weakest enemy it misses.
     for enemy in sorted(living, key=lambda e: (state.enemy_hp[e], e)):
-        gap = numbers.enemy_defense[enemy] - numbers.attack[seat][enemy]
+        gap = gaps[seat][enemy]
         if gap <= 0:
             continue
-        useful = []
-        for action in options:
-            if action >> 16 == SACRIFICE or _enemy_of(action, living) != enemy:
+        useful: list[tuple[int, int, Impact]] = []
+        for option in options:
+            if option.verb == SACRIFICE or option.enemy != enemy:
                 continue
-            gain = _attack_gain(state, seat, impacts[action >> 8], action, seat, enemy)
-            if gain > 0:
-                useful.append((action, gain))
-        useful.sort(key=lambda pair: (-pair[1], impacts[pair[0] >> 8].cost, pair[0]))
-        if _two_close(useful, gap):
-            return useful[0][0]
+            gain = _attack_gain(state, seat, option, seat)
+            if gain > 0 or option.impact.multiply_attack:
+                useful.append((option.action, gain, option.impact))
+        first = _first_of_two(state.card_attack[seat][enemy], useful, gap)
+        if first != DONE:
+            return first
     return DONE
 
 
-def _two_close(useful: list[tuple[int, int]], gap: int) -> bool:
-    """Whether the two biggest gains, from different cards, close the gap."""
-    if not useful:
-        return False
-    first_action, first_gain = useful[0]
-    first_card = first_action >> 8 & 0xFF if first_action >> 16 in (PLAY, BURY_BONUS) else -1
-    for action, gain in useful[1:]:
-        card = action >> 8 & 0xFF if action >> 16 in (PLAY, BURY_BONUS) else -2
-        if card != first_card:
-            return first_gain + gain >= gap
-    return False
+def _first_of_two(played: int, useful: list[tuple[int, int, Impact]], gap: int) -> int:
+    """Of the cheapest two actions on different cards that together close
+    ``gap`` (an Attack card and a multiplier count as the card's number
+    times the factor; ``played``: the Attack card numbers already in play),
+    the one to take first: the non-multiplier. DONE if no two do."""
+    best, best_cost = DONE, 1e9
+    for i, (first, first_gain, first_impact) in enumerate(useful):
+        for second, second_gain, second_impact in useful[i + 1:]:
+            if first >> 16 in (PLAY, BURY_BONUS) and second >> 16 in (PLAY, BURY_BONUS) and \
+                    second >> 8 & 0xFF == first >> 8 & 0xFF:
+                continue  # the same hand card
+            lead, lead_impact = (second, second_impact) if first_impact.multiply_attack else (first, first_impact)
+            other_impact = first_impact if lead == second else second_impact
+            if other_impact.multiply_attack and lead_impact.basic and lead_impact.attack > 0:
+                total = (played + lead_impact.attack) * other_impact.multiply_attack - played
+            else:
+                total = first_gain + second_gain
+            cost = first_impact.cost + second_impact.cost
+            if total >= gap and cost < best_cost:
+                best, best_cost = lead, cost
+    return best
 
 
-def _initiative(numbers: Numbers, seat: int, options: list[int], impacts: dict[int, Impact],
-                forecast: Forecast) -> int:
+def _initiative(numbers: Numbers, seat: int, options: list[Option], forecast: Forecast) -> int:
     """Speed or slow that lets the party's hits kill an enemy before it
     attacks (when it would otherwise hurt someone)."""
     state = numbers.state
     best, best_cost = DONE, 1e9
-    for action in options:
-        impact = impacts[action >> 8]
-        if not (impact.speed or impact.party_speed or impact.slow) or action >> 16 == SACRIFICE:
+    for option in options:
+        impact, enemy = option.impact, option.enemy
+        if not (impact.speed or impact.party_speed or impact.slow) or option.verb == SACRIFICE:
             continue
-        enemy = _enemy_of(action, numbers.living)
         if not forecast.enemy_attacks[enemy]:
             continue
         if not any(state.alive[hero] and numbers.damage[hero][enemy] > 0 for hero in range(state.n_players)):
@@ -649,12 +802,11 @@ def _initiative(numbers: Numbers, seat: int, options: list[int], impacts: dict[i
         bonus = [impact.party_speed + (impact.speed if hero == seat else 0) for hero in range(state.n_players)]
         if _hits_before(numbers, enemy, bonus, impact.slow) >= state.enemy_hp[enemy] > \
                 _hits_before(numbers, enemy, numbers.no_speed, 0) and impact.cost < best_cost:
-            best, best_cost = action, impact.cost
+            best, best_cost = option.action, impact.cost
     return best
 
 
-def _heavy_damage(numbers: Numbers, seat: int, options: list[int], impacts: dict[int, Impact],
-                  forecast: Forecast) -> int:
+def _heavy_damage(numbers: Numbers, seat: int, options: list[Option], forecast: Forecast) -> int:
     """The cheapest action that halves a heavy hit: damage of at least half
     the hero's HP (in a boss fight, any damage; its cards come back anyway)."""
     state = numbers.state
@@ -664,32 +816,33 @@ def _heavy_damage(numbers: Numbers, seat: int, options: list[int], impacts: dict
         if not state.alive[hero] or damage == 0 or (not boss_fight and 2 * damage < state.hp[hero]):
             continue
         best, best_cost = DONE, 1e9
-        for action in options:
-            if action >> 16 == SACRIFICE:
+        for option in options:
+            if option.verb == SACRIFICE or option.impact.cost >= best_cost:
                 continue
-            impact = impacts[action >> 8]
-            cut, _ = _damage_cut(numbers, seat, impact, action, hero, forecast)
-            if 2 * cut >= damage and impact.cost < best_cost:
-                best, best_cost = action, impact.cost
+            cut, _ = _damage_cut(numbers, seat, option, hero, forecast)
+            if 2 * cut >= damage:
+                best, best_cost = option.action, option.impact.cost
         if best != DONE:
             return best
     return DONE
 
 
-def _top_up(state: PartyState, seat: int, options: list[int], impacts: dict[int, Impact]) -> int:
-    """Heal a hero under 40% HP, or two or more wounded heroes at once."""
-    for action in options:
-        if action >> 16 == SACRIFICE:
+def _top_up(state: PartyState, seat: int, options: list[Option]) -> int:
+    """Heal a hero under 40% HP, or two or more wounded heroes at once (the
+    hero itself when alone)."""
+    for option in options:
+        impact = option.impact
+        if option.verb == SACRIFICE:
             continue
-        impact = impacts[action >> 8]
-        target = (action & 0xFF) // SLOTS
-        if impact.heal and state.alive[target] and state.hp[target] < LOW_HP_SHARE * state.max_hp(target):
-            return action
+        hero = option.hero
+        if impact.heal and state.alive[hero] and state.hp[hero] < LOW_HP_SHARE * state.max_hp(hero):
+            return option.action
         if impact.heal_self and state.hp[seat] < LOW_HP_SHARE * state.max_hp(seat):
-            return action
+            return option.action
         if impact.party_heal:
-            wounded = sum(1 for hero in range(state.n_players)
-                          if state.alive[hero] and state.max_hp(hero) - state.hp[hero] >= impact.party_heal)
-            if wounded >= 2:
-                return action
+            living = sum(1 for other in range(state.n_players) if state.alive[other])
+            wounded = sum(1 for other in range(state.n_players)
+                          if state.alive[other] and state.max_hp(other) - state.hp[other] >= impact.party_heal)
+            if wounded >= min(2, living):
+                return option.action
     return DONE

@@ -118,6 +118,11 @@ VERB_NAMES = ("done", "play", "bury for +1", "use", "sacrifice")
 SLOTS = 16  # a planning target is hero * SLOTS + slot
 ATTACK_SLOT = 8  # bury for +1: slot e is defense against enemy e, ATTACK_SLOT + e attack against it
 SACRIFICE_MINION = 2  # sacrifice index of the first minion in play (0 weapon, 1 armor)
+# The Add of a level-up is "a Class or Utility card"; a land's or an item's
+# Add ("a card of his choice as listed by the card") may be any playing card
+# of the Build Pool but armor, weapons and the Ultimate (our card text).
+ADD_SKILL_CARD, ADD_ANY_CARD = 0, 1
+ADDABLE_BY_CARDS = (ATTACK, DEFENSE, *SKILL_KINDS)
 
 END_VICTORY = "victory"
 END_PARTY_DEAD = "party_dead"
@@ -279,7 +284,11 @@ class PartyState(GameState):
     planners: list[int]
     planner_index: int
     passes: int
+    # Bumped by every planning action but "done" and by every new round:
+    # while it stays the same, so do the round's numbers (agents cache them).
+    combat_version: int
     social_card: int
+    add_any_card: bool
     last_enemy: str
     damage_source: str
     counters: list[list[list[int]]]
@@ -347,7 +356,9 @@ class PartyState(GameState):
         self.planners = []
         self.planner_index = 0
         self.passes = 0
+        self.combat_version = 0
         self.social_card = -1
+        self.add_any_card = False
         self.last_enemy = ""
         self.damage_source = ""
         n_cards = len(config.names)
@@ -637,6 +648,7 @@ class PartyState(GameState):
             tuple(map(tuple, self.bonus_speed)), tuple(map(tuple, self.multiply_attack)),
             tuple(map(tuple, self.multiply_defense)), tuple(map(tuple, self.negated)), tuple(self.shielded),
             self.combat_round, tuple(self.planners), self.planner_index, self.passes, self.social_card,
+            self.add_any_card,
             tuple(self.tasks), self.holder_starts, tuple(self.boss_kills), self.ended_by,
         )
 
@@ -727,7 +739,9 @@ class PartyState(GameState):
         copy.planners = list(self.planners)
         copy.planner_index = self.planner_index
         copy.passes = self.passes
+        copy.combat_version = self.combat_version
         copy.social_card = self.social_card
+        copy.add_any_card = self.add_any_card
         copy.last_enemy = self.last_enemy
         copy.damage_source = self.damage_source
         copy.counters = [[list(counter) for counter in seat] for seat in self.counters]
@@ -915,6 +929,7 @@ class PartyState(GameState):
             self._start_combat([arg], [ENEMY_MINI_BOSS])
             return False
         if op == T_ADD:
+            self.add_any_card = arg == ADD_ANY_CARD
             return self._ask(ADD, seat, 1, self.alive[seat] and bool(self._addable(seat)))
         if op == T_REMOVE:
             return self._ask(REMOVE, seat, 1, self.alive[seat] and bool(self.hands[seat]))
@@ -1171,7 +1186,7 @@ class PartyState(GameState):
             self.tasks.append((T_FIGHT, seat, amount, 0))
         elif primitive == P_ADD:
             for _ in range(amount):
-                self.tasks.append((T_ADD, seat, 1, 0))
+                self.tasks.append((T_ADD, seat, 1, ADD_ANY_CARD))
         elif primitive == P_REMOVE:
             for _ in range(amount):
                 self.tasks.append((T_REMOVE, seat, 1, 0))
@@ -1323,9 +1338,12 @@ class PartyState(GameState):
         self.tasks.extend(reversed(steps))
 
     def _addable(self, seat: int) -> list[int]:
-        """Distinct class and utility cards (minions included) in the Build Pool."""
+        """Distinct cards of the Build Pool the hero may Add: class and utility
+        cards (minions included) at a level-up; any card but armor, weapons
+        and the Ultimate for a land's or an item's Add."""
         kinds = self.config.kinds
-        return sorted({card for card in self.pools[seat] if kinds[card] in SKILL_KINDS})
+        allowed = ADDABLE_BY_CARDS if self.add_any_card else SKILL_KINDS
+        return sorted({card for card in self.pools[seat] if kinds[card] in allowed})
 
     def _add_card(self, seat: int, card: int) -> None:
         """Added cards go to the bury pile (face up under the Hero Deck)."""
@@ -1386,6 +1404,7 @@ class PartyState(GameState):
         self.planners = [(start + offset) % self.n_players for offset in range(self.n_players)]
         self.planner_index = 0
         self.passes = 0
+        self.combat_version += 1
         if self.config.modifier_effects:
             self._apply_combat_modifier()
 
@@ -1519,6 +1538,7 @@ class PartyState(GameState):
             self.passes += 1
             return
         self.passes = 0
+        self.combat_version += 1
         config = self.config
         verb, index, target = action >> 16, action >> 8 & 0xFF, action & 0xFF
         hero, slot = target // SLOTS, target % SLOTS
@@ -1808,7 +1828,7 @@ class PartyState(GameState):
         if boss >= 0:
             self.boss_pools[self.config.boss_levels[boss] - 1].append(boss)
             self.tiers[0][0] = -1
-        steps: list[tuple[int, int, int, int]] = [(T_ADD, seat, 1, 0) for seat in range(self.n_players)]
+        steps: list[tuple[int, int, int, int]] = [(T_ADD, seat, 1, ADD_SKILL_CARD) for seat in range(self.n_players)]
         steps.append((T_NEXT_LEVEL, -1, (1 if self.level < LEVELS else 0) | 2, 0))
         self.tasks.extend(reversed(steps))
 
@@ -1838,7 +1858,7 @@ class PartyState(GameState):
         for offset in range(self.n_players):
             steps.append((T_DRAW_ITEMS, (self.holder + offset) % self.n_players, 1, TREASURE))
         for offset in range(self.n_players):
-            steps.append((T_ADD, (self.holder + offset) % self.n_players, 1, 0))
+            steps.append((T_ADD, (self.holder + offset) % self.n_players, 1, ADD_SKILL_CARD))
         if self._ultimate_due(self.bosses_killed):
             steps.append((T_VOTE, self.holder, 1, 0))
         steps.append((T_NEXT_LEVEL, -1, 1, 0))
