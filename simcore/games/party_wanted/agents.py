@@ -148,10 +148,17 @@ def _worths(config: PartyConfig) -> tuple[float, ...]:
     return _TABLE.worths
 
 
-def card_to_add(state: PartyState, seat: int, legal: Sequence[int]) -> int:
-    """The card of most worth, discounted by the cards with the same main
-    effect the hero already owns outside its Build Pool (a deck with four
-    attack cards wants a fifth less than its first guard or heal)."""
+# A card's worth for the Add shrinks by this factor per card with the same
+# main effect the hero already owns (a deck with four attack cards wants a
+# fifth less than its first guard or heal); of the cards scoring within
+# ADD_SPREAD of the best, the agent's generator picks one, so that decks vary.
+SAME_EFFECT_DISCOUNT = 0.75
+ADD_SPREAD = 0.25
+
+
+def card_to_add(state: PartyState, seat: int, legal: Sequence[int], rng: Generator) -> int:
+    """The card to Add: worth discounted by the same-effect cards owned
+    outside the Build Pool, chosen at random among the near-best."""
     worths = _worths(state.config)
     main = _TABLE.main_effects
     owned: dict[int, int] = {}
@@ -159,7 +166,10 @@ def card_to_add(state: PartyState, seat: int, legal: Sequence[int]) -> int:
     for cards in (state.hands[seat], deck, state.in_play[seat], state.aside[seat], state.minions[seat]):
         for card in cards:
             owned[main[card]] = owned.get(main[card], 0) + 1
-    return max(legal, key=lambda card: (worths[card] / (1 + owned.get(main[card], 0)), -card))
+    scores = [worths[card] * SAME_EFFECT_DISCOUNT ** owned.get(main[card], 0) for card in legal]
+    best = max(scores)
+    near = [card for card, score in zip(legal, scores, strict=True) if score >= (1 - ADD_SPREAD) * best]
+    return near[rng.below(len(near))]
 
 
 class Impact:
@@ -291,11 +301,13 @@ def _impact(state: PartyState, seat: int, verb: int, index: int) -> Impact:
 
 
 class PartyHeuristicAgent(Agent):
-    """The shared party plan above; deterministic, ignores its generator."""
+    """The shared party plan above; its generator only picks among near-best
+    cards to Add (every other choice is deterministic)."""
 
     def __init__(self, seat: int, rng: Generator) -> None:
         self.name = "heuristic"
         self.seat = seat
+        self.rng = rng
 
     def choose(self, state: GameState, legal_actions: Sequence[int]) -> int:
         """Pick the action the plan prescribes for the current phase."""
@@ -308,7 +320,7 @@ class PartyHeuristicAgent(Agent):
             hand = state.hands[seat]
             return min(legal_actions, key=lambda position: (card_worth(state.config, hand[position]), position))
         if phase == ADD:
-            return card_to_add(state, seat, legal_actions)
+            return card_to_add(state, seat, legal_actions, self.rng)
         if phase == ORDER:
             return min(legal_actions, key=lambda index: (_order_rank(state, state.pending_items[index]), index))
         if phase == VOTE:

@@ -39,7 +39,8 @@ def _expected_table(state: PartyState) -> Counter[int]:
 
 def _hero_cards(state: PartyState, seat: int) -> Counter[int]:
     cards = state.hands[seat] + state.decks[seat].cards + state.pools[seat] + state.in_play[seat] + state.aside[seat]
-    return Counter(cards + state.minions[seat] + [card for card in (state.weapons[seat], state.armors[seat]) if card >= 0])
+    cards += state.minions[seat] + [card for card in (state.weapons[seat], state.armors[seat]) if card >= 0]
+    return Counter(cards)
 
 
 def _check(state: PartyState, table: Counter[int]) -> None:

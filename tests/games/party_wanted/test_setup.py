@@ -107,8 +107,8 @@ def test_hard_mode_starts_with_every_h_class_and_utility_card_instead_and_the_sa
     for name, seen in _starting_decks(config, range(6)).items():
         cls = config.class_names.index(name)
         pool = config.build_pools[cls]
-        expected = sorted([card for card in pool if config.marks[card] == "S" and config.kinds[card] in (ATTACK, DEFENSE)]
-                          + [card for card in pool if config.marks[card] == "H"])
+        basics = [card for card in pool if config.marks[card] == "S" and config.kinds[card] in (ATTACK, DEFENSE)]
+        expected = sorted(basics + [card for card in pool if config.marks[card] == "H"])
         assert seen == {tuple(expected)}, name
         assert all(config.kinds[card] in (ATTACK, DEFENSE, CLASS, UTILITY, MINION) for card in expected)
         assert len(expected) == 8 + 3
