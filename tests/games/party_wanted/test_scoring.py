@@ -48,7 +48,7 @@ def test_card_rows_count_drawn_played_and_buried_for_plus_one() -> None:
 def test_playable_counts_each_card_once_per_step_at_which_a_legal_action_plays_it() -> None:
     state = party("fighter")
     set_hand(state, 0, ["fighter_strike", "fighter_strike", "fighter_guard"])
-    state.items[0] = ids(["bomb"])
+    state.items[0] = ids(["bomb", "bomb"])  # two copies of an item: one card
     fight(state, ["goblin", "wolf"])  # two enemies: each card has a target per enemy
     set_enemy(state, 0, attack=0, defense=99, speed=0, hp=5)
     set_enemy(state, 1, attack=0, defense=99, speed=0, hp=5)
