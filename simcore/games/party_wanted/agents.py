@@ -1,25 +1,41 @@
 """The Party Wanted heuristic: one shared party plan (hands are open).
 
 Every seat runs the same deterministic rules on the same open table, so the
-heroes act as one party. In combat planning (documented in RULES.md):
+heroes act as one party. Each planning action is summarised as an
+``Impact`` (what it adds to whose attack, defense, speed, HP... against which
+enemy), and a **round forecast** plays the round's initiative order on the
+numbers as they stand (who hits, which enemy dies before it attacks, how
+much damage each hero takes). In combat planning, in this order (RULES.md,
+"The heuristic agent", gives the rule for every card and item):
 
-1. **Refill and revive:** play a once-per-combat draw card; resurrect a dead hero.
-2. **Protect the hero in danger:** a hero whose incoming damage this round
-   (every living enemy's attack above its defense) would kill it gets the
-   cheapest single action that saves it (negate, heal, defense, guard,
-   weaken, or burying a card for +1 defense); if no single action saves it,
-   the action that cuts the most damage.
-3. **Kill with as few cards as possible:** direct damage goes to the weakest
-   enemy; otherwise, for the enemy with the least HP that this hero cannot
-   hit yet, the cheapest single action that closes the gap to its defense;
-   if two actions are needed, the bigger one first; a gap that two actions
-   cannot close is left alone (no cards wasted).
-4. **Top up:** a hero under 40% HP is healed by a heal card if one is at hand.
-5. Otherwise done.
+1. **Refill, build up, revive:** play a once-per-combat draw card; put a
+   minion into play; resurrect a dead hero.
+2. **Save a hero the forecast kills:** the cheapest single action that
+   saves it (negate, defense, guard, weaken, heal, a faster or slower
+   initiative that kills the enemy before it strikes, a card buried for +1
+   defense...), else the action that cuts the most damage.
+3. **Direct damage** on the enemy it kills, else the weakest one.
+4. **Hits:** the action that gains the party the most hits this round for
+   its cost (own attack cards, party attack, expose, multipliers, a card
+   buried for +1 attack), or two actions when one is not enough; a gap two
+   actions cannot close is left alone (no cards wasted).
+5. **Initiative:** speed and slow cards when they let the party kill an
+   enemy before it attacks.
+6. **Heavy damage:** the cheapest action that halves damage of at least
+   half the hero's HP (in a boss fight: any damage, since every card is
+   shuffled back after it).
+7. **Top up:** heal a hero under 40% HP, or several wounded heroes at once.
+8. Otherwise done.
+
+Cards that lower the player's own defense (``defense:-1``) are played only
+where the lower defense costs no HP; armor, weapons and minions are
+Sacrificed only to save a hero or to land a hit no card can.
 
 Outside combat: bury and remove the least valuable card, add the most
-valuable one, resolve permanents first and fights last, vote the Ultimate to
-the hero in most trouble (lowest HP share), reveal the first face-down land
+valuable one, take part in a Social unless its dare would leave the hero
+under half its HP, resolve permanents first and fights last, use a held item
+before damage outside combat only to save a hero, vote the Ultimate to the
+hero in most trouble (lowest HP share), reveal the first face-down land
 (they are face down: there is nothing to choose between).
 """
 
@@ -32,8 +48,10 @@ from simcore.games.party_wanted.config import (
     ATTACK,
     DEFENSE,
     INSTANT,
+    MINION,
     P_ATTACK,
     P_DAMAGE,
+    P_DAMAGE_SELF,
     P_DEFENSE,
     P_DRAW,
     P_EXPOSE,
@@ -47,7 +65,14 @@ from simcore.games.party_wanted.config import (
     P_PARTY_ATTACK,
     P_PARTY_DEFENSE,
     P_PARTY_HEAL,
+    P_PARTY_SPEED,
+    P_PERM_ATTACK,
+    P_PERM_DEFENSE,
+    P_PERM_HP,
+    P_PERM_SPEED,
     P_RESURRECT,
+    P_SLOW,
+    P_SPEED,
     P_WEAKEN,
     PERMANENT,
     Effects,
@@ -55,27 +80,37 @@ from simcore.games.party_wanted.config import (
 )
 from simcore.games.party_wanted.rules import (
     ADD,
+    ATTACK_SLOT,
     BURY,
     BURY_BONUS,
     DONE,
+    ENEMY_BOSS,
+    ITEMS,
     ORDER,
     PLAN,
     PLAY,
     REMOVE,
+    SACRIFICE,
     SLOTS,
+    SOCIAL,
     USE,
     VOTE,
     PartyState,
 )
 from simcore.rng import Generator
 
-# Worth of one point of each primitive when choosing what to keep or add.
+# Worth of one point of each primitive when choosing what to keep, add or spend.
 _WORTH = {
     P_ATTACK: 1.0, P_DEFENSE: 1.0, P_PARTY_ATTACK: 2.5, P_PARTY_DEFENSE: 2.5, P_GUARD: 1.0, P_NEGATE: 3.0,
     P_DAMAGE: 3.0, P_EXPOSE: 1.2, P_WEAKEN: 1.5, P_HEAL: 0.6, P_HEAL_SELF: 0.6, P_PARTY_HEAL: 1.5,
-    P_RESURRECT: 0.8, P_DRAW: 1.5, P_MULTIPLY_ATTACK: 1.5, P_MULTIPLY_DEFENSE: 1.5,
+    P_RESURRECT: 0.8, P_DRAW: 1.5, P_MULTIPLY_ATTACK: 0.75, P_MULTIPLY_DEFENSE: 0.75, P_SPEED: 0.4,
+    P_PARTY_SPEED: 0.8, P_SLOW: 0.5, P_PERM_ATTACK: 2.5, P_PERM_DEFENSE: 2.5, P_PERM_SPEED: 1.0, P_PERM_HP: 1.0,
 }
 LOW_HP_SHARE = 0.4
+# The cost of giving up armor or a weapon for its sacrifice effect.
+SACRIFICE_COST = 6.0
+# Items are worth a little more than their effects: they never come back.
+ITEM_SURCHARGE = 1.0
 
 
 def card_worth(config: PartyConfig, card: int) -> float:
@@ -84,15 +119,18 @@ def card_worth(config: PartyConfig, card: int) -> float:
 
 
 class _WorthTable:
-    """Every card's worth for the last configuration seen (kept by reference,
-    so a new configuration is always recomputed)."""
+    """Every card's worth and main effect (its first primitive, -1 for none)
+    for the last configuration seen (kept by reference, so a new
+    configuration is always recomputed)."""
 
     config: PartyConfig | None
     worths: tuple[float, ...]
+    main_effects: tuple[int, ...]
 
     def __init__(self) -> None:
         self.config = None
         self.worths = ()
+        self.main_effects = ()
 
 
 _TABLE = _WorthTable()
@@ -105,32 +143,192 @@ def _worths(config: PartyConfig) -> tuple[float, ...]:
             sum(_WORTH.get(primitive, 0.5) * max(amount, 1) for primitive, amount in effects)
             for effects in config.effects
         )
+        _TABLE.main_effects = tuple(effects[0][0] if effects else -1 for effects in config.effects)
         _TABLE.config = config
     return _TABLE.worths
 
 
+# A card's worth for the Add shrinks by this factor per card with the same
+# main effect the hero already owns (a deck with four attack cards wants a
+# fifth less than its first guard or heal); of the cards scoring within
+# ADD_SPREAD of the best, the agent's generator picks one, so that decks vary.
+SAME_EFFECT_DISCOUNT = 0.75
+ADD_SPREAD = 0.25
+
+
+def card_to_add(state: PartyState, seat: int, legal: Sequence[int], rng: Generator) -> int:
+    """The card to Add: worth discounted by the same-effect cards owned
+    outside the Build Pool, chosen at random among the near-best."""
+    worths = _worths(state.config)
+    main = _TABLE.main_effects
+    owned: dict[int, int] = {}
+    deck = state.decks[seat].cards
+    for cards in (state.hands[seat], deck, state.in_play[seat], state.aside[seat], state.minions[seat]):
+        for card in cards:
+            owned[main[card]] = owned.get(main[card], 0) + 1
+    scores = [worths[card] * SAME_EFFECT_DISCOUNT ** owned.get(main[card], 0) for card in legal]
+    best = max(scores)
+    near = [card for card, score in zip(legal, scores, strict=True) if score >= (1 - ADD_SPREAD) * best]
+    return near[rng.below(len(near))]
+
+
+class Impact:
+    """What one planning action (one card, item or sacrifice, before its
+    target is chosen) adds this round, in numbers."""
+
+    attack: int  # to the acting hero's attack (an Attack card's number: multipliable)
+    basic: bool  # an Attack or Defense card, whose numbers a 2x/3x multiplies
+    party_attack: int
+    expose: int
+    defense: int  # to the acting hero's defense (negative: a card that lowers it)
+    guard: int  # to the target hero's defense
+    party_defense: int
+    negate: bool  # the target hero takes no damage from the enemy
+    heal: int  # to the target hero
+    heal_self: int
+    party_heal: int
+    weaken: int
+    slow: int
+    damage: int
+    speed: int  # the acting hero's speed
+    party_speed: int
+    multiply_attack: int  # the factor, 0 for none
+    multiply_defense: int
+    resurrect: int
+    draw: int
+    bury: bool  # burying a card for +1 (the target says which stat)
+    minion: bool  # playing a minion into play
+    cost: float
+
+    def __init__(self, effects: Effects, basic: bool, cost: float) -> None:
+        self.attack = self.party_attack = self.expose = self.defense = self.guard = self.party_defense = 0
+        self.heal = self.heal_self = self.party_heal = self.weaken = self.slow = self.damage = 0
+        self.speed = self.party_speed = self.multiply_attack = self.multiply_defense = 0
+        self.resurrect = self.draw = 0
+        self.negate = self.bury = self.minion = False
+        self.basic = basic
+        self.cost = cost
+        for primitive, amount in effects:
+            if primitive == P_ATTACK:
+                self.attack += amount
+            elif primitive == P_PARTY_ATTACK:
+                self.party_attack += amount
+            elif primitive == P_EXPOSE:
+                self.expose += amount
+            elif primitive == P_DEFENSE:
+                self.defense += amount
+            elif primitive == P_GUARD:
+                self.guard += amount
+            elif primitive == P_PARTY_DEFENSE:
+                self.party_defense += amount
+            elif primitive == P_NEGATE:
+                self.negate = True
+            elif primitive == P_HEAL:
+                self.heal += amount
+            elif primitive == P_HEAL_SELF:
+                self.heal_self += amount
+            elif primitive == P_PARTY_HEAL:
+                self.party_heal += amount
+            elif primitive == P_WEAKEN:
+                self.weaken += amount
+            elif primitive == P_SLOW:
+                self.slow += amount
+            elif primitive == P_DAMAGE:
+                self.damage += amount
+            elif primitive == P_SPEED:
+                self.speed += amount
+            elif primitive == P_PARTY_SPEED:
+                self.party_speed += amount
+            elif primitive == P_MULTIPLY_ATTACK:
+                self.multiply_attack = amount
+            elif primitive == P_MULTIPLY_DEFENSE:
+                self.multiply_defense = amount
+            elif primitive == P_RESURRECT:
+                self.resurrect = max(self.resurrect, amount)
+            elif primitive == P_DRAW:
+                self.draw += amount
+
+
+class _ImpactTable:
+    """Every card's ``Impact`` when played, buried for +1, used (items) and
+    Sacrificed, for the last configuration seen (they never change)."""
+
+    config: PartyConfig | None
+    play: list[Impact]
+    bury: list[Impact]
+    use: list[Impact]
+    sacrifice: list[Impact]
+
+    def __init__(self) -> None:
+        self.config = None
+        self.play, self.bury, self.use, self.sacrifice = [], [], [], []
+
+
+_IMPACTS = _ImpactTable()
+
+
+def _impact_table(config: PartyConfig) -> _ImpactTable:
+    """The impacts of every card under ``config`` (computed once per configuration)."""
+    table = _IMPACTS
+    if table.config is not config:
+        worths = _worths(config)
+        table.play, table.bury, table.use, table.sacrifice = [], [], [], []
+        for card, effects in enumerate(config.effects):
+            kind = config.kinds[card]
+            played = Impact(effects if kind != MINION else (), kind in (ATTACK, DEFENSE), worths[card])
+            played.minion = kind == MINION
+            table.play.append(played)
+            buried = Impact((), False, worths[card])
+            buried.bury = True
+            table.bury.append(buried)
+            table.use.append(Impact(effects, False, worths[card] + ITEM_SURCHARGE))
+            cost = SACRIFICE_COST if kind != MINION else worths[card] + ITEM_SURCHARGE
+            table.sacrifice.append(Impact(config.sacrifices[card], False, cost))
+        table.config = config
+    return table
+
+
+def _impact(state: PartyState, seat: int, verb: int, index: int) -> Impact:
+    """The ``Impact`` of the card, item or sacrifice behind a planning action."""
+    table = _impact_table(state.config)
+    if verb == PLAY:
+        return table.play[state.hands[seat][index]]
+    if verb == BURY_BONUS:
+        return table.bury[state.hands[seat][index]]
+    if verb == USE:
+        return table.use[state.items[seat][index]]
+    return table.sacrifice[state._sacrificeable(seat, index)]
+
+
 class PartyHeuristicAgent(Agent):
-    """The shared party plan above; deterministic, ignores its generator."""
+    """The shared party plan above; its generator only picks among near-best
+    cards to Add (every other choice is deterministic)."""
 
     def __init__(self, seat: int, rng: Generator) -> None:
         self.name = "heuristic"
         self.seat = seat
+        self.rng = rng
 
     def choose(self, state: GameState, legal_actions: Sequence[int]) -> int:
         """Pick the action the plan prescribes for the current phase."""
         assert isinstance(state, PartyState)
         phase = state.phase
+        seat = state.current_player
         if phase == PLAN:
-            return plan_action(state, state.current_player, legal_actions)
+            return plan_action(state, seat, legal_actions)
         if phase in (BURY, REMOVE):
-            hand = state.hands[state.current_player]
+            hand = state.hands[seat]
             return min(legal_actions, key=lambda position: (card_worth(state.config, hand[position]), position))
         if phase == ADD:
-            return max(legal_actions, key=lambda card: (card_worth(state.config, card), -card))
+            return card_to_add(state, seat, legal_actions, self.rng)
         if phase == ORDER:
             return min(legal_actions, key=lambda index: (_order_rank(state, state.pending_items[index]), index))
         if phase == VOTE:
-            return min(legal_actions, key=lambda seat: (state.hp[seat] / state.max_hp(seat), seat))
+            return min(legal_actions, key=lambda hero: (state.hp[hero] / state.max_hp(hero), hero))
+        if phase == SOCIAL:
+            return 1 if _takes_part(state, seat) else 0
+        if phase == ITEMS:
+            return _item_before_damage(state, seat, legal_actions)
         return legal_actions[0]
 
 
@@ -144,130 +342,343 @@ def _order_rank(state: PartyState, card: int) -> int:
     return 3 if any(p == P_FIGHT for p, _ in config.effects[card]) else 2
 
 
-def _action_card(state: PartyState, seat: int, action: int) -> tuple[Effects, bool, float]:
-    """(effects, is an Attack/Defense card, cost) of a planning action."""
-    config = state.config
-    verb, index = action >> 16, action >> 8 & 0xFF
-    if verb == PLAY:
-        card = state.hands[seat][index]
-        return config.effects[card], config.kinds[card] in (ATTACK, DEFENSE), card_worth(config, card)
-    if verb == BURY_BONUS:
-        return (), False, card_worth(config, state.hands[seat][index])
-    if verb == USE:
-        card = state.items[seat][index]
-        return config.effects[card], False, card_worth(config, card) + 1.0
-    card = state.weapons[seat] if index == 0 else state.armors[seat]
-    return config.sacrifices[card], False, 6.0
+def _takes_part(state: PartyState, seat: int) -> bool:
+    """Take part in a Social unless its dare would leave the hero under half its HP."""
+    card = state.social_card
+    cost = sum(amount for primitive, amount in state.config.socials[card] if primitive == P_DAMAGE_SELF)
+    return cost == 0 or 2 * (state.hp[seat] - cost) >= state.max_hp(seat)
 
 
-def _protection(state: PartyState, seat: int, action: int, hero: int) -> tuple[int, int, bool, list[int]]:
-    """(defense gained, HP gained, damage negated, attack taken off each enemy)
-    for ``hero`` if ``seat`` takes ``action``."""
-    verb, target = action >> 16, action & 0xFF
-    weaken = [0] * len(state.enemies)
-    if verb == BURY_BONUS:
-        gained = 1 if target == hero * SLOTS else 0
-        return gained, 0, False, weaken
-    effects, basic, _ = _action_card(state, seat, action)
-    defense = heal = 0
-    negate = False
-    for primitive, amount in effects:
-        if primitive == P_DEFENSE and seat == hero:
-            defense += amount * state.multiply_defense[seat] if basic else amount
-        elif (primitive == P_GUARD and target == hero) or primitive == P_PARTY_DEFENSE:
-            defense += amount
-        elif primitive == P_MULTIPLY_DEFENSE and seat == hero:
-            defense += state.card_defense[seat] * (amount - 1)
-        elif primitive == P_NEGATE and target == hero:
-            negate = True
-        elif (primitive == P_HEAL and target == hero) or (primitive == P_HEAL_SELF and seat == hero) \
-                or primitive == P_PARTY_HEAL:
-            heal += amount
-        elif primitive == P_WEAKEN and target < len(weaken):
-            weaken[target] += amount
-    return defense, heal, negate, weaken
+def _item_before_damage(state: PartyState, seat: int, legal: Sequence[int]) -> int:
+    """Before damage outside combat: an item that keeps a hero alive (negate
+    or heal on a hero the damage kills; a resurrection that survives it)."""
+    victim, amount, party = state.pending_outside_damage()
+    hit = [party or hero == victim for hero in range(state.n_players)]
+    best, best_cost = DONE, 1e9
+    for action in legal:
+        if action == DONE:
+            continue
+        index, hero = action >> 8 & 0xFF, (action & 0xFF) // SLOTS
+        impact = _impact(state, seat, USE, index)
+        dies = state.alive[hero] and hit[hero] and state.hp[hero] <= amount
+        saves = (dies and (impact.negate or state.hp[hero] + impact.heal + impact.party_heal > amount)) or (
+            not state.alive[hero] and impact.resurrect > (amount if hit[hero] else 0))
+        if saves and impact.cost < best_cost:
+            best, best_cost = action, impact.cost
+    return best
 
 
-def _damage_after(state: PartyState, hero: int, defense: int, weaken: list[int]) -> int:
-    total_defense = state.hero_defense(hero) + defense
-    return sum(max(0, state.enemy_attack(e) - weaken[e] - total_defense) for e in state.living_enemies())
+# --------------------------------------------------------------- forecast
 
 
-def _attack_gain(state: PartyState, seat: int, action: int, enemy: int) -> int:
-    """Attack ``seat`` gains against ``enemy`` (or defense the enemy loses) by ``action``."""
-    verb, target = action >> 16, action & 0xFF
-    if verb == BURY_BONUS:
-        return 1 if target == seat * SLOTS + 1 + enemy else 0
-    effects, basic, _ = _action_card(state, seat, action)
-    gain = 0
-    for primitive, amount in effects:
-        if primitive == P_ATTACK and target == enemy:
-            gain += amount * state.multiply_attack[seat] if basic else amount
-        elif primitive == P_PARTY_ATTACK or (primitive == P_EXPOSE and target == enemy):
-            gain += amount
-        elif primitive == P_MULTIPLY_ATTACK:
-            gain += state.card_attack[seat][enemy] * (amount - 1)
+class Numbers:
+    """The round's numbers as they stand, read once per decision: each hero's
+    attack, defense and speed against each enemy and the damage each enemy
+    does to it; each enemy's attack, defense, speed and HP."""
+
+    state: PartyState
+    living: list[int]
+    attack: list[list[int]]
+    defense: list[list[int]]
+    speed: list[list[int]]
+    damage: list[list[int]]
+    enemy_attack: list[int]
+    enemy_defense: list[int]
+    enemy_speed: list[int]
+    no_speed: list[int]
+
+    def __init__(self, state: PartyState) -> None:
+        self.state = state
+        self.living = state.living_enemies()
+        enemies = range(len(state.enemies))
+        self.enemy_attack = [state.enemy_attack(e) for e in enemies]
+        self.enemy_defense = [state.enemy_defense(e) for e in enemies]
+        self.enemy_speed = [state.enemy_speed(e) for e in enemies]
+        heroes = range(state.n_players)
+        self.attack = [[state.hero_attack(hero, e) for e in enemies] for hero in heroes]
+        self.defense = [[state.hero_defense(hero, e) for e in enemies] for hero in heroes]
+        self.speed = [[state.hero_speed(hero, e) for e in enemies] for hero in heroes]
+        self.damage = [[state.damage_from(hero, e) for e in enemies] for hero in heroes]
+        self.no_speed = [0] * state.n_players
+
+
+class _RoundCache:
+    """The last ``Numbers`` and ``Forecast`` computed, for the state and
+    ``combat_version`` they were computed on: after a hero says "done" the
+    next hero plans on the same numbers, so they are not computed again."""
+
+    state: PartyState | None
+    version: int
+    numbers: Numbers | None
+    forecast: Forecast | None
+
+    def __init__(self) -> None:
+        self.state = None
+        self.version = -1
+        self.numbers = None
+        self.forecast = None
+
+
+_ROUND = _RoundCache()
+
+
+def _round_numbers(state: PartyState) -> tuple[Numbers, Forecast]:
+    """The round's ``Numbers`` and ``Forecast`` (cached while they hold)."""
+    numbers, forecast = _ROUND.numbers, _ROUND.forecast
+    if _ROUND.state is not state or _ROUND.version != state.combat_version or numbers is None or forecast is None:
+        numbers = Numbers(state)
+        forecast = Forecast(numbers)
+        _ROUND.state, _ROUND.version, _ROUND.numbers, _ROUND.forecast = state, state.combat_version, numbers, forecast
+    return numbers, forecast
+
+
+class Forecast:
+    """The round played out on today's numbers: each hero's damage and
+    whether it dies, each enemy's HP after the round and whether it attacks."""
+
+    damage: list[int]
+    dies: list[bool]
+    enemy_hp: list[int]
+    enemy_attacks: list[bool]
+
+    def __init__(self, numbers: Numbers) -> None:
+        state = numbers.state
+        n = state.n_players
+        hp = list(state.hp)
+        alive = list(state.alive)
+        enemy_hp = list(state.enemy_hp)
+        self.damage = [0] * n
+        self.enemy_attacks = [False] * len(enemy_hp)
+        order: list[tuple[int, int, int, int]] = []
+        for hero in range(n):
+            if alive[hero]:
+                for enemy in numbers.living:
+                    order.append((-numbers.speed[hero][enemy], 0, hero, enemy))
+        for enemy in numbers.living:
+            order.append((-numbers.enemy_speed[enemy], 1, enemy, -1))
+        order.sort()
+        living = len(numbers.living)
+        for _, is_enemy, index, enemy in order:
+            if living == 0:
+                break
+            if not is_enemy:
+                hits = numbers.attack[index][enemy] >= numbers.enemy_defense[enemy]
+                if hits and alive[index] and enemy_hp[enemy] > 0:
+                    enemy_hp[enemy] -= 1
+                    if enemy_hp[enemy] == 0:
+                        living -= 1
+            elif enemy_hp[index] > 0:
+                self.enemy_attacks[index] = True
+                for hero in range(n):
+                    if alive[hero]:
+                        hurt = numbers.damage[hero][index]
+                        self.damage[hero] += hurt
+                        hp[hero] -= hurt
+                        if hp[hero] <= 0:
+                            alive[hero] = False
+        self.dies = [state.alive[hero] and not alive[hero] for hero in range(n)]
+        self.enemy_hp = enemy_hp
+
+
+def _hits_before(numbers: Numbers, enemy: int, speed_bonus: list[int], slow: int) -> int:
+    """Hits the party lands on ``enemy`` before it attacks, with extra speed
+    per hero and the enemy slowed by ``slow`` (ties go to the heroes)."""
+    state = numbers.state
+    enemy_speed = numbers.enemy_speed[enemy] - slow
+    defense = numbers.enemy_defense[enemy]
+    hits = 0
+    for hero in range(state.n_players):
+        if state.alive[hero] and numbers.speed[hero][enemy] + speed_bonus[hero] >= enemy_speed \
+                and numbers.attack[hero][enemy] >= defense:
+            hits += 1
+    return hits
+
+
+# ------------------------------------------------------------ the plan
+
+
+class Option:
+    """One planning action decoded once: its ``Impact``, the hero it aims at
+    (for a card buried for +1, the hero who gets the +1), the enemy it is
+    designated to, and whether it can protect or add attack at all."""
+
+    action: int
+    verb: int
+    impact: Impact
+    hero: int
+    enemy: int
+    bury_attack: bool
+    protects: bool
+    attacks: bool
+
+    def __init__(self, action: int, impact: Impact) -> None:
+        self.action = action
+        self.verb = action >> 16
+        self.impact = impact
+        target = action & 0xFF
+        self.hero = target // SLOTS
+        slot = target % SLOTS
+        self.enemy = slot % ATTACK_SLOT
+        self.bury_attack = impact.bury and slot >= ATTACK_SLOT
+        if impact.bury:
+            self.protects, self.attacks = not self.bury_attack, self.bury_attack
+        else:
+            self.protects = (impact.defense > 0 or impact.guard > 0 or impact.party_defense > 0 or impact.negate
+                             or impact.heal > 0 or impact.heal_self > 0 or impact.party_heal > 0 or impact.weaken > 0
+                             or impact.slow > 0 or impact.speed > 0 or impact.party_speed > 0 or impact.damage > 0
+                             or impact.multiply_defense > 0)
+            self.attacks = (impact.attack > 0 or impact.party_attack > 0 or impact.expose > 0
+                            or impact.multiply_attack > 0)
+
+
+def _defense_gain(state: PartyState, seat: int, option: Option, hero: int) -> int:
+    """Defense ``hero`` gains against the option's enemy from ``seat``'s action."""
+    impact, enemy = option.impact, option.enemy
+    if impact.bury:
+        return 1 if option.hero == hero else 0
+    gain = impact.party_defense
+    if impact.guard and option.hero == hero:
+        gain += impact.guard
+    if hero == seat:
+        gain += impact.defense * state.multiply_defense[seat][enemy] if impact.basic else impact.defense
+        if impact.multiply_defense:
+            gain += state.card_defense[seat][enemy] * (impact.multiply_defense - 1)
     return gain
 
 
-def _has(effects: Effects, primitive: int) -> bool:
-    return any(p == primitive for p, _ in effects)
+def _attack_gain(state: PartyState, seat: int, option: Option, hero: int) -> int:
+    """Attack ``hero`` gains against the option's enemy (or defense the enemy
+    loses) from ``seat``'s action."""
+    impact, enemy = option.impact, option.enemy
+    if impact.bury:
+        return 1 if option.hero == hero else 0
+    gain = impact.party_attack + impact.expose
+    if hero == seat:
+        gain += impact.attack * state.multiply_attack[seat][enemy] if impact.basic else impact.attack
+        if impact.multiply_attack:
+            gain += state.card_attack[seat][enemy] * (impact.multiply_attack - 1)
+    return gain
+
+
+def _lowers_own_defense_safely(numbers: Numbers, forecast: Forecast, seat: int, option: Option) -> bool:
+    """A card with ``defense:-1`` is played only if the HP the lower defense
+    costs (against its enemy, if that one attacks) leaves the hero alive."""
+    impact, enemy = option.impact, option.enemy
+    if impact.defense >= 0 or impact.basic:
+        return True
+    state = numbers.state
+    if state.negated[seat][enemy] or not forecast.enemy_attacks[enemy]:
+        return True
+    now = numbers.damage[seat][enemy]
+    after = max(0, numbers.enemy_attack[enemy] - numbers.defense[seat][enemy] - impact.defense)
+    return not forecast.dies[seat] and forecast.damage[seat] + after - now < state.hp[seat]
 
 
 def plan_action(state: PartyState, seat: int, legal: Sequence[int]) -> int:
     """The party plan's next action for ``seat`` (see the module docstring)."""
-    options = [action for action in legal if action != DONE]
+    # Legal actions come grouped by card (verb and index); every card but
+    # one buried for +1 is an option, and of the cards that can be buried
+    # only the least valuable one (the +1 is the same).
+    options: list[Option] = []
+    bury_key, bury_cost = -1, 1e9
+    key, impact = -1, Impact((), False, 0.0)
+    for action in legal:
+        if action >> 8 != key:
+            key = action >> 8
+            if action == DONE:
+                continue
+            impact = _impact(state, seat, key >> 8, key & 0xFF)
+            if impact.bury and impact.cost < bury_cost:
+                bury_key, bury_cost = key, impact.cost
+        if not impact.bury:
+            options.append(Option(action, impact))
+    for action in legal:
+        if action >> 8 == bury_key:
+            options.append(Option(action, _impact(state, seat, BURY_BONUS, bury_key & 0xFF)))
     if not options:
         return DONE
-    # One look-up per card (verb and index), shared by all its targets.
-    by_card: dict[int, tuple[Effects, bool, float]] = {}
-    cards: dict[int, tuple[Effects, bool, float]] = {}
-    for action in options:
-        key = action >> 8
-        found = by_card.get(key)
-        if found is None:
-            found = _action_card(state, seat, action)
-            by_card[key] = found
-        cards[action] = found
-    plays = [action for action in options if action >> 16 == PLAY]
-    for action in plays:
-        effects = cards[action][0]
-        if _has(effects, P_DRAW) or _has(effects, P_RESURRECT):
-            return action
-    saving = _protect(state, seat, options, cards)
-    if saving != DONE:
-        return saving
-    attacking = _attack(state, seat, options, cards)
-    if attacking != DONE:
-        return attacking
-    for action in plays:
-        target = action & 0xFF
-        if _has(cards[action][0], P_HEAL) and target < state.n_players \
-                and state.hp[target] < LOW_HP_SHARE * state.max_hp(target):
-            return action
-    return DONE
+    chosen = _build_up(state, options)
+    if chosen != DONE:
+        return chosen
+    numbers, forecast = _round_numbers(state)
+    safe = [option for option in options if _lowers_own_defense_safely(numbers, forecast, seat, option)]
+    protecting = [option for option in safe if option.protects]
+    attacking = [option for option in safe if option.attacks]
+    chosen = _save_the_dying(numbers, seat, protecting, forecast)
+    if chosen == DONE:
+        chosen = _direct_damage(state, protecting)
+    if chosen == DONE:
+        chosen = _hits(numbers, seat, attacking, forecast)
+    if chosen == DONE:
+        chosen = _initiative(numbers, seat, protecting, forecast)
+    if chosen == DONE:
+        chosen = _heavy_damage(numbers, seat, protecting, forecast)
+    if chosen == DONE:
+        chosen = _top_up(state, seat, protecting)
+    return chosen
 
 
-def _protect(state: PartyState, seat: int, options: list[int], cards: dict[int, tuple[Effects, bool, float]]) -> int:
-    incoming = [state.incoming_damage(hero) if state.alive[hero] else 0 for hero in range(state.n_players)]
-    in_danger = [hero for hero in range(state.n_players) if state.alive[hero] and incoming[hero] >= state.hp[hero]]
-    for hero in sorted(in_danger, key=lambda h: (state.hp[h] - incoming[h], h)):
+def _build_up(state: PartyState, options: list[Option]) -> int:
+    """A once-per-combat draw card, a minion into play, a resurrection."""
+    best, best_cost = DONE, 1e9
+    for option in options:
+        impact = option.impact
+        if option.verb == PLAY and (impact.draw > 0 or impact.minion):
+            return option.action
+        if impact.resurrect > 0 and not state.alive[option.hero] and impact.cost < best_cost:
+            best, best_cost = option.action, impact.cost
+    return best
+
+
+def _damage_cut(numbers: Numbers, seat: int, option: Option, hero: int, forecast: Forecast) -> tuple[int, int]:
+    """(damage ``hero`` no longer takes, HP it gains) if ``seat`` takes the option."""
+    state = numbers.state
+    impact, enemy = option.impact, option.enemy
+    if impact.bury:
+        if option.hero != hero or not forecast.enemy_attacks[enemy] or numbers.damage[hero][enemy] == 0:
+            return 0, 0
+        return 1, 0
+    heal = impact.party_heal + (impact.heal if option.hero == hero else 0) + (impact.heal_self if seat == hero else 0)
+    if not forecast.enemy_attacks[enemy]:
+        return 0, heal
+    now = numbers.damage[hero][enemy]
+    if now == 0:
+        return 0, heal
+    if impact.negate and option.hero == hero:
+        return now, heal
+    enemy_hp = state.enemy_hp[enemy]
+    if impact.damage > 0 and (impact.damage >= enemy_hp
+                              or _hits_before(numbers, enemy, numbers.no_speed, 0) >= enemy_hp - impact.damage):
+        return now, heal  # killed in planning, or by the hits before its initiative: it never attacks
+    if impact.speed or impact.party_speed or impact.slow:
+        bonus = [impact.party_speed + (impact.speed if other == seat else 0) for other in range(state.n_players)]
+        if _hits_before(numbers, enemy, bonus, impact.slow) >= enemy_hp:
+            return now, heal
+    gained = _defense_gain(state, seat, option, hero)
+    after = max(0, numbers.enemy_attack[enemy] - impact.weaken - numbers.defense[hero][enemy] - gained)
+    return now - after, heal
+
+
+def _save_the_dying(numbers: Numbers, seat: int, options: list[Option], forecast: Forecast) -> int:
+    """For each hero the forecast kills (the most urgent first), the cheapest
+    action that saves it, else the one that cuts most of its damage."""
+    state = numbers.state
+    dying = [hero for hero in range(state.n_players) if forecast.dies[hero]]
+    dying.sort(key=lambda hero: (state.hp[hero] - forecast.damage[hero], hero))
+    for hero in dying:
         best, best_cost = DONE, 1e9
         fallback, fallback_cut = DONE, 0
-        now = incoming[hero]
-        for action in options:
-            if action >> 16 == BURY_BONUS and action & 0xFF != hero * SLOTS:
-                continue  # a +1 for someone else does not save this hero
-            defense, heal, negate, weaken = _protection(state, seat, action, hero)
-            if not (defense or heal or negate or any(weaken)):
+        for option in options:
+            cut, heal = _damage_cut(numbers, seat, option, hero, forecast)
+            if cut <= 0 and heal <= 0:
                 continue
-            after = 0 if negate else _damage_after(state, hero, defense, weaken)
-            cost = cards[action][2]
-            if after < state.hp[hero] + heal:
-                if cost < best_cost:
-                    best, best_cost = action, cost
-            elif now - after + heal > fallback_cut:
-                fallback, fallback_cut = action, now - after + heal
+            if forecast.damage[hero] - cut < state.hp[hero] + heal:
+                if option.impact.cost < best_cost:
+                    best, best_cost = option.action, option.impact.cost
+            elif cut + heal > fallback_cut and option.verb != SACRIFICE:
+                fallback, fallback_cut = option.action, cut + heal
+        if best == DONE and hero == seat:
+            best = _defense_card_for_multiplier(numbers, seat, options, forecast.damage[hero])
         if best != DONE:
             return best
         if fallback != DONE:
@@ -275,37 +686,175 @@ def _protect(state: PartyState, seat: int, options: list[int], cards: dict[int, 
     return DONE
 
 
-def _attack(state: PartyState, seat: int, options: list[int], cards: dict[int, tuple[Effects, bool, float]]) -> int:
-    living = state.living_enemies()
-    if not living:
+def _defense_card_for_multiplier(numbers: Numbers, seat: int, options: list[Option], damage: int) -> int:
+    """A Defense card that, doubled or tripled by a multiplier in hand, saves
+    the hero (one enemy): play the Defense card first, the multiplier next."""
+    state = numbers.state
+    living = numbers.living
+    if len(living) != 1:
         return DONE
-    weakest = min(living, key=lambda e: (state.enemy_hp[e], e))
-    for action in options:
-        if action >> 16 != BURY_BONUS and _has(cards[action][0], P_DAMAGE) and action & 0xFF == weakest:
-            return action
-    for enemy in sorted(living, key=lambda e: (state.enemy_hp[e], e)):
-        gap = state.enemy_defense(enemy) - state.hero_attack(seat, enemy)
-        if gap <= 0:
-            continue
-        own_bonus = seat * SLOTS + 1 + enemy
-        gains = [(action, _attack_gain(state, seat, action, enemy)) for action in options
-                 if action >> 16 != BURY_BONUS or action & 0xFF == own_bonus]
-        useful = [(action, gain) for action, gain in gains if gain > 0]
-        closing = [action for action, gain in useful if gain >= gap]
-        if closing:
-            return min(closing, key=lambda action: (cards[action][2], action))
-        useful.sort(key=lambda pair: (-pair[1], cards[pair[0]][2]))
-        if len(useful) >= 2 and _two_close(state, seat, useful, gap):
-            return useful[0][0]
+    enemy = living[0]
+    factor = max((option.impact.multiply_defense for option in options), default=0)
+    if factor == 0:
+        return DONE
+    played = state.card_defense[seat][enemy]
+    for option in sorted(options, key=lambda o: (o.impact.cost, o.action)):
+        impact = option.impact
+        if option.verb == PLAY and impact.basic and impact.defense > 0:
+            gained = (played + impact.defense) * factor - played
+            if damage - min(gained, numbers.damage[seat][enemy]) < state.hp[seat]:
+                return option.action
     return DONE
 
 
-def _two_close(state: PartyState, seat: int, useful: list[tuple[int, int]], gap: int) -> bool:
-    """Whether the two biggest gains, from different hand cards, close the gap."""
-    first_action, first_gain = useful[0]
-    first_index = first_action >> 8 & 0xFF if first_action >> 16 in (PLAY, BURY_BONUS) else -1
-    for action, gain in useful[1:]:
-        index = action >> 8 & 0xFF if action >> 16 in (PLAY, BURY_BONUS) else -2
-        if index != first_index:
-            return first_gain + gain >= gap
-    return False
+def _direct_damage(state: PartyState, options: list[Option]) -> int:
+    """Direct damage (cards and items; a sacrifice only for a kill) on the
+    enemy it kills, else on the enemy with the least HP."""
+    best, best_key = DONE, (2, 0, 0.0)
+    for option in options:
+        impact = option.impact
+        if impact.damage <= 0:
+            continue
+        enemy_hp = state.enemy_hp[option.enemy]
+        kills = impact.damage >= enemy_hp
+        if option.verb == SACRIFICE and not kills:
+            continue
+        key = (0 if kills else 1, enemy_hp, impact.cost)
+        if key < best_key:
+            best, best_key = option.action, key
+    return best
+
+
+def _hits(numbers: Numbers, seat: int, options: list[Option], forecast: Forecast) -> int:
+    """The action that gains the party the most hits this round per cost (a
+    sacrifice only when those hits kill the enemy this round); if this hero
+    cannot hit an enemy and no single action closes the gap, the first of the
+    cheapest two that do (an Attack card before the multiplier that doubles
+    it); nothing if two cannot."""
+    state = numbers.state
+    living = numbers.living
+    if not living or not options:
+        return DONE
+    heroes = [hero for hero in range(state.n_players) if state.alive[hero]]
+    # gaps[hero][enemy]: attack missing to hit (0 or less: it hits already)
+    gaps = [[numbers.enemy_defense[e] - numbers.attack[hero][e] for e in range(len(numbers.enemy_defense))]
+            for hero in range(state.n_players)]
+    best, best_value = DONE, 0.0
+    for option in options:
+        impact, enemy = option.impact, option.enemy
+        if impact.bury:
+            gained = 1 if state.alive[option.hero] and gaps[option.hero][enemy] == 1 else 0
+        else:
+            gained = 0
+            for hero in heroes:
+                gap = gaps[hero][enemy]
+                if gap > 0 and _attack_gain(state, seat, option, hero) >= gap:
+                    gained += 1
+        if gained == 0 or (option.verb == SACRIFICE and forecast.enemy_hp[enemy] > gained):
+            continue
+        value = gained / (impact.cost + 0.5)
+        if value > best_value:
+            best, best_value = option.action, value
+    if best != DONE:
+        return best
+    # Two actions for this hero's own gap against the weakest enemy it misses.
+    for enemy in sorted(living, key=lambda e: (state.enemy_hp[e], e)):
+        gap = gaps[seat][enemy]
+        if gap <= 0:
+            continue
+        useful: list[tuple[int, int, Impact]] = []
+        for option in options:
+            if option.verb == SACRIFICE or option.enemy != enemy:
+                continue
+            gain = _attack_gain(state, seat, option, seat)
+            if gain > 0 or option.impact.multiply_attack:
+                useful.append((option.action, gain, option.impact))
+        first = _first_of_two(state.card_attack[seat][enemy], useful, gap)
+        if first != DONE:
+            return first
+    return DONE
+
+
+def _first_of_two(played: int, useful: list[tuple[int, int, Impact]], gap: int) -> int:
+    """Of the cheapest two actions on different cards that together close
+    ``gap`` (an Attack card and a multiplier count as the card's number
+    times the factor; ``played``: the Attack card numbers already in play),
+    the one to take first: the non-multiplier. DONE if no two do."""
+    best, best_cost = DONE, 1e9
+    for i, (first, first_gain, first_impact) in enumerate(useful):
+        for second, second_gain, second_impact in useful[i + 1:]:
+            if first >> 16 in (PLAY, BURY_BONUS) and second >> 16 in (PLAY, BURY_BONUS) and \
+                    second >> 8 & 0xFF == first >> 8 & 0xFF:
+                continue  # the same hand card
+            lead, lead_impact = (second, second_impact) if first_impact.multiply_attack else (first, first_impact)
+            other_impact = first_impact if lead == second else second_impact
+            if other_impact.multiply_attack and lead_impact.basic and lead_impact.attack > 0:
+                total = (played + lead_impact.attack) * other_impact.multiply_attack - played
+            else:
+                total = first_gain + second_gain
+            cost = first_impact.cost + second_impact.cost
+            if total >= gap and cost < best_cost:
+                best, best_cost = lead, cost
+    return best
+
+
+def _initiative(numbers: Numbers, seat: int, options: list[Option], forecast: Forecast) -> int:
+    """Speed or slow that lets the party's hits kill an enemy before it
+    attacks (when it would otherwise hurt someone)."""
+    state = numbers.state
+    best, best_cost = DONE, 1e9
+    for option in options:
+        impact, enemy = option.impact, option.enemy
+        if not (impact.speed or impact.party_speed or impact.slow) or option.verb == SACRIFICE:
+            continue
+        if not forecast.enemy_attacks[enemy]:
+            continue
+        if not any(state.alive[hero] and numbers.damage[hero][enemy] > 0 for hero in range(state.n_players)):
+            continue
+        bonus = [impact.party_speed + (impact.speed if hero == seat else 0) for hero in range(state.n_players)]
+        if _hits_before(numbers, enemy, bonus, impact.slow) >= state.enemy_hp[enemy] > \
+                _hits_before(numbers, enemy, numbers.no_speed, 0) and impact.cost < best_cost:
+            best, best_cost = option.action, impact.cost
+    return best
+
+
+def _heavy_damage(numbers: Numbers, seat: int, options: list[Option], forecast: Forecast) -> int:
+    """The cheapest action that halves a heavy hit: damage of at least half
+    the hero's HP (in a boss fight, any damage; its cards come back anyway)."""
+    state = numbers.state
+    boss_fight = ENEMY_BOSS in state.enemy_kinds
+    for hero in range(state.n_players):
+        damage = forecast.damage[hero]
+        if not state.alive[hero] or damage == 0 or (not boss_fight and 2 * damage < state.hp[hero]):
+            continue
+        best, best_cost = DONE, 1e9
+        for option in options:
+            if option.verb == SACRIFICE or option.impact.cost >= best_cost:
+                continue
+            cut, _ = _damage_cut(numbers, seat, option, hero, forecast)
+            if 2 * cut >= damage:
+                best, best_cost = option.action, option.impact.cost
+        if best != DONE:
+            return best
+    return DONE
+
+
+def _top_up(state: PartyState, seat: int, options: list[Option]) -> int:
+    """Heal a hero under 40% HP, or two or more wounded heroes at once (the
+    hero itself when alone)."""
+    for option in options:
+        impact = option.impact
+        if option.verb == SACRIFICE:
+            continue
+        hero = option.hero
+        if impact.heal and state.alive[hero] and state.hp[hero] < LOW_HP_SHARE * state.max_hp(hero):
+            return option.action
+        if impact.heal_self and state.hp[seat] < LOW_HP_SHARE * state.max_hp(seat):
+            return option.action
+        if impact.party_heal:
+            living = sum(1 for other in range(state.n_players) if state.alive[other])
+            wounded = sum(1 for other in range(state.n_players)
+                          if state.alive[other] and state.max_hp(other) - state.hp[other] >= impact.party_heal)
+            if wounded >= min(2, living):
+                return option.action
+    return DONE

@@ -17,13 +17,23 @@ from simcore.parameters import ParameterError
 
 DATA_FILE = Path(__file__).with_name("cards.toml")
 
-# Card kinds.
-ATTACK, DEFENSE, CLASS, UTILITY, ULTIMATE, ARMOR, WEAPON, LAND, MONSTER, BOSS, TREASURE, ENCOUNTER, MODIFIER = range(13)
+# Card kinds. A minion is a Necromancer class card that stays in play as a
+# permanent once played (until Sacrificed back to the Build Pool).
+(
+    ATTACK, DEFENSE, CLASS, UTILITY, ULTIMATE, ARMOR, WEAPON, LAND, MONSTER, BOSS, TREASURE, ENCOUNTER, MODIFIER,
+    MINION,
+) = range(14)
 KIND_NAMES = (
     "attack", "defense", "class", "utility", "ultimate", "armor", "weapon",
-    "land", "monster", "boss", "treasure", "encounter", "modifier",
+    "land", "monster", "boss", "treasure", "encounter", "modifier", "minion",
 )
-HERO_KINDS = (ATTACK, DEFENSE, CLASS, UTILITY, ULTIMATE, ARMOR, WEAPON)
+HERO_KINDS = (ATTACK, DEFENSE, CLASS, UTILITY, ULTIMATE, ARMOR, WEAPON, MINION)
+# Kinds a hero may Add from its Build Pool ("a Class or Utility card"; minions
+# are Necromancer class cards) and that the S/H marks choose for the deck.
+SKILL_KINDS = (CLASS, UTILITY, MINION)
+# Kinds whose card, once equipped or played, can be Sacrificed for its
+# ``sacrifice`` effects.
+SACRIFICE_KINDS = (ARMOR, WEAPON, MINION)
 
 # How a treasure or encounter is used (the words in parentheses on the card).
 INSTANT, SINGLE_USE, PERMANENT = range(3)
@@ -56,16 +66,41 @@ PRIMITIVES = (
 COMBAT_PRIMITIVES = frozenset(range(P_ATTACK, P_EXPOSE + 1)) | {P_HEAL, P_HEAL_SELF, P_PARTY_HEAL, P_RESURRECT, P_DRAW}
 INSTANT_PRIMITIVES = frozenset(range(P_DAMAGE_PARTY, P_ARMOR + 1)) | {P_HEAL, P_HEAL_SELF, P_PARTY_HEAL, P_DRAW}
 PERMANENT_PRIMITIVES = frozenset(range(P_PERM_ATTACK, P_PERM_HP + 1))
+# Indices of PartyConfig.permanent_bonuses.
+PERM_ATTACK, PERM_DEFENSE, PERM_SPEED, PERM_HP = range(4)
 # A Combat Modifier acts on the whole table, so only untargeted primitives.
 MODIFIER_PRIMITIVES = frozenset({P_PARTY_ATTACK, P_PARTY_DEFENSE, P_PARTY_SPEED, P_PARTY_HEAL, P_ENEMY_ATTACK_PER_DEAD})
 
-# What a card played in combat targets.
-TARGET_NONE, TARGET_HERO, TARGET_DEAD, TARGET_ENEMY = range(4)
+# Which hero a card played in combat targets (besides the enemy it is
+# designated to, see ENEMY_RELATIVE).
+TARGET_NONE, TARGET_HERO, TARGET_DEAD = range(3)
 _HERO_TARGETED = frozenset({P_HEAL, P_GUARD, P_NEGATE})
-_ENEMY_TARGETED = frozenset({P_ATTACK, P_DAMAGE, P_SLOW, P_WEAKEN, P_EXPOSE})
+# "The Party will need to designate cards played to each creature
+# separately": every primitive that changes a hero's or an enemy's numbers in
+# the fight acts against the one enemy the card is designated to (with a
+# single enemy, that one). Healing, resurrection and drawing do not.
+ENEMY_RELATIVE = frozenset(range(P_ATTACK, P_EXPOSE + 1))
+# Single-use items "used at any time unless specified": these primitives also
+# work outside combat ("Negate damage cards refer to any kind of damage").
+OUTSIDE_COMBAT_USABLE = frozenset({P_NEGATE, P_HEAL, P_HEAL_SELF, P_PARTY_HEAL, P_RESURRECT, P_DRAW})
+# What a Social step may reward each participant with.
+SOCIAL_PRIMITIVES = frozenset({P_DRAW, P_HEAL, P_HEAL_SELF, P_DAMAGE_SELF, P_TREASURE, P_ENCOUNTER, P_ADD, P_REMOVE,
+                               P_WEAPON, P_ARMOR})
 
-SOCIAL_MODES = ("solo", "reward", "none")
-SOCIAL_SOLO, SOCIAL_REWARD, SOCIAL_NONE = range(3)
+# rules.social: "rulebook" (solo: draw 1 and bury 1; two or more heroes: each
+# chooses to take part, every participant gets the land's Social reward),
+# "solo" (every hero draws 1 and buries 1), "reward" (every hero draws
+# rules.social_reward), "none".
+SOCIAL_MODES = ("rulebook", "solo", "reward", "none")
+SOCIAL_RULEBOOK, SOCIAL_SOLO, SOCIAL_REWARD, SOCIAL_NONE = range(4)
+# rules.heal_between_turns: how much the heroes heal after each land.
+HEAL_MODES = ("full", "amount", "none")
+HEAL_FULL, HEAL_AMOUNT, HEAL_NONE = range(3)
+# rules.planning: heroes may act "anytime within the combat (even out of
+# turn)" (planning goes round until everyone passes in a row), or each hero
+# plans once per round, in turn.
+PLANNING_MODES = ("anytime", "once")
+PLANNING_ANYTIME, PLANNING_ONCE = range(2)
 ENEMY_TYPES = ("U", "H", "B")
 LEVELS = 4
 
@@ -89,8 +124,16 @@ class PartyConfig:
     stats_34: tuple[tuple[int, ...], ...]
     effects: tuple[Effects, ...]
     sacrifices: tuple[Effects, ...]
+    socials: tuple[Effects, ...]
     copies: tuple[int, ...]
     targets: tuple[int, ...]
+    sacrifice_targets: tuple[int, ...]
+    aims_at_enemy: tuple[bool, ...]
+    sacrifice_aims_at_enemy: tuple[bool, ...]
+    usable_outside_combat: tuple[bool, ...]
+    # What a card adds to attack, defense, speed and HP while it is a hero's
+    # permanent (armor, weapons, minions in play, permanent items); zeros otherwise.
+    permanent_bonuses: tuple[tuple[int, int, int, int], ...]
     once_per_combat: tuple[bool, ...]
     class_names: tuple[str, ...]
     class_sets: tuple[str, ...]
@@ -103,6 +146,7 @@ class PartyConfig:
     nemesis_reward: tuple[int, ...]
     enabled_classes: tuple[int, ...]
     build_pools: tuple[tuple[int, ...], ...]
+    starting_decks: tuple[tuple[int, ...], ...]
     land_deck: tuple[int, ...]
     s_lands: tuple[int, ...]
     monster_deck: tuple[int, ...]
@@ -113,11 +157,12 @@ class PartyConfig:
     combat_modifiers: tuple[int, ...]
     modifier_effects: Effects
     hand_size: int
-    starting_deck_size: int
     social: int
     social_reward: int
-    heal_between_rounds: bool
+    heal_between_turns: int
     heal_amount: int
+    revive_at_level_up: bool
+    planning: int
     nemesis: bool
     hard_mode: bool
     party_mode: bool
@@ -155,16 +200,21 @@ def _check_primitives(effects: Effects, allowed: frozenset[int], path: str, what
 
 
 def combat_target(effects: Effects) -> int:
-    """The one thing a combat card or item is aimed at (see TARGET_*)."""
+    """The one hero a combat card or item is aimed at (TARGET_HERO: a living
+    hero, TARGET_DEAD: a dead one, TARGET_NONE: none); -1 for effects aimed at
+    both a living and a dead hero."""
     kinds = set()
     for primitive, _ in effects:
-        if primitive in _ENEMY_TARGETED:
-            kinds.add(TARGET_ENEMY)
-        elif primitive in _HERO_TARGETED:
+        if primitive in _HERO_TARGETED:
             kinds.add(TARGET_HERO)
         elif primitive == P_RESURRECT:
             kinds.add(TARGET_DEAD)
     return kinds.pop() if len(kinds) == 1 else (TARGET_NONE if not kinds else -1)
+
+
+def aims_at_enemy(effects: Effects) -> bool:
+    """Whether a card with these effects is designated to one enemy."""
+    return any(primitive in ENEMY_RELATIVE for primitive, _ in effects)
 
 
 def _stats(value: Any, path: str) -> tuple[int, ...]:
@@ -183,12 +233,13 @@ def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
     sets = rules["sets"]
     enabled_sets = {name for name, on in sets.items() if on}
     _require("base" in enabled_sets, "rules.sets.base", "expected true: the base game is always needed")
-    for key in ("hand_size", "starting_deck_size", "max_turns", "max_combat_rounds", "max_enemies"):
+    for key in ("hand_size", "max_turns", "max_combat_rounds", "max_enemies"):
         _require(rules[key] >= 1, f"rules.{key}", "expected an integer of at least 1")
     _require(rules["max_enemies"] <= 7, "rules.max_enemies", "expected at most 7")
     for key in ("social_reward", "heal_amount"):
         _require(rules[key] >= 0, f"rules.{key}", "expected an integer of at least 0")
-    _require(rules["social"] in SOCIAL_MODES, "rules.social", f"expected one of {', '.join(SOCIAL_MODES)}")
+    for key, modes in (("social", SOCIAL_MODES), ("heal_between_turns", HEAL_MODES), ("planning", PLANNING_MODES)):
+        _require(rules[key] in modes, f"rules.{key}", f"expected one of {', '.join(modes)}")
 
     class_names: list[str] = []
     class_sets: list[str] = []
@@ -219,7 +270,10 @@ def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
     stats_34: list[tuple[int, ...]] = []
     effects: list[Effects] = []
     sacrifices: list[Effects] = []
-    copies, targets, once = [], [], []
+    socials: list[Effects] = []
+    copies, targets, sacrifice_targets, once = [], [], [], []
+    aims, sacrifice_aims, outside = [], [], []
+    permanents: list[tuple[int, int, int, int]] = []
     for name, card in parameters["cards"].items():
         path = f"cards.{name}"
         _require(card["kind"] in KIND_NAMES, f"{path}.kind", f"expected one of {', '.join(KIND_NAMES)}")
@@ -228,13 +282,19 @@ def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
         kind = KIND_NAMES.index(card["kind"])
         card_effects = parse_effects(card["effects"], f"{path}.effects")
         card_sacrifice = parse_effects(card.get("sacrifice", []), f"{path}.sacrifice")
+        card_social = parse_effects(card.get("social", []), f"{path}.social")
+        _check_primitives(card_social, SOCIAL_PRIMITIVES, f"{path}.social", "a Social reward")
+        _require(not card_social or kind in (LAND, BOSS), f"{path}.social",
+                 "expected a Social only on a land or a boss")
+        _require(not card_sacrifice or kind in SACRIFICE_KINDS, f"{path}.sacrifice",
+                 "expected a sacrifice only on armor, a weapon or a minion")
         owner = -1
         use = -1
         if kind in HERO_KINDS:
             _require(card.get("owner") in class_names, f"{path}.owner", f"expected one of {', '.join(class_names)}")
             owner = class_names.index(card["owner"])
-            if kind in (ARMOR, WEAPON):
-                _check_primitives(card_effects, PERMANENT_PRIMITIVES, f"{path}.effects", "armor or a weapon")
+            if kind in SACRIFICE_KINDS:
+                _check_primitives(card_effects, PERMANENT_PRIMITIVES, f"{path}.effects", "armor, a weapon or a minion")
                 _check_primitives(card_sacrifice, COMBAT_PRIMITIVES, f"{path}.sacrifice", "a sacrifice")
             else:
                 _check_primitives(card_effects, COMBAT_PRIMITIVES, f"{path}.effects", "a hero card (combat only)")
@@ -248,10 +308,10 @@ def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
         elif kind == MODIFIER:
             _check_primitives(card_effects, MODIFIER_PRIMITIVES, f"{path}.effects", "a combat modifier")
         target = combat_target(card_effects)
-        _require(target >= 0, f"{path}.effects",
-                 "expected effects aimed at one kind of target (hero, dead hero or enemy)")
+        _require(target >= 0, f"{path}.effects", "expected effects aimed at a living or a dead hero, not both")
         sacrifice_target = combat_target(card_sacrifice)
-        _require(sacrifice_target >= 0, f"{path}.sacrifice", "expected effects aimed at one kind of target")
+        _require(sacrifice_target >= 0, f"{path}.sacrifice",
+                 "expected effects aimed at a living or a dead hero, not both")
         for primitive, amount in card_effects:
             if primitive == P_FIGHT:
                 _require(1 <= amount <= rules["max_enemies"], f"{path}.effects",
@@ -285,8 +345,20 @@ def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
         stats_34.append(high)
         effects.append(card_effects)
         sacrifices.append(card_sacrifice)
+        socials.append(card_social)
         copies.append(card["copies"])
-        targets.append(target if kind != ARMOR and kind != WEAPON else sacrifice_target)
+        targets.append(target)
+        sacrifice_targets.append(sacrifice_target)
+        aims.append(aims_at_enemy(card_effects))
+        sacrifice_aims.append(aims_at_enemy(card_sacrifice))
+        outside.append(use == SINGLE_USE and bool(card_effects)
+                       and all(primitive in OUTSIDE_COMBAT_USABLE for primitive, _ in card_effects))
+        totals = [0, 0, 0, 0]
+        if kind in SACRIFICE_KINDS or use == PERMANENT:
+            for primitive, amount in card_effects:
+                if primitive in PERMANENT_PRIMITIVES:
+                    totals[primitive - P_PERM_ATTACK] += amount
+        permanents.append((totals[0], totals[1], totals[2], totals[3]))
         draws = any(primitive == P_DRAW for primitive, _ in card_effects)
         once.append(kind == ULTIMATE or (kind in (CLASS, UTILITY) and draws))
 
@@ -304,17 +376,19 @@ def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
         tuple(card_id for card_id in range(len(names)) if owners[card_id] == cls for _ in range(copies[card_id]))
         for cls in range(len(class_names))
     )
-    for cls in enabled_classes:
+    # The starting Hero Deck: "the 10 cards with the S symbol" (every S card
+    # of the Build Pool); in Hard mode the H class/utility cards "instead of
+    # the S cards", with "the same S cards for Attack and Defense Cards".
+    starting_decks: list[tuple[int, ...]] = []
+    special_mark = "H" if rules["hard_mode"] else "S"
+    for cls in range(len(class_names)):
         pool = build_pools[cls]
         basics = [c for c in pool if marks[c] == "S" and kinds[c] in (ATTACK, DEFENSE)]
-        specials = [c for c in pool if marks[c] == "S" and kinds[c] in (CLASS, UTILITY)]
-        hard = [c for c in pool if marks[c] == "H" and kinds[c] in (CLASS, UTILITY)]
-        need = rules["starting_deck_size"] - len(basics)
-        path = f"heroes.{class_names[cls]}"
-        _require(0 <= need <= len(specials), path,
-                 f"expected enough S cards for rules.starting_deck_size ({len(basics)} + {len(specials)})")
-        _require(not rules["hard_mode"] or need <= len(hard), path,
-                 "expected enough H class/utility cards for hard mode")
+        specials = [c for c in pool if marks[c] == special_mark and kinds[c] in SKILL_KINDS]
+        starting_decks.append(tuple(basics + specials))
+        if cls in enabled_classes:
+            _require(bool(basics) and bool(specials), f"heroes.{class_names[cls]}",
+                     f"expected S attack/defense cards and {special_mark} class/utility cards for the starting deck")
     lands = [c for c in range(len(names)) if kinds[c] == LAND and in_game(c)]
     s_lands = tuple(c for c in lands if marks[c] == "S" for _ in range(copies[c]))
     land_deck = tuple(c for c in lands if marks[c] != "S" for _ in range(copies[c]))
@@ -355,18 +429,23 @@ def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
         names=tuple(names), kinds=tuple(kinds), sets=tuple(card_sets), owners=tuple(owners), marks=tuple(marks),
         uses=tuple(uses), boss_levels=tuple(boss_levels), enemy_types=tuple(enemy_types),
         stats_12=tuple(stats_12), stats_34=tuple(stats_34), effects=tuple(effects), sacrifices=tuple(sacrifices),
-        copies=tuple(copies), targets=tuple(targets), once_per_combat=tuple(once),
+        socials=tuple(socials), copies=tuple(copies), targets=tuple(targets),
+        sacrifice_targets=tuple(sacrifice_targets), aims_at_enemy=tuple(aims),
+        sacrifice_aims_at_enemy=tuple(sacrifice_aims), usable_outside_combat=tuple(outside),
+        permanent_bonuses=tuple(permanents), once_per_combat=tuple(once),
         class_names=tuple(class_names), class_sets=tuple(class_sets), class_hp=tuple(hp),
         class_attack=tuple(attack), class_defense=tuple(defense), class_speed=tuple(speed),
         nemesis_types=tuple(nemesis_types), nemesis_penalty=tuple(nemesis_penalty),
         nemesis_reward=tuple(nemesis_reward),
-        enabled_classes=enabled_classes, build_pools=build_pools, land_deck=land_deck, s_lands=s_lands,
+        enabled_classes=enabled_classes, build_pools=build_pools, starting_decks=tuple(starting_decks),
+        land_deck=land_deck, s_lands=s_lands,
         monster_deck=monster_deck, treasure_deck=treasure_deck, encounter_deck=encounter_deck,
         bosses_by_level=bosses_by_level, composition=composition,
         combat_modifiers=combat_modifiers, modifier_effects=modifier_effects,
-        hand_size=rules["hand_size"], starting_deck_size=rules["starting_deck_size"],
+        hand_size=rules["hand_size"],
         social=SOCIAL_MODES.index(rules["social"]), social_reward=rules["social_reward"],
-        heal_between_rounds=rules["heal_between_rounds"], heal_amount=rules["heal_amount"],
+        heal_between_turns=HEAL_MODES.index(rules["heal_between_turns"]), heal_amount=rules["heal_amount"],
+        revive_at_level_up=rules["revive_at_level_up"], planning=PLANNING_MODES.index(rules["planning"]),
         nemesis=rules["nemesis"], hard_mode=rules["hard_mode"], party_mode=rules["party_mode"],
         hardcore=rules["hardcore"], longer_game=rules["longer_game"], max_turns=rules["max_turns"],
         max_combat_rounds=rules["max_combat_rounds"], max_enemies=rules["max_enemies"],

@@ -22,6 +22,8 @@ def describe_state(state: PartyState) -> StateView:
             zone("armor", names, [state.armors[seat]] if state.armors[seat] >= 0 else []),
             zone("items", names, state.items[seat]),
         ]
+        if state.minions[seat]:
+            zones.append(zone("minions in play", names, state.minions[seat]))
         if state.in_play[seat]:
             zones.append(zone("in play this round", names, state.in_play[seat]))
         if state.aside[seat]:

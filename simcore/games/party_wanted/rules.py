@@ -17,10 +17,17 @@ Actions are small integers whose meaning depends on the phase:
 - ``ORDER``: a position in the list of drawn treasures/encounters;
 - ``ADD``: a card id of the hero's Build Pool;
 - ``VOTE``: the seat that gets its Ultimate;
+- ``SOCIAL``: 1 to take part in the land's Social step, 0 to sit it out;
 - ``PLAN`` (combat planning): ``DONE`` (0) or ``verb << 16 | index << 8 | target``
-  with verb ``PLAY`` (hand position), ``BURY_BONUS`` (hand position; target
-  ``hero * 8 + slot``, slot 0 = defense, 1 + e = attack against enemy e),
-  ``USE`` (held single-use item) or ``SACRIFICE`` (0 weapon, 1 armor).
+  with verb ``PLAY`` (hand position), ``BURY_BONUS`` (hand position),
+  ``USE`` (held single-use item) or ``SACRIFICE`` (0 weapon, 1 armor, 2 + k
+  the k-th minion in play). The target is ``hero * SLOTS + slot``: for a
+  play, use or sacrifice, ``hero`` is the hero the card aims at (0 if none)
+  and ``slot`` the enemy it is designated to (0 if it aims at none); for a
+  card buried for +1, ``hero`` gets the +1, ``slot`` is the enemy ``e`` for
+  +1 defense against it and ``ATTACK_SLOT + e`` for +1 attack against it;
+- ``ITEMS`` (before damage outside combat): ``DONE`` or a ``USE`` action as
+  in planning (no enemy).
 
 All mutation happens in ``PartyState`` methods.
 """
@@ -35,13 +42,15 @@ from simcore.games.party_wanted.config import (
     ARMOR,
     ATTACK,
     BOSS,
-    CLASS,
     DATA_FILE,
     DEFENSE,
     ENCOUNTER,
+    HEAL_AMOUNT,
+    HEAL_FULL,
     INSTANT,
     LAND,
     LEVELS,
+    MINION,
     MONSTER,
     P_ADD,
     P_ARMOR,
@@ -67,10 +76,7 @@ from simcore.games.party_wanted.config import (
     P_PARTY_DEFENSE,
     P_PARTY_HEAL,
     P_PARTY_SPEED,
-    P_PERM_ATTACK,
-    P_PERM_DEFENSE,
     P_PERM_HP,
-    P_PERM_SPEED,
     P_REMOVE,
     P_RESURRECT,
     P_SLOW,
@@ -78,17 +84,21 @@ from simcore.games.party_wanted.config import (
     P_TREASURE,
     P_WEAKEN,
     P_WEAPON,
-    PERMANENT,
+    PERM_ATTACK,
+    PERM_DEFENSE,
+    PERM_HP,
+    PERM_SPEED,
+    PLANNING_ONCE,
     PRIMITIVES,
     SINGLE_USE,
+    SKILL_KINDS,
     SOCIAL_REWARD,
+    SOCIAL_RULEBOOK,
     SOCIAL_SOLO,
     TARGET_DEAD,
-    TARGET_ENEMY,
     TARGET_HERO,
     TREASURE,
     ULTIMATE,
-    UTILITY,
     WEAPON,
     Effects,
     PartyConfig,
@@ -99,13 +109,20 @@ from simcore.seeding import make_rng
 
 __all__ = ["DATA_FILE", "INFO", "PartyConfig", "PartyState", "compile_config"]
 
-REVEAL, BURY, ORDER, PLAN, ADD, REMOVE, VOTE, OVER = range(8)
-PHASE_NAMES = ("reveal", "bury", "order", "plan", "add", "remove", "vote", "over")
+REVEAL, BURY, ORDER, PLAN, ADD, REMOVE, VOTE, OVER, SOCIAL, ITEMS = range(10)
+PHASE_NAMES = ("reveal", "bury", "order", "plan", "add", "remove", "vote", "over", "social", "items")
 
 DONE = 0
 PLAY, BURY_BONUS, USE, SACRIFICE = 1, 2, 3, 4
 VERB_NAMES = ("done", "play", "bury for +1", "use", "sacrifice")
-SLOTS = 8  # bury-bonus target = hero * SLOTS + slot
+SLOTS = 16  # a planning target is hero * SLOTS + slot
+ATTACK_SLOT = 8  # bury for +1: slot e is defense against enemy e, ATTACK_SLOT + e attack against it
+SACRIFICE_MINION = 2  # sacrifice index of the first minion in play (0 weapon, 1 armor)
+# The Add of a level-up is "a Class or Utility card"; a land's or an item's
+# Add ("a card of his choice as listed by the card") may be any playing card
+# of the Build Pool but armor, weapons and the Ultimate (our card text).
+ADD_SKILL_CARD, ADD_ANY_CARD = 0, 1
+ADDABLE_BY_CARDS = (ATTACK, DEFENSE, *SKILL_KINDS)
 
 END_VICTORY = "victory"
 END_PARTY_DEAD = "party_dead"
@@ -116,12 +133,18 @@ END_ROUND_CAP = "round_cap"
 (
     T_START_TURN, T_SOCIAL, T_EFFECT, T_END_TURN, T_BOSS, T_BOSS_FIGHT, T_LEVEL_UP, T_NEXT_LEVEL,
     T_DRAW_ITEMS, T_ORDER, T_RESOLVE_ITEM, T_FIGHT, T_MINI_BOSS, T_ADD, T_REMOVE, T_VOTE, T_BURY,
-) = range(17)
+    T_ITEM_WINDOW, T_DAMAGE,
+) = range(19)
 
 ENEMY_MONSTER, ENEMY_MINI_BOSS, ENEMY_BOSS = range(3)
 
-CARD_COUNTERS = ("in_opening_hand", "drawn", "played", "buried_for_bonus")
-_OPENING, _DRAWN, _PLAYED, _BURIED = range(4)
+# Per (seat, card): in the opening hand; drawn (hero cards) or received
+# (treasures and encounters); played by the hero's choice (a hand card played
+# for its effect, a single-use item used, armor, a weapon or a minion
+# Sacrificed); buried for +1; playable: steps at which one of the hero's legal
+# actions would play it (see ``note_offered``).
+CARD_COUNTERS = ("in_opening_hand", "drawn", "played", "buried_for_bonus", "playable")
+_OPENING, _DRAWN, _PLAYED, _BURIED, _PLAYABLE = range(5)
 
 INFO = GameInfo(
     id="party_wanted",
@@ -141,6 +164,7 @@ INFO = GameInfo(
         "hero_deaths": "int16",
         "combat_rounds": "int32",
         "wipes": "int16",
+        "first_wipe_level": "int8",
         "modifier_triggers": "int32",
     },
     card_counters=CARD_COUNTERS,
@@ -214,6 +238,7 @@ class PartyState(GameState):
     pools: list[list[int]]
     weapons: list[int]
     armors: list[int]
+    minions: list[list[int]]
     items: list[list[int]]
     aside: list[list[int]]
     in_play: list[list[int]]
@@ -245,17 +270,25 @@ class PartyState(GameState):
     enemy_weaken: list[int]
     enemy_expose: list[int]
     enemy_attack_bonus: int
+    # Round numbers per hero and per enemy (cards are designated to one enemy).
     card_attack: list[list[int]]
     bonus_attack: list[list[int]]
-    card_defense: list[int]
-    bonus_defense: list[int]
-    bonus_speed: list[int]
-    multiply_attack: list[int]
-    multiply_defense: list[int]
-    negated: list[bool]
+    card_defense: list[list[int]]
+    bonus_defense: list[list[int]]
+    bonus_speed: list[list[int]]
+    multiply_attack: list[list[int]]
+    multiply_defense: list[list[int]]
+    negated: list[list[bool]]
+    shielded: list[bool]
     combat_round: int
     planners: list[int]
     planner_index: int
+    passes: int
+    # Bumped by every planning action but "done" and by every new round:
+    # while it stays the same, so do the round's numbers (agents cache them).
+    combat_version: int
+    social_card: int
+    add_any_card: bool
     last_enemy: str
     damage_source: str
     counters: list[list[list[int]]]
@@ -263,6 +296,7 @@ class PartyState(GameState):
     boss_kills: list[int]
     hero_deaths: int
     wipes: int
+    first_wipe_level: int
     modifier_triggers: int
     total_rounds: int
     ended_by: str
@@ -285,6 +319,7 @@ class PartyState(GameState):
         self.pools = [[] for _ in range(n_players)]
         self.weapons = [-1] * n_players
         self.armors = [-1] * n_players
+        self.minions = [[] for _ in range(n_players)]
         self.items = [[] for _ in range(n_players)]
         self.aside = [[] for _ in range(n_players)]
         self.in_play = [[] for _ in range(n_players)]
@@ -308,16 +343,22 @@ class PartyState(GameState):
         self.choice_seat = -1
         self.choice_left = 0
         self.in_combat = False
-        self.card_attack = [[0] * config.max_enemies for _ in range(n_players)]
-        self.bonus_attack = [[0] * config.max_enemies for _ in range(n_players)]
-        self.card_defense = [0] * n_players
-        self.bonus_defense = [0] * n_players
-        self.bonus_speed = [0] * n_players
-        self.multiply_attack = [1] * n_players
-        self.multiply_defense = [1] * n_players
-        self.negated = [False] * n_players
+        enemies = config.max_enemies
+        self.card_attack = [[0] * enemies for _ in range(n_players)]
+        self.bonus_attack = [[0] * enemies for _ in range(n_players)]
+        self.card_defense = [[0] * enemies for _ in range(n_players)]
+        self.bonus_defense = [[0] * enemies for _ in range(n_players)]
+        self.bonus_speed = [[0] * enemies for _ in range(n_players)]
+        self.multiply_attack = [[1] * enemies for _ in range(n_players)]
+        self.multiply_defense = [[1] * enemies for _ in range(n_players)]
+        self.negated = [[False] * enemies for _ in range(n_players)]
+        self.shielded = [False] * n_players
         self.planners = []
         self.planner_index = 0
+        self.passes = 0
+        self.combat_version = 0
+        self.social_card = -1
+        self.add_any_card = False
         self.last_enemy = ""
         self.damage_source = ""
         n_cards = len(config.names)
@@ -326,6 +367,7 @@ class PartyState(GameState):
         self.boss_kills = [0] * LEVELS
         self.hero_deaths = 0
         self.wipes = 0
+        self.first_wipe_level = 0
         self.modifier_triggers = 0
         self.total_rounds = 0
         self.ended_by = ""
@@ -402,17 +444,13 @@ class PartyState(GameState):
         self.tasks.append((T_START_TURN, -1, 0, 0))
 
     def _build_hero(self, seat: int) -> None:
-        """Build Pool, level-1 HP and the starting Hero Deck (S attack and
-        defense cards, then S class/utility cards - H in hard mode - at random
-        up to ``starting_deck_size``)."""
+        """Build Pool, level-1 HP and the starting Hero Deck: the hero's S
+        cards (H class/utility cards instead of the S ones in Hard mode),
+        shuffled face down."""
         config = self.config
         cls = self.classes[seat]
         pool = list(config.build_pools[cls])
-        basics = [c for c in pool if config.marks[c] == "S" and config.kinds[c] in (ATTACK, DEFENSE)]
-        special_mark = "H" if config.hard_mode else "S"
-        specials = [c for c in pool if config.marks[c] == special_mark and config.kinds[c] in (CLASS, UTILITY)]
-        self.rng.shuffle(specials)
-        deck = basics + specials[: config.starting_deck_size - len(basics)]
+        deck = list(config.starting_decks[cls])
         for card in deck:
             pool.remove(card)
         self.pools[seat] = pool
@@ -442,7 +480,51 @@ class PartyState(GameState):
             return tuple(self._addable(seat))
         if phase == VOTE:
             return tuple(self._ultimate_candidates())
+        if phase == SOCIAL:
+            return (0, 1)
+        if phase == ITEMS:
+            return self._outside_item_actions(seat)
         return ()
+
+    def note_offered(self, legal_actions: Sequence[int]) -> None:
+        """Count, once per card, the cards one of ``legal_actions`` would play
+        for the current hero: hand cards played for their effect, single-use
+        items used, armor, weapons and minions Sacrificed (the ``playable``
+        counter; burying a card for +1 is not a play of it)."""
+        phase = self.phase
+        if phase != PLAN and phase != ITEMS:
+            return
+        seat = self.current_player
+        playable = self.counters[seat][_PLAYABLE]
+        counted: list[int] = []
+        last_key = -1
+        for action in legal_actions:
+            key = action >> 8
+            if key == last_key:
+                continue  # the same card with another target
+            last_key = key
+            card = self._played_card(seat, key >> 8, key & 0xFF)
+            if card >= 0 and card not in counted:
+                counted.append(card)
+                playable[card] += 1
+
+    def _played_card(self, seat: int, verb: int, index: int) -> int:
+        """The card a planning action of ``verb`` on ``index`` plays (-1: none)."""
+        if verb == PLAY:
+            return self.hands[seat][index]
+        if verb == USE:
+            return self.items[seat][index]
+        if verb == SACRIFICE:
+            return self._sacrificeable(seat, index)
+        return -1
+
+    def _sacrificeable(self, seat: int, index: int) -> int:
+        """Sacrifice index -> card: 0 the weapon, 1 the armor, 2 + k the k-th minion."""
+        if index == 0:
+            return self.weapons[seat]
+        if index == 1:
+            return self.armors[seat]
+        return self.minions[seat][index - SACRIFICE_MINION]
 
     def apply(self, action: int) -> None:
         """Play ``action`` for the current player and run the rules on."""
@@ -462,6 +544,10 @@ class PartyState(GameState):
             self._add_card(seat, action)
         elif phase == VOTE:
             self._give_ultimate(action)
+        elif phase == SOCIAL:
+            self._take_part(seat, action == 1)
+        elif phase == ITEMS:
+            self._use_outside_combat(seat, action)
         self._run()
 
     def is_terminal(self) -> bool:
@@ -511,19 +597,21 @@ class PartyState(GameState):
             "hero_deaths": self.hero_deaths,
             "combat_rounds": self.total_rounds,
             "wipes": self.wipes,
+            "first_wipe_level": self.first_wipe_level,
             "modifier_triggers": self.modifier_triggers,
         }
 
     def add_card_rows(self, columns: CardColumns) -> None:
-        """One row per hero card each seat drew or buried."""
+        """One row per card each seat drew, received, buried, played or could
+        have played (hero cards, treasures and encounters, armor and weapons)."""
         names, copies = self.config.names, self.config.copies
         columns.names = names
-        opening_column, drawn_column, played_column, buried_column = columns.counters
+        opening_column, drawn_column, played_column, buried_column, playable_column = columns.counters
         for seat in range(self.n_players):
-            opening, drawn, played, buried = self.counters[seat]
+            opening, drawn, played, buried, playable = self.counters[seat]
             first_played = self.first_played[seat]
             for card in range(len(names)):
-                if drawn[card] or buried[card] or played[card]:
+                if drawn[card] or buried[card] or played[card] or playable[card]:
                     columns.seat.append(seat)
                     columns.card.append(card)
                     columns.copies.append(copies[card])
@@ -531,6 +619,7 @@ class PartyState(GameState):
                     drawn_column.append(drawn[card])
                     played_column.append(played[card])
                     buried_column.append(buried[card])
+                    playable_column.append(playable[card])
                     columns.first_played_turn.append(first_played.get(card, -1))
 
     def observation(self, seat: int) -> Any:
@@ -548,16 +637,19 @@ class PartyState(GameState):
         return (
             self.phase, self.current_player, self.level, self.tier, self.holder, self.turn_count,
             tuple(self.hp), tuple(self.alive), tuple(map(tuple, self.hands)), hero_decks, piles,
-            tuple(map(tuple, self.pools)), tuple(self.weapons), tuple(self.armors), tuple(map(tuple, self.items)),
+            tuple(map(tuple, self.pools)), tuple(self.weapons), tuple(self.armors), tuple(map(tuple, self.minions)),
+            tuple(map(tuple, self.items)),
             tuple(map(tuple, self.aside)), tuple(map(tuple, self.in_play)), face_down_tiers,
             tuple(self.pending_items), tuple(self.pending_owners), self.choice_seat, self.choice_left,
             tuple(self.enemies), tuple(self.enemy_hp), tuple(self.enemy_slow), tuple(self.enemy_weaken),
             tuple(self.enemy_expose), self.enemy_attack_bonus, tuple(map(tuple, self.card_attack)),
             tuple(map(tuple, self.bonus_attack)),
-            tuple(self.card_defense), tuple(self.bonus_defense), tuple(self.bonus_speed),
-            tuple(self.multiply_attack), tuple(self.multiply_defense), tuple(self.negated),
-            self.combat_round, tuple(self.planners), self.planner_index, tuple(self.tasks), self.holder_starts,
-            tuple(self.boss_kills), self.ended_by,
+            tuple(map(tuple, self.card_defense)), tuple(map(tuple, self.bonus_defense)),
+            tuple(map(tuple, self.bonus_speed)), tuple(map(tuple, self.multiply_attack)),
+            tuple(map(tuple, self.multiply_defense)), tuple(map(tuple, self.negated)), tuple(self.shielded),
+            self.combat_round, tuple(self.planners), self.planner_index, self.passes, self.social_card,
+            self.add_any_card,
+            tuple(self.tasks), self.holder_starts, tuple(self.boss_kills), self.ended_by,
         )
 
     def resample_hidden(self, seat: int, rng: Generator) -> PartyState:
@@ -602,6 +694,7 @@ class PartyState(GameState):
         copy.pools = [list(pool) for pool in self.pools]
         copy.weapons = list(self.weapons)
         copy.armors = list(self.armors)
+        copy.minions = [list(minions) for minions in self.minions]
         copy.items = [list(held) for held in self.items]
         copy.aside = [list(cards) for cards in self.aside]
         copy.in_play = [list(cards) for cards in self.in_play]
@@ -635,15 +728,20 @@ class PartyState(GameState):
         copy.enemy_attack_bonus = self.enemy_attack_bonus
         copy.card_attack = [list(row) for row in self.card_attack]
         copy.bonus_attack = [list(row) for row in self.bonus_attack]
-        copy.card_defense = list(self.card_defense)
-        copy.bonus_defense = list(self.bonus_defense)
-        copy.bonus_speed = list(self.bonus_speed)
-        copy.multiply_attack = list(self.multiply_attack)
-        copy.multiply_defense = list(self.multiply_defense)
-        copy.negated = list(self.negated)
+        copy.card_defense = [list(row) for row in self.card_defense]
+        copy.bonus_defense = [list(row) for row in self.bonus_defense]
+        copy.bonus_speed = [list(row) for row in self.bonus_speed]
+        copy.multiply_attack = [list(row) for row in self.multiply_attack]
+        copy.multiply_defense = [list(row) for row in self.multiply_defense]
+        copy.negated = [list(row) for row in self.negated]
+        copy.shielded = list(self.shielded)
         copy.combat_round = self.combat_round
         copy.planners = list(self.planners)
         copy.planner_index = self.planner_index
+        copy.passes = self.passes
+        copy.combat_version = self.combat_version
+        copy.social_card = self.social_card
+        copy.add_any_card = self.add_any_card
         copy.last_enemy = self.last_enemy
         copy.damage_source = self.damage_source
         copy.counters = [[list(counter) for counter in seat] for seat in self.counters]
@@ -651,6 +749,7 @@ class PartyState(GameState):
         copy.boss_kills = list(self.boss_kills)
         copy.hero_deaths = self.hero_deaths
         copy.wipes = self.wipes
+        copy.first_wipe_level = self.first_wipe_level
         copy.modifier_triggers = self.modifier_triggers
         copy.total_rounds = self.total_rounds
         copy.ended_by = self.ended_by
@@ -670,7 +769,9 @@ class PartyState(GameState):
             return f"add {self.config.names[action]} to the Hero Deck"
         if phase == VOTE:
             return f"vote the Ultimate to seat {action} ({self.class_name(action)})"
-        if phase == PLAN:
+        if phase == SOCIAL:
+            return "take part in the Social" if action == 1 else "sit the Social out"
+        if phase in (PLAN, ITEMS):
             return self._describe_plan(seat, action)
         return "nothing"
 
@@ -680,37 +781,42 @@ class PartyState(GameState):
         """The hero class of ``seat``."""
         return self.config.class_names[self.classes[seat]]
 
-    def _permanent_total(self, seat: int, primitive: int) -> int:
-        config = self.config
+    def _permanent_total(self, seat: int, stat: int) -> int:
+        """What the hero's permanents (armor, weapon, minions, permanent
+        items) add to ``stat`` (PERM_ATTACK, PERM_DEFENSE, PERM_SPEED, PERM_HP)."""
+        bonuses = self.config.permanent_bonuses
         total = 0
-        for card in (self.weapons[seat], self.armors[seat]):
-            if card >= 0:
-                total += sum(amount for p, amount in config.effects[card] if p == primitive)
+        weapon, armor = self.weapons[seat], self.armors[seat]
+        if weapon >= 0:
+            total += bonuses[weapon][stat]
+        if armor >= 0:
+            total += bonuses[armor][stat]
+        for card in self.minions[seat]:
+            total += bonuses[card][stat]
         for card in self.items[seat]:
-            if config.uses[card] == PERMANENT:
-                total += sum(amount for p, amount in config.effects[card] if p == primitive)
+            total += bonuses[card][stat]
         return total
 
     def max_hp(self, seat: int) -> int:
         """HP of the hero's level card plus permanent HP boosts."""
-        return self.config.class_hp[self.classes[seat]][self.level - 1] + self._permanent_total(seat, P_PERM_HP)
+        return self.config.class_hp[self.classes[seat]][self.level - 1] + self._permanent_total(seat, PERM_HP)
 
     def base_attack(self, seat: int) -> int:
         """Level attack plus permanents (the Base Stat)."""
-        return self.config.class_attack[self.classes[seat]][self.level - 1] + self._permanent_total(seat, P_PERM_ATTACK)
+        return self.config.class_attack[self.classes[seat]][self.level - 1] + self._permanent_total(seat, PERM_ATTACK)
 
     def base_defense(self, seat: int) -> int:
         """Level defense plus permanents, minus the Nemesis penalty in a nemesis fight."""
         config = self.config
         cls = self.classes[seat]
-        value = config.class_defense[cls][self.level - 1] + self._permanent_total(seat, P_PERM_DEFENSE)
-        if self.in_combat and self._facing_nemesis(seat):
+        value = config.class_defense[cls][self.level - 1] + self._permanent_total(seat, PERM_DEFENSE)
+        if self.in_combat and config.nemesis and self._facing_nemesis(seat):
             value -= config.nemesis_penalty[cls]
         return value
 
     def base_speed(self, seat: int) -> int:
         """Level speed plus permanents."""
-        return self.config.class_speed[self.classes[seat]][self.level - 1] + self._permanent_total(seat, P_PERM_SPEED)
+        return self.config.class_speed[self.classes[seat]][self.level - 1] + self._permanent_total(seat, PERM_SPEED)
 
     def _facing_nemesis(self, seat: int) -> bool:
         if not self.config.nemesis:
@@ -722,18 +828,19 @@ class PartyState(GameState):
         )
 
     def hero_attack(self, seat: int, enemy: int) -> int:
-        """Total attack of ``seat`` against ``enemy`` this round."""
+        """Total attack of ``seat`` against ``enemy`` this round (base stats
+        apply to every enemy, cards to the one they are designated to)."""
         return (self.base_attack(seat) + self.bonus_attack[seat][enemy]
-                + self.card_attack[seat][enemy] * self.multiply_attack[seat])
+                + self.card_attack[seat][enemy] * self.multiply_attack[seat][enemy])
 
-    def hero_defense(self, seat: int) -> int:
-        """Total defense of ``seat`` this round."""
-        cards = self.card_defense[seat] * self.multiply_defense[seat]
-        return self.base_defense(seat) + self.bonus_defense[seat] + cards
+    def hero_defense(self, seat: int, enemy: int) -> int:
+        """Total defense of ``seat`` against ``enemy`` this round."""
+        cards = self.card_defense[seat][enemy] * self.multiply_defense[seat][enemy]
+        return self.base_defense(seat) + self.bonus_defense[seat][enemy] + cards
 
-    def hero_speed(self, seat: int) -> int:
-        """Speed of ``seat`` this round."""
-        return self.base_speed(seat) + self.bonus_speed[seat]
+    def hero_speed(self, seat: int, enemy: int) -> int:
+        """Speed of ``seat`` against ``enemy`` this round."""
+        return self.base_speed(seat) + self.bonus_speed[seat][enemy]
 
     def enemy_attack(self, enemy: int) -> int:
         """Attack of ``enemy`` this round (the Combat Modifier's bonus included)."""
@@ -747,12 +854,15 @@ class PartyState(GameState):
         """Speed of ``enemy`` this round."""
         return self.enemy_stats[enemy][2] - self.enemy_slow[enemy]
 
+    def damage_from(self, seat: int, enemy: int) -> int:
+        """Damage ``enemy`` does to ``seat`` when it attacks this round."""
+        if self.negated[seat][enemy]:
+            return 0
+        return max(0, self.enemy_attack(enemy) - self.hero_defense(seat, enemy))
+
     def incoming_damage(self, seat: int) -> int:
         """Damage ``seat`` takes this round if every living enemy attacks it."""
-        if self.negated[seat]:
-            return 0
-        defense = self.hero_defense(seat)
-        return sum(max(0, self.enemy_attack(e) - defense) for e in range(len(self.enemies)) if self.enemy_hp[e] > 0)
+        return sum(self.damage_from(seat, e) for e in range(len(self.enemies)) if self.enemy_hp[e] > 0)
 
     def living_enemies(self) -> list[int]:
         """Indices of the enemies still alive."""
@@ -778,7 +888,12 @@ class PartyState(GameState):
         if op == T_START_TURN:
             return self._start_turn()
         if op == T_SOCIAL:
-            return self._social(seat)
+            return self._social(seat, arg)
+        if op == T_ITEM_WINDOW:
+            return self._ask(ITEMS, seat, 1, self.alive[seat] and len(self._outside_item_actions(seat)) > 1)
+        if op == T_DAMAGE:
+            self._damage_outside_combat(seat, amount, arg == 1)
+            return False
         if op == T_BURY:
             return self._ask(BURY, seat, amount, bool(self.hands[seat]) and self.alive[seat])
         if op == T_EFFECT:
@@ -814,6 +929,7 @@ class PartyState(GameState):
             self._start_combat([arg], [ENEMY_MINI_BOSS])
             return False
         if op == T_ADD:
+            self.add_any_card = arg == ADD_ANY_CARD
             return self._ask(ADD, seat, 1, self.alive[seat] and bool(self._addable(seat)))
         if op == T_REMOVE:
             return self._ask(REMOVE, seat, 1, self.alive[seat] and bool(self.hands[seat]))
@@ -874,11 +990,15 @@ class PartyState(GameState):
         self.alive[seat] = False
         self.hp[seat] = 0
         self.hero_deaths += 1
+        # Every permanent is lost: armor, weapons and minions go back to the
+        # Build Pool, treasures and encounters under their decks.
         for card in (self.weapons[seat], self.armors[seat]):
             if card >= 0:
                 self.pools[seat].append(card)
         self.weapons[seat] = -1
         self.armors[seat] = -1
+        self.pools[seat].extend(self.minions[seat])
+        self.minions[seat] = []
         for card in self.items[seat]:
             self._item_pile(card).bury(card)
         self.items[seat] = []
@@ -960,7 +1080,7 @@ class PartyState(GameState):
             self._emit("reveal", f"seat {seat} reveals {self.config.names[land]}", land=self.config.names[land])
         steps: list[tuple[int, int, int, int]] = []
         for offset in range(self.n_players):
-            steps.append((T_SOCIAL, (seat + offset) % self.n_players, 0, 0))
+            steps.append((T_SOCIAL, (seat + offset) % self.n_players, 0, land))
         for primitive, amount in self.config.effects[land]:
             if primitive == P_MINI_BOSS:
                 steps.append((T_MINI_BOSS, seat, 0, land))
@@ -969,17 +1089,36 @@ class PartyState(GameState):
         steps.append((T_END_TURN, seat, 0, 0))
         self.tasks.extend(reversed(steps))
 
-    def _social(self, seat: int) -> bool:
-        """The Social step for one hero (the solo rule or a fixed reward)."""
+    def _social(self, seat: int, card: int) -> bool:
+        """The Social step of ``card`` (a land or the boss) for one hero: alone,
+        draw 1 and bury 1; in a party, the hero chooses whether to take part
+        (``rules.social`` offers the other models)."""
         config = self.config
         if not self.alive[seat]:
             return False
-        if config.social == SOCIAL_SOLO:
+        if config.social == SOCIAL_SOLO or (config.social == SOCIAL_RULEBOOK and self.n_players == 1):
             self._draw_cards(seat, 1)
             return self._ask(BURY, seat, 1, bool(self.hands[seat]))
+        if config.social == SOCIAL_RULEBOOK:
+            self.social_card = card
+            return self._ask(SOCIAL, seat, 1, bool(config.socials[card]))
         if config.social == SOCIAL_REWARD:
             self._draw_cards(seat, config.social_reward)
         return False
+
+    def _take_part(self, seat: int, joins: bool) -> None:
+        """A hero takes part in the Social (and gets its reward) or sits it out."""
+        card = self.social_card
+        self.social_card = -1
+        self._continue_choice(SOCIAL, seat, False)
+        if self.trace is not None:
+            verb = "takes part in" if joins else "sits out"
+            self._emit("social", f"seat {seat} ({self.class_name(seat)}) {verb} the Social of "
+                       f"{self.config.names[card]}", seat=seat, joins=joins)
+        if joins:
+            self.damage_source = self.config.names[card]
+            steps = [(T_EFFECT, seat, amount, primitive) for primitive, amount in self.config.socials[card]]
+            self.tasks.extend(reversed(steps))
 
     def _bury_from_hand(self, seat: int, position: int) -> None:
         card = self.hands[seat].pop(position)
@@ -997,10 +1136,15 @@ class PartyState(GameState):
         self.choice_seat = -1
 
     def _end_turn(self) -> None:
-        """Healing between rounds (unless that mode is off); the next tier up."""
-        if self.config.heal_between_rounds:
+        """Healing between turns (``rules.heal_between_turns``); the next tier up."""
+        config = self.config
+        if config.heal_between_turns == HEAL_FULL:
             for seat in range(self.n_players):
-                self._heal_hero(seat, self.config.heal_amount)
+                if self.alive[seat]:
+                    self.hp[seat] = self.max_hp(seat)
+        elif config.heal_between_turns == HEAL_AMOUNT:
+            for seat in range(self.n_players):
+                self._heal_hero(seat, config.heal_amount)
         self.tier -= 1
         self.tasks.append((T_BOSS, -1, 0, 0) if self.tier == 0 else (T_START_TURN, -1, 0, 0))
 
@@ -1011,7 +1155,7 @@ class PartyState(GameState):
         if self.trace is not None:
             self._emit("boss", f"the level-{self.level} boss {self.config.names[boss]} is revealed",
                        boss=self.config.names[boss])
-        steps = [(T_SOCIAL, (self.holder + offset) % self.n_players, 0, 0) for offset in range(self.n_players)]
+        steps = [(T_SOCIAL, (self.holder + offset) % self.n_players, 0, boss) for offset in range(self.n_players)]
         steps.append((T_BOSS_FIGHT, -1, 0, 0))
         self.tasks.extend(reversed(steps))
 
@@ -1026,13 +1170,8 @@ class PartyState(GameState):
                 self._heal_hero(other, amount)
         elif primitive in (P_HEAL, P_HEAL_SELF):
             self._heal_hero(seat, amount)
-        elif primitive == P_DAMAGE_PARTY:
-            for other in range(self.n_players):
-                self._damage_hero(other, amount)
-            self._check_wipe(None)
-        elif primitive == P_DAMAGE_SELF:
-            self._damage_hero(seat, amount)
-            self._check_wipe(None)
+        elif primitive in (P_DAMAGE_PARTY, P_DAMAGE_SELF):
+            self._before_damage(seat, amount, primitive == P_DAMAGE_PARTY)
         elif primitive == P_DRAW:
             self._draw_cards(seat, amount)
         elif primitive == P_DRAW_PARTY:
@@ -1047,7 +1186,7 @@ class PartyState(GameState):
             self.tasks.append((T_FIGHT, seat, amount, 0))
         elif primitive == P_ADD:
             for _ in range(amount):
-                self.tasks.append((T_ADD, seat, 1, 0))
+                self.tasks.append((T_ADD, seat, 1, ADD_ANY_CARD))
         elif primitive == P_REMOVE:
             for _ in range(amount):
                 self.tasks.append((T_REMOVE, seat, 1, 0))
@@ -1072,6 +1211,83 @@ class PartyState(GameState):
                     if self.trace is not None:
                         self._emit("equip", f"seat {other} equips {self.config.names[card]}", seat=other)
                     return
+
+    def _before_damage(self, seat: int, amount: int, party: bool) -> None:
+        """Damage outside combat lands after every hero holding a single-use
+        item that works outside combat (negate, heal, resurrection...) has had
+        the chance to use it, from ``seat`` clockwise."""
+        steps: list[tuple[int, int, int, int]] = []
+        for offset in range(self.n_players):
+            hero = (seat + offset) % self.n_players
+            if self.alive[hero] and any(self.config.usable_outside_combat[card] for card in self.items[hero]):
+                steps.append((T_ITEM_WINDOW, hero, 0, 0))
+        steps.append((T_DAMAGE, seat, amount, 1 if party else 0))
+        self.tasks.extend(reversed(steps))
+
+    def pending_outside_damage(self) -> tuple[int, int, bool]:
+        """(seat, amount, whole party) of the damage outside combat waiting
+        for the item window to close; (-1, 0, False) if none."""
+        for op, seat, amount, arg in reversed(self.tasks):
+            if op == T_DAMAGE:
+                return seat, amount, arg == 1
+        return -1, 0, False
+
+    def _damage_outside_combat(self, seat: int, amount: int, party: bool) -> None:
+        """A trap, a hazard or a dare: ``amount`` damage to every hero (or to
+        ``seat``) except those shielded by a negate item; then the wipe check."""
+        for hero in range(self.n_players) if party else (seat,):
+            if self.shielded[hero]:
+                if self.trace is not None:
+                    self._emit("negated", f"seat {hero} takes no damage from {self.damage_source}", seat=hero)
+            else:
+                self._damage_hero(hero, amount)
+        self.shielded = [False] * self.n_players
+        self._check_wipe(None)
+
+    def _outside_item_actions(self, seat: int) -> tuple[int, ...]:
+        """DONE, or using a held single-use item that works outside combat on
+        each hero it can aim at."""
+        config = self.config
+        actions = [DONE]
+        any_dead = not all(self.alive)
+        for index, card in enumerate(self.items[seat]):
+            if config.usable_outside_combat[card]:
+                actions.extend(self._targets(USE << 16 | index << 8, config.targets[card], False, [], any_dead, True))
+        return tuple(actions)
+
+    def _use_outside_combat(self, seat: int, action: int) -> None:
+        """Use one item before the damage lands (the hero may then use another)."""
+        self.phase = -1
+        self.choice_left = 0
+        self.choice_seat = -1
+        if action == DONE:
+            return
+        config = self.config
+        index, target = action >> 8 & 0xFF, action & 0xFF
+        card = self.items[seat].pop(index)
+        self._item_pile(card).bury(card)
+        self.counters[seat][_PLAYED][card] += 1
+        self.first_played[seat].setdefault(card, self.turn_count)
+        hero = target // SLOTS
+        if self.trace is not None:
+            self._emit("use", f"seat {seat} uses {config.names[card]} outside combat (hero {hero})", seat=seat,
+                       card=config.names[card])
+        for primitive, amount in config.effects[card]:
+            if primitive == P_NEGATE:
+                self.shielded[hero] = True
+            elif primitive == P_HEAL:
+                self._heal_hero(hero, amount)
+            elif primitive == P_HEAL_SELF:
+                self._heal_hero(seat, amount)
+            elif primitive == P_PARTY_HEAL:
+                for other in range(self.n_players):
+                    self._heal_hero(other, amount)
+            elif primitive == P_RESURRECT:
+                if not self.alive[hero]:
+                    self._revive(hero, amount, config.hand_size)
+            elif primitive == P_DRAW:
+                self._draw_cards(seat, amount)
+        self.tasks.append((T_ITEM_WINDOW, seat, 0, 0))
 
     def _draw_items(self, seat: int, count: int, kind: int) -> None:
         pile = self.treasure_deck if kind == TREASURE else self.encounter_deck
@@ -1110,6 +1326,7 @@ class PartyState(GameState):
         if not self.alive[seat]:
             self._item_pile(card).bury(card)
             return
+        self.counters[seat][_DRAWN][card] += 1
         if config.uses[card] != INSTANT:
             self.items[seat].append(card)
             if any(p == P_PERM_HP for p, _ in config.effects[card]):
@@ -1121,9 +1338,12 @@ class PartyState(GameState):
         self.tasks.extend(reversed(steps))
 
     def _addable(self, seat: int) -> list[int]:
-        """Distinct class and utility cards in the Build Pool."""
+        """Distinct cards of the Build Pool the hero may Add: class and utility
+        cards (minions included) at a level-up; any card but armor, weapons
+        and the Ultimate for a land's or an item's Add."""
         kinds = self.config.kinds
-        return sorted({card for card in self.pools[seat] if kinds[card] in (CLASS, UTILITY)})
+        allowed = ADDABLE_BY_CARDS if self.add_any_card else SKILL_KINDS
+        return sorted({card for card in self.pools[seat] if kinds[card] in allowed})
 
     def _add_card(self, seat: int, card: int) -> None:
         """Added cards go to the bury pile (face up under the Hero Deck)."""
@@ -1183,13 +1403,16 @@ class PartyState(GameState):
         start = self.holder if self.holder >= 0 else 0
         self.planners = [(start + offset) % self.n_players for offset in range(self.n_players)]
         self.planner_index = 0
+        self.passes = 0
+        self.combat_version += 1
         if self.config.modifier_effects:
             self._apply_combat_modifier()
 
     def _apply_combat_modifier(self) -> None:
         """The Combat Modifier table cards act at the start of the round, before
-        planning (their bonuses end with the round like every other); a round
-        in which one of them changes a number counts as a trigger."""
+        planning (their bonuses end with the round like every other, and count
+        against every enemy); a round in which one of them changes a number
+        counts as a trigger."""
         config = self.config
         dead = sum(1 for alive in self.alive if not alive)
         triggered = False
@@ -1198,7 +1421,7 @@ class PartyState(GameState):
                 self.enemy_attack_bonus += amount * dead
                 triggered = triggered or amount * dead != 0
             else:
-                self._combat_effects(self.holder, ((primitive, amount),), 0, False)
+                self._combat_effects(self.holder, ((primitive, amount),), 0, -1, False)
                 triggered = triggered or amount != 0
         if triggered:
             self.modifier_triggers += 1
@@ -1209,17 +1432,36 @@ class PartyState(GameState):
                            enemy_attack_bonus=self.enemy_attack_bonus)
 
     def _combat_needs_decision(self) -> bool:
-        """Walk the planners; when every hero is done, execute the round."""
-        while self.planner_index < len(self.planners):
-            seat = self.planners[self.planner_index]
-            if self.alive[seat] and self._can_plan(seat):
-                self.phase = PLAN
-                self.current_player = seat
-                return True
-            self.planner_index += 1
+        """Walk the planners; when planning is over, execute the round.
+
+        ``rules.planning = "once"``: each hero plans once, in turn from the
+        Turn Counter holder. ``"anytime"`` (skills "may be used anytime within
+        the combat, even out of turn"): planning goes round the table again
+        and again until every hero has passed in a row, so a hero who was done
+        may answer what a teammate played."""
+        planners = self.planners
+        count = len(planners)
+        if self.config.planning == PLANNING_ONCE:
+            while self.planner_index < count:
+                seat = planners[self.planner_index]
+                if self.alive[seat] and self._can_plan(seat):
+                    return self._ask_plan(seat)
+                self.planner_index += 1
+        else:
+            while self.passes < count:
+                seat = planners[self.planner_index % count]
+                if self.alive[seat] and self._can_plan(seat):
+                    return self._ask_plan(seat)
+                self.passes += 1
+                self.planner_index += 1
         self.phase = -1
         self._execute_round()
         return False
+
+    def _ask_plan(self, seat: int) -> bool:
+        self.phase = PLAN
+        self.current_player = seat
+        return True
 
     def _can_plan(self, seat: int) -> bool:
         """Whether ``seat`` has anything to do but "done": any hand card can
@@ -1232,153 +1474,197 @@ class PartyState(GameState):
         config = self.config
         actions = [DONE]
         living = self.living_enemies()
+        designate = len(living) > 1
         hand = self.hands[seat]
         any_dead = not all(self.alive)
-        for position in self._distinct_positions(hand):
+        positions = self._distinct_positions(hand)
+        for position in positions:
             card = hand[position]
-            actions.extend(self._targets(PLAY << 16 | position << 8, config.targets[card], living, any_dead,
+            actions.extend(self._targets(PLAY << 16 | position << 8, config.targets[card],
+                                         designate and config.aims_at_enemy[card], living, any_dead,
                                          self._playable(seat, config.effects[card])))
-        for position in self._distinct_positions(hand):
+        for position in positions:
             base = BURY_BONUS << 16 | position << 8
             for hero in range(self.n_players):
                 if self.alive[hero]:
-                    actions.append(base | hero * SLOTS)
                     for enemy in living:
-                        actions.append(base | hero * SLOTS + 1 + enemy)
+                        actions.append(base | hero * SLOTS + enemy)
+                    for enemy in living:
+                        actions.append(base | hero * SLOTS + ATTACK_SLOT + enemy)
         for index, card in enumerate(self.items[seat]):
             if config.uses[card] == SINGLE_USE:
-                actions.extend(self._targets(USE << 16 | index << 8, config.targets[card], living, any_dead,
+                actions.extend(self._targets(USE << 16 | index << 8, config.targets[card],
+                                             designate and config.aims_at_enemy[card], living, any_dead,
                                              self._playable(seat, config.effects[card])))
-        for index, card in enumerate((self.weapons[seat], self.armors[seat])):
+        for index in range(SACRIFICE_MINION + len(self.minions[seat])):
+            card = self._sacrificeable(seat, index)
             if card >= 0 and config.sacrifices[card]:
-                actions.extend(self._targets(SACRIFICE << 16 | index << 8, config.targets[card], living, any_dead,
+                actions.extend(self._targets(SACRIFICE << 16 | index << 8, config.sacrifice_targets[card],
+                                             designate and config.sacrifice_aims_at_enemy[card], living, any_dead,
                                              self._playable(seat, config.sacrifices[card])))
         return tuple(actions)
 
     def _playable(self, seat: int, effects: Effects) -> bool:
         """Only one 2x/3x multiplier per stat per hero per round."""
         for primitive, _ in effects:
-            if primitive == P_MULTIPLY_ATTACK and self.multiply_attack[seat] > 1:
+            if primitive == P_MULTIPLY_ATTACK and max(self.multiply_attack[seat]) > 1:
                 return False
-            if primitive == P_MULTIPLY_DEFENSE and self.multiply_defense[seat] > 1:
+            if primitive == P_MULTIPLY_DEFENSE and max(self.multiply_defense[seat]) > 1:
                 return False
         return True
 
-    def _targets(self, base: int, target: int, living: list[int], any_dead: bool, playable: bool) -> list[int]:
+    def _targets(self, base: int, target: int, designate: bool, living: list[int], any_dead: bool,
+                 playable: bool) -> list[int]:
+        """``base`` with every (hero, enemy) target the card can take: the
+        heroes it may aim at (none, a living or a dead one) times the living
+        enemies it may be designated to (only when there are two or more)."""
         if not playable:
             return []
-        if target == TARGET_ENEMY:
-            return [base | enemy for enemy in living]
         if target == TARGET_HERO:
-            return [base | hero for hero in range(self.n_players) if self.alive[hero]]
-        if target == TARGET_DEAD:
-            return [base | hero for hero in range(self.n_players) if not self.alive[hero]] if any_dead else []
-        return [base]
+            heroes = [hero for hero in range(self.n_players) if self.alive[hero]]
+        elif target == TARGET_DEAD:
+            if not any_dead:
+                return []
+            heroes = [hero for hero in range(self.n_players) if not self.alive[hero]]
+        else:
+            heroes = [0]
+        enemies = living if designate else [living[0] if living else 0]
+        return [base | hero * SLOTS + enemy for hero in heroes for enemy in enemies]
 
     def _plan(self, seat: int, action: int) -> None:
         """One planning action: play, bury for +1, use an item, sacrifice, or done."""
         if action == DONE:
             self.planner_index += 1
+            self.passes += 1
             return
+        self.passes = 0
+        self.combat_version += 1
         config = self.config
         verb, index, target = action >> 16, action >> 8 & 0xFF, action & 0xFF
+        hero, slot = target // SLOTS, target % SLOTS
         if verb == PLAY:
             card = self.hands[seat].pop(index)
-            self.counters[seat][_PLAYED][card] += 1
-            self.first_played[seat].setdefault(card, self.turn_count)
-            (self.aside if config.once_per_combat[card] else self.in_play)[seat].append(card)
+            self._count_play(seat, card)
+            kind = config.kinds[card]
+            if kind == MINION:
+                self.minions[seat].append(card)  # a permanent from now on
+            else:
+                (self.aside if config.once_per_combat[card] else self.in_play)[seat].append(card)
             if self.trace is not None:
-                self._emit("play", f"seat {seat} plays {config.names[card]}", seat=seat, card=config.names[card],
-                           target=target)
-            self._combat_effects(seat, config.effects[card], target, config.kinds[card] in (ATTACK, DEFENSE))
+                self._emit("play", f"seat {seat} plays {config.names[card]}{self._aim(card, hero, slot)}", seat=seat,
+                           card=config.names[card], target=target)
+            self._combat_effects(seat, config.effects[card], hero, slot, kind in (ATTACK, DEFENSE))
         elif verb == BURY_BONUS:
             card = self.hands[seat].pop(index)
             self.counters[seat][_BURIED][card] += 1
             self._bury_hero_card(seat, card)
-            hero, slot = target // SLOTS, target % SLOTS
-            if slot == 0:
-                self.bonus_defense[hero] += 1
+            if slot < ATTACK_SLOT:
+                self.bonus_defense[hero][slot] += 1
             else:
-                self.bonus_attack[hero][slot - 1] += 1
+                self.bonus_attack[hero][slot - ATTACK_SLOT] += 1
             if self.trace is not None:
-                stat = "defense" if slot == 0 else f"attack against enemy {slot - 1}"
-                self._emit("bury_bonus", f"seat {seat} buries {config.names[card]} for +1 {stat} to seat {hero}",
+                self._emit("bury_bonus", f"seat {seat} buries {config.names[card]} for {self._bonus_text(hero, slot)}",
                            seat=seat)
         elif verb == USE:
             card = self.items[seat].pop(index)
             self._item_pile(card).bury(card)
+            self._count_play(seat, card)
             if self.trace is not None:
-                self._emit("use", f"seat {seat} uses {config.names[card]}", seat=seat, card=config.names[card])
-            self._combat_effects(seat, config.effects[card], target, False)
+                self._emit("use", f"seat {seat} uses {config.names[card]}{self._aim(card, hero, slot)}", seat=seat,
+                           card=config.names[card])
+            self._combat_effects(seat, config.effects[card], hero, slot, False)
         else:
-            card = self.weapons[seat] if index == 0 else self.armors[seat]
+            card = self._sacrificeable(seat, index)
             if index == 0:
                 self.weapons[seat] = -1
-            else:
+            elif index == 1:
                 self.armors[seat] = -1
-            self.pools[seat].append(card)
+            else:
+                self.minions[seat].pop(index - SACRIFICE_MINION)
+            self.pools[seat].append(card)  # sacrificed: back to the Build Pool
+            self._count_play(seat, card)
             self.hp[seat] = min(self.hp[seat], self.max_hp(seat))
             if self.trace is not None:
-                self._emit("sacrifice", f"seat {seat} sacrifices {config.names[card]}", seat=seat,
+                aim = self._aim(card, hero, slot, True)
+                self._emit("sacrifice", f"seat {seat} sacrifices {config.names[card]}{aim}", seat=seat,
                            card=config.names[card])
-            self._combat_effects(seat, config.sacrifices[card], target, False)
+            self._combat_effects(seat, config.sacrifices[card], hero, slot, False)
         if not self.living_enemies():
             self._finish_round()
 
-    def _combat_effects(self, seat: int, effects: Effects, target: int, basic_card: bool) -> None:
-        """Apply a card's effects; the numbers of Attack and Defense cards are
-        the ones a 2x/3x multiplier doubles or triples."""
+    def _count_play(self, seat: int, card: int) -> None:
+        self.counters[seat][_PLAYED][card] += 1
+        self.first_played[seat].setdefault(card, self.turn_count)
+
+    def _combat_effects(self, seat: int, effects: Effects, hero: int, enemy: int, basic_card: bool) -> None:
+        """Apply a card's effects, aimed at ``hero`` (for guard, negate, heal,
+        resurrect) and designated to ``enemy`` (every enemy when -1: the
+        Combat Modifier's party bonuses); the numbers of Attack and Defense
+        cards are the ones a 2x/3x multiplier doubles or triples."""
+        enemies = [enemy] if enemy >= 0 else list(range(len(self.enemies)))
+        heroes = range(self.n_players)
         for primitive, amount in effects:
             if primitive == P_ATTACK:
-                enemies = [target] if target < len(self.enemies) else self.living_enemies()
-                for enemy in enemies:
+                for e in enemies:
                     if basic_card:
-                        self.card_attack[seat][enemy] += amount
+                        self.card_attack[seat][e] += amount
                     else:
-                        self.bonus_attack[seat][enemy] += amount
+                        self.bonus_attack[seat][e] += amount
             elif primitive == P_DEFENSE:
-                if basic_card:
-                    self.card_defense[seat] += amount
-                else:
-                    self.bonus_defense[seat] += amount
+                for e in enemies:
+                    if basic_card:
+                        self.card_defense[seat][e] += amount
+                    else:
+                        self.bonus_defense[seat][e] += amount
             elif primitive == P_SPEED:
-                self.bonus_speed[seat] += amount
+                for e in enemies:
+                    self.bonus_speed[seat][e] += amount
             elif primitive == P_PARTY_ATTACK:
-                for hero in range(self.n_players):
-                    for enemy in range(len(self.enemies)):
-                        self.bonus_attack[hero][enemy] += amount
+                for other in heroes:
+                    for e in enemies:
+                        self.bonus_attack[other][e] += amount
             elif primitive == P_PARTY_DEFENSE:
-                for hero in range(self.n_players):
-                    self.bonus_defense[hero] += amount
+                for other in heroes:
+                    for e in enemies:
+                        self.bonus_defense[other][e] += amount
             elif primitive == P_PARTY_SPEED:
-                for hero in range(self.n_players):
-                    self.bonus_speed[hero] += amount
+                for other in heroes:
+                    for e in enemies:
+                        self.bonus_speed[other][e] += amount
             elif primitive == P_MULTIPLY_ATTACK:
-                self.multiply_attack[seat] = amount
+                for e in enemies:
+                    self.multiply_attack[seat][e] = amount
             elif primitive == P_MULTIPLY_DEFENSE:
-                self.multiply_defense[seat] = amount
+                for e in enemies:
+                    self.multiply_defense[seat][e] = amount
             elif primitive == P_GUARD:
-                self.bonus_defense[target] += amount
+                for e in enemies:
+                    self.bonus_defense[hero][e] += amount
             elif primitive == P_NEGATE:
-                self.negated[target] = True
+                for e in enemies:
+                    self.negated[hero][e] = True
             elif primitive == P_DAMAGE:
-                self._damage_enemy(target, amount)
+                for e in enemies:
+                    self._damage_enemy(e, amount)
             elif primitive == P_SLOW:
-                self.enemy_slow[target] += amount
+                for e in enemies:
+                    self.enemy_slow[e] += amount
             elif primitive == P_WEAKEN:
-                self.enemy_weaken[target] += amount
+                for e in enemies:
+                    self.enemy_weaken[e] += amount
             elif primitive == P_EXPOSE:
-                self.enemy_expose[target] += amount
+                for e in enemies:
+                    self.enemy_expose[e] += amount
             elif primitive == P_HEAL:
-                self._heal_hero(target, amount)
+                self._heal_hero(hero, amount)
             elif primitive == P_HEAL_SELF:
                 self._heal_hero(seat, amount)
             elif primitive == P_PARTY_HEAL:
-                for hero in range(self.n_players):
-                    self._heal_hero(hero, amount)
+                for other in heroes:
+                    self._heal_hero(other, amount)
             elif primitive == P_RESURRECT:
-                if not self.alive[target]:
-                    self._revive(target, amount, self.config.hand_size)
+                if not self.alive[hero]:
+                    self._revive(hero, amount, self.config.hand_size)
             elif primitive == P_DRAW:
                 self._draw_cards(seat, amount)
 
@@ -1390,51 +1676,56 @@ class PartyState(GameState):
             self._emit("enemy_dies", f"{self.config.names[self.enemies[enemy]]} dies",
                        enemy=self.config.names[self.enemies[enemy]])
 
-    def initiative(self) -> list[tuple[bool, int]]:
-        """(is_hero, index) by speed, fastest first; ties go to the heroes,
-        then seat order (heroes) or enemy order."""
-        order: list[tuple[int, int, int, bool, int]] = []
+    def initiative(self) -> list[tuple[bool, int, int]]:
+        """The round's attacks by speed, fastest first: ``(True, seat, enemy)``
+        for a hero's attack on one enemy (at the hero's speed against it) and
+        ``(False, enemy, -1)`` for an enemy's attack on every hero; ties go to
+        the heroes, then seat order (heroes) or enemy order."""
+        order: list[tuple[int, int, int, int, bool]] = []
+        living = self.living_enemies()
         for seat in range(self.n_players):
             if self.alive[seat]:
-                order.append((-self.hero_speed(seat), 0, seat, True, seat))
-        for enemy in self.living_enemies():
-            order.append((-self.enemy_speed(enemy), 1, enemy, False, enemy))
+                for enemy in living:
+                    order.append((-self.hero_speed(seat, enemy), 0, seat, enemy, True))
+        for enemy in living:
+            order.append((-self.enemy_speed(enemy), 1, enemy, -1, False))
         order.sort()
-        return [(is_hero, index) for _, _, _, is_hero, index in order]
+        return [(is_hero, index, enemy) for _, _, index, enemy, is_hero in order]
 
     def _execute_round(self) -> None:
         """Resolve hero attacks and enemy attacks in initiative order."""
-        for is_hero, index in self.initiative():
+        for is_hero, index, enemy in self.initiative():
             if not self.living_enemies() or not self._party_alive():
                 break
             if is_hero:
-                if self.alive[index]:
-                    self._hero_attacks(index)
+                if self.alive[index] and self.enemy_hp[enemy] > 0:
+                    self._hero_attacks(index, enemy)
             elif self.enemy_hp[index] > 0:
                 self._enemy_attacks(index)
         self._finish_round()
 
-    def _hero_attacks(self, seat: int) -> None:
-        """Each hero attacks each enemy once: total attack >= defense hits for 1 HP."""
-        for enemy in self.living_enemies():
-            total, defense = self.hero_attack(seat, enemy), self.enemy_defense(enemy)
-            hit = total >= defense
-            if self.trace is not None:
-                self._emit("attack", f"seat {seat} attacks {self.config.names[self.enemies[enemy]]}: {total} against "
-                           f"defense {defense}: {'hit' if hit else 'miss'}", seat=seat, hit=hit)
-            if hit:
-                self._damage_enemy(enemy, 1)
+    def _hero_attacks(self, seat: int, enemy: int) -> None:
+        """A hero attacks an enemy once: total attack >= defense hits for 1 HP."""
+        total, defense = self.hero_attack(seat, enemy), self.enemy_defense(enemy)
+        hit = total >= defense
+        if self.trace is not None:
+            self._emit("attack", f"seat {seat} attacks {self.config.names[self.enemies[enemy]]}: {total} against "
+                       f"defense {defense}: {'hit' if hit else 'miss'}", seat=seat, hit=hit)
+        if hit:
+            self._damage_enemy(enemy, 1)
 
     def _enemy_attacks(self, enemy: int) -> None:
-        """The enemy attacks every living hero once for the attack above each defense."""
+        """The enemy attacks every living hero once for the attack above each
+        hero's defense against it."""
         attack = self.enemy_attack(enemy)
         for seat in range(self.n_players):
             if not self.alive[seat]:
                 continue
-            damage = 0 if self.negated[seat] else max(0, attack - self.hero_defense(seat))
+            damage = self.damage_from(seat, enemy)
             if self.trace is not None:
                 self._emit("enemy_attack", f"{self.config.names[self.enemies[enemy]]} attacks seat {seat}: {attack} "
-                           f"against defense {self.hero_defense(seat)}: {damage} damage", seat=seat, damage=damage)
+                           f"against defense {self.hero_defense(seat, enemy)}: {damage} damage", seat=seat,
+                           damage=damage)
             self._damage_hero(seat, damage)
             if not self.alive[seat]:
                 self.last_enemy = self.config.names[self.enemies[enemy]]
@@ -1464,12 +1755,12 @@ class PartyState(GameState):
             for enemy in range(self.config.max_enemies):
                 self.card_attack[seat][enemy] = 0
                 self.bonus_attack[seat][enemy] = 0
-            self.card_defense[seat] = 0
-            self.bonus_defense[seat] = 0
-            self.bonus_speed[seat] = 0
-            self.multiply_attack[seat] = 1
-            self.multiply_defense[seat] = 1
-            self.negated[seat] = False
+                self.card_defense[seat][enemy] = 0
+                self.bonus_defense[seat][enemy] = 0
+                self.bonus_speed[seat][enemy] = 0
+                self.multiply_attack[seat][enemy] = 1
+                self.multiply_defense[seat][enemy] = 1
+                self.negated[seat][enemy] = False
         for enemy in range(len(self.enemies)):
             self.enemy_slow[enemy] = 0
             self.enemy_weaken[enemy] = 0
@@ -1517,14 +1808,19 @@ class PartyState(GameState):
             return
         self.in_combat = False
         self.wipes += 1
+        if self.wipes == 1:
+            self.first_wipe_level = self.level
         if not self.config.party_mode:
             self._end(END_PARTY_DEAD)
             return
         if self.trace is not None:
             self._emit("wipe", "Party mode: the party is revived and advances")
         self.tasks = []
+        for card in self.pending_items:
+            self._item_pile(card).bury(card)
         self.pending_items = []
         self.pending_owners = []
+        self.shielded = [False] * self.n_players
         for seat in range(self.n_players):
             self.alive[seat] = True
             self.hp[seat] = 1  # full HP on the next level card, even in Hardcore
@@ -1532,7 +1828,7 @@ class PartyState(GameState):
         if boss >= 0:
             self.boss_pools[self.config.boss_levels[boss] - 1].append(boss)
             self.tiers[0][0] = -1
-        steps: list[tuple[int, int, int, int]] = [(T_ADD, seat, 1, 0) for seat in range(self.n_players)]
+        steps: list[tuple[int, int, int, int]] = [(T_ADD, seat, 1, ADD_SKILL_CARD) for seat in range(self.n_players)]
         steps.append((T_NEXT_LEVEL, -1, (1 if self.level < LEVELS else 0) | 2, 0))
         self.tasks.extend(reversed(steps))
 
@@ -1551,7 +1847,9 @@ class PartyState(GameState):
         if self.level == LEVELS:
             self._end(END_VICTORY)
             return
-        if not self.config.hardcore:
+        if self.config.revive_at_level_up and not self.config.hardcore:
+            # Not in the rulebook, which brings the dead back only by
+            # resurrection: the switch rules.revive_at_level_up (off).
             for seat in range(self.n_players):
                 if not self.alive[seat]:
                     self.alive[seat] = True
@@ -1560,7 +1858,7 @@ class PartyState(GameState):
         for offset in range(self.n_players):
             steps.append((T_DRAW_ITEMS, (self.holder + offset) % self.n_players, 1, TREASURE))
         for offset in range(self.n_players):
-            steps.append((T_ADD, (self.holder + offset) % self.n_players, 1, 0))
+            steps.append((T_ADD, (self.holder + offset) % self.n_players, 1, ADD_SKILL_CARD))
         if self._ultimate_due(self.bosses_killed):
             steps.append((T_VOTE, self.holder, 1, 0))
         steps.append((T_NEXT_LEVEL, -1, 1, 0))
@@ -1619,8 +1917,9 @@ class PartyState(GameState):
         self.revealed = [[False] * len(row) for row in self.tiers]
         self.tier = len(self.tiers) - 1
         for seat in range(self.n_players):
-            cards = self.hands[seat] + self.in_play[seat] + self.aside[seat]
-            self.hands[seat], self.in_play[seat], self.aside[seat] = [], [], []
+            # "your Hand and any cards in play": minions come back into the deck.
+            cards = self.hands[seat] + self.in_play[seat] + self.aside[seat] + self.minions[seat]
+            self.hands[seat], self.in_play[seat], self.aside[seat], self.minions[seat] = [], [], [], []
             self.decks[seat].shuffle_all(rng, cards)
             if self.alive[seat]:
                 self._draw_cards(seat, config.hand_size)
@@ -1633,20 +1932,35 @@ class PartyState(GameState):
 
     def _describe_plan(self, seat: int, action: int) -> str:
         if action == DONE:
-            return "done planning"
+            return "done"
         config = self.config
         verb, index, target = action >> 16, action >> 8 & 0xFF, action & 0xFF
-        if verb in (PLAY, BURY_BONUS):
-            name = config.names[self.hands[seat][index]]
-            if verb == BURY_BONUS:
-                hero, slot = target // SLOTS, target % SLOTS
-                stat = "defense" if slot == 0 else f"attack against enemy {slot - 1}"
-                return f"bury {name} for +1 {stat} to seat {hero}"
-            return f"play {name} (target {target})"
-        if verb == USE:
-            return f"use {config.names[self.items[seat][index]]} (target {target})"
-        card = self.weapons[seat] if index == 0 else self.armors[seat]
-        return f"sacrifice {config.names[card]} (target {target})"
+        hero, slot = target // SLOTS, target % SLOTS
+        if verb == BURY_BONUS:
+            return f"bury {config.names[self.hands[seat][index]]} for {self._bonus_text(hero, slot)}"
+        card = self._played_card(seat, verb, index)
+        words = ("play", "use", "sacrifice")[(PLAY, USE, SACRIFICE).index(verb)]
+        return f"{words} {config.names[card]}{self._aim(card, hero, slot, verb == SACRIFICE)}"
+
+    def _aim(self, card: int, hero: int, enemy: int, sacrifice: bool = False) -> str:
+        """" on seat 1", " against goblin" or both: what a played card aims at."""
+        config = self.config
+        target = (config.sacrifice_targets if sacrifice else config.targets)[card]
+        aims = (config.sacrifice_aims_at_enemy if sacrifice else config.aims_at_enemy)[card]
+        text = f" on seat {hero}" if target in (TARGET_HERO, TARGET_DEAD) else ""
+        if aims and enemy < len(self.enemies):
+            text += f" against {config.names[self.enemies[enemy]]}"
+            if len(self.enemies) > 1:
+                text += f" (enemy {enemy})"
+        return text
+
+    def _bonus_text(self, hero: int, slot: int) -> str:
+        """"+1 defense to seat 0 against goblin" for a card buried for +1."""
+        stat, enemy = ("defense", slot) if slot < ATTACK_SLOT else ("attack", slot - ATTACK_SLOT)
+        against = f" against {self.config.names[self.enemies[enemy]]}" if enemy < len(self.enemies) else ""
+        if len(self.enemies) > 1:
+            against += f" (enemy {enemy})"
+        return f"+1 {stat} to seat {hero}{against}"
 
 
 def primitive_name(primitive: int) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 
 from simcore.games.party_wanted import GAME
 from simcore.games.party_wanted.rules import (
+    ATTACK_SLOT,
     BURY_BONUS,
     DONE,
     ENEMY_BOSS,
@@ -106,27 +107,34 @@ def position(state: PartyState, seat: int, name: str) -> int:
     return state.hands[seat].index(cid(name, state.config))
 
 
-def play(state: PartyState, name: str, target: int = 0) -> None:
-    """The current planner plays ``name``."""
+def target(hero: int = 0, enemy: int = 0) -> int:
+    """The target of a play, use or sacrifice: the hero it aims at and the
+    enemy it is designated to (0 where the card aims at none)."""
+    return hero * SLOTS + enemy
+
+
+def play(state: PartyState, name: str, hero: int = 0, enemy: int = 0) -> None:
+    """The current planner plays ``name`` (aimed at ``hero``, designated to ``enemy``)."""
     seat = state.current_player
-    act(state, PLAY << 16 | position(state, seat, name) << 8 | target)
+    act(state, PLAY << 16 | position(state, seat, name) << 8 | target(hero, enemy))
 
 
-def bury_for(state: PartyState, name: str, hero: int, enemy: int = -1) -> None:
-    """The current planner buries ``name`` for +1 defense (enemy -1) or +1
-    attack against ``enemy`` to ``hero``."""
+def bury_for(state: PartyState, name: str, hero: int, attack: bool = False, enemy: int = 0) -> None:
+    """The current planner buries ``name`` for +1 defense (or +1 attack) to
+    ``hero`` against ``enemy``."""
     seat = state.current_player
-    act(state, BURY_BONUS << 16 | position(state, seat, name) << 8 | hero * SLOTS + (0 if enemy < 0 else 1 + enemy))
+    slot = (ATTACK_SLOT if attack else 0) + enemy
+    act(state, BURY_BONUS << 16 | position(state, seat, name) << 8 | hero * SLOTS + slot)
 
 
-def use_item(state: PartyState, index: int, target: int = 0) -> None:
+def use_item(state: PartyState, index: int, hero: int = 0, enemy: int = 0) -> None:
     """The current planner uses its held single-use item ``index``."""
-    act(state, USE << 16 | index << 8 | target)
+    act(state, USE << 16 | index << 8 | target(hero, enemy))
 
 
-def sacrifice(state: PartyState, armor: bool, target: int = 0) -> None:
-    """The current planner sacrifices its weapon (or armor)."""
-    act(state, SACRIFICE << 16 | (1 if armor else 0) << 8 | target)
+def sacrifice(state: PartyState, which: int, hero: int = 0, enemy: int = 0) -> None:
+    """The current planner sacrifices its weapon (0), armor (1) or minion k (2 + k)."""
+    act(state, SACRIFICE << 16 | which << 8 | target(hero, enemy))
 
 
 def done(state: PartyState) -> None:
@@ -144,12 +152,12 @@ def finish_planning(state: PartyState) -> None:
 def hero_cards(state: PartyState, seat: int) -> Counter[int]:
     """Every hero card ``seat`` owns, wherever it is."""
     cards = state.hands[seat] + state.decks[seat].cards + state.pools[seat] + state.in_play[seat] + state.aside[seat]
-    cards += [card for card in (state.weapons[seat], state.armors[seat]) if card >= 0]
+    cards += state.minions[seat] + [card for card in (state.weapons[seat], state.armors[seat]) if card >= 0]
     return Counter(cards)
 
 
 __all__ = [
     "BASE_FOUR", "DEFAULT", "ENEMY_BOSS", "ENEMY_MINI_BOSS", "ENEMY_MONSTER", "act", "bury_for", "cid", "configured",
     "done", "fight", "finish_planning", "hero_cards", "ids", "named", "party", "play", "position", "sacrifice",
-    "set_deck", "set_enemy", "set_hand", "use_item",
+    "set_deck", "set_enemy", "set_hand", "target", "use_item",
 ]

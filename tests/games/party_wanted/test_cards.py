@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from simcore.games.party_wanted.config import ARMOR, WEAPON
-from simcore.games.party_wanted.rules import ADD, REMOVE, T_ADD, T_REMOVE, Pile
+from simcore.games.party_wanted.config import ARMOR, MINION, WEAPON
+from simcore.games.party_wanted.rules import ADD, REMOVE, T_ADD, T_REMOVE, PartyState, Pile
 
 from .helpers import (
     act,
     cid,
     done,
     fight,
+    finish_planning,
     hero_cards,
     ids,
     named,
@@ -90,7 +91,7 @@ def test_a_weapon_raises_the_base_attack_and_sacrificing_it_returns_it_to_the_bu
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=0, defense=99, speed=0, hp=5)
     before = state.hero_attack(0, 0)
-    sacrifice(state, armor=False)  # longsword: +4 attack this round
+    sacrifice(state, 0)  # longsword: +4 attack this round
     assert state.weapons[0] == -1 and weapon in state.pools[0]
     assert state.hero_attack(0, 0) == before - 1 + 4
 
@@ -104,7 +105,7 @@ def test_a_dead_hero_loses_armor_weapon_and_items_and_shuffles_the_hand_into_the
     set_hand(state, 1, ["wizard_strike"])
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=99, defense=99, speed=9, hp=5)
-    state.negated[1] = True  # only the fighter is hit
+    state.negated[1][0] = True  # only the fighter is hit
     done(state)
     while state.current_player == 1 and state.in_combat and state.combat_round == 1:
         done(state)
@@ -121,5 +122,71 @@ def test_resurrection_shuffles_the_hero_deck_and_draws_four() -> None:
     set_enemy(state, 0, attack=0, defense=99, speed=0, hp=5)
     state._kill_hero(1)
     assert state.hands[1] == []
-    play(state, "healer_resurrect", target=1)
+    play(state, "healer_resurrect", hero=1)
     assert state.alive[1] and state.hp[1] == 5 and len(state.hands[1]) == 4
+
+
+# Necromancer minions: permanents once played; "Sacrificing weapon, minions
+# or armor sends it back to that hero's build pool".
+
+def _necromancer_with(hand: list[str]) -> PartyState:
+    state = party("necromancer,fighter")
+    set_hand(state, 0, hand)
+    set_hand(state, 1, [])
+    set_deck(state, 0, ["necromancer_guard"] * 4)
+    return state
+
+
+def test_a_minion_played_stays_in_play_and_adds_to_the_base_stat_round_after_round_and_fight_after_fight() -> None:
+    state = _necromancer_with(["necromancer_skeleton_minion", "necromancer_strike"])
+    base = state.base_attack(0)
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=0, defense=99, speed=0, hp=5)
+    play(state, "necromancer_skeleton_minion")
+    assert named(state.minions[0]) == ["necromancer_skeleton_minion"] and state.base_attack(0) == base + 1
+    finish_planning(state)
+    assert state.combat_round == 2 and state.base_attack(0) == base + 1  # not buried at the end of the round
+    state.enemy_hp[0] = 0
+    state._finish_round()
+    assert not state.in_combat and named(state.minions[0]) == ["necromancer_skeleton_minion"]
+    fight(state, ["wolf"])
+    assert state.hero_attack(0, 0) == base + 1
+
+
+def test_sacrificing_a_minion_gives_its_sacrifice_effect_and_sends_it_back_to_the_build_pool() -> None:
+    state = _necromancer_with(["necromancer_skeleton_minion", "necromancer_strike", "necromancer_guard"])
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=0, defense=99, speed=0, hp=5)
+    play(state, "necromancer_skeleton_minion")
+    before = state.hero_attack(0, 0)
+    minion = cid("necromancer_skeleton_minion")
+    sacrifice(state, 2)  # the first minion in play: attack +3 this round
+    assert state.minions[0] == [] and minion in state.pools[0] and minion not in state.decks[0].cards
+    assert state.hero_attack(0, 0) == before - 1 + 3
+    assert state.counters[0][2][minion] == 2  # played, then sacrificed: two plays by the hero's choice
+
+
+def test_a_dead_necromancer_loses_its_minions_to_the_build_pool() -> None:
+    state = _necromancer_with(["necromancer_zombie_minion"])
+    state.minions[0] = ids(["necromancer_zombie_minion"])
+    set_hand(state, 0, [])
+    owned = hero_cards(state, 0)
+    state._kill_hero(0)
+    assert state.minions[0] == [] and cid("necromancer_zombie_minion") in state.pools[0]
+    assert hero_cards(state, 0) == owned
+
+
+def test_at_level_up_the_minions_in_play_are_shuffled_back_into_the_hero_deck() -> None:
+    state = _necromancer_with([])
+    state.minions[0] = ids(["necromancer_zombie_minion"])
+    state._next_level(advance=True, heal=True)
+    assert state.minions[0] == []
+    assert cid("necromancer_zombie_minion") in state.decks[0].cards + state.hands[0]
+
+
+def test_minions_are_class_cards_a_necromancer_may_add() -> None:
+    state = party("necromancer")
+    state.tasks = [(T_ADD, 0, 1, 0)]
+    state._run()
+    assert state.phase == ADD and cid("necromancer_wraith_minion") in state.legal_actions()
+    assert state.config.kinds[cid("necromancer_wraith_minion")] == MINION

@@ -106,14 +106,14 @@ def test_speed_decides_initiative_and_ties_go_to_the_heroes() -> None:
     state = _solo_fighter(["fighter_strike"])
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=20, defense=0, speed=3, hp=1)  # same speed as the fighter
-    assert state.initiative() == [(True, 0), (False, 0)]
+    assert state.initiative() == [(True, 0, 0), (False, 0, -1)]
     before = state.hp[0]
     done(state)
     assert state.enemy_hp == [] and state.hp[0] == before  # the hero struck first: the enemy never attacked
     faster = _solo_fighter(["fighter_strike"])
     fight(faster, ["goblin"])
     set_enemy(faster, 0, attack=20, defense=0, speed=4, hp=1)
-    assert faster.initiative() == [(False, 0), (True, 0)]
+    assert faster.initiative() == [(False, 0, -1), (True, 0, 0)]
     done(faster)
     assert faster.hp[0] == before - 10
 
@@ -123,9 +123,9 @@ def test_buffs_played_before_initiative_change_the_order() -> None:
     set_hand(state, 0, ["wizard_haste", "wizard_strike"])
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=0, defense=99, speed=6, hp=3)
-    assert state.initiative()[0] == (False, 0)
+    assert state.initiative()[0] == (False, 0, -1)
     play(state, "wizard_haste")  # party speed +3: 7 against 6
-    assert state.initiative()[0] == (True, 0)
+    assert state.initiative()[0] == (True, 0, 0)
 
 
 def test_defense_cards_played_in_response_reduce_the_damage() -> None:
@@ -144,11 +144,11 @@ def test_burying_any_card_gives_plus_one_attack_or_defense_to_any_hero() -> None
     set_hand(state, 1, ["wizard_strike"])
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=0, defense=99, speed=0, hp=5)
-    defense_before = state.hero_defense(1)
+    defense_before = state.hero_defense(1, 0)
     bury_for(state, "fighter_cleave", hero=1)  # the fighter helps the wizard
-    assert state.hero_defense(1) == defense_before + 1
+    assert state.hero_defense(1, 0) == defense_before + 1
     attack_before = state.hero_attack(0, 0)
-    bury_for(state, "fighter_rally", hero=0, enemy=0)
+    bury_for(state, "fighter_rally", hero=0, attack=True)
     assert state.hero_attack(0, 0) == attack_before + 1
     bottom = named(state.decks[0].cards[: state.decks[0].face_up])
     assert sorted(bottom) == ["fighter_cleave", "fighter_rally"]  # buried face up under the Hero Deck
@@ -188,7 +188,7 @@ def test_stats_reset_used_cards_are_buried_and_each_hero_draws_one_at_the_end_of
     play(state, "fighter_strike")
     play(state, "fighter_guard")  # the hand is empty: nothing left to plan, the round runs
     assert state.phase == PLAN and state.combat_round == 2
-    assert state.hero_attack(0, 0) == 4 and state.hero_defense(0) == 10  # back to base
+    assert state.hero_attack(0, 0) == 4 and state.hero_defense(0, 0) == 10  # back to base
     assert sorted(named(state.decks[0].cards[: state.decks[0].face_up])) == ["fighter_guard", "fighter_strike"]
     assert named(state.hands[0]) == ["fighter_guard"]  # the one draw of the round
     assert state.in_play[0] == []
@@ -199,7 +199,7 @@ def test_with_several_enemies_attack_cards_are_assigned_to_one_enemy() -> None:
     fight(state, ["goblin", "wolf"])
     for enemy in range(2):
         set_enemy(state, enemy, attack=0, defense=6, speed=0, hp=4)
-    play(state, "fighter_strike", target=1)
+    play(state, "fighter_strike", enemy=1)
     assert state.hero_attack(0, 0) == 4 and state.hero_attack(0, 1) == 6
     done(state)
     assert state.enemy_hp == [4, 3]
@@ -293,8 +293,131 @@ def test_a_combat_modifier_built_from_party_primitives_acts_at_the_start_of_ever
     set_hand(state, 1, ["rogue_strike"])
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=11, defense=99, speed=0, hp=50)
-    assert state.hero_attack(0, 0) == 4 + 1 and state.hero_defense(0) == 10 + 2
+    assert state.hero_attack(0, 0) == 4 + 1 and state.hero_defense(0, 0) == 10 + 2
     finish_planning(state)
     assert state.hp == [12, 12 - 1]  # attack 11 against defense 12 and 10
     # The round's bonuses were reset and the modifier acted again for round 2.
-    assert state.combat_round == 2 and state.hero_defense(1) == 8 + 2 and state.modifier_triggers == 2
+    assert state.combat_round == 2 and state.hero_defense(1, 0) == 8 + 2 and state.modifier_triggers == 2
+
+
+# Several enemies: "Only Base Stats will apply to both monsters. The Party will
+# need to designate cards played to each creature separately."
+
+def _two_attackers(hand: list[str], composition: str = "fighter") -> PartyState:
+    """The fighter (defense 10, 12 HP) against two enemies that attack for 13
+    and never get hit (defense 99, speed 9: they strike first)."""
+    state = party(composition, overrides=STEADY)
+    set_hand(state, 0, [*hand, "fighter_block"])  # one card more, so the fighter keeps planning
+    for seat in range(1, state.n_players):
+        set_hand(state, seat, [])
+    set_deck(state, 0, ["fighter_strike"] * 3)
+    fight(state, ["goblin", "wolf"])
+    for enemy in range(2):
+        set_enemy(state, enemy, attack=13, defense=99, speed=9, hp=9)
+    return state
+
+
+@pytest.mark.parametrize("card", ["fighter_guard", "fighter_cover", "fighter_war_banner", "wizard_mirror_image"])
+def test_with_two_enemies_a_defense_card_guard_party_defense_or_negate_counts_against_one_only(card: str) -> None:
+    state = _two_attackers([card])
+    assert state.incoming_damage(0) == 3 + 3
+    play(state, card, hero=0, enemy=1)  # designated to the wolf
+    protected = {"fighter_guard": 3 - 2, "fighter_cover": 0, "fighter_war_banner": 1, "wizard_mirror_image": 0}[card]
+    assert state.damage_from(0, 0) == 3 and state.damage_from(0, 1) == protected
+    finish_planning(state)
+    assert state.hp[0] == 12 - 3 - protected  # the goblin's attack is not reduced
+
+
+def test_with_two_enemies_a_card_buried_for_one_defense_counts_against_one_enemy() -> None:
+    state = _two_attackers(["fighter_strike"])
+    bury_for(state, "fighter_strike", hero=0, enemy=0)
+    assert state.damage_from(0, 0) == 2 and state.damage_from(0, 1) == 3
+    finish_planning(state)
+    assert state.hp[0] == 12 - 2 - 3
+
+
+def test_with_two_enemies_every_play_offers_each_living_enemy_and_one_enemy_offers_one_target() -> None:
+    state = _two_attackers(["fighter_guard"])
+    plays = [state.describe_action(action) for action in state.legal_actions()
+             if state.describe_action(action).startswith("play fighter_guard")]
+    assert plays == ["play fighter_guard against goblin (enemy 0)", "play fighter_guard against wolf (enemy 1)"]
+    state.enemy_hp[0] = 0  # with one enemy left there is nothing to choose
+    plays = [state.describe_action(action) for action in state.legal_actions()
+             if state.describe_action(action).startswith("play fighter_guard")]
+    assert plays == ["play fighter_guard against wolf (enemy 1)"]
+
+
+def test_with_two_enemies_a_party_attack_bonus_helps_every_hero_against_the_designated_enemy_only() -> None:
+    state = party("bard,fighter", overrides={**STEADY, "heroes.bard.attack": [4, 4, 4, 4]})
+    set_hand(state, 0, ["bard_inspire", "bard_strike"])
+    set_hand(state, 1, [])
+    fight(state, ["goblin", "wolf"])
+    play(state, "bard_inspire", enemy=1)
+    assert [state.hero_attack(seat, 0) for seat in range(2)] == [4, 4]
+    assert [state.hero_attack(seat, 1) for seat in range(2)] == [5, 5]
+
+
+def test_with_two_enemies_a_speed_bonus_puts_the_heroes_first_against_the_designated_enemy_only() -> None:
+    state = party("wizard", overrides={"heroes.wizard.speed": [4, 4, 4, 4]})
+    set_hand(state, 0, ["wizard_haste", "wizard_strike"])
+    fight(state, ["goblin", "wolf"])
+    set_enemy(state, 0, attack=0, defense=99, speed=6, hp=3)
+    set_enemy(state, 1, attack=0, defense=99, speed=6, hp=3)
+    play(state, "wizard_haste", enemy=1)  # party speed +3 against the wolf: 7 against 6
+    assert state.initiative() == [(True, 0, 1), (False, 0, -1), (False, 1, -1), (True, 0, 0)]
+
+
+def test_with_two_enemies_a_multiplier_doubles_the_attack_cards_against_its_enemy_and_allows_no_second() -> None:
+    state = _solo_fighter(["fighter_strike", "fighter_strike", "fighter_double_strike", "fighter_double_strike",
+                           "fighter_guard"])
+    fight(state, ["goblin", "wolf"])
+    play(state, "fighter_strike", enemy=0)
+    play(state, "fighter_strike", enemy=1)
+    play(state, "fighter_double_strike", enemy=1)
+    assert state.hero_attack(0, 0) == 4 + 2 and state.hero_attack(0, 1) == 4 + 2 * 2
+    assert not any(state.describe_action(action).startswith("play fighter_double_strike")
+                   for action in state.legal_actions())
+
+
+def test_with_two_enemies_each_hero_attacks_each_at_its_own_speed_against_it() -> None:
+    state = party("rogue", overrides={"heroes.rogue.speed": [5, 5, 5, 5], "heroes.rogue.attack": [9, 9, 9, 9]})
+    set_hand(state, 0, ["rogue_strike"])
+    fight(state, ["goblin", "wolf"])
+    set_enemy(state, 0, attack=0, defense=0, speed=6, hp=1)
+    set_enemy(state, 1, attack=0, defense=0, speed=4, hp=1)
+    assert state.initiative() == [(False, 0, -1), (True, 0, 0), (True, 0, 1), (False, 1, -1)]
+    done(state)
+    assert not state.in_combat  # both killed in one round
+
+
+# Planning: skills "may be used anytime within the combat (even out of turn)".
+
+def _fighter_then_healer(planning: str) -> PartyState:
+    state = party("fighter,healer", overrides={**STEADY, "rules.planning": planning})
+    set_hand(state, 0, ["fighter_strike"])
+    set_hand(state, 1, ["healer_strike", "healer_guard"])
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=0, defense=99, speed=0, hp=9)
+    return state
+
+
+def test_anytime_planning_asks_a_hero_again_after_a_teammate_acts_until_everyone_passes_in_a_row() -> None:
+    state = _fighter_then_healer("anytime")
+    asked = []
+    assert state.current_player == 0
+    done(state)  # the fighter is done for now
+    asked.append(state.current_player)
+    play(state, "healer_strike")  # the healer acts...
+    done(state)
+    asked.append(state.current_player)  # ...so the fighter may answer
+    assert asked == [1, 0] and state.combat_round == 1
+    done(state)  # the healer's pass and the fighter's: everyone passed in a row, the round runs
+    assert state.combat_round == 2 and state.current_player == 0
+
+
+def test_once_planning_asks_each_hero_once_per_round_in_turn() -> None:
+    state = _fighter_then_healer("once")
+    done(state)
+    play(state, "healer_strike")
+    done(state)
+    assert state.combat_round == 2 and state.current_player == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from simcore.describe import StateView, Zone, describe_state
 from simcore.games.party_wanted import GAME
 
-from .helpers import act, cid, fight, named, party, set_enemy, set_hand
+from .helpers import act, cid, fight, ids, named, party, set_enemy, set_hand
 
 
 def _table_zone(view: StateView, name: str) -> Zone | None:
@@ -49,3 +49,12 @@ def test_a_fight_lists_the_enemies_with_their_hp_and_a_killed_one_as_dead() -> N
     facts = {fact.name: fact.value for fact in view.table_facts}
     assert facts["enemy 1: goblin (monster)"] == "HP 4, attack 2, defense 1, speed 3"
     assert facts["enemy 2: goblin (monster)"] == "dead"
+
+
+def test_a_necromancers_minions_in_play_are_a_zone_of_its_panel() -> None:
+    state = party("necromancer,fighter")
+    view = describe_state(GAME, state)
+    assert "minions in play" not in [zone.name for zone in view.seats[0].zones]
+    state.minions[0] = ids(["necromancer_zombie_minion"])
+    zones = {zone.name: zone.cards for zone in describe_state(GAME, state).seats[0].zones}
+    assert zones["minions in play"] == ("necromancer_zombie_minion",)

@@ -48,6 +48,7 @@ def test_in_party_mode_the_game_goes_on_after_a_wipe_at_the_next_level() -> None
     set_enemy(state, 0, attack=99, defense=99, speed=9, hp=5)
     done(state)
     assert not state.is_terminal() and state.wipes == 1
+    assert state.game_columns()["wipes"] == 1 and state.game_columns()["first_wipe_level"] == 1
     while state.phase != REVEAL:
         act(state, state.legal_actions()[0])  # each hero adds one class or utility card
     assert state.level == 2 and all(state.alive) and state.boss_kills == [0, 0, 0, 0]
@@ -67,6 +68,7 @@ def test_in_party_mode_a_wipe_at_level_four_stays_at_level_four() -> None:
         act(state, state.legal_actions()[0])
     assert state.level == 4 and not state.is_terminal()
     assert state.config.boss_levels[state.tiers[0][0]] == 4
+    assert state.game_columns()["first_wipe_level"] == 4
 
 
 def test_the_turn_cap_ends_a_game_that_would_go_on() -> None:

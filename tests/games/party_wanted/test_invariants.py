@@ -39,7 +39,8 @@ def _expected_table(state: PartyState) -> Counter[int]:
 
 def _hero_cards(state: PartyState, seat: int) -> Counter[int]:
     cards = state.hands[seat] + state.decks[seat].cards + state.pools[seat] + state.in_play[seat] + state.aside[seat]
-    return Counter(cards + [card for card in (state.weapons[seat], state.armors[seat]) if card >= 0])
+    cards += state.minions[seat] + [card for card in (state.weapons[seat], state.armors[seat]) if card >= 0]
+    return Counter(cards)
 
 
 def _check(state: PartyState, table: Counter[int]) -> None:
@@ -83,7 +84,7 @@ def test_cards_are_conserved_hp_stays_in_bounds_and_the_level_is_one_to_four(age
 
 def test_every_optional_mode_keeps_the_invariants_to_a_legal_end() -> None:
     modes: list[dict[str, Any]] = [
-        {"rules.nemesis": True}, {"rules.hard_mode": True}, {"rules.heal_between_rounds": False},
+        {"rules.nemesis": True}, {"rules.hard_mode": True}, {"rules.heal_between_turns": "none"},
         {"rules.party_mode": True, "rules.max_turns": 30}, {"rules.hardcore": True}, {"rules.longer_game": True},
         {"rules.social": "reward"},
     ]

@@ -146,3 +146,20 @@ def test_the_next_level_starts_with_whoever_has_the_turn_counter() -> None:
         act(state, state.legal_actions()[0])
     if state.phase == 0:
         assert state.holder == 0  # then clockwise again
+
+
+def test_a_hero_dead_at_the_level_up_stays_dead_until_resurrected() -> None:
+    state = party("fighter,wizard")
+    state._kill_hero(1)
+    _kill_boss(state)
+    _finish_level_up(state)
+    assert state.level == 2 and not state.alive[1] and state.hp[1] == 0 and state.hands[1] == []
+    assert state.alive[0] and state.hp[0] == state.max_hp(0)
+
+
+def test_with_the_revive_switch_the_dead_come_back_at_the_level_up_with_the_new_maximum() -> None:
+    state = party("fighter,wizard", overrides={"rules.revive_at_level_up": True})
+    state._kill_hero(1)
+    _kill_boss(state)
+    _finish_level_up(state)
+    assert state.alive[1] and state.hp[1] == state.max_hp(1) and len(state.hands[1]) == 4

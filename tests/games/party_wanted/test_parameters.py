@@ -9,7 +9,18 @@ from typing import Any
 import pytest
 
 from simcore.games.party_wanted import GAME
-from simcore.games.party_wanted.config import P_ATTACK, P_SPEED, parse_effects
+from simcore.games.party_wanted.config import (
+    HEAL_AMOUNT,
+    HEAL_FULL,
+    HEAL_NONE,
+    P_ATTACK,
+    P_SPEED,
+    PLANNING_ANYTIME,
+    PLANNING_ONCE,
+    SOCIAL_RULEBOOK,
+    SOCIAL_SOLO,
+    parse_effects,
+)
 from simcore.parameters import ParameterError, apply_overrides
 
 from .helpers import DEFAULT, cid, configured
@@ -103,7 +114,12 @@ def test_turning_a_box_off_removes_its_heroes_and_cards() -> None:
     ({"cards.goblin.stats_12": [1, 2, 3]}, "cards.goblin.stats_12"),
     ({"cards.fighter_double_strike.effects": ["multiply_attack:5"]}, "cards.fighter_double_strike.effects"),
     ({"heroes.fighter.hp": [0, 1, 1, 1]}, "heroes.fighter.hp"),
-    ({"rules.starting_deck_size": 30}, "heroes.fighter"),
+    ({"cards.fighter_cleave.mark": "", "cards.fighter_battle_cry.mark": ""}, "heroes.fighter"),
+    ({"rules.heal_between_turns": "some"}, "rules.heal_between_turns"),
+    ({"rules.planning": "never"}, "rules.planning"),
+    ({"cards.quiet_glade.social": ["fight:1"]}, "cards.quiet_glade.social"),
+    ({"cards.necromancer_skeleton_minion.effects": ["attack:1"]}, "cards.necromancer_skeleton_minion.effects"),
+    ({"cards.necromancer_skeleton_minion.sacrifice": ["treasure:1"]}, "cards.necromancer_skeleton_minion.sacrifice"),
     ({"rules.sets.base": False}, "rules.sets.base"),
     ({"cards.necrotic_aura.effects": ["attack:1"]}, "cards.necrotic_aura.effects"),
     ({"cards.fighter_strike.effects": ["enemy_attack_per_dead:1"]}, "cards.fighter_strike.effects"),
@@ -113,6 +129,16 @@ def test_configure_rejects_bad_values_naming_the_path(overrides: dict[str, Any],
     with pytest.raises(ParameterError) as error:
         configured(overrides)
     assert error.value.path == path
+
+
+def test_each_reading_is_a_rules_switch_whose_default_is_the_literal_reading() -> None:
+    assert DEFAULT.planning == PLANNING_ANYTIME and DEFAULT.social == SOCIAL_RULEBOOK
+    assert DEFAULT.heal_between_turns == HEAL_FULL and not DEFAULT.revive_at_level_up
+    other = configured({"rules.planning": "once", "rules.social": "solo", "rules.revive_at_level_up": True,
+                        "rules.heal_between_turns": "amount"})
+    assert other.planning == PLANNING_ONCE and other.social == SOCIAL_SOLO and other.revive_at_level_up
+    assert other.heal_between_turns == HEAL_AMOUNT
+    assert configured({"rules.heal_between_turns": "none"}).heal_between_turns == HEAL_NONE
 
 
 def test_an_unknown_path_is_an_error_that_names_it() -> None:

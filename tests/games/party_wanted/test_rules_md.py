@@ -16,10 +16,11 @@ def _expected_row(name: str, card: dict[str, object]) -> list[str]:
     stats = card.get("stats") or (f"{card['stats_12']} / {card['stats_34']}" if "stats_12" in card else "")
     effects = card["effects"]
     sacrifice = card.get("sacrifice", [])
-    assert isinstance(effects, list) and isinstance(sacrifice, list)
+    social = card.get("social", [])
+    assert isinstance(effects, list) and isinstance(sacrifice, list) and isinstance(social, list)
     return [name, str(card["kind"]), str(card["set"]), str(card.get("owner", "")), str(card.get("mark", "")),
             str(card.get("use", "")), str(card.get("level", "")), str(card.get("enemy_type", "")), str(stats),
-            ", ".join(effects), ", ".join(sacrifice), str(card["copies"])]
+            ", ".join(effects), ", ".join(sacrifice), ", ".join(social), str(card["copies"])]
 
 
 def test_the_card_table_matches_cards_toml() -> None:
@@ -44,8 +45,8 @@ def test_every_test_named_in_the_rule_table_exists() -> None:
 def test_every_rule_row_has_a_test() -> None:
     rows = re.findall(r"^\| ([STICHLWM]\d+) \|.*\|(.*)\|$", RULES_MD, flags=re.MULTILINE)
     ids = [row_id for row_id, _ in rows]
-    expected = ([f"S{i}" for i in range(1, 7)] + [f"T{i}" for i in range(1, 6)] + [f"I{i}" for i in range(1, 5)]
-                + [f"C{i}" for i in range(1, 17)] + [f"H{i}" for i in range(1, 8)] + [f"L{i}" for i in range(1, 6)]
+    expected = ([f"S{i}" for i in range(1, 7)] + [f"T{i}" for i in range(1, 6)] + [f"I{i}" for i in range(1, 6)]
+                + [f"C{i}" for i in range(1, 18)] + [f"H{i}" for i in range(1, 9)] + [f"L{i}" for i in range(1, 7)]
                 + [f"W{i}" for i in range(1, 4)] + [f"M{i}" for i in range(1, 7)])
     assert ids == expected
     assert all("::test_" in tests for _, tests in rows)

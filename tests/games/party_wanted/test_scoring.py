@@ -4,9 +4,10 @@ final enemy, boss kills per level, deaths; card counters."""
 from __future__ import annotations
 
 from simcore.api import CardColumns
-from simcore.games.party_wanted.rules import INFO
+from simcore.games.party_wanted.config import WEAPON
+from simcore.games.party_wanted.rules import INFO, PartyState
 
-from .helpers import bury_for, cid, done, fight, party, play, set_enemy, set_hand
+from .helpers import bury_for, cid, done, fight, ids, party, play, sacrifice, set_enemy, set_hand, use_item
 
 
 def test_everyone_shares_rank_one_and_the_bosses_killed_as_score() -> None:
@@ -42,3 +43,59 @@ def test_card_rows_count_drawn_played_and_buried_for_plus_one() -> None:
     assert rows["fighter_strike"][2] == 1 and rows["fighter_guard"][3] == 1
     assert all(row[1] >= row[0] for row in rows.values())  # the opening hand counts as drawn
     assert state.counters[0][2][cid("fighter_strike")] == 1
+
+
+def test_playable_counts_each_card_once_per_step_at_which_a_legal_action_plays_it() -> None:
+    state = party("fighter")
+    set_hand(state, 0, ["fighter_strike", "fighter_strike", "fighter_guard"])
+    state.items[0] = ids(["bomb", "bomb"])  # two copies of an item: one card
+    fight(state, ["goblin", "wolf"])  # two enemies: each card has a target per enemy
+    set_enemy(state, 0, attack=0, defense=99, speed=0, hp=5)
+    set_enemy(state, 1, attack=0, defense=99, speed=0, hp=5)
+    state.note_offered(state.legal_actions())
+    playable = state.counters[0][4]
+    assert {name: playable[cid(name)] for name in ("fighter_strike", "fighter_guard", "bomb")} == {
+        "fighter_strike": 1, "fighter_guard": 1, "bomb": 1}
+    assert sum(playable) == 3  # burying a card for +1 is not a play of it
+
+
+def test_played_counts_items_used_and_equipment_sacrificed_and_their_rows_are_written() -> None:
+    state = party("fighter")
+    state._equip(0, WEAPON)
+    weapon = state.weapons[0]
+    state.items[0] = ids(["bomb"])
+    set_hand(state, 0, ["fighter_strike"])
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=0, defense=99, speed=0, hp=5)
+    state.note_offered(state.legal_actions())
+    use_item(state, 0)
+    state.note_offered(state.legal_actions())
+    sacrifice(state, 0)
+    columns = CardColumns(len(INFO.card_counters))
+    state.add_card_rows(columns)
+    rows = {columns.names[card]: dict(zip(INFO.card_counters, (counter[i] for counter in columns.counters),
+                                          strict=True))
+            for i, card in enumerate(columns.card)}
+    assert rows["bomb"]["played"] == 1 and rows["bomb"]["playable"] == 1
+    assert rows[state.config.names[weapon]]["played"] == 1 and rows[state.config.names[weapon]]["playable"] == 2
+    assert INFO.card_counters[-1] == "playable"
+
+
+def test_in_real_games_no_card_is_played_more_often_than_it_was_playable() -> None:
+    from simcore.agents import parse_agent_spec
+    from simcore.games.party_wanted import GAME
+    from simcore.play import play_game
+
+    from .helpers import DEFAULT
+
+    checked = 0
+    for seed in range(12):
+        n_players = 1 + seed % 4
+        for agent in ("random", "heuristic"):
+            state = play_game(GAME, DEFAULT, n_players, seed, [parse_agent_spec(agent)] * n_players).state
+            assert isinstance(state, PartyState)
+            for seat in range(n_players):
+                played, playable = state.counters[seat][2], state.counters[seat][4]
+                assert all(p <= q for p, q in zip(played, playable, strict=True))
+                checked += sum(played)
+    assert checked > 100

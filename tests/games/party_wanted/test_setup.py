@@ -8,10 +8,10 @@ from collections import Counter
 import pytest
 
 from simcore.games.party_wanted import GAME
-from simcore.games.party_wanted.config import ATTACK, CLASS, DEFENSE, LAND, UTILITY
-from simcore.games.party_wanted.rules import REVEAL, PartyState
+from simcore.games.party_wanted.config import ARMOR, ATTACK, CLASS, DEFENSE, LAND, MINION, ULTIMATE, UTILITY, WEAPON
+from simcore.games.party_wanted.rules import REVEAL, PartyConfig, PartyState
 
-from .helpers import DEFAULT, configured, named, party
+from .helpers import DEFAULT, configured, party
 
 
 def test_one_to_eight_heroes_each_a_different_class_drawn_by_seed() -> None:
@@ -73,28 +73,45 @@ def test_each_hero_starts_at_level_one_with_full_health_and_a_hand_of_four() -> 
         assert state.counters[seat][0] == state.counters[seat][1]  # the opening hand is the only draw so far
 
 
-def test_the_starting_hero_deck_is_ten_of_the_thirteen_s_cards_and_the_rest_stays_in_the_build_pool() -> None:
+def _starting_decks(config: PartyConfig, seeds: range) -> dict[str, set[tuple[int, ...]]]:
+    """Each class's starting Hero Deck (sorted, hand included) in the games of ``seeds``."""
+    decks: dict[str, set[tuple[int, ...]]] = {}
+    for seed in seeds:
+        state = GAME.new_state(config, 8, seed)
+        for seat in range(8):
+            deck = tuple(sorted(state.hands[seat] + state.decks[seat].cards))
+            decks.setdefault(state.class_name(seat), set()).add(deck)
+    return decks
+
+
+def test_every_hero_starts_every_game_with_its_ten_s_cards_and_the_rest_stays_in_the_build_pool() -> None:
+    decks = _starting_decks(DEFAULT, range(12))
+    assert sorted(decks) == sorted(DEFAULT.class_names)
+    for name, seen in decks.items():
+        cls = DEFAULT.class_names.index(name)
+        s_cards = sorted(card for card in DEFAULT.build_pools[cls] if DEFAULT.marks[card] == "S")
+        assert seen == {tuple(s_cards)}, name  # the same ten cards in every game
+        assert len(s_cards) == 10
+        basics = [card for card in s_cards if DEFAULT.kinds[card] in (ATTACK, DEFENSE)]
+        assert len(basics) == 8  # 3 strikes, a heavy blow, 3 guards, a block
+        assert not [card for card in s_cards if DEFAULT.kinds[card] in (ULTIMATE, ARMOR, WEAPON)]
     state = party("fighter,wizard")
     for seat in range(2):
-        cls = state.classes[seat]
         deck = state.hands[seat] + state.decks[seat].cards
-        assert len(deck) == 10 and all(DEFAULT.marks[card] == "S" for card in deck)
-        s_cards = [card for card in DEFAULT.build_pools[cls] if DEFAULT.marks[card] == "S"]
-        assert len(s_cards) == 13
-        basics = [card for card in s_cards if DEFAULT.kinds[card] in (ATTACK, DEFENSE)]
-        assert Counter(basics) <= Counter(deck)  # every S attack and defense card
-        assert Counter(deck) + Counter(state.pools[seat]) == Counter(DEFAULT.build_pools[cls])
-        assert not [name for name in named(deck) if "ultimate" in name]
+        assert Counter(deck) + Counter(state.pools[seat]) == Counter(DEFAULT.build_pools[state.classes[seat]])
+        assert not [card for card in state.pools[seat] if DEFAULT.marks[card] == "S"]
 
 
-def test_hard_mode_starts_with_h_class_and_utility_cards_and_the_same_s_attack_and_defense() -> None:
-    state = party("fighter", overrides={"rules.hard_mode": True})
-    deck = state.hands[0] + state.decks[0].cards
-    config = state.config
-    specials = [card for card in deck if config.kinds[card] in (CLASS, UTILITY)]
-    assert specials and all(config.marks[card] == "H" for card in specials)
-    assert all(config.marks[card] == "S" for card in deck if config.kinds[card] in (ATTACK, DEFENSE))
-    assert len(deck) == 10
+def test_hard_mode_starts_with_every_h_class_and_utility_card_instead_and_the_same_s_attack_and_defense() -> None:
+    config = configured({"rules.hard_mode": True})
+    for name, seen in _starting_decks(config, range(6)).items():
+        cls = config.class_names.index(name)
+        pool = config.build_pools[cls]
+        basics = [card for card in pool if config.marks[card] == "S" and config.kinds[card] in (ATTACK, DEFENSE)]
+        expected = sorted(basics + [card for card in pool if config.marks[card] == "H"])
+        assert seen == {tuple(expected)}, name
+        assert all(config.kinds[card] in (ATTACK, DEFENSE, CLASS, UTILITY, MINION) for card in expected)
+        assert len(expected) == 8 + 3
 
 
 def test_the_fastest_hero_takes_the_turn_counter_and_reveals_on_the_lowest_tier() -> None:

@@ -4,8 +4,17 @@ treasures and encounters resolve by type, in the order the party picks."""
 
 from __future__ import annotations
 
-from simcore.games.party_wanted.config import INSTANT, P_FIGHT
-from simcore.games.party_wanted.rules import BURY, ORDER, PLAN, REVEAL, T_DRAW_ITEMS, T_RESOLVE_ITEM, PartyState
+from simcore.games.party_wanted.config import INSTANT, P_DRAW, P_FIGHT
+from simcore.games.party_wanted.rules import (
+    BURY,
+    ORDER,
+    PLAN,
+    REVEAL,
+    SOCIAL,
+    T_DRAW_ITEMS,
+    T_RESOLVE_ITEM,
+    PartyState,
+)
 
 from .helpers import act, cid, fight, named, party, set_deck, set_enemy, set_hand
 
@@ -17,7 +26,8 @@ def _reveal(state: PartyState, land: str, slot: int = 0) -> None:
 
 
 def _skip_socials(state: PartyState) -> None:
-    while state.phase == BURY:
+    """Bury the first card (solo Social) or sit the Social out (a party's)."""
+    while state.phase in (BURY, SOCIAL):
         act(state, state.legal_actions()[0])
 
 
@@ -61,7 +71,7 @@ def test_the_reward_social_draws_the_configured_cards() -> None:
 
 
 def test_the_action_follows_the_social_and_drinking_changes_nothing() -> None:
-    state = party("fighter", overrides={"rules.heal_between_rounds": False})
+    state = party("fighter", overrides={"rules.heal_between_turns": "none"})
     state.hp[0] = 5
     _reveal(state, "quiet_glade")  # action: the party heals 2
     assert state.phase == BURY and state.hp[0] == 5  # social first
@@ -70,7 +80,7 @@ def test_the_action_follows_the_social_and_drinking_changes_nothing() -> None:
 
 
 def test_an_instant_treasure_resolves_at_once_and_is_buried_under_its_deck() -> None:
-    state = party("fighter", overrides={"rules.heal_between_rounds": False})
+    state = party("fighter", overrides={"rules.heal_between_turns": "none"})
     state.hp[0] = 3
     state.treasure_deck.cards.append(cid("elixir"))
     _reveal(state, "abandoned_camp")
@@ -126,3 +136,51 @@ def test_draws_of_several_cards_are_resolved_one_by_one() -> None:
     assert T_RESOLVE_ITEM not in [task[0] for task in state.tasks]
     assert state.config.uses[cid("wandering_monster")] == INSTANT
     assert any(p == P_FIGHT for p, _ in state.config.effects[cid("wandering_monster")])
+
+
+# The Social step: "Each Hero chooses whether or not they wish to participate
+# in the Social step ... the Social step provides a reward to each
+# participant. (If playing solo, Draw 1 card and Bury 1 card for the Social.)"
+
+def test_in_a_party_each_hero_chooses_to_take_part_and_only_participants_get_the_lands_reward() -> None:
+    state = party("fighter,wizard", overrides={"heroes.wizard.speed": [9, 9, 9, 9]})
+    assert state.holder == 1
+    hands = [list(state.hands[0]), list(state.hands[1])]
+    _reveal(state, "abandoned_camp")
+    assert state.config.socials[cid("abandoned_camp")] == ((P_DRAW, 1),)  # each participant draws 1
+    assert state.phase == SOCIAL and state.current_player == 1  # the revealing hero first, then clockwise
+    assert list(state.legal_actions()) == [0, 1]
+    act(state, 1)  # the wizard takes part
+    assert state.phase == SOCIAL and state.current_player == 0 and len(state.hands[1]) == len(hands[1]) + 1
+    act(state, 0)  # the fighter sits it out
+    assert state.hands[0] == hands[0]
+
+
+def test_a_dare_social_costs_its_participants_hp_for_its_reward() -> None:
+    state = party("fighter,wizard", overrides={"rules.heal_between_turns": "none"})
+    holder = state.holder
+    before = len(state.hands[holder])
+    hp = state.hp[holder]
+    _reveal(state, "tavern")  # a drinking contest: 1 damage, draw 2
+    act(state, 1)
+    assert state.hp[holder] == hp - 1 and len(state.hands[holder]) == before + 2
+
+
+def test_the_boss_social_rewards_its_participants_too() -> None:
+    state = party("fighter,wizard")
+    state.tier = 1
+    state.revealed[2] = [True, True, True]
+    _reveal(state, "training_yard", slot=0)
+    act(state, 0)
+    act(state, 0)  # the land's Social: both sit out
+    assert state.revealed[0][0] and state.phase == SOCIAL  # the boss's Social
+    before = [len(hand) for hand in state.hands]
+    while state.phase == SOCIAL:
+        act(state, 1)
+    assert [len(hand) for hand in state.hands] == [size + 1 for size in before]
+
+
+def test_the_solo_social_for_everyone_is_the_rules_social_solo_switch() -> None:
+    state = party("fighter,wizard", overrides={"rules.social": "solo"})
+    _reveal(state, "abandoned_camp")
+    assert state.phase == BURY  # every hero draws 1 and buries 1
