@@ -37,7 +37,7 @@ from workers.schemas import TABLES
 from workers.storage import table_path, write_bytes_atomically, write_parquet_atomically
 
 CACHE_FOLDER = "_analytics"
-CACHE_VERSION = "v1"
+CACHE_VERSION = "v2"
 SHARD_MEMORY_LIMIT = "1GB"
 """DuckDB's memory limit while counting one shard (it spills to disk beyond)."""
 
