@@ -13,8 +13,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analytics.stats import Z95, clustered_effective_n, clustered_interval, wilson_interval
 from analytics.catalog import open_catalog
+from analytics.stats import Z95, clustered_effective_n, clustered_interval, wilson_interval
 from tests.analytics.synthetic import competitive, cooperative
 from tests.conftest import SmallExperiment
 
