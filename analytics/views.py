@@ -53,7 +53,11 @@ CARD_BAND = 0.10
 """Half-width of the target band of a card's GIH win rate around its agent's card mean."""
 
 OUTLIER_Z = 3.0
-"""``|z_score|`` from which a card is flagged as an outlier."""
+"""``|z_score|`` from which a card is flagged as an outlier..."""
+
+OUTLIER_POINTS = 0.02
+"""...when its GIH win rate is also at least this far from its agent's card mean (with
+100,000 games in hand, a 0.5-point difference has |z| > 3 but matters to nobody)."""
 
 SIGNIFICANCE = 0.05
 """False discovery rate at which a variant delta is called significant."""
@@ -252,12 +256,13 @@ WITH teams AS (
     FROM players
     GROUP BY {GAME_KEY}
 )
-SELECT experiment, variant, n_players, composition,
+SELECT t.experiment, t.variant, t.n_players, t.composition,
        count(*) AS games,
-       count(*) FILTER (WHERE won) AS wins,
-       count(*) FILTER (WHERE NOT uniform) AS mixed
-FROM teams
-GROUP BY experiment, variant, n_players, composition
+       count(*) FILTER (WHERE t.won) AS wins,
+       count(*) FILTER (WHERE NOT t.uniform) AS mixed,
+       count(*) FILTER (WHERE g.draw) AS draws
+FROM teams AS t JOIN (SELECT {GAME_KEY}, draw FROM games) AS g USING ({GAME_KEY})
+GROUP BY t.experiment, t.variant, t.n_players, t.composition
 """
 
 
@@ -401,7 +406,7 @@ COUNT_VIEWS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                        ("seat_games", "games", "wins", *_cluster_columns("win"))),
     "matchup_counts": (("experiment", "variant", "n_players", "faction", "opponent"),
                        ("seat_games", "wins", *_cluster_columns("win"))),
-    "team_counts": (("experiment", "variant", "n_players", "composition"), ("games", "wins", "mixed")),
+    "team_counts": (("experiment", "variant", "n_players", "composition"), ("games", "wins", "mixed", "draws")),
     "card_counts": (("experiment", "variant", "n_players", "agent", "card"), _card_additive()),
     "card_turn_counts": (("experiment", "variant", "n_players", "agent", "card", "first_played_turn"),
                          ("games_played", "wins_played", *_cluster_columns("played"))),
@@ -433,9 +438,10 @@ def count_view_sql(columns: Columns) -> dict[str, str]:
 # ------------------------------------------------------------------ modes
 
 # A cooperative experiment: no game of it where some seats win and others
-# lose, and some game won (a competitive experiment of draws only is not one).
+# lose, and no draw (a cooperative loss is no draw: records.py). A competitive
+# game has a winner (a mixed game) or is a draw.
 EXPERIMENT_MODES = """
-SELECT experiment, sum(mixed) = 0 AND sum(wins) > 0 AS cooperative
+SELECT experiment, sum(mixed) = 0 AND sum(draws) = 0 AS cooperative
 FROM team_counts
 GROUP BY experiment
 ORDER BY experiment
@@ -722,7 +728,7 @@ SELECT b.experiment, b.variant, b.n_players, b.agent,{' b.' + extra_key + ',' if
        END AS shrunk_win_rate,
        CASE WHEN b.games_in_hand > 0 AND s.m > 0 AND s.m < 1
             THEN (gih_win_rate - s.m) / sqrt(s.m * (1 - s.m) / gih_win_rate_effective_n) END AS z_score,
-       coalesce(abs(z_score) >= {OUTLIER_Z!r}, FALSE) AS outlier,
+       coalesce(abs(z_score) >= {OUTLIER_Z!r} AND abs(gih_win_rate - s.m) >= {OUTLIER_POINTS!r}, FALSE) AS outlier,
        coalesce(gih_win_rate_low > s.m + {CARD_BAND!r} OR gih_win_rate_high < s.m - {CARD_BAND!r}, FALSE)
            AS surely_outside,
        CASE WHEN b.games_playable > 0 THEN b.games_played = 0 ELSE b.games_in_hand > 0 AND b.games_played = 0 END

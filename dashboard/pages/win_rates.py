@@ -24,19 +24,20 @@ folder = require_experiment()
 report = open_report(folder)
 header(report)
 count_box, variant_box = st.columns(2)
-n_players = pick("Players", player_counts(report.win_rate_by_seat), container=count_box)
+n_players = pick("Players", player_counts(report.seat_stats), container=count_box)
 variant = pick("Variant (factions, matchups, compositions, run ends)", variants_of(report), container=variant_box)
 at_count = pl.col("n_players") == n_players
 at_variant = at_count & (pl.col("variant") == variant)
 
 st.subheader("By seat")
-seats = report.win_rate_by_seat.filter(at_count)
-st.altair_chart(win_rate_chart(seats, "seat", f"Win rate by seat, {n_players} players", "Seat"), width="stretch")
+seats = report.seat_stats.filter(at_count)
+CI = {"win_rate_low": "ci_low", "win_rate_high": "ci_high"}
+st.altair_chart(win_rate_chart(seats.rename(CI), "seat", f"Win rate by seat, {n_players} players", "Seat"), width="stretch")
 st.dataframe(seats, hide_index=True, column_config=RATE_COLUMNS)
 
 st.subheader("By agent")
-agents = report.win_rate_by_agent.filter(at_count)
-st.altair_chart(win_rate_chart(agents, "agent", f"Win rate by agent, {n_players} players", "Agent"),
+agents = report.agent_stats.filter(at_count)
+st.altair_chart(win_rate_chart(agents.rename(CI).with_columns(games="seat_games"), "agent", f"Win rate by agent, {n_players} players", "Agent"),
                 width="stretch")
 st.dataframe(agents, hide_index=True, column_config=RATE_COLUMNS)
 
