@@ -355,9 +355,10 @@ def beta_binomial_prior(wins: Sequence[float], games: Sequence[float]) -> BetaPr
 # cluster-robust "sandwich" variance of a ratio estimator).
 
 
-CLUSTER_FLOOR = 1e-12
-"""Smallest cluster variance ``V`` used (a rate fixed by design, such as 1/N for an
-agent holding every seat, has ``V = 0`` and a zero-width interval)."""
+CLUSTER_CAP = 100.0
+"""Largest effective sample, in multiples of ``n``: a rate fixed by design (1/N for an agent
+holding every seat of games without draws) has no variance at all and gets ``100·n``, an
+interval of (almost) zero width."""
 
 
 def clustered_effective_n(n: float, wins: float, n_sq: float, wins_sq: float, cross: float,
@@ -372,8 +373,9 @@ def clustered_effective_n(n: float, wins: float, n_sq: float, wins_sq: float, cr
     binomial sample with that variance: ``p(1 − p)/V``. One seat-game per game
     gives back ``n`` exactly; a cooperative party of ``k`` heroes sharing each
     outcome gives the number of games; a competitive agent at several seats of
-    one game (only one can win) gives more than ``n``. At ``p`` = 0 or 1 the
-    variance says nothing, and the (conservative) number of games is used.
+    one game (only one can win) gives more than ``n`` (at most ``CLUSTER_CAP·n``).
+    At ``p`` = 0 or 1 the variance says nothing, and the (conservative) number
+    of games is used.
     """
     if n <= 0:
         return 0.0
@@ -381,7 +383,9 @@ def clustered_effective_n(n: float, wins: float, n_sq: float, wins_sq: float, cr
     if p <= 0 or p >= 1:
         return float(clusters)
     spread = wins_sq - 2 * p * cross + p * p * n_sq
-    return p * (1 - p) * n * n / max(spread, CLUSTER_FLOOR * n * n)
+    if spread * CLUSTER_CAP <= p * (1 - p) * n:
+        return CLUSTER_CAP * n
+    return p * (1 - p) * n * n / spread
 
 
 def clustered_interval(n: float, wins: float, n_sq: float, wins_sq: float, cross: float, clusters: float,
@@ -570,8 +574,10 @@ STATS_SQL = [
     "CREATE OR REPLACE MACRO clustered_n(n, w, n_sq, w_sq, nw, clusters) AS CASE "
     "WHEN n IS NULL OR n <= 0 THEN 0.0 WHEN w <= 0 OR w >= n THEN clusters::DOUBLE ELSE " + _once(
         "w::DOUBLE / n::DOUBLE",
-        f"t * (1 - t) * n::DOUBLE * n::DOUBLE / greatest(w_sq::DOUBLE - 2 * t * nw::DOUBLE + t * t * n_sq::DOUBLE, "
-        f"{CLUSTER_FLOOR!r} * n::DOUBLE * n::DOUBLE)") + " END",
+        f"CASE WHEN (w_sq::DOUBLE - 2 * t * nw::DOUBLE + t * t * n_sq::DOUBLE) * {CLUSTER_CAP!r} "
+        f"<= t * (1 - t) * n::DOUBLE THEN {CLUSTER_CAP!r} * n::DOUBLE "
+        "ELSE t * (1 - t) * n::DOUBLE * n::DOUBLE / (w_sq::DOUBLE - 2 * t * nw::DOUBLE + t * t * n_sq::DOUBLE) END"
+    ) + " END",
 ]
 
 

@@ -76,3 +76,43 @@ def variant_infos(spec: Mapping[str, Any]) -> dict[str, VariantInfo]:
 def variant_labels(spec: Mapping[str, Any]) -> dict[str, str]:
     """Variant name -> label (``VariantInfo.label``)."""
     return {name: info.label for name, info in variant_infos(spec).items()}
+
+
+@dataclass(frozen=True)
+class SweepBaseline:
+    """Where the baseline sits in a sweep's grid: its value of each swept path (the
+    game default; ``agents``: its lineup) and whether every one of them is a grid value,
+    i.e. whether the baseline repeats a grid point."""
+
+    values: dict[str, Any]
+    in_grid: bool
+
+    def text(self) -> str:
+        """One sentence for a caption."""
+        values = ", ".join(f"{path} = {_value(value)}" for path, value in self.values.items())
+        if self.in_grid:
+            return f"The baseline ({values}) is also a grid point; it is left out of the curve."
+        return f"The baseline ({values}) is not a grid point; it is left out of the curve."
+
+
+def sweep_baseline(spec: Mapping[str, Any]) -> SweepBaseline | None:
+    """The baseline's place in the spec's ``[sweep]`` grid; None without a sweep or a parsable spec."""
+    sweep = spec.get("sweep")
+    if not isinstance(sweep, dict) or not sweep:
+        return None
+    try:
+        parsed = parse_spec(dict(spec), "spec.json")
+    except SpecError:
+        return None
+    baseline = next(variant for variant in parsed.variants if variant.name == "baseline")
+    values: dict[str, Any] = {}
+    for path in sweep:
+        if path == "agents":
+            values[path] = [str(agent) for agent in parsed.agents]
+            continue
+        node: Any = baseline.parameters
+        for part in path.split("."):
+            node = node[part]
+        values[path] = node
+    in_grid = all(value in sweep[path] for path, value in values.items())
+    return SweepBaseline(values, in_grid)

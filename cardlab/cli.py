@@ -308,9 +308,11 @@ def command_dashboard(arguments: argparse.Namespace) -> int:
     environment = dict(os.environ, CARDLAB_RESULTS=str(arguments.results.resolve()))  # an s3:// URI as is
     print(f"cardlab dashboard: http://{arguments.host}:{arguments.port}  (results: {arguments.results})", flush=True)
     command = [
-        sys.executable, "-m", "streamlit", "run", str(app),
+        # dashboard.serve: Streamlit's command line with st.navigation's pages from the first request on.
+        sys.executable, "-m", "dashboard.serve", "run", str(app),
         "--server.address", arguments.host, "--server.port", str(arguments.port),
         "--server.headless", "true", "--browser.gatherUsageStats", "false",
+        "--client.toolbarMode", "viewer",  # a viewer's app: no Deploy button, no developer menu
     ]
     return subprocess.call(command, env=environment)
 

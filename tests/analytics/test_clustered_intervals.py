@@ -84,9 +84,11 @@ def test_one_seat_game_per_game_gives_the_plain_wilson_interval() -> None:
     assert clustered_effective_n(50, 20, 10 * 25, 4 * 25, 4 * 25, 10) == pytest.approx(10, rel=1e-12)
     # No win or every game won: the variance says nothing; the number of games is used.
     assert clustered_effective_n(50, 0, 250, 0, 0, 10) == 10
-    # An agent holding every seat of every game without draws wins exactly 1/N: a zero-width interval.
+    # An agent holding every seat of every game without draws wins exactly 1/N: the sample is capped
+    # at 100 n and the interval (almost) zero wide.
+    assert clustered_effective_n(400, 100, 100 * 16, 100, 400, 100) == 100 * 400
     low, high = clustered_interval(400, 100, 100 * 16, 100, 400, 100)
-    assert low == pytest.approx(0.25, abs=1e-4) and high == pytest.approx(0.25, abs=1e-4)
+    assert low == pytest.approx(0.25, abs=0.005) and high == pytest.approx(0.25, abs=0.005)
 
 
 def test_the_sql_macro_gives_the_python_effective_sample_size() -> None:
@@ -95,7 +97,7 @@ def test_the_sql_macro_gives_the_python_effective_sample_size() -> None:
 
     register_sql_macros(con)
     cases = [(50, 20, 50, 20, 20, 50), (50, 20, 250, 100, 100, 10), (8000, 2500, 16000, 2500, 5000, 4000),
-             (30, 12, 90, 144, 108, 10), (10, 0, 10, 0, 0, 7), (0, 0, 0, 0, 0, 0)]
+             (30, 12, 90, 144, 108, 10), (10, 0, 10, 0, 0, 7), (0, 0, 0, 0, 0, 0), (400, 100, 1600, 100, 400, 100)]
     for case in cases:
         (value,) = con.execute(f"SELECT clustered_n{case}").fetchall()[0]
         assert value == pytest.approx(clustered_effective_n(*case), rel=1e-12), case
