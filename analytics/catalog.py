@@ -308,7 +308,8 @@ def _connect(files: dict[str, list[ResultsPath]], *, metrics: bool, cached_count
                 from analytics.partials import register_cached_counts
 
                 register_cached_counts(con, cached_counts)
-            register_metric_views(con, counts=cached_counts is None, paired=paired)
+            register_metric_views(con, counts=cached_counts is None, paired=paired,
+                                  materialize=cached_counts is not None)
     except BaseException:
         con.close()
         raise

@@ -1,6 +1,7 @@
 """Metric queries the dashboard needs beyond the report: experiment listing,
-win rates split by a game column (the map), sweep response curves, where
-cooperative runs end, variant deltas with intervals, and seed look-ups.
+win rates split by a game column (the map), sweep response curves (game
+metrics and each agent's win rate), where cooperative runs end, a card's
+trend over the turns played and its split by faction, and seed look-ups.
 
 Like ``analytics.metrics``, every function aggregates in DuckDB and returns a
 small Polars DataFrame; nothing iterates over rows in Python.
@@ -74,6 +75,16 @@ def _run_status(folder: ResultsPath, done: int, planned: int) -> tuple[str, floa
     return "incomplete", when
 
 
+def is_running(folder: ResultsPath) -> bool:
+    """Whether a run holds ``folder`` now (``run.json`` says running and a live run's lock is there)."""
+    try:
+        run = json.loads((folder / RUN_FILE).read_text())
+    except (OSError, ValueError):
+        return False
+    return (isinstance(run, dict) and run.get("status") == "running" and (folder / LOCK_FILE).exists()
+            and not lock_left_by_dead_run(folder))
+
+
 def experiment_overview(results_root: ResultsPath | str) -> pl.DataFrame:
     """One row per experiment under ``results_root`` (folders with ``spec.json``), by name.
 
@@ -123,34 +134,46 @@ def win_rate_by_game_column(con: duckdb.DuckDBPyConnection, key: str, column: st
     player count and value of the ``games`` column ``column`` (e.g. ``map``).
 
     Columns: variant, n_players, value (the column's value as text), key
-    (as text), games (seat-games), wins, win_rate, ci_low, ci_high (95%
-    Wilson). Rows with a null key (no faction) are left out.
+    (as text), games (seat-games), wins, win_rate, ci_low, ci_high: the 95%
+    Wilson interval at the effective sample size of the games (an agent or a
+    faction may hold several seats of a game; ``clustered_n``). Rows with a
+    null key (no faction) are left out.
     """
     if key not in ("seat", "agent", "faction"):
         raise AnalyticsError(f"win rate key {key!r}: expected seat, agent or faction")
     if column not in games_columns(con):
         raise AnalyticsError(f"games: no column {column!r}")
     return con.sql(f"""
-        WITH joined AS (
-            SELECT p.variant, p.n_players, g.{_identifier(column)}::VARCHAR AS value, p.{key}::VARCHAR AS key, p.won
+        WITH per_game AS (
+            SELECT p.variant, p.n_players, p.game_index, g.{_identifier(column)}::VARCHAR AS value,
+                   p.{key}::VARCHAR AS key, count(*) AS n, count(*) FILTER (WHERE p.won) AS w
             FROM players AS p JOIN games AS g USING (experiment, variant, n_players, game_index)
             WHERE p.{key} IS NOT NULL
+            GROUP BY ALL
+        ), sums AS (
+            SELECT variant, n_players, value, key, sum(n)::BIGINT AS games, sum(w)::BIGINT AS wins,
+                   count(*) AS clusters, sum(n * n) AS n_sq, sum(w * w) AS w_sq, sum(n * w) AS nw
+            FROM per_game GROUP BY ALL
         )
-        SELECT variant, n_players, value, key, count(*) AS games, count(*) FILTER (WHERE won) AS wins,
-               wins / games AS win_rate, wilson_low(wins, games) AS ci_low, wilson_high(wins, games) AS ci_high
-        FROM joined
-        GROUP BY variant, n_players, value, key
+        SELECT variant, n_players, value, key, games, wins, wins / games AS win_rate,
+               wilson_low(win_rate * clustered_n(games, wins, n_sq, w_sq, nw, clusters),
+                          clustered_n(games, wins, n_sq, w_sq, nw, clusters)) AS ci_low,
+               wilson_high(win_rate * clustered_n(games, wins, n_sq, w_sq, nw, clusters),
+                           clustered_n(games, wins, n_sq, w_sq, nw, clusters)) AS ci_high
+        FROM sums
         ORDER BY {_VARIANT_ORDER}, n_players, value, key
     """).pl()
 
 
 SWEEP_METRICS = {
+    "agent_win_rate": "Win rate of each agent",
     "first_seat_win_rate": "Win rate of seat 0",
     "draw_rate": "Draw rate",
     "mean_turns": "Mean turns per game",
     "mean_decisions": "Mean decisions per game",
 }
-"""The metrics ``sweep_response`` offers, with their axis titles."""
+"""The metrics a sweep's response curve offers, with their axis titles
+(``agent_win_rate`` from ``sweep_agent_response``, the others from ``sweep_response``)."""
 
 
 def sweep_response(con: duckdb.DuckDBPyConnection, parameter: str, by: str | None = None) -> pl.DataFrame:
@@ -159,12 +182,12 @@ def sweep_response(con: duckdb.DuckDBPyConnection, parameter: str, by: str | Non
     split by a second swept column ``by``, pooling the other swept dimensions.
 
     Columns: n_players, value, series (the ``by`` column's value; null without ``by``), games, then each
-    metric of ``SWEEP_METRICS`` with its 95% interval as ``<metric>_low`` /
+    game metric of ``SWEEP_METRICS`` with its 95% interval as ``<metric>_low`` /
     ``<metric>_high`` (Wilson for rates, normal for means):
     first_seat_win_rate (games seat 0 won), draw_rate, mean_turns,
-    mean_decisions. The baseline counts at its value of the parameter (the
-    game default); games without a value are left out.
-    Values are sorted numerically when they are numbers.
+    mean_decisions. Only the grid points count: the baseline is left out
+    (``analytics.variants.baseline_in_grid`` says whether its values are a
+    grid point too). Values are sorted numerically when they are numbers.
     """
     columns = games_columns(con)
     for name in (parameter, by):
@@ -192,10 +215,53 @@ def sweep_response(con: duckdb.DuckDBPyConnection, parameter: str, by: str | Non
                mean_decisions + {z!r} * coalesce(stddev_samp(g.decisions), 0) / sqrt(count(*))
                    AS mean_decisions_high
         FROM games AS g JOIN seat0 AS s USING (experiment, variant, n_players, game_index)
-        WHERE g.{_identifier(parameter)} IS NOT NULL
+        WHERE g.{_identifier(parameter)} IS NOT NULL AND g.variant <> 'baseline'
         GROUP BY ALL
         ORDER BY n_players, value, series
     """).pl()
+
+
+def sweep_agent_response(con: duckdb.DuckDBPyConnection, parameter: str) -> pl.DataFrame:
+    """Each agent's win rate against the swept ``parameter``'s value, per player
+    count (the other swept dimensions pooled, the baseline left out).
+
+    Columns: n_players, value, series (the agent), games, seat_games, wins,
+    agent_win_rate with agent_win_rate_low/high: the 95% Wilson interval at
+    the effective sample size of the games (``clustered_n``: an agent may
+    hold several seats of a game)."""
+    if parameter not in games_columns(con):
+        raise AnalyticsError(f"games: no sweep column {parameter!r}")
+    return con.sql(f"""
+        WITH per_game AS (
+            SELECT p.n_players, g.{_identifier(parameter)} AS value, p.agent, p.game_index, p.variant,
+                   count(*) AS n, count(*) FILTER (WHERE p.won) AS w
+            FROM players AS p JOIN games AS g USING (experiment, variant, n_players, game_index)
+            WHERE g.{_identifier(parameter)} IS NOT NULL AND g.variant <> 'baseline'
+            GROUP BY ALL
+        ), sums AS (
+            SELECT n_players, value, agent AS series, count(*) AS games, sum(n)::BIGINT AS seat_games,
+                   sum(w)::BIGINT AS wins, sum(n * n) AS n_sq, sum(w * w) AS w_sq, sum(n * w) AS nw
+            FROM per_game GROUP BY ALL
+        )
+        SELECT n_players, value, series, games, seat_games, wins,
+               wins / seat_games AS agent_win_rate,
+               clustered_n(seat_games, wins, n_sq, w_sq, nw, games) AS effective_n,
+               wilson_low(agent_win_rate * effective_n, effective_n) AS agent_win_rate_low,
+               wilson_high(agent_win_rate * effective_n, effective_n) AS agent_win_rate_high
+        FROM sums
+        ORDER BY n_players, value, series
+    """).pl()
+
+
+def card_turns(con: duckdb.DuckDBPyConnection, card: str) -> pl.DataFrame:
+    """``card_turn_stats`` of one card: its played win rate by the turn it was first played,
+    per variant, player count and agent (the card detail view's trend)."""
+    return con.sql("SELECT * FROM card_turn_stats WHERE card = $card", params={"card": card}).pl()
+
+
+def card_faction_stats(con: duckdb.DuckDBPyConnection, faction: str) -> pl.DataFrame:
+    """``card_faction_stats`` of one faction (computed from the card rows when asked)."""
+    return con.sql("SELECT * FROM card_faction_stats WHERE faction = $faction", params={"faction": faction}).pl()
 
 
 def run_ends(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
@@ -219,39 +285,6 @@ def run_ends(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
         GROUP BY variant, n_players, level_reached, final_enemy
         ORDER BY {_VARIANT_ORDER}, n_players, level_reached, games DESC, final_enemy
     """).pl()
-
-
-def variant_delta_intervals(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
-    """``variant_deltas`` with a 95% interval of each difference, for a forest
-    plot (``with_delta_intervals`` of the view)."""
-    return with_delta_intervals(con.sql("FROM variant_deltas").pl())
-
-
-def with_delta_intervals(deltas: pl.DataFrame) -> pl.DataFrame:
-    """``deltas`` (rows of ``variant_deltas``, e.g. a report's) with a 95% interval of each difference.
-
-    Adds ``delta_low``/``delta_high``: ``delta ± 1.96·se`` with the unpooled
-    standard error of a difference of proportions
-    (``sqrt(p_b(1 − p_b)/n_b + p_v(1 − p_v)/n_v)``) for rates, and
-    ``|delta / statistic|`` (the Welch standard error) for the means; null
-    when it cannot be computed. ``significant`` stays the
-    Benjamini–Hochberg decision of ``variant_deltas``, so an interval may
-    cross zero while the corrected test says otherwise (or vice versa).
-    Computed in Polars on the small table, so a page that has the report
-    does not scan the games again.
-    """
-    z = z_for_confidence(0.95)
-
-    def nonzero(column: str) -> pl.Expr:
-        return pl.when(pl.col(column) != 0).then(pl.col(column).cast(pl.Float64))
-
-    def spread(value: str, n: str) -> pl.Expr:
-        return pl.col(value) * (1 - pl.col(value)) / nonzero(n)
-
-    se = (pl.when(pl.col("test") == "welch").then((pl.col("delta") / nonzero("statistic")).abs())
-          .otherwise((spread("baseline_value", "baseline_n") + spread("value", "n")).sqrt()))
-    return deltas.with_columns((pl.col("delta") - z * se).alias("delta_low"),
-                               (pl.col("delta") + z * se).alias("delta_high"))
 
 
 def games_with_seed(con: duckdb.DuckDBPyConnection, seed: int) -> pl.DataFrame:

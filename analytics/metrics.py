@@ -114,7 +114,7 @@ CARD_COUNTERS_NEEDED = ("drawn", "played")
 
 
 def card_table(con: duckdb.DuckDBPyConnection, agent: str | None = None) -> pl.DataFrame:
-    """Per-card statistics, per variant and player count.
+    """Per-card statistics, per variant, player count and agent (the agent holding the seat).
 
     One ``cards`` row is one (game, seat, card) that the seat held or saw, so
     the counts below are of *seat-games* (a card both seats drew in one game
@@ -127,64 +127,39 @@ def card_table(con: duckdb.DuckDBPyConnection, agent: str | None = None) -> pl.D
     - times_played: plays in all;
     - wins_when_played: of the games_played seat-games, those the seat won;
     - win_rate_when_played = wins_when_played / games_played (null if 0),
-      with played_ci_low/played_ci_high its 95% Wilson interval;
+      with played_ci_low/played_ci_high its 95% interval, clustered by game
+      (``analytics.stats.clustered_interval``);
     - wins_when_drawn, win_rate_when_drawn = wins_when_drawn / games_drawn
       (null if 0).
 
     A card nobody drew, played or won in a variant has no row for it (for
     example the cards a variant removes). Rows are ordered by variant, player
-    count, then win_rate_when_played (highest first, nulls last) and card.
-    Needs the counters ``drawn`` and ``played`` in ``cards``.
+    count, agent, then win_rate_when_played (highest first, nulls last) and
+    card. Needs the counters ``drawn`` and ``played`` in ``cards``.
 
-    ``agent`` keeps only the seats that agent held. Worth it whenever the
-    agents differ in strength: over all agents, "win rate when played" mostly
-    says which agent tends to play the card.
+    Cards are never pooled over different agents: the win rate of a card
+    mostly says which agent holds it when the agents differ in strength.
+    ``agent`` keeps one agent's rows.
     """
     missing = [name for name in CARD_COUNTERS_NEEDED if name not in _columns(con, "cards")]
     if missing:
         raise AnalyticsError(
             f"cards: no column {missing[0]!r}; the card table needs the counters {', '.join(CARD_COUNTERS_NEEDED)}")
-    if agent is None and _has_view(con, "card_counts"):
-        # The metric views' per-card aggregate holds these counts: reading it
-        # (materialized by the report) avoids a second scan of ``cards``.
-        source = """SELECT variant, n_players, card, games_drawn, times_drawn, games_played, times_played,
-                           wins_played AS wins_when_played, wins_when_drawn FROM card_counts"""
-    else:
-        where = ""
-        if agent is not None:
-            # A semi-join keeps the cards view's own columns unambiguous.
-            where = (f"WHERE (variant, n_players, game_index, seat) IN (SELECT variant, n_players, game_index, "
-                     f"seat FROM players WHERE agent = {_literal(agent)})")
-        source = f"""
-            SELECT variant, n_players, card,
-                   count(*) FILTER (WHERE drawn > 0) AS games_drawn,
-                   sum(drawn)::BIGINT AS times_drawn,
-                   count(*) FILTER (WHERE played > 0) AS games_played,
-                   sum(played)::BIGINT AS times_played,
-                   count(*) FILTER (WHERE played > 0 AND won) AS wins_when_played,
-                   count(*) FILTER (WHERE drawn > 0 AND won) AS wins_when_drawn
-            FROM cards
-            {where}
-            GROUP BY variant, n_players, card"""
+    where = "" if agent is None else f"WHERE agent = {_literal(agent)}"
     return _frame(con, f"""
-        WITH per_card AS ({source})
-        SELECT variant, n_players, card,
-               games_drawn, times_drawn, games_played, times_played, wins_when_played,
-               wins_when_played / nullif(games_played, 0) AS win_rate_when_played,
-               wilson_low(wins_when_played, games_played) AS played_ci_low,
-               wilson_high(wins_when_played, games_played) AS played_ci_high,
+        SELECT variant, n_players, agent, card,
+               games_drawn, times_drawn, games_played, times_played, wins_played AS wins_when_played,
+               wins_played / nullif(games_played, 0) AS win_rate_when_played,
+               wilson_low(coalesce(win_rate_when_played, 0) * effective, effective) AS played_ci_low,
+               wilson_high(coalesce(win_rate_when_played, 0) * effective, effective) AS played_ci_high,
                wins_when_drawn,
                wins_when_drawn / nullif(games_drawn, 0) AS win_rate_when_drawn
-        FROM per_card
-        ORDER BY {_VARIANT_ORDER}, n_players, win_rate_when_played DESC NULLS LAST, card
+        FROM (SELECT *, clustered_n(games_played, wins_played, played_n_sq, played_w_sq, played_nw,
+                                    played_clusters) AS effective
+              FROM card_counts {where})
+        WHERE games_drawn > 0 OR games_played > 0 OR wins_when_drawn > 0
+        ORDER BY {_VARIANT_ORDER}, n_players, agent, win_rate_when_played DESC NULLS LAST, card
     """)
-
-
-def _has_view(con: duckdb.DuckDBPyConnection, name: str) -> bool:
-    found = con.execute(
-        "SELECT (SELECT count(*) FROM duckdb_views() WHERE view_name = $1 AND NOT internal) "
-        "+ (SELECT count(*) FROM duckdb_tables() WHERE table_name = $1)", [name]).fetchall()
-    return bool(found[0][0])
 
 
 # ====================================================================== the balance metrics
@@ -276,26 +251,17 @@ def variant_deltas(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
 
 
 def card_stats(con: duckdb.DuckDBPyConnection, agent: str | None = None) -> pl.DataFrame:
-    """The 17lands-style card metrics (see ``analytics.views``): games in hand, GIH,
-    GNS and OH/GD win rates, improvement when drawn, play rate, mean turn
-    played, empirical-Bayes shrunk win rate, z-score and outlier flag.
+    """The 17lands-style card metrics (see ``analytics.views``), one row per
+    (variant, player count, agent, card): games in hand, GIH, GNS and OH/GD
+    win rates, improvement when drawn, play rate (and play rate when
+    playable), mean turn played, empirical-Bayes shrunk win rate, z-score,
+    band and outlier flags, the never-played flag.
 
-    ``agent`` keeps only the seat-games that agent played (both the cards and
-    the not-seen totals), as ``card_table`` does.
+    Cards are always counted per agent, the agent holding the seat (never a
+    pool of different players); ``agent`` keeps one agent's rows.
     """
-    if agent is None:
-        return metric(con, "card_stats")
-    from analytics.views import CARD_STATS, Columns, card_counts_sql
-
-    seats = f"SELECT * FROM players WHERE agent = {_literal(agent)}"
-    cards = ("SELECT * FROM cards WHERE (experiment, variant, n_players, game_index, seat) IN "
-             f"(SELECT experiment, variant, n_players, game_index, seat FROM ({seats}))")
-    counts = card_counts_sql(Columns.of(con), f"({cards})")
-    totals = ("SELECT experiment, variant, n_players, count(*) AS seat_games, "
-              f"count(*) FILTER (WHERE won) AS seat_wins FROM ({seats}) GROUP BY ALL")
-    body = CARD_STATS.strip()
-    assert body.startswith("WITH ")
-    return _frame(con, f"WITH card_counts AS ({counts}), seat_totals AS ({totals}), {body[len('WITH '):]}")
+    frame = metric(con, "card_stats")
+    return frame if agent is None else frame.filter(pl.col("agent") == agent)
 
 
 # ====================================================================== early stopping

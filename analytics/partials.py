@@ -13,8 +13,9 @@ up. The first report over a new shard pays for reading it; later ones read
 kilobytes.
 
 A cache entry is used only if its key matches: the shard id, the size and
-modification time of the shard's three Parquet files and ``CACHE_VERSION``
-(bumped whenever a count view changes). Entries are written atomically. If
+modification time of the shard's three Parquet files, ``CACHE_VERSION``
+(bumped whenever a count view's meaning changes) and a fingerprint of the
+count views' columns (``VIEWS_FINGERPRINT``). Entries are written atomically. If
 the experiment folder is not writable, the counts are computed in memory
 each time, with the same result. In an object store (``s3://``) the cache is
 objects beside the results too, written and read through pyarrow.
@@ -22,6 +23,7 @@ objects beside the results too, written and read through pyarrow.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -37,15 +39,21 @@ from workers.schemas import TABLES
 from workers.storage import table_path, write_bytes_atomically, write_parquet_atomically
 
 CACHE_FOLDER = "_analytics"
-CACHE_VERSION = "v1"
+CACHE_VERSION = "v2"
 SHARD_MEMORY_LIMIT = "1GB"
 """DuckDB's memory limit while counting one shard (it spills to disk beyond)."""
+
+
+VIEWS_FINGERPRINT = hashlib.sha256(repr(sorted(COUNT_VIEWS.items())).encode()).hexdigest()[:16]
+"""Changes whenever a count view gains, loses or renames a column, so that a cache
+written by another cardlab version is recomputed rather than summed wrongly."""
 
 
 def _shard_key(files: dict[str, ResultsPath]) -> dict[str, Any]:
     stats = {table: path.stat() for table, path in files.items()}
     return {
         "version": CACHE_VERSION,
+        "views": VIEWS_FINGERPRINT,
         "files": {table: [stat.st_size, stat.st_mtime_ns] for table, stat in stats.items()},
     }
 

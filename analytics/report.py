@@ -1,75 +1,87 @@
 """One experiment's results at a glance: ``cardlab report EXPERIMENT``.
 
-``build_report`` opens the catalog, runs every metric of ``analytics.metrics``
-once, and keeps the DataFrames with the spec's facts in a ``Report``;
-``render_report`` turns it into:
+``build_report`` opens the catalog (per-shard counts cached beside the
+results, ``analytics.partials``, so a report over millions of games reads
+kilobytes), computes every metric view once and keeps the tables with the
+spec's facts and the findings in a ``Report``. Then:
 
-- ``text``: what ``cardlab report`` prints; fixed-width tables that fit a
-  100-column terminal. Rates are percentages with one decimal; the per-card
-  table lists every card seen in each variant (all 48 in Divvy), best win
-  rate when played first, unless ``card_rows`` limits it to the top and
-  bottom few.
-- ``markdown``: the same sections and formatted numbers as pipe tables.
-- ``json``: one JSON object with the facts and every table as a list of row
-  objects, numbers unrounded (the exact metric values).
-- ``csv``: several CSV tables in one text, unrounded: each is preceded by a
-  line ``# <table name>`` and followed by a blank line (``summary`` first,
-  then ``variants``, ``win_rate_by_seat``, ``win_rate_by_agent``,
-  ``game_length``, ``card_table``, then the metric views ``METRIC_TABLES``,
-  then the skill tables ``SKILL_TABLES``).
+- ``render_report(report, "text")``: what ``cardlab report`` prints. It opens
+  with the **findings** (``analytics.findings``: what deserves a designer's
+  attention, each with its interval and sample), then the sections of
+  ``analytics.sections.SECTIONS`` in order: variants, seats, agents,
+  factions, cooperative tables, runs, games, cards (one table per variant,
+  player count and agent), variant deltas, the skill-ladder tables, the
+  agents' ratings (``analytics.ratings``: Bradley–Terry on the Elo scale
+  with bootstrap intervals) and, for a ``cardlab tune`` run, the search's
+  targets, confirmed candidates and trade-off (``analytics.tuning``).
+  Sections that do not apply are left out (seat tests in a cooperative game,
+  factions in a game without them, skill movement outside a ladder...). It
+  fits a 100-column terminal without clipping a column (wide tables are
+  split into blocks of columns, ``analytics.text_tables``). Rates are
+  percentages with one decimal, differences of rates percentage points.
+- ``render_report(report, "markdown")``: the same, as pipe tables.
+- ``render_report(report, "json")``: one JSON document: the facts, the
+  findings and every table that applies as a list of row objects, numbers
+  unrounded (rates as fractions).
+- ``write_report_csv(report, folder)``: one CSV file per table
+  (``findings.csv``, ``variants.csv``, ``seat_stats.csv``...) plus
+  ``summary.csv``, unrounded; what ``cardlab report --format csv --output
+  DIR`` writes.
 
-Besides the original tables, every format holds the balance metrics of
-``analytics.views`` (seat balance, factions and matchups, cooperative tables,
-game statistics, the 17lands card table, the variant deltas) and the skill
-tables of ``analytics.skill`` (the agent-versus-agent matrix when some game
-seats different agents, how factions and cards move across the rungs of a
-skill ladder, seconds and decisions per game) and the agents' ratings
-(``analytics.ratings``: Bradley–Terry on the Elo scale with bootstrap
-intervals, and whether adjacent agents' intervals separate); ``sections``
-(``SECTIONS``) keeps only some. The metrics are read from per-shard counts
-cached beside the results (``analytics.partials``), so a report over millions
-of games reads kilobytes once the shards have been counted.
+Column names are those of the metric views everywhere (a rate ``x`` with
+``x_low``/``x_high``; see analytics/README.md).
 """
 
 from __future__ import annotations
 
-import io
 import json
 import math
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import polars as pl
 
+from analytics import text_tables as fmt
 from analytics.catalog import AnalyticsError, open_catalog, read_manifest, read_spec
-from analytics.metrics import card_table, game_length, metric, skill_movement, win_rate_by_agent, win_rate_by_seat
+from analytics.findings import Finding, delta_subject, findings, findings_frame, findings_lines
+from analytics.metrics import metric, skill_movement
 from analytics.ratings import BOOTSTRAP_REPLICATES, VIRTUAL_DRAWS, agent_ratings
+from analytics.sections import SECTIONS
 from analytics.skill import agent_cost, agent_matrix, ladder_order, rungs_in_order, variant_rules
+from analytics.text_tables import WIDTH, TextTable, notice
+from analytics.variants import variant_infos
+from analytics.views import CARD_BAND, FACTION_BAND, NEVER_PLAYED, OUTLIER_POINTS, OUTLIER_Z
 from workers.location import ResultsPath
 
 FORMATS = ("text", "markdown", "json", "csv")
+"""The formats of ``cardlab report --format`` (``csv`` writes a folder: ``write_report_csv``)."""
+DOCUMENT_FORMATS = ("text", "markdown", "json")
+"""The formats ``render_report`` returns as one document."""
 METRIC_TABLES = (
     "seat_stats", "seat_balance", "agent_stats", "faction_stats", "faction_spread", "matchups",
-    "party_size_stats", "composition_stats", "class_effects", "game_stats", "end_reason_stats",
+    "party_size_stats", "composition_stats", "class_effects", "run_stats", "game_stats", "end_reason_stats",
     "turn_distribution", "card_stats", "variant_deltas",
 )
+"""The metric views a report holds (``analytics.views``)."""
 SKILL_TABLES = ("agent_matrix", "skill_movement", "agent_cost", "agent_ratings", "rating_gaps")
 """The skill-ladder tables (``analytics.skill``, ``analytics.metrics.skill_movement``,
 ``analytics.ratings``)."""
-TABLE_NAMES = ("variants", "win_rate_by_seat", "win_rate_by_agent", "game_length", "card_table", *METRIC_TABLES,
-               *SKILL_TABLES)
 TUNING_TABLES = ("tuning_targets", "tuning_front", "tuning_candidates", "tuning_confirmation")
 """A tuning run's tables (``analytics.tuning.tuning_tables``); only in the report of a tuning run."""
-SECTIONS: dict[str, tuple[str, ...]] = {
+SECTION_TABLES: dict[str, tuple[str, ...]] = {
+    "findings": ("findings",),
     "variants": ("variants",),
-    "seats": ("win_rate_by_seat", "seat_stats", "seat_balance"),
-    "agents": ("win_rate_by_agent", "agent_stats"),
+    "seats": ("seat_stats", "seat_balance"),
+    "agents": ("agent_stats",),
     "factions": ("faction_stats", "faction_spread", "matchups"),
     "coop": ("party_size_stats", "composition_stats", "class_effects"),
-    "games": ("game_length", "game_stats", "end_reason_stats", "turn_distribution"),
-    "cards": ("card_table", "card_stats"),
+    "runs": ("run_stats",),
+    "games": ("game_stats", "end_reason_stats", "turn_distribution"),
+    "cards": ("card_stats",),
     "deltas": ("variant_deltas",),
     "matrix": ("agent_matrix",),
     "skill": ("skill_movement",),
@@ -77,8 +89,10 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "ratings": ("agent_ratings", "rating_gaps"),
     "tuning": TUNING_TABLES,
 }
-"""Report sections (``cardlab report --sections``) and the tables each holds."""
-WIDTH = 100
+"""Report section -> the tables it holds (``analytics.sections`` says what each shows)."""
+TABLE_NAMES = tuple(name for section in SECTIONS for name in SECTION_TABLES[section])
+"""Every table of a report, in report order."""
+assert set(SECTION_TABLES) == set(SECTIONS)
 
 
 class UnknownFormatError(AnalyticsError, ValueError):
@@ -89,11 +103,13 @@ class UnknownFormatError(AnalyticsError, ValueError):
 class Report:
     """Everything ``render_report`` shows for one experiment.
 
-    ``variants`` has one row per variant of the spec (baseline first): variant,
-    games (games played, over all player counts) and overrides (the dotted-path
-    overrides as text). The other frames are the metrics of the same names;
-    ``metrics`` holds the metric views of ``analytics.views`` by name
-    (``METRIC_TABLES``), also readable as attributes (``report.card_stats``).
+    ``variants`` has one row per variant of the spec (baseline first, sweep
+    grid points included): variant, label (with a grid point's swept
+    values), games (played, over all player counts) and overrides (as text).
+    ``metrics`` holds the metric views (``METRIC_TABLES``) and the skill
+    tables (``SKILL_TABLES``) by name, also readable as attributes
+    (``report.card_stats``); ``findings`` what the report opens with;
+    ``cooperative`` whether every game's seats share one outcome.
     """
 
     experiment: str
@@ -105,12 +121,9 @@ class Report:
     games_planned: int
     shards_finished: int
     variants: pl.DataFrame
-    win_rate_by_seat: pl.DataFrame
-    win_rate_by_agent: pl.DataFrame
-    game_length: pl.DataFrame
-    card_table: pl.DataFrame
+    cooperative: bool = False
     metrics: dict[str, pl.DataFrame] = field(default_factory=dict)
-    tables: tuple[str, ...] = field(default=TABLE_NAMES)
+    findings: list[Finding] = field(default_factory=list)
 
     def __getattr__(self, name: str) -> pl.DataFrame:
         # The metric views' tables (seat_balance, card_stats...) by attribute.
@@ -119,15 +132,38 @@ class Report:
             return metrics[name]
         raise AttributeError(name)
 
-    def frames(self) -> dict[str, pl.DataFrame]:
-        """The report's tables by name, in report order."""
-        return {name: getattr(self, name) for name in self.tables}
+    @property
+    def labels(self) -> dict[str, str]:
+        """Variant name -> label (a sweep grid point with its swept values)."""
+        return dict(self.variants.select("variant", "label").iter_rows())
 
+    def applies(self, section: str) -> bool:
+        """Whether ``section`` has something to show for this experiment."""
+        metrics = self.metrics
+        if section == "seats":
+            return not self.cooperative
+        if section in ("factions", "coop", "runs", "cards", "deltas", "matrix", "cost", "ratings", "tuning"):
+            return any(not metrics.get(name, pl.DataFrame()).is_empty() for name in SECTION_TABLES[section])
+        if section == "skill":
+            return len(rungs_in_order(metrics.get("skill_movement", pl.DataFrame()))) >= 2
+        return True
 
-def _override_text(overrides: Any) -> str:
-    if not isinstance(overrides, dict) or not overrides:
-        return "(game defaults)"
-    return ", ".join(f"{path} = {json.dumps(value)}" for path, value in overrides.items())
+    def frames(self, sections: Sequence[str] | None = None) -> dict[str, pl.DataFrame]:
+        """The report's tables by name, in report order: those of ``sections`` (default: every
+        section that applies)."""
+        chosen = [name for name in SECTIONS if self.applies(name)] if sections is None else list(sections)
+        tables: dict[str, pl.DataFrame] = {}
+        for section in SECTIONS:
+            if section not in chosen:
+                continue
+            for name in SECTION_TABLES[section]:
+                if name == "findings":
+                    tables[name] = findings_frame(self.findings)
+                elif name == "variants":
+                    tables[name] = self.variants
+                elif name in self.metrics:
+                    tables[name] = self.metrics[name]
+        return tables
 
 
 def build_report(experiment_dir: ResultsPath) -> Report:
@@ -141,11 +177,8 @@ def build_report(experiment_dir: ResultsPath) -> Report:
     paired = None if spec.get("paired_seeds") else False
     con = open_catalog(experiment_dir, cached=True, paired=paired)
     try:
-        seats = win_rate_by_seat(con)
-        agents = win_rate_by_agent(con)
-        lengths = game_length(con)
-        cards = card_table(con)
         metrics = {name: metric(con, name) for name in METRIC_TABLES}
+        modes = metric(con, "experiment_modes")
         metrics["agent_matrix"] = agent_matrix(con, variant_rules(spec))
         metrics["skill_movement"] = skill_movement(con)
         metrics["agent_cost"] = agent_cost(con, experiment_dir)
@@ -155,408 +188,393 @@ def build_report(experiment_dir: ResultsPath) -> Report:
         con.close()
     from analytics.tuning import tuning_tables
 
-    tuning = tuning_tables(experiment_dir)
-    metrics.update(tuning)
-    spec_variants = spec.get("variants")
-    if not isinstance(spec_variants, dict):
-        spec_variants = {}
-    played = lengths.group_by("variant").agg(pl.col("games").sum())
+    metrics.update(tuning_tables(experiment_dir))  # a tuning run's tables (cardlab tune); else none
+    cooperative = bool(modes["cooperative"].all()) if modes.height else False
+    games = metrics["game_stats"]
+    played = games.group_by("variant").agg(pl.col("games").sum())
+    infos = variant_infos(spec)
     listed = pl.DataFrame(
-        {"variant": list(spec_variants), "overrides": [_override_text(v) for v in spec_variants.values()]},
-        schema={"variant": pl.String, "overrides": pl.String})
+        {"variant": list(infos), "label": [info.label for info in infos.values()],
+         "overrides": [info.text for info in infos.values()]},
+        schema={"variant": pl.String, "label": pl.String, "overrides": pl.String})
     variants = (
         listed.join(played, on="variant", how="full", coalesce=True)
-        .with_columns(pl.col("games").fill_null(0), pl.col("overrides").fill_null("(not in spec.json)"))
+        .with_columns(pl.col("games").fill_null(0), pl.col("overrides").fill_null("(not in spec.json)"),
+                      pl.col("label").fill_null(pl.col("variant")))
         .sort(pl.col("variant") != "baseline", "variant")
-        .select("variant", "games", "overrides")
+        .select("variant", "label", "games", "overrides")
     )
-    games_played = int(lengths["games"].sum())
     per_variant = spec.get("games")
     player_counts = spec.get("player_counts")
-    # Sweep grid points are variants too, though spec.json lists only the named ones.
-    variant_count = len(variant_rules(spec)) or len(spec_variants)
-    planned = (per_variant * len(player_counts) * variant_count
+    planned = (per_variant * len(player_counts) * max(1, len(infos))
                if isinstance(per_variant, int) and isinstance(player_counts, list) else 0)
+    labels = dict(variants.select("variant", "label").iter_rows())
     return Report(
         experiment=str(spec.get("name", experiment_dir.name)),
         game=str(spec.get("game", "?")),
         description=str(spec.get("description", "")),
         folder=experiment_dir,
         spec=spec,
-        games_played=games_played,
+        games_played=int(games["games"].sum()) if games.height else 0,
         games_planned=planned,
         shards_finished=len(read_manifest(experiment_dir)),
         variants=variants,
-        win_rate_by_seat=seats,
-        win_rate_by_agent=agents,
-        game_length=lengths,
-        card_table=cards,
+        cooperative=cooperative,
         metrics=metrics,
-        tables=TABLE_NAMES + (TUNING_TABLES if tuning else ()),
+        findings=findings(metrics, labels, cooperative=cooperative),
     )
 
 
-# ---------------------------------------------------------------- formatting
-
-
-def _count(value: Any) -> str:
-    return "-" if value is None else f"{int(value):,}"
-
-
-def _percent(value: Any) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "-"
-    return f"{100 * value:.1f}%"
-
-
-def _interval(low: Any, high: Any) -> str:
-    if low is None or high is None:
-        return "-"
-    return f"[{_percent(low)}, {_percent(high)}]"
-
-
-def _number(value: Any, digits: int = 1) -> str:
-    return "-" if value is None else f"{value:,.{digits}f}"
-
-
-@dataclass
-class _Table:
-    """A table of already formatted cells; ``right`` marks right-aligned columns."""
-
-    title: str
-    headers: list[str]
-    right: list[bool]
-    rows: list[list[str]]
-    notes: list[str] = field(default_factory=list)
-
-    def text(self) -> str:
-        widths = [max([len(h), *(len(row[i]) for row in self.rows)]) for i, h in enumerate(self.headers)]
-
-        def line(cells: Sequence[str]) -> str:
-            return "  " + "  ".join(
-                cell.rjust(width) if right else cell.ljust(width)
-                for cell, width, right in zip(cells, widths, self.right, strict=True)).rstrip()
-
-        body = [self.title, *(f"  {note}" for note in self.notes)]
-        if self.headers:
-            body.append(line(self.headers))
-            body.extend(line(row) for row in self.rows)
-        return "\n".join(body)
-
-    def markdown(self) -> str:
-        def line(cells: Sequence[str]) -> str:
-            return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
-
-        body = [f"## {self.title}", ""]
-        if self.notes:
-            body.extend([*self.notes, ""])
-        if not self.headers:
-            return "\n".join(body).rstrip()
-        body.append(line(self.headers))
-        body.append("|" + "|".join("---:" if right else "---" for right in self.right) + "|")
-        body.extend(line(row) for row in self.rows)
-        return "\n".join(body)
-
+# ---------------------------------------------------------------- sections as text tables
 
 Row = dict[str, Any]
 
 
-def _rows(frame: pl.DataFrame) -> list[Row]:
-    return frame.to_dicts()
+def _by(frame: pl.DataFrame, keys: list[str]) -> list[list[Row]]:
+    """The rows of ``frame`` grouped by ``keys``, in frame order."""
+    if frame.height == 0:
+        return []
+    return [group.to_dicts() for group in frame.partition_by(keys, maintain_order=True, as_dict=False)]
 
 
-def _win_rate_table(title: str, frame: pl.DataFrame, key: str, key_header: str) -> _Table:
-    return _Table(
-        title=title,
-        headers=["variant", "players", key_header, "games", "wins", "draws", "win rate", "95% interval"],
-        right=[False, True, key == "seat", True, True, True, True, False],
-        rows=[[row["variant"], str(row["n_players"]), str(row[key]), _count(row["games"]), _count(row["wins"]),
-               _count(row["draws"]), _percent(row["win_rate"]), _interval(row["ci_low"], row["ci_high"])]
-              for row in _rows(frame)],
-    )
+def _label(report: Report, variant: str) -> str:
+    return report.labels.get(variant, variant)
 
 
-def _length_tables(frame: pl.DataFrame) -> list[_Table]:
-    lengths = _Table(
-        title="Game length (turns as the game counts them)",
-        headers=["variant", "players", "games", "mean turns", "min", "p50", "p90", "max", "decisions/game"],
-        right=[False, *([True] * 8)],
-        rows=[[row["variant"], str(row["n_players"]), _count(row["games"]), _number(row["mean_turns"], 2),
-               _count(row["min_turns"]), _number(row["p50_turns"]), _number(row["p90_turns"]),
-               _count(row["max_turns"]), _number(row["mean_decisions"], 1)]
-              for row in _rows(frame)],
-    )
-    reasons = [name for name in frame.columns if name.startswith("end_")]
-    ends = _Table(
-        title="How games end (share of games)",
-        headers=["variant", "players", "draw", *(name.removeprefix("end_") for name in reasons)],
-        right=[False, True, True, *([True] * len(reasons))],
-        rows=[[row["variant"], str(row["n_players"]), _percent(row["draw_rate"]),
-               *(_percent(row[name]) for name in reasons)]
-              for row in _rows(frame)],
-    )
-    return [lengths, ends]
+def _players(report: Report) -> str:
+    return "heroes" if report.cooperative else "players"
 
 
-_CARD_NOTES = [
-    "drawn in, played in: seat-games in which the seat drew, played the card at least once;",
-    "draws, plays: times in all; win% played, win% drawn: share of those seat-games the seat won.",
-]
-
-
-def _card_tables(frame: pl.DataFrame, card_rows: int | None) -> list[_Table]:
-    tables = []
-    groups = frame.partition_by(["variant", "n_players"], maintain_order=True, as_dict=False)
-    for group in groups:
-        rows = _rows(group)
-        variant, players = rows[0]["variant"], rows[0]["n_players"]
-        shown: list[Row | None] = list(rows)
-        what = f"all {len(rows)} cards seen"
-        if card_rows is not None and len(rows) > 2 * card_rows:
-            shown = [*rows[:card_rows], None, *rows[-card_rows:]]
-            what = f"top and bottom {card_rows} of {len(rows)} cards seen"
-        cells = [
-            ["...", "", "", "", "", "", "", ""] if row is None else
-            [row["card"], _count(row["games_drawn"]), _count(row["times_drawn"]), _count(row["games_played"]),
-             _count(row["times_played"]), _percent(row["win_rate_when_played"]),
-             _interval(row["played_ci_low"], row["played_ci_high"]), _percent(row["win_rate_when_drawn"])]
-            for row in shown
-        ]
-        tables.append(_Table(
-            title=f"Cards: {variant}, {players} players ({what}, by win rate when played)",
-            headers=["card", "drawn in", "draws", "played in", "plays", "win% played", "95% interval",
-                     "win% drawn"],
-            right=[False, True, True, True, True, True, False, True],
-            rows=cells,
-            notes=_CARD_NOTES,
-        ))
-    return tables
-
-
-def _clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 3] + "..."
-
-
-def _header_lines(report: Report) -> list[tuple[str, str]]:
-    agents = report.spec.get("agents")
-    agent_text = ", ".join(map(str, agents)) if isinstance(agents, list) else "?"
-    if report.spec.get("rotate_seats"):
-        agent_text += " (seats rotated every game)"
-    planned = f" of {report.games_planned:,} planned" if report.games_planned else ""
-    lines = [
-        ("experiment", report.experiment),
-        ("game", report.game),
-        ("description", report.description or "-"),
-        ("folder", str(report.folder)),
-        ("games", f"{report.games_played:,} played{planned} ({report.shards_finished} shards finished)"),
-        ("agents", agent_text),
-        ("seed", str(report.spec.get("seed", "?"))),
-    ]
-    return lines
-
-
-def _variant_table(report: Report) -> _Table:
-    return _Table(
+def _variant_table(report: Report) -> TextTable:
+    return TextTable(
         title="Variants",
         headers=["variant", "games", "overrides"],
         right=[False, True, False],
-        rows=[[row["variant"], _count(row["games"]), row["overrides"]] for row in _rows(report.variants)],
+        rows=[[row["label"], fmt.count(row["games"]), row["overrides"]] for row in report.variants.to_dicts()],
+        keys=1, wrap=2,
+        notes=["games: played, over every player count."],
     )
 
 
-def _p_value(value: Any) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "-"
-    return "<1e-4" if value < 1e-4 else f"{value:.4f}"
-
-
-def _signed_points(value: Any) -> str:
-    """A difference of rates in percentage points."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "-"
-    return f"{100 * value:+.1f}"
-
-
-def _points_interval(low: Any, high: Any) -> str:
-    if low is None or high is None:
-        return "-"
-    return f"[{_signed_points(low)}, {_signed_points(high)}]"
-
-
-def _by_count(frame: pl.DataFrame) -> list[tuple[str, int, list[Row]]]:
-    if frame.height == 0:
-        return []
-    return [(group["variant"][0], group["n_players"][0], _rows(group))
-            for group in frame.partition_by(["variant", "n_players"], maintain_order=True, as_dict=False)]
-
-
-def _seat_balance_table(frame: pl.DataFrame) -> _Table:
-    return _Table(
-        title="Seat balance: chi-square of wins by seat against 1/N; first-seat advantage (share - 1/N)",
-        headers=["variant", "players", "games", "wins", "chi2", "df", "p", "seat 0 share", "advantage",
-                 "95% interval"],
-        right=[False, True, True, True, True, True, True, True, True, False],
-        rows=[[row["variant"], str(row["n_players"]), _count(row["games"]), _count(row["total_wins"]),
-               _number(row["chi2"], 2), _count(row["df"]), _p_value(row["p_value"]), _percent(row["first_seat_share"]),
-               _signed_points(row["first_seat_advantage"]),
-               _points_interval(row["first_seat_advantage_low"], row["first_seat_advantage_high"])]
-              for row in _rows(frame)],
-        notes=["advantage and interval in percentage points; '-' for one-player games."],
+def _findings_table(report: Report) -> TextTable:
+    return TextTable(
+        title="Findings: what deserves a designer's attention (details in the sections below)",
+        headers=[], right=[], rows=[],
+        notes=[*findings_lines(report.findings),
+               f"Bands: seats and factions +- {fmt.percent(FACTION_BAND)} of the fair or expected rate, cards "
+               f"+- {fmt.percent(CARD_BAND)} of the agent's card mean; 'surely outside': the whole 95% interval is. "
+               "Unit of evidence: the game (rates over seat-games have intervals clustered by game)."],
     )
 
 
-def _faction_tables(report: Report) -> list[_Table]:
-    stats = report.metrics.get("faction_stats")
-    if stats is None or stats.height == 0:
+def _seat_tables(report: Report) -> list[TextTable]:
+    seats = report.metrics["seat_stats"]
+    balance = report.metrics["seat_balance"]
+    return [
+        TextTable(
+            title="Win rate by seat (95% Wilson interval; unit: the game)",
+            headers=["variant", "players", "seat", "games", "wins", "win rate", "95% interval", "win share",
+                     "95% interval"],
+            right=[False, True, True, True, True, True, False, True, False],
+            rows=[[_label(report, row["variant"]), str(row["n_players"]), str(row["seat"]), fmt.count(row["games"]),
+                   fmt.count(row["wins"]), fmt.percent(row["win_rate"]),
+                   fmt.interval(row["win_rate_low"], row["win_rate_high"]), fmt.percent(row["win_share"]),
+                   fmt.interval(row["win_share_low"], row["win_share_high"])]
+                  for row in seats.to_dicts()],
+            keys=3,
+            notes=["win share: the seat's wins over all seats' wins (draws do not count; the draws are in the games "
+                   "table); fair share 1/N."],
+        ),
+        TextTable(
+            title="Seat balance: chi-square of the wins by seat against 1/N; first-seat advantage (share - 1/N)",
+            headers=["variant", "players", "games", "wins", "chi2", "df", "p", "seat 0", "advantage",
+                     "95% interval", "flag"],
+            right=[False, True, True, True, True, True, True, True, True, False, False],
+            rows=[[_label(report, row["variant"]), str(row["n_players"]), fmt.count(row["games"]),
+                   fmt.count(row["total_wins"]), fmt.number(row["chi2"], 2), fmt.count(row["df"]),
+                   fmt.p_value(row["p_value"]), fmt.percent(row["first_seat_share"]),
+                   fmt.points(row["first_seat_advantage"]),
+                   fmt.points_interval(row["first_seat_advantage_low"], row["first_seat_advantage_high"]),
+                   _band_flag(row)]
+                  for row in balance.to_dicts()],
+            keys=2,
+            notes=["seat 0: its win share; advantage: minus 1/N, with its interval, in percentage points; '-' for "
+                   "one-player games; "
+                   f"flag: OUTSIDE when the whole interval is beyond +- {fmt.percent(FACTION_BAND)}, outside? when "
+                   "only the estimate is."],
+        ),
+    ]
+
+
+def _band_flag(row: Row) -> str:
+    if row.get("surely_outside"):
+        return "OUTSIDE"
+    return "outside?" if row.get("outside_band") else ""
+
+
+def _agent_table(report: Report) -> TextTable:
+    notes = ["95% Wilson interval at the effective sample size of the games (an agent at several seats of a "
+             "game: those seat-games are linked); effective n: that size."]
+    if report.cooperative:
+        notes.append("cooperative: every hero shares the party's outcome, so the unit is the game.")
+    return TextTable(
+        title="Win rate by agent",
+        headers=["variant", _players(report), "agent", "games", "seat-games", "wins", "win rate",
+                 "95% interval", "effective n"],
+        right=[False, True, False, True, True, True, True, False, True],
+        rows=[[_label(report, row["variant"]), str(row["n_players"]), str(row["agent"]), fmt.count(row["games"]),
+               fmt.count(row["seat_games"]), fmt.count(row["wins"]), fmt.percent(row["win_rate"]),
+               fmt.interval(row["win_rate_low"], row["win_rate_high"]), fmt.count(round(row["win_rate_effective_n"]))]
+              for row in report.metrics["agent_stats"].to_dicts()],
+        keys=3, notes=notes,
+    )
+
+
+def _faction_tables(report: Report) -> list[TextTable]:
+    stats = report.metrics["faction_stats"]
+    if stats.is_empty():
         return []
-    tables = [_Table(
-        title="Factions: win rate (95% Wilson interval) against the expected rate +- band",
-        headers=["variant", "players", "faction", "seat-games", "win rate", "95% interval", "expected", "flag"],
-        right=[False, True, False, True, True, False, True, False],
-        rows=[[row["variant"], str(row["n_players"]), str(row["faction"]), _count(row["seat_games"]),
-               _percent(row["win_rate"]), _interval(row["win_rate_low"], row["win_rate_high"]),
-               _percent(row["expected"]),
-               "OUTSIDE" if row["surely_outside"] else ("outside?" if row["outside_band"] else "")]
-              for row in _rows(stats)],
-        notes=["OUTSIDE: the whole interval is outside the band; outside?: only the estimate is."],
+    players = _players(report)
+    tables = [TextTable(
+        title="Factions: win rate against the expected rate +- band (95% interval clustered by game)",
+        headers=["variant", players, "faction", "games", "seat-games", "win rate", "95% interval", "expected",
+                 "flag"],
+        right=[False, True, False, True, True, True, False, True, False],
+        rows=[[_label(report, row["variant"]), str(row["n_players"]), str(row["faction"]), fmt.count(row["games"]),
+               fmt.count(row["seat_games"]), fmt.percent(row["win_rate"]),
+               fmt.interval(row["win_rate_low"], row["win_rate_high"]), fmt.percent(row["expected"]),
+               _band_flag(row)]
+              for row in stats.to_dicts()],
+        keys=3,
+        notes=[f"expected: every seat's pooled win rate at that count (1/N without draws); band +- "
+               f"{fmt.percent(FACTION_BAND)}; OUTSIDE: the whole interval is outside the band, outside?: only the "
+               "estimate is."],
     )]
-    spread = report.metrics["faction_spread"]
-    tables.append(_Table(
+    tables.append(TextTable(
         title="Faction spread",
-        headers=["variant", "players", "factions", "min", "max", "spread", "sd", "band", "outside"],
-        right=[False, True, True, True, True, True, True, True, True],
-        rows=[[row["variant"], str(row["n_players"]), str(row["factions"]), _percent(row["min_win_rate"]),
-               _percent(row["max_win_rate"]), _percent(row["spread"]), _percent(row["sd"]),
-               f"+-{_percent(float(row['band']))}", str(row["outside_band"])]
-              for row in _rows(spread)],
+        headers=["variant", players, "factions", "min", "max", "spread", "sd", "band", "outside", "surely outside"],
+        right=[False, True, True, True, True, True, True, True, True, True],
+        rows=[[_label(report, row["variant"]), str(row["n_players"]), str(row["factions"]),
+               fmt.percent(row["min_win_rate"]), fmt.percent(row["max_win_rate"]), fmt.percent(row["spread"]),
+               fmt.percent(row["sd"]), f"+-{fmt.percent(row['band'])}", str(row["outside_band"]),
+               str(row["surely_outside"])]
+              for row in report.metrics["faction_spread"].to_dicts()],
+        keys=2,
     ))
-    for variant, players, rows in _by_count(report.metrics["matchups"]):
-        # Columns by number: faction names are too long for a 100-column matrix.
+    if report.cooperative:
+        return tables
+    for rows in _by(report.metrics["matchups"], ["variant", "n_players"]):
         factions = sorted({row["faction"] for row in rows} | {row["opponent"] for row in rows})
-        rates = {(row["faction"], row["opponent"]): row["win_rate"] for row in rows}
-        tables.append(_Table(
-            title=f"Matchups: {variant}, {players} players (row faction's win rate in games with the column faction)",
+        cells = {(row["faction"], row["opponent"]): row for row in rows}
+        tables.append(TextTable(
+            title=f"Matchups: {_label(report, rows[0]['variant'])}, {rows[0]['n_players']} players "
+                  "(the row faction's win rate in games with the column faction)",
             headers=["faction", *(str(number) for number in range(1, len(factions) + 1))],
             right=[False, *([True] * len(factions))],
-            rows=[[f"{number:>2} {_clip(faction, 24)}", *(_percent(rates.get((faction, other))) for other in factions)]
+            rows=[[f"{number:>2} {faction}",
+                   *(fmt.percent(cells[faction, other]["win_rate"]) if (faction, other) in cells else "-"
+                     for other in factions)]
                   for number, faction in enumerate(factions, start=1)],
-            notes=["columns: the factions by the numbers of the rows; '-': never met."],
+            keys=1,
+            notes=["columns: the factions by the numbers of the rows; fair rate "
+                   f"{fmt.percent(1 / rows[0]['n_players'])}; '-': never met; seat-games per cell in the matchups "
+                   "table (JSON, CSV)."],
         ))
     return tables
 
 
-def _coop_tables(report: Report, card_rows: int | None) -> list[_Table]:
-    sizes = report.metrics.get("party_size_stats")
-    if sizes is None or sizes.height == 0:
+def _coop_tables(report: Report, card_rows: int | None) -> list[TextTable]:
+    sizes = report.metrics["party_size_stats"]
+    if sizes.is_empty():
         return []
-    tables = [_Table(
-        title="Cooperative: team win rate by party size (95% Wilson interval)",
-        headers=["variant", "party size", "games", "wins", "win rate", "95% interval"],
-        right=[False, True, True, True, True, False],
-        rows=[[row["variant"], str(row["n_players"]), _count(row["games"]), _count(row["wins"]),
-               _percent(row["win_rate"]), _interval(row["win_rate_low"], row["win_rate_high"])]
-              for row in _rows(sizes)],
-    )]
-    compositions = _rows(report.metrics["composition_stats"])
     limit = card_rows or 20
-    tables.append(_Table(
-        title=f"Cooperative: win rate by composition (best {limit} per variant and size)",
-        headers=["variant", "size", "composition", "games", "win rate", "95% interval"],
-        right=[False, True, False, True, True, False],
-        rows=[[row["variant"], str(row["n_players"]), _clip(str(row["composition"]), 40), _count(row["games"]),
-               _percent(row["win_rate"]), _interval(row["win_rate_low"], row["win_rate_high"])]
-              for _, _, group in _by_count(report.metrics["composition_stats"]) for row in group[:limit]]
-        if compositions else [],
-    ))
-    tables.append(_Table(
-        title="Cooperative: marginal effect of including each class (win rate with - without)",
-        headers=["variant", "size", "class", "games with", "with", "without", "effect", "p"],
-        right=[False, True, False, True, True, True, True, True],
-        rows=[[row["variant"], str(row["n_players"]), str(row["faction"]), _count(row["games_with"]),
-               _percent(row["win_rate_with"]), _percent(row["win_rate_without"]), _signed_points(row["effect"]),
-               _p_value(row["p_value"])]
-              for row in _rows(report.metrics["class_effects"])],
-        notes=["effect in percentage points; p: two-proportion z-test."],
-    ))
-    return tables
+    compositions = [row for group in _by(report.metrics["composition_stats"], ["variant", "n_players"])
+                    for row in group[:limit]]
+    return [
+        TextTable(
+            title="Cooperative: party win rate by party size (95% Wilson interval; unit: the game)",
+            headers=["variant", "heroes", "games", "wins", "win rate", "95% interval"],
+            right=[False, True, True, True, True, False],
+            rows=[[_label(report, row["variant"]), str(row["n_players"]), fmt.count(row["games"]),
+                   fmt.count(row["wins"]), fmt.percent(row["win_rate"]),
+                   fmt.interval(row["win_rate_low"], row["win_rate_high"])]
+                  for row in sizes.to_dicts()],
+            keys=2,
+        ),
+        TextTable(
+            title=f"Cooperative: win rate by composition (best {limit} per variant and size)",
+            headers=["variant", "heroes", "composition", "games", "win rate", "95% interval"],
+            right=[False, True, False, True, True, False],
+            rows=[[_label(report, row["variant"]), str(row["n_players"]), str(row["composition"]),
+                   fmt.count(row["games"]), fmt.percent(row["win_rate"]),
+                   fmt.interval(row["win_rate_low"], row["win_rate_high"])]
+                  for row in compositions],
+            keys=2,
+        ),
+        TextTable(
+            title="Cooperative: marginal effect of including each class (win rate with - without)",
+            headers=["variant", "heroes", "class", "games with", "with", "without", "effect", "p"],
+            right=[False, True, False, True, True, True, True, True],
+            rows=[[_label(report, row["variant"]), str(row["n_players"]), str(row["faction"]),
+                   fmt.count(row["games_with"]), fmt.percent(row["win_rate_with"]),
+                   fmt.percent(row["win_rate_without"]), fmt.points(row["effect"]), fmt.p_value(row["p_value"])]
+                  for row in report.metrics["class_effects"].to_dicts()],
+            keys=3,
+            notes=["effect in percentage points; p: two-proportion z-test over games."],
+        ),
+    ]
 
 
-def _game_stats_table(frame: pl.DataFrame) -> _Table:
-    return _Table(
-        title="Games: decisions, legal actions, draws and turn cap (95% Wilson intervals)",
-        headers=["variant", "players", "p50 dec.", "legal/dec.", "draw rate", "95% interval",
-                 "turn cap", "95% interval"],
-        right=[False, True, True, True, True, False, True, False],
-        rows=[[row["variant"], str(row["n_players"]), _number(row["p50_decisions"]),
-               _number(row["mean_legal_actions"], 2), _percent(row["draw_rate"]),
-               _interval(row["draw_rate_low"], row["draw_rate_high"]), _percent(row["turn_cap_rate"]),
-               _interval(row["turn_cap_rate_low"], row["turn_cap_rate_high"])]
-              for row in _rows(frame)],
-        notes=["legal/dec.: mean legal actions per decision (forced single-option moves are not decisions)."],
-    )
+def _mean_interval(row: Row, name: str) -> str:
+    if fmt.missing(row[name]):
+        return "-"
+    return f"[{fmt.number(row[f'{name}_low'], 2)}, {fmt.number(row[f'{name}_high'], 2)}]"
 
 
-_CARD_STATS_NOTES = [
-    "in hand: seat-games with the card drawn or in the opening hand; GIH/GNS: win% in hand / not seen;",
-    "IWD = GIH - GNS (points); OH/GD: opening hand / drawn later; shrunk: empirical-Bayes GIH;",
-    "z: GIH against the card mean; ! marks |z| >= 3.",
-]
+def _run_table(report: Report) -> list[TextTable]:
+    runs = report.metrics["run_stats"]
+    if runs.is_empty():
+        return []
+    return [TextTable(
+        title="Runs: how far the party gets (cooperative; unit: the game)",
+        headers=["variant", "heroes", "games", "win rate", "95% interval", "mean level", "95% interval",
+                 "top level", "reached it", "wipes/game", "95% interval", "games with a wipe"],
+        right=[False, True, True, True, False, True, False, True, True, True, False, True],
+        rows=[[_label(report, row["variant"]), str(row["n_players"]), fmt.count(row["games"]),
+               fmt.percent(row["win_rate"]), fmt.interval(row["win_rate_low"], row["win_rate_high"]),
+               fmt.number(row["mean_level"], 2), _mean_interval(row, "mean_level"), fmt.count(row["top_level"]),
+               fmt.percent(row["top_level_rate"]), fmt.number(row["wipes_per_game"], 2),
+               _mean_interval(row, "wipes_per_game"), fmt.percent(row["wipe_rate"])]
+              for row in runs.to_dicts()],
+        keys=2,
+        notes=["When the party almost always wins (Party mode: a wiped party revives and goes on), the win rate "
+               "says little: read the wipes per game and the level reached. Intervals: normal 95% for the means, "
+               "Wilson for the rates."],
+    )]
 
 
-def _card_stats_tables(frame: pl.DataFrame, card_rows: int | None) -> list[_Table]:
+def _game_tables(report: Report) -> list[TextTable]:
+    stats = report.metrics["game_stats"]
+    ends = report.metrics["end_reason_stats"]
+    reasons = sorted(set(ends["end_reason"])) if ends.height else []
+    shares = {(row["variant"], row["n_players"], row["end_reason"]): row["share"] for row in ends.to_dicts()}
+    players = _players(report)
+    return [
+        TextTable(
+            title="Games: length, decisions, draws and the turn cap (95% intervals)",
+            headers=["variant", players, "games", "mean turns", "p10", "p50", "p90", "max", "decisions/game",
+                     "legal/decision", "draw rate", "95% interval", "turn cap", "95% interval"],
+            right=[False, True, True, True, True, True, True, True, True, True, True, False, True, False],
+            rows=[[_label(report, row["variant"]), str(row["n_players"]), fmt.count(row["games"]),
+                   fmt.number(row["mean_turns"], 2), fmt.number(row["p10_turns"]), fmt.number(row["p50_turns"]),
+                   fmt.number(row["p90_turns"]), fmt.count(row["max_turns"]), fmt.number(row["mean_decisions"]),
+                   fmt.number(row["mean_legal_actions"], 2), fmt.percent(row["draw_rate"]),
+                   fmt.interval(row["draw_rate_low"], row["draw_rate_high"]), fmt.percent(row["turn_cap_rate"]),
+                   fmt.interval(row["turn_cap_rate_low"], row["turn_cap_rate_high"])]
+                  for row in stats.to_dicts()],
+            keys=2,
+            notes=["turns as the game counts them (rounds in Divvy); legal/decision: mean legal actions per "
+                   "decision (forced single-option moves are not decisions; '-' when the game does not record it)."],
+        ),
+        TextTable(
+            title="How games end (share of games)",
+            headers=["variant", players, *reasons],
+            right=[False, True, *([True] * len(reasons))],
+            rows=[[_label(report, row["variant"]), str(row["n_players"]),
+                   *(fmt.percent(shares.get((row["variant"], row["n_players"], reason), 0.0)) for reason in reasons)]
+                  for row in stats.to_dicts()],
+            keys=2,
+        ),
+    ]
+
+
+def _prior_note(rows: list[Row]) -> str:
+    first = rows[0]
+    if first["prior_identified"]:
+        return (f"shrunk: empirical-Bayes GIH, beta prior of mean {fmt.percent(first['card_mean'])} and strength "
+                f"{fmt.number(first['prior_strength'], 0)} games (the cards' true rates spread by "
+                f"{fmt.points(first['card_spread']).lstrip('+')} points, sd).")
+    return (f"shrunk: the cards' GIH win rates differ no more than noise would make them, so every card shrinks to "
+            f"the agent's mean {fmt.percent(first['card_mean'])}: sort by GIH or IWD instead.")
+
+
+def _card_tables(report: Report, card_rows: int | None) -> list[TextTable]:
+    stats = report.metrics["card_stats"]
+    playable = bool(stats.height) and int(stats["games_playable"].sum()) > 0
     tables = []
-    for variant, players, rows in _by_count(frame):
+    for rows in _by(stats, ["variant", "n_players", "agent"]):
         shown: list[Row | None] = list(rows)
         what = f"all {len(rows)} cards"
         if card_rows is not None and len(rows) > 2 * card_rows:
             shown = [*rows[:card_rows], None, *rows[-card_rows:]]
             what = f"top and bottom {card_rows} of {len(rows)} cards"
-        tables.append(_Table(
-            title=f"Card stats: {variant}, {players} players ({what}, by shrunk GIH win rate)",
-            headers=["card", "in hand", "GIH", "GNS", "IWD", "OH", "GD", "play%", "turn", "shrunk", "z", ""],
-            right=[False, *([True] * 10), False],
-            rows=[["...", *([""] * 11)] if row is None else
-                  [_clip(str(row["card"]), 24), _count(row["games_in_hand"]), _percent(row["gih_win_rate"]),
-                   _percent(row["gns_win_rate"]), _signed_points(row["iwd"]), _percent(row["oh_win_rate"]),
-                   _percent(row["gd_win_rate"]), _percent(row["play_rate"]), _number(row["mean_turn_played"], 2),
-                   _percent(row["shrunk_win_rate"]), _number(row["z_score"], 2), "!" if row["outlier"] else ""]
-                  for row in shown],
-            notes=_CARD_STATS_NOTES,
+        headers = ["card", "in hand", "GIH", "95% interval", "GNS", "IWD", "play rate",
+                   *(["when playable"] if playable else []), "turn", "shrunk", "z", "flags"]
+        cells = []
+        for row in shown:
+            if row is None:
+                cells.append(["...", *([""] * (len(headers) - 1))])
+                continue
+            flags = " ".join(flag for flag, on in (("!", row["outlier"]), ("OUT", row["surely_outside"]),
+                                                   ("never", row["never_played"])) if on)
+            cells.append([
+                str(row["card"]), fmt.count(row["games_in_hand"]), fmt.percent(row["gih_win_rate"]),
+                fmt.interval(row["gih_win_rate_low"], row["gih_win_rate_high"]), fmt.percent(row["gns_win_rate"]),
+                fmt.points(row["iwd"]), fmt.percent(row["play_rate"]),
+                *([fmt.percent(row["playable_play_rate"])] if playable else []),
+                fmt.number(row["mean_turn_played"], 2), fmt.percent(row["shrunk_win_rate"]),
+                fmt.number(row["z_score"], 2), flags])
+        first = rows[0]
+        tables.append(TextTable(
+            title=f"Cards: {_label(report, first['variant'])}, {first['n_players']} {_players(report)}, held by "
+                  f"{first['agent']} ({what}, by shrunk GIH win rate)",
+            headers=headers, right=[False, *([True] * (len(headers) - 2)), False], rows=cells, keys=1,
+            notes=["in hand: seat-games with the card drawn or in the opening hand; GIH/GNS: win rate in hand / not "
+                   "seen (interval clustered by game); IWD = GIH - GNS (points); play rate: played, of the games in "
+                   "hand" + ("; when playable: played, of the games it could be played in" if playable else "")
+                   + "; turn: mean first turn played; the opening-hand and drawn-later win rates (OH, GD) are in "
+                   "the JSON and CSV tables and on the dashboard;",
+                   _prior_note(rows),
+                   f"flags: ! outlier (|z| >= {OUTLIER_Z:g} and {100 * OUTLIER_POINTS:g}+ points from the mean); "
+                   f"OUT: the GIH interval is beyond the card mean +- {fmt.percent(CARD_BAND)}; never: "
+                   f"{NEVER_PLAYED}."],
         ))
     return tables
 
 
-def _delta_tables(frame: pl.DataFrame, card_rows: int | None) -> list[_Table]:
+def _delta_value(row: Row, name: str) -> str:
+    return fmt.number(row[name], 2) if row["test"] == "welch" else fmt.percent(row[name])
+
+
+def _delta_tables(report: Report, card_rows: int | None) -> list[TextTable]:
     tables = []
     limit = card_rows or 10
-    for variant, players, rows in _by_count(frame):
+    for rows in _by(report.metrics["variant_deltas"], ["variant", "n_players"]):
         cards = sorted((row for row in rows if row["family"] == "card"),
-                       key=lambda row: (row["q_value"], row["p_value"], row["key"], row["metric"]))
-        kept_cards = [row for row in cards if row["significant"]] or cards[:limit]
-        if len(kept_cards) > 3 * limit:
-            kept_cards = kept_cards[: 3 * limit]
+                       key=lambda row: (row["q_value"], row["p_value"], row["agent"] or "", row["key"], row["metric"]))
+        kept_cards = ([row for row in cards if row["significant"]] or cards[:limit])[: 3 * limit]
         shown = [row for row in rows if row["family"] != "card"] + kept_cards
-        tables.append(_Table(
-            title=f"Variant {variant} against baseline, {players} players",
-            headers=["family", "key", "metric", "baseline", "variant", "delta", "test", "p", "q (BH)", ""],
-            right=[False, False, False, True, True, True, False, True, True, False],
-            rows=[[row["family"], _clip(str(row["key"]), 20), row["metric"],
-                   _number(row["baseline_value"], 2) if row["test"] == "welch" else _percent(row["baseline_value"]),
-                   _number(row["value"], 2) if row["test"] == "welch" else _percent(row["value"]),
-                   _number(row["delta"], 2) if row["test"] == "welch" else _signed_points(row["delta"]),
-                   row["test"], _p_value(row["p_value"]), _p_value(row["q_value"]),
+        first = rows[0]
+        tables.append(TextTable(
+            title=f"Variant {_label(report, first['variant'])} against the baseline, {first['n_players']} "
+                  f"{_players(report)}",
+            headers=["what", "baseline", "variant", "delta", "95% interval", "test", "p", "q (BH)", ""],
+            right=[False, True, True, True, False, False, True, True, False],
+            rows=[[delta_subject(row), _delta_value(row, "baseline_value"),
+                   _delta_value(row, "value"),
+                   fmt.signed(row["delta"]) if row["test"] == "welch" else fmt.points(row["delta"]),
+                   (f"[{fmt.signed(row['delta_low'])}, {fmt.signed(row['delta_high'])}]" if row["test"] == "welch"
+                    else fmt.points_interval(row["delta_low"], row["delta_high"])),
+                   row["test"], fmt.p_value(row["p_value"]), fmt.p_value(row["q_value"]),
                    "*" if row["significant"] else ""]
                   for row in shown],
-            notes=[f"cards: the significant ones (q < 0.05), else the {limit} with the lowest q "
-                   f"({len(cards)} card tests in all);",
-                   "rates in %, deltas in points; q: Benjamini-Hochberg within the family; * q < 0.05."],
+            keys=1,
+            notes=[f"cards: the significant ones (q < 0.05), else the {limit} with the lowest q ({len(cards)} card "
+                   "tests in all); rates in %, their deltas in points, means (turns, decisions) in their units;",
+                   "95% interval: unadjusted (Newcombe for rates, paired on the baseline's seeds, Welch for means); "
+                   "q: Benjamini-Hochberg within the family; * q < 0.05."],
         ))
     return tables
-
-
-def _notice(title: str, text: str) -> _Table:
-    """A section with nothing to show, saying why (only when the section was asked for)."""
-    return _Table(title=title, headers=[], right=[], rows=[], notes=[text])
 
 
 _AGENT_KEY = re.compile(r"(?<=[(,])\s*[a-z_]+=")
@@ -569,7 +587,7 @@ def short_agent(name: str) -> str:
 
 
 def _matrix_cell(row: Row | None) -> str:
-    return "-" if row is None else f"{_percent(row['win_rate'])} ({row['seat_games']:,})"
+    return "-" if row is None else f"{fmt.percent(row['win_rate'])} ({row['seat_games']:,})"
 
 
 def _movement_cell(row: Row | None) -> str:
@@ -577,41 +595,38 @@ def _movement_cell(row: Row | None) -> str:
     if row is None:
         return "-"
     mark = {1: "+", -1: "-"}.get(row["direction"], "")
-    return f"{_signed_points(row['deviation'])}{mark}"
+    return f"{fmt.points(row['deviation'])}{mark}"
 
 
-def _matrix_tables(frame: pl.DataFrame, asked: bool, order: list[str]) -> list[_Table]:
+def _matrix_tables(frame: pl.DataFrame, asked: bool, order: list[str]) -> list[TextTable]:
     title = "Agent versus agent"
     if frame.height == 0:
-        return [_notice(title, "no game seats two different agents.")] if asked else []
+        return [notice(title, "no game seats two different agents.")] if asked else []
     tables = []
-    for group in frame.partition_by(["rules", "n_players"], maintain_order=True, as_dict=False):
-        rows = _rows(group)
+    for rows in _by(frame, ["rules", "n_players"]):
         agents = sorted({row["agent"] for row in rows} | {row["opponent"] for row in rows},
                         key=lambda agent: (order.index(agent) if agent in order else len(order), agent))
         cells = {(row["agent"], row["opponent"]): row for row in rows}
-
         variants = sorted({name for row in rows for name in row["variants"].split(", ")})
-        tables.append(_Table(
-            title=f"{title}: {rows[0]['n_players']} players, {_clip(rows[0]['rules'], 60)}",
+        tables.append(TextTable(
+            title=f"{title}: {rows[0]['n_players']} players, {rows[0]['rules']}",
             headers=["agent", *(str(number) for number in range(1, len(agents) + 1))],
             right=[False, *([True] * len(agents))],
-            rows=[[f"{number} {_clip(short_agent(agent), 24)}",
-                   *(_matrix_cell(cells.get((agent, other))) for other in agents)]
+            rows=[[f"{number} {short_agent(agent)}", *(_matrix_cell(cells.get((agent, other))) for other in agents)]
                   for number, agent in enumerate(agents, start=1)],
+            keys=1,
             notes=["the row agent's win rate in games with the column agent, with its seat-games (n);",
                    "columns: the agents by the numbers of the rows; draws count as not-a-win;",
-                   f"'-': never met; pooled over {len(variants)} variant(s) with these rules: "
-                   f"{_clip(', '.join(variants), 60)}."],
+                   f"'-': never met; pooled over {len(variants)} variant(s) with these rules: {', '.join(variants)}."],
         ))
     return tables
 
 
-def _movement_tables(frame: pl.DataFrame, card_rows: int | None, asked: bool) -> list[_Table]:
+def _movement_tables(frame: pl.DataFrame, card_rows: int | None, asked: bool) -> list[TextTable]:
     title = "Skill movement"
     rungs = rungs_in_order(frame)
     if len(rungs) < 2:
-        return [_notice(title, "fewer than two rungs (variants in which every seat plays the same agent).")] \
+        return [notice(title, "fewer than two rungs (variants in which every seat plays the same agent).")] \
             if asked else []
     tables = []
     for kind_players, group in frame.group_by(["kind", "n_players"], maintain_order=True):
@@ -623,19 +638,19 @@ def _movement_tables(frame: pl.DataFrame, card_rows: int | None, asked: bool) ->
         total = names.height
         if card_rows is not None and kind == "card" and total > card_rows:
             names = names.head(max(card_rows, int(names["sign_flips"].sum())))
-        by_key = {(row["name"], row["variant"]): row for row in _rows(group)}
-
+        by_key = {(row["name"], row["variant"]): row for row in group.to_dicts()}
         shown_rungs = [(variant, rung) for variant, rung in rungs
                        if any((name, variant) in by_key for name in names["name"])]
         what = f"all {total}" if names.height == total else f"{names.height} of {total}"
-        tables.append(_Table(
+        tables.append(TextTable(
             title=f"{title}: {kind}s, {players} players ({what}; win rate minus the rung's mean, in points)",
             headers=[kind, *(str(number) for number in range(1, len(shown_rungs) + 1)), "flips"],
             right=[False, *([True] * len(shown_rungs)), False],
-            rows=[[_clip(str(name), 24), *(_movement_cell(by_key.get((name, variant))) for variant, _ in shown_rungs),
+            rows=[[str(name), *(_movement_cell(by_key.get((name, variant))) for variant, _ in shown_rungs),
                    "FLIPS" if flips else ""]
                   for name, flips in names.select("name", "sign_flips").iter_rows()],
-            notes=["rungs: " + "; ".join(f"{number} {_clip(short_agent(rung), 24)}" for number, (_, rung)
+            keys=1,
+            notes=["rungs: " + "; ".join(f"{number} {short_agent(rung)}" for number, (_, rung)
                                          in enumerate(shown_rungs, start=1)),
                    "+/-: the whole 95% interval above/below the rung's mean; FLIPS: + on one rung, - on another;",
                    f"{'factions: win rate' if kind == 'faction' else 'cards: win rate in hand (GIH)'}; "
@@ -644,19 +659,21 @@ def _movement_tables(frame: pl.DataFrame, card_rows: int | None, asked: bool) ->
     return tables
 
 
-def _cost_table(frame: pl.DataFrame) -> _Table:
-    return _Table(
+def _cost_table(report: Report) -> TextTable:
+    return TextTable(
         title="Cost per game: wall seconds of one worker and agent decisions (all seats)",
         headers=["variant", "players", "agents", "games", "s/game", "decisions/game", "ms/decision"],
         right=[False, True, False, True, True, True, True],
-        rows=[[row["variant"], str(row["n_players"]), _clip(short_agent(str(row["lineup"])), 32), _count(row["games"]),
-               _number(row["seconds_per_game"], 3), _number(row["decisions_per_game"], 1),
-               _number(row["ms_per_decision"], 2)]
-              for row in _rows(frame)],
-        notes=["s/game: play_seconds of the finished shards (manifest) / their games; wall time, so it grows",
-               "when the machine is busy and is not reproducible, and a worker's first shard pays its imports",
-               "(about a second); '-': shards written before it was recorded;",
-               "agents without parameter names: ismcts(100) is ismcts(iterations=100)."],
+        # The variant's name: its swept lineup is the agents column.
+        rows=[[str(row["variant"]), str(row["n_players"]), short_agent(str(row["lineup"])),
+               fmt.count(row["games"]), fmt.number(row["seconds_per_game"], 3),
+               fmt.number(row["decisions_per_game"], 1), fmt.number(row["ms_per_decision"], 2)]
+              for row in report.metrics["agent_cost"].to_dicts()],
+        keys=2,
+        notes=["s/game: play_seconds of the finished shards (manifest) / their games; wall time, so it grows "
+               "when the machine is busy and is not reproducible, and a worker's first shard pays its imports "
+               "(about a second); '-': shards written before it was recorded; agents without parameter names: "
+               "ismcts(100) is ismcts(iterations=100)."],
     )
 
 
@@ -668,95 +685,51 @@ def _elo_interval(low: Any, high: Any) -> str:
     return "-" if low is None or high is None else f"[{_elo(low)}, {_elo(high)}]"
 
 
-def _ratings_tables(ratings: pl.DataFrame, gaps: pl.DataFrame, asked: bool) -> list[_Table]:
+def _ratings_tables(report: Report, asked: bool) -> list[TextTable]:
     """The ``ratings`` section: one rating table and one adjacent-gaps table per pool of variants."""
-    title = "Ratings"
+    ratings, gaps = report.metrics["agent_ratings"], report.metrics["rating_gaps"]
     if ratings.height == 0:
-        return [_notice(title, "no game seats two different agents with different results "
-                               "(a skill ladder's head-to-head variants do).")] if asked else []
+        return [notice("Ratings", "no game seats two different agents with different results "
+                                  "(a skill ladder's head-to-head variants do).")] if asked else []
     tables = []
     for group in ratings.partition_by(["rules", "n_players", "anchor"], maintain_order=True, as_dict=False):
-        rows = _rows(group)
+        rows = group.to_dicts()
         rules, players, anchor = rows[0]["rules"], rows[0]["n_players"], rows[0]["anchor"]
-        tables.append(_Table(
-            title=f"{title} (Bradley-Terry, Elo scale): {players} players, {_clip(rules, 40)}, "
-                  f"{_clip(short_agent(anchor), 30)} = 0",
+        pool = f"{players} players, {rules}, {short_agent(anchor)} = 0"
+        tables.append(TextTable(
+            title=f"Ratings (Bradley-Terry, Elo scale): {pool}",
             headers=["rank", "agent", "rating", "95% interval", "games", "comparisons"],
             right=[True, False, True, False, True, True],
-            rows=[[_count(row["rank"]), _clip(short_agent(row["agent"]), 40), _elo(row["rating"]),
-                   _elo_interval(row["rating_low"], row["rating_high"]), _count(row["games"]),
-                   _count(row["comparisons"])]
+            rows=[[fmt.count(row["rank"]), short_agent(row["agent"]), _elo(row["rating"]),
+                   _elo_interval(row["rating_low"], row["rating_high"]), fmt.count(row["games"]),
+                   fmt.count(row["comparisons"])]
                   for row in rows],
-            notes=["rating: Elo points (400 log10 of the odds; +200 wins 76% of games against 0) from the games",
-                   "seating different agents, one comparison per pair of seats, mirror games left out;",
-                   f"{VIRTUAL_DRAWS:g} virtual draw per pair that met; 95% interval: bootstrap by game, stratified",
+            keys=2,
+            notes=["rating: Elo points (400 log10 of the odds; +200 wins 76% of games against 0) from the games "
+                   "seating different agents, one comparison per pair of seats, mirror games left out; "
+                   f"{VIRTUAL_DRAWS:g} virtual draw per pair that met; 95% interval: bootstrap by game, stratified "
                    f"by variant ({BOOTSTRAP_REPLICATES:,} replicates, fixed seed)."],
         ))
-        pairs = _rows(gaps.filter((pl.col("rules") == rules) & (pl.col("n_players") == players)
-                                  & (pl.col("anchor") == anchor)))
+        pairs = gaps.filter((pl.col("rules") == rules) & (pl.col("n_players") == players)
+                            & (pl.col("anchor") == anchor)).to_dicts()
         if not pairs:
             continue
         separated = sum(1 for row in pairs if row["intervals_separate"])
         resolved = sum(1 for row in pairs if row["difference_excludes_zero"])
-        tables.append(_Table(
-            title=f"Adjacent agents by rating: {players} players, {_clip(rules, 40)}, "
-                  f"{_clip(short_agent(anchor), 30)} = 0",
+        tables.append(TextTable(
+            title=f"Adjacent agents by rating: {pool}",
             headers=["lower", "upper", "difference", "95% interval", "excludes 0", "disjoint"],
             right=[False, False, True, False, False, False],
-            rows=[[_clip(short_agent(row["lower"]), 28), _clip(short_agent(row["upper"]), 28),
-                   _elo(row["difference"]), _elo_interval(row["difference_low"], row["difference_high"]),
+            rows=[[short_agent(row["lower"]), short_agent(row["upper"]), _elo(row["difference"]),
+                   _elo_interval(row["difference_low"], row["difference_high"]),
                    "yes" if row["difference_excludes_zero"] else "NO",
                    "yes" if row["intervals_separate"] else "NO"]
                   for row in pairs],
+            keys=2,
             notes=[f"order resolved for {resolved} of {len(pairs)} adjacent pairs (excludes 0: the difference's "
-                   "95% interval", f"excludes 0); disjoint: the two rating intervals separate ({separated} of "
-                   f"{len(pairs)});", "disjoint is stricter, as both intervals share the anchor's uncertainty."],
+                   f"95% interval excludes 0); disjoint: the two rating intervals separate ({separated} of "
+                   f"{len(pairs)}); disjoint is stricter, as both intervals share the anchor's uncertainty."],
         ))
-    return tables
-
-
-def _sections(report: Report, card_rows: int | None, sections: Sequence[str] | None = None) -> list[_Table]:
-    wanted = set(SECTIONS if sections is None else sections)
-    metrics = report.metrics
-    tables: list[_Table] = []
-    if "variants" in wanted:
-        tables.append(_variant_table(report))
-    if "seats" in wanted:
-        tables.append(_win_rate_table("Win rate by seat (95% Wilson interval)", report.win_rate_by_seat, "seat",
-                                      "seat"))
-        if "seat_balance" in metrics:
-            tables.append(_seat_balance_table(metrics["seat_balance"]))
-    if "agents" in wanted:
-        tables.append(_win_rate_table("Win rate by agent, over all seats (95% Wilson interval)",
-                                      report.win_rate_by_agent, "agent", "agent"))
-    if "factions" in wanted:
-        tables.extend(_faction_tables(report))
-    if "coop" in wanted:
-        tables.extend(_coop_tables(report, card_rows))
-    if "games" in wanted:
-        tables.extend(_length_tables(report.game_length))
-        if "game_stats" in metrics:
-            tables.append(_game_stats_table(metrics["game_stats"]))
-    if "cards" in wanted:
-        tables.extend(_card_tables(report.card_table, card_rows))
-        if "card_stats" in metrics:
-            tables.extend(_card_stats_tables(metrics["card_stats"], card_rows))
-    if "deltas" in wanted and "variant_deltas" in metrics:
-        tables.extend(_delta_tables(metrics["variant_deltas"], card_rows))
-    asked = sections is not None
-    if "matrix" in wanted and "agent_matrix" in metrics:
-        tables.extend(_matrix_tables(metrics["agent_matrix"], asked and "matrix" in wanted,
-                                     ladder_order(metrics.get("agent_cost"))))
-    if "skill" in wanted and "skill_movement" in metrics:
-        tables.extend(_movement_tables(metrics["skill_movement"], card_rows, asked and "skill" in wanted))
-    if "cost" in wanted and "agent_cost" in metrics:
-        tables.append(_cost_table(metrics["agent_cost"]))
-    if "ratings" in wanted and "agent_ratings" in metrics:
-        tables.extend(_ratings_tables(metrics["agent_ratings"], metrics["rating_gaps"], asked and "ratings" in wanted))
-    if "tuning" in wanted and "tuning_front" in metrics:
-        tables.extend(_tuning_tables(metrics))
-    elif "tuning" in wanted and asked:
-        tables.append(_notice("Tuning", "not a tuning run: `cardlab tune SPEC` makes one."))
     return tables
 
 
@@ -776,98 +749,162 @@ def _band_text(row: Row) -> str:
     return f"[{low}, {high}]"
 
 
-def _tuning_tables(metrics: dict[str, pl.DataFrame]) -> list[_Table]:
+def _tuning_tables(report: Report, asked: bool) -> list[TextTable]:
     """The tuning section: targets, confirmed candidates and their targets, the trade-off."""
-    tables = [_Table(
+    metrics = report.metrics
+    if "tuning_front" not in metrics:
+        return [notice("Tuning", "not a tuning run: `cardlab tune SPEC` makes one.")] if asked else []
+    tables = [TextTable(
         title="Tuning: targets (every selected row of the metric view must lie in the band)",
         headers=["target", "metric and band", "weight"], right=[False, False, True],
-        rows=[[row["target"], _clip(row["band"], 60), f"{row['weight']:g}"]
-              for row in _rows(metrics["tuning_targets"])])]
+        rows=[[row["target"], row["band"], f"{row['weight']:g}"] for row in metrics["tuning_targets"].to_dicts()],
+        wrap=1)]
     candidates = metrics.get("tuning_candidates", pl.DataFrame())
     if candidates.is_empty():
-        tables.append(_notice("Tuning: confirmation", "not confirmed yet: `cardlab tune SPEC --resume` finishes it."))
+        tables.append(notice("Tuning: confirmation", "not confirmed yet: `cardlab tune SPEC --resume` finishes it."))
     else:
         games = candidates["games"][0]
-        tables.append(_Table(
+        tables.append(TextTable(
             title=f"Tuning: confirmed candidates ({games:,} fresh games per player count; joint intervals)",
             headers=["", "trial", "variant", "cost", "miss [interval]", "met", "not met", "undecided"],
             right=[False, True, False, True, False, True, True, True],
             rows=[["ANSWER" if row["answer"] else "", str(row["trial"]), row["variant"], f"{row['cost']:.3f}",
                    _miss_interval(row), str(row["met"]), str(row["not_met"]), str(row["undecided"])]
-                  for row in _rows(candidates)],
-            notes=["met: the whole interval inside the band; not met: the whole interval outside; ANSWER: the",
-                   "cheapest candidate meeting every target (else the lowest miss). Each interval is at the level",
+                  for row in candidates.to_dicts()],
+            notes=["met: the whole interval inside the band; not met: the whole interval outside; ANSWER: the "
+                   "cheapest candidate meeting every target (else the lowest miss). Each interval is at the level "
                    "that makes all of a candidate's rows hold together at 95% (Bonferroni). Changes:",
-                   *(f"  {row['variant']}: {row['change'] or '(none: the current data)'}"
-                     for row in _rows(candidates))]))
+                   *(f"- {row['variant']}: {row['change'] or '(none: the current data)'}"
+                     for row in candidates.to_dicts())]))
         confirmation = metrics["tuning_confirmation"]
         for variant in confirmation["variant"].unique(maintain_order=True).to_list():
-            tables.append(_Table(
+            tables.append(TextTable(
                 title=f"Tuning: confirmed targets of {variant} (the worst row of each target; joint intervals)",
                 headers=["target", "worst row", "value [interval]", "band", "verdict"],
                 right=[False, False, False, False, False],
-                rows=[[_clip(row["target"], 16), _clip(row["worst_row"], 26), _value_interval(row),
-                       _band_text(row), row["verdict"]]
-                      for row in _rows(confirmation.filter(pl.col("variant") == variant))]))
+                rows=[[row["target"], row["worst_row"], _value_interval(row), _band_text(row), row["verdict"]]
+                      for row in confirmation.filter(pl.col("variant") == variant).to_dicts()],
+                keys=1))
     front = metrics["tuning_front"]
     shown = front.filter(pl.col("on_front")) if not front.is_empty() else front
-    tables.append(_Table(
+    tables.append(TextTable(
         title="Tuning: trade-off, change cost against miss (Pareto front of each candidate's latest search look)",
         headers=["trial", "variant", "games", "change", "cost", "miss [interval]"],
         right=[True, False, True, False, True, False],
-        rows=[[str(row["trial"]), row["variant"], _count(row["games"]), _clip(row["change"] or "(current data)", 40),
-               f"{row['cost']:.3f}", _miss_interval(row)] for row in _rows(shown)],
-        notes=[f"{len(shown)} of {len(front)} candidates are on the front (no other is both cheaper and closer),",
-               "miss: the targets' weighted miss, point and 95% interval; the search minimises its upper end.",
-               "Every look: SELECT * FROM the trials table (analytics.tuning.read_table(folder, 'trials'))."]))
+        rows=[[str(row["trial"]), row["variant"], fmt.count(row["games"]), row["change"] or "(current data)",
+               f"{row['cost']:.3f}", _miss_interval(row)] for row in shown.to_dicts()],
+        wrap=3,
+        notes=[f"{shown.height} of {front.height} candidates are on the front (no other is both cheaper and "
+               "closer); miss: the targets' weighted miss, point and 95% interval; the search minimises its upper "
+               "end. Every look: SELECT * FROM the trials table (analytics.tuning.read_table(folder, 'trials'))."]))
     return tables
 
 
+SectionRenderer = Callable[[Report, int | None, bool], list[TextTable]]
+
+SECTION_RENDERERS: dict[str, SectionRenderer] = {
+    "findings": lambda report, rows, asked: [_findings_table(report)],
+    "variants": lambda report, rows, asked: [_variant_table(report)],
+    "seats": lambda report, rows, asked: _seat_tables(report),
+    "agents": lambda report, rows, asked: [_agent_table(report)],
+    "factions": lambda report, rows, asked: _faction_tables(report),
+    "coop": lambda report, rows, asked: _coop_tables(report, rows),
+    "runs": lambda report, rows, asked: _run_table(report),
+    "games": lambda report, rows, asked: _game_tables(report),
+    "cards": lambda report, rows, asked: _card_tables(report, rows),
+    "deltas": lambda report, rows, asked: _delta_tables(report, rows),
+    "matrix": lambda report, rows, asked: _matrix_tables(report.metrics["agent_matrix"], asked,
+                                                         ladder_order(report.metrics.get("agent_cost"))),
+    "skill": lambda report, rows, asked: _movement_tables(report.metrics["skill_movement"], rows, asked),
+    "cost": lambda report, rows, asked: [_cost_table(report)],
+    "ratings": lambda report, rows, asked: _ratings_tables(report, asked),
+    "tuning": lambda report, rows, asked: _tuning_tables(report, asked),
+}
+"""Section -> the text tables it prints (``asked``: the section was named in ``--sections``)."""
+
+
+def _check_sections(sections: Sequence[str] | None) -> None:
+    for section in sections or ():
+        if section not in SECTIONS:
+            raise UnknownFormatError(f"report section {section!r}: expected one of {', '.join(SECTIONS)}")
+
+
+def _tables(report: Report, card_rows: int | None, sections: Sequence[str] | None) -> list[TextTable]:
+    """The text tables of ``sections`` (default: every section that applies), in report order.
+
+    A section that does not apply is left out; named in ``sections``, the
+    skill sections say why they have nothing to show."""
+    tables: list[TextTable] = []
+    for section in SECTIONS:
+        asked = sections is not None and section in sections
+        if sections is not None and not asked:
+            continue
+        if not report.applies(section) and not (asked and section in ("matrix", "skill", "ratings", "tuning")):
+            continue
+        tables.extend(SECTION_RENDERERS[section](report, card_rows, asked))
+    return tables
+
+
+def _header_lines(report: Report) -> list[tuple[str, str]]:
+    agents = report.spec.get("agents")
+    agent_text = ", ".join(map(str, agents)) if isinstance(agents, list) else "?"
+    if report.spec.get("rotate_seats"):
+        agent_text += " (seats rotated every game)"
+    planned = f" of {report.games_planned:,} planned" if report.games_planned else ""
+    return [
+        ("experiment", report.experiment),
+        ("game", report.game + (" (cooperative)" if report.cooperative else "")),
+        ("description", report.description or "-"),
+        ("folder", str(report.folder)),
+        ("games", f"{report.games_played:,} played{planned} ({report.shards_finished} shards finished)"),
+        ("agents", agent_text),
+        ("seed", str(report.spec.get("seed", "?"))),
+    ]
+
+
 def _render_text(report: Report, card_rows: int | None, sections: Sequence[str] | None) -> str:
+    import textwrap
+
     header = [f"cardlab report: {report.experiment}", ""]
-    header.extend(_clip(f"  {key:<12} {value}", WIDTH) for key, value in _header_lines(report))
+    for key, value in _header_lines(report):
+        header.extend(textwrap.wrap(f"{key:<12} {value}", WIDTH - 2, initial_indent="  ",
+                                    subsequent_indent=" " * 15, break_long_words=False))
     blocks = ["\n".join(header)]
-    for table in _sections(report, card_rows, sections):
-        blocks.append("\n".join(_clip(line, WIDTH) for line in table.text().splitlines()))
+    blocks.extend(table.text() for table in _tables(report, card_rows, sections))
     return "\n\n".join(blocks) + "\n"
 
 
 def _render_markdown(report: Report, card_rows: int | None, sections: Sequence[str] | None) -> str:
     header = [f"# cardlab report: {report.experiment}", ""]
     header.extend(f"- **{key}**: {value}" for key, value in _header_lines(report))
-    tables = [table.markdown() for table in _sections(report, card_rows, sections)]
+    tables = [table.markdown() for table in _tables(report, card_rows, sections)]
     return "\n\n".join(["\n".join(header), *tables]) + "\n"
 
 
 def _json_value(value: Any) -> Any:
     # JSON has no NaN or infinity; a missing rate is null.
-    if isinstance(value, float) and not math.isfinite(value):
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
         return None
     return value
 
 
-def _selected(report: Report, sections: Sequence[str] | None) -> dict[str, pl.DataFrame]:
-    frames = report.frames()
-    if sections is None:
-        return frames
-    names = {name for section in sections for name in SECTIONS[section]}
-    return {name: frame for name, frame in frames.items() if name in names}
+def _summary(report: Report) -> dict[str, Any]:
+    return {"experiment": report.experiment, "game": report.game, "description": report.description,
+            "folder": str(report.folder), "games_played": report.games_played,
+            "games_planned": report.games_planned, "shards_finished": report.shards_finished,
+            "cooperative": report.cooperative}
 
 
 def report_data(report: Report, sections: Sequence[str] | None = None) -> dict[str, Any]:
-    """The report as plain JSON-ready data (what the ``json`` format prints)."""
+    """The report as plain JSON-ready data (what the ``json`` format prints): the facts, the
+    spec and every table of ``sections`` (default: those that apply) as lists of rows."""
+    _check_sections(sections)
     return {
-        "experiment": report.experiment,
-        "game": report.game,
-        "description": report.description,
-        "folder": str(report.folder),
-        "games_played": report.games_played,
-        "games_planned": report.games_planned,
-        "shards_finished": report.shards_finished,
+        **_summary(report),
         "spec": report.spec,
         "tables": {
             name: [{key: _json_value(value) for key, value in row.items()} for row in frame.to_dicts()]
-            for name, frame in _selected(report, sections).items()
+            for name, frame in report.frames(sections).items()
         },
     }
 
@@ -876,42 +913,55 @@ def _render_json(report: Report, card_rows: int | None, sections: Sequence[str] 
     return json.dumps(report_data(report, sections), indent=2) + "\n"
 
 
-def _render_csv(report: Report, card_rows: int | None, sections: Sequence[str] | None) -> str:
-    summary = pl.DataFrame({
-        "key": ["experiment", "game", "games_played", "games_planned", "shards_finished", "folder"],
-        "value": [report.experiment, report.game, str(report.games_played), str(report.games_planned),
-                  str(report.shards_finished), str(report.folder)],
-    })
-    out = io.StringIO()
-    for name, frame in {"summary": summary, **_selected(report, sections)}.items():
-        out.write(f"# {name}\n")
-        out.write(frame.write_csv())
-        out.write("\n")
-    return out.getvalue()
-
-
 _RENDERERS: dict[str, Callable[[Report, int | None, Sequence[str] | None], str]] = {
     "text": _render_text,
     "markdown": _render_markdown,
     "json": _render_json,
-    "csv": _render_csv,
 }
 
 
-def render_report(report: Report, fmt: str, *, card_rows: int | None = None,
+def render_report(report: Report, fmt_name: str, *, card_rows: int | None = None,
                   sections: Sequence[str] | None = None) -> str:
-    """``report`` as text, Markdown, JSON or CSV (see the module docstring).
+    """``report`` as one text, Markdown or JSON document (see the module docstring).
 
     ``card_rows`` limits the text and Markdown card tables to the best and the
-    worst ``card_rows`` cards of each variant (default: every card). JSON and
-    CSV always hold every row. ``sections`` (names of ``SECTIONS``; default
-    all) keeps only those sections, in every format. Raises
-    ``UnknownFormatError`` for another ``fmt`` or an unknown section.
+    worst ``card_rows`` cards of each table (default: every card). JSON
+    always holds every row. ``sections`` (names of ``SECTIONS``; default:
+    every section that applies) keeps only those. Raises
+    ``UnknownFormatError`` for another format (``csv`` is a folder of files:
+    ``write_report_csv``) or an unknown section.
     """
-    renderer = _RENDERERS.get(fmt)
+    renderer = _RENDERERS.get(fmt_name)
     if renderer is None:
-        raise UnknownFormatError(f"report format {fmt!r}: expected one of {', '.join(FORMATS)}")
-    for section in sections or ():
-        if section not in SECTIONS:
-            raise UnknownFormatError(f"report section {section!r}: expected one of {', '.join(SECTIONS)}")
+        hint = "; csv writes one file per table: write_report_csv" if fmt_name == "csv" else ""
+        raise UnknownFormatError(f"report format {fmt_name!r}: expected one of {', '.join(DOCUMENT_FORMATS)}{hint}")
+    _check_sections(sections)
     return renderer(report, card_rows, sections)
+
+
+def _csv_ready(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with list columns joined into text (CSV has no lists)."""
+    lists = [name for name, dtype in frame.schema.items() if isinstance(dtype, pl.List)]
+    return frame.with_columns(pl.col(name).cast(pl.List(pl.String)).list.join(", ") for name in lists)
+
+
+def write_report_csv(report: Report, folder: Path, sections: Sequence[str] | None = None) -> list[Path]:
+    """Write every table of ``sections`` (default: those that apply) as ``folder/<table>.csv``,
+    plus ``summary.csv`` (key, value), numbers unrounded; return the files written.
+
+    ``folder`` is created if needed; each file is written to a temporary
+    name and renamed, so a reader never sees half a file. Raises
+    ``UnknownFormatError`` for an unknown section (before writing anything).
+    """
+    _check_sections(sections)
+    frames = report.frames(sections)
+    summary = pl.DataFrame({"key": list(_summary(report)), "value": [str(v) for v in _summary(report).values()]})
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, frame in {"summary": summary, **frames}.items():
+        path = folder / f"{name}.csv"
+        temporary = folder / f".{name}.csv.{os.getpid()}.tmp"
+        _csv_ready(frame).write_csv(temporary)
+        os.replace(temporary, path)
+        written.append(path)
+    return written

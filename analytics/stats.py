@@ -29,6 +29,8 @@ the numbers of ``wilson_interval`` to the last few bits.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from dataclasses import dataclass
 from statistics import NormalDist
 
 import duckdb
@@ -229,35 +231,211 @@ def benjamini_hochberg(pvalues: list[float] | tuple[float, ...]) -> list[float]:
     return adjusted
 
 
-def beta_binomial_prior(wins: list[int], games: list[int]) -> tuple[float, float] | None:
-    """Method-of-moments beta prior ``(alpha, beta)`` of many win rates (empirical Bayes).
+PRIOR_GRID_LOW = -1.0
+"""log10 of the smallest prior strength ``s = alpha + beta`` the beta-binomial fit tries."""
+PRIOR_GRID_HIGH = 8.0
+"""log10 of the largest one: a best fit there means the data cannot tell the cards apart."""
+PRIOR_COARSE_STEP = 0.05
+"""Step (in log10 s) of the first, coarse pass of the fit."""
+PRIOR_FINE_STEP = 0.001
+"""Step of the second pass, within one coarse step of the coarse optimum."""
+PRIOR_TOLERANCE = 0.01
+"""Log-likelihood by which the best fit must beat the top of the grid (the rates
+all alike) for the prior to count as identified; below it the differences are noise."""
 
-    The cards' win rates ``p_k = wins_k / games_k`` scatter around the pooled
-    mean ``m = Σ wins / Σ games`` for two reasons: real differences between
-    cards (variance ``τ²``) and binomial noise (``m(1 − m)/games_k``). So
-    ``τ² = var(p_k) − m(1 − m)·mean(1/games_k)`` (the plain variance over the
-    cards with games), and a beta prior with mean ``m`` and variance ``τ²`` has
-    ``alpha + beta = m(1 − m)/τ² − 1``. Returns ``None`` when the cards
-    differ no more than noise would make them (``τ² ≤ 0``), or with fewer than
-    two cards: then every card is shrunk all the way to ``m``. A card's
-    shrunk win rate is ``(wins + alpha) / (games + alpha + beta)``.
+
+def beta_binomial_log_likelihood(wins: Sequence[float], games: Sequence[float], mean: float, strength: float) -> float:
+    """The beta-binomial log marginal likelihood of ``wins_k`` out of ``games_k``
+    under a beta prior of mean ``mean`` and strength ``strength = alpha + beta``,
+    without the binomial coefficients (they do not depend on the prior)::
+
+        Σ_k lnB(w_k + α, n_k − w_k + β) − lnB(α, β),   α = m·s, β = (1 − m)·s
+    """
+    alpha, beta = mean * strength, (1 - mean) * strength
+    base = math.lgamma(alpha) + math.lgamma(beta) - math.lgamma(strength)
+    return sum(math.lgamma(w + alpha) + math.lgamma(n - w + beta) - math.lgamma(n + strength) - base
+               for w, n in zip(wins, games, strict=True))
+
+
+def _grid(low: float, high: float, step: float) -> list[float]:
+    count = round((high - low) / step)
+    return [low + index * step for index in range(count + 1)]
+
+
+@dataclass(frozen=True)
+class BetaPrior:
+    """The fitted beta prior of many win rates (``beta_binomial_prior``).
+
+    ``mean`` is the pooled rate; ``strength = alpha + beta`` the number of
+    games the prior counts as (null when not ``identified``: the rates differ
+    no more than binomial noise would make them); ``spread`` the standard
+    deviation of the true rates it implies, ``sqrt(m(1 − m)/(s + 1))``.
+    """
+
+    mean: float
+    strength: float | None
+
+    @property
+    def identified(self) -> bool:
+        """Whether the data tell the rates apart (the fit is not at the top of the grid)."""
+        return self.strength is not None
+
+    @property
+    def alpha(self) -> float | None:
+        """``m·s``, or None when not identified."""
+        return None if self.strength is None else self.mean * self.strength
+
+    @property
+    def beta(self) -> float | None:
+        """``(1 − m)·s``, or None when not identified."""
+        return None if self.strength is None else (1 - self.mean) * self.strength
+
+    @property
+    def spread(self) -> float:
+        """Standard deviation of the true rates under the prior (0 when not identified)."""
+        return 0.0 if self.strength is None else math.sqrt(self.mean * (1 - self.mean) / (self.strength + 1))
+
+    def shrink(self, wins: float, games: float) -> float:
+        """The posterior mean ``(wins + m·s)/(games + s)``; ``m`` when not identified."""
+        if self.strength is None:
+            return self.mean
+        return (wins + self.mean * self.strength) / (games + self.strength)
+
+
+def beta_binomial_prior(wins: Sequence[float], games: Sequence[float]) -> BetaPrior | None:
+    """Empirical-Bayes beta prior of many win rates, fitted by marginal likelihood.
+
+    The cards' win rates ``w_k / n_k`` scatter around the pooled mean
+    ``m = Σ w / Σ n`` for two reasons: real differences between cards and
+    binomial noise. The prior's mean is ``m``; its strength ``s = α + β``
+    maximises ``beta_binomial_log_likelihood`` over a grid of ``log10 s``
+    (``PRIOR_GRID_LOW`` to ``PRIOR_GRID_HIGH`` in steps of ``PRIOR_COARSE_STEP``,
+    then within one coarse step of the best in steps of ``PRIOR_FINE_STEP``;
+    the SQL view ``card_stats`` runs the same two passes). A small ``s`` means
+    the cards differ a lot (little shrinkage), a large one that they hardly
+    differ. When the top of the grid (the rates all alike) fits within
+    ``PRIOR_TOLERANCE`` as well as the best point, the data cannot identify
+    any difference: ``strength`` is None and every rate shrinks to ``m`` (the
+    report and the dashboard say so).
+
+    Only cards with games count. Returns None with fewer than two such cards
+    or a pooled mean of 0 or 1 (no spread to fit).
     """
     pairs = [(w, n) for w, n in zip(wins, games, strict=True) if n > 0]
     if len(pairs) < 2:
         return None
     mean = sum(w for w, _ in pairs) / sum(n for _, n in pairs)
-    rates = [w / n for w, n in pairs]
-    average = sum(rates) / len(rates)
-    variance = sum((rate - average) ** 2 for rate in rates) / len(rates)
-    noise = mean * (1 - mean) * sum(1 / n for _, n in pairs) / len(pairs)
-    between = variance - noise
-    if between <= 0 or mean <= 0 or mean >= 1:
+    if mean <= 0 or mean >= 1:
         return None
-    strength = mean * (1 - mean) / between - 1
-    if strength <= 0:
-        # More spread than a beta can hold (a U shape): no shrinkage.
-        return (0.0, 0.0)
-    return (mean * strength, (1 - mean) * strength)
+    card_wins, card_games = [w for w, _ in pairs], [n for _, n in pairs]
+
+    def log_likelihood(x: float) -> float:
+        return beta_binomial_log_likelihood(card_wins, card_games, mean, 10.0 ** x)
+
+    def best(grid: list[float]) -> tuple[float, float]:
+        # (log-likelihood, x) of the best grid point; ties go to the smaller strength.
+        score, negative_x = max((log_likelihood(x), -x) for x in grid)
+        return score, -negative_x
+
+    coarse_grid = _grid(PRIOR_GRID_LOW, PRIOR_GRID_HIGH, PRIOR_COARSE_STEP)
+    score, coarse = best(coarse_grid)
+    if score <= log_likelihood(coarse_grid[-1]) + PRIOR_TOLERANCE:
+        return BetaPrior(mean=mean, strength=None)
+    _, fine = best([coarse + offset for offset in _grid(-PRIOR_COARSE_STEP, PRIOR_COARSE_STEP, PRIOR_FINE_STEP)])
+    return BetaPrior(mean=mean, strength=10.0 ** fine)
+
+
+# ====================================================================== intervals over clustered seat-games
+#
+# A rate pooled over seat-games (an agent at several seats of a game, a card
+# in several hands, a cooperative party) counts seat-games whose outcomes are
+# linked within a game: exactly one winner in a competitive game, one shared
+# outcome in a cooperative one. The game is then the independent unit, and
+# the variance of the pooled rate comes from the per-game sums (the
+# cluster-robust "sandwich" variance of a ratio estimator).
+
+
+CLUSTER_CAP = 100.0
+"""Largest effective sample, in multiples of ``n``: a rate fixed by design (1/N for an agent
+holding every seat of games without draws) has no variance at all and gets ``100·n``, an
+interval of (almost) zero width."""
+
+
+def clustered_effective_n(n: float, wins: float, n_sq: float, wins_sq: float, cross: float,
+                          clusters: float) -> float:
+    """The effective number of independent trials of a rate pooled over clustered seat-games.
+
+    ``n = Σ n_g`` seat-games and ``wins = Σ w_g`` wins over games ``g``, with
+    ``n_sq = Σ n_g²``, ``wins_sq = Σ w_g²``, ``cross = Σ n_g·w_g`` and
+    ``clusters`` the number of games with ``n_g > 0``. With ``p = wins / n``
+    the cluster-robust variance of ``p`` is ``V = Σ (w_g − p·n_g)² / n²``
+    ``= (wins_sq − 2p·cross + p²·n_sq) / n²``, and the effective ``n`` is the
+    binomial sample with that variance: ``p(1 − p)/V``. One seat-game per game
+    gives back ``n`` exactly; a cooperative party of ``k`` heroes sharing each
+    outcome gives the number of games; a competitive agent at several seats of
+    one game (only one can win) gives more than ``n`` (at most ``CLUSTER_CAP·n``).
+    At ``p`` = 0 or 1 the variance says nothing, and the (conservative) number
+    of games is used.
+    """
+    if n <= 0:
+        return 0.0
+    p = wins / n
+    if p <= 0 or p >= 1:
+        return float(clusters)
+    spread = wins_sq - 2 * p * cross + p * p * n_sq
+    if spread * CLUSTER_CAP <= p * (1 - p) * n:
+        return CLUSTER_CAP * n
+    return p * (1 - p) * n * n / spread
+
+
+def clustered_interval(n: float, wins: float, n_sq: float, wins_sq: float, cross: float, clusters: float,
+                       confidence: float = 0.95) -> tuple[float, float]:
+    """The Wilson interval of ``wins / n`` at the effective sample size of
+    ``clustered_effective_n``: ``wilson(p·n_eff, n_eff)``; ``(0, 1)`` without games."""
+    if n <= 0:
+        return (0.0, 1.0)
+    z = z_for_confidence(confidence)
+    effective = clustered_effective_n(n, wins, n_sq, wins_sq, cross, clusters)
+    p = wins / n
+    return (_wilson_low(p * effective, effective, z), _wilson_high(p * effective, effective, z))
+
+
+def newcombe_difference(p_a: float, low_a: float, high_a: float, p_b: float, low_b: float,
+                        high_b: float) -> tuple[float, float]:
+    """Newcombe's interval of ``p_b − p_a`` from each rate's own (Wilson) interval::
+
+        low  = (p_b − p_a) − sqrt((p_b − low_b)² + (high_a − p_a)²)
+        high = (p_b − p_a) + sqrt((high_b − p_b)² + (p_a − low_a)²)
+
+    (Newcombe 1998, method 10). It keeps its coverage near 0 and 1, where the
+    plain ``Δ ± z·se`` collapses.
+    """
+    delta = p_b - p_a
+    return (delta - math.sqrt((p_b - low_b) ** 2 + (high_a - p_a) ** 2),
+            delta + math.sqrt((high_b - p_b) ** 2 + (p_a - low_a) ** 2))
+
+
+def paired_difference(pairs: float, sum_d: float, sum_d2: float, sum_nd: float, sum_n2: float,
+                      confidence: float = 0.95) -> tuple[float, float, float, float]:
+    """The paired comparison of a rate played twice on the same seeds (clustered by game).
+
+    For each game ``g`` of the pairs, ``d_g`` = the variant's wins minus the
+    baseline's over its ``n_g`` matched seat-games; ``pairs = Σ n_g``,
+    ``sum_d = Σ d_g``, ``sum_d2 = Σ d_g²``, ``sum_nd = Σ n_g·d_g``,
+    ``sum_n2 = Σ n_g²``. Returns ``(statistic, p, low, high)``: the
+    statistic ``(|Σd| − 1)² / Σd²`` on chi-square(1) (McNemar's test with
+    the continuity correction when every ``n_g`` is 1, where ``Σd`` is the
+    difference and ``Σd²`` the sum of the discordant pairs), and the interval
+    ``Δ ± z·sqrt(Σ (d_g − Δ·n_g)²) / pairs`` of ``Δ = Σd / pairs``.
+    """
+    if pairs <= 0:
+        return (0.0, 1.0, -1.0, 1.0)
+    statistic = 0.0 if sum_d2 <= 0 else (abs(sum_d) - 1.0) ** 2 / sum_d2
+    p_value = math.erfc(math.sqrt(statistic / 2.0))
+    delta = sum_d / pairs
+    spread = max(0.0, sum_d2 - 2 * delta * sum_nd + delta * delta * sum_n2)
+    half = z_for_confidence(confidence) * math.sqrt(spread) / pairs
+    return (statistic, p_value, delta - half, delta + half)
 
 
 def games_for_difference(p: float, delta: float, power: float = 0.8, alpha: float = 0.05) -> int:
@@ -392,6 +570,14 @@ STATS_SQL = [
     "CREATE OR REPLACE MACRO welch_z(ma, va, na, mb, vb, nb) AS CASE WHEN na <= 0 OR nb <= 0 "
     "OR coalesce(va, 0) / na + coalesce(vb, 0) / nb <= 0 THEN 0.0 "
     "ELSE (mb - ma) / sqrt(coalesce(va, 0) / na + coalesce(vb, 0) / nb) END",
+    # clustered_effective_n: the effective sample size of a rate over clustered seat-games.
+    "CREATE OR REPLACE MACRO clustered_n(n, w, n_sq, w_sq, nw, clusters) AS CASE "
+    "WHEN n IS NULL OR n <= 0 THEN 0.0 WHEN w <= 0 OR w >= n THEN clusters::DOUBLE ELSE " + _once(
+        "w::DOUBLE / n::DOUBLE",
+        f"CASE WHEN (w_sq::DOUBLE - 2 * t * nw::DOUBLE + t * t * n_sq::DOUBLE) * {CLUSTER_CAP!r} "
+        f"<= t * (1 - t) * n::DOUBLE THEN {CLUSTER_CAP!r} * n::DOUBLE "
+        "ELSE t * (1 - t) * n::DOUBLE * n::DOUBLE / (w_sq::DOUBLE - 2 * t * nw::DOUBLE + t * t * n_sq::DOUBLE) END"
+    ) + " END",
 ]
 
 
@@ -403,8 +589,9 @@ def register_sql_macros(con: duckdb.DuckDBPyConnection) -> None:
     99%), ``erfc(x)``, ``normal_sf(z)``, ``chi2_sf(x, df)``,
     ``prop_z(wa, na, wb, nb)`` and ``prop_p(...)`` (two-proportion z-test, b
     minus a), ``mcnemar_stat(a, b)`` and ``mcnemar_p(a, b)`` (with the
-    continuity correction), ``welch_z(ma, va, na, mb, vb, nb)``: the SQL twins
-    of the Python functions of the same names.
+    continuity correction), ``welch_z(ma, va, na, mb, vb, nb)``,
+    ``clustered_n(n, w, n_sq, w_sq, nw, clusters)`` (``clustered_effective_n``):
+    the SQL twins of the Python functions of the same names.
     """
     con.execute(WILSON_LOW_SQL)
     con.execute(WILSON_HIGH_SQL)

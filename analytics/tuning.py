@@ -565,12 +565,14 @@ def candidate_report(report: Report, variant: str) -> Report:
     def cut(frame: pl.DataFrame) -> pl.DataFrame:
         return frame.filter(pl.col("variant").is_in(keep)) if "variant" in frame.columns else frame
 
-    return dataclasses.replace(
-        report, variants=cut(report.variants), win_rate_by_seat=cut(report.win_rate_by_seat),
-        win_rate_by_agent=cut(report.win_rate_by_agent), game_length=cut(report.game_length),
-        card_table=cut(report.card_table),
-        metrics={name: frame if name.startswith("tuning_") else cut(frame) for name, frame in report.metrics.items()},
-        tables=tuple(name for name in report.tables if not name.startswith("tuning_")))
+    from analytics.findings import findings
+
+    # The tuning tables stay with the search's report: the candidate's has none.
+    metrics = {name: cut(frame) for name, frame in report.metrics.items() if not name.startswith("tuning_")}
+    variants = cut(report.variants)
+    labels = dict(variants.select("variant", "label").iter_rows())
+    return dataclasses.replace(report, variants=variants, metrics=metrics,
+                               findings=findings(metrics, labels, cooperative=report.cooperative))
 
 
 def objective_history(trials: pl.DataFrame) -> pl.DataFrame:

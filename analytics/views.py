@@ -2,85 +2,37 @@
 
 ``register_metric_views(con)`` defines, on a connection that already has the
 base views ``games``, ``players`` and ``cards`` (``analytics.catalog``), one
-view per metric table below. ``analytics.metrics`` reads them into Polars,
+view per metric table. ``analytics.metrics`` reads them into Polars,
 ``cardlab report`` prints them and ``cardlab sql`` (or the plain ``duckdb``
 client on a catalog file, ``analytics.catalog_file``) queries them. Every
 view starts with ``experiment, variant, n_players`` so the same SQL works over
 one experiment or all of them; a game is identified by (experiment, variant,
 n_players, game_index). Nothing here knows a game by name: the only
 per-game input is which optional columns exist (card counters such as
-``in_opening_hand``, ``drawn`` and ``played``, and ``games.legal_actions``).
+``in_opening_hand``, ``drawn``, ``played``, ``playable``; the games columns
+``legal_actions``, ``level_reached``, ``wipes``).
 
-Two layers: the *count views* (``COUNT_VIEWS``: ``seat_counts``,
-``agent_counts``, ``faction_counts``, ``matchup_counts``, ``team_counts``,
-``card_counts``, ``game_counts``) are additive aggregates of the rows, and the
-metric views read only them (``variant_deltas`` also reads the rows for the
-paired tests). So the report can count each shard once, cache the counts and
-add them up (``analytics.partials``) instead of scanning every row each time.
+Two layers: the *count views* (``COUNT_VIEWS``) are additive aggregates of
+the rows, and the metric views read only them (``variant_deltas`` also reads
+the rows for the paired tests). So the report can count each shard once,
+cache the counts and add them up (``analytics.partials``) instead of
+scanning every row each time.
 
-Definitions (also in ``analytics/README.md``):
+Every metric, its formula, its unit of evidence and when it is flagged is
+defined once, in ``analytics/README.md`` ("Metrics"). In short:
 
-*Seats* — ``seat_stats``: per seat, ``games``, ``wins`` (the seat won, alone or
-shared), ``draws``, ``win_rate = wins / games`` with its 95% Wilson interval,
-``win_share = wins / total wins at that player count`` with its Wilson
-interval, and ``fair_share = 1/N``. ``seat_balance``: per player count,
-Pearson's chi-square of the seats' wins against equal shares
-(``chi2``, ``df = N − 1``, ``p_value``), and the first-seat advantage
-``first_seat_share − 1/N`` with its 95% interval (the Wilson interval of the
-seat-0 share minus ``1/N``). Null for one-player games.
-
-*Agents* — ``agent_stats``: per agent, seat-games, wins, win rate and interval.
-
-*Factions* (parties, hero classes; null factions are left out, so a game
-without factions gives empty tables) — ``faction_stats``: seat-games,
-``games`` (distinct games with the faction), wins, win rate with interval,
-``expected`` (the pooled win rate of all seats at that player count: 1/N in a
-competitive game without draws), ``outside_band`` (the rate is more than
-``band`` = 0.05 from ``expected``) and ``surely_outside`` (the whole interval
-is). ``faction_spread``: per player count, number of factions, min, max,
-``spread = max − min`` and ``sd`` (population standard deviation) of their
-win rates, and how many sit outside the band. ``matchups``: faction i's win
-rate over its seat-games in games that include faction j at another seat.
-
-*Cooperative games* (every game's seats all win or all lose; detected from
-the data) — ``party_size_stats``: team win rate per party size;
-``composition_stats``: per composition (the sorted classes joined by ``+``);
-``class_effects``: per class, win rate of games whose party includes it
-against those that do not, their difference (the marginal effect) and a
-two-proportion z-test.
-
-*Cards* (the 17lands family; the sample unit is a seat-game, never a copy) —
-``card_stats``: ``games_in_hand`` (seat-games with the card in hand: drawn or
-in the opening hand), ``gih_win_rate`` with interval, ``games_not_seen`` (all
-seat-games at that player count minus games in hand) and ``gns_win_rate``,
-``iwd = gih_win_rate − gns_win_rate`` (improvement when drawn),
-``oh_win_rate`` (in the opening hand), ``gd_win_rate`` (drawn after the
-opening hand), ``games_played``, ``played_win_rate`` with interval,
-``play_rate = games_played / games_in_hand``, ``mean_turn_played`` (mean first
-turn played), ``shrunk_win_rate`` (empirical Bayes: a beta prior fitted to
-all cards' GIH win rates by the method of moments, see
-``analytics.stats.beta_binomial_prior``), ``z_score`` of the GIH win rate
-against the cards' pooled mean (``(p − m)/sqrt(m(1 − m)/games_in_hand)``) and
-``outlier`` (``|z_score| ≥ 3``).
-
-*Games* — ``game_stats``: games, turns (mean, sd, min, p10, p50, p90, max),
-decisions per game (mean, sd, p50), ``mean_legal_actions`` (mean legal
-actions per decision; null unless ``games`` has a ``legal_actions`` column
-holding each game's sum of legal-action counts over its decisions), draws and
-``draw_rate``, ``turn_cap_games`` and ``turn_cap_rate`` (end reason one of
-``TURN_CAP_REASONS``), each rate with its interval. ``end_reason_stats``:
-share of each end reason. ``turn_distribution``: games per number of turns.
-
-*Variants* — ``variant_deltas``: each variant against ``baseline`` at the same
-player count, one row per (family, key, metric): ``baseline_value``,
-``value``, ``delta = value − baseline_value``, the test used, its
-``statistic`` and two-sided ``p_value``, the Benjamini–Hochberg ``q_value``
-within (experiment, variant, n_players, family) and ``significant``
-(``q_value < 0.05``). Win rates and other proportions use the two-proportion
-z-test, or McNemar's test (with continuity correction) when the variant was
-played on the baseline's seeds (``paired_seeds``, seen from equal seeds);
-card rates always the z-test (the sample of seat-games with a card in hand is
-not paired); means (turns, decisions) a large-sample Welch z-test.
+- the unit of evidence is the **game**. A rate over seat-games (an agent at
+  several seats, a card in several hands, a faction, a cooperative party)
+  carries a *clustered* interval: the count views keep, per rate, the sums
+  over games of ``n_g``, ``w_g``, ``n_g²``, ``w_g²`` and ``n_g·w_g``, from
+  which ``clustered_n`` (``analytics.stats.clustered_effective_n``) gives the
+  effective number of independent trials and the Wilson interval is taken
+  at that size (``<rate>_effective_n``, ``<rate>_low``, ``<rate>_high``);
+- card tables are per agent (the agent holding the seat), never a pool of
+  different players;
+- in a cooperative experiment (no game where some seats win and others
+  lose; ``experiment_modes``) seat tests are left out and every rate counts
+  games.
 """
 
 from __future__ import annotations
@@ -89,27 +41,42 @@ from dataclasses import dataclass
 
 import duckdb
 
+from analytics.stats import PRIOR_COARSE_STEP, PRIOR_FINE_STEP, PRIOR_GRID_HIGH, PRIOR_GRID_LOW, PRIOR_TOLERANCE, Z95
+
 TURN_CAP_REASONS = ("turn_cap", "round_cap", "turn_limit", "max_turns", "round_limit")
 """End reasons that mean "stopped by the turn cap", not a real end of the game."""
 
 FACTION_BAND = 0.05
-"""Half-width of the target band around the expected faction win rate."""
+"""Half-width of the target band around the expected faction (and seat) win rate."""
+
+CARD_BAND = 0.10
+"""Half-width of the target band of a card's GIH win rate around its agent's card mean."""
 
 OUTLIER_Z = 3.0
-"""``|z_score|`` from which a card is flagged as an outlier."""
+"""``|z_score|`` from which a card is flagged as an outlier..."""
+
+OUTLIER_POINTS = 0.02
+"""...when its GIH win rate is also at least this far from its agent's card mean (with
+100,000 games in hand, a 0.5-point difference has |z| > 3 but matters to nobody)."""
 
 SIGNIFICANCE = 0.05
 """False discovery rate at which a variant delta is called significant."""
 
+NEVER_PLAYED = "never played by this agent: its numbers describe the agent, not the card"
+"""What a card row flagged ``never_played`` means."""
+
 METRIC_VIEWS = (
-    "seat_stats", "seat_balance", "agent_stats", "faction_stats", "faction_spread", "matchups",
-    "party_size_stats", "composition_stats", "class_effects", "seat_totals", "card_stats",
-    "game_stats", "end_reason_stats", "turn_distribution", "variant_deltas",
-    "seat_counts", "agent_counts", "faction_counts", "matchup_counts", "team_counts", "card_counts", "game_counts",
+    "experiment_modes", "seat_stats", "seat_balance", "agent_stats", "faction_stats", "faction_spread", "matchups",
+    "party_size_stats", "composition_stats", "class_effects", "run_stats", "seat_totals", "card_stats",
+    "card_faction_stats", "card_turn_stats", "game_stats", "end_reason_stats", "turn_distribution",
+    "variant_deltas",
+    "seat_counts", "agent_counts", "faction_counts", "matchup_counts", "team_counts", "card_counts",
+    "card_turn_counts", "run_counts", "game_counts",
 )
 
 ORDER = "experiment, (variant <> 'baseline'), variant, n_players"
 GAME_KEY = "experiment, variant, n_players, game_index"
+SEAT_KEY = f"{GAME_KEY}, seat"
 
 
 def _literal(text: str) -> str:
@@ -117,8 +84,38 @@ def _literal(text: str) -> str:
 
 
 def _rate(wins: str, n: str, name: str) -> str:
+    """A rate over independent trials (games) with its 95% Wilson interval."""
     return (f"{wins}::DOUBLE / nullif({n}, 0) AS {name}, wilson_low({wins}, {n}) AS {name}_low, "
             f"wilson_high({wins}, {n}) AS {name}_high")
+
+
+def _mean(total: str, squares: str, n: str, name: str) -> str:
+    """A mean over games from its sums, with a normal 95% interval (``name``, ``_low``, ``_high``)."""
+    mean = f"({total} / nullif({n}, 0))"
+    se = f"sqrt(greatest(0.0, {squares} / nullif({n}, 0) - {mean} * {mean}) / nullif({n} - 1, 0))"
+    return f"{mean} AS {name}, {mean} - {Z95!r} * {se} AS {name}_low, {mean} + {Z95!r} * {se} AS {name}_high"
+
+
+def _cluster_sums(prefix: str, n: str, w: str) -> str:
+    """Outer aggregates over per-game counts ``n`` and ``w``: the additive sums of a clustered rate."""
+    return (f"count(*) FILTER (WHERE {n} > 0) AS {prefix}_clusters, sum({n} * {n})::BIGINT AS {prefix}_n_sq, "
+            f"sum({w} * {w})::BIGINT AS {prefix}_w_sq, sum({n} * {w})::BIGINT AS {prefix}_nw")
+
+
+def _cluster_columns(prefix: str) -> tuple[str, ...]:
+    return (f"{prefix}_clusters", f"{prefix}_n_sq", f"{prefix}_w_sq", f"{prefix}_nw")
+
+
+def _clustered_rate(wins: str, n: str, prefix: str, name: str, table: str = "") -> str:
+    """A rate over clustered seat-games with its effective n and 95% Wilson interval at that n.
+
+    ``prefix`` names the cluster sums (``_cluster_sums``), read from ``table.`` when given."""
+    source = f"{table}." if table else ""
+    effective = (f"clustered_n({n}, {wins}, {source}{prefix}_n_sq, {source}{prefix}_w_sq, {source}{prefix}_nw, "
+                 f"{source}{prefix}_clusters)")
+    return (f"{wins}::DOUBLE / nullif({n}, 0) AS {name}, {effective} AS {name}_effective_n, "
+            f"wilson_low(coalesce({name}, 0) * {name}_effective_n, {name}_effective_n) AS {name}_low, "
+            f"wilson_high(coalesce({name}, 0) * {name}_effective_n, {name}_effective_n) AS {name}_high")
 
 
 @dataclass(frozen=True)
@@ -139,40 +136,52 @@ class Columns:
         """SQL: the card was in the seat's hand at some point."""
         # Drawn (dealt cards count as drawn) or in the opening hand; a game
         # with neither counter says every card row was seen.
-        parts = [f"coalesce({name}, 0) > 0" for name in ("drawn", "in_opening_hand") if name in self.cards]
+        parts = [f"coalesce(c.{name}, 0) > 0" for name in ("drawn", "in_opening_hand") if name in self.cards]
         if not parts:
             return "TRUE"
-        present = " AND ".join(f"{name} IS NULL" for name in ("drawn", "in_opening_hand") if name in self.cards)
+        present = " AND ".join(f"c.{name} IS NULL" for name in ("drawn", "in_opening_hand") if name in self.cards)
         return f"(CASE WHEN {present} THEN TRUE ELSE {' OR '.join(parts)} END)"
 
     def opening(self) -> str:
         """SQL: the card was in the seat's opening hand (NULL if the game does not count that)."""
-        return "coalesce(in_opening_hand, 0) > 0" if "in_opening_hand" in self.cards else "NULL::BOOLEAN"
+        return "coalesce(c.in_opening_hand, 0) > 0" if "in_opening_hand" in self.cards else "NULL::BOOLEAN"
 
     def drawn_later(self) -> str:
         """SQL: a copy was drawn after the opening hand (NULL if the game lacks the counters)."""
         if {"drawn", "in_opening_hand"} <= self.cards:
-            return "coalesce(drawn, 0) > coalesce(in_opening_hand, 0)"
+            return "coalesce(c.drawn, 0) > coalesce(c.in_opening_hand, 0)"
         return "NULL::BOOLEAN"
 
     def played(self) -> str:
-        """SQL: the seat played the card (the ``played`` counter, else a first played turn)."""
+        """SQL: the seat played the card (the ``played`` counter, else a first played turn).
+
+        ``played`` counts every play by the seat's own choice, in turn or out
+        of turn (counters, reactions): the convention every game follows."""
         if "played" in self.cards:
-            return "(CASE WHEN played IS NULL THEN first_played_turn IS NOT NULL ELSE played > 0 END)"
-        return "first_played_turn IS NOT NULL"
+            return "(CASE WHEN c.played IS NULL THEN c.first_played_turn IS NOT NULL ELSE c.played > 0 END)"
+        return "c.first_played_turn IS NOT NULL"
+
+    def playable(self) -> str:
+        """SQL: the card was playable at least once (NULL when the game has no ``playable`` counter)."""
+        return "coalesce(c.playable, 0) > 0" if "playable" in self.cards else "NULL::BOOLEAN"
 
     def count(self, name: str) -> str:
         """SQL: the counter ``name``, 0 where the game does not have it."""
-        return f"coalesce({name}, 0)" if name in self.cards else "0"
+        return f"coalesce(c.{name}, 0)" if name in self.cards else "0"
+
+    def games_column(self, name: str, sql_type: str) -> str:
+        """SQL: the ``games`` column ``name``, NULL of ``sql_type`` when the game does not record it."""
+        return f"g.{name}" if name in self.games else f"NULL::{sql_type}"
 
 
 # ------------------------------------------------------------------ counts
 #
 # The count views: additive aggregates of the big tables. Every metric view
-# below reads only these (and the paired tests read games/players), so the
-# report can compute them shard by shard, cache them (analytics.partials)
-# and add the shards' counts up, instead of scanning every row each time.
-# Shards hold disjoint games, so even distinct-game counts add up.
+# reads only these (and the paired tests read games/players), so the report
+# can compute them shard by shard, cache them (analytics.partials) and add
+# the shards' counts up, instead of scanning every row each time. Shards
+# hold disjoint games, so even distinct-game counts and the per-game sums of
+# the clustered rates add up.
 
 SEAT_COUNTS = f"""
 SELECT p.experiment, p.variant, p.n_players, p.seat,
@@ -184,37 +193,57 @@ GROUP BY p.experiment, p.variant, p.n_players, p.seat
 """
 
 AGENT_COUNTS = f"""
-SELECT p.experiment, p.variant, p.n_players, p.agent,
-       count(*) AS seat_games,
-       count(*) FILTER (WHERE p.won) AS wins,
-       count(*) FILTER (WHERE g.draw) AS draws
-FROM players AS p JOIN (SELECT {GAME_KEY}, draw FROM games) AS g USING ({GAME_KEY})
-GROUP BY p.experiment, p.variant, p.n_players, p.agent
+WITH per_game AS (
+    SELECT p.experiment, p.variant, p.n_players, p.game_index, p.agent,
+           count(*) AS n, count(*) FILTER (WHERE p.won) AS w, bool_or(g.draw) AS draw
+    FROM players AS p JOIN (SELECT {GAME_KEY}, draw FROM games) AS g USING ({GAME_KEY})
+    GROUP BY p.experiment, p.variant, p.n_players, p.game_index, p.agent
+)
+SELECT experiment, variant, n_players, agent,
+       sum(n)::BIGINT AS seat_games,
+       sum(w)::BIGINT AS wins,
+       coalesce(sum(n) FILTER (WHERE draw), 0)::BIGINT AS draws,
+       count(*) AS games,
+       {_cluster_sums('win', 'n', 'w')}
+FROM per_game
+GROUP BY experiment, variant, n_players, agent
 """
 
-FACTION_COUNTS = """
+FACTION_COUNTS = f"""
+WITH per_game AS (
+    SELECT experiment, variant, n_players, game_index, faction,
+           count(*) AS n, count(*) FILTER (WHERE won) AS w
+    FROM players WHERE faction IS NOT NULL
+    GROUP BY experiment, variant, n_players, game_index, faction
+)
 SELECT experiment, variant, n_players, faction,
-       count(*) AS seat_games,
-       count(DISTINCT game_index) AS games,
-       count(*) FILTER (WHERE won) AS wins
-FROM players WHERE faction IS NOT NULL
+       sum(n)::BIGINT AS seat_games,
+       count(*) AS games,
+       sum(w)::BIGINT AS wins,
+       {_cluster_sums('win', 'n', 'w')}
+FROM per_game
 GROUP BY experiment, variant, n_players, faction
 """
 
 MATCHUP_COUNTS = f"""
 WITH seats AS (
-    SELECT {GAME_KEY}, seat, faction, won FROM players WHERE faction IS NOT NULL
+    SELECT {SEAT_KEY}, faction, won FROM players WHERE faction IS NOT NULL
 ), pairs AS (
     -- One row per seat-game of faction i and each distinct faction j at another seat.
     SELECT DISTINCT a.experiment, a.variant, a.n_players, a.game_index, a.seat, a.faction, a.won,
            b.faction AS opponent
     FROM seats AS a JOIN seats AS b USING ({GAME_KEY})
     WHERE a.seat <> b.seat
+), per_game AS (
+    SELECT experiment, variant, n_players, game_index, faction, opponent,
+           count(*) AS n, count(*) FILTER (WHERE won) AS w
+    FROM pairs GROUP BY ALL
 )
 SELECT experiment, variant, n_players, faction, opponent,
-       count(*) AS seat_games,
-       count(*) FILTER (WHERE won) AS wins
-FROM pairs
+       sum(n)::BIGINT AS seat_games,
+       sum(w)::BIGINT AS wins,
+       {_cluster_sums('win', 'n', 'w')}
+FROM per_game
 GROUP BY experiment, variant, n_players, faction, opponent
 """
 
@@ -224,49 +253,125 @@ WITH teams AS (
            bool_or(won) AS won,
            bool_or(won) = bool_and(won) AS uniform,
            string_agg(faction, '+' ORDER BY faction) AS composition
-    FROM players WHERE faction IS NOT NULL
+    FROM players
     GROUP BY {GAME_KEY}
 )
-SELECT experiment, variant, n_players, composition,
+SELECT t.experiment, t.variant, t.n_players, t.composition,
        count(*) AS games,
-       count(*) FILTER (WHERE won) AS wins,
-       count(*) FILTER (WHERE NOT uniform) AS mixed
-FROM teams
-GROUP BY experiment, variant, n_players, composition
+       count(*) FILTER (WHERE t.won) AS wins,
+       count(*) FILTER (WHERE NOT t.uniform) AS mixed,
+       count(*) FILTER (WHERE g.draw) AS draws
+FROM teams AS t JOIN (SELECT {GAME_KEY}, draw FROM games) AS g USING ({GAME_KEY})
+GROUP BY t.experiment, t.variant, t.n_players, t.composition
 """
 
 
-def card_counts_sql(columns: Columns, source: str = "cards") -> str:
-    """The per-card counts behind ``card_stats``, over ``source`` (a view or subquery)."""
+def _card_rows(columns: Columns, source: str, extra_key: str = "") -> str:
+    """Each ``cards`` row with its seat's agent (and ``extra_key`` column of
+    ``players``) and the flags the card counts need."""
+    extra = f", p.{extra_key}" if extra_key else ""
     return f"""
-WITH flags AS (
-    SELECT experiment, variant, n_players, card, won,
+    SELECT c.experiment, c.variant, c.n_players, c.game_index, p.agent{extra}, c.card, c.won,
            {columns.in_hand()} AS in_hand,
            {columns.opening()} AS opening,
            {columns.drawn_later()} AS drawn_later,
            {columns.played()} AS was_played,
+           {columns.playable()} AS was_playable,
            {columns.count('drawn')} AS n_drawn,
            {columns.count('played')} AS n_played,
-           first_played_turn
-    FROM {source}
+           {columns.count('playable')} AS n_playable,
+           c.first_played_turn
+    FROM {source} AS c JOIN (SELECT {SEAT_KEY}, agent, faction FROM players) AS p
+         USING ({SEAT_KEY})"""
+
+
+CARD_RATES = {
+    # prefix: (seat-games counted, of which "wins"): the clustered rates of card_stats.
+    "gih": ("in_hand", "in_hand AND won"),
+    "played": ("was_played", "was_played AND won"),
+    "play": ("in_hand", "in_hand AND was_played"),
+    "playable": ("was_playable", "was_playable AND was_played"),
+}
+"""The clustered rates of the card counts: GIH win rate, played win rate, play
+rate (played, of the games in hand) and play rate when playable."""
+
+
+def card_counts_sql(columns: Columns, source: str = "cards", extra_key: str = "") -> str:
+    """The per-card counts behind ``card_stats`` (per agent, and per ``extra_key``
+    such as ``faction`` when given), over ``source`` (a view or subquery of ``cards``)."""
+    key = f"experiment, variant, n_players, agent{', ' + extra_key if extra_key else ''}, card"
+    where = f"WHERE {extra_key} IS NOT NULL" if extra_key else ""
+    per_game = ",\n           ".join(
+        f"count(*) FILTER (WHERE {n}) AS {prefix}_n, count(*) FILTER (WHERE {w}) AS {prefix}_w"
+        for prefix, (n, w) in CARD_RATES.items())
+    clusters = ",\n       ".join(_cluster_sums(prefix, f"{prefix}_n", f"{prefix}_w") for prefix in CARD_RATES)
+    return f"""
+WITH flags AS ({_card_rows(columns, source, extra_key)}
+), per_game AS (
+    SELECT {key}, game_index,
+           {per_game},
+           count(*) FILTER (WHERE opening) AS opening_n, count(*) FILTER (WHERE opening AND won) AS opening_w,
+           count(*) FILTER (WHERE drawn_later) AS later_n, count(*) FILTER (WHERE drawn_later AND won) AS later_w,
+           count(*) FILTER (WHERE n_drawn > 0) AS drawn_n, count(*) FILTER (WHERE n_drawn > 0 AND won) AS drawn_w,
+           sum(n_drawn) AS times_drawn, sum(n_played) AS times_played, sum(n_playable) AS times_playable,
+           coalesce(sum(first_played_turn) FILTER (WHERE was_played), 0) AS sum_turn_played,
+           count(first_played_turn) FILTER (WHERE was_played) AS n_turn_played
+    FROM flags {where}
+    GROUP BY {key}, game_index
 )
-SELECT experiment, variant, n_players, card,
-       count(*) FILTER (WHERE in_hand) AS games_in_hand,
-       count(*) FILTER (WHERE in_hand AND won) AS wins_in_hand,
-       count(*) FILTER (WHERE opening) AS games_opening,
-       count(*) FILTER (WHERE opening AND won) AS wins_opening,
-       count(*) FILTER (WHERE drawn_later) AS games_drawn_later,
-       count(*) FILTER (WHERE drawn_later AND won) AS wins_drawn_later,
-       count(*) FILTER (WHERE n_drawn > 0) AS games_drawn,
-       count(*) FILTER (WHERE n_drawn > 0 AND won) AS wins_when_drawn,
-       sum(n_drawn)::BIGINT AS times_drawn,
-       count(*) FILTER (WHERE was_played) AS games_played,
-       count(*) FILTER (WHERE was_played AND won) AS wins_played,
-       sum(n_played)::BIGINT AS times_played,
-       coalesce(sum(first_played_turn) FILTER (WHERE was_played), 0)::BIGINT AS sum_turn_played,
-       count(first_played_turn) FILTER (WHERE was_played) AS n_turn_played
-FROM flags
-GROUP BY experiment, variant, n_players, card
+SELECT {key},
+       sum(gih_n)::BIGINT AS games_in_hand,
+       sum(gih_w)::BIGINT AS wins_in_hand,
+       sum(opening_n)::BIGINT AS games_opening,
+       sum(opening_w)::BIGINT AS wins_opening,
+       sum(later_n)::BIGINT AS games_drawn_later,
+       sum(later_w)::BIGINT AS wins_drawn_later,
+       sum(drawn_n)::BIGINT AS games_drawn,
+       sum(drawn_w)::BIGINT AS wins_when_drawn,
+       sum(times_drawn)::BIGINT AS times_drawn,
+       sum(played_n)::BIGINT AS games_played,
+       sum(played_w)::BIGINT AS wins_played,
+       sum(play_w)::BIGINT AS games_played_in_hand,
+       sum(playable_n)::BIGINT AS games_playable,
+       sum(playable_w)::BIGINT AS games_played_when_playable,
+       sum(times_played)::BIGINT AS times_played,
+       sum(times_playable)::BIGINT AS times_playable,
+       sum(sum_turn_played)::BIGINT AS sum_turn_played,
+       sum(n_turn_played)::BIGINT AS n_turn_played,
+       {clusters}
+FROM per_game
+GROUP BY {key}
+"""
+
+
+def _card_turn_counts(columns: Columns) -> str:
+    """Seat-games per card and first turn played (the card detail view's trend)."""
+    return f"""
+WITH flags AS ({_card_rows(columns, 'cards')}
+), per_game AS (
+    SELECT experiment, variant, n_players, agent, card, first_played_turn, game_index,
+           count(*) AS n, count(*) FILTER (WHERE won) AS w
+    FROM flags WHERE was_played AND first_played_turn IS NOT NULL
+    GROUP BY ALL
+)
+SELECT experiment, variant, n_players, agent, card, first_played_turn,
+       sum(n)::BIGINT AS games_played, sum(w)::BIGINT AS wins_played,
+       {_cluster_sums('played', 'n', 'w')}
+FROM per_game
+GROUP BY experiment, variant, n_players, agent, card, first_played_turn
+"""
+
+
+def _run_counts(columns: Columns) -> str:
+    """Games per level reached, wipes and outcome (cooperative runs; NULL columns elsewhere)."""
+    return f"""
+SELECT g.experiment, g.variant, g.n_players,
+       {columns.games_column('level_reached', 'INTEGER')}::INTEGER AS level_reached,
+       {columns.games_column('wipes', 'INTEGER')}::INTEGER AS wipes,
+       len(g.winners) > 0 AS won,
+       count(*) AS games
+FROM games AS g
+GROUP BY ALL
 """
 
 
@@ -284,17 +389,28 @@ GROUP BY experiment, variant, n_players, turns, decisions, draw, end_reason
 """
 
 
+def _card_additive(extra: tuple[str, ...] = ()) -> tuple[str, ...]:
+    return ("games_in_hand", "wins_in_hand", "games_opening", "wins_opening", "games_drawn_later",
+            "wins_drawn_later", "games_drawn", "wins_when_drawn", "times_drawn", "games_played", "wins_played",
+            "games_played_in_hand", "games_playable", "games_played_when_playable", "times_played",
+            "times_playable", "sum_turn_played", "n_turn_played",
+            *(column for prefix in CARD_RATES for column in _cluster_columns(prefix)), *extra)
+
+
 COUNT_VIEWS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # name: (key columns, additive columns)
     "seat_counts": (("experiment", "variant", "n_players", "seat"), ("games", "wins", "draws")),
-    "agent_counts": (("experiment", "variant", "n_players", "agent"), ("seat_games", "wins", "draws")),
-    "faction_counts": (("experiment", "variant", "n_players", "faction"), ("seat_games", "games", "wins")),
-    "matchup_counts": (("experiment", "variant", "n_players", "faction", "opponent"), ("seat_games", "wins")),
-    "team_counts": (("experiment", "variant", "n_players", "composition"), ("games", "wins", "mixed")),
-    "card_counts": (("experiment", "variant", "n_players", "card"), (
-        "games_in_hand", "wins_in_hand", "games_opening", "wins_opening", "games_drawn_later", "wins_drawn_later",
-        "games_drawn", "wins_when_drawn", "times_drawn", "games_played", "wins_played", "times_played",
-        "sum_turn_played", "n_turn_played")),
+    "agent_counts": (("experiment", "variant", "n_players", "agent"),
+                     ("seat_games", "wins", "draws", "games", *_cluster_columns("win"))),
+    "faction_counts": (("experiment", "variant", "n_players", "faction"),
+                       ("seat_games", "games", "wins", *_cluster_columns("win"))),
+    "matchup_counts": (("experiment", "variant", "n_players", "faction", "opponent"),
+                       ("seat_games", "wins", *_cluster_columns("win"))),
+    "team_counts": (("experiment", "variant", "n_players", "composition"), ("games", "wins", "mixed", "draws")),
+    "card_counts": (("experiment", "variant", "n_players", "agent", "card"), _card_additive()),
+    "card_turn_counts": (("experiment", "variant", "n_players", "agent", "card", "first_played_turn"),
+                         ("games_played", "wins_played", *_cluster_columns("played"))),
+    "run_counts": (("experiment", "variant", "n_players", "level_reached", "wipes", "won"), ("games",)),
     "game_counts": (("experiment", "variant", "n_players", "turns", "decisions", "draw", "end_reason"),
                     ("games", "legal_actions", "legal_decisions")),
 }
@@ -310,12 +426,31 @@ def count_view_sql(columns: Columns) -> dict[str, str]:
         "matchup_counts": MATCHUP_COUNTS,
         "team_counts": TEAM_COUNTS,
         "card_counts": card_counts_sql(columns),
+        "card_turn_counts": _card_turn_counts(columns),
+        "run_counts": _run_counts(columns),
         "game_counts": _game_counts(columns),
     }
     # Ordered by their keys, so that a count view reads the same whether it
     # scans the rows or sums cached counts.
     return {name: f"{query.rstrip()}\nORDER BY {', '.join(COUNT_VIEWS[name][0])}" for name, query in queries.items()}
 
+
+# ------------------------------------------------------------------ modes
+
+# A cooperative experiment: no game of it where some seats win and others
+# lose, and no draw (a cooperative loss is no draw: records.py). A competitive
+# game has a winner (a mixed game) or is a draw.
+EXPERIMENT_MODES = """
+SELECT experiment, sum(mixed) = 0 AND sum(draws) = 0 AS cooperative
+FROM team_counts
+GROUP BY experiment
+ORDER BY experiment
+"""
+
+def _competitive(alias: str = "") -> str:
+    """SQL: the row's experiment is competitive (``experiment_modes``)."""
+    column = f"{alias}.experiment" if alias else "experiment"
+    return f"{column} IN (SELECT experiment FROM experiment_modes WHERE NOT cooperative)"
 
 # ------------------------------------------------------------------ seats
 
@@ -334,24 +469,30 @@ ORDER BY {ORDER}, seat
 
 def _seat_balance() -> str:
     # Window functions cannot nest inside aggregates; compute the expected
-    # count per row first.
+    # count per row first. Seat tests say nothing in a cooperative game
+    # (every seat shares the outcome): NULL there.
     return f"""
 WITH expected AS (
-    SELECT *, total_wins::DOUBLE / n_players AS expected_wins FROM seat_stats
+    SELECT *, total_wins::DOUBLE / n_players AS expected_wins,
+           n_players > 1 AND {_competitive()} AS tested
+    FROM seat_stats
 )
 SELECT experiment, variant, n_players,
        max(games) AS games,
        max(total_wins) AS total_wins,
-       CASE WHEN n_players > 1 THEN CASE WHEN max(expected_wins) > 0
+       CASE WHEN bool_and(tested) THEN CASE WHEN max(expected_wins) > 0
             THEN sum((wins - expected_wins) ** 2 / expected_wins) ELSE 0.0 END END AS chi2,
-       CASE WHEN n_players > 1 THEN n_players - 1 END AS df,
-       CASE WHEN n_players > 1 THEN chi2_sf(chi2, n_players - 1) END AS p_value,
-       CASE WHEN n_players > 1 THEN max(win_share) FILTER (WHERE seat = 0) END AS first_seat_share,
-       CASE WHEN n_players > 1 THEN first_seat_share - 1.0 / n_players END AS first_seat_advantage,
-       CASE WHEN n_players > 1 THEN max(win_share_low) FILTER (WHERE seat = 0) - 1.0 / n_players END
+       CASE WHEN bool_and(tested) THEN n_players - 1 END AS df,
+       CASE WHEN bool_and(tested) THEN chi2_sf(chi2, n_players - 1) END AS p_value,
+       CASE WHEN bool_and(tested) THEN max(win_share) FILTER (WHERE seat = 0) END AS first_seat_share,
+       CASE WHEN bool_and(tested) THEN first_seat_share - 1.0 / n_players END AS first_seat_advantage,
+       CASE WHEN bool_and(tested) THEN max(win_share_low) FILTER (WHERE seat = 0) - 1.0 / n_players END
            AS first_seat_advantage_low,
-       CASE WHEN n_players > 1 THEN max(win_share_high) FILTER (WHERE seat = 0) - 1.0 / n_players END
-           AS first_seat_advantage_high
+       CASE WHEN bool_and(tested) THEN max(win_share_high) FILTER (WHERE seat = 0) - 1.0 / n_players END
+           AS first_seat_advantage_high,
+       CASE WHEN bool_and(tested) THEN abs(first_seat_advantage) > {FACTION_BAND!r} END AS outside_band,
+       CASE WHEN bool_and(tested) THEN first_seat_advantage_low > {FACTION_BAND!r}
+            OR first_seat_advantage_high < -{FACTION_BAND!r} END AS surely_outside
 FROM expected
 GROUP BY experiment, variant, n_players
 ORDER BY {ORDER}
@@ -359,8 +500,8 @@ ORDER BY {ORDER}
 
 
 AGENT_STATS = f"""
-SELECT experiment, variant, n_players, agent, seat_games, wins, draws,
-       {_rate('wins', 'seat_games', 'win_rate')}
+SELECT experiment, variant, n_players, agent, seat_games, games, wins, draws,
+       {_clustered_rate('wins', 'seat_games', 'win', 'win_rate')}
 FROM agent_counts
 ORDER BY {ORDER}, agent
 """
@@ -370,7 +511,7 @@ ORDER BY {ORDER}, agent
 FACTION_STATS = f"""
 WITH rated AS (
     SELECT experiment, variant, n_players, faction, seat_games, games, wins,
-           {_rate('wins', 'seat_games', 'win_rate')},
+           {_clustered_rate('wins', 'seat_games', 'win', 'win_rate')},
            sum(wins) OVER w / sum(seat_games) OVER w AS expected
     FROM faction_counts
     WINDOW w AS (PARTITION BY experiment, variant, n_players)
@@ -400,17 +541,17 @@ ORDER BY {ORDER}
 
 MATCHUPS = f"""
 SELECT experiment, variant, n_players, faction, opponent, seat_games, wins,
-       {_rate('wins', 'seat_games', 'win_rate')}
+       {_clustered_rate('wins', 'seat_games', 'win', 'win_rate')},
+       1.0::DOUBLE / n_players AS fair_share
 FROM matchup_counts
 ORDER BY {ORDER}, faction, opponent
 """
 
-# A cooperative experiment: every game's seats share one outcome (no game of
-# the experiment is "mixed").
+# A cooperative experiment (experiment_modes): the team tables.
 _COOP = """
 WITH coop AS (
     SELECT * FROM team_counts
-    WHERE experiment IN (SELECT experiment FROM team_counts GROUP BY experiment HAVING sum(mixed) = 0)
+    WHERE experiment IN (SELECT experiment FROM experiment_modes WHERE cooperative)
 )
 """
 
@@ -428,6 +569,7 @@ COMPOSITION_STATS = _COOP + f"""
 SELECT experiment, variant, n_players, composition, games, wins,
        {_rate('wins', 'games', 'win_rate')}
 FROM coop
+WHERE composition IS NOT NULL
 ORDER BY {ORDER}, win_rate DESC, composition
 """
 
@@ -438,7 +580,7 @@ CLASS_EFFECTS = _COOP + f"""
 ), with_class AS (
     SELECT experiment, variant, n_players, unnest(list_distinct(string_split(composition, '+'))) AS faction,
            games, wins
-    FROM coop
+    FROM coop WHERE composition IS NOT NULL
 ), counts AS (
     SELECT experiment, variant, n_players, faction,
            sum(games)::BIGINT AS games_with, sum(wins)::BIGINT AS wins_with
@@ -455,36 +597,112 @@ FROM counts AS c JOIN totals AS t USING (experiment, variant, n_players)
 ORDER BY {ORDER}, effect DESC NULLS LAST, faction
 """
 
-# ------------------------------------------------------------------ cards
-
-SEAT_TOTALS = """
-SELECT experiment, variant, n_players, sum(seat_games)::BIGINT AS seat_games, sum(wins)::BIGINT AS seat_wins
-FROM agent_counts GROUP BY experiment, variant, n_players
+RUN_STATS = f"""
+WITH levels AS (
+    SELECT *, max(level_reached) OVER (PARTITION BY experiment) AS top_level FROM run_counts
+), runs AS (
+    SELECT experiment, variant, n_players,
+           sum(games)::BIGINT AS games,
+           (sum(games) FILTER (WHERE won))::BIGINT AS wins,
+           any_value(top_level) AS top_level,
+           (sum(games) FILTER (WHERE level_reached = top_level))::BIGINT AS games_at_top_level,
+           sum(games) FILTER (WHERE level_reached IS NOT NULL) AS level_games,
+           sum(games * level_reached)::DOUBLE AS level_sum,
+           sum(games * level_reached * level_reached)::DOUBLE AS level_sq,
+           sum(games) FILTER (WHERE wipes IS NOT NULL) AS wipe_games,
+           sum(games * wipes)::DOUBLE AS wipe_sum,
+           sum(games * wipes * wipes)::DOUBLE AS wipe_sq,
+           (sum(games) FILTER (WHERE wipes > 0))::BIGINT AS games_with_wipe
+    FROM levels
+    GROUP BY experiment, variant, n_players
+    HAVING count(level_reached) > 0 OR count(wipes) > 0
+)
+SELECT experiment, variant, n_players, games, coalesce(wins, 0) AS wins,
+       {_rate('coalesce(wins, 0)', 'games', 'win_rate')},
+       {_mean('level_sum', 'level_sq', 'level_games', 'mean_level')},
+       top_level, coalesce(games_at_top_level, 0) AS games_at_top_level,
+       {_rate('coalesce(games_at_top_level, 0)', 'games', 'top_level_rate')},
+       {_mean('wipe_sum', 'wipe_sq', 'wipe_games', 'wipes_per_game')},
+       coalesce(games_with_wipe, 0) AS games_with_wipe,
+       {_rate('coalesce(games_with_wipe, 0)', 'wipe_games', 'wipe_rate')}
+FROM runs
+ORDER BY {ORDER}
 """
 
-CARD_STATS = f"""
+# ------------------------------------------------------------------ cards
+
+SEAT_TOTALS = f"""
+SELECT experiment, variant, n_players, agent, sum(seat_games)::BIGINT AS seat_games, sum(wins)::BIGINT AS seat_wins
+FROM agent_counts GROUP BY experiment, variant, n_players, agent
+ORDER BY {ORDER}, agent
+"""
+
+
+FACTION_SEAT_TOTALS = """(
+    SELECT experiment, variant, n_players, agent, faction, count(*) AS seat_games,
+           count(*) FILTER (WHERE won) AS seat_wins
+    FROM players WHERE faction IS NOT NULL GROUP BY ALL)"""
+
+
+def _prior_grid(low: float, high: float, step: float) -> str:
+    count = round((high - low) / step)
+    return f"SELECT {low!r} + i * {step!r} AS x FROM range(0, {count + 1}) AS t(i)"
+
+
+def card_stats_sql(counts: str = "card_counts", extra_key: str = "", totals: str = "seat_totals") -> str:
+    """``card_stats`` over the count view ``counts``, per agent (and ``extra_key``), with the
+    seat-games and wins of each agent (and ``extra_key``) from ``totals``.
+
+    The beta prior of the shrunk win rate is fitted per (experiment, variant,
+    n_players, agent[, extra_key]) by marginal likelihood, in two grid passes
+    over ``log10`` of its strength, as ``analytics.stats.beta_binomial_prior``."""
+    group = f"experiment, variant, n_players, agent{', ' + extra_key if extra_key else ''}"
+
+    def likelihood(grid: str) -> str:
+        # Σ lnB(w + ms, n − w + (1 − m)s) − lnB(ms, (1 − m)s) over the cards at each point x = log10 s
+        # of ``grid`` (a relation of the group's columns and x).
+        return f"""
+        SELECT {group}, x,
+               sum(lgamma(b.wins_in_hand + p.m * 10 ** x)
+                   + lgamma(b.games_in_hand - b.wins_in_hand + (1 - p.m) * 10 ** x)
+                   - lgamma(b.games_in_hand + 10 ** x)
+                   - lgamma(p.m * 10 ** x) - lgamma((1 - p.m) * 10 ** x) + lgamma(10 ** x)) AS log_likelihood
+        FROM base AS b JOIN fitted AS p USING ({group}) JOIN ({grid}) AS grid USING ({group})
+        WHERE b.games_in_hand > 0
+        GROUP BY {group}, x"""
+
+    coarse = (f"SELECT {group}, grid.x FROM fitted CROSS JOIN "
+              f"({_prior_grid(PRIOR_GRID_LOW, PRIOR_GRID_HIGH, PRIOR_COARSE_STEP)}) AS grid")
+    fine = (f"SELECT {group}, best_x + offsets.x AS x FROM coarse_best CROSS JOIN "
+            f"({_prior_grid(-PRIOR_COARSE_STEP, PRIOR_COARSE_STEP, PRIOR_FINE_STEP)}) AS offsets")
+    # Ties go to the smaller strength, as in the Python twin.
+    return f"""
 WITH base AS (
-    SELECT c.*, t.seat_games, t.seat_wins,
-           c.wins_in_hand::DOUBLE / nullif(c.games_in_hand, 0) AS gih
-    FROM card_counts AS c JOIN seat_totals AS t USING (experiment, variant, n_players)
+    SELECT c.*, t.seat_games, t.seat_wins
+    FROM {counts} AS c JOIN {totals} AS t USING ({group})
 ), prior AS (
-    -- Method-of-moments beta prior over the cards seen in hand (analytics.stats.beta_binomial_prior).
-    SELECT experiment, variant, n_players,
-           count(*) AS cards,
-           sum(wins_in_hand)::DOUBLE / sum(games_in_hand) AS m,
-           var_pop(gih) AS variance,
-           avg(1.0 / games_in_hand) AS mean_inverse
+    SELECT {group}, count(*) AS cards, sum(wins_in_hand)::DOUBLE / sum(games_in_hand) AS m
     FROM base WHERE games_in_hand > 0
-    GROUP BY experiment, variant, n_players
+    GROUP BY {group}
+), fitted AS (
+    SELECT * FROM prior WHERE cards >= 2 AND m > 0 AND m < 1
+), coarse_fit AS ({likelihood(coarse)}
+), coarse_best AS (
+    SELECT {group}, arg_max(x, (log_likelihood, -x)) AS best_x, max(log_likelihood) AS best,
+           max(log_likelihood) FILTER (WHERE x = (SELECT max(x) FROM coarse_fit)) AS at_top
+    FROM coarse_fit GROUP BY {group}
+), fine_fit AS ({likelihood(fine)}
+), fine_best AS (
+    SELECT {group}, arg_max(x, (log_likelihood, -x)) AS best_x FROM fine_fit GROUP BY {group}
 ), strength AS (
-    SELECT *, variance - m * (1 - m) * mean_inverse AS between_cards,
-           CASE WHEN cards < 2 OR m <= 0 OR m >= 1 OR variance - m * (1 - m) * mean_inverse <= 0 THEN NULL
-                ELSE greatest(0.0, m * (1 - m) / (variance - m * (1 - m) * mean_inverse) - 1) END AS prior_strength
-    FROM prior
+    -- Not identified (NULL) when the top of the grid (the cards alike) fits as well as the best.
+    SELECT p.{group.replace(', ', ', p.')}, p.m, p.cards,
+           CASE WHEN cb.best > cb.at_top + {PRIOR_TOLERANCE!r} THEN 10 ** fb.best_x END AS prior_strength
+    FROM prior AS p LEFT JOIN coarse_best AS cb USING ({group}) LEFT JOIN fine_best AS fb USING ({group})
 )
-SELECT b.experiment, b.variant, b.n_players, b.card,
+SELECT b.experiment, b.variant, b.n_players, b.agent,{' b.' + extra_key + ',' if extra_key else ''} b.card,
        b.games_in_hand, b.wins_in_hand,
-       {_rate('b.wins_in_hand', 'b.games_in_hand', 'gih_win_rate')},
+       {_clustered_rate('b.wins_in_hand', 'b.games_in_hand', 'gih', 'gih_win_rate', 'b')},
        b.seat_games - b.games_in_hand AS games_not_seen,
        b.seat_wins - b.wins_in_hand AS wins_not_seen,
        (b.seat_wins - b.wins_in_hand)::DOUBLE / nullif(b.seat_games - b.games_in_hand, 0) AS gns_win_rate,
@@ -492,20 +710,40 @@ SELECT b.experiment, b.variant, b.n_players, b.card,
        b.games_opening, b.wins_opening::DOUBLE / nullif(b.games_opening, 0) AS oh_win_rate,
        b.games_drawn_later, b.wins_drawn_later::DOUBLE / nullif(b.games_drawn_later, 0) AS gd_win_rate,
        b.games_played, b.wins_played,
-       {_rate('b.wins_played', 'b.games_played', 'played_win_rate')},
-       b.games_played::DOUBLE / nullif(b.games_in_hand, 0) AS play_rate,
-       b.times_drawn, b.times_played,
+       {_clustered_rate('b.wins_played', 'b.games_played', 'played', 'played_win_rate', 'b')},
+       b.games_played_in_hand,
+       {_clustered_rate('b.games_played_in_hand', 'b.games_in_hand', 'play', 'play_rate', 'b')},
+       b.games_playable, b.games_played_when_playable,
+       {_clustered_rate('b.games_played_when_playable', 'b.games_playable', 'playable', 'playable_play_rate', 'b')},
+       b.times_drawn, b.times_played, b.times_playable,
        b.sum_turn_played::DOUBLE / nullif(b.n_turn_played, 0) AS mean_turn_played,
        s.m AS card_mean,
+       s.prior_strength,
+       s.prior_strength IS NOT NULL AS prior_identified,
+       CASE WHEN s.prior_strength IS NOT NULL THEN sqrt(s.m * (1 - s.m) / (s.prior_strength + 1)) ELSE 0.0 END
+           AS card_spread,
        CASE WHEN b.games_in_hand = 0 THEN NULL
             WHEN s.prior_strength IS NULL THEN s.m
             ELSE (b.wins_in_hand + s.m * s.prior_strength) / (b.games_in_hand + s.prior_strength)
        END AS shrunk_win_rate,
        CASE WHEN b.games_in_hand > 0 AND s.m > 0 AND s.m < 1
-            THEN (gih_win_rate - s.m) / sqrt(s.m * (1 - s.m) / b.games_in_hand) END AS z_score,
-       coalesce(abs(z_score) >= {OUTLIER_Z!r}, FALSE) AS outlier
-FROM base AS b LEFT JOIN strength AS s USING (experiment, variant, n_players)
-ORDER BY {ORDER}, shrunk_win_rate DESC NULLS LAST, gih_win_rate DESC NULLS LAST, card
+            THEN (gih_win_rate - s.m) / sqrt(s.m * (1 - s.m) / gih_win_rate_effective_n) END AS z_score,
+       coalesce(abs(z_score) >= {OUTLIER_Z!r} AND abs(gih_win_rate - s.m) >= {OUTLIER_POINTS!r}, FALSE) AS outlier,
+       coalesce(gih_win_rate_low > s.m + {CARD_BAND!r} OR gih_win_rate_high < s.m - {CARD_BAND!r}, FALSE)
+           AS surely_outside,
+       CASE WHEN b.games_playable > 0 THEN b.games_played = 0 ELSE b.games_in_hand > 0 AND b.games_played = 0 END
+           AS never_played
+FROM base AS b LEFT JOIN strength AS s USING ({group})
+ORDER BY {ORDER}, agent,{' ' + extra_key + ',' if extra_key else ''} shrunk_win_rate DESC NULLS LAST,
+         gih_win_rate DESC NULLS LAST, card
+"""
+
+
+CARD_TURN_STATS = f"""
+SELECT experiment, variant, n_players, agent, card, first_played_turn, games_played, wins_played,
+       {_clustered_rate('wins_played', 'games_played', 'played', 'played_win_rate')}
+FROM card_turn_counts
+ORDER BY {ORDER}, agent, card, first_played_turn
 """
 
 # ------------------------------------------------------------------ games
@@ -590,46 +828,62 @@ ORDER BY {ORDER}, turns
 """
 
 # ------------------------------------------------------------------ variants
+#
+# Every row of variant_deltas compares one rate (or mean) of a variant with
+# the baseline's at the same player count. Unpaired rates: the pooled z-test
+# at the effective sample sizes (plain counts for games and seats), and
+# Newcombe's interval of the difference from the two Wilson intervals. Paired
+# (the variant played on the baseline's seeds): per game g, d_g = variant
+# wins − baseline wins over its matched seat-games; the clustered McNemar
+# statistic (|Σd| − 1)²/Σd² and the interval Δ ± z·sqrt(Σ(d_g − Δ·n_g)²)/n
+# (analytics.stats.paired_difference). Means: Welch.
 
 
 def _paired_counts(key: str, paired: bool | None) -> str:
-    """Discordant pairs (only baseline won / only variant won) per key, over
-    games played on the same seed in baseline and variant."""
+    """Per (variant, player count, key), over seat-games played on the same seed
+    in baseline and variant: the per-game sums of the paired differences."""
     if paired is False:
         return """
     SELECT NULL::VARCHAR AS experiment, NULL::VARCHAR AS variant, NULL::TINYINT AS n_players,
-           NULL::VARCHAR AS key, 0::BIGINT AS pairs, 0::BIGINT AS only_baseline, 0::BIGINT AS only_variant
+           NULL::VARCHAR AS key, 0::BIGINT AS pairs, 0::BIGINT AS sum_d, 0::BIGINT AS sum_d2,
+           0::BIGINT AS sum_nd, 0::BIGINT AS sum_n2
     WHERE FALSE"""
     return f"""
-    SELECT v.experiment, v.variant, v.n_players, v.{key}::VARCHAR AS key,
-           count(*) AS pairs,
-           count(*) FILTER (WHERE b.won AND NOT v.won) AS only_baseline,
-           count(*) FILTER (WHERE v.won AND NOT b.won) AS only_variant
-    FROM players AS v
-    JOIN games AS gv USING ({GAME_KEY})
-    JOIN games AS gb ON gb.experiment = v.experiment AND gb.variant = 'baseline'
-         AND gb.n_players = v.n_players AND gb.game_index = v.game_index AND gb.seed = gv.seed
-    JOIN players AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
-         AND b.game_index = v.game_index AND b.seat = v.seat AND b.{key} IS NOT DISTINCT FROM v.{key}
-    WHERE v.variant <> 'baseline' AND v.{key} IS NOT NULL
+    SELECT experiment, variant, n_players, key, sum(n)::BIGINT AS pairs, sum(d)::BIGINT AS sum_d,
+           sum(d * d)::BIGINT AS sum_d2, sum(n * d)::BIGINT AS sum_nd, sum(n * n)::BIGINT AS sum_n2
+    FROM (
+        SELECT v.experiment, v.variant, v.n_players, v.game_index, v.{key}::VARCHAR AS key,
+               count(*) AS n, sum(v.won::INTEGER - b.won::INTEGER) AS d
+        FROM players AS v
+        JOIN games AS gv USING ({GAME_KEY})
+        JOIN games AS gb ON gb.experiment = v.experiment AND gb.variant = 'baseline'
+             AND gb.n_players = v.n_players AND gb.game_index = v.game_index AND gb.seed = gv.seed
+        JOIN players AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
+             AND b.game_index = v.game_index AND b.seat = v.seat AND b.{key} IS NOT DISTINCT FROM v.{key}
+        WHERE v.variant <> 'baseline' AND v.{key} IS NOT NULL
+        GROUP BY ALL
+    )
     GROUP BY ALL"""
 
 
 def _paired_games(paired: bool | None) -> str:
-    """Seed-matched game pairs per variant, and the discordant pairs of
-    draws and turn-cap endings."""
+    """Seed-matched game pairs per variant, and the discordant pairs of draws,
+    turn-cap endings and (cooperative) team wins."""
     caps = ", ".join(_literal(reason) for reason in TURN_CAP_REASONS)
     if paired is False:
         return """
     SELECT NULL::VARCHAR AS experiment, NULL::VARCHAR AS variant, NULL::TINYINT AS n_players, 0::BIGINT AS pairs,
-           0::BIGINT AS draw_b, 0::BIGINT AS draw_v, 0::BIGINT AS cap_b, 0::BIGINT AS cap_v
+           0::BIGINT AS draw_b, 0::BIGINT AS draw_v, 0::BIGINT AS cap_b, 0::BIGINT AS cap_v,
+           0::BIGINT AS team_b, 0::BIGINT AS team_v
     WHERE FALSE"""
     return f"""
     SELECT v.experiment, v.variant, v.n_players, count(*) AS pairs,
            count(*) FILTER (WHERE b.draw AND NOT v.draw) AS draw_b,
            count(*) FILTER (WHERE v.draw AND NOT b.draw) AS draw_v,
            count(*) FILTER (WHERE b.end_reason IN ({caps}) AND v.end_reason NOT IN ({caps})) AS cap_b,
-           count(*) FILTER (WHERE v.end_reason IN ({caps}) AND b.end_reason NOT IN ({caps})) AS cap_v
+           count(*) FILTER (WHERE v.end_reason IN ({caps}) AND b.end_reason NOT IN ({caps})) AS cap_v,
+           count(*) FILTER (WHERE len(b.winners) > 0 AND len(v.winners) = 0) AS team_b,
+           count(*) FILTER (WHERE len(v.winners) > 0 AND len(b.winners) = 0) AS team_v
     FROM games AS v
     JOIN games AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
          AND b.game_index = v.game_index AND b.seed = v.seed
@@ -637,71 +891,128 @@ def _paired_games(paired: bool | None) -> str:
     GROUP BY ALL"""
 
 
-def _proportion_family(family: str, source: str, key: str, n: str, wins: str, paired: bool | None) -> str:
-    """Rows of ``variant_deltas`` for one win-rate family (seat, agent, faction)."""
+_DELTA_COLUMNS = ("experiment, variant, n_players, family, agent, key, metric, baseline_value, value, baseline_n, n, "
+                  "baseline_effective_n, effective_n, test, statistic, delta_low, delta_high")
+
+
+def _newcombe(metric: str) -> tuple[str, str]:
+    """SQL: Newcombe's interval of ``v.metric − b.metric`` from their ``_low``/``_high`` columns
+    (``analytics.stats.newcombe_difference``)."""
+    delta = f"(v.{metric} - b.{metric})"
+    return (f"{delta} - sqrt((v.{metric} - v.{metric}_low) ** 2 + (b.{metric}_high - b.{metric}) ** 2)",
+            f"{delta} + sqrt((v.{metric}_high - v.{metric}) ** 2 + (b.{metric} - b.{metric}_low) ** 2)")
+
+
+def _paired_statistic(sum_d: str, sum_d2: str) -> str:
+    return f"CASE WHEN {sum_d2} > 0 THEN (abs({sum_d}) - 1.0) ** 2 / {sum_d2} ELSE 0.0 END"
+
+
+def _paired_interval(pairs: str, sum_d: str, sum_d2: str, sum_nd: str, sum_n2: str) -> tuple[str, str]:
+    delta = f"({sum_d}::DOUBLE / {pairs})"
+    half = (f"{Z95!r} * sqrt(greatest(0.0, {sum_d2} - 2 * {delta} * {sum_nd} + {delta} * {delta} * {sum_n2})) "
+            f"/ {pairs}")
+    return f"{delta} - {half}", f"{delta} + {half}"
+
+
+def _proportion_family(family: str, source: str, key: str, n: str, rate: str, effective: str,
+                       paired: bool | None) -> str:
+    """Rows of ``variant_deltas`` for one win-rate family (seat, agent, faction).
+
+    ``effective`` is the source's effective-n column (or ``n`` for independent seat-games)."""
+    low, high = _paired_interval("pc.pairs", "pc.sum_d", "pc.sum_d2", "pc.sum_nd", "pc.sum_n2")
+    unpaired_low, unpaired_high = _newcombe(rate)
+    mcnemar = f"pc.pairs IS NOT NULL AND pc.pairs = v.{n} AND pc.pairs = b.{n}"
+    # Seat tests say nothing in a cooperative game: every seat shares the outcome.
+    competitive = f" AND {_competitive('v')}" if family == "seat" else ""
     return f"""
-    SELECT v.experiment, v.variant, v.n_players, '{family}' AS family, v.{key}::VARCHAR AS key,
-           'win_rate' AS metric,
-           b.{wins}::DOUBLE / nullif(b.{n}, 0) AS baseline_value,
-           v.{wins}::DOUBLE / nullif(v.{n}, 0) AS value,
-           b.{n} AS baseline_n, v.{n} AS n,
-           CASE WHEN pc.pairs IS NOT NULL AND pc.pairs = v.{n} AND pc.pairs = b.{n} THEN 'mcnemar' ELSE 'z' END
-               AS test,
-           CASE WHEN test = 'mcnemar' THEN mcnemar_stat(pc.only_baseline, pc.only_variant)
-                ELSE prop_z(b.{wins}, b.{n}, v.{wins}, v.{n}) END AS statistic
+    SELECT v.experiment, v.variant, v.n_players, '{family}' AS family,
+           {'v.agent' if key == 'agent' else 'NULL::VARCHAR'} AS agent, v.{key}::VARCHAR AS key,
+           '{rate}' AS metric, b.{rate} AS baseline_value, v.{rate} AS value, b.{n} AS baseline_n, v.{n} AS n,
+           b.{effective}::DOUBLE AS baseline_effective_n, v.{effective}::DOUBLE AS effective_n,
+           CASE WHEN {mcnemar} THEN 'mcnemar' ELSE 'z' END AS test,
+           CASE WHEN {mcnemar} THEN {_paired_statistic('pc.sum_d', 'pc.sum_d2')}
+                ELSE prop_z(coalesce(b.{rate}, 0) * baseline_effective_n, baseline_effective_n,
+                            coalesce(v.{rate}, 0) * effective_n, effective_n) END AS statistic,
+           CASE WHEN {mcnemar} THEN {low} ELSE {unpaired_low} END AS delta_low,
+           CASE WHEN {mcnemar} THEN {high} ELSE {unpaired_high} END AS delta_high
     FROM {source} AS v
     JOIN {source} AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
          AND b.{key} = v.{key}
     LEFT JOIN ({_paired_counts(key, paired)}) AS pc
          ON pc.experiment = v.experiment AND pc.variant = v.variant AND pc.n_players = v.n_players
          AND pc.key = v.{key}::VARCHAR
-    WHERE v.variant <> 'baseline'"""
+    WHERE v.variant <> 'baseline'{competitive}"""
 
 
-def _card_family(metric: str, wins: str, n: str) -> str:
+CARD_DELTA_RATES = {"gih_win_rate": ("gih", "games_in_hand"), "played_win_rate": ("played", "games_played"),
+                    "play_rate": ("play", "games_in_hand")}
+"""The card rates ``variant_deltas`` compares: metric -> (cluster prefix, seat-games column)."""
+
+
+def _card_family(metric: str) -> str:
+    """Rows of ``variant_deltas`` for one card rate: the z-test at the effective sample
+    sizes and Newcombe's interval, also on the baseline's seeds. (The seat-games with a
+    card in hand differ between the variants; treating the two samples as independent
+    is conservative when they were played on the same seeds: see analytics/README.md.)"""
+    _, n = CARD_DELTA_RATES[metric]
+    low, high = _newcombe(metric)
     return f"""
-    SELECT v.experiment, v.variant, v.n_players, 'card' AS family, v.card AS key, '{metric}' AS metric,
-           b.{wins}::DOUBLE / nullif(b.{n}, 0) AS baseline_value,
-           v.{wins}::DOUBLE / nullif(v.{n}, 0) AS value,
-           b.{n} AS baseline_n, v.{n} AS n,
+    SELECT v.experiment, v.variant, v.n_players, 'card' AS family, v.agent, v.card AS key, '{metric}' AS metric,
+           b.{metric} AS baseline_value, v.{metric} AS value, b.{n} AS baseline_n, v.{n} AS n,
+           b.{metric}_effective_n AS baseline_effective_n, v.{metric}_effective_n AS effective_n,
            'z' AS test,
-           prop_z(b.{wins}, b.{n}, v.{wins}, v.{n}) AS statistic
+           prop_z(coalesce(b.{metric}, 0) * b.{metric}_effective_n, b.{metric}_effective_n,
+                  coalesce(v.{metric}, 0) * v.{metric}_effective_n, v.{metric}_effective_n) AS statistic,
+           {low} AS delta_low, {high} AS delta_high
     FROM card_stats AS v
     JOIN card_stats AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
-         AND b.card = v.card
-    WHERE v.variant <> 'baseline'"""
+         AND b.agent = v.agent AND b.card = v.card
+    WHERE v.variant <> 'baseline' AND v.{n} > 0 AND b.{n} > 0"""
 
 
 def _game_family(paired: bool | None) -> str:
-    def proportion(metric: str, count: str, only_b: str, only_v: str) -> str:
+    def proportion(metric: str, source: str, count: str, only_b: str, only_v: str, where: str = "") -> str:
+        low, high = _paired_interval("pg.pairs", f"(pg.{only_v} - pg.{only_b})", f"(pg.{only_v} + pg.{only_b})",
+                                     f"(pg.{only_v} - pg.{only_b})", "pg.pairs")
+        unpaired_low, unpaired_high = _newcombe(metric)
+        paired_test = "pg.pairs IS NOT NULL AND pg.pairs = v.games AND pg.pairs = b.games"
         return f"""
-    SELECT v.experiment, v.variant, v.n_players, 'game' AS family, '' AS key, '{metric}' AS metric,
-           b.{count}::DOUBLE / b.games AS baseline_value, v.{count}::DOUBLE / v.games AS value,
-           b.games AS baseline_n, v.games AS n,
-           CASE WHEN pg.pairs IS NOT NULL AND pg.pairs = v.games AND pg.pairs = b.games THEN 'mcnemar' ELSE 'z'
-               END AS test,
-           CASE WHEN test = 'mcnemar' THEN mcnemar_stat(pg.{only_b}, pg.{only_v})
-                ELSE prop_z(b.{count}, b.games, v.{count}, v.games) END AS statistic
-    FROM game_stats AS v
-    JOIN game_stats AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
+    SELECT v.experiment, v.variant, v.n_players, 'game' AS family, NULL::VARCHAR AS agent, '' AS key,
+           '{metric}' AS metric, b.{metric} AS baseline_value, v.{metric} AS value,
+           b.games AS baseline_n, v.games AS n, b.games::DOUBLE AS baseline_effective_n,
+           v.games::DOUBLE AS effective_n,
+           CASE WHEN {paired_test} THEN 'mcnemar' ELSE 'z' END AS test,
+           CASE WHEN {paired_test} THEN mcnemar_stat(pg.{only_b}, pg.{only_v})
+                ELSE prop_z(b.{count}, b.games, v.{count}, v.games) END AS statistic,
+           CASE WHEN {paired_test} THEN {low} ELSE {unpaired_low} END AS delta_low,
+           CASE WHEN {paired_test} THEN {high} ELSE {unpaired_high} END AS delta_high
+    FROM {source} AS v
+    JOIN {source} AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
     LEFT JOIN paired_games AS pg ON pg.experiment = v.experiment AND pg.variant = v.variant
          AND pg.n_players = v.n_players
-    WHERE v.variant <> 'baseline'"""
+    WHERE v.variant <> 'baseline'{where}"""
 
     def mean(metric: str, column: str) -> str:
+        se = f"sqrt(b.sd_{column} ** 2 / b.games + v.sd_{column} ** 2 / v.games)"
         return f"""
-    SELECT v.experiment, v.variant, v.n_players, 'game' AS family, '' AS key, '{metric}' AS metric,
-           b.mean_{column} AS baseline_value, v.mean_{column} AS value, b.games AS baseline_n, v.games AS n,
-           'welch' AS test,
+    SELECT v.experiment, v.variant, v.n_players, 'game' AS family, NULL::VARCHAR AS agent, '' AS key,
+           '{metric}' AS metric, b.mean_{column} AS baseline_value, v.mean_{column} AS value,
+           b.games AS baseline_n, v.games AS n, b.games::DOUBLE AS baseline_effective_n,
+           v.games::DOUBLE AS effective_n, 'welch' AS test,
            welch_z(b.mean_{column}, b.sd_{column} ** 2, b.games, v.mean_{column}, v.sd_{column} ** 2, v.games)
-               AS statistic
+               AS statistic,
+           (v.mean_{column} - b.mean_{column}) - {Z95!r} * coalesce({se}, 0) AS delta_low,
+           (v.mean_{column} - b.mean_{column}) + {Z95!r} * coalesce({se}, 0) AS delta_high
     FROM game_stats AS v
     JOIN game_stats AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
     WHERE v.variant <> 'baseline'"""
 
+    team = "(SELECT *, win_rate AS team_win_rate, win_rate_low AS team_win_rate_low, " \
+           "win_rate_high AS team_win_rate_high FROM party_size_stats)"
     return " UNION ALL ".join([
-        proportion("draw_rate", "draws", "draw_b", "draw_v"),
-        proportion("turn_cap_rate", "turn_cap_games", "cap_b", "cap_v"),
+        proportion("team_win_rate", team, "wins", "team_b", "team_v"),
+        proportion("draw_rate", "game_stats", "draws", "draw_b", "draw_v"),
+        proportion("turn_cap_rate", "game_stats", "turn_cap_games", "cap_b", "cap_v"),
         mean("turns", "turns"),
         mean("decisions", "decisions"),
     ])
@@ -709,17 +1020,16 @@ def _game_family(paired: bool | None) -> str:
 
 def _variant_deltas(paired: bool | None) -> str:
     families = " UNION ALL ".join([
-        _proportion_family("seat", "seat_stats", "seat", "games", "wins", paired),
-        _proportion_family("agent", "agent_stats", "agent", "seat_games", "wins", paired),
-        _proportion_family("faction", "faction_stats", "faction", "seat_games", "wins", paired),
-        _card_family("gih_win_rate", "wins_in_hand", "games_in_hand"),
-        _card_family("played_win_rate", "wins_played", "games_played"),
-        _card_family("play_rate", "games_played", "games_in_hand"),
+        _proportion_family("seat", "seat_stats", "seat", "games", "win_rate", "games", paired),
+        _proportion_family("agent", "agent_stats", "agent", "seat_games", "win_rate", "win_rate_effective_n", paired),
+        _proportion_family("faction", "faction_stats", "faction", "seat_games", "win_rate", "win_rate_effective_n",
+                           paired),
+        *(_card_family(metric) for metric in CARD_DELTA_RATES),
         _game_family(paired),
     ])
     return f"""
 WITH paired_games AS ({_paired_games(paired)}),
-rows AS ({families}),
+rows AS (SELECT {_DELTA_COLUMNS} FROM ({families})),
 tested AS (
     -- One erfc for every test: McNemar's statistic is chi-square on one degree
     -- of freedom, P = erfc(sqrt(stat/2)); a z statistic's two-sided P = erfc(|z|/sqrt(2)).
@@ -729,23 +1039,23 @@ tested AS (
 ),
 ranked AS (
     SELECT *, value - baseline_value AS delta,
-           row_number() OVER (PARTITION BY experiment, variant, n_players, family ORDER BY p_value, key, metric)
-               AS p_rank,
+           row_number() OVER (PARTITION BY experiment, variant, n_players, family
+                              ORDER BY p_value, agent, key, metric) AS p_rank,
            count(*) OVER (PARTITION BY experiment, variant, n_players, family) AS tests
     FROM tested
 )
-SELECT experiment, variant, n_players, family, key, metric, baseline_value, value, delta, baseline_n, n,
-       test, statistic, p_value,
+SELECT experiment, variant, n_players, family, agent, key, metric, baseline_value, value, delta,
+       delta_low, delta_high, baseline_n, n, baseline_effective_n, effective_n, test, statistic, p_value,
        least(1.0, min(p_value * tests / p_rank) OVER (
            PARTITION BY experiment, variant, n_players, family ORDER BY p_rank DESC
            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) AS q_value,
        q_value < {SIGNIFICANCE!r} AS significant
 FROM ranked
-ORDER BY {ORDER}, family, q_value, key, metric
+ORDER BY {ORDER}, family, q_value, agent, key, metric
 """
 
 
-def metric_view_sql(paired: bool | None = None) -> dict[str, str]:
+def metric_view_sql(columns: Columns, paired: bool | None = None) -> dict[str, str]:
     """The ``SELECT`` of every metric view, by view name, in dependency order.
 
     They read the count views (``count_view_sql``); ``variant_deltas`` also
@@ -755,6 +1065,7 @@ def metric_view_sql(paired: bool | None = None) -> dict[str, str]:
     (faster when known).
     """
     return {
+        "experiment_modes": EXPERIMENT_MODES,
         "seat_stats": SEAT_STATS,
         "seat_balance": _seat_balance(),
         "agent_stats": AGENT_STATS,
@@ -764,8 +1075,14 @@ def metric_view_sql(paired: bool | None = None) -> dict[str, str]:
         "party_size_stats": PARTY_SIZE_STATS,
         "composition_stats": COMPOSITION_STATS,
         "class_effects": CLASS_EFFECTS,
+        "run_stats": RUN_STATS,
         "seat_totals": SEAT_TOTALS,
-        "card_stats": CARD_STATS,
+        "card_stats": card_stats_sql(),
+        # Per faction too, computed from the rows when asked (not a cached count view: the
+        # split costs a scan of every card row and only the dashboard's faction filter needs it).
+        "card_faction_stats": card_stats_sql(f"({card_counts_sql(columns, extra_key='faction')})", "faction",
+                                             FACTION_SEAT_TOTALS),
+        "card_turn_stats": CARD_TURN_STATS,
         "game_stats": _game_stats(),
         "end_reason_stats": END_REASON_STATS,
         "turn_distribution": TURN_DISTRIBUTION,
@@ -773,16 +1090,28 @@ def metric_view_sql(paired: bool | None = None) -> dict[str, str]:
     }
 
 
+MATERIALIZED_VIEWS = ("experiment_modes", "seat_stats", "agent_stats", "faction_stats", "party_size_stats",
+                      "seat_totals", "card_stats", "game_stats")
+"""Metric views that other views read several times (``variant_deltas`` joins
+each to itself); ``register_metric_views(materialize=True)`` computes them once."""
+
+
 def register_metric_views(con: duckdb.DuckDBPyConnection, *, counts: bool = True,
-                          paired: bool | None = None) -> None:
+                          paired: bool | None = None, materialize: bool = False) -> None:
     """Create the count views and every metric view on ``con`` (which has ``games``, ``players``, ``cards``).
 
     With ``counts=False`` the count views are left to the caller (who has
     created them as tables, e.g. from cached per-shard counts; see
-    ``analytics.partials``).
+    ``analytics.partials``). With ``materialize`` the views of
+    ``MATERIALIZED_VIEWS`` are computed once into temporary tables (the
+    results must not change while ``con`` is open: the report's cached counts).
     """
+    columns = Columns.of(con)
     if counts:
-        for name, query in count_view_sql(Columns.of(con)).items():
+        for name, query in count_view_sql(columns).items():
             con.execute(f"CREATE OR REPLACE VIEW {name} AS {query}")
-    for name, query in metric_view_sql(paired).items():
+    for name, query in metric_view_sql(columns, paired).items():
+        if materialize and name in MATERIALIZED_VIEWS:
+            con.execute(f"CREATE OR REPLACE TEMP TABLE _{name} AS {query}")
+            query = f"SELECT * FROM _{name}"
         con.execute(f"CREATE OR REPLACE VIEW {name} AS {query}")

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from analytics.sections import SECTIONS, sections_help
 from experiments.spec import (
     BASELINE,
     MAX_GAMES,
@@ -34,7 +35,7 @@ from simcore.play import play_game
 from simcore.registry import GAMES, UnknownGameError, get_game
 from simcore.trace import TraceRecorder, event_to_json, format_event
 from workers.location import ResultsLocationError, ResultsPath, results_path
-from workers.storage import SPEC_FILE
+from workers.storage import SPEC_FILE, write_bytes_atomically
 
 USAGE_ERROR = 2
 
@@ -167,11 +168,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     report = commands.add_parser("report", help="balance metrics of an experiment: seats, factions, cards, variants")
     report.add_argument("experiment", help="experiment name (under --results) or folder")
-    report.add_argument("--format", choices=["text", "markdown", "csv", "json"], default="text")
-    report.add_argument("--sections", help="comma-separated sections to show (default all): "
-                        "variants,seats,agents,factions,coop,games,cards,deltas")
+    report.add_argument("--format", choices=["text", "markdown", "csv", "json"], default="text",
+                        help="text (default), markdown, json (one document), csv (one file per table; needs --output)")
+    report.add_argument("--sections", help=sections_help())
     report.add_argument("--card-rows", type=_integer(1, 1_000_000),
                         help="text/markdown: only the best and worst N cards per table")
+    report.add_argument("--output", type=Path, help="csv: the folder to write one CSV file per table into; "
+                        "other formats: a file to write instead of printing")
     _results_option(report)
     report.set_defaults(handler=command_report)
 
@@ -370,14 +373,30 @@ def command_sql(arguments: argparse.Namespace) -> int:
 def command_report(arguments: argparse.Namespace) -> int:
     """``cardlab report EXPERIMENT``."""
     from analytics.catalog import resolve_experiment
-    from analytics.report import build_report, render_report
+    from analytics.report import build_report, render_report, write_report_csv
 
     sections = None
     if arguments.sections is not None:
         sections = [name.strip() for name in arguments.sections.split(",") if name.strip()]
+        unknown = [name for name in sections if name not in SECTIONS]
+        if unknown:
+            raise UsageError(f"report section {unknown[0]!r}: expected one of {', '.join(SECTIONS)}")
+    if arguments.format == "csv" and arguments.output is None:
+        raise UsageError("--format csv writes one CSV file per table: give --output DIR")
+    if arguments.format == "csv" and arguments.output.exists() and not arguments.output.is_dir():
+        raise UsageError(f"{arguments.output}: --output: expected a folder for the CSV files, found a file")
     folder = resolve_experiment(arguments.experiment, arguments.results)
     report = build_report(folder)
-    sys.stdout.write(render_report(report, arguments.format, card_rows=arguments.card_rows, sections=sections))
+    if arguments.format == "csv":
+        written = write_report_csv(report, arguments.output, sections)
+        print(f"{len(written)} CSV files in {arguments.output}: {', '.join(path.name for path in written)}")
+        return 0
+    text = render_report(report, arguments.format, card_rows=arguments.card_rows, sections=sections)
+    if arguments.output is None:
+        sys.stdout.write(text)
+    else:
+        write_bytes_atomically(text.encode(), arguments.output)
+        print(f"report written to {arguments.output}")
     return 0
 
 
@@ -493,9 +512,11 @@ def command_dashboard(arguments: argparse.Namespace) -> int:
     environment = dict(os.environ, CARDLAB_RESULTS=str(arguments.results.resolve()))  # an s3:// URI as is
     print(f"cardlab dashboard: http://{arguments.host}:{arguments.port}  (results: {arguments.results})", flush=True)
     command = [
-        sys.executable, "-m", "streamlit", "run", str(app),
+        # dashboard.serve: Streamlit's command line with st.navigation's pages from the first request on.
+        sys.executable, "-m", "dashboard.serve", "run", str(app),
         "--server.address", arguments.host, "--server.port", str(arguments.port),
         "--server.headless", "true", "--browser.gatherUsageStats", "false",
+        "--client.toolbarMode", "viewer",  # a viewer's app: no Deploy button, no developer menu
     ]
     sys.stderr.flush()
     os.execve(sys.executable, command, environment)

@@ -3,8 +3,10 @@
 Declares the pages with ``st.navigation``; each page is a thin script in
 ``dashboard/pages/`` that calls ``analytics`` (through the cached loaders of
 ``dashboard.common``). The sidebar holds the experiment picker shared by every
-page. The results folder comes from the environment variable
-``CARDLAB_RESULTS`` (default: ``results`` in the current directory).
+page (kept in the address as ``?experiment=NAME``). The results folder comes
+from the environment variable ``CARDLAB_RESULTS`` (default: ``results`` in the
+current directory). Streamlit's developer toolbar (its Deploy button) is
+hidden: this is a viewer's app.
 """
 
 from __future__ import annotations
@@ -13,23 +15,39 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard.common import experiment_picker
+from dashboard.common import experiment_picker, refresh_while_running, require_experiment_if_any
 
 PAGES = Path(__file__).resolve().parent / "pages"
 
+# (file, title, icon) in menu order. A page that another part of cardlab adds
+# later ("New run": launching runs from the browser) appears in OPTIONAL_PAGES'
+# place as soon as its file exists.
+MAIN_PAGES = [
+    ("experiments.py", "Experiments", ":material/folder_open:"),
+    ("win_rates.py", "Win rates", ":material/leaderboard:"),
+    ("cards.py", "Cards", ":material/style:"),
+    ("card.py", "Card detail", ":material/search:"),
+    ("variants.py", "Variants", ":material/compare_arrows:"),
+    ("compare.py", "Compare experiments", ":material/difference:"),
+    ("sweeps.py", "Sweeps", ":material/show_chart:"),
+    ("tuning.py", "Tuning", ":material/tune:"),
+    ("game_length.py", "Game length", ":material/timer:"),
+    ("skill.py", "Skill", ":material/stairs:"),
+    ("replay.py", "Replay", ":material/replay:"),
+    ("sql.py", "SQL", ":material/terminal:"),
+]
+OPTIONAL_PAGES = [
+    ("new_run.py", "New run", ":material/play_circle:"),
+]
+
 st.set_page_config(page_title="cardlab", page_icon=":material/playing_cards:", layout="wide")
 
-page = st.navigation([
-    st.Page(PAGES / "experiments.py", title="Experiments", icon=":material/folder_open:", default=True),
-    st.Page(PAGES / "win_rates.py", title="Win rates", icon=":material/leaderboard:"),
-    st.Page(PAGES / "cards.py", title="Cards", icon=":material/style:"),
-    st.Page(PAGES / "variants.py", title="Variants", icon=":material/compare_arrows:"),
-    st.Page(PAGES / "sweeps.py", title="Sweeps", icon=":material/show_chart:"),
-    st.Page(PAGES / "tuning.py", title="Tuning", icon=":material/tune:"),
-    st.Page(PAGES / "game_length.py", title="Game length", icon=":material/timer:"),
-    st.Page(PAGES / "skill.py", title="Skill", icon=":material/stairs:"),
-    st.Page(PAGES / "replay.py", title="Replay", icon=":material/replay:"),
-    st.Page(PAGES / "sql.py", title="SQL", icon=":material/terminal:"),
-])
+pages = [st.Page(PAGES / file, title=title, icon=icon, default=file == "experiments.py")
+         for file, title, icon in MAIN_PAGES + [page for page in OPTIONAL_PAGES if (PAGES / page[0]).is_file()]]
+page = st.navigation(pages)
 experiment_picker()
+folder = require_experiment_if_any()
+if folder is not None:
+    with st.sidebar:
+        refresh_while_running(folder)
 page.run()

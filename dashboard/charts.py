@@ -1,47 +1,47 @@
-"""Altair charts of the dashboard. Pure functions of analytics DataFrames:
-they choose marks and encodings and compute nothing."""
+"""Altair charts of the dashboard. Functions of analytics DataFrames: they choose
+marks, encodings and axis ranges (zoomed to the data, error bars always
+inside), lay out labels so that none overlaps or is dropped, and compute no
+metric.
+
+Every categorical axis shows every label (no length limit, no overlap
+hiding), every chart has human axis titles, win-rate charts draw the fair or
+expected rate as a line with the target band around it.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import altair as alt
 import polars as pl
 
+ROW_STEP = 24
+"""Pixels per row of a horizontal chart (so that no label is dropped)."""
+LABEL_HEIGHT = 13
+"""Pixels a text label needs, for laying labels out without overlap."""
 
-def win_rate_chart(frame: pl.DataFrame, key: str, title: str, key_title: str) -> alt.LayerChart:
-    """Win rate per ``key`` (``seat`` or ``agent``) and variant: a point at the
-    rate and an error bar over its Wilson interval (``ci_low``..``ci_high``).
 
-    ``frame`` is ``analytics.metrics.win_rate_by_seat`` or ``win_rate_by_agent``
-    (one player count). Variants sit side by side within each ``key`` and
-    share a colour across the chart.
-    """
-    data = frame.select(key, "variant", "games", "wins", "win_rate", "ci_low", "ci_high").with_columns(
-        pl.col(key).cast(pl.String))
-    base = alt.Chart(data).encode(
-        x=alt.X(f"{key}:N", title=key_title, sort=None),
-        xOffset=alt.XOffset("variant:N", sort=None),
-        color=alt.Color("variant:N", title="Variant", sort=None),
-    )
-    bars = base.mark_errorbar(ticks=True, thickness=2).encode(
-        y=alt.Y("ci_low:Q", title="Win rate (95% Wilson interval)", axis=alt.Axis(format="%"),
-                scale=alt.Scale(domain=[0, 1])),
-        y2=alt.Y2("ci_high:Q"),
-    )
-    points = base.mark_point(filled=True, size=60).encode(
-        y=alt.Y("win_rate:Q"),
-        tooltip=[
-            alt.Tooltip("variant:N", title="Variant"),
-            alt.Tooltip(f"{key}:N", title=key_title),
-            alt.Tooltip("games:Q", title="Games"),
-            alt.Tooltip("wins:Q", title="Wins"),
-            alt.Tooltip("win_rate:Q", title="Win rate", format=".1%"),
-            alt.Tooltip("ci_low:Q", title="95% low", format=".1%"),
-            alt.Tooltip("ci_high:Q", title="95% high", format=".1%"),
-        ],
-    )
-    return alt.LayerChart(layer=[bars, points]).properties(title=title, height=320)
+def _all_labels(title: str | None, **extra: Any) -> alt.Axis:
+    """An axis that shows every label in full (Vega-Lite hides overlapping ones and cuts long ones by default)."""
+    return alt.Axis(title=title, labelLimit=0, labelOverlap=False, **extra)
+
+
+def zoomed_domain(values: Sequence[float | None], *, pad: float = 0.08, low: float | None = 0.0,
+                  high: float | None = 1.0) -> list[float]:
+    """An axis range around ``values`` (intervals' ends, reference lines) with ``pad`` of the
+    span on each side, kept within ``[low, high]`` when given (rates stay in [0, 1])."""
+    present = [float(value) for value in values if value is not None]
+    if not present:
+        return [0.0 if low is None else low, 1.0 if high is None else high]
+    smallest, largest = min(present), max(present)
+    span = max(largest - smallest, 0.02 if high == 1.0 else 1e-9)
+    start, stop = smallest - pad * span, largest + pad * span
+    if low is not None:
+        start = max(low, start)
+    if high is not None:
+        stop = min(high, stop)
+    return [start, stop]
 
 
 def _tooltips(fields: list[tuple[str, str, str]]) -> list[alt.Tooltip]:
@@ -51,51 +51,78 @@ def _tooltips(fields: list[tuple[str, str, str]]) -> list[alt.Tooltip]:
 
 def interval_chart(frame: pl.DataFrame, key: str, rate: str, low: str, high: str, *, title: str, key_title: str,
                    rate_title: str, color: str | None = None, color_title: str = "", percent: bool = True,
-                   horizontal: bool = False) -> alt.LayerChart:
-    """A point at ``rate`` and an error bar from ``low`` to ``high`` per ``key``
-    (optionally side by side per ``color``): win rates with their 95% intervals."""
-    columns = [key, rate, low, high] + ([color] if color else [])
+                   horizontal: bool = False, reference: float | None = None, band: float | None = None,
+                   reference_title: str = "fair rate", sample: str | None = None) -> alt.LayerChart:
+    """A point at ``rate`` and an error bar from ``low`` to ``high`` per ``key`` (side by side per
+    ``color``), on an axis zoomed to the data; with ``reference``, a line there (the fair or
+    expected rate) and, with ``band``, the target band ``reference ± band`` shaded."""
+    columns = list(dict.fromkeys([key, rate, low, high, *([color] if color else []), *([sample] if sample else [])]))
     data = frame.select(columns).with_columns(pl.col(key).cast(pl.String))
     if color:
         data = data.with_columns(pl.col(color).cast(pl.String))
-    axis = alt.Axis(format="%") if percent else alt.Axis()
+    ends = [*data[low].to_list(), *data[high].to_list()]
+    if reference is not None:
+        ends += [reference - (band or 0.0), reference + (band or 0.0)]
+    domain = zoomed_domain(ends, low=0.0 if percent else None, high=1.0 if percent else None)
+    value_axis = _all_labels(rate_title, format="%" if percent else "~g")
     fmt = ".1%" if percent else ".2f"
-    key_channel = (alt.Y if horizontal else alt.X)(f"{key}:N", title=key_title, sort=None)
-    value = alt.X if horizontal else alt.Y
-    value2 = alt.X2 if horizontal else alt.Y2
+    key_axis = _all_labels(key_title) if horizontal else _all_labels(key_title, labelAngle=0)
+    key_channel = (alt.Y if horizontal else alt.X)(f"{key}:N", sort=None, axis=key_axis)
+    value, value2 = (alt.X, alt.X2) if horizontal else (alt.Y, alt.Y2)
+    value_name, value2_name = ("x", "x2") if horizontal else ("y", "y2")
     encodings: dict[str, Any] = {"y" if horizontal else "x": key_channel}
     if color:
         encodings["color"] = alt.Color(f"{color}:N", title=color_title, sort=None)
         encodings["yOffset" if horizontal else "xOffset"] = (alt.YOffset if horizontal else alt.XOffset)(
             f"{color}:N", sort=None)
     base = alt.Chart(data).encode(**encodings)
+    scale = alt.Scale(domain=domain, zero=False, nice=False)
     bars = base.mark_errorbar(ticks=True, thickness=2).encode(
-        **{"x" if horizontal else "y": value(f"{low}:Q", title=rate_title, axis=axis),
-           "x2" if horizontal else "y2": value2(f"{high}:Q")})
+        **{value_name: value(f"{low}:Q", axis=value_axis, scale=scale), value2_name: value2(f"{high}:Q")})
+    tips = [(f"{key}:N", key_title, ""), (f"{rate}:Q", rate_title, fmt), (f"{low}:Q", "95% low", fmt),
+            (f"{high}:Q", "95% high", fmt)]
+    if color:
+        tips.insert(1, (f"{color}:N", color_title, ""))
+    if sample:
+        tips.append((f"{sample}:Q", "Sample", ","))
     points = base.mark_point(filled=True, size=60).encode(
-        **{"x" if horizontal else "y": value(f"{rate}:Q")},
-        tooltip=_tooltips([(f"{key}:N", key_title, ""), (f"{rate}:Q", rate_title, fmt),
-                           (f"{low}:Q", "95% low", fmt), (f"{high}:Q", "95% high", fmt)]))
-    height = max(200, 22 * data.height) if horizontal else 320
-    return alt.LayerChart(layer=[bars, points]).properties(title=title, height=height)
+        **{value_name: value(f"{rate}:Q", scale=scale)}, tooltip=_tooltips(tips))
+    layers: list[Any] = []
+    if reference is not None:
+        if band:
+            shade = pl.DataFrame({"from": [reference - band], "to": [reference + band]})
+            layers.append(alt.Chart(shade).mark_rect(opacity=0.12, color="#2ca02c").encode(
+                **{value_name: value("from:Q", scale=scale), value2_name: value2("to:Q")}))
+        line = pl.DataFrame({"reference": [reference], "what": [reference_title]})
+        layers.append(alt.Chart(line).mark_rule(strokeDash=[5, 4], color="#2ca02c").encode(
+            **{value_name: value("reference:Q", scale=scale)},
+            tooltip=_tooltips([("what:N", "Line", ""), ("reference:Q", "Rate", fmt)])))
+    # A step per row of a horizontal chart: a fixed height collapses the discrete rows inside Streamlit (1.67).
+    height: Any = alt.Step(ROW_STEP * (data[color].n_unique() if color else 1)) if horizontal else 320
+    return alt.LayerChart(layer=[*layers, bars, points]).properties(title=title, height=height)
 
 
 def heatmap(frame: pl.DataFrame, row: str, column: str, value: str, *, title: str, row_title: str,
-            column_title: str, value_title: str, order: list[str] | None = None) -> alt.LayerChart:
-    """A matrix of ``value`` (a rate) by ``row`` and ``column``, with the rate printed in each cell;
-    ``order`` lists the rows and columns in the order to show (default: by name)."""
-    data = frame.select(row, column, value, "seat_games")
+            column_title: str, value_title: str, center: float = 0.5, order: list[str] | None = None,
+            sample: str = "seat_games") -> alt.LayerChart:
+    """A matrix of ``value`` (a rate) by ``row`` and ``column``: the colour scale centred on
+    ``center`` (the fair rate of the player count), the rate and its sample ``n`` printed in each
+    cell; ``order`` lists the rows and columns in the order to show (default: by name)."""
+    data = frame.select(row, column, value, sample).with_columns(
+        pl.col(sample).map_elements(lambda n: f"n = {n:,}", return_dtype=pl.String).alias("sample_text"))
     sort: Any = order if order else "ascending"
-    base = alt.Chart(data).encode(x=alt.X(f"{column}:N", title=column_title, sort=sort),
-                                  y=alt.Y(f"{row}:N", title=row_title, sort=sort))
+    base = alt.Chart(data).encode(x=alt.X(f"{column}:N", sort=sort, axis=_all_labels(column_title, labelAngle=-30)),
+                                  y=alt.Y(f"{row}:N", sort=sort, axis=_all_labels(row_title)))
     cells = base.mark_rect().encode(
-        color=alt.Color(f"{value}:Q", title=value_title, scale=alt.Scale(scheme="redblue", domainMid=0.5),
+        color=alt.Color(f"{value}:Q", title=value_title,
+                        scale=alt.Scale(scheme="redblue", reverse=True, domainMid=center),
                         legend=alt.Legend(format="%")),
         tooltip=_tooltips([(f"{row}:N", row_title, ""), (f"{column}:N", column_title, ""),
-                           (f"{value}:Q", value_title, ".1%"), ("seat_games:Q", "Seat-games", ",")]))
-    labels = base.mark_text(fontSize=11).encode(text=alt.Text(f"{value}:Q", format=".0%"))
+                           (f"{value}:Q", value_title, ".1%"), (f"{sample}:Q", "Seat-games", ",")]))
+    rates = base.mark_text(fontSize=12, dy=-7).encode(text=alt.Text(f"{value}:Q", format=".0%"))
+    counts = base.mark_text(fontSize=9, dy=8, opacity=0.8).encode(text="sample_text:N")
     # A step per row: a fixed height collapses the discrete rows inside Streamlit (1.67).
-    return alt.LayerChart(layer=[cells, labels]).properties(title=title, height=alt.Step(40))
+    return alt.LayerChart(layer=[cells, rates, counts]).properties(title=title, height=alt.Step(46))
 
 
 def bar_chart(frame: pl.DataFrame, x: str, y: str, *, title: str, x_title: str, y_title: str,
@@ -105,75 +132,154 @@ def bar_chart(frame: pl.DataFrame, x: str, y: str, *, title: str, x_title: str, 
     columns = [x, y] + ([color] if color else [])
     data = frame.select(columns)
     kind = "O" if ordinal else "N"
-    category = (alt.Y if horizontal else alt.X)(f"{x}:{kind}", title=x_title, sort=None)
-    amount = (alt.X if horizontal else alt.Y)(f"{y}:Q", title=y_title,
-                                               axis=alt.Axis(format="%") if percent else alt.Axis())
+    category = (alt.Y if horizontal else alt.X)(f"{x}:{kind}", sort=None, axis=_all_labels(x_title))
+    amount = (alt.X if horizontal else alt.Y)(f"{y}:Q", axis=_all_labels(y_title, format="%" if percent else "~s"))
     encodings: dict[str, Any] = {"y" if horizontal else "x": category, "x" if horizontal else "y": amount}
     tips = [(f"{x}:{kind}", x_title, ""), (f"{y}:Q", y_title, ".1%" if percent else ",")]
     if color:
         encodings["color"] = alt.Color(f"{color}:N", title=color_title, sort=None)
         tips.append((f"{color}:N", color_title, ""))
     chart = alt.Chart(data).mark_bar().encode(**encodings, tooltip=_tooltips(tips))
-    return chart.properties(title=title, height=max(220, 22 * data[x].n_unique()) if horizontal else 320)
+    return chart.properties(title=title, height=alt.Step(ROW_STEP) if horizontal else 320)
 
 
-def card_scatter(frame: pl.DataFrame, *, title: str) -> alt.LayerChart:
-    """Play rate (x) against improvement when drawn (y) per card; outliers
-    (``outlier``) in another colour and labelled with the card's name."""
-    data = frame.select("card", "play_rate", "iwd", "games_in_hand", "gih_win_rate", "shrunk_win_rate", "outlier")
-    base = alt.Chart(data).encode(
-        x=alt.X("play_rate:Q", title="Play rate (games played / games in hand)", axis=alt.Axis(format="%")),
-        y=alt.Y("iwd:Q", title="Improvement when drawn (GIH − GNS win rate, points)", axis=alt.Axis(format="+%")),
-    )
-    points = base.mark_circle(opacity=0.8).encode(
-        size=alt.Size("games_in_hand:Q", title="Games in hand"),
-        color=alt.Color("outlier:N", title="Outlier (|z| ≥ 3)", scale=alt.Scale(domain=[False, True],
-                                                                               range=["#4c78a8", "#e45756"])),
-        tooltip=_tooltips([("card:N", "Card", ""), ("play_rate:Q", "Play rate", ".1%"),
-                           ("iwd:Q", "IWD", "+.1%"), ("games_in_hand:Q", "Games in hand", ","),
-                           ("gih_win_rate:Q", "GIH win rate", ".1%"), ("shrunk_win_rate:Q", "Shrunk", ".1%")]))
-    labels = base.transform_filter("datum.outlier").mark_text(align="left", dx=7, fontSize=11).encode(text="card:N")
-    zero = alt.Chart(pl.DataFrame({"zero": [0.0]})).mark_rule(strokeDash=[4, 4], color="gray").encode(y="zero:Q")
-    return alt.LayerChart(layer=[zero, points, labels]).properties(title=title, height=420)
+def spread_labels(points: Sequence[tuple[float, float]], *, x_domain: Sequence[float], y_domain: Sequence[float],
+                  height: int, width_share: float = 0.22) -> list[float]:
+    """Label heights (in data units) for labels drawn beside ``points`` so that no two overlap.
+
+    Labels are laid out from the top down: a label goes at its point's height
+    unless a label already placed within ``width_share`` of the chart's width
+    sits less than ``LABEL_HEIGHT`` pixels from it; then it moves down until
+    it is clear. ``height`` is the chart's height in pixels."""
+    x_span = (x_domain[1] - x_domain[0]) or 1.0
+    per_pixel = ((y_domain[1] - y_domain[0]) or 1.0) / height
+    order = sorted(range(len(points)), key=lambda index: -points[index][1])
+    placed: list[tuple[float, float]] = []
+    heights = [0.0] * len(points)
+    for index in order:
+        x, y = points[index]
+        label_y = y
+        while any(abs(x - px) / x_span < width_share and abs(label_y - py) < LABEL_HEIGHT * per_pixel
+                  for px, py in placed):
+            label_y -= per_pixel
+        placed.append((x, label_y))
+        heights[index] = label_y
+    return heights
+
+
+def card_scatter(frame: pl.DataFrame, *, title: str, x: str = "play_rate",
+                 x_title: str = "Play rate (games played / games in hand)", height: int = 440) -> alt.LayerChart:
+    """``x`` (a play rate) against improvement when drawn per card, on axes zoomed to the cards;
+    outliers and cards surely outside their band (``outlier``, ``surely_outside``) in red and
+    labelled with their names, laid out so that no two labels overlap (``spread_labels``)."""
+    data = frame.select("card", x, "iwd", "games_in_hand", "gih_win_rate", "shrunk_win_rate", "outlier",
+                        "surely_outside", "never_played").with_columns(
+        (pl.col("outlier") | pl.col("surely_outside")).alias("flagged"))
+    data = data.filter(pl.col(x).is_not_null() & pl.col("iwd").is_not_null())
+    x_domain = zoomed_domain(data[x].to_list())
+    y_domain = zoomed_domain(data["iwd"].to_list(), low=-1.0, high=1.0, pad=0.12)
+    flagged = data.filter(pl.col("flagged"))
+    heights = spread_labels(list(zip(flagged[x].to_list(), flagged["iwd"].to_list(), strict=True)),
+                            x_domain=x_domain, y_domain=y_domain, height=height)
+    labels = flagged.with_columns(pl.Series("label_y", heights, dtype=pl.Float64))
+    x_scale, y_scale = alt.Scale(domain=x_domain, nice=False), alt.Scale(domain=y_domain, nice=False)
+    x_axis = alt.X(f"{x}:Q", scale=x_scale, axis=_all_labels(x_title, format="%"))
+    y_axis = alt.Y("iwd:Q", scale=y_scale,
+                   axis=_all_labels("Improvement when drawn (GIH − GNS win rate, points)", format="+%"))
+    points = alt.Chart(data).mark_circle(opacity=0.8).encode(
+        x=x_axis, y=y_axis,
+        size=alt.Size("games_in_hand:Q", title="Seat-games in hand"),
+        color=alt.Color("flagged:N", title="Outlier or outside its band",
+                        scale=alt.Scale(domain=[False, True], range=["#4c78a8", "#e45756"])),
+        tooltip=_tooltips([("card:N", "Card", ""), (f"{x}:Q", x_title, ".1%"),
+                           ("iwd:Q", "Improvement when drawn", "+.1%"), ("games_in_hand:Q", "Seat-games in hand", ","),
+                           ("gih_win_rate:Q", "GIH win rate", ".1%"), ("shrunk_win_rate:Q", "Shrunk", ".1%"),
+                           ("never_played:N", "Never played", "")]))
+    leaders = alt.Chart(labels).mark_rule(color="#e45756", opacity=0.5).encode(
+        x=alt.X(f"{x}:Q", scale=x_scale), y=alt.Y("iwd:Q", scale=y_scale), y2="label_y:Q")
+    names = alt.Chart(labels).mark_text(align="left", dx=8, fontSize=11, color="#b22222").encode(
+        x=alt.X(f"{x}:Q", scale=x_scale), y=alt.Y("label_y:Q", scale=y_scale), text="card:N")
+    zero = alt.Chart(pl.DataFrame({"zero": [0.0]})).mark_rule(strokeDash=[4, 4], color="gray").encode(
+        y=alt.Y("zero:Q", scale=y_scale))
+    return alt.LayerChart(layer=[zero, points, leaders, names]).properties(title=title, height=height)
 
 
 def forest_plot(frame: pl.DataFrame, *, title: str, percent: bool) -> alt.LayerChart:
     """Each row's ``delta`` with its 95% interval (``delta_low``..``delta_high``),
-    one line per ``label``; significant rows (after Benjamini–Hochberg) in red."""
-    data = frame.select("label", "delta", "delta_low", "delta_high", "q_value", "significant")
+    one line per ``label`` (every label shown); significant rows (after Benjamini–Hochberg) in red."""
+    data = frame.select("label", "delta", "delta_low", "delta_high", "q_value", "significant", "n")
     fmt = "+.1%" if percent else "+.2f"
-    axis = alt.Axis(format="+%") if percent else alt.Axis(format="+.2f")
-    base = alt.Chart(data).encode(y=alt.Y("label:N", title=None, sort=None))
+    domain = zoomed_domain([*data["delta_low"].to_list(), *data["delta_high"].to_list(), 0.0], low=None, high=None)
+    scale = alt.Scale(domain=domain, nice=False, zero=False)
+    base = alt.Chart(data).encode(y=alt.Y("label:N", sort=None, axis=_all_labels(None)))
     bars = base.mark_rule(strokeWidth=2).encode(
-        x=alt.X("delta_low:Q", title="Difference from the baseline (95% interval)" + (" (points)" if percent else ""),
-                axis=axis), x2="delta_high:Q",
+        x=alt.X("delta_low:Q", scale=scale,
+                axis=_all_labels("Difference from the baseline (95% interval)" + (", points" if percent else ""),
+                                 format="+%" if percent else "+.2f")),
+        x2="delta_high:Q",
         color=alt.Color("significant:N", title="Significant (BH q < 0.05)",
                         scale=alt.Scale(domain=[False, True], range=["#9e9e9e", "#e45756"])))
     points = base.mark_point(filled=True, size=60).encode(
-        x="delta:Q", color=alt.Color("significant:N"),
-        tooltip=_tooltips([("label:N", "What", ""), ("delta:Q", "Δ", fmt), ("delta_low:Q", "95% low", fmt),
-                           ("delta_high:Q", "95% high", fmt), ("q_value:Q", "q (BH)", ".3g")]))
-    zero = alt.Chart(pl.DataFrame({"zero": [0.0]})).mark_rule(color="black").encode(x="zero:Q")
-    return alt.LayerChart(layer=[zero, bars, points]).properties(title=title, height=max(160, 24 * data.height))
+        x=alt.X("delta:Q", scale=scale), color=alt.Color("significant:N"),
+        tooltip=_tooltips([("label:N", "What", ""), ("delta:Q", "Difference", fmt), ("delta_low:Q", "95% low", fmt),
+                           ("delta_high:Q", "95% high", fmt), ("q_value:Q", "q (BH)", ".3g"), ("n:Q", "Sample", ",")]))
+    zero = alt.Chart(pl.DataFrame({"zero": [0.0]})).mark_rule(color="black").encode(x=alt.X("zero:Q", scale=scale))
+    return alt.LayerChart(layer=[zero, bars, points]).properties(title=title, height=alt.Step(ROW_STEP))
 
 
 def response_curve(frame: pl.DataFrame, *, metric: str, parameter: str, metric_title: str, by: str | None,
-                   percent: bool) -> alt.LayerChart:
-    """``metric`` against the swept parameter's value with its 95% band, one line per ``by`` value."""
+                   percent: bool, reference: float | None = None) -> alt.LayerChart:
+    """``metric`` against the swept parameter's value with its 95% band, one line per
+    ``series`` (a second swept parameter, or the agent); integer parameters get one tick per
+    grid value; with ``reference``, a dashed line (the fair rate)."""
     data = frame.select("value", "series", metric, f"{metric}_low", f"{metric}_high", "games")
     numeric = data.schema["value"].is_numeric()
-    x = alt.X(f"value:{'Q' if numeric else 'O'}", title=f"{parameter} (parameter value)")
-    axis = alt.Axis(format="%") if percent else alt.Axis()
-    color = alt.Color("series:N", title=by) if by else alt.value("#4c78a8")
+    integer = data.schema["value"].is_integer()
+    values = sorted(data["value"].unique().to_list()) if numeric else None
+    x_axis = _all_labels(f"{parameter} (parameter value)", **({"values": values, "format": "d"} if integer else {}))
+    x = alt.X(f"value:{'Q' if numeric else 'O'}", axis=x_axis,
+              scale=alt.Scale(domain=[values[0], values[-1]], nice=False, zero=False) if values else alt.Undefined)
+    ends = [*data[f"{metric}_low"].to_list(), *data[f"{metric}_high"].to_list(),
+            *([reference] if reference is not None else [])]
+    domain = zoomed_domain(ends, low=0.0 if percent else None, high=1.0 if percent else None)
+    y_scale = alt.Scale(domain=domain, nice=False, zero=False)
+    color = alt.Color("series:N", title=by or "") if data["series"].drop_nulls().len() else alt.value("#4c78a8")
     base = alt.Chart(data).encode(x=x, color=color)
-    band = base.mark_area(opacity=0.2).encode(y=alt.Y(f"{metric}_low:Q", title=metric_title, axis=axis),
-                                              y2=f"{metric}_high:Q")
+    band = base.mark_area(opacity=0.2).encode(
+        y=alt.Y(f"{metric}_low:Q", scale=y_scale, axis=_all_labels(metric_title, format="%" if percent else "~g")),
+        y2=f"{metric}_high:Q")
     line = base.mark_line(point=True).encode(
-        y=f"{metric}:Q",
-        tooltip=_tooltips([("value:N", parameter, ""), (f"{metric}:Q", metric_title, ".1%" if percent else ".2f"),
-                           ("games:Q", "Games", ",")]))
-    return alt.LayerChart(layer=[band, line]).properties(
-        title=f"{metric_title} against {parameter} (95% band)", height=360)
+        y=alt.Y(f"{metric}:Q", scale=y_scale),
+        tooltip=_tooltips([("value:N", parameter, ""), ("series:N", by or "series", ""),
+                           (f"{metric}:Q", metric_title, ".1%" if percent else ".2f"), ("games:Q", "Games", ",")]))
+    layers: list[Any] = [band, line]
+    if reference is not None:
+        layers.insert(0, alt.Chart(pl.DataFrame({"reference": [reference]})).mark_rule(
+            strokeDash=[5, 4], color="#2ca02c").encode(y=alt.Y("reference:Q", scale=y_scale)))
+    return alt.LayerChart(layer=layers).properties(title=f"{metric_title} against {parameter} (95% band)",
+                                                   height=360)
+
+
+def trend_chart(frame: pl.DataFrame, *, x: str, rate: str, title: str, x_title: str, rate_title: str,
+                series: str, series_title: str, sample: str) -> alt.LayerChart:
+    """``rate`` against ``x`` (e.g. the played win rate by the turn first played) with its 95% band,
+    one line per ``series``; axes zoomed to the data, one tick per integer ``x``."""
+    data = frame.select(x, rate, f"{rate}_low", f"{rate}_high", series, sample).with_columns(
+        pl.col(series).cast(pl.String))
+    values = sorted(data[x].unique().to_list())
+    domain = zoomed_domain([*data[f"{rate}_low"].to_list(), *data[f"{rate}_high"].to_list()])
+    y_scale = alt.Scale(domain=domain, nice=False, zero=False)
+    x_channel = alt.X(f"{x}:Q", axis=_all_labels(x_title, values=values, format="d"),
+                      scale=alt.Scale(domain=[values[0], values[-1]] if values else [0, 1], nice=False, zero=False))
+    base = alt.Chart(data).encode(x=x_channel, color=alt.Color(f"{series}:N", title=series_title))
+    band = base.mark_area(opacity=0.15).encode(
+        y=alt.Y(f"{rate}_low:Q", scale=y_scale, axis=_all_labels(rate_title, format="%")), y2=f"{rate}_high:Q")
+    line = base.mark_line(point=True).encode(
+        y=alt.Y(f"{rate}:Q", scale=y_scale),
+        tooltip=_tooltips([(f"{series}:N", series_title, ""), (f"{x}:Q", x_title, ""), (f"{rate}:Q", rate_title, ".1%"),
+                           (f"{rate}_low:Q", "95% low", ".1%"), (f"{rate}_high:Q", "95% high", ".1%"),
+                           (f"{sample}:Q", "Seat-games", ",")]))
+    return alt.LayerChart(layer=[band, line]).properties(title=title, height=320)
 
 
 SKILL_DIRECTIONS = {1: "surely above the rung's mean", 0: "within its interval", -1: "surely below the rung's mean"}
@@ -190,8 +296,8 @@ def skill_chart(frame: pl.DataFrame, *, rungs: list[str], title: str, kind_title
         pl.col("direction").replace_strict(SKILL_DIRECTIONS, return_dtype=pl.String).alias("where"),
         pl.when(pl.col("sign_flips")).then(pl.lit("flips sign")).otherwise(pl.lit("no flip")).alias("flip"))
     base = alt.Chart(data).encode(
-        x=alt.X("rung:N", title="Rung (agent at every seat)", sort=rungs),
-        y=alt.Y("deviation:Q", title="Win rate minus the rung's mean", axis=alt.Axis(format="+%")),
+        x=alt.X("rung:N", sort=rungs, axis=_all_labels("Rung (agent at every seat)")),
+        y=alt.Y("deviation:Q", axis=_all_labels("Win rate minus the rung's mean", format="+%")),
         color=alt.Color("name:N", title=kind_title))
     lines = base.mark_line().encode(
         strokeWidth=alt.StrokeWidth("flip:N", title="Sign", scale=alt.Scale(domain=["flips sign", "no flip"],

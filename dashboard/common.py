@@ -7,6 +7,13 @@ shard finishes, so a page never shows stale numbers and otherwise a rerun
 (every widget change) reads nothing. All aggregation happens in DuckDB
 (through ``analytics``), on the per-shard cached counts where the metric
 allows, so pages stay responsive on millions of games.
+
+Every filter a page offers is a widget kept in the page address
+(``choose``, ``number_filter``, ``text_filter``, ``toggle_filter``: the
+experiment, variant, player count, agent, card... appear as
+``?experiment=...&variant=...``), so a view can be shared as a link; every
+table is shown with human column names (``table``); a running experiment
+refreshes itself (``refresh_while_running``).
 """
 
 from __future__ import annotations
@@ -70,6 +77,7 @@ def experiment_picker() -> None:
     if st.session_state.get(EXPERIMENT_KEY) not in names:
         st.session_state[EXPERIMENT_KEY] = names[0]
     st.sidebar.selectbox("Experiment", names, key=EXPERIMENT_KEY)
+    st.query_params[EXPERIMENT_KEY] = str(st.session_state[EXPERIMENT_KEY])
 
 
 def require_experiment() -> ResultsPath:
@@ -81,6 +89,15 @@ def require_experiment() -> ResultsPath:
         st.stop()
     name = st.session_state.get(EXPERIMENT_KEY)
     return root / str(name if name in names else names[0])
+
+
+def require_experiment_if_any() -> ResultsPath | None:
+    """The chosen experiment's folder, or None when the results folder holds none."""
+    names = experiment_names()
+    if not names:
+        return None
+    name = st.session_state.get(EXPERIMENT_KEY)
+    return results_root() / str(name if name in names else names[0])
 
 
 def version(folder: ResultsPath) -> int:
@@ -131,10 +148,12 @@ def load_overview(root: str) -> pl.DataFrame:
 QUERIES: dict[str, Callable[..., pl.DataFrame]] = {
     "win_rate_by_game_column": explore.win_rate_by_game_column,
     "sweep_response": explore.sweep_response,
+    "sweep_agent_response": explore.sweep_agent_response,
     "run_ends": explore.run_ends,
-    "variant_delta_intervals": explore.variant_delta_intervals,
     "games_with_seed": explore.games_with_seed,
     "card_stats": metrics.card_stats,
+    "card_turns": explore.card_turns,
+    "card_faction_stats": explore.card_faction_stats,
 }
 """The analytics functions ``load`` may call, by name."""
 
@@ -223,13 +242,79 @@ def header(report: Report) -> None:
 
 
 def pick(label: str, options: Sequence[Any], *, key: str | None = None, container: Any = st) -> Any:
-    """A select box over ``options`` (first one preselected); the only option when there is just one."""
+    """A select box over ``options`` (first one preselected); the only option when there is just one.
+    With a ``key``, the choice is kept in the page address (``choose``)."""
+    if key is not None:
+        return choose(label, options, key=key, container=container)
     values = list(options)
     if not values:
         return None
     if len(values) == 1:
         return values[0]
-    return container.selectbox(label, values, index=0, key=key)
+    return container.selectbox(label, values, index=0)
+
+
+def _from_address(key: str, values: Sequence[Any], default: Any) -> None:
+    """Seed the widget ``key`` from ``?key=...`` on the session's first run, and keep it valid."""
+    texts = [str(value) for value in values]
+    wanted = st.query_params.get(key)
+    if key not in st.session_state:
+        st.session_state[key] = values[texts.index(wanted)] if wanted in texts else default
+    elif st.session_state[key] not in values:
+        st.session_state[key] = default
+
+
+def choose(label: str, options: Sequence[Any], *, key: str, container: Any = st, default: Any = None,
+           format_func: Callable[[Any], str] = str, help: str | None = None) -> Any:
+    """A select box whose choice is kept in the page address as ``?key=value`` (so a view can
+    be shared as a link): read from the address on the session's first run, written back on
+    every run. ``default`` (else the first option) when the address names nothing valid. With
+    a single option, no box: that option (still written to the address)."""
+    values = list(options)
+    if not values:
+        return None
+    fallback = default if default in values else values[0]
+    if len(values) == 1:
+        st.query_params[key] = str(values[0])
+        return values[0]
+    _from_address(key, values, fallback)
+    value = container.selectbox(label, values, key=key, format_func=format_func, help=help)
+    st.query_params[key] = str(value)
+    return value
+
+
+def number_filter(label: str, *, key: str, container: Any = st, minimum: int = 0, step: int = 10) -> int:
+    """A whole-number input kept in the page address (``?key=N``)."""
+    if key not in st.session_state:
+        wanted = st.query_params.get(key, "")
+        st.session_state[key] = int(wanted) if wanted.isdigit() and int(wanted) >= minimum else minimum
+    value = int(container.number_input(label, min_value=minimum, step=step, key=key))
+    st.query_params[key] = str(value)
+    return value
+
+
+def text_filter(label: str, *, key: str, container: Any = st) -> str:
+    """A text input kept in the page address (``?key=text``; nothing when empty)."""
+    if key not in st.session_state:
+        st.session_state[key] = st.query_params.get(key, "")
+    value = str(container.text_input(label, key=key))
+    if value:
+        st.query_params[key] = value
+    elif key in st.query_params:
+        del st.query_params[key]
+    return value
+
+
+def toggle_filter(label: str, *, key: str, container: Any = st) -> bool:
+    """A toggle kept in the page address (``?key=1`` when on)."""
+    if key not in st.session_state:
+        st.session_state[key] = st.query_params.get(key) == "1"
+    value = bool(container.toggle(label, key=key))
+    if value:
+        st.query_params[key] = "1"
+    elif key in st.query_params:
+        del st.query_params[key]
+    return value
 
 
 def player_counts(frame: pl.DataFrame) -> list[int]:
@@ -238,5 +323,144 @@ def player_counts(frame: pl.DataFrame) -> list[int]:
 
 
 def variants_of(report: Report) -> list[str]:
-    """The report's variants, baseline first."""
+    """The report's variants with games, baseline first."""
     return [str(name) for name in report.variants.filter(pl.col("games") > 0)["variant"].to_list()]
+
+
+def variant_picker(report: Report, *, container: Any = st, label: str = "Variant", key: str = "variant",
+                   options: Sequence[str] | None = None) -> str:
+    """The variant box (kept in the address as ``?variant=``), each variant shown with its
+    label (a sweep grid point with its swept values)."""
+    labels = report.labels
+    chosen = choose(label, list(options) if options is not None else variants_of(report), key=key,
+                    container=container, format_func=lambda name: labels.get(name, name))
+    return str(chosen)
+
+
+def players_picker(counts: Sequence[int], *, container: Any = st, cooperative: bool = False,
+                   key: str = "players") -> int:
+    """The player-count box (kept in the address as ``?players=``)."""
+    chosen = choose("Heroes in the party" if cooperative else "Players", list(counts), key=key, container=container)
+    return int(chosen) if chosen is not None else 0
+
+
+def lineup_agents(report: Report, variant: str, n_players: int) -> list[str]:
+    """The agents seated in ``variant`` at ``n_players``, the spec's first agent first (the
+    default of every agent filter: card tables are per agent, never a pool)."""
+    agents = report.agent_stats.filter((pl.col("variant") == variant) & (pl.col("n_players") == n_players))
+    names = sorted(str(agent) for agent in agents["agent"].to_list())
+    listed = [str(agent) for agent in report.spec.get("agents", [])]
+    return sorted(names, key=lambda agent: (listed.index(agent) if agent in listed else len(listed), agent))
+
+
+def agent_picker(report: Report, variant: str, n_players: int, *, container: Any = st, key: str = "agent") -> str:
+    """The agent box (kept in the address as ``?agent=``): the tables below are that agent's
+    seats only. Default: the first agent of the spec's lineup."""
+    agents = lineup_agents(report, variant, n_players)
+    chosen = choose("Agent (cards held by)", agents, key=key, container=container,
+                    help="Card numbers are per agent: a strong and a weak agent are never pooled.")
+    return str(chosen) if chosen is not None else ""
+
+
+REFRESH_SECONDS = 5
+"""How often a page of a running experiment checks for newly finished shards."""
+
+
+def refresh_while_running(folder: ResultsPath) -> None:
+    """While ``folder``'s experiment is being run, check every ``REFRESH_SECONDS`` whether a
+    shard finished and rerun the page when one did (a fragment with ``run_every``)."""
+    if not explore.is_running(folder):
+        return
+    shown = version(folder)
+
+    @st.fragment(run_every=REFRESH_SECONDS)
+    def watch() -> None:
+        if version(folder) != shown:
+            st.rerun()
+        st.caption(f"Running: this page refreshes itself when a shard finishes (checked every {REFRESH_SECONDS} s).")
+
+    watch()
+
+
+# Human names of the columns that metric tables share (the others: the name with spaces).
+COLUMN_NAMES: dict[str, str] = {
+    "experiment": "experiment", "variant": "variant", "n_players": "players", "seat": "seat", "agent": "agent",
+    "faction": "faction", "opponent": "opponent", "card": "card", "games": "games", "seat_games": "seat-games",
+    "wins": "wins", "draws": "draws", "win_rate": "win rate", "win_rate_low": "95% low",
+    "win_rate_high": "95% high", "win_rate_effective_n": "effective n", "win_share": "share of wins",
+    "win_share_low": "share 95% low", "win_share_high": "share 95% high", "fair_share": "fair share",
+    "total_wins": "wins (all seats)", "expected": "expected", "outside_band": "outside the band?",
+    "surely_outside": "surely outside", "games_in_hand": "seat-games in hand", "wins_in_hand": "wins in hand",
+    "gih_win_rate": "GIH win rate", "gih_win_rate_low": "GIH 95% low", "gih_win_rate_high": "GIH 95% high",
+    "gih_win_rate_effective_n": "GIH effective n", "games_not_seen": "seat-games not seen",
+    "wins_not_seen": "wins not seen", "gns_win_rate": "GNS win rate", "iwd": "IWD (points)",
+    "games_opening": "in opening hand", "oh_win_rate": "OH win rate", "games_drawn_later": "drawn later",
+    "gd_win_rate": "GD win rate", "games_played": "seat-games played", "wins_played": "wins when played",
+    "played_win_rate": "played win rate", "played_win_rate_low": "played 95% low",
+    "played_win_rate_high": "played 95% high", "played_win_rate_effective_n": "played effective n",
+    "games_played_in_hand": "played, in hand", "play_rate": "play rate", "play_rate_low": "play rate 95% low",
+    "play_rate_high": "play rate 95% high", "play_rate_effective_n": "play rate effective n",
+    "games_playable": "seat-games playable", "games_played_when_playable": "played when playable",
+    "playable_play_rate": "play rate when playable", "playable_play_rate_low": "when playable 95% low",
+    "playable_play_rate_high": "when playable 95% high", "playable_play_rate_effective_n": "when playable eff. n",
+    "times_drawn": "times drawn", "times_played": "times played", "times_playable": "steps playable",
+    "mean_turn_played": "mean turn played", "card_mean": "agent's card mean", "prior_strength": "prior strength",
+    "prior_identified": "prior identified", "card_spread": "cards' spread (sd)",
+    "shrunk_win_rate": "shrunk win rate", "z_score": "z-score", "outlier": "outlier", "never_played": "never played",
+    "first_played_turn": "first turn played", "value": "value", "series": "series", "share": "share",
+    "end_reason": "end reason", "turns": "turns", "delta": "difference", "delta_low": "95% low",
+    "delta_high": "95% high", "baseline_value": "baseline", "baseline_n": "baseline n", "n": "n",
+    "baseline_effective_n": "baseline effective n", "effective_n": "effective n", "q_value": "q (BH)",
+    "p_value": "p", "significant": "significant", "family": "family", "key": "what", "metric": "metric",
+    "test": "test", "statistic": "statistic", "composition": "composition", "ci_low": "95% low",
+    "ci_high": "95% high", "label": "variant", "overrides": "overrides", "low": "95% low", "high": "95% high",
+    "variant_mean": "rung mean", "deviation": "minus the mean", "rung": "rung", "sign_flips": "flips sign",
+    "direction": "direction", "kind": "kind", "name": "name", "lineup": "agents",
+    "decisions_per_game": "decisions per game", "seconds_per_game": "seconds per game",
+    "ms_per_decision": "ms per decision", "rules": "rules", "variants": "variants",
+}
+
+_PERCENT_SUFFIXES = ("_rate", "_rate_low", "_rate_high", "_share", "_share_low", "_share_high")
+_PERCENT_NAMES = {"expected", "card_mean", "iwd", "share", "low", "high", "ci_low", "ci_high", "variant_mean",
+                  "deviation", "spread", "sd", "min_win_rate", "max_win_rate", "effect", "win_rate_with",
+                  "win_rate_without", "card_spread", "band", "progress"}
+_COUNT_NAMES = {"games", "wins", "draws", "seat_games", "games_in_hand", "wins_in_hand", "games_not_seen",
+                "wins_not_seen", "games_played", "wins_played", "times_drawn", "times_played", "times_playable",
+                "games_playable", "games_played_when_playable", "games_played_in_hand", "total_wins", "n",
+                "baseline_n", "games_opening", "games_drawn_later", "games_with", "games_without", "wins_with",
+                "wins_without", "games_done", "games_planned"}
+
+
+def column_name(name: str) -> str:
+    """The human name of a table column (``COLUMN_NAMES``, else the name with spaces)."""
+    return COLUMN_NAMES.get(name, name.replace("_", " "))
+
+
+def column_config(frame: pl.DataFrame, *, percent: Sequence[str] = (), plain: Sequence[str] = (),
+                  names: dict[str, str] | None = None) -> dict[str, Any]:
+    """A ``column_config`` naming every column of ``frame`` for humans: rates and their bounds
+    as percentages (also the columns in ``percent``; not those in ``plain``), counts with
+    thousands separators; ``names`` overrides a column's name."""
+    config: dict[str, Any] = {}
+    for name, dtype in frame.schema.items():
+        label = (names or {}).get(name) or column_name(name)
+        is_percent = name not in plain and (name in percent or (dtype.is_float() and (
+            name.endswith(_PERCENT_SUFFIXES) or name in _PERCENT_NAMES)))
+        if is_percent:
+            config[name] = st.column_config.NumberColumn(label, format="percent")
+        elif name in _COUNT_NAMES and dtype.is_numeric():
+            config[name] = st.column_config.NumberColumn(label, format="localized")
+        elif dtype.is_float():
+            config[name] = st.column_config.NumberColumn(label, format="%.3g")
+        else:
+            config[name] = st.column_config.Column(label)
+    return config
+
+
+def table(frame: pl.DataFrame, *, percent: Sequence[str] = (), plain: Sequence[str] = (),
+          names: dict[str, str] | None = None, drop: Sequence[str] = ("experiment",), **options: Any) -> Any:
+    """``st.dataframe`` of ``frame`` without ``drop`` columns, every column with a human name
+    (``column_config``); ``options`` go to ``st.dataframe``."""
+    shown = frame.drop([name for name in drop if name in frame.columns])
+    return st.dataframe(shown, hide_index=True, column_config=column_config(shown, percent=percent, plain=plain,
+                                                                            names=names), **options)

@@ -7,7 +7,7 @@ import polars as pl
 import streamlit as st
 
 from analytics.replay import events_between, moments_of_turn, seat_lines, table_lines, turns_of
-from dashboard.common import header, load, open_report, pick, replay, require_experiment, variants_of
+from dashboard.common import header, load, open_report, pick, replay, require_experiment, table, variant_picker
 from experiments.spec import SpecError
 from simcore.registry import get_game
 
@@ -30,7 +30,7 @@ if how == "seed":
     variant, n_players, index = str(found["variant"][0]), int(found["n_players"][0]), int(found["game_index"][0])
 else:
     left, middle, right = st.columns(3)
-    variant = pick("Variant", variants_of(report), container=left)
+    variant = variant_picker(report, container=left)
     n_players = pick("Players", counts, container=middle)
     index = int(right.number_input(f"Game index (0 to {games - 1})", min_value=0, max_value=max(games - 1, 0),
                                    value=0, step=1))
@@ -46,7 +46,7 @@ seats = pl.DataFrame({"seat": list(range(trace.n_players)), "agent": trace.agent
 st.markdown(f"**{trace.game}**, variant **{trace.variant}**, {trace.n_players} players, game index "
             f"**{trace.game_index}**, seed `{trace.seed}` · ended by **{trace.end_reason}** after {trace.turns} turns "
             f"and {trace.decisions} decisions · winners: **{trace.winners or 'none'}**")
-st.dataframe(seats, hide_index=True)
+table(seats, key="replay_seats")
 
 # Widget keys carry the game, so choosing another game starts again at set-up.
 game_key = f"{folder.name}/{trace.variant}/{trace.n_players}/{trace.game_index}"

@@ -11,7 +11,7 @@ import streamlit as st
 
 from analytics.skill import ladder_order, rungs_in_order
 from dashboard.charts import heatmap, interval_chart, skill_chart
-from dashboard.common import RATE_COLUMNS, header, open_report, pick, player_counts, require_experiment
+from dashboard.common import header, open_report, pick, player_counts, require_experiment, table
 
 SHOWN_NAMES = 8  # names preselected in the skill chart when none flips sign: the largest swings
 
@@ -36,11 +36,12 @@ else:
     pairs = matrix.filter((pl.col("rules") == rules) & (pl.col("n_players") == n_players))
     st.altair_chart(heatmap(pairs, "agent", "opponent", "win_rate", row_title="Agent",
                             column_title="Opponent in the game", value_title="Win rate", order=order,
+                            center=1 / n_players,
                             title=f"Agent win rate in games with each other agent, {n_players} players"),
                     width="stretch")
     st.caption(f"Pooled over the variants with rules {rules}: {', '.join(sorted(set(pairs['variants'])))}. "
                "Draws count as not-a-win; mirror matches are left out.")
-    st.dataframe(pairs, hide_index=True, column_config=RATE_COLUMNS)
+    table(pairs, key="matrix_table")
 
 st.subheader("How win rates move with skill")
 rungs = rungs_in_order(movement)
@@ -68,12 +69,12 @@ else:
                                 title=f"{kind.capitalize()} win rate minus the rung's mean, {n_players} players"
                                       + (" (cards: games in hand)" if kind == "card" else "")),
                     width="stretch")
-    st.dataframe(shown, hide_index=True, column_config=RATE_COLUMNS)
+    table(shown, key="movement_table")
 
 st.subheader("Cost per game")
 st.caption("Wall seconds of one worker per game (manifest `play_seconds` / games; grows when the machine is busy) "
            "and agent decisions per game over all seats.")
-st.dataframe(cost, hide_index=True)
+table(cost, key="cost_table")
 
 st.subheader("Ratings")
 ratings = report.metrics["agent_ratings"]
@@ -95,7 +96,7 @@ else:
     st.caption("From the games that seat different agents (one comparison per pair of seats; mirror games left "
                "out), one virtual draw per pair that met. 95% interval: bootstrap by game, stratified by variant, "
                "or the model's ±1.96 standard errors where wider (`analytics/ratings.py`).")
-    st.dataframe(rated, hide_index=True)
+    table(rated, key="ratings_table")
     adjacent = gaps.filter(in_pool)
     resolved = int(adjacent["difference_excludes_zero"].sum())
     separated = int(adjacent["intervals_separate"].sum())
@@ -103,4 +104,4 @@ else:
                f"(the difference's 95% interval excludes 0); the two rating intervals are disjoint for {separated} "
                "(stricter: both share the anchor's uncertainty). Where neither holds, more games between those "
                "two are needed.")
-    st.dataframe(adjacent, hide_index=True)
+    table(adjacent, key="rating_gaps_table")

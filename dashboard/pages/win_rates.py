@@ -1,86 +1,126 @@
-"""Win rates page: by seat, agent and faction per player count (and map), with 95% intervals;
-the matchup heatmap of a competitive game; party size, composition and run ends of a cooperative one."""
+"""Win rates page: by seat (competitive games, with the fair 1/N line and the target band),
+agent and faction (against the expected rate and its band) per player count and map, with 95%
+intervals clustered by game; the matchup heatmap of a competitive game (centred on the fair
+rate, n in each cell); party size, composition, class effects, runs (level reached, wipes per
+game) and where runs end in a cooperative one."""
 
 from __future__ import annotations
 
 import polars as pl
 import streamlit as st
 
-from dashboard.charts import bar_chart, heatmap, interval_chart, win_rate_chart
+from analytics.views import FACTION_BAND
+from dashboard.charts import bar_chart, heatmap, interval_chart
 from dashboard.common import (
-    RATE_COLUMNS,
     games_columns,
     header,
     load,
     open_report,
-    pick,
     player_counts,
+    players_picker,
     require_experiment,
-    variants_of,
+    table,
+    variant_picker,
 )
 
 st.title("Win rates")
 folder = require_experiment()
 report = open_report(folder)
 header(report)
+coop = report.cooperative
 count_box, variant_box = st.columns(2)
-n_players = pick("Players", player_counts(report.win_rate_by_seat), container=count_box)
-variant = pick("Variant (factions, matchups, compositions, run ends)", variants_of(report), container=variant_box)
+n_players = players_picker(player_counts(report.agent_stats), container=count_box, cooperative=coop)
+variant = variant_picker(report, container=variant_box, label="Variant (factions, matchups, compositions, runs)")
 at_count = pl.col("n_players") == n_players
 at_variant = at_count & (pl.col("variant") == variant)
+labels = report.labels
+named = pl.col("variant").replace_strict(labels, default=pl.col("variant")).alias("variant_label")
+people = "heroes" if coop else "players"
 
-st.subheader("By seat")
-seats = report.win_rate_by_seat.filter(at_count)
-st.altair_chart(win_rate_chart(seats, "seat", f"Win rate by seat, {n_players} players", "Seat"), width="stretch")
-st.dataframe(seats, hide_index=True, column_config=RATE_COLUMNS)
+if coop:
+    st.caption("Cooperative: every hero shares the party's outcome, so every rate counts games, and there is no "
+               "seat table (every seat wins the same games).")
+else:
+    st.subheader("By seat")
+    seats = report.seat_stats.filter(at_count).with_columns(named)
+    st.altair_chart(interval_chart(
+        seats, "seat", "win_rate", "win_rate_low", "win_rate_high", color="variant_label", color_title="Variant",
+        title=f"Win rate by seat, {n_players} players (95% Wilson interval; unit: the game)", key_title="Seat",
+        rate_title="Win rate", reference=1 / n_players, band=FACTION_BAND, reference_title="fair rate 1/N",
+        sample="games"), width="stretch")
+    st.caption(f"Dashed line: the fair rate 1/N = {100 / n_players:.1f}%; shaded: +- {100 * FACTION_BAND:.0f} points. "
+               "Draws count as not-a-win.")
+    table(seats.drop("variant_label"), key="seats_table")
 
 st.subheader("By agent")
-agents = report.win_rate_by_agent.filter(at_count)
-st.altair_chart(win_rate_chart(agents, "agent", f"Win rate by agent, {n_players} players", "Agent"),
-                width="stretch")
-st.dataframe(agents, hide_index=True, column_config=RATE_COLUMNS)
+agents = report.agent_stats.filter(at_count).with_columns(named)
+st.altair_chart(interval_chart(
+    agents, "agent", "win_rate", "win_rate_low", "win_rate_high", color="variant_label", color_title="Variant",
+    title=f"Win rate by agent, {n_players} {people} (95% interval clustered by game)", key_title="Agent",
+    rate_title="Win rate", reference=None if coop else 1 / n_players, reference_title="fair rate 1/N",
+    sample="games"), width="stretch")
+table(agents.drop("variant_label"), key="agents_table")
 
 factions = report.faction_stats.filter(at_count)
-coop = not report.party_size_stats.is_empty()
 if not factions.is_empty():
     st.subheader("By faction" + (" (hero class)" if coop else " (party)"))
     shown = factions.filter(pl.col("variant") == variant)
+    expected = float(shown["expected"][0]) if shown.height else None
     st.altair_chart(interval_chart(
         shown, "faction", "win_rate", "win_rate_low", "win_rate_high", horizontal=True,
-        title=f"Win rate by faction, {variant}, {n_players} players", key_title="Faction",
-        rate_title="Win rate (95% Wilson interval)"), width="stretch")
-    st.dataframe(shown, hide_index=True, column_config=RATE_COLUMNS)
+        title=f"Win rate by faction, {labels.get(variant, variant)}, {n_players} {people} "
+              "(95% interval clustered by game)",
+        key_title="Faction", rate_title="Win rate", reference=expected, band=FACTION_BAND,
+        reference_title="expected rate", sample="games"), width="stretch")
+    st.caption(f"Dashed line: the expected rate (every seat's pooled win rate at this count); shaded: +- "
+               f"{100 * FACTION_BAND:.0f} points, the target band.")
+    table(shown, key="factions_table")
     if "map" in games_columns(folder):
         by_map = load(folder, "win_rate_by_game_column", "faction", "map").filter(at_count)
         st.markdown("**By map**")
         st.altair_chart(interval_chart(
             by_map.filter(pl.col("variant") == variant), "key", "win_rate", "ci_low", "ci_high", color="value",
-            color_title="Map", horizontal=True, title=f"Win rate by faction and map, {variant}, {n_players} players",
-            key_title="Faction", rate_title="Win rate (95% Wilson interval)"), width="stretch")
-        st.dataframe(by_map, hide_index=True, column_config=RATE_COLUMNS)
+            color_title="Map", horizontal=True,
+            title=f"Win rate by faction and map, {labels.get(variant, variant)}, {n_players} players",
+            key_title="Faction", rate_title="Win rate", reference=expected, band=FACTION_BAND,
+            reference_title="expected rate", sample="games"), width="stretch")
+        table(by_map, names={"value": "map", "key": "faction", "games": "seat-games"}, key="map_table")
 
 if not coop and not report.matchups.is_empty():
     st.subheader("Matchups")
     pairs = report.matchups.filter(at_variant)
     st.altair_chart(heatmap(pairs, "faction", "opponent", "win_rate", row_title="Faction",
-                            column_title="Opponent in the game", value_title="Win rate",
-                            title=f"Faction win rate in games with each opponent, {variant}, {n_players} players"),
+                            column_title="Opponent in the game", value_title="Win rate", center=1 / n_players,
+                            title=f"Faction win rate in games with each opponent, {labels.get(variant, variant)}, "
+                                  f"{n_players} players (white: the fair {100 / n_players:.1f}%)"),
                     width="stretch")
-    st.dataframe(pairs, hide_index=True, column_config=RATE_COLUMNS)
+    table(pairs, key="matchups_table")
 
 if coop:
     st.subheader("Party size")
-    sizes = report.party_size_stats
+    sizes = report.party_size_stats.with_columns(named)
     st.altair_chart(interval_chart(
-        sizes, "n_players", "win_rate", "win_rate_low", "win_rate_high", color="variant", color_title="Variant",
-        title="Party win rate by party size", key_title="Heroes in the party",
-        rate_title="Win rate (95% Wilson interval)"), width="stretch")
-    st.dataframe(sizes, hide_index=True, column_config=RATE_COLUMNS)
+        sizes, "n_players", "win_rate", "win_rate_low", "win_rate_high", color="variant_label", color_title="Variant",
+        title="Party win rate by party size (95% Wilson interval; unit: the game)", key_title="Heroes in the party",
+        rate_title="Win rate", sample="games"), width="stretch")
+    table(sizes.drop("variant_label"), key="sizes_table")
+    runs = report.run_stats
+    if not runs.is_empty():
+        st.subheader("Runs: level reached and wipes")
+        at_size = runs.filter(at_count).with_columns(named)
+        st.altair_chart(interval_chart(
+            at_size, "variant_label", "wipes_per_game", "wipes_per_game_low", "wipes_per_game_high", horizontal=True,
+            percent=False, title=f"Wipes per game, {n_players} heroes (95% interval)", key_title="Variant",
+            rate_title="Wipes per game", sample="games"), width="stretch")
+        st.caption("When the party almost always wins (Party mode: a wiped party revives and goes on), the win rate "
+                   "says little: the wipes per game and the level reached say how hard the run was.")
+        table(at_size.drop("variant_label"), plain=("mean_level", "mean_level_low", "mean_level_high",
+                                                    "wipes_per_game", "wipes_per_game_low", "wipes_per_game_high"),
+              key="runs_table")
     st.subheader("Composition")
-    compositions = report.composition_stats.filter(at_variant)
-    st.dataframe(compositions, hide_index=True, column_config=RATE_COLUMNS)
+    table(report.composition_stats.filter(at_variant), key="compositions_table")
     st.markdown("**Marginal effect of each class**")
-    st.dataframe(report.class_effects.filter(at_variant), hide_index=True)
+    table(report.class_effects.filter(at_variant), percent=("effect",), key="class_effects_table")
     st.subheader("Where runs end")
     ends = load(folder, "run_ends").filter(at_variant)
     if ends.is_empty():
@@ -89,6 +129,6 @@ if coop:
         st.altair_chart(bar_chart(
             ends.with_columns(pl.col("level_reached").cast(pl.String).alias("level")), "final_enemy", "share",
             color="level", color_title="Level reached", horizontal=True, percent=True,
-            title=f"Where runs end, {variant}, {n_players} heroes (share of games)",
+            title=f"Where runs end, {labels.get(variant, variant)}, {n_players} heroes (share of games)",
             x_title="Final enemy", y_title="Share of games"), width="stretch")
-        st.dataframe(ends, hide_index=True, column_config=RATE_COLUMNS)
+        table(ends, key="ends_table")

@@ -37,7 +37,7 @@ from analytics.metrics import (
 )
 from analytics.partials import CACHE_FOLDER
 from analytics.stats import benjamini_hochberg, chi_square_uniform, mcnemar, two_proportion_ztest, wilson_interval
-from analytics.views import CARD_STATS, METRIC_VIEWS
+from analytics.views import CARD_RATES, METRIC_VIEWS, card_stats_sql
 from simcore.registry import get_game
 from tests.analytics.test_metrics import write_handmade
 from workers.schemas import schemas
@@ -103,68 +103,100 @@ def handmade(tmp_path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
 
 # ---------------------------------------------------------------- cards (17lands family)
 #
-# The hand-made Divvy data of test_metrics (baseline: 3 games, 2 seats = 6
-# seat-games, 3 of them won; in_opening_hand = min(drawn, 1), first played on
-# turn 1):
-#   x: (game 0, seat 0) drawn 2, played 1, won; (0, 1) drawn 1, lost;
-#      (1, 1) drawn 1, played 2, won; (2, 1) only won as treasure, lost.
-#   y: (1, 0) drawn 1, played 1, lost; (2, 0) drawn 3, won.
+# The hand-made Divvy data of test_metrics (baseline: 3 games, 2 seats; agent
+# A holds seat 0 of games 0 and 2 and seat 1 of game 1, and wins all three;
+# B loses all three; in_opening_hand = min(drawn, 1), first played on turn 1):
+#   x: (game 0, seat 0, A) drawn 2, played 1, won; (0, 1, B) drawn 1, lost;
+#      (1, 1, A) drawn 1, played 2, won; (2, 1, B) only won as treasure, lost.
+#   y: (1, 0, B) drawn 1, played 1, lost; (2, 0, A) drawn 3, won.
 
 
-def test_card_stats_give_the_17lands_numbers_worked_out_by_hand(handmade: duckdb.DuckDBPyConnection) -> None:
+def test_card_stats_give_the_17lands_numbers_worked_out_by_hand_per_agent(
+        handmade: duckdb.DuckDBPyConnection) -> None:
     frame = card_stats(handmade).filter(pl.col("variant") == "baseline")
-    x = frame.filter(pl.col("card") == "x").row(0, named=True)
-    y = frame.filter(pl.col("card") == "y").row(0, named=True)
-    # x in hand in 3 seat-games ((2,1) was never in hand), 2 won: GIH 2/3. Not
-    # seen: 6 - 3 = 3 seat-games with 3 - 2 = 1 win: GNS 1/3; IWD = 1/3.
-    assert (x["games_in_hand"], x["wins_in_hand"], x["games_not_seen"], x["wins_not_seen"]) == (3, 2, 3, 1)
-    assert _close(x["gih_win_rate"], 2 / 3) and _close(x["gns_win_rate"], 1 / 3) and _close(x["iwd"], 1 / 3)
-    assert (x["gih_win_rate_low"], x["gih_win_rate_high"]) == pytest.approx(wilson_interval(2, 3), abs=1e-12)
-    # Opening hand: all three in-hand rows (2 won); drawn later: only (0,0), drawn 2 > 1 in the opening hand, won.
-    assert (x["games_opening"], x["games_drawn_later"]) == (3, 1)
-    assert _close(x["oh_win_rate"], 2 / 3) and _close(x["gd_win_rate"], 1.0)
-    # Played in (0,0) and (1,1), both won; play rate 2/3; first played on turn 1.
-    assert (x["games_played"], x["wins_played"]) == (2, 2)
-    assert _close(x["played_win_rate"], 1.0) and _close(x["play_rate"], 2 / 3) and _close(x["mean_turn_played"], 1.0)
-    # y: in hand in 2 seat-games, 1 won: GIH 1/2; not seen 4 with 2 wins: GNS 1/2; IWD 0.
-    assert (y["games_in_hand"], y["wins_in_hand"], y["games_not_seen"], y["wins_not_seen"]) == (2, 1, 4, 2)
-    assert _close(y["gih_win_rate"], 0.5) and _close(y["gns_win_rate"], 0.5) and _close(y["iwd"], 0.0)
-    assert _close(y["play_rate"], 0.5) and _close(y["played_win_rate"], 0.0) and _close(y["gd_win_rate"], 1.0)
-    # Shrinkage: m = (2 + 1)/(3 + 2) = 0.6; the rates 2/3 and 1/2 have variance
-    # 0.00694, less than the noise 0.6 * 0.4 * (1/3 + 1/2)/2 = 0.1: no prior,
-    # both shrink all the way to 0.6.
-    assert _close(x["card_mean"], 0.6) and _close(x["shrunk_win_rate"], 0.6) and _close(y["shrunk_win_rate"], 0.6)
-    # z against the card mean: (2/3 - 0.6)/sqrt(0.24/3) = 0.2357; (0.5 - 0.6)/sqrt(0.24/2) = -0.2887.
-    assert _close(x["z_score"], (2 / 3 - 0.6) / math.sqrt(0.24 / 3))
-    assert _close(y["z_score"], -0.1 / math.sqrt(0.12))
-    assert not x["outlier"] and not y["outlier"]
+    rows = {(row["agent"], row["card"]): row for row in frame.iter_rows(named=True)}
+    assert set(rows) == {("A", "x"), ("A", "y"), ("B", "x"), ("B", "y")}
+    x = rows["A", "x"]
+    # A's x in hand in 2 seat-games, both won: GIH 1. Not seen: A's 3 seat-games - 2 = 1, won: GNS 1.
+    assert (x["games_in_hand"], x["wins_in_hand"], x["games_not_seen"], x["wins_not_seen"]) == (2, 2, 1, 1)
+    assert (x["gih_win_rate"], x["gns_win_rate"], x["iwd"]) == (1.0, 1.0, 0.0)
+    assert (x["gih_win_rate_low"], x["gih_win_rate_high"]) == pytest.approx(wilson_interval(2, 2), abs=1e-12)
+    # Opening hand: both rows; drawn later: only (0,0), drawn 2 > 1 in the opening hand.
+    assert (x["games_opening"], x["games_drawn_later"], x["oh_win_rate"], x["gd_win_rate"]) == (2, 1, 1.0, 1.0)
+    # Played in both, first on turn 1: play rate 1, played win rate 1; A's y was never played.
+    assert (x["games_played"], x["wins_played"], x["play_rate"], x["mean_turn_played"]) == (2, 2, 1.0, 1.0)
+    assert not x["never_played"] and rows["A", "y"]["never_played"]
+    assert rows["A", "y"]["play_rate"] == 0.0 and rows["A", "y"]["gd_win_rate"] == 1.0
+    # B's x: in hand only in (0,1), lost ((2,1) was never in hand); not seen 2, no win.
+    bx = rows["B", "x"]
+    assert (bx["games_in_hand"], bx["wins_in_hand"], bx["games_not_seen"], bx["gns_win_rate"]) == (1, 0, 2, 0.0)
+    assert bx["never_played"] and not rows["B", "y"]["never_played"]
+    assert rows["B", "y"]["played_win_rate"] == 0.0 and rows["B", "y"]["play_rate"] == 1.0
+    # A wins every game and B none: their card means are 1 and 0, there is no spread to fit,
+    # every card shrinks to its agent's mean and no z-score is defined.
+    assert (x["card_mean"], x["shrunk_win_rate"], bx["card_mean"], bx["shrunk_win_rate"]) == (1.0, 1.0, 0.0, 0.0)
+    assert x["z_score"] is None and not x["outlier"] and not x["prior_identified"]
 
 
-def test_card_shrinkage_and_outliers_follow_the_beta_prior_worked_out_by_hand() -> None:
-    # Three cards in hand in 100 seat-games each, winning 10, 50 and 90: m = 0.5,
-    # var = 0.10667, noise = 0.0025, tau² = 0.104167, prior strength 1.4
-    # (alpha = beta = 0.7): card a shrinks to (10 + 0.7)/(100 + 1.4) = 0.10552.
-    con = duckdb.connect()
+def card_counts_table(con: duckdb.DuckDBPyConnection, cards: list[tuple[str, int, int]], seat_games: int,
+                      seat_wins: int) -> None:
+    """``card_counts`` and ``seat_totals`` tables of one agent from (card, games in hand, wins in hand),
+    every seat-game its own game (so each clustered rate is a plain binomial), every card played
+    once in each game in hand, on turn 2."""
     from analytics.stats import register_sql_macros
 
     register_sql_macros(con)
-    con.execute("""CREATE TABLE card_counts AS SELECT 'e' AS experiment, 'baseline' AS variant, 2 AS n_players,
-        card, 100 AS games_in_hand, wins AS wins_in_hand, 0 AS games_opening, 0 AS wins_opening,
-        0 AS games_drawn_later, 0 AS wins_drawn_later, 100 AS games_played, wins AS wins_played,
-        100 AS times_drawn, 100 AS times_played, 200 AS sum_turn_played, 100 AS n_turn_played
-        FROM (VALUES ('a', 10), ('b', 50), ('c', 90)) AS t(card, wins)""")
+    clusters = ", ".join(f"n AS {prefix}_clusters, n AS {prefix}_n_sq, w AS {prefix}_w_sq, w AS {prefix}_nw"
+                         for prefix in CARD_RATES)
+    values = ", ".join(f"('{card}', {n}, {w})" for card, n, w in cards)
+    con.execute(f"""CREATE TABLE card_counts AS SELECT 'e' AS experiment, 'baseline' AS variant, 2 AS n_players,
+        'A' AS agent, card, n AS games_in_hand, w AS wins_in_hand, 0 AS games_opening, 0 AS wins_opening,
+        0 AS games_drawn_later, 0 AS wins_drawn_later, n AS games_drawn, w AS wins_when_drawn, n AS times_drawn,
+        n AS games_played, w AS wins_played, n AS games_played_in_hand, 0 AS games_playable,
+        0 AS games_played_when_playable, n AS times_played, 0 AS times_playable, 2 * n AS sum_turn_played,
+        n AS n_turn_played, {clusters}
+        FROM (VALUES {values}) AS t(card, n, w)""")
     con.execute("CREATE TABLE seat_totals AS SELECT 'e' AS experiment, 'baseline' AS variant, 2 AS n_players, "
-                "400 AS seat_games, 200 AS seat_wins")
-    rows = {row["card"]: row for row in con.sql(CARD_STATS).pl().iter_rows(named=True)}
-    assert rows["a"]["shrunk_win_rate"] == pytest.approx(10.7 / 101.4, abs=1e-9)
+                f"'A' AS agent, {seat_games} AS seat_games, {seat_wins} AS seat_wins")
+
+
+def test_card_shrinkage_follows_the_beta_prior_of_greatest_marginal_likelihood() -> None:
+    # Three cards in hand in 100 seat-games each, winning 10, 50 and 90: m = 0.5.
+    # The beta-binomial likelihood, maximised here with scipy, has its best
+    # strength s = alpha + beta near 1.86; card a shrinks to (10 + 0.5 s)/(100 + s).
+    from scipy.optimize import minimize_scalar
+    from scipy.special import betaln
+
+    def minus_log_likelihood(x: float) -> float:
+        s = 10 ** x
+        return -sum(betaln(w + s / 2, 100 - w + s / 2) - betaln(s / 2, s / 2) for w in (10, 50, 90))
+
+    best = 10 ** minimize_scalar(minus_log_likelihood, bounds=(-1, 8), method="bounded").x
+    con = duckdb.connect()
+    card_counts_table(con, [("a", 100, 10), ("b", 100, 50), ("c", 100, 90)], seat_games=400, seat_wins=200)
+    rows = {row["card"]: row for row in con.sql(card_stats_sql()).pl().iter_rows(named=True)}
+    assert rows["a"]["prior_identified"] and rows["a"]["prior_strength"] == pytest.approx(best, rel=0.003)
+    strength = rows["a"]["prior_strength"]
+    assert rows["a"]["shrunk_win_rate"] == pytest.approx((10 + strength / 2) / (100 + strength), abs=1e-12)
     assert rows["b"]["shrunk_win_rate"] == pytest.approx(0.5, abs=1e-12)
-    assert rows["c"]["shrunk_win_rate"] == pytest.approx(90.7 / 101.4, abs=1e-9)
-    # z = (0.1 - 0.5)/sqrt(0.25/100) = -8: an outlier; b is not.
-    assert rows["a"]["z_score"] == pytest.approx(-8.0, abs=1e-12) and rows["a"]["outlier"]
+    assert rows["c"]["shrunk_win_rate"] == pytest.approx((90 + strength / 2) / (100 + strength), abs=1e-12)
+    # z = (0.1 - 0.5)/sqrt(0.25/100) = -8: an outlier, and surely below the band 0.5 - 0.1; b is neither.
+    assert rows["a"]["z_score"] == pytest.approx(-8.0, abs=1e-9) and rows["a"]["outlier"]
+    assert rows["a"]["surely_outside"] and rows["c"]["surely_outside"] and not rows["b"]["surely_outside"]
     assert rows["c"]["outlier"] and not rows["b"]["outlier"]
     # Not seen: 400 - 100 = 300 seat-games with 200 - 10 = 190 wins.
     assert rows["a"]["gns_win_rate"] == pytest.approx(190 / 300, abs=1e-12)
     assert rows["a"]["mean_turn_played"] == 2.0
+
+
+def test_cards_that_differ_no_more_than_noise_shrink_to_the_mean_and_say_so() -> None:
+    # 50, 51, 49 wins of 100: the likelihood is best with the cards alike (the top of the grid).
+    con = duckdb.connect()
+    card_counts_table(con, [("a", 100, 50), ("b", 100, 51), ("c", 100, 49)], seat_games=400, seat_wins=200)
+    frame = con.sql(card_stats_sql()).pl()
+    assert not frame["prior_identified"].any() and frame["prior_strength"].is_null().all()
+    assert frame["shrunk_win_rate"].to_list() == pytest.approx([0.5] * 3, abs=1e-12)
+    assert frame["card_spread"].to_list() == [0.0] * 3
 
 
 def test_card_stats_of_one_agent_count_only_its_seat_games(handmade: duckdb.DuckDBPyConnection) -> None:
@@ -366,8 +398,9 @@ def test_cached_counts_give_the_same_metrics_as_the_views_over_the_rows(
         assert (folder / CACHE_FOLDER).is_dir()
         for view in METRIC_VIEWS:
             expected = metric(plain, view)
-            assert_frame_equal(metric(cached, view), expected, check_dtypes=False, check_exact=False, rel_tol=1e-12)
-            assert_frame_equal(metric(again, view), expected, check_dtypes=False, check_exact=False, rel_tol=1e-12)
+            for con in (cached, again):
+                assert_frame_equal(metric(con, view), expected, check_dtypes=False, check_exact=False,
+                                   rel_tol=1e-12)
     finally:
         for con in (plain, cached, again):
             con.close()

@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 
 from analytics.catalog import open_catalog
-from analytics.report import FORMATS, METRIC_TABLES, build_report, render_report
+from analytics.report import DOCUMENT_FORMATS, build_report, render_report, write_report_csv
 from experiments.spec import parse_spec
 from simcore.registry import GAMES
 from tests.conftest import write_experiment
@@ -28,11 +28,14 @@ def test_the_full_report_runs_on_a_small_experiment_of_every_registered_game(gam
     folder = write_experiment(spec, tmp_path)
 
     report = build_report(folder)
-    for fmt in FORMATS:
+    for fmt in DOCUMENT_FORMATS:
         text = render_report(report, fmt, card_rows=3)
         assert text.endswith("\n") and f"every_{game_id}" in text
+    written = write_report_csv(report, tmp_path / "csv")
     data = json.loads(render_report(report, "json"))
-    assert set(METRIC_TABLES) <= set(data["tables"])
+    assert [path.stem for path in written] == ["summary", *data["tables"]]
+    applying = {"seat_stats", "agent_stats", "game_stats", "card_stats", "variant_deltas"}
+    assert applying - ({"seat_stats"} if report.cooperative else set()) <= set(data["tables"])
 
     assert report.seat_stats.height == sum(counts) * 2  # every seat of every player count, two variants
     assert set(report.game_stats["games"]) == {16}

@@ -14,7 +14,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from analytics.catalog import open_catalog
-from analytics.metrics import card_table, game_length, win_rate_by_agent, win_rate_by_seat
+from analytics.metrics import card_stats, card_table, game_length, win_rate_by_agent, win_rate_by_seat
 from analytics.stats import wilson_interval
 from simcore.registry import get_game
 from workers.schemas import schemas
@@ -177,27 +177,31 @@ def test_game_length_gives_the_turn_statistics_and_end_reason_shares_worked_out(
     assert (alt["draw_rate"], alt["end_rounds_complete"], alt["end_deck_exhausted"]) == (1.0, 1.0, 0.0)
 
 
-def test_card_table_counts_seat_games_and_win_rates_as_worked_out(handmade: duckdb.DuckDBPyConnection) -> None:
+def test_card_table_counts_seat_games_and_win_rates_as_worked_out_per_agent(
+        handmade: duckdb.DuckDBPyConnection) -> None:
     frame = card_table(handmade)
-    assert _rows(frame, "variant", "card", "games_drawn", "times_drawn", "games_played", "times_played",
+    assert _rows(frame, "variant", "agent", "card", "games_drawn", "times_drawn", "games_played", "times_played",
                  "wins_when_played", "wins_when_drawn") == [
-        # x: drawn by (0,0), (0,1), (1,1) = 3 seat-games, 2 + 1 + 1 = 4 times; the treasure-only
-        #    row (2,1) counts nowhere. Played in (0,0) and (1,1), 1 + 2 = 3 times, both won.
-        #    Won when drawn: (0,0) and (1,1) of the 3.
-        ("baseline", "x", 3, 4, 2, 3, 2, 2),
-        # y: drawn in (1,0) and (2,0), 1 + 3 = 4 times; played in (1,0) only, lost. (2,0) won.
-        ("baseline", "y", 2, 4, 1, 1, 0, 1),
-        # z: drawn once in a drawn game, never played.
-        ("alt", "z", 1, 1, 0, 0, 0, 0),
+        # A held x in (0,0) drawn 2, played 1, won and (1,1) drawn 1, played 2, won: 2 seat-games,
+        # 3 draws, 3 plays, both won. A's y: (2,0) drawn 3, never played, won.
+        ("baseline", "A", "x", 2, 3, 2, 3, 2, 2),
+        ("baseline", "A", "y", 1, 3, 0, 0, 0, 1),
+        # B: y (1,0) drawn 1, played 1, lost (rate 0, before the never-played x); x (0,1) drawn 1,
+        # lost; its treasure-only row (2,1) counts nowhere.
+        ("baseline", "B", "y", 1, 1, 1, 1, 0, 0),
+        ("baseline", "B", "x", 1, 1, 0, 0, 0, 0),
+        # z: drawn once by A in a drawn game, never played.
+        ("alt", "A", "z", 1, 1, 0, 0, 0, 0),
     ]
-    x, y, z = frame.iter_rows(named=True)
-    assert x["win_rate_when_played"] == 1.0 and _close(x["win_rate_when_drawn"], 2 / 3)
-    assert (x["played_ci_low"], x["played_ci_high"]) == pytest.approx(wilson_interval(2, 2), abs=1e-12)
-    assert y["win_rate_when_played"] == 0.0 and y["win_rate_when_drawn"] == 0.5
-    assert (y["played_ci_low"], y["played_ci_high"]) == pytest.approx(wilson_interval(0, 1), abs=1e-12)
+    ax, ay, by, bx, az = frame.iter_rows(named=True)
+    assert ax["win_rate_when_played"] == 1.0 and ax["win_rate_when_drawn"] == 1.0
+    # One seat-game per game: the clustered interval is the plain Wilson interval.
+    assert (ax["played_ci_low"], ax["played_ci_high"]) == pytest.approx(wilson_interval(2, 2), abs=1e-12)
+    assert by["win_rate_when_played"] == 0.0 and by["win_rate_when_drawn"] == 0.0
+    assert (by["played_ci_low"], by["played_ci_high"]) == pytest.approx(wilson_interval(0, 1), abs=1e-12)
     # Never played: no rate, and the interval is all of [0, 1].
-    assert z["win_rate_when_played"] is None and (z["played_ci_low"], z["played_ci_high"]) == (0.0, 1.0)
-    assert z["win_rate_when_drawn"] == 0.0
+    assert az["win_rate_when_played"] is None and (az["played_ci_low"], az["played_ci_high"]) == (0.0, 1.0)
+    assert ay["win_rate_when_drawn"] == 1.0 and bx["win_rate_when_drawn"] == 0.0
 
 
 def test_card_table_of_one_agent_counts_only_the_seats_it_held(handmade: duckdb.DuckDBPyConnection) -> None:
@@ -280,25 +284,46 @@ def test_real_win_rates_by_seat_agree_with_an_independent_polars_computation(
 
 
 def test_real_card_table_agrees_with_an_independent_polars_computation(small_experiment: SmallExperiment) -> None:
-    cards = _read(small_experiment.folder, "cards")
+    players = _read(small_experiment.folder, "players").select("variant", "n_players", "game_index", "seat", "agent")
+    cards = _read(small_experiment.folder, "cards").join(players, on=["variant", "n_players", "game_index", "seat"])
     expected = (
-        cards.group_by("variant", "n_players", "card")
+        cards.group_by("variant", "n_players", "agent", "card")
         .agg(games_drawn=(pl.col("drawn") > 0).sum(), times_drawn=pl.col("drawn").cast(pl.Int64).sum(),
              games_played=(pl.col("played") > 0).sum(), times_played=pl.col("played").cast(pl.Int64).sum(),
              wins_when_played=((pl.col("played") > 0) & pl.col("won")).sum())
-        .sort("variant", "card")
+        .sort("variant", "agent", "card")
     )
     con = open_catalog(small_experiment.folder)
     try:
         actual = card_table(con)
     finally:
         con.close()
-    assert actual.height == 2 * 48  # every one of the 48 cards is seen in 300 games
-    assert_frame_equal(actual.select(expected.columns).sort("variant", "card"), expected, check_dtypes=False)
-    # Sorted best first within each variant.
-    for variant in ("baseline", "four_rounds"):
-        rates = actual.filter(pl.col("variant") == variant)["win_rate_when_played"].to_list()
-        assert rates == sorted(rates, reverse=True)
+    assert actual.height == 2 * 2 * 48  # every one of the 48 cards is seen by both agents in 300 games
+    assert_frame_equal(actual.select(expected.columns).sort("variant", "agent", "card"), expected,
+                       check_dtypes=False)
+    # Sorted best first within each variant and agent.
+    for (variant, agent), group in actual.group_by(["variant", "agent"]):
+        rates = group["win_rate_when_played"].to_list()
+        assert rates == sorted(rates, reverse=True), (variant, agent)
+
+
+def test_cards_of_a_strong_and_a_weak_agent_are_never_pooled_into_one_rate(
+        small_experiment: SmallExperiment) -> None:
+    # divvy_baseline seats the heuristic against random: pooled, every card's
+    # win rate sits near 50%; per agent, near the agent's own win rate.
+    con = open_catalog(small_experiment.folder)
+    try:
+        table, stats = card_table(con), card_stats(con)
+        agents = win_rate_by_agent(con).filter(pl.col("variant") == "baseline")
+    finally:
+        con.close()
+    assert set(table["agent"]) == set(stats["agent"]) == {"heuristic", "random"}
+    strong = agents.filter(pl.col("agent") == "heuristic")["win_rate"][0]
+    heuristic = stats.filter((pl.col("variant") == "baseline") & (pl.col("agent") == "heuristic"))
+    random = stats.filter((pl.col("variant") == "baseline") & (pl.col("agent") == "random"))
+    assert strong > 0.9
+    assert (heuristic["gih_win_rate"] > 0.8).all() and (random["gih_win_rate"] < 0.2).all()
+    assert heuristic.height == random.height == 48
 
 
 def test_real_game_length_shares_add_up_to_one_per_variant(small_experiment: SmallExperiment) -> None:

@@ -1,9 +1,11 @@
-"""``cardlab report``: build once, render in every format, same numbers as the metrics."""
+"""``cardlab report``: build once, render as text, Markdown, JSON and a folder of
+CSV files, with the metric views' numbers; findings first, sections that do not
+apply left out, no column clipped."""
 
 from __future__ import annotations
 
-import io
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import polars as pl
@@ -11,12 +13,20 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from analytics.catalog import NoResultsError, open_catalog
-from analytics.metrics import card_table, game_length, win_rate_by_agent, win_rate_by_seat
-from analytics.report import FORMATS, TABLE_NAMES, Report, UnknownFormatError, build_report, render_report
+from analytics.metrics import metric
+from analytics.report import (
+    DOCUMENT_FORMATS,
+    METRIC_TABLES,
+    Report,
+    UnknownFormatError,
+    _tables,
+    build_report,
+    render_report,
+    write_report_csv,
+)
+from analytics.sections import SECTIONS
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from tests.conftest import SmallExperiment
 
 
@@ -26,110 +36,156 @@ def report(small_experiment: SmallExperiment) -> Report:
 
 
 @pytest.fixture(scope="module")
-def metrics(small_experiment: SmallExperiment) -> dict[str, pl.DataFrame]:
+def views(small_experiment: SmallExperiment) -> dict[str, pl.DataFrame]:
+    """The metric views computed over the rows (no cached counts), as ``cardlab sql`` sees them."""
     con = open_catalog(small_experiment.folder)
     try:
-        return {"win_rate_by_seat": win_rate_by_seat(con), "win_rate_by_agent": win_rate_by_agent(con),
-                "game_length": game_length(con), "card_table": card_table(con)}
+        return {name: metric(con, name) for name in METRIC_TABLES}
     finally:
         con.close()
-
-
-def test_the_report_holds_the_spec_facts_and_the_metrics(report: Report, metrics: dict[str, pl.DataFrame]) -> None:
-    assert (report.experiment, report.game, report.games_played, report.games_planned) == (
-        "divvy_small", "divvy", 600, 600)
-    assert report.shards_finished == 6
-    assert report.variants.rows() == [("baseline", 300, "(game defaults)"), ("four_rounds", 300, "rules.rounds = 4")]
-    for name, frame in metrics.items():
-        assert_frame_equal(getattr(report, name), frame)
-
-
-@pytest.mark.parametrize("fmt", FORMATS)
-def test_the_report_renders_in_every_format(report: Report, fmt: str) -> None:
-    text = render_report(report, fmt)
-    assert text.endswith("\n") and "divvy_small" in text
-
-
-def test_an_unknown_format_is_refused_in_one_line(report: Report) -> None:
-    with pytest.raises(UnknownFormatError, match=r"^report format 'pdf': expected one of text, markdown, json, csv$"):
-        render_report(report, "pdf")
 
 
 def _percent(value: float) -> str:
     return f"{100 * value:.1f}%"
 
 
-def test_the_text_report_fits_in_100_columns_and_shows_the_metric_numbers(
-        report: Report, metrics: dict[str, pl.DataFrame]) -> None:
+def test_the_report_holds_the_spec_facts_and_the_metric_views(report: Report, views: dict[str, pl.DataFrame]) -> None:
+    assert (report.experiment, report.game, report.games_played, report.games_planned) == (
+        "divvy_small", "divvy", 600, 600)
+    assert report.shards_finished == 6 and not report.cooperative
+    assert report.variants.rows() == [("baseline", "baseline", 300, "(game defaults)"),
+                                      ("four_rounds", "four_rounds", 300, "rules.rounds = 4")]
+    for name, frame in views.items():
+        assert_frame_equal(report.metrics[name], frame, check_dtypes=False, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("fmt", DOCUMENT_FORMATS)
+def test_the_report_renders_as_one_document_in_every_document_format(report: Report, fmt: str) -> None:
+    text = render_report(report, fmt)
+    assert text.endswith("\n") and "divvy_small" in text
+
+
+def test_csv_is_not_one_document_and_an_unknown_format_is_refused_in_one_line(report: Report) -> None:
+    with pytest.raises(UnknownFormatError, match=r"^report format 'pdf': expected one of text, markdown, json$"):
+        render_report(report, "pdf")
+    with pytest.raises(UnknownFormatError, match="csv writes one file per table: write_report_csv"):
+        render_report(report, "csv")
+    with pytest.raises(UnknownFormatError, match=r"report section 'bogus': expected one of findings, variants"):
+        render_report(report, "text", sections=["bogus"])
+
+
+def test_the_text_report_opens_with_its_findings_then_the_sections_in_order(report: Report) -> None:
+    lines = render_report(report, "text").splitlines()
+    titles = [line for line in lines if line and not line.startswith(" ")]
+    assert titles[0] == "cardlab report: divvy_small"
+    assert titles[1].startswith("Findings: what deserves a designer's attention")
+    assert titles[2] == "Variants"
+    order = ["Findings", "Variants", "Win rate by seat", "Seat balance", "Win rate by agent", "Games:",
+             "How games end", "Cards:", "Variant four_rounds against the baseline"]
+    positions = [next(index for index, title in enumerate(titles) if title.startswith(prefix)) for prefix in order]
+    assert positions == sorted(positions)
+    # Divvy has no factions, no cooperative tables, no runs and is no skill ladder: none of those sections.
+    for absent in ("Factions", "Cooperative", "Runs", "Skill movement", "Matchups"):
+        assert not any(title.startswith(absent) for title in titles), absent
+
+
+def test_the_text_report_fits_100_columns_and_clips_no_column(report: Report) -> None:
     text = render_report(report, "text")
-    lines = text.splitlines()
-    assert max(len(line) for line in lines) <= 100
-    assert "games        600 played of 600 planned (6 shards finished)" in text
-    # Each seat row: variant, players, seat, games, wins, draws, win rate, [low, high].
-    for row in metrics["win_rate_by_seat"].iter_rows(named=True):
+    assert max(len(line) for line in text.splitlines()) <= 100
+    for table in _tables(report, None, None):
+        for header in table.headers:
+            assert header in text, (table.title, header)
+    assert not any(line.rstrip().endswith("...") and not line.strip().startswith("-")
+                   for line in text.splitlines())  # no clipped cell
+
+
+def test_the_seat_and_agent_rows_show_the_view_numbers(report: Report) -> None:
+    lines = [line.split() for line in render_report(report, "text").splitlines()]
+    for row in report.seat_stats.iter_rows(named=True):
         expected = [row["variant"], str(row["n_players"]), str(row["seat"]), str(row["games"]), str(row["wins"]),
-                    str(row["draws"]), _percent(row["win_rate"]),
-                    f"[{_percent(row['ci_low'])},", f"{_percent(row['ci_high'])}]"]
-        assert any(line.split() == expected for line in lines), expected
-    for row in metrics["win_rate_by_agent"].iter_rows(named=True):
-        expected = [row["variant"], str(row["n_players"]), row["agent"], str(row["games"]), str(row["wins"]),
-                    str(row["draws"]), _percent(row["win_rate"]),
-                    f"[{_percent(row['ci_low'])},", f"{_percent(row['ci_high'])}]"]
-        assert any(line.split() == expected for line in lines), expected
+                    _percent(row["win_rate"]), f"[{_percent(row['win_rate_low'])},",
+                    f"{_percent(row['win_rate_high'])}]", _percent(row["win_share"]),
+                    f"[{_percent(row['win_share_low'])},", f"{_percent(row['win_share_high'])}]"]
+        assert expected in lines, expected
+    for row in report.agent_stats.iter_rows(named=True):
+        expected = [row["variant"], str(row["n_players"]), row["agent"], str(row["games"]), str(row["seat_games"]),
+                    str(row["wins"]), _percent(row["win_rate"]), f"[{_percent(row['win_rate_low'])},",
+                    f"{_percent(row['win_rate_high'])}]", str(round(row["win_rate_effective_n"]))]
+        assert expected in lines, expected
 
 
-def test_the_text_report_lists_every_card_of_every_variant_best_first(
-        report: Report, metrics: dict[str, pl.DataFrame]) -> None:
+def test_the_text_report_has_one_card_table_per_variant_and_agent_best_shrunk_first(report: Report) -> None:
     lines = render_report(report, "text").splitlines()
     for variant in ("baseline", "four_rounds"):
-        start = lines.index(f"Cards: {variant}, 2 players (all 48 cards seen, by win rate when played)")
-        table = lines[start + 4: start + 4 + 48]  # title, two notes, header
-        cards = metrics["card_table"].filter(pl.col("variant") == variant)
-        assert [line.split()[0] for line in table] == cards["card"].to_list()
-        first = cards.row(0, named=True)
-        assert table[0].split() == [
-            first["card"], str(first["games_drawn"]), str(first["times_drawn"]), str(first["games_played"]),
-            str(first["times_played"]), _percent(first["win_rate_when_played"]),
-            f"[{_percent(first['played_ci_low'])},", f"{_percent(first['played_ci_high'])}]",
-            _percent(first["win_rate_when_drawn"])]
+        for agent in ("heuristic", "random"):
+            start = lines.index(f"Cards: {variant}, 2 players, held by {agent} (all 48 cards, by shrunk GIH win rate)")
+            header = next(index for index in range(start, start + 20) if lines[index].split()[:2] == ["card", "in"])
+            table = [line.split()[0] for line in lines[header + 1: header + 49]]
+            cards = report.card_stats.filter((pl.col("variant") == variant) & (pl.col("agent") == agent))
+            assert table == cards["card"].to_list()
+            shrunk = cards["shrunk_win_rate"].to_list()
+            assert shrunk == sorted(shrunk, reverse=True)
 
 
 def test_card_rows_limits_the_text_card_tables_to_the_best_and_worst(report: Report) -> None:
     text = render_report(report, "text", card_rows=5)
-    assert "top and bottom 5 of 48 cards seen" in text
-    assert "top and bottom 5 of 48 cards," in text  # the 17lands card stats too
-    assert text.count("\n  ...") == 4  # one gap per variant in each of the two card tables
+    assert text.count("top and bottom 5 of 48 cards") == 4  # two variants, two agents
+    assert text.count("\n  ...") == 4
 
 
-def test_the_markdown_report_has_a_pipe_table_per_section(report: Report, metrics: dict[str, pl.DataFrame]) -> None:
+def test_the_markdown_report_has_a_pipe_table_per_section(report: Report) -> None:
     text = render_report(report, "markdown")
-    for title in ("## Win rate by seat (95% Wilson interval)", "## Win rate by agent, over all seats",
-                  "## Game length", "## Cards: baseline, 2 players", "## Cards: four_rounds, 2 players"):
+    for title in ("## Findings", "## Variants", "## Win rate by seat", "## Win rate by agent", "## Games:",
+                  "## Cards: baseline, 2 players, held by heuristic",
+                  "## Cards: four_rounds, 2 players, held by random",
+                  "## Variant four_rounds against the baseline"):
         assert title in text
-    row = metrics["win_rate_by_agent"].row(0, named=True)
-    assert (f"| {row['variant']} | 2 | {row['agent']} | {row['games']} | {row['wins']} | {row['draws']} | "
-            f"{_percent(row['win_rate'])} | [{_percent(row['ci_low'])}, {_percent(row['ci_high'])}] |") in text
+    row = report.agent_stats.row(0, named=True)
+    assert (f"| {row['variant']} | 2 | {row['agent']} | {row['games']} | {row['seat_games']} | {row['wins']} | "
+            f"{_percent(row['win_rate'])} | [{_percent(row['win_rate_low'])}, {_percent(row['win_rate_high'])}] |"
+            ) in text
 
 
-def test_the_json_report_holds_the_exact_metric_values(report: Report, metrics: dict[str, pl.DataFrame]) -> None:
+def test_the_json_report_holds_the_findings_and_the_exact_metric_values(
+        report: Report, views: dict[str, pl.DataFrame]) -> None:
     data = json.loads(render_report(report, "json"))
-    assert (data["experiment"], data["games_played"], data["games_planned"]) == ("divvy_small", 600, 600)
+    assert (data["experiment"], data["games_played"], data["games_planned"], data["cooperative"]) == (
+        "divvy_small", 600, 600, False)
     assert data["spec"]["variants"] == {"baseline": {}, "four_rounds": {"rules.rounds": 4}}
-    for name, frame in metrics.items():
-        assert data["tables"][name] == frame.to_dicts(), name
+    assert list(data["tables"])[:2] == ["findings", "variants"]
+    assert data["tables"]["findings"] == [finding.data() for finding in report.findings]
+    for name in ("seat_stats", "agent_stats", "card_stats", "variant_deltas"):
+        assert pl.DataFrame(data["tables"][name]).columns == views[name].columns
+        assert len(data["tables"][name]) == views[name].height
+    assert "party_size_stats" not in data["tables"]  # a section that does not apply is left out
 
 
-def test_the_csv_report_is_one_csv_table_per_section_with_the_exact_values(
-        report: Report, metrics: dict[str, pl.DataFrame]) -> None:
-    sections: dict[str, str] = {}
-    for block in render_report(report, "csv").strip().split("\n\n"):
-        title, _, body = block.partition("\n")
-        assert title.startswith("# ")
-        sections[title[2:]] = body
-    assert list(sections) == ["summary", *TABLE_NAMES]
-    for name, frame in metrics.items():
-        parsed = pl.read_csv(io.StringIO(sections[name]))
-        assert_frame_equal(parsed, frame, check_dtypes=False)
+def test_the_csv_report_is_one_file_per_table_with_the_exact_values(report: Report, tmp_path: Path) -> None:
+    written = write_report_csv(report, tmp_path / "csv")
+    names = [path.stem for path in written]
+    assert names[:3] == ["summary", "findings", "variants"]
+    assert set(names) >= {"seat_stats", "seat_balance", "agent_stats", "game_stats", "card_stats", "variant_deltas"}
+    assert sorted(path.name for path in (tmp_path / "csv").iterdir()) == sorted(f"{name}.csv" for name in names)
+    for name in ("seat_stats", "agent_stats", "card_stats"):
+        parsed = pl.read_csv(tmp_path / "csv" / f"{name}.csv")
+        assert_frame_equal(parsed, report.metrics[name], check_dtypes=False, rel_tol=1e-12)
+    summary = dict(pl.read_csv(tmp_path / "csv" / "summary.csv").iter_rows())
+    assert summary["games_played"] == "600" and summary["cooperative"] == "False"
+
+
+def test_sections_keep_only_their_tables_in_every_format(report: Report, tmp_path: Path) -> None:
+    data = json.loads(render_report(report, "json", sections=["seats", "deltas"]))
+    assert list(data["tables"]) == ["seat_stats", "seat_balance", "variant_deltas"]
+    text = render_report(report, "text", sections=["cards"])
+    assert "Cards: baseline" in text and "Win rate by seat" not in text and "Findings" not in text
+    written = write_report_csv(report, tmp_path / "some", sections=["agents"])
+    assert [path.name for path in written] == ["summary.csv", "agent_stats.csv"]
+
+
+def test_every_section_is_known_to_the_report() -> None:
+    from analytics.report import SECTION_RENDERERS, SECTION_TABLES
+
+    assert list(SECTION_TABLES) == list(SECTIONS) == list(SECTION_RENDERERS)
 
 
 def test_building_a_report_without_finished_shards_is_a_clear_error(tmp_path: Path) -> None:

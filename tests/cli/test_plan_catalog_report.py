@@ -67,10 +67,36 @@ def test_report_sections_keep_only_the_asked_tables(
     folder = str(small_experiment.folder)
     assert main(["report", folder, "--sections", "seats,deltas", "--format", "json"]) == 0
     tables = json.loads(capsys.readouterr().out)["tables"]
-    assert set(tables) == {"win_rate_by_seat", "seat_stats", "seat_balance", "variant_deltas"}
+    assert set(tables) == {"seat_stats", "seat_balance", "variant_deltas"}
     assert main(["report", folder, "--sections", "cards", "--card-rows", "2"]) == 0
     text = capsys.readouterr().out
-    assert "Card stats: baseline, 2 players (top and bottom 2 of 48 cards" in text
+    assert "Cards: baseline, 2 players, held by heuristic (top and bottom 2 of 48 cards" in text
     assert "Win rate by seat" not in text
     assert main(["report", folder, "--sections", "bogus"]) == 2
-    assert "report section 'bogus': expected one of variants, seats" in capsys.readouterr().err
+    assert "report section 'bogus': expected one of findings, variants, seats" in capsys.readouterr().err
+
+
+def test_report_help_lists_every_section_with_what_it_shows(capsys: pytest.CaptureFixture[str]) -> None:
+    from analytics.sections import SECTIONS
+
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for section in SECTIONS:
+        assert f"{section}: " in text, section
+
+
+def test_report_as_csv_writes_one_file_per_table_into_the_output_folder(
+        small_experiment: SmallExperiment, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = str(small_experiment.folder)
+    assert main(["report", folder, "--format", "csv"]) == 2
+    assert "--format csv writes one CSV file per table: give --output DIR" in capsys.readouterr().err
+    assert main(["report", folder, "--format", "csv", "--output", str(tmp_path / "tables")]) == 0
+    assert "CSV files in" in capsys.readouterr().out
+    files = sorted(path.name for path in (tmp_path / "tables").iterdir())
+    assert {"summary.csv", "findings.csv", "variants.csv", "seat_stats.csv", "card_stats.csv"} <= set(files)
+    (tmp_path / "a_file").write_text("x")
+    assert main(["report", folder, "--format", "csv", "--output", str(tmp_path / "a_file")]) == 2
+    assert "expected a folder for the CSV files" in capsys.readouterr().err
+    assert main(["report", folder, "--format", "markdown", "--output", str(tmp_path / "report.md")]) == 0
+    assert (tmp_path / "report.md").read_text().startswith("# cardlab report: divvy_small")

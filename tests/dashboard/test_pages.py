@@ -8,6 +8,7 @@ import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import polars as pl
@@ -17,7 +18,10 @@ from streamlit.testing.v1 import AppTest
 
 from analytics import explore, metrics
 from analytics.catalog import open_catalog, read_spec
+from analytics.compare import compare_rates
+from analytics.findings import delta_subject
 from analytics.replay import events_between, moments_of_turn, replay_game, turns_of
+from analytics.report import Report, build_report
 from analytics.skill import agent_cost, agent_matrix, variant_rules
 from tests.analytics.replay_helpers import hands_after_every_action
 from tests.dashboard.conftest import CUTS, GAME_OF, Results
@@ -40,6 +44,34 @@ def open_page(results: Results, experiment: str | None, page: str, monkeypatch: 
     return at
 
 
+def open_link(results: Results, page: str, params: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    """Open ``dashboard/pages/<page>.py`` as a shared link ``/<page>?key=value&...`` opens it:
+    the first run of the session sees the address."""
+    monkeypatch.setenv("CARDLAB_RESULTS", str(results.root))
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.query_params.update(params)
+    at.run()
+    at.switch_page(f"pages/{page}.py")
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def chart_data(chart: object) -> pl.DataFrame:
+    """Every row of data a Vega-Lite chart of the page draws (its datasets, stacked)."""
+    import pyarrow as pa
+
+    frames = [pl.from_arrow(pa.ipc.open_stream(dataset.data.data).read_all())
+              for dataset in chart.proto.datasets]  # type: ignore[attr-defined]
+    return pl.concat([frame for frame in frames if isinstance(frame, pl.DataFrame)], how="diagonal_relaxed")
+
+
+def chart_title(chart: object) -> str:
+    """A chart's title."""
+    title = json.loads(chart.proto.spec)["title"]  # type: ignore[attr-defined]
+    return str(title["text"] if isinstance(title, dict) else title)
+
+
 def shown(at: AppTest, index: int) -> pl.DataFrame:
     """The ``index``-th st.dataframe of the page, back as Polars."""
     return pl.from_pandas(at.dataframe[index].value)
@@ -54,7 +86,7 @@ def computed(results: Results, name: str, use: Callable[[duckdb.DuckDBPyConnecti
         con.close()
 
 
-def first(frame: pl.DataFrame, column: str) -> object:
+def first(frame: pl.DataFrame, column: str) -> Any:
     """The value a page preselects: the first in frame order (variants) or the smallest (player counts)."""
     return frame[column].min() if column == "n_players" else frame[column][0]
 
@@ -93,76 +125,210 @@ def test_the_experiments_page_tells_running_and_incomplete_runs_apart(
     assert "1 running" in at.caption[0].value
 
 
+def report_of(results: Results, name: str) -> Report:
+    """The experiment's report, as the pages compute it."""
+    return build_report(results.folder(name))
+
+
+def labels(at: AppTest, index: int) -> dict[str, str]:
+    """Column -> the label the ``index``-th table shows (from its column config)."""
+    config = json.loads(at.dataframe[index].proto.columns)
+    return {name: entry["label"] for name, entry in config.items() if "label" in entry}
+
+
+def assert_every_column_is_named_for_humans(at: AppTest) -> None:
+    """Every table of the page names every column it shows, without underscores."""
+    assert at.dataframe
+    for index in range(len(at.dataframe)):
+        names = labels(at, index)
+        for column in shown(at, index).columns:
+            assert column in names, (index, column)
+            assert "_" not in names[column], (index, column, names[column])
+
+
 @pytest.mark.parametrize("name", ALL)
 def test_the_win_rates_page_shows_the_analytics_win_rates_of_every_game(
         results: Results, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     at = open_page(results, name, "win_rates", monkeypatch)
-    seats = computed(results, name, metrics.win_rate_by_seat)
-    n = first(seats, "n_players")
-    same(shown(at, 0), seats.filter(pl.col("n_players") == n))
-    agents = computed(results, name, metrics.win_rate_by_agent)
-    same(shown(at, 1), agents.filter(pl.col("n_players") == n))
+    report = report_of(results, name)
+    n = first(report.agent_stats, "n_players")
+    at_n = pl.col("n_players") == n
+    at_n_baseline = at_n & (pl.col("variant") == "baseline")
+    tables = [shown(at, index) for index in range(len(at.dataframe))]
     titles = [chart.proto.spec for chart in at.get("vega_lite_chart")]
-    assert any(f"Win rate by seat, {n} players" in spec for spec in titles)
-    factions = computed(results, name, metrics.faction_stats)
-    at_n_baseline = (pl.col("n_players") == n) & (pl.col("variant") == "baseline")
+    agents = report.agent_stats.filter(at_n)
+    if GAME_OF[name] == "party_wanted":  # cooperative: no seat table, the game is the unit
+        assert "Win rate by seat" not in " ".join(titles)
+        same(tables[0], agents.drop("experiment"))
+        assert agents["win_rate_effective_n"].to_list() == pytest.approx(agents["games"].to_list())
+        same(tables[1], report.faction_stats.filter(at_n_baseline).drop("experiment"))
+        same(tables[2], report.party_size_stats.drop("experiment"))
+        same(tables[3], report.run_stats.filter(at_n).drop("experiment"))
+        same(tables[4], report.composition_stats.filter(at_n_baseline).drop("experiment"))
+        same(tables[5], report.class_effects.filter(at_n_baseline).drop("experiment"))
+        same(tables[6], computed(results, name, explore.run_ends).filter(at_n_baseline))
+        assert any("Where runs end" in spec for spec in titles) and any("Wipes per game" in spec for spec in titles)
+        return
+    same(tables[0], report.seat_stats.filter(at_n).drop("experiment"))
+    same(tables[1], agents.drop("experiment"))
+    seat_chart = next(spec for spec in titles if f"Win rate by seat, {n} players" in spec)
+    # The 1/N line (a dashed rule) and the target band (a shaded rectangle) behind the intervals.
+    assert '"strokeDash": [5, 4]' in seat_chart and '"type": "rect"' in seat_chart
     if GAME_OF[name] == "ring_of_chaos":
-        same(shown(at, 2), factions.filter(at_n_baseline))
+        same(tables[2], report.faction_stats.filter(at_n_baseline).drop("experiment"))
         by_map = computed(results, name, lambda con: explore.win_rate_by_game_column(con, "faction", "map"))
-        same(shown(at, 3), by_map.filter(pl.col("n_players") == n))
-        same(shown(at, 4), computed(results, name, metrics.matchups).filter(at_n_baseline))
-        assert any("Faction win rate in games with each opponent" in spec for spec in titles)
-    if GAME_OF[name] == "party_wanted":
-        same(shown(at, 2), factions.filter(at_n_baseline))
-        same(shown(at, 3), computed(results, name, metrics.party_size_stats))
-        same(shown(at, 4), computed(results, name, metrics.composition_stats).filter(at_n_baseline))
-        same(shown(at, 5), computed(results, name, metrics.class_effects).filter(at_n_baseline))
-        same(shown(at, 6), computed(results, name, explore.run_ends).filter(at_n_baseline))
-        assert any("Where runs end" in spec for spec in titles)
+        same(tables[3], by_map.filter(at_n))
+        same(tables[4], report.matchups.filter(at_n_baseline).drop("experiment"))
+        heat = next(spec for spec in titles if "Faction win rate in games with each opponent" in spec)
+        assert f'"domainMid": {1 / n}' in heat and "sample_text" in heat  # centred on 1/N, n in each cell
+    assert_every_column_is_named_for_humans(at)
 
 
 @pytest.mark.parametrize("name", ALL)
-def test_the_cards_page_shows_the_card_stats_with_raw_and_shrunk_win_rates_side_by_side(
+def test_the_cards_page_shows_one_agents_card_stats_with_raw_and_shrunk_win_rates(
         results: Results, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     at = open_page(results, name, "cards", monkeypatch)
-    stats = computed(results, name, metrics.card_stats)
-    n = first(stats, "n_players")
-    expected = stats.filter((pl.col("variant") == "baseline") & (pl.col("n_players") == n))
+    report = report_of(results, name)
+    n = first(report.card_stats, "n_players")
+    agent = str(report.spec["agents"][0])  # the default: the spec's first agent
+    expected = report.card_stats.filter((pl.col("variant") == "baseline") & (pl.col("n_players") == n)
+                                        & (pl.col("agent") == agent))
     table = shown(at, 0)
-    assert table.columns[:4] == ["card", "games_in_hand", "gih_win_rate", "shrunk_win_rate"]
+    assert table.columns[:6] == ["card", "games_in_hand", "gih_win_rate", "gih_win_rate_low", "gih_win_rate_high",
+                                 "shrunk_win_rate"]
     same(table.sort("card"), expected.select(table.columns).sort("card"))
-    rates = table["shrunk_win_rate"].drop_nulls().to_list()
-    assert rates == sorted(rates, reverse=True)
     spec = at.get("vega_lite_chart")[0].proto.spec
-    assert "Improvement when drawn" in spec and "Play rate" in spec
+    assert "Improvement when drawn" in spec and "Play rate" in spec and f"held by {agent}" in spec
+    assert_every_column_is_named_for_humans(at)
+    assert labels(at, 0)["gih_win_rate"] == "GIH win rate" and labels(at, 0)["shrunk_win_rate"] == "shrunk win rate"
 
 
-def test_the_cards_page_filters_by_name_and_sorts_by_the_chosen_column(
+def test_the_cards_page_splits_a_heuristic_versus_random_lineup_by_agent(
         results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
     at = open_page(results, "divvy_tiny", "cards", monkeypatch)
-    at.text_input[0].input("axes").run()
-    next(box for box in at.selectbox if box.label == "Sort by").select("games in hand").run()
+    box = next(box for box in at.selectbox if box.label == "Agent (cards held by)")
+    assert box.options == ["heuristic", "random"] and box.value == "heuristic"
+    heuristic = shown(at, 0)
+    box.select("random").run()
+    assert not at.exception and at.query_params["agent"] == "random"  # kept in the address
+    random = shown(at, 0)
+    report = report_of(results, "divvy_tiny")
+    for agent, table in (("heuristic", heuristic), ("random", random)):
+        expected = report.card_stats.filter((pl.col("variant") == "baseline") & (pl.col("agent") == agent))
+        same(table.sort("card"), expected.select(table.columns).sort("card"))
+    heuristic_mean, random_mean = heuristic["gih_win_rate"].mean(), random["gih_win_rate"].mean()
+    assert isinstance(heuristic_mean, float) and isinstance(random_mean, float)
+    assert heuristic_mean > 0.8 > 0.2 > random_mean
+
+
+def test_the_cards_page_filters_by_players_name_and_sorts_by_the_chosen_column(
+        results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(results, "ring_tiny", "cards", monkeypatch)
+    players = next(box for box in at.selectbox if box.label == "Players")
+    assert players.options == ["3", "4"]
+    players.select(4).run()
+    at.text_input[0].input("fire").run()
+    next(box for box in at.selectbox if box.label == "Sort by").select("seat-games in hand").run()
+    assert not at.exception
     table = shown(at, 0)
-    assert table.height > 0 and all("axes" in card for card in table["card"])
+    assert table.height > 0 and all("fire" in card for card in table["card"])
     assert table["games_in_hand"].to_list() == sorted(table["games_in_hand"].to_list(), reverse=True)
+    assert (at.query_params["players"], at.query_params["search"], at.query_params["sort"]) == (
+        "4", "fire", "seat-games in hand")
+
+
+def test_a_link_with_filters_in_the_address_opens_that_view(
+        results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_link(results, "cards", {"experiment": "divvy_tiny", "variant": "four_rounds", "agent": "random",
+                                      "search": "axes", "sort": "card"}, monkeypatch)
+    table = shown(at, 0)
+    expected = report_of(results, "divvy_tiny").card_stats.filter(
+        (pl.col("variant") == "four_rounds") & (pl.col("agent") == "random")
+        & pl.col("card").str.contains("axes")).sort("card")
+    assert table["card"].to_list() == expected["card"].to_list()  # sorted by card name
+    same(table, expected.select(table.columns))
+    assert at.text_input[0].value == "axes"
+
+
+def test_the_card_detail_page_shows_one_card_everywhere_and_its_trend_over_the_turns(
+        results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_link(results, "card", {"experiment": "ring_tiny", "card": "fireball"}, monkeypatch)
+    assert at.selectbox[0].value == "fireball"
+    report = report_of(results, "ring_tiny")
+    everywhere = report.card_stats.filter(pl.col("card") == "fireball")
+    table = shown(at, 0)
+    assert table.height == everywhere.height == 2 * 2  # two variants, two player counts, one agent
+    assert sorted(table["games_in_hand"].to_list()) == sorted(everywhere["games_in_hand"].to_list())
+    turns = computed(results, "ring_tiny", lambda con: explore.card_turns(con, "fireball"))
+    trend = turns.filter((pl.col("variant") == "baseline") & (pl.col("n_players") == 3))
+    same(shown(at, 1), trend)
+    assert set(trend["card"]) == {"fireball"} and trend["first_played_turn"].is_sorted()
+    charts = at.get("vega_lite_chart")
+    assert "fireball: win rate in hand (GIH)" in chart_title(charts[0])
+    assert "win rate by the turn first played" in chart_title(charts[1])
+    assert_every_column_is_named_for_humans(at)
+
+
+def test_the_compare_page_puts_two_experiments_of_a_game_side_by_side(
+        results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(results, "divvy_tiny", "compare", monkeypatch)
+    other = next(box for box in at.selectbox if box.label == "Compare with (same game)")
+    assert other.options == ["skill_tiny", "sweep_tiny"]  # the other Divvy experiments, not ring_tiny
+    other.select("sweep_tiny").run()
+    assert not at.exception
+    left, right = report_of(results, "divvy_tiny"), report_of(results, "sweep_tiny")
+    expected = compare_rates(left.agent_stats.filter(pl.col("variant") == "baseline"),
+                             right.agent_stats.filter(pl.col("variant") == "baseline"),
+                             ("agent",), "win_rate", "win_rate_effective_n")
+    table = shown(at, 0)
+    same(table, expected)
+    assert (table["delta_low"] <= table["delta"]).all() and (table["delta"] <= table["delta_high"]).all()
+    assert chart_title(at.get("vega_lite_chart")[0]) == "sweep_tiny − divvy_tiny: Agents, 2 players"
+    next(box for box in at.selectbox if box.label == "What").select("card_stats").run()
+    cards = shown(at, 0)
+    assert set(cards["agent"]) == {"heuristic", "random"} and cards.height == 2 * 48
+
+
+def test_the_compare_page_says_when_no_other_experiment_of_the_game_exists(
+        results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(results, "theseus_tiny", "compare", monkeypatch)
+    assert "No other experiment of theseus" in at.info[0].value
 
 
 @pytest.mark.parametrize("name", ALL)
 def test_the_variants_page_shows_each_difference_with_its_interval_and_significance(
         results: Results, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     at = open_page(results, name, "variants", monkeypatch)
-    deltas = computed(results, name, explore.variant_delta_intervals)
+    report = report_of(results, name)
+    deltas = report.variant_deltas
     if deltas.is_empty():
         assert "has only the baseline" in at.info[0].value and "[variants.NAME]" in at.info[0].value
         return
-    variant, n = deltas["variant"][0], first(deltas, "n_players")
+    variant, n = deltas["variant"][0], first(deltas.filter(pl.col("variant") == deltas["variant"][0]), "n_players")
     family = next(f for f in ("seat", "agent", "faction", "card", "game") if f in deltas["family"].to_list())
     expected = deltas.filter((pl.col("variant") == variant) & (pl.col("n_players") == n)
                              & (pl.col("family") == family))
-    same(shown(at, 0), expected)
-    assert (expected["delta_low"] <= expected["delta"]).all() and (expected["delta"] <= expected["delta_high"]).all()
-    spec = at.get("vega_lite_chart")[0].proto.spec
+    table = shown(at, 0)
+    assert table.height == expected.height
+    assert table["key"].to_list() == [delta_subject(row) for row in expected.iter_rows(named=True)]
+    same(table.select("delta", "delta_low", "delta_high", "q_value"),
+         expected.select("delta", "delta_low", "delta_high", "q_value"))
+    charts = at.get("vega_lite_chart")
+    spec = charts[0].proto.spec
     assert "Difference from the baseline (95% interval)" in spec and "Significant (BH q < 0.05)" in spec
+    assert '"labelLimit": 0' in spec and '"labelOverlap": false' in spec  # every row label shown
+    drawn = set(pl.concat([chart_data(chart) for chart in charts], how="diagonal_relaxed")["label"].drop_nulls())
+    assert set(table["key"]) == drawn  # one labelled line per row
+    assert_every_column_is_named_for_humans(at)
+
+
+def test_the_variants_page_names_sweep_points_by_their_values(
+        results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(results, "sweep_tiny", "variants", monkeypatch)
+    box = next(box for box in at.selectbox if box.label == "Variant")
+    shown_options = [box.format_func(option) for option in box.options]
+    assert shown_options[0] == "sweep-000 (rounds=3, treasure_target=15)"
+    assert chart_title(at.get("vega_lite_chart")[0]).startswith("sweep-000 (rounds=3, treasure_target=15) − baseline")
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -173,12 +339,19 @@ def test_the_sweeps_page_draws_the_response_curve_or_says_how_to_run_a_sweep(
         message = at.info[0].value
         assert "no `[sweep]` grid" in message and "cardlab run experiments/divvy_sweep.toml" in message
         return
-    response = computed(results, name, lambda con: explore.sweep_response(con, "rules.rounds"))
+    response = computed(results, name, lambda con: explore.sweep_agent_response(con, "rules.rounds"))
     same(shown(at, 0), response.filter(pl.col("n_players") == 2))
-    assert sorted(response["value"].to_list()) == [3, 5]
-    assert response["games"].to_list() == [24, 36]  # 12 games per grid point; the baseline plays 5 rounds
+    # 12 games per grid point, two treasure targets per number of rounds; the baseline is left out.
+    assert response.filter(pl.col("series") == "heuristic")["games"].to_list() == [24, 24]
     spec = at.get("vega_lite_chart")[0].proto.spec
-    assert "rules.rounds (parameter value)" in spec and "Win rate of seat 0" in spec
+    assert "rules.rounds (parameter value)" in spec and "Win rate of each agent" in spec
+    assert '"values": [3, 5]' in spec and '"format": "d"' in spec  # one integer tick per grid value
+    caption = " ".join(caption.value for caption in at.caption)
+    assert "The baseline (rules.rounds = 5, rules.treasure_target = 20) is also a grid point" in caption
+    next(box for box in at.selectbox if box.label == "Metric").select("first_seat_win_rate").run()
+    game_response = computed(results, name, lambda con: explore.sweep_response(con, "rules.rounds"))
+    same(shown(at, 0), game_response.filter(pl.col("n_players") == 2))
+    assert game_response["games"].to_list() == [24, 24]
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -187,10 +360,11 @@ def test_the_game_length_page_shows_the_turns_histogram_and_end_reasons(
     at = open_page(results, name, "game_length", monkeypatch)
     stats = computed(results, name, metrics.game_stats)
     chosen = (pl.col("variant") == "baseline") & (pl.col("n_players") == first(stats, "n_players"))
-    same(shown(at, 0), stats.filter(chosen))
-    same(shown(at, 1), computed(results, name, metrics.end_reason_stats).filter(chosen))
+    same(shown(at, 0), stats.filter(chosen).drop("experiment"))
+    same(shown(at, 1), computed(results, name, metrics.end_reason_stats).filter(chosen).drop("experiment"))
     histogram = at.get("vega_lite_chart")[0].proto.spec
     assert "Game length, baseline" in histogram and "Turns (as the game counts them)" in histogram
+    assert_every_column_is_named_for_humans(at)
 
 
 def test_the_skill_page_shows_the_agent_matrix_skill_movement_and_cost_of_a_ladder(
@@ -200,6 +374,7 @@ def test_the_skill_page_shows_the_agent_matrix_skill_movement_and_cost_of_a_ladd
     rules = variant_rules(read_spec(folder))
     matrix = computed(results, "skill_tiny", lambda con: agent_matrix(con, rules))
     same(shown(at, 0), matrix)  # one rule set, two players: the whole matrix
+    assert '"domainMid": 0.5' in at.get("vega_lite_chart")[0].proto.spec  # centred on the fair 1/2
     assert set(matrix["agent"]) == {"random", "heuristic", "ismcts(iterations=4)"}
     movement = computed(results, "skill_tiny", metrics.skill_movement)
     flipping = sorted(set(movement.filter(pl.col("sign_flips"))["name"]))
@@ -299,8 +474,8 @@ def test_the_sql_page_refuses_anything_that_is_not_a_read(results: Results, monk
         assert not at.dataframe
 
 
-@pytest.mark.parametrize("page", ["experiments", "win_rates", "cards", "variants", "sweeps", "game_length",
-                                  "skill", "replay", "sql"])
+@pytest.mark.parametrize("page", ["experiments", "win_rates", "cards", "card", "variants", "compare", "sweeps",
+                                  "game_length", "skill", "replay", "sql"])
 def test_without_experiments_every_page_says_which_command_to_run(
         tmp_path: Path, page: str, monkeypatch: pytest.MonkeyPatch) -> None:
     at = open_page(Results(tmp_path), None, page, monkeypatch)
@@ -328,3 +503,18 @@ def test_a_newly_finished_shard_shows_up_on_the_next_rerun(
     at.run()
     assert not at.exception
     assert "80 games played of 80 planned" in at.caption[0].value
+
+
+def test_a_running_experiment_says_that_it_refreshes_itself(
+        results: Results, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copytree(results.folder("divvy_tiny"), tmp_path / "divvy_tiny")
+    (tmp_path / "divvy_tiny" / "run.json").write_text(json.dumps({"status": "running", "started": 1.0e9}))
+    assert not explore.is_running(tmp_path / "divvy_tiny")
+    (tmp_path / "divvy_tiny" / ".lock").write_text("1 host")
+    assert explore.is_running(tmp_path / "divvy_tiny")
+    at = open_page(Results(tmp_path), "divvy_tiny", "cards", monkeypatch)
+    assert any("this page refreshes itself when a shard finishes" in caption.value for caption in at.sidebar.caption)
+    (tmp_path / "divvy_tiny" / ".lock").unlink()
+    at = open_page(Results(tmp_path), "divvy_tiny", "cards", monkeypatch)
+    assert not any("refreshes itself" in caption.value for caption in at.sidebar.caption)
+

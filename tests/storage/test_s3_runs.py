@@ -13,6 +13,7 @@ import pyarrow.fs as pafs
 import pytest
 
 from analytics.catalog import list_experiments, open_catalog, resolve_experiment
+from analytics.partials import CACHE_VERSION
 from cardlab.cli import main
 from tests.storage.conftest import ACCESS_KEY, SECRET_KEY, S3Server
 from workers.location import ObjectPath, results_path
@@ -115,7 +116,7 @@ def test_report_on_the_s3_uri_gives_the_numbers_of_the_local_report(
 
 
 def test_the_report_cache_lives_beside_the_results_in_the_bucket(twins: TwinRuns, s3: S3Server) -> None:
-    cache = results_path(f"{twins.remote_folder}/_analytics/v1")
+    cache = results_path(f"{twins.remote_folder}/_analytics/{CACHE_VERSION}")
     assert isinstance(cache, ObjectPath)
     shards = sorted(path.name for path in cache.iterdir())
     assert len(shards) == 6

@@ -1,0 +1,238 @@
+"""What a report's reader should look at first: ``findings(metrics, labels)``.
+
+Each finding is one line a designer can act on, with its interval and its
+sample: a seat, faction or card surely outside its target band, a variant
+change that survives the Benjamini–Hochberg correction, an outlier card,
+cards an agent never plays, a cooperative win rate too high to say anything
+(then the runs' wipes and levels instead), games stopped by the turn cap.
+"Surely outside" means the whole 95% interval is outside the band, so a
+finding is never just noise at the interval's level. The rules are defined
+in ``analytics/README.md`` ("Findings").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import polars as pl
+
+from analytics.text_tables import count, interval, number, p_value, percent, points, points_interval, signed
+from analytics.views import CARD_BAND, FACTION_BAND, NEVER_PLAYED, OUTLIER_POINTS, OUTLIER_Z
+
+HIGH_WIN_RATE = 0.9
+"""A cooperative party winning at least this often: its win rate says little."""
+TURN_CAP_SHARE = 0.05
+"""Share of games stopped by the turn cap from which it is a finding."""
+PER_KIND = 8
+"""Findings of one kind listed before "... and N more"."""
+
+KINDS = {"seat": "seats", "faction": "factions", "card": "cards", "never_played": "cards",
+         "delta": "deltas", "runs": "runs", "turn_cap": "games"}
+"""Finding kind -> the report section with its details."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One finding: its kind, where (variant, player count, agent), what, the value with its
+    95% interval, the sample it rests on, and the sentence the report prints."""
+
+    kind: str
+    variant: str
+    n_players: int
+    agent: str | None
+    subject: str
+    value: float | None
+    low: float | None
+    high: float | None
+    n: int
+    unit: str
+    text: str
+
+    def data(self) -> dict[str, Any]:
+        """The finding as a plain dict (JSON, CSV)."""
+        return asdict(self)
+
+
+FINDING_SCHEMA = {"kind": pl.String, "variant": pl.String, "n_players": pl.Int64, "agent": pl.String,
+                  "subject": pl.String, "value": pl.Float64, "low": pl.Float64, "high": pl.Float64, "n": pl.Int64,
+                  "unit": pl.String, "text": pl.String}
+
+
+def _where(labels: Mapping[str, str], row: Mapping[str, Any], agent: bool = False) -> str:
+    players = "heroes" if row.get("_coop") else "players"
+    place = f"{labels.get(row['variant'], row['variant'])}, {row['n_players']} {players}"
+    return f"{place}, {row['agent']}" if agent and row.get("agent") else place
+
+
+def _rows(frame: pl.DataFrame | None, condition: pl.Expr) -> list[dict[str, Any]]:
+    if frame is None or frame.is_empty():
+        return []
+    return frame.filter(condition).to_dicts()
+
+
+def seat_findings(seats: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
+    """Seats whose share of the wins is surely more than ``FACTION_BAND`` from 1/N (competitive games)."""
+    band = FACTION_BAND
+    condition = ((pl.col("win_share_low") > pl.col("fair_share") + band)
+                 | (pl.col("win_share_high") < pl.col("fair_share") - band)) & (pl.col("n_players") > 1)
+    return [Finding(
+        "seat", row["variant"], row["n_players"], None, f"seat {row['seat']}", row["win_share"],
+        row["win_share_low"], row["win_share_high"], row["games"], "game",
+        f"{_where(labels, row)}: seat {row['seat']} takes {percent(row['win_share'])} of the wins "
+        f"{interval(row['win_share_low'], row['win_share_high'])}, fair {percent(row['fair_share'])} +- "
+        f"{percent(band)} ({count(row['games'])} games)")
+        for row in _rows(seats, condition)]
+
+
+def faction_findings(factions: pl.DataFrame | None, labels: Mapping[str, str], cooperative: bool) -> list[Finding]:
+    """Factions whose whole interval is outside the expected rate +- ``FACTION_BAND``."""
+    return [Finding(
+        "faction", row["variant"], row["n_players"], None, str(row["faction"]), row["win_rate"], row["win_rate_low"],
+        row["win_rate_high"], row["games"], "game",
+        f"{_where(labels, {**row, '_coop': cooperative})}: {row['faction']} wins {percent(row['win_rate'])} "
+        f"{interval(row['win_rate_low'], row['win_rate_high'])}, expected {percent(row['expected'])} +- "
+        f"{percent(FACTION_BAND)} ({count(row['games'])} games)")
+        for row in _rows(factions, pl.col("surely_outside"))]
+
+
+def card_findings(cards: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
+    """Outlier cards (``|z| >= OUTLIER_Z`` and at least ``OUTLIER_POINTS`` from the agent's card
+    mean) and cards surely outside that mean +- ``CARD_BAND``, the largest difference first."""
+    rows = _rows(cards, pl.col("outlier") | pl.col("surely_outside"))
+    rows.sort(key=lambda row: -abs((row["gih_win_rate"] or 0.0) - (row["card_mean"] or 0.0)))
+    found = []
+    for row in rows:
+        why = f"z = {number(row['z_score'], 1)}" if row["outlier"] else f"outside +- {percent(CARD_BAND)}"
+        why += f", {points(row['gih_win_rate'] - row['card_mean'])} points"
+        found.append(Finding(
+            "card", row["variant"], row["n_players"], row["agent"], str(row["card"]), row["gih_win_rate"],
+            row["gih_win_rate_low"], row["gih_win_rate_high"], row["games_in_hand"], "seat-game in hand",
+            f"{_where(labels, row, agent=True)}: {row['card']} wins {percent(row['gih_win_rate'])} in hand "
+            f"{interval(row['gih_win_rate_low'], row['gih_win_rate_high'])} against the agent's card mean "
+            f"{percent(row['card_mean'])} ({why}; {count(row['games_in_hand'])} seat-games in hand)"))
+    return found
+
+
+def never_played_findings(cards: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
+    """Per variant, player count and agent: the cards held (or playable) but never played."""
+    rows = _rows(cards, pl.col("never_played"))
+    groups: dict[tuple[str, int, str], list[dict[str, Any]]] = {}
+    for row in rows:
+        groups.setdefault((row["variant"], row["n_players"], row["agent"]), []).append(row)
+    found = []
+    for (variant, players, agent), group in groups.items():
+        names = sorted(str(row["card"]) for row in group)
+        shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+        found.append(Finding(
+            "never_played", variant, players, agent, ", ".join(names), None, None, None,
+            sum(int(row["games_in_hand"]) for row in group), "seat-game in hand",
+            f"{_where(labels, group[0], agent=True)}: {len(names)} card(s) {NEVER_PLAYED}: {shown}"))
+    return found
+
+
+METRIC_NAMES = {"win_rate": "win rate", "gih_win_rate": "GIH win rate", "played_win_rate": "played win rate",
+                "play_rate": "play rate", "draw_rate": "draw rate", "turn_cap_rate": "turn-cap rate",
+                "team_win_rate": "party win rate", "turns": "mean turns", "decisions": "decisions per game"}
+"""Human names of ``variant_deltas.metric``."""
+FAMILY_ORDER = {"seat": 0, "faction": 1, "agent": 2, "game": 3, "card": 4}
+"""Delta findings show win rates first, then game length, then cards."""
+
+
+def delta_subject(row: Mapping[str, Any]) -> str:
+    """What a ``variant_deltas`` row compares, in words: ``seat 0 win rate``,
+    ``card Fireball (heuristic) play rate``."""
+    metric = METRIC_NAMES.get(row["metric"], row["metric"])
+    family, key = row["family"], row["key"]
+    if family == "game":
+        return metric
+    if family == "card":
+        return f"card {key} ({row['agent']}) {metric}"
+    return f"{family} {key} {metric}"
+
+
+def delta_findings(deltas: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
+    """Significant variant changes (q < 0.05): win rates first, largest first within a family."""
+    rows = _rows(deltas, pl.col("significant"))
+    rows.sort(key=lambda row: (FAMILY_ORDER.get(row["family"], 9), row["test"] == "welch",
+                               -abs(row["delta"] or 0.0)))
+    found = []
+    for row in rows:
+        means = row["test"] == "welch"
+        what = delta_subject(row)
+        change = (f"{number(row['baseline_value'], 2)} -> {number(row['value'], 2)} "
+                  f"[{signed(row['delta_low'])}, {signed(row['delta_high'])}]" if means else
+                  f"{percent(row['baseline_value'])} -> {percent(row['value'])} ({points(row['delta'])} points "
+                  f"{points_interval(row['delta_low'], row['delta_high'])})")
+        found.append(Finding(
+            "delta", row["variant"], row["n_players"], row.get("agent"), what, row["delta"], row["delta_low"],
+            row["delta_high"], row["n"], "game" if row["family"] in ("seat", "game") else "seat-game",
+            f"{_where(labels, row)}, against the baseline: {what} {change}, q = {p_value(row['q_value'])} "
+            f"({row['test']}; n = {count(row['n'])})"))
+    return found
+
+
+def run_findings(runs: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
+    """Cooperative variants won so often (``HIGH_WIN_RATE``) that the win rate says little:
+    their wipes per game and level reached instead."""
+    found = []
+    for row in _rows(runs, pl.col("win_rate") >= HIGH_WIN_RATE):
+        wipes = ("" if row["wipes_per_game"] is None else
+                 f"; wipes per game {number(row['wipes_per_game'], 2)} "
+                 f"[{number(row['wipes_per_game_low'], 2)}, {number(row['wipes_per_game_high'], 2)}], "
+                 f"{percent(row['wipe_rate'])} of games with a wipe")
+        level = "" if row["mean_level"] is None else f"; mean level reached {number(row['mean_level'], 2)}"
+        found.append(Finding(
+            "runs", row["variant"], row["n_players"], None, "win rate", row["win_rate"], row["win_rate_low"],
+            row["win_rate_high"], row["games"], "game",
+            f"{_where(labels, {**row, '_coop': True})}: the party wins {percent(row['win_rate'])} "
+            f"{interval(row['win_rate_low'], row['win_rate_high'])}, which says little{wipes}{level} "
+            f"({count(row['games'])} games)"))
+    return found
+
+
+def turn_cap_findings(games: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
+    """Variants where more than ``TURN_CAP_SHARE`` of the games stop at the turn cap."""
+    return [Finding(
+        "turn_cap", row["variant"], row["n_players"], None, "turn cap", row["turn_cap_rate"], row["turn_cap_rate_low"],
+        row["turn_cap_rate_high"], row["games"], "game",
+        f"{_where(labels, row)}: {percent(row['turn_cap_rate'])} of the games stop at the turn cap "
+        f"{interval(row['turn_cap_rate_low'], row['turn_cap_rate_high'])} ({count(row['games'])} games)")
+        for row in _rows(games, pl.col("turn_cap_rate") > TURN_CAP_SHARE)]
+
+
+def findings(metrics: Mapping[str, pl.DataFrame], labels: Mapping[str, str], *, cooperative: bool) -> list[Finding]:
+    """Every finding of a report's metric tables, in reading order (see the module docstring)."""
+    found: list[Finding] = []
+    if not cooperative:
+        found += seat_findings(metrics.get("seat_stats"), labels)
+    found += faction_findings(metrics.get("faction_stats"), labels, cooperative)
+    found += run_findings(metrics.get("run_stats"), labels)
+    found += delta_findings(metrics.get("variant_deltas"), labels)
+    found += card_findings(metrics.get("card_stats"), labels)
+    found += never_played_findings(metrics.get("card_stats"), labels)
+    found += turn_cap_findings(metrics.get("game_stats"), labels)
+    return found
+
+
+def findings_frame(found: list[Finding]) -> pl.DataFrame:
+    """The findings as a table (the report's ``findings`` table in JSON and CSV)."""
+    return pl.DataFrame([finding.data() for finding in found], schema=FINDING_SCHEMA)
+
+
+def findings_lines(found: list[Finding]) -> list[str]:
+    """The findings as the report prints them: grouped by kind, ``PER_KIND`` of each, then a count of the rest."""
+    if not found:
+        return [f"Nothing outside its band: no seat, faction or card surely outside it (95% interval), no outlier "
+                f"card (|z| >= {OUTLIER_Z:g} and {100 * OUTLIER_POINTS:g} points from its agent's mean), no "
+                "significant variant change (q < 0.05)."]
+    lines: list[str] = []
+    by_kind: dict[str, list[Finding]] = {}
+    for finding in found:
+        by_kind.setdefault(finding.kind, []).append(finding)
+    for kind, group in by_kind.items():
+        lines.extend(f"- {finding.text}" for finding in group[:PER_KIND])
+        if len(group) > PER_KIND:
+            lines.append(f"- ... and {len(group) - PER_KIND} more of this kind: see the {KINDS[kind]} section")
+    return lines

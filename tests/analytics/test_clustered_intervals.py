@@ -1,0 +1,152 @@
+"""Intervals of rates pooled over seat-games are clustered by game: checked
+against a bootstrap that resamples whole games, against the per-game binomial
+in a cooperative game, and against the plain Wilson interval when each game
+holds one seat-game. Also the play rate when playable, from a hand-made
+``playable`` counter, and its absence when a game has none."""
+
+from __future__ import annotations
+
+import math
+
+import duckdb
+import numpy as np
+import polars as pl
+import pytest
+
+from analytics.catalog import open_catalog
+from analytics.stats import Z95, clustered_effective_n, clustered_interval, wilson_interval
+from tests.analytics.synthetic import competitive, cooperative
+from tests.conftest import SmallExperiment
+
+
+def _bootstrap_sd(per_game: pl.DataFrame, draws: int, seed: int) -> float:
+    """Standard deviation of Σw/Σn over ``draws`` resamples of the games (with replacement)."""
+    n, w = per_game["n"].to_numpy(), per_game["w"].to_numpy()
+    generator = np.random.default_rng(seed)
+    picks = generator.integers(len(n), size=(draws, len(n)))
+    rates = w[picks].sum(axis=1) / n[picks].sum(axis=1)
+    return float(rates.std())
+
+
+def _interval_sd(low: float, high: float) -> float:
+    return (high - low) / (2 * Z95)
+
+
+def test_the_clustered_interval_of_an_agent_at_two_seats_matches_a_bootstrap_by_game() -> None:
+    data = competitive(1, 4000)
+    per_game = data.con.sql("""
+        SELECT game_index, count(*) AS n, count(*) FILTER (WHERE won) AS w FROM players
+        WHERE variant = 'baseline' AND agent = 'strong' GROUP BY game_index""").pl()
+    row = data.con.sql("SELECT * FROM agent_stats WHERE variant = 'baseline' AND agent = 'strong'").pl().row(
+        0, named=True)
+    bootstrap = _bootstrap_sd(per_game, 2000, seed=5)
+    assert _interval_sd(row["win_rate_low"], row["win_rate_high"]) == pytest.approx(bootstrap, rel=0.08)
+    # Two seats of one game cannot both win: the seat-games are negatively linked and the
+    # effective sample is larger than the 8,000 seat-games; the plain Wilson interval is too wide.
+    assert row["seat_games"] == 8000 and row["win_rate_effective_n"] > 9000
+    low, high = wilson_interval(row["wins"], row["seat_games"])
+    assert _interval_sd(low, high) > 1.1 * bootstrap
+
+
+def test_the_clustered_interval_of_a_card_in_several_hands_matches_a_bootstrap_by_game() -> None:
+    data = cooperative(1, 4000)
+    per_game = data.con.sql("""
+        SELECT c.game_index, count(*) AS n, count(*) FILTER (WHERE c.won) AS w
+        FROM cards AS c JOIN players AS p USING (experiment, variant, n_players, game_index, seat)
+        WHERE c.variant = 'baseline' AND p.agent = 'heuristic' AND c.card = 'card_0' GROUP BY c.game_index""").pl()
+    row = data.con.sql("SELECT * FROM card_stats WHERE variant = 'baseline' AND agent = 'heuristic' "
+                       "AND card = 'card_0'").pl().row(0, named=True)
+    bootstrap = _bootstrap_sd(per_game, 2000, seed=6)
+    assert _interval_sd(row["gih_win_rate_low"], row["gih_win_rate_high"]) == pytest.approx(bootstrap, rel=0.08)
+    # Heroes of one party share the outcome: fewer effective trials than seat-games.
+    assert row["gih_win_rate_effective_n"] < row["games_in_hand"]
+
+
+def test_a_cooperative_agent_rate_has_the_width_of_the_per_game_binomial_not_the_per_seat_one() -> None:
+    # Two of the three heroes are played by the heuristic: 2 seat-games per game, one outcome.
+    data = cooperative(1, 1000)
+    row = data.con.sql("SELECT * FROM agent_stats WHERE variant = 'baseline' AND agent = 'heuristic'").pl().row(
+        0, named=True)
+    team = data.con.sql("SELECT * FROM party_size_stats WHERE variant = 'baseline'").pl().row(0, named=True)
+    assert (row["seat_games"], row["games"], team["games"]) == (2000, 1000, 1000)
+    assert row["win_rate_effective_n"] == pytest.approx(1000, abs=1e-6)
+    per_game = wilson_interval(team["wins"], team["games"])
+    per_seat = wilson_interval(row["wins"], row["seat_games"])
+    assert (row["win_rate_low"], row["win_rate_high"]) == pytest.approx(per_game, abs=1e-9)
+    assert per_seat[1] - per_seat[0] < 0.75 * (per_game[1] - per_game[0])  # what counting seats would claim
+
+
+def test_one_seat_game_per_game_gives_the_plain_wilson_interval() -> None:
+    # n = 50 seat-games in 50 games, 20 won: n² = n, w² = w, n·w = w.
+    assert clustered_effective_n(50, 20, 50, 20, 20, 50) == pytest.approx(50, rel=1e-12)
+    assert clustered_interval(50, 20, 50, 20, 20, 50) == pytest.approx(wilson_interval(20, 50), abs=1e-12)
+    # Ten games of five linked seat-games, one shared outcome each (4 won): the ten games count.
+    assert clustered_effective_n(50, 20, 10 * 25, 4 * 25, 4 * 25, 10) == pytest.approx(10, rel=1e-12)
+    # No win or every game won: the variance says nothing; the number of games is used.
+    assert clustered_effective_n(50, 0, 250, 0, 0, 10) == 10
+    # An agent holding every seat of every game without draws wins exactly 1/N: the sample is capped
+    # at 100 n and the interval (almost) zero wide.
+    assert clustered_effective_n(400, 100, 100 * 16, 100, 400, 100) == 100 * 400
+    low, high = clustered_interval(400, 100, 100 * 16, 100, 400, 100)
+    assert low == pytest.approx(0.25, abs=0.005) and high == pytest.approx(0.25, abs=0.005)
+
+
+def test_the_sql_macro_gives_the_python_effective_sample_size() -> None:
+    con = duckdb.connect()
+    from analytics.stats import register_sql_macros
+
+    register_sql_macros(con)
+    cases = [(50, 20, 50, 20, 20, 50), (50, 20, 250, 100, 100, 10), (8000, 2500, 16000, 2500, 5000, 4000),
+             (30, 12, 90, 144, 108, 10), (10, 0, 10, 0, 0, 7), (0, 0, 0, 0, 0, 0), (400, 100, 1600, 100, 400, 100)]
+    for case in cases:
+        (value,) = con.execute(f"SELECT clustered_n{case}").fetchall()[0]
+        assert value == pytest.approx(clustered_effective_n(*case), rel=1e-12), case
+
+
+def test_play_rate_when_playable_counts_seat_games_with_the_card_playable() -> None:
+    # Synthetic cards: held, then playable with probability playable[k], then played with
+    # played_if_playable[k]. The play rate when playable is played / playable seat-games.
+    data = competitive(1, 2000)
+    counts = data.con.sql("""
+        SELECT p.agent, c.card, count(*) FILTER (WHERE c.playable > 0) AS playable,
+               count(*) FILTER (WHERE c.played > 0) AS played
+        FROM cards AS c JOIN players AS p USING (experiment, variant, n_players, game_index, seat)
+        WHERE c.variant = 'baseline' GROUP BY ALL ORDER BY ALL""").pl()
+    stats = data.con.sql("SELECT agent, card, games_playable, games_played_when_playable, playable_play_rate, "
+                         "play_rate, never_played FROM card_stats WHERE variant = 'baseline' "
+                         "ORDER BY agent, card").pl()
+    assert stats["games_playable"].to_list() == counts["playable"].to_list()
+    assert stats["games_played_when_playable"].to_list() == counts["played"].to_list()
+    expected = (counts["played"] / counts["playable"]).to_list()
+    assert stats["playable_play_rate"].to_list() == pytest.approx(expected, abs=1e-12)
+    assert not stats["never_played"].any()
+    # The play rate counts the games in hand, the play rate when playable only those the card could be played in.
+    assert (stats["playable_play_rate"] >= stats["play_rate"]).all()
+
+
+def test_a_card_playable_but_never_played_is_flagged_as_describing_the_agent() -> None:
+    data = competitive(1, 300)
+    data.con.execute("UPDATE cards SET played = 0, first_played_turn = NULL WHERE card = 'card_3'")
+    from analytics.views import Columns, count_view_sql, register_metric_views
+
+    for name, query in count_view_sql(Columns.of(data.con)).items():
+        data.con.execute(f"CREATE OR REPLACE TABLE {name} AS {query}")
+    register_metric_views(data.con, counts=False, materialize=True)
+    frame = data.con.sql("SELECT card, never_played, playable_play_rate, games_playable FROM card_stats "
+                         "WHERE variant = 'baseline'").pl()
+    flagged = frame.filter(pl.col("never_played"))
+    assert set(flagged["card"]) == {"card_3"} and (flagged["games_playable"] > 0).all()
+    assert flagged["playable_play_rate"].to_list() == [0.0, 0.0]
+
+
+def test_without_a_playable_counter_the_play_rate_when_playable_is_empty(small_experiment: SmallExperiment) -> None:
+    con = open_catalog(small_experiment.folder)
+    try:
+        stats = con.sql("SELECT * FROM card_stats").pl()
+    finally:
+        con.close()
+    assert (stats["games_playable"] == 0).all() and stats["playable_play_rate"].is_null().all()
+    # Never played then means: in hand, never played.
+    never = stats.filter(pl.col("never_played"))
+    assert (never["games_played"] == 0).all() and (never["games_in_hand"] > 0).all()
+    assert math.isfinite(stats["gih_win_rate"].sum())

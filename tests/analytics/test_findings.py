@@ -1,0 +1,135 @@
+"""The report's findings (``analytics.findings``): which rows become findings,
+in which order, with their interval and sample; checked on hand-made metric
+rows and on a synthetic experiment whose true faction rates are known."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from analytics.findings import (
+    PER_KIND,
+    card_findings,
+    delta_findings,
+    faction_findings,
+    findings,
+    findings_lines,
+    never_played_findings,
+    run_findings,
+    seat_findings,
+    turn_cap_findings,
+)
+from analytics.views import FACTION_BAND
+from tests.analytics.synthetic import competitive
+
+LABELS = {"baseline": "baseline", "sweep-001": "sweep-001 (rounds=4)"}
+
+
+def _seat(seat: int, share: float, low: float, high: float) -> dict[str, Any]:
+    return {"variant": "baseline", "n_players": 3, "seat": seat, "games": 3000, "win_share": share,
+            "win_share_low": low, "win_share_high": high, "fair_share": 1 / 3}
+
+
+def test_a_seat_is_a_finding_only_when_its_whole_share_interval_is_outside_the_band() -> None:
+    seats = pl.DataFrame([_seat(0, 0.40, 0.385, 0.415), _seat(1, 0.36, 0.30, 0.42), _seat(2, 0.24, 0.225, 0.255)])
+    found = seat_findings(seats, LABELS)
+    assert [(f.subject, f.value, f.low, f.high, f.n) for f in found] == [
+        ("seat 0", 0.40, 0.385, 0.415, 3000), ("seat 2", 0.24, 0.225, 0.255, 3000)]
+    assert found[0].text == ("baseline, 3 players: seat 0 takes 40.0% of the wins [38.5%, 41.5%], fair 33.3% +- 5.0% "
+                             "(3,000 games)")
+
+
+def test_factions_surely_outside_their_band_are_findings_on_a_synthetic_experiment() -> None:
+    synthetic = competitive(1, 3000)
+    data = synthetic
+    stats = data.con.sql("SELECT * FROM faction_stats").pl()
+    found = faction_findings(stats, {}, cooperative=False)
+    assert found, "the synthetic factions' strengths range from 0.6 to 1.6"
+    for finding in found:
+        truth = synthetic.truth[("faction", finding.variant, finding.subject)]
+        expected = stats.filter((pl.col("variant") == finding.variant)
+                                & (pl.col("faction") == finding.subject))["expected"][0]
+        assert abs(truth - expected) > FACTION_BAND - 0.01, finding  # the truth is outside (or at) the band too
+        assert finding.low is not None and finding.high is not None and finding.value is not None
+        assert finding.low <= finding.value <= finding.high
+    assert {"faction_0", "faction_5"} <= {finding.subject for finding in found if finding.variant == "baseline"}
+
+
+def _card(card: str, gih: float, low: float, high: float, z: float, outlier: bool, outside: bool,
+          never: bool = False) -> dict[str, Any]:
+    return {"variant": "baseline", "n_players": 2, "agent": "heuristic", "card": card, "gih_win_rate": gih,
+            "gih_win_rate_low": low, "gih_win_rate_high": high, "card_mean": 0.5, "z_score": z, "outlier": outlier,
+            "surely_outside": outside, "games_in_hand": 1000, "never_played": never}
+
+
+def test_outlier_cards_are_listed_largest_difference_first_with_their_interval() -> None:
+    cards = pl.DataFrame([_card("a", 0.53, 0.50, 0.56, 2.0, False, False),
+                          _card("b", 0.56, 0.53, 0.59, 3.8, True, False),
+                          _card("c", 0.35, 0.32, 0.38, -9.5, True, True)])
+    found = card_findings(cards, LABELS)
+    assert [f.subject for f in found] == ["c", "b"]
+    assert found[1].text == ("baseline, 2 players, heuristic: b wins 56.0% in hand [53.0%, 59.0%] against the agent's "
+                             "card mean 50.0% (z = 3.8, +6.0 points; 1,000 seat-games in hand)")
+
+
+def test_cards_never_played_are_one_finding_per_agent_saying_what_their_numbers_describe() -> None:
+    cards = pl.DataFrame([_card(name, 0.5, 0.45, 0.55, 0.0, False, False, never=name in "xz") for name in "xyz"])
+    (found,) = never_played_findings(cards, LABELS)
+    assert found.subject == "x, z" and found.n == 2000
+    assert found.text == ("baseline, 2 players, heuristic: 2 card(s) never played by this agent: its numbers "
+                          "describe the agent, not the card: x, z")
+
+
+def _delta(family: str, key: str, metric: str, delta: float, significant: bool, agent: str | None = None,
+           test: str = "z") -> dict[str, Any]:
+    return {"variant": "sweep-001", "n_players": 2, "family": family, "agent": agent, "key": key, "metric": metric,
+            "baseline_value": 0.5, "value": 0.5 + delta, "delta": delta, "delta_low": delta - 0.01,
+            "delta_high": delta + 0.01, "q_value": 0.001 if significant else 0.5, "significant": significant,
+            "test": test, "n": 5000}
+
+
+def test_significant_variant_changes_come_win_rates_first_with_q_and_the_swept_values() -> None:
+    deltas = pl.DataFrame([_delta("card", "fireball", "gih_win_rate", 0.08, True, agent="heuristic"),
+                           _delta("seat", "0", "win_rate", 0.02, True), _delta("seat", "1", "win_rate", -0.05, True),
+                           _delta("faction", "Brutes", "win_rate", 0.09, False)])
+    found = delta_findings(deltas, LABELS)
+    assert [f.subject for f in found] == ["seat 1 win rate", "seat 0 win rate",
+                                          "card fireball (heuristic) GIH win rate"]
+    assert found[0].text == ("sweep-001 (rounds=4), 2 players, against the baseline: seat 1 win rate 50.0% -> 45.0% "
+                             "(-5.0 points [-6.0, -4.0]), q = 0.0010 (z; n = 5,000)")
+
+
+def test_a_cooperative_variant_won_almost_always_reports_wipes_and_levels_instead() -> None:
+    runs = pl.DataFrame([
+        {"variant": "party_mode", "n_players": 4, "games": 10000, "win_rate": 0.97, "win_rate_low": 0.966,
+         "win_rate_high": 0.973, "wipes_per_game": 1.3, "wipes_per_game_low": 1.27, "wipes_per_game_high": 1.33,
+         "wipe_rate": 0.62, "mean_level": 3.9},
+        {"variant": "baseline", "n_players": 4, "games": 10000, "win_rate": 0.45, "win_rate_low": 0.44,
+         "win_rate_high": 0.46, "wipes_per_game": 0.0, "wipes_per_game_low": 0.0, "wipes_per_game_high": 0.0,
+         "wipe_rate": 0.0, "mean_level": 3.1}])
+    (found,) = run_findings(runs, {})
+    assert found.variant == "party_mode"
+    assert found.text == ("party_mode, 4 heroes: the party wins 97.0% [96.6%, 97.3%], which says little; wipes per "
+                          "game 1.30 [1.27, 1.33], 62.0% of games with a wipe; mean level reached 3.90 (10,000 games)")
+
+
+def test_games_stopped_by_the_turn_cap_are_a_finding_above_five_percent() -> None:
+    games = pl.DataFrame({"variant": ["baseline", "sweep-001"], "n_players": [4, 4], "games": [100, 100],
+                          "turn_cap_rate": [0.04, 0.12], "turn_cap_rate_low": [0.02, 0.07],
+                          "turn_cap_rate_high": [0.1, 0.2]})
+    assert [f.variant for f in turn_cap_findings(games, LABELS)] == ["sweep-001"]
+
+
+def test_many_findings_of_a_kind_are_cut_with_a_count_and_none_at_all_is_said() -> None:
+    seats = pl.DataFrame([_seat(seat, 0.45, 0.44, 0.46) for seat in range(PER_KIND + 3)])
+    lines = findings_lines(seat_findings(seats, LABELS))
+    assert len(lines) == PER_KIND + 1 and lines[-1] == "- ... and 3 more of this kind: see the seats section"
+    (nothing,) = findings_lines([])
+    assert nothing.startswith("Nothing outside its band")
+
+
+def test_a_cooperative_experiment_has_no_seat_findings() -> None:
+    seats = pl.DataFrame([_seat(0, 0.40, 0.385, 0.415)])
+    assert findings({"seat_stats": seats}, LABELS, cooperative=False)
+    assert not findings({"seat_stats": seats}, LABELS, cooperative=True)
