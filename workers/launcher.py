@@ -38,6 +38,7 @@ are on this machine); Ray's job API for a cluster is not implemented (README).
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import fcntl
 import hmac
 import json
@@ -52,10 +53,12 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import polars as pl
+
 from experiments.spec import NAME_PATTERN, ExperimentSpec
 from workers.location import ResultsPath, is_remote
 from workers.reaper import alive, process_table
-from workers.storage import write_bytes_atomically, write_json_atomically
+from workers.storage import RUN_FILE, write_bytes_atomically, write_json_atomically
 
 LAUNCHER_FOLDER = ".launcher"
 QUEUED, RUNNING, FINISHED, FAILED, CANCELLED = "queued", "running", "finished", "failed", "cancelled"
@@ -436,6 +439,46 @@ _children: list[subprocess.Popen[bytes]] = []
 
 def _reap_children() -> None:
     _children[:] = [child for child in _children if child.poll() is None]
+
+
+def run_reason(folder: Path) -> str:
+    """The one-line reason a run of ``folder`` failed, from its ``run.json`` (``failed: ...``), or ''."""
+    try:
+        status = json.loads((folder / RUN_FILE).read_text()).get("status", "")
+    except (OSError, ValueError, AttributeError):
+        return ""
+    return status.removeprefix("failed: ") if isinstance(status, str) and status.startswith("failed") else ""
+
+
+def overview_with_launched_runs(overview: pl.DataFrame, runs: list[LaunchedRun], results_root: ResultsPath
+                                ) -> pl.DataFrame:
+    """``analytics.explore.experiment_overview`` with the launched runs: a ``reason`` column
+    (why a run failed or was cancelled), the launcher's state where it says more than the
+    folder (``cancelled``, ``failed``, ``queued``) and one row for each launched run that has
+    no folder yet (queued, or cancelled or failed before its first shard)."""
+    by_name = {run.name: run for run in runs}
+    root = local_folder(results_root)
+    statuses, reasons = [], []
+    for name, status in overview.select("experiment", "status").iter_rows():
+        run = by_name.get(name)
+        if run is not None and status != "running" and run.state in (CANCELLED, FAILED, QUEUED):
+            statuses.append(run.state)
+            reasons.append(run.reason)
+        else:
+            statuses.append(status)
+            reasons.append(run_reason(root / name) if status == "failed" else "")
+    shown = overview.with_columns(pl.Series("status", statuses, dtype=pl.String),
+                                  pl.Series("reason", reasons, dtype=pl.String))
+    missing = [run for run in runs if run.name not in set(overview["experiment"].to_list())]
+    if not missing:
+        return shown
+    extra = pl.DataFrame([{
+        "experiment": run.name, "game": run.game, "run_at": dt.datetime.fromtimestamp(run.queued_at, dt.UTC),
+        "status": run.state, "games_done": 0, "games_planned": run.games, "progress": 0.0, "variants": 2,
+        "player_counts": "", "shards_done": 0, "size_bytes": 0,
+        "description": ", ".join(f"{path} = {value!r}" for path, value in run.overrides.items()),
+        "reason": run.reason} for run in missing], schema=shown.schema)
+    return pl.concat([shown, extra]).sort("experiment")
 
 
 # ------------------------------------------------------------------ the supervisor

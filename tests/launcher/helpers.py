@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from experiments.spec import ExperimentSpec, load_spec
 from experiments.whatif import whatif_spec, whatif_toml
-from workers.launcher import ENDED, LaunchedRun, LaunchPolicy, read_run
+from workers.launcher import ENDED, QUEUED, RUNNING, LaunchedRun, LaunchPolicy, cancel, list_runs, read_run
 
 ROOT = Path(__file__).resolve().parents[2]
 DIVVY_BASELINE = ROOT / "experiments" / "divvy_baseline.toml"
@@ -23,6 +25,21 @@ def small_whatif(name: str, games: int = 40, copies: int = 0) -> tuple[Experimen
     spec = whatif_spec(load_spec(DIVVY_BASELINE), name, {"cards.axes_12.copies": copies}, games, [2],
                        ["heuristic", "random"], source="new run")
     return spec, whatif_toml(spec)
+
+
+@contextlib.contextmanager
+def stopping_runs(results: Path) -> Iterator[None]:
+    """Cancel the runs still queued or running under ``results`` when the block ends (passed or
+    not), and wait for them to stop, so that no test leaves a run playing."""
+    try:
+        yield
+    finally:
+        for run in list_runs(results):
+            if run.state in (QUEUED, RUNNING):
+                cancel(results, run.name, LOCAL, None)
+        for run in list_runs(results):
+            if run.state == RUNNING:
+                wait_for(results, run.name, timeout=60)
 
 
 def wait_for(results: Path, name: str, states: tuple[str, ...] = ENDED, timeout: float = 240) -> LaunchedRun:
