@@ -57,7 +57,10 @@ st.caption("Differences = what-if − baseline, with unadjusted 95% intervals (N
 
 st.subheader("Moved most")
 left, right = st.columns(2)
-for container, family, title in ((left, "faction", "Factions (win rate)"), (right, "card", "Cards (GIH win rate)")):
+families = set(rows["family"].to_list())
+# A game without factions (Divvy) shows its agents' win rates instead.
+players = ("faction", "Factions (win rate)") if "faction" in families else ("agent", "Agents (win rate)")
+for container, family, title in ((left, *players), (right, "card", "Cards (GIH win rate)")):
     moved = rows.filter((pl.col("family") == family) & pl.col("metric").is_in(RATE_METRICS)).head(MOVED_MOST)
     with container:
         if moved.is_empty():

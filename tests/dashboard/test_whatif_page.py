@@ -80,6 +80,9 @@ def test_the_answer_lists_the_significant_changes_in_words(whatif_results: Path,
     assert any("cards.axes_12.copies = 0" in markdown.value for markdown in at.markdown)
     charts = {chart_title(chart): chart for chart in at.get("vega_lite_chart")}
     cards = charts["Cards (GIH win rate): what-if − baseline, 2 players"]
+    agents = charts["Agents (win rate): what-if − baseline, 2 players"]  # Divvy has no factions
+    assert sorted(chart_data(agents)["label"].drop_nulls().unique().to_list()) == [
+        "agent heuristic win rate", "agent random win rate"]
     moved = rows.filter((pl.col("family") == "card") & (pl.col("metric") == "gih_win_rate")
                         & (pl.col("n_players") == 2))
     top = moved.sort(pl.col("delta").abs(), descending=True, nulls_last=True).head(10)
