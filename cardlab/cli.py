@@ -222,6 +222,10 @@ def build_parser() -> argparse.ArgumentParser:
                            help="launched runs playing at once; the others wait in the queue (default 1)")
     dashboard.add_argument("--run-workers", type=_integer(1, MAX_WORKERS), metavar="N",
                            help="CPUs for each launched run's local Ray (default: all cores)")
+    dashboard.add_argument("--job-address", metavar="URL",
+                           help="submit launched runs to this Ray cluster through Ray's job API (its dashboard, "
+                           "http://HEAD:8265; token from $RAY_AUTH_TOKEN) instead of the local Ray; the results "
+                           "folder must be on a disk every node shares")
     dashboard.set_defaults(handler=command_dashboard)
 
     games = commands.add_parser("games", help="the registered games, player counts and parameters")
@@ -553,8 +557,12 @@ def _launch_environment(arguments: argparse.Namespace) -> dict[str, str]:
     if arguments.allow_runs and arguments.token_file is None and not is_loopback(arguments.host):
         raise UsageError(f"--allow-runs with --host {arguments.host}: beyond loopback, launching needs "
                          "--token-file FILE (lines such as alice = \"a long secret\")")
+    if arguments.job_address is not None and not arguments.job_address.startswith(("http://", "https://")):
+        raise UsageError(f"--job-address {arguments.job_address}: expected the Ray dashboard's address, "
+                         "http://HEAD:8265")
     return dashboard_environment(arguments.allow_runs, arguments.token_file, arguments.max_games_per_run,
-                                 arguments.runs_per_hour, arguments.max_running, arguments.run_workers)
+                                 arguments.runs_per_hour, arguments.max_running, arguments.run_workers,
+                                 arguments.job_address)
 
 
 def command_check_agent(arguments: argparse.Namespace) -> int:

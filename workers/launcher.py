@@ -31,8 +31,12 @@ named tokens given at start) when the dashboard listens beyond loopback; at
 most ``max_games_per_run`` games per run and ``runs_per_hour`` launches in
 any hour. A refused launch writes nothing but its line in ``launches.jsonl``.
 
-Local results folders only (the queue's lock and the supervisors' processes
-are on this machine); Ray's job API for a cluster is not implemented (README).
+With a ``job_address`` (``cardlab dashboard --job-address http://HEAD:8265``)
+the supervisor submits the same ``cardlab run`` command to that Ray cluster
+through Ray's job API instead, follows it, and stops the job on a cancel; the
+results folder must then be on a disk the cluster's nodes share at the same
+path. The queue itself is local either way (its lock and the supervisors are
+on the dashboard's machine), so the results folder must be a local path.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ import fcntl
 import hmac
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -86,6 +91,8 @@ class LaunchPolicy:
     max_running: int = 1
     workers: int | None = None
     """CPUs for each run's embedded Ray (``cardlab run --workers``); None: all cores."""
+    job_address: str | None = None
+    """A Ray cluster's dashboard (``http://HEAD:8265``): runs are submitted there through Ray's job API."""
 
     @property
     def needs_token(self) -> bool:
@@ -109,6 +116,7 @@ class LaunchedRun:
     supervisor_pid: int | None = None
     supervisor_start: int | None = None
     run_pid: int | None = None
+    job_id: str = ""
     cancel_requested: bool = False
     overrides: dict[str, Any] = field(default_factory=dict)
     base: str = ""
@@ -174,11 +182,12 @@ def policy_from_environment(environment: Mapping[str, str], host: str) -> Launch
         runs_per_hour=number("CARDLAB_RUNS_PER_HOUR", defaults.runs_per_hour) or 1,
         max_running=number("CARDLAB_MAX_RUNNING", defaults.max_running) or 1,
         workers=number("CARDLAB_RUN_WORKERS", None),
+        job_address=environment.get("CARDLAB_JOB_ADDRESS") or None,
     )
 
 
 def dashboard_environment(allow_runs: bool, token_file: Path | None, max_games_per_run: int, runs_per_hour: int,
-                          max_running: int, workers: int | None) -> dict[str, str]:
+                          max_running: int, workers: int | None, job_address: str | None = None) -> dict[str, str]:
     """The ``CARDLAB_*`` variables that carry ``cardlab dashboard``'s launch options to the pages."""
     environment = {
         "CARDLAB_ALLOW_RUNS": "1" if allow_runs else "0",
@@ -187,6 +196,7 @@ def dashboard_environment(allow_runs: bool, token_file: Path | None, max_games_p
         "CARDLAB_MAX_RUNNING": str(max_running),
         "CARDLAB_RUN_TOKENS": str(token_file.resolve()) if token_file else "",
         "CARDLAB_RUN_WORKERS": str(workers or ""),
+        "CARDLAB_JOB_ADDRESS": job_address or "",
     }
     return environment
 
@@ -342,7 +352,7 @@ def launch(results_root: ResultsPath, spec: ExperimentSpec, toml_text: str, poli
         _write_record(results_root, run)
         _log(results_root, {"action": "launch", "who": who, "when": moment, **what})
     if start:
-        advance(results_root, policy.max_running, policy.workers)
+        advance(results_root, policy.max_running, policy.workers, policy.job_address)
     return read_run(results_root, spec.name) or run
 
 
@@ -400,8 +410,10 @@ def list_runs(results_root: ResultsPath) -> list[LaunchedRun]:
     return sorted(runs, key=lambda run: (run.queued_at, run.name))
 
 
-def advance(results_root: ResultsPath, max_running: int, workers: int | None = None) -> list[str]:
-    """Start queued runs, oldest first, while fewer than ``max_running`` run; their names."""
+def advance(results_root: ResultsPath, max_running: int, workers: int | None = None,
+            job_address: str | None = None) -> list[str]:
+    """Start queued runs, oldest first, while fewer than ``max_running`` run; their names.
+    With ``job_address`` they are submitted to that cluster's job API."""
     started = []
     runs = list_runs(results_root)
     with _queue_lock(results_root):
@@ -412,7 +424,7 @@ def advance(results_root: ResultsPath, max_running: int, workers: int | None = N
                 break
             if run.state != QUEUED:
                 continue
-            process = _start_supervisor(results_root, run.name, max_running, workers)
+            process = _start_supervisor(results_root, run.name, max_running, workers, job_address)
             start = process_table().get(process.pid, (0, 0, ""))[1]
             _write_record(results_root, replace(run, state=RUNNING, started_at=time.time(),
                                                 supervisor_pid=process.pid, supervisor_start=start))
@@ -421,10 +433,11 @@ def advance(results_root: ResultsPath, max_running: int, workers: int | None = N
     return started
 
 
-def _start_supervisor(results_root: ResultsPath, name: str, max_running: int,
-                      workers: int | None) -> subprocess.Popen[bytes]:
+def _start_supervisor(results_root: ResultsPath, name: str, max_running: int, workers: int | None,
+                      job_address: str | None) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "workers.launcher", "supervise", str(local_folder(results_root).resolve()),
-               name, "--max-running", str(max_running)] + (["--workers", str(workers)] if workers else [])
+               name, "--max-running", str(max_running)] + (["--workers", str(workers)] if workers else []) + (
+                   ["--job-address", job_address] if job_address else [])
     process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, start_new_session=True,
                                cwd=Path(__file__).resolve().parents[1])
@@ -501,20 +514,16 @@ def failure_reason(log: str, exit_code: int) -> str:
     return reason if len(reason) <= REASON_LENGTH else reason[:REASON_LENGTH - 3] + "..."
 
 
-def supervise(results_root: Path, name: str, max_running: int, workers: int | None) -> int:
-    """Run launched run ``name`` with ``cardlab run``, record how it ended, move the queue on."""
+def supervise(results_root: Path, name: str, max_running: int, workers: int | None,
+              job_address: str | None = None) -> int:
+    """Run launched run ``name`` with ``cardlab run`` (here, or as a job of the cluster at
+    ``job_address``), record how it ended, move the queue on."""
     log = log_file(results_root, name)
     log.parent.mkdir(parents=True, exist_ok=True)
-    with log.open("wb") as output:
-        process = subprocess.Popen(run_command(results_root, name, workers), stdin=subprocess.DEVNULL,
-                                   stdout=output, stderr=subprocess.STDOUT, cwd=Path(__file__).resolve().parents[1])
-        with _queue_lock(results_root):
-            run = read_run(results_root, name)
-            if run is not None:
-                _write_record(results_root, replace(run, run_pid=process.pid))
-                if run.cancel_requested:  # cancelled between the start and now
-                    process.send_signal(signal.SIGTERM)
-        exit_code = process.wait()
+    if job_address:
+        exit_code = _play_as_job(results_root, name, job_address, log)
+    else:
+        exit_code = _play_here(results_root, name, workers, log)
     with _queue_lock(results_root):
         run = read_run(results_root, name)
         if run is not None:
@@ -525,12 +534,71 @@ def supervise(results_root: Path, name: str, max_running: int, workers: int | No
             else:
                 state, reason = FAILED, failure_reason(log.read_text(errors="replace"), exit_code)
             _write_record(results_root, replace(run, state=state, reason=reason, ended_at=time.time()))
-    advance(results_root, max_running, workers)
+    advance(results_root, max_running, workers, job_address)
     return 0
 
 
+def _play_here(results_root: Path, name: str, workers: int | None, log: Path) -> int:
+    """``cardlab run`` as a child process; its exit code. A cancel SIGTERMs it (``run_pid``)."""
+    with log.open("wb") as output:
+        process = subprocess.Popen(run_command(results_root, name, workers), stdin=subprocess.DEVNULL,
+                                   stdout=output, stderr=subprocess.STDOUT, cwd=Path(__file__).resolve().parents[1])
+        with _queue_lock(results_root):
+            run = read_run(results_root, name)
+            if run is not None:
+                _write_record(results_root, replace(run, run_pid=process.pid))
+                if run.cancel_requested:  # cancelled between the start and now
+                    process.send_signal(signal.SIGTERM)
+        return process.wait()
+
+
+JOB_POLL_SECONDS = 2.0
+
+
+def job_entrypoint(results_root: Path, name: str) -> str:
+    """The job's command: ``cardlab run`` on the spec, from ``cardlab`` on the head's ``PATH``
+    (the results folder, and so the spec under it, must be on a disk every node shares)."""
+    return shlex.join(["cardlab", "run", str(spec_file(results_root, name).resolve()),
+                       "--results", str(results_root.resolve()), "--no-progress"])
+
+
+def _play_as_job(results_root: Path, name: str, job_address: str, log: Path) -> int:
+    """``cardlab run`` submitted through Ray's job API, followed until it ends; 0 when it
+    succeeded. A cancel SIGTERMs this supervisor (its own pid is ``run_pid``), which stops the job.
+    Ray's token (``RAY_AUTH_TOKEN``) comes from the environment, as for ``ray job submit``."""
+    from ray.job_submission import JobStatus, JobSubmissionClient
+
+    token = os.environ.get("RAY_AUTH_TOKEN")
+    client = JobSubmissionClient(job_address, headers={"Authorization": f"Bearer {token}"} if token else None)
+    stop_asked: list[bool] = []
+    signal.signal(signal.SIGTERM, lambda number, frame: stop_asked.append(True))
+    try:
+        job_id = client.submit_job(entrypoint=job_entrypoint(results_root, name),
+                                   submission_id=f"cardlab-{name}-{os.getpid()}")
+    except Exception as error:  # the cluster refused or cannot be reached: the run failed, with its reason
+        log.write_text(f"cardlab: error: {job_address}: the job was not accepted ({error})\n")
+        return 1
+    with _queue_lock(results_root):
+        run = read_run(results_root, name)
+        if run is not None:
+            _write_record(results_root, replace(run, run_pid=os.getpid(), job_id=job_id))
+            if run.cancel_requested:
+                stop_asked.append(True)
+    stopping = False
+    while True:
+        if stop_asked and not stopping:
+            stopping = True
+            client.stop_job(job_id)
+        status = client.get_job_status(job_id)
+        if status.is_terminal():
+            break
+        time.sleep(JOB_POLL_SECONDS)
+    log.write_text(client.get_job_logs(job_id))
+    return 0 if status == JobStatus.SUCCEEDED else 1
+
+
 def main(arguments: list[str]) -> int:
-    """``python -m workers.launcher supervise RESULTS NAME [--max-running N] [--workers W]``."""
+    """``python -m workers.launcher supervise RESULTS NAME [--max-running N] [--workers W] [--job-address URL]``."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m workers.launcher")
@@ -540,8 +608,9 @@ def main(arguments: list[str]) -> int:
     supervisor.add_argument("name")
     supervisor.add_argument("--max-running", type=int, default=1)
     supervisor.add_argument("--workers", type=int)
+    supervisor.add_argument("--job-address")
     options = parser.parse_args(arguments)
-    return supervise(options.results, options.name, options.max_running, options.workers)
+    return supervise(options.results, options.name, options.max_running, options.workers, options.job_address)
 
 
 if __name__ == "__main__":

@@ -134,7 +134,8 @@ def queue(root: ResultsPath, policy: LaunchPolicy) -> None:
     """The launched runs with their state and progress; cancel; open a finished what-if."""
     runs = list_runs(root)
     if policy.allowed:
-        advance(root, policy.max_running, policy.workers)  # a run queued while no supervisor was left to start it
+        # A run queued while no supervisor was left to start it (every dashboard had been stopped).
+        advance(root, policy.max_running, policy.workers, policy.job_address)
         runs = list_runs(root)
     if not runs:
         st.caption("No run launched from this page yet.")
@@ -267,7 +268,9 @@ agents = agents_box.text_input("Agents by seat (comma-separated)", key="newrun_a
                                value=", ".join(str(agent) for agent in base.agents))
 name = name_box.text_input("Name", key="newrun_name", value=default_name(root, base.game))
 st.caption(f"Limits of this dashboard: {policy.max_games_per_run:,} games per run (baseline and what-if together), "
-           f"{policy.runs_per_hour} runs per hour, {policy.max_running} playing at once.")
+           f"{policy.runs_per_hour} runs per hour, {policy.max_running} playing at once. Runs play "
+           + (f"on the Ray cluster at {policy.job_address} (Ray's job API)." if policy.job_address
+              else "on this machine's Ray."))
 if st.button("Launch", key="newrun_launch", type="primary"):
     lineup = [agent.strip() for agent in agents.split(",") if agent.strip()]
     try:
