@@ -174,6 +174,11 @@ def queue(root: ResultsPath, policy: LaunchPolicy) -> None:
 st.title("New run")
 root = results_root()
 policy = launch_policy()
+try:
+    local_folder(root)
+except LaunchRefused as refusal:  # an object store: the queue needs a local folder
+    st.info(f"{refusal}. `cardlab run SPEC --results {root}` works as always.")
+    st.stop()
 
 
 @st.fragment(run_every=REFRESH_SECONDS)

@@ -39,6 +39,16 @@ def test_allow_runs_beyond_loopback_without_a_token_file_is_refused_in_one_line(
                                        "needs --token-file FILE (lines such as alice = \"a long secret\")\n")
 
 
+def test_a_job_address_goes_to_the_pages_and_must_be_the_ray_dashboards(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _policy(["--allow-runs", "--job-address", "http://127.0.0.2:8265"]).job_address == "http://127.0.0.2:8265"
+    assert _policy(["--allow-runs"]).job_address is None
+    code = main(["dashboard", "--allow-runs", "--job-address", "127.0.0.2:6379", "--results", str(tmp_path)])
+    assert code == 2
+    assert capsys.readouterr().err == ("cardlab: error: --job-address 127.0.0.2:6379: expected the Ray dashboard's "
+                                       "address, http://HEAD:8265\n")
+
+
 def test_a_bad_token_file_is_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     tokens = tmp_path / "tokens.toml"
     tokens.write_text('alice = "short"\n')
