@@ -393,6 +393,7 @@ def _supervisor_alive(run: LaunchedRun, table: dict[int, tuple[int, int, str]]) 
 def list_runs(results_root: ResultsPath) -> list[LaunchedRun]:
     """Every launched run, oldest first; a run whose supervisor is gone without a word is
     marked failed (and stored so)."""
+    _reap_children()
     folder = launcher_folder(results_root) / "runs"
     if not folder.is_dir():
         return []

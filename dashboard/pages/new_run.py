@@ -99,14 +99,21 @@ def _shown(value: object) -> str:
     return toml_value(value)
 
 
-def bases(root: ResultsPath) -> dict[str, ExperimentSpec]:
-    """What a what-if may start from: the shipped experiment files, then the experiments run here."""
+@st.cache_data(show_spinner=False, ttl=60)
+def shipped_bases() -> dict[str, ExperimentSpec]:
+    """The shipped experiment files that read (``experiments/*.toml``), by label."""
     found: dict[str, ExperimentSpec] = {}
     for path in sorted(SHIPPED.glob("*.toml")):
         try:
             found[f"experiments/{path.name}"] = load_spec(path)
         except SpecError:
             continue
+    return found
+
+
+def bases(root: ResultsPath) -> dict[str, ExperimentSpec]:
+    """What a what-if may start from: the shipped experiment files, then the experiments run here."""
+    found = dict(shipped_bases())
     for name in load_overview(str(root))["experiment"].to_list():
         try:
             found[f"experiment {name}"] = parse_spec(read_spec(root / name), f"{name}/spec.json")
