@@ -53,6 +53,7 @@ from workers.location import ResultsPath
 SHIPPED = Path(__file__).resolve().parents[2] / "experiments"
 TOKEN_KEY = "newrun_token_accepted"
 CHANGES_KEY = "newrun_changes"
+CHANGES_GAME_KEY = "newrun_changes_game"
 WATCH_KEY = "newrun_watching"
 REFRESH_SECONDS = 3
 # How the spec reader names the form in its errors (``new run: games: expected ...``). (Comments,
@@ -242,6 +243,9 @@ if table.height > RANGES_SHOWN:
 st.dataframe(table, hide_index=True, key="newrun_parameters", column_config={
     "path": "parameter", "current": "current value", "accepted": "accepted range"})
 changes: dict[str, object] = st.session_state.setdefault(CHANGES_KEY, {})
+if st.session_state.get(CHANGES_GAME_KEY) != base.game:  # another game's parameters: its changes do not apply
+    changes.clear()
+    st.session_state[CHANGES_GAME_KEY] = base.game
 if not table.is_empty():
     path_box, value_box = st.columns(2)
     path = path_box.selectbox("Parameter to change", table["path"].to_list(), key="newrun_path")
