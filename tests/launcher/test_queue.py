@@ -1,10 +1,13 @@
 """The queue: runs played by `cardlab run` in processes of their own, at most N at once,
 cancellable, with their state in the results folder so that a new reader (a restarted
-dashboard) sees the same queue; a failed run's one-line reason; a dead supervisor."""
+dashboard) sees the same queue; a run outlives the process that launched it; a failed run's
+one-line reason; a dead supervisor."""
 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 from dataclasses import replace
@@ -103,3 +106,28 @@ def test_the_command_is_cardlab_run_on_the_written_spec(tmp_path: Path) -> None:
     assert run_command(tmp_path, "x", 2)[1:] == ["-m", "cardlab", "run", str(spec_file(tmp_path, "x")),
                                                  "--results", str(tmp_path.resolve()), "--no-progress",
                                                  "--workers", "2"]
+
+
+LAUNCH_AND_WAIT = """
+import sys, time
+from pathlib import Path
+from tests.launcher.helpers import LOCAL, small_whatif
+from workers.launcher import launch
+spec, text = small_whatif("orphaned_by_its_dashboard", games=40)
+launch(Path(sys.argv[1]), spec, text, LOCAL, None)
+print("launched", flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_run_outlives_the_process_that_launched_it(tmp_path: Path) -> None:
+    # The launching process stands for the dashboard: it is killed, with its whole process group,
+    # right after the launch; the run goes on in its supervisor's own session and finishes.
+    dashboard = subprocess.Popen([sys.executable, "-c", LAUNCH_AND_WAIT, str(tmp_path)], stdout=subprocess.PIPE,
+                                 text=True, start_new_session=True, cwd=Path(__file__).resolve().parents[2])
+    assert dashboard.stdout is not None and dashboard.stdout.readline().strip() == "launched"
+    os.killpg(dashboard.pid, signal.SIGKILL)
+    dashboard.wait()
+    done = wait_for(tmp_path, "orphaned_by_its_dashboard")
+    assert (done.state, done.reason) == ("finished", ""), log_file(tmp_path, "orphaned_by_its_dashboard").read_text()
+    assert len(finished_shards(tmp_path / "orphaned_by_its_dashboard")) == 2
