@@ -232,9 +232,13 @@ def combine_verdicts(verdicts: Iterable[str]) -> str:
 def use_confidence(con: duckdb.DuckDBPyConnection, confidence: float) -> float:
     """Make the Wilson macros (and so every rate interval of the metric views)
     on ``con`` use ``confidence``; return its ``z``."""
+    from analytics.views import refresh_materialized_views
+
     z = z_for_confidence(confidence)
     for statement in (WILSON_LOW_SQL, WILSON_HIGH_SQL):
         con.execute(statement.replace(f"z := {Z95!r}", f"z := {z!r}"))
+    # Views computed once into tables (the report's catalog) hold the old level's intervals.
+    refresh_materialized_views(con)
     return z
 
 

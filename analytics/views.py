@@ -1110,8 +1110,26 @@ def register_metric_views(con: duckdb.DuckDBPyConnection, *, counts: bool = True
     if counts:
         for name, query in count_view_sql(columns).items():
             con.execute(f"CREATE OR REPLACE VIEW {name} AS {query}")
-    for name, query in metric_view_sql(columns, paired).items():
+    if materialize:
+        # What each temporary table was computed from, so that it can be computed
+        # again when the interval macros change (``refresh_materialized_views``).
+        con.execute("CREATE OR REPLACE TEMP TABLE _materialized (position INTEGER, name VARCHAR, query VARCHAR)")
+    for position, (name, query) in enumerate(metric_view_sql(columns, paired).items()):
         if materialize and name in MATERIALIZED_VIEWS:
             con.execute(f"CREATE OR REPLACE TEMP TABLE _{name} AS {query}")
+            con.execute("INSERT INTO _materialized VALUES (?, ?, ?)", [position, name, query])
             query = f"SELECT * FROM _{name}"
         con.execute(f"CREATE OR REPLACE VIEW {name} AS {query}")
+
+
+def refresh_materialized_views(con: duckdb.DuckDBPyConnection) -> None:
+    """Compute the temporary tables of ``register_metric_views(materialize=True)``
+    again, in the order they were made: after the SQL macros they use changed
+    (``analytics.tuning.use_confidence`` sets the Wilson macros' level). No-op
+    on a connection without them."""
+    exists = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = '_materialized' "
+                         "AND temporary").fetchone()
+    if not exists or not exists[0]:
+        return
+    for name, query in con.execute("SELECT name, query FROM _materialized ORDER BY position").fetchall():
+        con.execute(f"CREATE OR REPLACE TEMP TABLE _{name} AS {query}")
