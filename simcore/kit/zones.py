@@ -1,0 +1,202 @@
+"""Zones: piles of cards with an owner and a visibility.
+
+A zone is a list of card ids (``cards[-1]`` is the top) with
+
+- an ``owner``: a seat, or ``TABLE`` for a zone nobody owns;
+- a ``visibility``: ``PUBLIC`` (every seat sees every card), ``OWNER_ONLY``
+  (a hand: the owner sees the cards, the others only how many),
+  ``HIDDEN`` (a face-down pile: nobody sees the cards) or ``FACE_UP_COUNT``
+  (a pile whose lowest ``face_up`` cards lie face up under the face-down
+  rest, as Party Wanted buries cards);
+- a ``known`` flag per position: the public history of the card there. A card
+  that every seat saw arrive (taken from a public zone, or a known card moved
+  on) stays known in a hand or pile, so re-sampling keeps it in place
+  (``move_card`` sets the flag; shuffling a zone clears it);
+- a re-sampling ``pool``: the cards a seat cannot see are redrawn only among
+  the zones of the same pool (a Rank deck keeps its Rank, a hero deck its
+  cards). A zone that can hide cards must name its pool, so no hidden card is
+  copied into a search's world by mistake.
+
+``clone_zones``, ``observe_zones`` and ``resample_zones`` are the one
+implementation of a state's ``clone``, ``observation`` and
+``resample_hidden`` for its cards (``simcore.kit.state``): what a seat sees
+of a zone is decided by the zone's visibility alone, so hidden information is
+right by construction.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, final
+
+from simcore.rng import Generator
+
+TABLE: Final = -1
+"""The owner of a zone that belongs to no seat."""
+
+PUBLIC: Final = 0
+OWNER_ONLY: Final = 1
+HIDDEN: Final = 2
+FACE_UP_COUNT: Final = 3
+VISIBILITY_NAMES: Final = ("public", "owner only", "hidden", "face-up count")
+
+NO_POOL: Final = -1
+"""The pool of a zone whose cards are never redrawn (a public zone)."""
+
+UNSEEN: Final = -1
+"""What an observation shows in place of a card the seat cannot see."""
+
+
+@final
+class Zone:
+    """One pile of cards (see the module docstring)."""
+
+    name: str
+    owner: int
+    visibility: int
+    pool: int
+    cards: list[int]
+    known: list[bool]
+    face_up: int
+
+    def __init__(self, name: str, owner: int, visibility: int, pool: int = NO_POOL) -> None:
+        if visibility < PUBLIC or visibility > FACE_UP_COUNT:
+            raise ValueError(f"zone {name!r}: unknown visibility {visibility}")
+        if visibility != PUBLIC and pool < 0:
+            raise ValueError(f"zone {name!r} hides cards, so it needs a re-sampling pool (pool >= 0)")
+        self.name = name
+        self.owner = owner
+        self.visibility = visibility
+        self.pool = pool
+        self.cards = []
+        self.known = []
+        self.face_up = 0
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def visible_to(self, seat: int) -> bool:
+        """True when ``seat`` sees every card of the zone."""
+        visibility = self.visibility
+        return visibility == PUBLIC or (visibility == OWNER_ONLY and seat == self.owner)
+
+    def add(self, card: int, known: bool = False) -> None:
+        """Put ``card`` on top; ``known``: every seat saw it arrive."""
+        self.cards.append(card)
+        self.known.append(known)
+
+    def extend(self, cards: list[int], known: bool = False) -> None:
+        """Put ``cards`` on top, the last one topmost."""
+        for card in cards:
+            self.cards.append(card)
+            self.known.append(known)
+
+    def take(self, position: int) -> int:
+        """Remove and return the card at ``position``."""
+        self.known.pop(position)
+        return self.cards.pop(position)
+
+    def take_top(self) -> int:
+        """Remove and return the top card; -1 when the zone is empty."""
+        if not self.cards:
+            return -1
+        self.known.pop()
+        return self.cards.pop()
+
+    def take_all(self) -> list[int]:
+        """Empty the zone; its cards, bottom first."""
+        cards = self.cards
+        self.cards = []
+        self.known = []
+        self.face_up = 0
+        return cards
+
+    def bury_face_up(self, card: int) -> None:
+        """Put ``card`` face up at the bottom (``FACE_UP_COUNT`` zones): every seat sees it."""
+        self.cards.insert(0, card)
+        self.known.insert(0, True)
+        self.face_up += 1
+
+    def shuffle(self, rng: Generator) -> None:
+        """Shuffle every card face down: nothing is known or face up any more."""
+        rng.shuffle(self.cards)
+        self.known = [False] * len(self.cards)
+        self.face_up = 0
+
+    def copy(self) -> Zone:
+        """An independent copy."""
+        twin = Zone(self.name, self.owner, self.visibility, self.pool)
+        twin.cards = list(self.cards)
+        twin.known = list(self.known)
+        twin.face_up = self.face_up
+        return twin
+
+    def hidden_from(self, seat: int, position: int) -> bool:
+        """True when ``seat`` cannot see the card at ``position``."""
+        if self.visible_to(seat):
+            return False
+        if self.visibility == FACE_UP_COUNT and position < self.face_up:
+            return False
+        return not self.known[position]
+
+    def observe(self, seat: int) -> tuple[int, ...]:
+        """The zone as ``seat`` sees it: every card, or ``UNSEEN`` in place of
+        each card it cannot see (so the size is seen too)."""
+        if self.visible_to(seat):
+            return tuple(self.cards)
+        return tuple(card if not self.hidden_from(seat, position) else UNSEEN
+                     for position, card in enumerate(self.cards))
+
+
+def move_card(source: Zone, position: int, target: Zone) -> int:
+    """Move the card at ``position`` of ``source`` onto ``target``; return it.
+
+    The card stays known (public history) if every seat saw it where it was:
+    ``source`` is public, or the card was known there. A card leaving a public
+    zone for a hand is therefore never redrawn by re-sampling.
+    """
+    known = source.visibility == PUBLIC or source.known[position]
+    card = source.take(position)
+    target.add(card, known)
+    return card
+
+
+def clone_zones(zones: list[Zone]) -> list[Zone]:
+    """Independent copies of ``zones``, in order."""
+    return [zone.copy() for zone in zones]
+
+
+def observe_zones(zones: list[Zone], seat: int) -> tuple[Any, ...]:
+    """Every zone as ``seat`` sees it, in order."""
+    return tuple(zone.observe(seat) for zone in zones)
+
+
+def resample_zones(zones: list[Zone], seat: int, rng: Generator) -> None:
+    """Redraw, in place, every card ``seat`` cannot see, pool by pool.
+
+    The unseen cards of one pool are sorted first (so the result depends only
+    on what ``seat`` sees and on ``rng``, not on where the cards really were:
+    seat-honest search), shuffled, and dealt back into the same positions; a
+    zone keeps its size and every card ``seat`` sees or that is known stays
+    where it is. Pools are taken in the order of their first zone.
+    """
+    done_pools: list[int] = []
+    for first in zones:
+        pool = first.pool
+        if pool < 0 or pool in done_pools:
+            continue
+        done_pools.append(pool)
+        slot_zones: list[Zone] = []
+        slot_positions: list[int] = []
+        unseen: list[int] = []
+        for zone in zones:
+            if zone.pool != pool or zone.visible_to(seat):
+                continue
+            for position in range(len(zone.cards)):
+                if zone.hidden_from(seat, position):
+                    slot_zones.append(zone)
+                    slot_positions.append(position)
+                    unseen.append(zone.cards[position])
+        unseen.sort()
+        rng.shuffle(unseen)
+        for index in range(len(unseen)):
+            slot_zones[index].cards[slot_positions[index]] = unseen[index]

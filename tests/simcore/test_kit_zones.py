@@ -1,0 +1,109 @@
+"""Zones: visibility decides what a seat sees; public history survives re-sampling; pools keep their cards."""
+
+from __future__ import annotations
+
+import pytest
+
+from simcore.kit.zones import (
+    FACE_UP_COUNT,
+    HIDDEN,
+    OWNER_ONLY,
+    PUBLIC,
+    TABLE,
+    UNSEEN,
+    Zone,
+    clone_zones,
+    move_card,
+    observe_zones,
+    resample_zones,
+)
+from simcore.rng import Generator
+
+
+def _zone(name: str, owner: int, visibility: int, cards: list[int], pool: int = 0) -> Zone:
+    zone = Zone(name, owner, visibility, pool if visibility != PUBLIC else -1)
+    zone.extend(cards)
+    return zone
+
+
+def test_each_visibility_shows_a_seat_what_it_should() -> None:
+    public = _zone("market", TABLE, PUBLIC, [1, 2])
+    hand = _zone("hand", 0, OWNER_ONLY, [3, 4])
+    pile = _zone("draw pile", TABLE, HIDDEN, [5, 6, 7])
+    buried = _zone("deck", 1, FACE_UP_COUNT, [8, 9])
+    buried.bury_face_up(10)
+    assert public.observe(1) == (1, 2)
+    assert hand.observe(0) == (3, 4) and hand.observe(1) == (UNSEEN, UNSEEN)
+    assert pile.observe(0) == (UNSEEN,) * 3 and pile.observe(TABLE) == (UNSEEN,) * 3
+    assert buried.observe(1) == (10, UNSEEN, UNSEEN) and buried.observe(0) == (10, UNSEEN, UNSEEN)
+
+
+def test_a_zone_that_hides_cards_must_name_a_pool() -> None:
+    with pytest.raises(ValueError, match="needs a re-sampling pool"):
+        Zone("hand", 0, OWNER_ONLY)
+    with pytest.raises(ValueError, match="unknown visibility"):
+        Zone("odd", 0, 7, pool=0)
+
+
+def test_a_card_moved_from_a_public_zone_stays_known_and_one_from_a_hidden_zone_does_not() -> None:
+    market = _zone("market", TABLE, PUBLIC, [1])
+    pile = _zone("pile", TABLE, HIDDEN, [2])
+    hand = _zone("hand", 0, OWNER_ONLY, [])
+    other = _zone("other hand", 1, OWNER_ONLY, [])
+    move_card(market, 0, hand)
+    move_card(pile, 0, hand)
+    assert hand.known == [True, False]
+    assert hand.observe(1) == (1, UNSEEN)
+    move_card(hand, 0, other)  # a known card handed on stays known
+    move_card(hand, 0, other)
+    assert other.known == [True, False]
+    other.shuffle(Generator(1))
+    assert other.known == [False, False]
+
+
+def test_re_sampling_redraws_only_unseen_unknown_cards_within_each_pool_and_keeps_sizes() -> None:
+    hand0 = _zone("hand", 0, OWNER_ONLY, [1, 2])
+    hand1 = _zone("hand", 1, OWNER_ONLY, [3, 4, 5])
+    hand1.known[1] = True  # card 4 was seen by all
+    pile = _zone("pile", TABLE, HIDDEN, [6, 7, 8, 9])
+    other_pool = _zone("rank deck", TABLE, HIDDEN, [20, 21, 22], pool=1)
+    market = _zone("market", TABLE, PUBLIC, [30])
+    zones = [hand0, hand1, pile, other_pool, market]
+    before = observe_zones(zones, 0)
+    changed = 0
+    for seed in range(40):
+        copy = clone_zones(zones)
+        resample_zones(copy, 0, Generator(seed))
+        assert observe_zones(copy, 0) == before
+        assert copy[0].cards == [1, 2] and copy[1].cards[1] == 4 and copy[4].cards == [30]
+        assert sorted(copy[1].cards[0:1] + copy[1].cards[2:] + copy[2].cards) == [3, 5, 6, 7, 8, 9]
+        assert sorted(copy[3].cards) == [20, 21, 22]
+        changed += copy[1].cards != hand1.cards
+    assert changed > 20
+    assert hand1.cards == [3, 4, 5]  # the original is untouched
+
+
+def test_re_sampling_depends_only_on_what_the_seat_sees_not_on_where_the_cards_are() -> None:
+    first = [_zone("hand", 1, OWNER_ONLY, [3, 4]), _zone("pile", TABLE, HIDDEN, [5, 6])]
+    second = [_zone("hand", 1, OWNER_ONLY, [6, 5]), _zone("pile", TABLE, HIDDEN, [4, 3])]
+    resample_zones(first, 0, Generator(9))
+    resample_zones(second, 0, Generator(9))
+    assert [zone.cards for zone in first] == [zone.cards for zone in second]
+
+
+def test_a_face_up_count_pile_keeps_its_face_up_cards_when_re_sampled() -> None:
+    deck = _zone("deck", 0, FACE_UP_COUNT, [1, 2, 3, 4])
+    deck.bury_face_up(9)
+    for seed in range(10):
+        copy = clone_zones([deck])
+        resample_zones(copy, 0, Generator(seed))
+        assert copy[0].cards[0] == 9 and sorted(copy[0].cards[1:]) == [1, 2, 3, 4]
+
+
+def test_a_clone_is_independent() -> None:
+    zones = [_zone("hand", 0, OWNER_ONLY, [1, 2])]
+    copy = clone_zones(zones)
+    copy[0].add(3, known=True)
+    copy[0].take(0)
+    assert zones[0].cards == [1, 2] and zones[0].known == [False, False]
+    assert copy[0].cards == [2, 3] and copy[0].known == [False, True]
