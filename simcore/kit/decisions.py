@@ -154,14 +154,22 @@ class ActionType:
 
     ``encode(first, second, third)`` packs the fields (each below
     ``1 << width``) under the code; ``decode(action)`` gives them back;
-    ``field(action, index)`` reads one without building a tuple.
+    ``value(action)`` reads the first field and ``field(action, index)`` any
+    one, without building a tuple. The shifts and limits are kept as plain
+    ints so that encoding is a few native operations in the compiled core.
     """
 
     code: int
     name: str
     fields: tuple[str, ...]
     widths: tuple[int, ...]
-    shifts: tuple[int, ...]
+    base: int
+    shift0: int
+    shift1: int
+    shift2: int
+    limit0: int
+    limit1: int
+    limit2: int
 
     def __init__(self, code: int, name: str, fields: tuple[str, ...], widths: tuple[int, ...]) -> None:
         if len(fields) != len(widths) or len(fields) > 3:
@@ -172,35 +180,57 @@ class ActionType:
         self.name = name
         self.fields = fields
         self.widths = widths
-        shifts: list[int] = []
-        shift = 0
-        for width in reversed(widths):
-            shifts.insert(0, shift)
-            shift += width
-        self.shifts = tuple(shifts)
+        self.base = code << FIELD_BITS
+        # Field i sits above the fields after it; an absent field has limit 1 (only 0 fits).
+        padded = list(widths) + [0] * (3 - len(widths))
+        self.shift0 = padded[1] + padded[2]
+        self.shift1 = padded[2]
+        self.shift2 = 0
+        self.limit0 = 1 << padded[0]
+        self.limit1 = 1 << padded[1]
+        self.limit2 = 1 << padded[2]
 
     def encode(self, first: int = 0, second: int = 0, third: int = 0) -> int:
         """The action with these field values (first field highest)."""
-        action = self.code << FIELD_BITS
-        values = (first, second, third)
-        for index in range(len(self.widths)):
-            value = values[index]
-            if value < 0 or value >= 1 << self.widths[index]:
-                raise ValueError(f"{self.name}: {self.fields[index]} {value} does not fit {self.widths[index]} bits")
-            action |= value << self.shifts[index]
-        return action
+        if (first < 0 or first >= self.limit0 or second < 0 or second >= self.limit1
+                or third < 0 or third >= self.limit2):
+            values = (first, second, third)
+            index = next(i for i, limit in enumerate((self.limit0, self.limit1, self.limit2))
+                         if not 0 <= values[i] < limit)
+            field = self.fields[index] if index < len(self.fields) else f"field {index}"
+            width = self.widths[index] if index < len(self.widths) else 0
+            raise ValueError(f"{self.name}: {field} {values[index]} does not fit {width} bits")
+        return self.base | first << self.shift0 | second << self.shift1 | third << self.shift2
 
     def matches(self, action: int) -> bool:
         """True when ``action`` is of this type."""
         return action >> FIELD_BITS == self.code
 
+    def value(self, action: int) -> int:
+        """The first field of ``action`` (the whole value of a one-field type)."""
+        return action >> self.shift0 & (self.limit0 - 1)
+
     def field(self, action: int, index: int) -> int:
         """The value of field ``index`` of ``action``."""
-        return action >> self.shifts[index] & ((1 << self.widths[index]) - 1)
+        if index == 0:
+            return action >> self.shift0 & (self.limit0 - 1)
+        if index == 1:
+            return action >> self.shift1 & (self.limit1 - 1)
+        return action & (self.limit2 - 1)
 
     def decode(self, action: int) -> tuple[int, ...]:
         """Every field value of ``action``, in order."""
         return tuple(self.field(action, index) for index in range(len(self.widths)))
+
+
+def action_code(action: int) -> int:
+    """The code of ``action``'s type (``ActionType.code``)."""
+    return action >> FIELD_BITS
+
+
+def action_value(action: int) -> int:
+    """Everything below the type code: the value of a one-field action."""
+    return action & FIELD_MASK
 
 
 @final

@@ -33,19 +33,19 @@ class OrchardHeuristicAgent(Agent):
         seat = state.current_player
         hand = state.hand(seat).cards
         if PLANT.matches(action):
-            card = hand[PLANT.field(action, 0)]
+            card = hand[PLANT.value(action)]
             kinds_planted = {config.kinds[planted] for planted in state.orchard(seat).cards}
             completes = len(kinds_planted | {config.kinds[card]}) == len(KIND_NAMES) > len(kinds_planted)
             return 2 * config.values[card] + (2 * config.set_bonus if completes else 0)
         if PICK.matches(action):
-            return config.values[state.zones[MARKET].cards[PICK.field(action, 0)]]
+            return config.values[state.zones[MARKET].cards[PICK.value(action)]]
         if BLOCK.matches(action):
             task = state.decisions.asked
-            return 2 * config.values[task.b] - config.values[hand[BLOCK.field(action, 0)]]
+            return 2 * config.values[task.b] - config.values[hand[BLOCK.value(action)]]
         if PASS.matches(action):
             return 3
         if DISCARD.matches(action):
-            return -config.values[hand[DISCARD.field(action, 0)]]
+            return -config.values[hand[DISCARD.value(action)]]
         return 2  # draw
 
     def choose(self, state: GameState, legal_actions: Sequence[int]) -> int:

@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from simcore.api import CardColumns, GameInfo, TraceSink, ranks_from_scores
 from simcore.kit.cardstats import CardStats
-from simcore.kit.decisions import NO_CHOICE, ActionTypes, Task, TaskKinds
+from simcore.kit.decisions import NO_CHOICE, ActionTypes, Task, TaskKinds, action_code, action_value
 from simcore.kit.state import KitState
 from simcore.kit.zones import HIDDEN, OWNER_ONLY, PUBLIC, TABLE, Zone, move_card
 from simcore.parameters import Constraint, ParameterError
@@ -228,9 +228,9 @@ class OrchardState(KitState):
             return
         self.push(Task(END_TURN, seat))
         if PLANT.matches(choice):
-            self._plant(seat, PLANT.field(choice, 0))
+            self._plant(seat, PLANT.value(choice))
         elif PICK.matches(choice):
-            card = move_card(self.zones[MARKET], PICK.field(choice, 0), self.hand(seat))
+            card = move_card(self.zones[MARKET], PICK.value(choice), self.hand(seat))
             self.stats.add(seat, DRAWN, card)
             self._refill_market()
             if self.trace is not None:
@@ -267,7 +267,7 @@ class OrchardState(KitState):
             return
         if PASS.matches(choice):
             return
-        blocking = move_card(self.hand(blocker), BLOCK.field(choice, 0), self.zones[DISCARD_PILE])
+        blocking = move_card(self.hand(blocker), BLOCK.value(choice), self.zones[DISCARD_PILE])
         self.stats.note_played(blocker, PLAYED, blocking, self.numbers[ROUND] + 1)
         self.stats.add(blocker, BLOCKED_WITH, blocking)
         orchard = self.orchard(planter)
@@ -283,7 +283,7 @@ class OrchardState(KitState):
         if choice == NO_CHOICE:
             self.ask(task, [DISCARD.encode(position) for position in range(len(self.hand(seat)))])
             return
-        card = move_card(self.hand(seat), DISCARD.field(choice, 0), self.zones[DISCARD_PILE])
+        card = move_card(self.hand(seat), DISCARD.value(choice), self.zones[DISCARD_PILE])
         if self.trace is not None:
             self.emit("discard", f"seat {seat} discards {self.config.names[card]} to the hand limit", seat=seat)
 
@@ -371,9 +371,11 @@ class OrchardState(KitState):
         seat = self.current_player
         hand = self.hand(seat).cards
         counted: list[int] = []
+        plant, block = PLANT.code, BLOCK.code
         for action in legal_actions:
-            if PLANT.matches(action) or BLOCK.matches(action):
-                card = hand[ACTIONS.of(action).field(action, 0)]
+            code = action_code(action)
+            if code in (plant, block):  # one-field types: the value is the hand position
+                card = hand[action_value(action)]
                 if card not in counted:
                     counted.append(card)
                     self.stats.add(seat, PLAYABLE, card)
@@ -386,9 +388,9 @@ class OrchardState(KitState):
         """The answer in words, e.g. ``plant pear_3`` or ``block with plum_1``."""
         seat = self.current_player
         if PLANT.matches(action) or BLOCK.matches(action) or DISCARD.matches(action):
-            card = self.hand(seat).cards[ACTIONS.of(action).field(action, 0)]
+            card = self.hand(seat).cards[action_value(action)]
             verb = "plant" if PLANT.matches(action) else "block with" if BLOCK.matches(action) else "discard"
             return f"{verb} {self.config.names[card]}"
         if PICK.matches(action):
-            return f"pick {self.config.names[self.zones[MARKET].cards[PICK.field(action, 0)]]}"
+            return f"pick {self.config.names[self.zones[MARKET].cards[PICK.value(action)]]}"
         return ACTIONS.describe(action)

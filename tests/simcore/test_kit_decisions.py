@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from simcore.kit.decisions import FIELD_BITS, NO_TASK, ActionTypes, Decisions, Task, TaskKinds
+from simcore.kit.decisions import (
+    FIELD_BITS,
+    NO_TASK,
+    ActionTypes,
+    Decisions,
+    Task,
+    TaskKinds,
+    action_code,
+    action_value,
+)
 
 
 def test_an_action_type_packs_its_fields_under_its_code_and_decodes_them_back() -> None:
@@ -15,7 +24,9 @@ def test_an_action_type_packs_its_fields_under_its_code_and_decodes_them_back() 
     assert position.encode(5) == 5  # code 0, one field: the value itself
     action = play.encode(3, 2, 7)
     assert action == 1 << FIELD_BITS | 3 << 16 | 2 << 8 | 7
-    assert play.decode(action) == (3, 2, 7) and play.field(action, 1) == 2
+    assert play.decode(action) == (3, 2, 7) and play.field(action, 1) == 2 and play.field(action, 2) == 7
+    assert play.value(action) == 3 and action_code(action) == play.code == 1
+    assert action_value(position.encode(123456)) == 123456 and position.value(position.encode(9)) == 9
     assert play.matches(action) and not position.matches(action)
     assert types.of(passing.encode()) is passing
     assert types.describe(action) == "play(position=3, hero=2, slot=7)"
@@ -26,6 +37,10 @@ def test_a_field_value_that_does_not_fit_is_refused() -> None:
     play = ActionTypes().add("play", ("position", "target"), (4, 4))
     with pytest.raises(ValueError, match="target 16 does not fit 4 bits"):
         play.encode(1, 16)
+    with pytest.raises(ValueError, match="field 2 5 does not fit 0 bits"):
+        play.encode(1, 1, 5)  # a two-field type has no third field
+    with pytest.raises(ValueError, match="position -1 does not fit 24 bits"):
+        ActionTypes().add("position", ("position",)).encode(-1)
     with pytest.raises(ValueError, match="more than 24 bits"):
         ActionTypes().add("wide", ("a", "b"), (16, 16))
 
