@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import final
 
+from mypy_extensions import i64
+
 from simcore.api import CardColumns
 
 
@@ -23,8 +25,8 @@ class CardStats:
     """Counters per seat, counter and card, and the turn of each first play."""
 
     n_seats: int
-    n_counters: int
-    n_cards: int
+    n_counters: i64  # machine integers when compiled: the index arithmetic stays native
+    n_cards: i64
     counts: list[int]
     first_played: list[int]
 
@@ -35,26 +37,26 @@ class CardStats:
         self.counts = [0] * (n_seats * n_counters * n_cards)
         self.first_played = [-1] * (n_seats * n_cards)
 
-    def add(self, seat: int, counter: int, card: int, amount: int = 1) -> None:
+    def add(self, seat: i64, counter: i64, card: i64, amount: int = 1) -> None:
         """Count ``amount`` more of ``counter`` for ``seat``'s ``card``."""
         self.counts[(seat * self.n_counters + counter) * self.n_cards + card] += amount
 
-    def get(self, seat: int, counter: int, card: int) -> int:
+    def get(self, seat: i64, counter: i64, card: i64) -> int:
         """The count of ``counter`` for ``seat``'s ``card``."""
         return self.counts[(seat * self.n_counters + counter) * self.n_cards + card]
 
-    def set(self, seat: int, counter: int, card: int, value: int) -> None:
+    def set(self, seat: i64, counter: i64, card: i64, value: int) -> None:
         """Set a counter outright (for counters computed at the end of a game)."""
         self.counts[(seat * self.n_counters + counter) * self.n_cards + card] = value
 
-    def note_played(self, seat: int, counter: int, card: int, turn: int) -> None:
+    def note_played(self, seat: i64, counter: i64, card: i64, turn: int) -> None:
         """Count one play of ``card`` by ``seat`` in ``counter`` and keep the turn of its first play."""
         self.counts[(seat * self.n_counters + counter) * self.n_cards + card] += 1
         index = seat * self.n_cards + card
         if self.first_played[index] < 0:
             self.first_played[index] = turn
 
-    def first_played_turn(self, seat: int, card: int) -> int:
+    def first_played_turn(self, seat: i64, card: i64) -> int:
         """The turn ``seat`` first played ``card``; -1 for never."""
         return self.first_played[seat * self.n_cards + card]
 

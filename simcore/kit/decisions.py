@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final, final
 
+from mypy_extensions import i64
+
 NO_CHOICE: Final = -1
 """The answer given to a task performed before (or without) its question."""
 
@@ -54,6 +56,9 @@ class Task:
         """The task as a comparable value (observations, tests)."""
         return (self.kind, self.seat, self.a, self.b, self.c)
 
+
+COMMITTED_UNSEEN: Final = -2
+"""What another seat's observation shows of a committed (hidden) choice."""
 
 NO_TASK: Final = Task(-1, -1)
 """The question asked before the first one (and after the last)."""
@@ -91,18 +96,28 @@ class TaskKinds:
 
 @final
 class Decisions:
-    """The task stack and the question now asked (see the module docstring)."""
+    """The task stack and the question now asked (see the module docstring).
+
+    ``committed[seat]`` holds a seat's choice in a *simultaneous move* (choices
+    revealed together, so no seat's choice may depend on another's): the
+    first seats' answers wait there, seen only by their own seat, until the
+    rules reveal them all and ``clear_commitments``. Re-sampling redraws
+    another seat's committed choice among its legal answers
+    (``KitState.resample_hidden``).
+    """
 
     stack: list[Task]
     asked: Task
     choices: list[int]
     waiting: bool
+    committed: list[int]
 
-    def __init__(self) -> None:
+    def __init__(self, n_seats: int = 0) -> None:
         self.stack = []
         self.asked = NO_TASK
         self.choices = []
         self.waiting = False
+        self.committed = [NO_CHOICE] * n_seats
 
     def push(self, task: Task) -> None:
         """Put ``task`` on top: it runs before everything pushed earlier."""
@@ -115,10 +130,19 @@ class Decisions:
         self.waiting = True
 
     def answered(self) -> Task:
-        """The asked task, now no longer waiting (its choices are cleared)."""
+        """The asked task, now no longer waiting (its stale choices stay until
+        the next ``ask`` or ``clear`` replaces them: no list per step)."""
         self.waiting = False
-        self.choices = []
         return self.asked
+
+    def commit(self, seat: int, action: int) -> None:
+        """Keep ``seat``'s choice of a simultaneous move, hidden until revealed."""
+        self.committed[seat] = action
+
+    def clear_commitments(self) -> None:
+        """The simultaneous move is revealed: no choice waits any more."""
+        for seat in range(len(self.committed)):
+            self.committed[seat] = NO_CHOICE
 
     def drop(self, keep: Callable[[Task], bool]) -> None:
         """Remove, in place, every pending task for which ``keep`` is false."""
@@ -130,6 +154,7 @@ class Decisions:
         self.asked = NO_TASK
         self.choices = []
         self.waiting = False
+        self.clear_commitments()
 
     def copy(self) -> Decisions:
         """An independent copy (tasks are immutable, so they are shared)."""
@@ -138,14 +163,19 @@ class Decisions:
         twin.asked = self.asked
         twin.choices = list(self.choices)
         twin.waiting = self.waiting
+        twin.committed = list(self.committed)
         return twin
 
-    def observe(self) -> tuple[object, ...]:
-        """The pending tasks and the question asked, as a comparable value.
+    def observe(self, seat: int) -> tuple[object, ...]:
+        """The pending tasks, the question asked and the committed choices as
+        ``seat`` sees them (its own; only *that* the others chose), as a
+        comparable value.
 
         The legal answers are not in it: they can depend on a hand, so the
         state shows them to the asked seat only."""
-        return (tuple(task.key() for task in self.stack), self.asked.key(), self.waiting)
+        committed = tuple(action if other == seat or action == NO_CHOICE else COMMITTED_UNSEEN
+                          for other, action in enumerate(self.committed))
+        return (tuple(task.key() for task in self.stack), self.asked.key(), self.waiting, committed)
 
 
 @final
@@ -163,13 +193,15 @@ class ActionType:
     name: str
     fields: tuple[str, ...]
     widths: tuple[int, ...]
-    base: int
-    shift0: int
-    shift1: int
-    shift2: int
-    limit0: int
-    limit1: int
-    limit2: int
+    # Compiled, ``i64`` is a machine integer (interpreted, a plain int): the
+    # packing below is then a few native instructions, not tagged-int calls.
+    base: i64
+    shift0: i64
+    shift1: i64
+    shift2: i64
+    limit0: i64
+    limit1: i64
+    limit2: i64
 
     def __init__(self, code: int, name: str, fields: tuple[str, ...], widths: tuple[int, ...]) -> None:
         if len(fields) != len(widths) or len(fields) > 3:
@@ -190,7 +222,7 @@ class ActionType:
         self.limit1 = 1 << padded[1]
         self.limit2 = 1 << padded[2]
 
-    def encode(self, first: int = 0, second: int = 0, third: int = 0) -> int:
+    def encode(self, first: i64 = 0, second: i64 = 0, third: i64 = 0) -> int:
         """The action with these field values (first field highest)."""
         if (first < 0 or first >= self.limit0 or second < 0 or second >= self.limit1
                 or third < 0 or third >= self.limit2):
@@ -202,15 +234,15 @@ class ActionType:
             raise ValueError(f"{self.name}: {field} {values[index]} does not fit {width} bits")
         return self.base | first << self.shift0 | second << self.shift1 | third << self.shift2
 
-    def matches(self, action: int) -> bool:
+    def matches(self, action: i64) -> bool:
         """True when ``action`` is of this type."""
-        return action >> FIELD_BITS == self.code
+        return action >> FIELD_BITS == self.base >> FIELD_BITS
 
-    def value(self, action: int) -> int:
+    def value(self, action: i64) -> int:
         """The first field of ``action`` (the whole value of a one-field type)."""
         return action >> self.shift0 & (self.limit0 - 1)
 
-    def field(self, action: int, index: int) -> int:
+    def field(self, action: i64, index: int) -> int:
         """The value of field ``index`` of ``action``."""
         if index == 0:
             return action >> self.shift0 & (self.limit0 - 1)

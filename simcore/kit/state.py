@@ -7,8 +7,8 @@ A kit state holds
 - ``numbers`` (table numbers: round, phase, the ring's space...) and
   ``seat_numbers`` (``seat * n_seat_numbers + index``: score, hit points...),
   all public: anything hidden is a card in a zone;
-- ``decisions``: the task stack and the question asked
-  (``simcore.kit.decisions``);
+- ``decisions``: the task stack, the question asked and the committed
+  choices of a simultaneous move (``simcore.kit.decisions``);
 - ``stats``: the card counters (``simcore.kit.cardstats``);
 - ``rng``, ``trace``, ``over``, ``ended_by``; the game adds its config.
 
@@ -63,7 +63,7 @@ class KitState(GameState):
         self.numbers = [0] * n_numbers
         self.n_seat_numbers = n_seat_numbers
         self.seat_numbers = [0] * (n_players * n_seat_numbers)
-        self.decisions = Decisions()
+        self.decisions = Decisions(n_players)
         self.stats = stats
         self.over = False
         self.ended_by = ""
@@ -77,6 +77,12 @@ class KitState(GameState):
     def perform(self, task: Task, choice: int) -> None:
         """Do ``task``; ``choice`` answers its question, ``NO_CHOICE`` before it is asked."""
         raise NotImplementedError
+
+    def choices_for(self, seat: int) -> list[int]:
+        """The legal answers ``seat`` had in the simultaneous move now under
+        way (re-sampling redraws another seat's committed choice among them);
+        only games with simultaneous moves (``Decisions.commit``) write it."""
+        raise NotImplementedError(f"{type(self).__name__} commits choices but has no choices_for")
 
     def trace_turn(self) -> int:
         """The ``turn`` of trace events (default: ``turns()``)."""
@@ -171,16 +177,23 @@ class KitState(GameState):
         the tasks and the question (its answers only when asked of ``seat``)."""
         return (
             self.current_player, self.over, self.ended_by, tuple(self.numbers), tuple(self.seat_numbers),
-            observe_zones(self.zones, seat), self.decisions.observe(),
+            observe_zones(self.zones, seat), self.decisions.observe(seat),
             tuple(self.decisions.choices) if self.current_player == seat else (),
         )
 
     def resample_hidden(self, seat: int, rng: Generator) -> KitState:
         """A copy in which every card ``seat`` cannot see is redrawn within its
-        pool (``resample_zones``), a question pending for another seat is asked
-        again of its redrawn cards, and future chance gets a new generator."""
+        pool (``resample_zones``), another seat's committed choice is redrawn
+        among its answers (``choices_for``), a question pending for another
+        seat is asked again of its redrawn cards, and future chance gets a new
+        generator."""
         copy = self.clone()
         resample_zones(copy.zones, seat, rng)
+        committed = copy.decisions.committed
+        for other in range(len(committed)):
+            if other != seat and committed[other] != NO_CHOICE:
+                choices = copy.choices_for(other)
+                committed[other] = choices[rng.below(len(choices))]
         if copy.decisions.waiting and copy.current_player != seat:
             copy.perform(copy.decisions.answered(), NO_CHOICE)
             copy.run()

@@ -8,7 +8,8 @@ A zone is a list of card ids (``cards[-1]`` is the top) with
   ``HIDDEN`` (a face-down pile: nobody sees the cards) or ``FACE_UP_COUNT``
   (a pile whose lowest ``face_up`` cards lie face up under the face-down
   rest, as Party Wanted buries cards);
-- a ``known`` flag per position: the public history of the card there. A card
+- a ``known`` flag per position of a zone that can hide cards (a public zone
+  keeps none: every card in it is seen anyway): the public history of the card there. A card
   that every seat saw arrive (taken from a public zone, or a known card moved
   on) stays known in a hand or pile, so re-sampling keeps it in place
   (``move_card`` sets the flag; shuffling a zone clears it);
@@ -82,24 +83,27 @@ class Zone:
     def add(self, card: int, known: bool = False) -> None:
         """Put ``card`` on top; ``known``: every seat saw it arrive."""
         self.cards.append(card)
-        self.known.append(known)
+        if self.visibility != PUBLIC:
+            self.known.append(known)
 
     def extend(self, cards: list[int], known: bool = False) -> None:
         """Put ``cards`` on top, the last one topmost."""
-        for card in cards:
-            self.cards.append(card)
-            self.known.append(known)
+        self.cards.extend(cards)
+        if self.visibility != PUBLIC:
+            self.known.extend([known] * len(cards))
 
     def take(self, position: int) -> int:
         """Remove and return the card at ``position``."""
-        self.known.pop(position)
+        if self.visibility != PUBLIC:
+            self.known.pop(position)
         return self.cards.pop(position)
 
     def take_top(self) -> int:
         """Remove and return the top card; -1 when the zone is empty."""
         if not self.cards:
             return -1
-        self.known.pop()
+        if self.visibility != PUBLIC:
+            self.known.pop()
         return self.cards.pop()
 
     def take_all(self) -> list[int]:
@@ -119,7 +123,8 @@ class Zone:
     def shuffle(self, rng: Generator) -> None:
         """Shuffle every card face down: nothing is known or face up any more."""
         rng.shuffle(self.cards)
-        self.known = [False] * len(self.cards)
+        if self.visibility != PUBLIC:
+            self.known = [False] * len(self.cards)
         self.face_up = 0
 
     def copy(self) -> Zone:

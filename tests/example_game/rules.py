@@ -35,21 +35,22 @@ KIND_NAMES: Final = ("apple", "pear", "plum")
 END_ROUNDS: Final = "rounds_complete"
 END_NO_CARDS: Final = "no_cards_left"
 
-# The answers, one type each (docs/new-game.md, "Answers").
-ACTIONS = ActionTypes()
-PLANT = ACTIONS.add("plant", ("position",))  # a hand position; code 0, so plant(p) == p
-PICK = ACTIONS.add("pick", ("position",))  # a market position
-DRAW = ACTIONS.add("draw")
-BLOCK = ACTIONS.add("block", ("position",))  # a hand position of the blocker
-PASS = ACTIONS.add("pass")
-DISCARD = ACTIONS.add("discard", ("position",))  # a hand position
+# The answers, one type each (docs/new-game.md, "Answers"). Final: the compiled core keeps
+# them in C statics (a plain module name is a dictionary look-up at every use).
+ACTIONS: Final = ActionTypes()
+PLANT: Final = ACTIONS.add("plant", ("position",))  # a hand position; code 0, so plant(p) == p
+PICK: Final = ACTIONS.add("pick", ("position",))  # a market position
+DRAW: Final = ACTIONS.add("draw")
+BLOCK: Final = ACTIONS.add("block", ("position",))  # a hand position of the blocker
+PASS: Final = ACTIONS.add("pass")
+DISCARD: Final = ACTIONS.add("discard", ("position",))  # a hand position
 
 # The tasks of the decision stack.
-TASKS = TaskKinds()
-TURN = TASKS.add("turn")  # the active seat plants, picks or draws
-BLOCK_OFFER = TASKS.add("block offer", ("planter", "card"))  # the left neighbour may block
-DISCARD_DOWN = TASKS.add("discard down")  # one discard while over the hand limit
-END_TURN = TASKS.add("end turn")
+TASKS: Final = TaskKinds()
+TURN: Final = TASKS.add("turn")  # the active seat plants, picks or draws
+BLOCK_OFFER: Final = TASKS.add("block offer", ("planter", "card"))  # the left neighbour may block
+DISCARD_DOWN: Final = TASKS.add("discard down")  # one discard while over the hand limit
+END_TURN: Final = TASKS.add("end turn")
 
 # Table numbers and seat numbers (all public).
 ROUND: Final = 0  # rounds completed
