@@ -9,18 +9,26 @@ Prints games/s and clones/s of each, the median of the per-round ratios, and
 the load average before and after, so a figure is never quoted without its
 load.
 
-Usage: .venv/bin/python -m bench.kit_overhead [--games 2000] [--rounds 7] [--players 3]
-Run it compiled (``make compile``: the kit is compiled, the example game and
-its twin run interpreted on the compiled core) and interpreted (``make clean``
-first) to see both sides.
+Usage: .venv/bin/python -m bench.kit_overhead [--games 2000] [--rounds 7] [--players 3] [--both-compiled]
+
+As it stands (after ``make compile``) the kit is compiled and the example
+game and its twin run interpreted on it. ``--both-compiled`` copies the
+sources to a temporary folder, compiles the core, the kit, the example game
+and its twin there with mypyc (a few minutes), and runs the measure in that
+copy: the comparison issue 21 cares about, where the rules are compiled too.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 import simcore.kit.state as kit_state
@@ -60,16 +68,55 @@ def _clones_per_second(states: list[GameState], repeats: int) -> float:
     return repeats * len(states) / (time.perf_counter() - start)
 
 
+# What the measure imports, compiled in one mypyc group in the copy.
+COMPILED_IN_COPY = (
+    "simcore/agents/random_agent.py", "simcore/api.py", "simcore/kit/cardstats.py", "simcore/kit/decisions.py",
+    "simcore/kit/state.py", "simcore/kit/zones.py", "simcore/play.py", "simcore/records.py", "simcore/rng.py",
+    "simcore/seeding.py", "tests/example_game/rules.py", "tests/example_game/handwritten.py",
+    "tests/example_game/agents.py",
+)
+
+
+def run_both_compiled(arguments: list[str]) -> int:
+    """Copy the sources, compile them with the example game, and run this measure there."""
+    project = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory(prefix="kit-overhead-") as folder:
+        copy = Path(folder)
+        ignore = shutil.ignore_patterns("*.so", "__pycache__")
+        for part in ("simcore", "tests/example_game", "bench"):
+            shutil.copytree(project / part, copy / part, ignore=ignore)
+        for name in ("tests/__init__.py", "tests/conftest.py", "tests/gamekit.py"):
+            shutil.copy(project / name, copy / name)
+        environment = {**os.environ, "PYTHONPATH": str(copy), "MYPYC_OPT_LEVEL": "1", "MYPYC_DEBUG_LEVEL": "0"}
+        print(f"compiling in {copy} (log: {copy / 'build.log'})", flush=True)
+        with (copy / "build.log").open("w") as log:
+            subprocess.run([sys.executable, "bench/compile_core.py", *COMPILED_IN_COPY], cwd=copy, env=environment,
+                           stdout=log, stderr=subprocess.STDOUT, check=True)
+        for extension in copy.rglob("*.so"):
+            extension.touch()  # newer than its source, for simcore's staleness check
+        return subprocess.run([sys.executable, "-m", "bench.kit_overhead", *arguments], cwd=copy,
+                              env=environment, check=False).returncode
+
+
 def main() -> None:
     """Measure and print (see the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--both-compiled", action="store_true",
+                        help="compile the example game and its twin too, in a temporary copy")
     options = parser.parse_args()
+    if options.both_compiled:
+        sys.exit(run_both_compiled([f"--games={options.games}", f"--rounds={options.rounds}",
+                                    f"--players={options.players}"]))
     config = GAME.configure(GAME.default_parameters())
+    import tests.example_game.rules as example_rules
+
     compiled = not kit_state.__file__.endswith(".py")
-    print(f"kit compiled: {compiled}; load average before: {os.getloadavg()}")
+    example_compiled = not example_rules.__file__.endswith(".py")
+    print(f"kit compiled: {compiled}; example game and twin compiled: {example_compiled}; "
+          f"load average before: {os.getloadavg()}")
     implementations: list[tuple[str, Game]] = [("kit", GAME), ("hand-written", HANDWRITTEN_GAME)]
     rates: dict[str, list[float]] = {"kit": [], "hand-written": []}
     clone_rates: dict[str, list[float]] = {"kit": [], "hand-written": []}
