@@ -84,6 +84,11 @@ class KitState(GameState):
         only games with simultaneous moves (``Decisions.commit``) write it."""
         raise NotImplementedError(f"{type(self).__name__} commits choices but has no choices_for")
 
+    def card_classes(self) -> list[int] | None:
+        """Card -> class for zones bound to one ``card_class`` (a Rank deck
+        holds only its Rank; ``resample_zones``); default: no classes."""
+        return None
+
     def trace_turn(self) -> int:
         """The ``turn`` of trace events (default: ``turns()``)."""
         return self.turns()
@@ -188,7 +193,7 @@ class KitState(GameState):
         seat is asked again of its redrawn cards, and future chance gets a new
         generator."""
         copy = self.clone()
-        resample_zones(copy.zones, seat, rng)
+        resample_zones(copy.zones, seat, rng, copy.card_classes())
         committed = copy.decisions.committed
         for other in range(len(committed)):
             if other != seat and committed[other] != NO_CHOICE:

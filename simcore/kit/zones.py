@@ -14,9 +14,11 @@ A zone is a list of card ids (``cards[-1]`` is the top) with
   on) stays known in a hand or pile, so re-sampling keeps it in place
   (``move_card`` sets the flag; shuffling a zone clears it);
 - a re-sampling ``pool``: the cards a seat cannot see are redrawn only among
-  the zones of the same pool (a Rank deck keeps its Rank, a hero deck its
-  cards). A zone that can hide cards must name its pool, so no hidden card is
-  copied into a search's world by mistake.
+  the zones of the same pool (a hero deck keeps its cards). A zone that can
+  hide cards must name its pool, so no hidden card is copied into a search's
+  world by mistake. Within a pool, a zone may hold only one ``card_class``
+  (a Rank deck only cards of its Rank, ``resample_zones``' ``class_of_card``)
+  while the other zones of the pool take cards of any class.
 
 ``clone_zones``, ``observe_zones`` and ``resample_zones`` are the one
 implementation of a state's ``clone``, ``observation`` and
@@ -46,6 +48,9 @@ NO_POOL: Final = -1
 UNSEEN: Final = -1
 """What an observation shows in place of a card the seat cannot see."""
 
+ANY_CLASS: Final = -1
+"""The ``card_class`` of a zone that may hold cards of any class."""
+
 
 @final
 class Zone:
@@ -58,8 +63,10 @@ class Zone:
     cards: list[int]
     known: list[bool]
     face_up: int
+    card_class: int
 
-    def __init__(self, name: str, owner: int, visibility: int, pool: int = NO_POOL) -> None:
+    def __init__(self, name: str, owner: int, visibility: int, pool: int = NO_POOL,
+                 card_class: int = ANY_CLASS) -> None:
         if visibility < PUBLIC or visibility > FACE_UP_COUNT:
             raise ValueError(f"zone {name!r}: unknown visibility {visibility}")
         if visibility != PUBLIC and pool < 0:
@@ -71,6 +78,7 @@ class Zone:
         self.cards = []
         self.known = []
         self.face_up = 0
+        self.card_class = card_class
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -129,7 +137,7 @@ class Zone:
 
     def copy(self) -> Zone:
         """An independent copy."""
-        twin = Zone(self.name, self.owner, self.visibility, self.pool)
+        twin = Zone(self.name, self.owner, self.visibility, self.pool, self.card_class)
         twin.cards = list(self.cards)
         twin.known = list(self.known)
         twin.face_up = self.face_up
@@ -175,7 +183,7 @@ def observe_zones(zones: list[Zone], seat: int) -> tuple[Any, ...]:
     return tuple(zone.observe(seat) for zone in zones)
 
 
-def resample_zones(zones: list[Zone], seat: int, rng: Generator) -> None:
+def resample_zones(zones: list[Zone], seat: int, rng: Generator, class_of_card: list[int] | None = None) -> None:
     """Redraw, in place, every card ``seat`` cannot see, pool by pool.
 
     The unseen cards of one pool are sorted first (so the result depends only
@@ -183,6 +191,12 @@ def resample_zones(zones: list[Zone], seat: int, rng: Generator) -> None:
     seat-honest search), shuffled, and dealt back into the same positions; a
     zone keeps its size and every card ``seat`` sees or that is known stays
     where it is. Pools are taken in the order of their first zone.
+
+    With ``class_of_card`` (card -> class), the zones of a pool that hold one
+    ``card_class`` are dealt first, class by class in the order of their
+    first zone, from the pool's unseen cards of that class (sorted, then
+    shuffled); every card left over, of any class, then goes (sorted, then
+    shuffled) to the pool's zones of ``ANY_CLASS``.
     """
     done_pools: list[int] = []
     for first in zones:
@@ -190,18 +204,45 @@ def resample_zones(zones: list[Zone], seat: int, rng: Generator) -> None:
         if pool < 0 or pool in done_pools:
             continue
         done_pools.append(pool)
-        slot_zones: list[Zone] = []
-        slot_positions: list[int] = []
+        free_zones: list[Zone] = []
+        free_positions: list[int] = []
+        classed_zones: list[Zone] = []
+        classed_positions: list[int] = []
         unseen: list[int] = []
         for zone in zones:
             if zone.pool != pool or zone.visible_to(seat):
                 continue
+            classed = zone.card_class != ANY_CLASS and class_of_card is not None
             for position in range(len(zone.cards)):
                 if zone.hidden_from(seat, position):
-                    slot_zones.append(zone)
-                    slot_positions.append(position)
+                    (classed_zones if classed else free_zones).append(zone)
+                    (classed_positions if classed else free_positions).append(position)
                     unseen.append(zone.cards[position])
+        if classed_zones and class_of_card is not None:
+            unseen = _deal_classed(classed_zones, classed_positions, unseen, class_of_card, rng)
         unseen.sort()
         rng.shuffle(unseen)
         for index in range(len(unseen)):
-            slot_zones[index].cards[slot_positions[index]] = unseen[index]
+            free_zones[index].cards[free_positions[index]] = unseen[index]
+
+
+def _deal_classed(zones: list[Zone], positions: list[int], unseen: list[int], class_of_card: list[int],
+                  rng: Generator) -> list[int]:
+    """Deal the class-bound slots (``zones[i]``, ``positions[i]``) from
+    ``unseen``, class by class; the cards left over, for the free slots."""
+    done_classes: list[int] = []
+    left = unseen
+    for first in zones:
+        card_class = first.card_class
+        if card_class in done_classes:
+            continue
+        done_classes.append(card_class)
+        eligible = sorted(card for card in left if class_of_card[card] == card_class)
+        rng.shuffle(eligible)
+        dealt = 0
+        for index in range(len(zones)):
+            if zones[index].card_class == card_class:
+                zones[index].cards[positions[index]] = eligible[dealt]
+                dealt += 1
+        left = [card for card in left if class_of_card[card] != card_class] + eligible[dealt:]
+    return left

@@ -107,3 +107,30 @@ def test_a_clone_is_independent() -> None:
     copy[0].take(0)
     assert zones[0].cards == [1, 2] and zones[0].known == [False, False]
     assert copy[0].cards == [2, 3] and copy[0].known == [False, True]
+
+
+def test_a_zone_bound_to_a_card_class_is_redrawn_only_from_cards_of_its_class() -> None:
+    """As Theseus' Rank decks: each deck keeps its Rank; a hand and the exile
+    pile take the rest, of any Rank (card backs do not show the Rank)."""
+    rank_of = [1, 1, 1, 2, 2, 2, 0, 0]  # card -> class
+    deck_1 = Zone("rank 1 deck", TABLE, HIDDEN, pool=0, card_class=1)
+    deck_1.extend([0, 1])
+    deck_2 = Zone("rank 2 deck", TABLE, HIDDEN, pool=0, card_class=2)
+    deck_2.extend([3])
+    hand = Zone("hand", 1, OWNER_ONLY, pool=0)
+    hand.extend([2, 4, 6])
+    exiled = Zone("exile pile", TABLE, HIDDEN, pool=0)
+    exiled.extend([5, 7])
+    hand_classes = set()
+    for seed in range(60):
+        copy = clone_zones([deck_1, deck_2, hand, exiled])
+        resample_zones(copy, 0, Generator(seed), rank_of)
+        assert [len(zone) for zone in copy] == [2, 1, 3, 2]
+        assert all(rank_of[card] == 1 for card in copy[0].cards)
+        assert all(rank_of[card] == 2 for card in copy[1].cards)
+        assert sorted(card for zone in copy for card in zone.cards) == list(range(8))
+        hand_classes.add(tuple(sorted(rank_of[card] for card in copy[2].cards)))
+    assert len(hand_classes) > 2  # the hand's mix of Ranks changes from draw to draw
+    without = clone_zones([deck_1, deck_2, hand, exiled])
+    resample_zones(without, 0, Generator(1))  # no classes given: one plain pool
+    assert sorted(card for zone in without for card in zone.cards) == list(range(8))
