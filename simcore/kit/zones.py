@@ -8,11 +8,13 @@ A zone is a list of card ids (``cards[-1]`` is the top) with
   ``HIDDEN`` (a face-down pile: nobody sees the cards) or ``FACE_UP_COUNT``
   (a pile whose lowest ``face_up`` cards lie face up under the face-down
   rest, as Party Wanted buries cards);
-- a ``known`` flag per position of a zone that can hide cards (a public zone
-  keeps none: every card in it is seen anyway): the public history of the card there. A card
-  that every seat saw arrive (taken from a public zone, or a known card moved
-  on) stays known in a hand or pile, so re-sampling keeps it in place
-  (``move_card`` sets the flag; shuffling a zone clears it);
+- a ``seen`` seat mask per position of a zone that can hide cards (a public
+  zone keeps none: every card in it is seen anyway): the history of the card
+  there, bit ``s`` set when seat ``s`` saw it. A card taken from a public
+  zone is seen by every seat (``EVERY_SEAT``), one taken from a hand at least
+  by that hand's owner, and a seen card keeps its seers when it moves on; a
+  seat sees the cards it saw, and re-sampling for it keeps them in place
+  (``move_card`` sets the mask, ``show`` adds seats, shuffling clears it);
 - a re-sampling ``pool``: the cards a seat cannot see are redrawn only among
   the zones of the same pool (a hero deck keeps its cards). A zone that can
   hide cards must name its pool, so no hidden card is copied into a search's
@@ -48,6 +50,12 @@ NO_POOL: Final = -1
 UNSEEN: Final = -1
 """What an observation shows in place of a card the seat cannot see."""
 
+EVERY_SEAT: Final = -1
+"""The ``seen`` mask of a card every seat saw (every bit set)."""
+
+NOBODY: Final = 0
+"""The ``seen`` mask of a card no seat saw (but its zone's owner, who sees its zone anyway)."""
+
 ANY_CLASS: Final = -1
 """The ``card_class`` of a zone that may hold cards of any class."""
 
@@ -61,7 +69,7 @@ class Zone:
     visibility: int
     pool: int
     cards: list[int]
-    known: list[bool]
+    seen: list[int]
     face_up: int
     card_class: int
 
@@ -76,7 +84,7 @@ class Zone:
         self.visibility = visibility
         self.pool = pool
         self.cards = []
-        self.known = []
+        self.seen = []
         self.face_up = 0
         self.card_class = card_class
 
@@ -88,22 +96,27 @@ class Zone:
         visibility = self.visibility
         return visibility == PUBLIC or (visibility == OWNER_ONLY and seat == self.owner)
 
-    def add(self, card: int, known: bool = False) -> None:
-        """Put ``card`` on top; ``known``: every seat saw it arrive."""
+    def add(self, card: int, seen: int = NOBODY) -> None:
+        """Put ``card`` on top; ``seen``: the seats that saw it (a mask)."""
         self.cards.append(card)
         if self.visibility != PUBLIC:
-            self.known.append(known)
+            self.seen.append(seen)
 
-    def extend(self, cards: list[int], known: bool = False) -> None:
+    def extend(self, cards: list[int], seen: int = NOBODY) -> None:
         """Put ``cards`` on top, the last one topmost."""
         self.cards.extend(cards)
         if self.visibility != PUBLIC:
-            self.known.extend([known] * len(cards))
+            self.seen.extend([seen] * len(cards))
+
+    def show(self, position: int, seat: int) -> None:
+        """``seat`` sees the card at ``position`` (a card shown, or taken by it)."""
+        if self.visibility != PUBLIC:
+            self.seen[position] |= 1 << seat
 
     def take(self, position: int) -> int:
         """Remove and return the card at ``position``."""
         if self.visibility != PUBLIC:
-            self.known.pop(position)
+            self.seen.pop(position)
         return self.cards.pop(position)
 
     def take_top(self) -> int:
@@ -111,35 +124,35 @@ class Zone:
         if not self.cards:
             return -1
         if self.visibility != PUBLIC:
-            self.known.pop()
+            self.seen.pop()
         return self.cards.pop()
 
     def take_all(self) -> list[int]:
         """Empty the zone; its cards, bottom first."""
         cards = self.cards
         self.cards = []
-        self.known = []
+        self.seen = []
         self.face_up = 0
         return cards
 
     def bury_face_up(self, card: int) -> None:
         """Put ``card`` face up at the bottom (``FACE_UP_COUNT`` zones): every seat sees it."""
         self.cards.insert(0, card)
-        self.known.insert(0, True)
+        self.seen.insert(0, EVERY_SEAT)
         self.face_up += 1
 
     def shuffle(self, rng: Generator) -> None:
-        """Shuffle every card face down: nothing is known or face up any more."""
+        """Shuffle every card face down: no card is seen or face up any more."""
         rng.shuffle(self.cards)
         if self.visibility != PUBLIC:
-            self.known = [False] * len(self.cards)
+            self.seen = [NOBODY] * len(self.cards)
         self.face_up = 0
 
     def copy(self) -> Zone:
         """An independent copy."""
         twin = Zone(self.name, self.owner, self.visibility, self.pool, self.card_class)
         twin.cards = list(self.cards)
-        twin.known = list(self.known)
+        twin.seen = list(self.seen)
         twin.face_up = self.face_up
         return twin
 
@@ -149,7 +162,10 @@ class Zone:
             return False
         if self.visibility == FACE_UP_COUNT and position < self.face_up:
             return False
-        return not self.known[position]
+        seen = self.seen[position]
+        if seat < 0:  # no seat in particular: only what every seat saw is seen
+            return seen != EVERY_SEAT
+        return not seen >> seat & 1
 
     def observe(self, seat: int) -> tuple[int, ...]:
         """The zone as ``seat`` sees it: every card, or ``UNSEEN`` in place of
@@ -163,13 +179,20 @@ class Zone:
 def move_card(source: Zone, position: int, target: Zone) -> int:
     """Move the card at ``position`` of ``source`` onto ``target``; return it.
 
-    The card stays known (public history) if every seat saw it where it was:
-    ``source`` is public, or the card was known there. A card leaving a public
-    zone for a hand is therefore never redrawn by re-sampling.
+    The seats that saw it where it was still know it (history): every seat
+    for a card from a public zone, the seats that had seen it otherwise, and
+    the owner of the hand it leaves. A card leaving a public zone for a hand
+    is therefore never redrawn by re-sampling, and a card taken from a hand is
+    never redrawn for the seat it was taken from.
     """
-    known = source.visibility == PUBLIC or source.known[position]
+    if source.visibility == PUBLIC:
+        seen = EVERY_SEAT
+    else:
+        seen = source.seen[position]
+        if source.visibility == OWNER_ONLY and source.owner >= 0:
+            seen |= 1 << source.owner
     card = source.take(position)
-    target.add(card, known)
+    target.add(card, seen)
     return card
 
 
@@ -189,8 +212,8 @@ def resample_zones(zones: list[Zone], seat: int, rng: Generator, class_of_card: 
     The unseen cards of one pool are sorted first (so the result depends only
     on what ``seat`` sees and on ``rng``, not on where the cards really were:
     seat-honest search), shuffled, and dealt back into the same positions; a
-    zone keeps its size and every card ``seat`` sees or that is known stays
-    where it is. Pools are taken in the order of their first zone.
+    zone keeps its size and every card ``seat`` sees or saw stays where it
+    is. Pools are taken in the order of their first zone.
 
     With ``class_of_card`` (card -> class), the zones of a pool that hold one
     ``card_class`` are dealt first, class by class in the order of their

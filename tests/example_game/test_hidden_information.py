@@ -1,9 +1,9 @@
 """What each seat sees: hands owner-only, the draw pile hidden, the rest public;
-a picked market card stays known, so re-sampling never moves it."""
+a picked market card is seen by every seat, so re-sampling never moves it."""
 
 from __future__ import annotations
 
-from simcore.kit.zones import UNSEEN
+from simcore.kit.zones import EVERY_SEAT, NOBODY, UNSEEN
 from simcore.rng import Generator
 from tests.example_game.rules import DISCARD_PILE, DRAW_PILE, MARKET, PICK, PLANT, OrchardState
 
@@ -37,7 +37,7 @@ def test_a_card_picked_from_the_market_is_seen_by_every_seat_and_re_sampling_kee
     act(state, PICK.encode(market_position(state, "apple_5")))
     hand = state.hand(0)
     picked = hand.cards.index(state.config.names.index("apple_5"))
-    assert hand.known == [False, False, True]
+    assert hand.seen == [NOBODY, NOBODY, EVERY_SEAT]
     assert _zones_seen(state, 1)[state.zones.index(hand)] == (UNSEEN, UNSEEN, hand.cards[picked])
     moved_others = 0
     for draw in range(30):

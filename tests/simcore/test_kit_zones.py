@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from simcore.kit.zones import (
+    EVERY_SEAT,
     FACE_UP_COUNT,
     HIDDEN,
+    NOBODY,
     OWNER_ONLY,
     PUBLIC,
     TABLE,
@@ -45,26 +47,48 @@ def test_a_zone_that_hides_cards_must_name_a_pool() -> None:
         Zone("odd", 0, 7, pool=0)
 
 
-def test_a_card_moved_from_a_public_zone_stays_known_and_one_from_a_hidden_zone_does_not() -> None:
+def test_a_card_moved_from_a_public_zone_is_seen_by_all_and_one_from_a_hidden_zone_by_nobody() -> None:
     market = _zone("market", TABLE, PUBLIC, [1])
     pile = _zone("pile", TABLE, HIDDEN, [2])
     hand = _zone("hand", 0, OWNER_ONLY, [])
     other = _zone("other hand", 1, OWNER_ONLY, [])
     move_card(market, 0, hand)
     move_card(pile, 0, hand)
-    assert hand.known == [True, False]
+    assert hand.seen == [EVERY_SEAT, NOBODY]
     assert hand.observe(1) == (1, UNSEEN)
-    move_card(hand, 0, other)  # a known card handed on stays known
-    move_card(hand, 0, other)
-    assert other.known == [True, False]
+    move_card(hand, 0, other)  # a card every seat saw, handed on, stays seen by all
+    move_card(hand, 0, other)  # a card taken from seat 0's hand: seat 0 knows it
+    assert other.seen == [EVERY_SEAT, 1 << 0]
     other.shuffle(Generator(1))
-    assert other.known == [False, False]
+    assert other.seen == [NOBODY, NOBODY]
+
+
+def test_a_card_seen_by_some_seats_is_shown_to_them_only_and_kept_only_in_their_re_samples() -> None:
+    victim = _zone("hand", 0, OWNER_ONLY, [5])
+    taker = _zone("hand", 1, OWNER_ONLY, [6])
+    third = _zone("hand", 2, OWNER_ONLY, [7, 8])
+    move_card(victim, 0, taker)  # taken from seat 0: seats 0 and 1 know it, seat 2 does not
+    third.show(0, 0)  # seat 2 showed its first card to seat 0
+    zones = [victim, taker, third]
+    assert taker.observe(0) == (UNSEEN, 5) and taker.observe(2) == (UNSEEN, UNSEEN)
+    assert third.observe(0) == (7, UNSEEN) and third.observe(1) == (UNSEEN, UNSEEN)
+    moved_for_seat_2 = 0
+    for seed in range(30):
+        for_seat_0 = clone_zones(zones)
+        resample_zones(for_seat_0, 0, Generator(seed))
+        assert for_seat_0[1].cards[1] == 5 and for_seat_0[2].cards[0] == 7
+        assert observe_zones(for_seat_0, 0) == observe_zones(zones, 0)
+        for_seat_2 = clone_zones(zones)
+        resample_zones(for_seat_2, 2, Generator(seed))
+        moved_for_seat_2 += for_seat_2[1].cards[1] != 5
+        assert observe_zones(for_seat_2, 2) == observe_zones(zones, 2)
+    assert moved_for_seat_2 > 5
 
 
 def test_re_sampling_redraws_only_unseen_unknown_cards_within_each_pool_and_keeps_sizes() -> None:
     hand0 = _zone("hand", 0, OWNER_ONLY, [1, 2])
     hand1 = _zone("hand", 1, OWNER_ONLY, [3, 4, 5])
-    hand1.known[1] = True  # card 4 was seen by all
+    hand1.seen[1] = EVERY_SEAT  # card 4 was seen by all
     pile = _zone("pile", TABLE, HIDDEN, [6, 7, 8, 9])
     other_pool = _zone("rank deck", TABLE, HIDDEN, [20, 21, 22], pool=1)
     market = _zone("market", TABLE, PUBLIC, [30])
@@ -103,10 +127,10 @@ def test_a_face_up_count_pile_keeps_its_face_up_cards_when_re_sampled() -> None:
 def test_a_clone_is_independent() -> None:
     zones = [_zone("hand", 0, OWNER_ONLY, [1, 2])]
     copy = clone_zones(zones)
-    copy[0].add(3, known=True)
+    copy[0].add(3, seen=EVERY_SEAT)
     copy[0].take(0)
-    assert zones[0].cards == [1, 2] and zones[0].known == [False, False]
-    assert copy[0].cards == [2, 3] and copy[0].known == [False, True]
+    assert zones[0].cards == [1, 2] and zones[0].seen == [NOBODY, NOBODY]
+    assert copy[0].cards == [2, 3] and copy[0].seen == [NOBODY, EVERY_SEAT]
 
 
 def test_a_zone_bound_to_a_card_class_is_redrawn_only_from_cards_of_its_class() -> None:
