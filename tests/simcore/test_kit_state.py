@@ -31,6 +31,7 @@ class DuelState(KitState):
 
     @staticmethod
     def new_game(seed: int) -> DuelState:
+        """Shuffle six cards, deal two to each seat, ask seat 0 first."""
         state = DuelState()
         state.rng = Generator(seed)
         pile = Zone("pile", TABLE, HIDDEN, pool=0)
@@ -50,12 +51,15 @@ class DuelState(KitState):
         return state
 
     def blank(self) -> DuelState:
+        """An empty duel (``clone`` fills it)."""
         return DuelState()
 
     def choices_for(self, seat: int) -> list[int]:
+        """Any card of the seat's hand."""
         return [CARD.encode(position) for position in range(len(self.zones[2 + seat]))]
 
     def perform(self, task: Task, choice: int) -> None:
+        """Choose (ask, then commit the answer) or reveal both choices and score."""
         if task.kind == CHOOSE:
             if choice == NO_CHOICE:
                 self.ask(task, self.choices_for(task.seat))
