@@ -10,12 +10,18 @@ the load average before and after, so a figure is never quoted without its
 load.
 
 Usage: .venv/bin/python -m bench.kit_overhead [--games 2000] [--rounds 7] [--players 3] [--both-compiled]
+       [--copy DIR] [--only kit|hand-written]
 
 As it stands (after ``make compile``) the kit is compiled and the example
 game and its twin run interpreted on it. ``--both-compiled`` copies the
 sources to a temporary folder, compiles the core, the kit, the example game
 and its twin there with mypyc (a few minutes), and runs the measure in that
-copy: the comparison issue 21 cares about, where the rules are compiled too.
+copy: the comparison issue 21 cares about, where the rules are compiled too
+(``--copy DIR`` keeps that copy in DIR). ``--only SIDE`` just plays
+``--games`` games of one side, untimed: the README's instruction counts are
+``valgrind --tool=callgrind python -m bench.kit_overhead --only kit --games
+1000`` (and ``--games 0``, the start-up) run in such a copy
+(``PYTHONPATH=DIR``, from DIR).
 """
 
 from __future__ import annotations
@@ -77,11 +83,13 @@ COMPILED_IN_COPY = (
 )
 
 
-def run_both_compiled(arguments: list[str]) -> int:
-    """Copy the sources, compile them with the example game, and run this measure there."""
+def run_both_compiled(arguments: list[str], keep: str | None) -> int:
+    """Copy the sources (to ``keep``, or a temporary folder), compile them
+    with the example game, and run this measure there."""
     project = Path(__file__).resolve().parent.parent
     with tempfile.TemporaryDirectory(prefix="kit-overhead-") as folder:
-        copy = Path(folder)
+        copy = Path(keep) if keep else Path(folder)
+        copy.mkdir(parents=True, exist_ok=True)
         ignore = shutil.ignore_patterns("*.so", "__pycache__")
         for part in ("simcore", "tests/example_game", "bench"):
             shutil.copytree(project / part, copy / part, ignore=ignore)
@@ -106,10 +114,19 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--both-compiled", action="store_true",
                         help="compile the example game and its twin too, in a temporary copy")
+    parser.add_argument("--copy", help="with --both-compiled: keep the compiled copy in this folder")
+    parser.add_argument("--only", choices=("kit", "hand-written"), help="play --games games of one side, untimed")
     options = parser.parse_args()
     if options.both_compiled:
         sys.exit(run_both_compiled([f"--games={options.games}", f"--rounds={options.rounds}",
-                                    f"--players={options.players}"]))
+                                    f"--players={options.players}"], options.copy))
+    if options.only:
+        side: Game = GAME if options.only == "kit" else HANDWRITTEN_GAME
+        side_config = side.configure(side.default_parameters())
+        lineup = [parse_agent_spec("random")] * options.players
+        for seed in range(options.games):
+            play_game(side, side_config, options.players, seed, lineup)
+        return
     config = GAME.configure(GAME.default_parameters())
     import tests.example_game.rules as example_rules
 
