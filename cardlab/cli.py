@@ -208,6 +208,24 @@ def build_parser() -> argparse.ArgumentParser:
     _results_option(dashboard)
     dashboard.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
     dashboard.add_argument("--port", type=_integer(1, 65535), default=8501)
+    dashboard.add_argument("--allow-runs", action="store_true",
+                           help="let the New run page launch runs (off by default; beyond loopback it also needs "
+                           "--token-file)")
+    dashboard.add_argument("--token-file", type=Path, metavar="FILE",
+                           help="named launch tokens, one `name = \"secret\"` per line (TOML); needed with "
+                           "--allow-runs when --host is not loopback; the name is logged as who launched")
+    dashboard.add_argument("--max-games-per-run", type=_integer(1, MAX_GAMES), default=1_000_000, metavar="N",
+                           help="games per launched run, every variant and player count (default 1,000,000)")
+    dashboard.add_argument("--runs-per-hour", type=_integer(1, 100_000), default=20, metavar="N",
+                           help="launches allowed in any hour (default 20)")
+    dashboard.add_argument("--max-running", type=_integer(1, 64), default=1, metavar="N",
+                           help="launched runs playing at once; the others wait in the queue (default 1)")
+    dashboard.add_argument("--run-workers", type=_integer(1, MAX_WORKERS), metavar="N",
+                           help="CPUs for each launched run's local Ray (default: all cores)")
+    dashboard.add_argument("--job-address", metavar="URL",
+                           help="submit launched runs to this Ray cluster through Ray's job API (its dashboard, "
+                           "http://HEAD:8265; token from $RAY_AUTH_TOKEN) instead of the local Ray; the results "
+                           "folder must be on a disk every node shares")
     dashboard.set_defaults(handler=command_dashboard)
 
     games = commands.add_parser("games", help="the registered games, player counts and parameters")
@@ -510,7 +528,11 @@ def command_dashboard(arguments: argparse.Namespace) -> int:
 
     app = Path(dashboard.__file__).parent / "app.py"
     environment = dict(os.environ, CARDLAB_RESULTS=str(arguments.results.resolve()))  # an s3:// URI as is
+    environment.update(_launch_environment(arguments))
     print(f"cardlab dashboard: http://{arguments.host}:{arguments.port}  (results: {arguments.results})", flush=True)
+    if arguments.allow_runs:
+        print("cardlab dashboard: launching runs from the New run page is on"
+              + ("" if arguments.token_file is None else f" (tokens: {arguments.token_file})"), flush=True)
     command = [
         # dashboard.serve: Streamlit's command line with st.navigation's pages from the first request on.
         sys.executable, "-m", "dashboard.serve", "run", str(app),
@@ -520,6 +542,27 @@ def command_dashboard(arguments: argparse.Namespace) -> int:
     ]
     sys.stderr.flush()
     os.execve(sys.executable, command, environment)
+
+
+def _launch_environment(arguments: argparse.Namespace) -> dict[str, str]:
+    """``cardlab dashboard``'s launch options as the ``CARDLAB_*`` variables the pages read
+    (``workers.launcher.policy_from_environment``); a mistake is a ``UsageError``."""
+    from workers.launcher import dashboard_environment, is_loopback, read_tokens
+
+    if arguments.token_file is not None:
+        try:
+            read_tokens(arguments.token_file)
+        except ValueError as error:
+            raise UsageError(f"--token-file: {error}") from None
+    if arguments.allow_runs and arguments.token_file is None and not is_loopback(arguments.host):
+        raise UsageError(f"--allow-runs with --host {arguments.host}: beyond loopback, launching needs "
+                         "--token-file FILE (lines such as alice = \"a long secret\")")
+    if arguments.job_address is not None and not arguments.job_address.startswith(("http://", "https://")):
+        raise UsageError(f"--job-address {arguments.job_address}: expected the Ray dashboard's address, "
+                         "http://HEAD:8265")
+    return dashboard_environment(arguments.allow_runs, arguments.token_file, arguments.max_games_per_run,
+                                 arguments.runs_per_hour, arguments.max_running, arguments.run_workers,
+                                 arguments.job_address)
 
 
 def command_check_agent(arguments: argparse.Namespace) -> int:

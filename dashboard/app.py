@@ -38,6 +38,7 @@ MAIN_PAGES = [
 ]
 OPTIONAL_PAGES = [
     ("new_run.py", "New run", ":material/play_circle:"),
+    ("whatif.py", "What-if result", ":material/science:"),
 ]
 
 st.set_page_config(page_title="cardlab", page_icon=":material/playing_cards:", layout="wide")

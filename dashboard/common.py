@@ -37,6 +37,8 @@ from workers.location import ResultsPath, results_path
 
 RUN_HINT = "cardlab run experiments/divvy_baseline.toml"
 EXPERIMENT_KEY = "experiment"
+OPEN_EXPERIMENT_KEY = "open_experiment"
+"""Set by a page (then ``st.switch_page``) to open that experiment; read once by ``experiment_picker``."""
 T = TypeVar("T")
 
 
@@ -72,7 +74,10 @@ def experiment_picker() -> None:
     if not names:
         return
     wanted = st.query_params.get(EXPERIMENT_KEY)
-    if EXPERIMENT_KEY not in st.session_state and wanted in names:
+    opened = st.session_state.pop(OPEN_EXPERIMENT_KEY, None)
+    if opened in names:  # a page asked to open this experiment (the New run page, a finished what-if)
+        st.session_state[EXPERIMENT_KEY] = opened
+    elif EXPERIMENT_KEY not in st.session_state and wanted in names:
         st.session_state[EXPERIMENT_KEY] = wanted  # a link such as /cards?experiment=NAME
     if st.session_state.get(EXPERIMENT_KEY) not in names:
         st.session_state[EXPERIMENT_KEY] = names[0]

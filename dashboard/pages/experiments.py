@@ -1,15 +1,44 @@
 """Experiments page: every experiment under the results folder, its status and size; pick one to
-open. While a run is going on, the table refreshes itself."""
+open. Runs launched from the New run page are listed too, from the moment they are queued:
+queued, running (with progress), finished, failed (with the one-line reason), cancelled or
+interrupted. While a run is going on, the table refreshes itself."""
 
 from __future__ import annotations
 
+import polars as pl
 import streamlit as st
 
-from dashboard.common import EXPERIMENT_KEY, REFRESH_SECONDS, RUN_HINT, column_config, load_overview, results_root
+from analytics.catalog import read_spec
+from dashboard.common import (
+    EXPERIMENT_KEY,
+    OPEN_EXPERIMENT_KEY,
+    REFRESH_SECONDS,
+    RUN_HINT,
+    column_config,
+    experiment_names,
+    load_overview,
+    results_root,
+)
+from experiments.whatif import WHATIF_VARIANT
+from workers.launcher import LaunchRefused, list_runs, overview_with_launched_runs
+from workers.location import ResultsPath
+
+ACTIVE = ("running", "queued")
 
 st.title("Experiments")
 root = results_root()
-overview = load_overview(str(root))
+
+
+def overview_now(root: ResultsPath) -> pl.DataFrame:
+    """The experiments with the runs launched from the New run page (none on an object store)."""
+    overview = load_overview(str(root))
+    try:
+        return overview_with_launched_runs(overview, list_runs(root), root)
+    except LaunchRefused:  # an object store: nothing is launched there
+        return overview.with_columns(pl.lit("").alias("reason"))
+
+
+overview = overview_now(root)
 if overview.is_empty():
     st.info(f"No experiments in `{root}` yet. Run `{RUN_HINT}` to make one, then reload this page.")
     st.stop()
@@ -18,18 +47,26 @@ if overview.is_empty():
 def _open_selected() -> None:
     rows = st.session_state["experiments_table"].selection.rows
     if rows:
-        st.session_state[EXPERIMENT_KEY] = load_overview(str(root))["experiment"][rows[0]]
+        name = overview_now(root)["experiment"][rows[0]]
+        if name in experiment_names():  # a queued run has no results to open yet
+            st.session_state[EXPERIMENT_KEY] = name
 
 
-@st.fragment(run_every=REFRESH_SECONDS if (overview["status"] == "running").any() else None)
+def _open_comparison(name: str) -> None:
+    st.session_state[OPEN_EXPERIMENT_KEY] = name
+
+
+@st.fragment(run_every=REFRESH_SECONDS if overview["status"].is_in(ACTIVE).any() else None)
 def experiments_table() -> None:
-    """The overview table; refreshed every few seconds while a run is going on."""
-    current = load_overview(str(root))
+    """The overview table; refreshed every few seconds while a run is going on or queued."""
+    current = overview_now(root)
     running = current.filter(current["status"] == "running")
+    queued = current.filter(current["status"] == "queued")
     interrupted = current.filter(current["status"].is_in(["interrupted", "failed"]))
     st.caption(f"{current.height} experiments in `{root}`"
                + (f" · {running.height} running (this table refreshes itself every {REFRESH_SECONDS} s)"
                   if running.height else "")
+               + (f" · {queued.height} queued" if queued.height else "")
                + (f" · {interrupted.height} interrupted or failed (`cardlab run SPEC --resume` finishes them)"
                   if interrupted.height else "")
                + ". Select a row to open that experiment on the other pages (or use the sidebar).")
@@ -38,10 +75,21 @@ def experiments_table() -> None:
         "progress": st.column_config.ProgressColumn("progress", format="percent", min_value=0, max_value=1),
         "size_bytes": st.column_config.NumberColumn("size on disk (bytes)", format="compact"),
         "player_counts": st.column_config.TextColumn("players"),
+        "reason": st.column_config.TextColumn("why it stopped"),
     }
     st.dataframe(current, hide_index=True, key="experiments_table", on_select=_open_selected,
                  selection_mode="single-row", column_config=config)
 
 
 experiments_table()
-st.write(f"Open: **{st.session_state.get(EXPERIMENT_KEY, overview['experiment'][0])}**")
+names = experiment_names()
+if names:
+    chosen = str(st.session_state.get(EXPERIMENT_KEY, names[0]))
+    st.write(f"Open: **{chosen}**")
+    row = overview.filter(pl.col("experiment") == chosen)
+    spec = read_spec(root / chosen) if chosen in names else {}
+    finished_whatif = (WHATIF_VARIANT in (spec.get("variants") or {}) and not row.is_empty()
+                       and row["status"][0] == "finished")
+    if finished_whatif and st.button("Open the what-if comparison", key="experiments_open_whatif",
+                                     on_click=_open_comparison, args=(chosen,)):
+        st.switch_page("pages/whatif.py")

@@ -128,7 +128,8 @@ def test_ctrl_c_leaves_run_json_saying_interrupted_and_the_experiments_page_show
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     run, errors, results = _interrupted_run(tmp_path, signal.SIGINT)
     assert run.returncode == 130
-    assert errors.strip().splitlines()[-1] == "cardlab: interrupted; `cardlab run --resume` finishes a run"
+    assert errors.strip().splitlines()[-1] == (
+        "cardlab: interrupted; `cardlab run --resume` finishes a run (`cardlab tune --resume` a search)")
     overview = experiment_overview(results)
     assert overview["status"].to_list() == ["interrupted"]
     monkeypatch.setenv("CARDLAB_RESULTS", str(results))

@@ -1,0 +1,123 @@
+"""A what-if from the browser, end to end: ``cardlab dashboard --allow-runs`` on a free loopback
+port with an empty results folder, headless Chromium (Debian's ``chromium``) fills the New run
+form (one change to Divvy's card data, 60 games a variant), launches, waits for the run
+(``cardlab run`` on the embedded Ray, through the launcher) to finish, lands on the What-if
+result page and reads the comparison. Its screenshot is ``build/screenshots/whatif.png`` (the
+README's ``docs/dashboard-whatif.png`` is a copy)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.dashboard.test_browser import CHROMIUM, ROOT, SCREENSHOTS, Browser, free_port
+from tests.launcher.helpers import stopping_runs
+from tests.live_dashboard import wait_until_healthy
+from workers.launcher import launch_log, list_runs, spec_file
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium: apt-get install -y chromium")
+
+
+@pytest.fixture
+def launching_dashboard(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """``cardlab dashboard --allow-runs --run-workers 1`` on an empty results folder; (address, results)."""
+    results = tmp_path / "results"
+    results.mkdir()
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cardlab", "dashboard", "--results", str(results), "--port", str(port),
+         "--allow-runs", "--run-workers", "1"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        with stopping_runs(results):
+            wait_until_healthy(port, process)
+            yield f"http://127.0.0.1:{port}", results
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+
+
+def type_into(browser: Browser, label: str, text: str, then: str) -> None:
+    """Type ``text`` into the input whose aria-label is ``label`` (replacing what it holds), press
+    Enter, and wait until the page shows ``then``."""
+    found = browser.evaluate(f"""(() => {{
+        const box = document.querySelector('input[aria-label={json.dumps(label)}]');
+        if (!box) return false;
+        box.focus(); box.select(); return true; }})()""")
+    assert found, f"no input labelled {label!r}"
+    browser.call("Input.insertText", text=text)
+    browser.call("Input.dispatchKeyEvent", type="keyDown", key="Enter", code="Enter", windowsVirtualKeyCode=13,
+                 text="\r")
+    browser.call("Input.dispatchKeyEvent", type="keyUp", key="Enter", code="Enter", windowsVirtualKeyCode=13)
+    wait_for_text(browser, then)
+
+
+def click(browser: Browser, text: str, then: str) -> None:
+    """Click the button that says ``text`` and wait until the page shows ``then``."""
+    clicked = browser.evaluate(f"""(() => {{
+        const button = [...document.querySelectorAll('button')].find(b => b.innerText.trim() === {json.dumps(text)});
+        if (!button) return false;
+        button.click(); return true; }})()""")
+    assert clicked, f"no button {text!r}"
+    wait_for_text(browser, then)
+
+
+def wait_for_text(browser: Browser, text: str, timeout: float = 60) -> None:
+    """Wait until the page's text holds ``text`` and Streamlit is idle."""
+    deadline = time.monotonic() + timeout
+    while text not in page_text(browser) or browser.evaluate(
+            "!!document.querySelector('[data-testid=\"stStatusWidget\"]')"):
+        assert time.monotonic() < deadline, f"{text!r} not shown within {timeout} s: {page_text(browser)[-800:]!r}"
+        time.sleep(0.3)
+
+
+def page_text(browser: Browser) -> str:
+    return str(browser.evaluate("document.body ? document.body.innerText : ''") or "")
+
+
+def test_a_divvy_whatif_launched_from_the_browser_opens_on_its_comparison(
+        launching_dashboard: tuple[str, Path]) -> None:
+    address, results = launching_dashboard
+    browser = Browser()
+    try:
+        browser.load(f"{address}/new_run", "Search parameters")
+        # The accepted range comes from the game's own validator.
+        type_into(browser, "Search parameters", "axes_12.copies", then="an integer, now 1; accepted: at least 0")
+        type_into(browser, "New value", "-1", then="New value")
+        click(browser, "Add change",
+              then="new run: variants.whatif.cards.axes_12.copies: expected at least 0 copies")
+        type_into(browser, "New value", "0", then="New value")
+        click(browser, "Add change", then="Changes: cards.axes_12.copies = 0")
+        type_into(browser, "Games per variant and player count", "60", then="Games per variant")
+        type_into(browser, "Name", "browser_whatif", then="Name")
+        time.sleep(1)  # the last value committed
+        click(browser, "Launch", then="browser_whatif: running (120 games)")
+        deadline = time.monotonic() + 300
+        while "What-if result" not in page_text(browser) or "Every metric" not in page_text(browser):
+            assert time.monotonic() < deadline, page_text(browser)[:800]
+            time.sleep(1)
+        wait_for_text(browser, "Every metric")
+        time.sleep(1.5)  # let the charts draw
+        text = page_text(browser)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        browser.screenshot(SCREENSHOTS / "whatif.png")
+        dom = str(browser.evaluate("document.documentElement.outerHTML"))
+    finally:
+        browser.close()
+    assert "cards.axes_12.copies = 0" in text and "Experiment browser_whatif" in text.replace("*", "")
+    assert "The answer" in text and "Moved most" in text
+    assert 'data-testid="stException"' not in dom
+    assert "stVegaLiteChart" in dom and 'data-testid="stDataFrame"' in dom
+    [run] = list_runs(results)
+    assert (run.name, run.state, run.who, run.overrides) == ("browser_whatif", "finished", "local",
+                                                            {"cards.axes_12.copies": 0})
+    assert "paired_seeds = true" in spec_file(results, "browser_whatif").read_text()
+    assert [entry["action"] for entry in launch_log(results)] == ["launch"]
