@@ -5,13 +5,18 @@ A game's parameters are a nested dict loaded from its data file (for example
 such as ``cards.axes_7.copies`` or ``rules.rounds``. An override must name an
 existing leaf and keep its type; anything else raises ``ParameterError``
 naming the path and what was expected.
+
+A game declares what its parameters must be as ``Constraint``s (minimum,
+maximum, choices) and checks a tree with ``check_constraints``, instead of a
+chain of hand-written checks.
 """
 
 from __future__ import annotations
 
 import copy
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -110,3 +115,80 @@ def flatten_overrides(table: Mapping[str, Any]) -> dict[str, Any]:
     accepted, since TOML writes unquoted dotted keys as nested tables.
     """
     return dict(flatten(table))
+
+
+# --------------------------------------------------------------- constraints
+
+@dataclass(frozen=True)
+class Constraint:
+    """What one parameter (or, with ``*``, each entry of a table) must be.
+
+    ``path`` is dotted; a ``*`` stands for every key of the table there
+    (``cards.*.copies``). ``minimum`` and ``maximum`` bound a number (both
+    inclusive); ``choices`` lists the allowed values, ``choices_at`` names a
+    parameter whose keys (a table) or items (a list) are the allowed values.
+    ``expected`` replaces the generated message (``expected at least 1``,
+    ``expected a number from 1 to 20``, ``expected one of a, b``).
+    """
+
+    path: str
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    choices: tuple[Any, ...] | None = None
+    choices_at: str | None = None
+    expected: str = ""
+
+    def message(self, choices: tuple[Any, ...] | None) -> str:
+        """The one-line "expected ..." of a value breaking this constraint."""
+        if self.expected:
+            return self.expected
+        if choices is not None:
+            return "expected one of " + ", ".join(str(choice) for choice in choices)
+        if self.minimum is not None and self.maximum is not None:
+            return f"expected a number from {self.minimum} to {self.maximum}"
+        if self.minimum is not None:
+            return f"expected at least {self.minimum}"
+        return f"expected at most {self.maximum}"
+
+
+def _leaves(tree: Mapping[str, Any], keys: list[str], prefix: str) -> Iterator[tuple[str, Any]]:
+    """(dotted path, value) of every parameter a constraint path names."""
+    if not keys:
+        yield prefix, tree
+        return
+    head, rest = keys[0], keys[1:]
+    names = list(tree) if head == "*" else [head]
+    for name in names:
+        path = f"{prefix}.{name}" if prefix else name
+        if not isinstance(tree, Mapping) or name not in tree:
+            raise ParameterError(path, "missing parameter")
+        yield from _leaves(tree[name], rest, path)
+
+
+def _lookup(tree: Mapping[str, Any], path: str) -> Any:
+    node: Any = tree
+    for key in path.split("."):
+        if not isinstance(node, Mapping) or key not in node:
+            raise ParameterError(path, "missing parameter")
+        node = node[key]
+    return node
+
+
+def check_constraints(parameters: Mapping[str, Any], constraints: Sequence[Constraint]) -> None:
+    """Raise ``ParameterError`` (path and what was expected, one line) for the
+    first parameter that breaks one of ``constraints``, in order."""
+    for constraint in constraints:
+        choices = constraint.choices
+        if constraint.choices_at is not None:
+            choices = tuple(_lookup(parameters, constraint.choices_at))
+        for path, value in _leaves(parameters, constraint.path.split("."), ""):
+            if choices is not None:
+                if value not in choices:
+                    raise ParameterError(path, constraint.message(choices))
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ParameterError(path, constraint.message(None))
+            if constraint.minimum is not None and value < constraint.minimum:
+                raise ParameterError(path, constraint.message(None))
+            if constraint.maximum is not None and value > constraint.maximum:
+                raise ParameterError(path, constraint.message(None))

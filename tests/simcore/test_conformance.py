@@ -1,4 +1,5 @@
-"""Properties every registered game must have (run over every game in the registry)."""
+"""Properties every registered game must have (run over every game in the
+registry, and over the game kit's example game, ``tests/example_game``)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ from simcore.play import play_game
 from simcore.registry import GAMES
 from simcore.rng import Generator
 from simcore.trace import TraceRecorder
+from tests.example_game import GAME as EXAMPLE_GAME
+from tests.gamekit import default_config, recorded_actions, results
 
-GAME_IDS = sorted(GAMES)
+ALL_GAMES: dict[str, Game] = {**GAMES, EXAMPLE_GAME.info.id: EXAMPLE_GAME}
+GAME_IDS = sorted(ALL_GAMES)
 
 
 def _config(game: Game) -> object:
@@ -32,7 +36,7 @@ def _states_along_a_game(game: Game, n_players: int, seed: int) -> list[GameStat
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_random_games_end_with_legal_actions_all_along(game_id: str) -> None:
-    game = GAMES[game_id]
+    game = ALL_GAMES[game_id]
     for n_players in range(game.info.min_players, game.info.max_players + 1):
         for seed in range(50):
             played = play_game(game, _config(game), n_players, seed, [parse_agent_spec("random")] * n_players)
@@ -46,7 +50,7 @@ def test_random_games_end_with_legal_actions_all_along(game_id: str) -> None:
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_the_same_seed_and_agents_give_the_same_game(game_id: str) -> None:
-    game = GAMES[game_id]
+    game = ALL_GAMES[game_id]
     lineup = [parse_agent_spec("random"), parse_agent_spec("heuristic")] * game.info.max_players
     traces = []
     for _ in range(2):
@@ -63,7 +67,7 @@ def test_the_same_seed_and_agents_give_the_same_game(game_id: str) -> None:
 def test_changing_an_agent_never_changes_the_shuffle(game_id: str) -> None:
     """Agents draw from their own generators: the opening set-up is the same
     whichever agents play."""
-    game = GAMES[game_id]
+    game = ALL_GAMES[game_id]
     n_players = game.info.min_players
     openings = []
     for agent in ("random", "heuristic"):
@@ -77,7 +81,7 @@ def test_changing_an_agent_never_changes_the_shuffle(game_id: str) -> None:
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_tracing_does_not_change_the_game(game_id: str) -> None:
-    game = GAMES[game_id]
+    game = ALL_GAMES[game_id]
     n_players = game.info.min_players
     lineup = [parse_agent_spec("random")] * n_players
     quiet = play_game(game, _config(game), n_players, 7, lineup)
@@ -88,7 +92,7 @@ def test_tracing_does_not_change_the_game(game_id: str) -> None:
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_resampling_keeps_what_a_seat_sees_and_redraws_what_it_cannot(game_id: str) -> None:
-    game = GAMES[game_id]
+    game = ALL_GAMES[game_id]
     n_players = game.info.min_players
     changed_for_others = 0
     checked = 0
@@ -112,7 +116,7 @@ def test_resampling_keeps_what_a_seat_sees_and_redraws_what_it_cannot(game_id: s
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_clone_is_independent_of_the_original(game_id: str) -> None:
-    game = GAMES[game_id]
+    game = ALL_GAMES[game_id]
     state = game.new_state(_config(game), game.info.min_players, 3)
     copy = state.clone()
     before = state.observation(0)
@@ -124,7 +128,7 @@ def test_clone_is_independent_of_the_original(game_id: str) -> None:
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_a_played_game_counts_its_decisions_and_the_options_each_one_offered(game_id: str) -> None:
     """Recomputed by hand: only choices with more than one legal action count."""
-    game = GAMES[game_id]
+    game = ALL_GAMES[game_id]
     n_players = game.info.min_players
     played = play_game(game, _config(game), n_players, 21, [parse_agent_spec("random")] * n_players)
     state = game.new_state(_config(game), n_players, 21)
@@ -143,3 +147,44 @@ def test_a_played_game_counts_its_decisions_and_the_options_each_one_offered(gam
             state.apply(actions[0])
     assert (played.decisions, played.legal_actions) == (decisions, options)
     assert options >= 2 * decisions
+
+
+def _replay(state: GameState, actions: list[int], offered: list[list[int]] | None = None) -> None:
+    """Apply ``actions`` as ``play_game`` would (``note_offered`` first), checking
+    each is legal; with ``offered``, check the legal actions match it step by step."""
+    for step, action in enumerate(actions):
+        legal = list(state.legal_actions())
+        if offered is not None:
+            assert legal == offered[step], f"step {step}: the legal actions differ"
+        assert action in legal, f"step {step}: {action} is not legal"
+        state.note_offered(legal)
+        state.apply(action)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_clone_plays_on_exactly_like_its_original(game_id: str) -> None:
+    """Cloned at the start, a third and two thirds into random-versus-heuristic
+    games, the clone given the same answers offers the same legal actions at
+    every step and ends with the same results (scores, winners, ranks, game,
+    player and card columns, every seat's observation) as an uncloned game;
+    so does the original, which the cloning must leave untouched."""
+    game = ALL_GAMES[game_id]
+    config = default_config(game)
+    for n_players in sorted({game.info.min_players, game.info.max_players}):
+        for seed in range(5):
+            actions = recorded_actions(game, config, n_players, seed, ("random", "heuristic"))
+            reference = game.new_state(config, n_players, seed)
+            offered: list[list[int]] = []
+            for action in actions:
+                offered.append(list(reference.legal_actions()))
+                reference.note_offered(offered[-1])
+                reference.apply(action)
+            expected = results(game, reference)
+            for start in (0, len(actions) // 3, 2 * len(actions) // 3):
+                original = game.new_state(config, n_players, seed)
+                _replay(original, actions[:start])
+                copy = original.clone()
+                _replay(copy, actions[start:], offered[start:])
+                assert results(game, copy) == expected, f"{n_players} players, seed {seed}, cloned at {start}"
+                _replay(original, actions[start:], offered[start:])
+                assert results(game, original) == expected

@@ -1,0 +1,93 @@
+"""Card statistics: the per-(seat, counter, card) numbers of the ``cards`` table.
+
+A game names its counters once (``GameInfo.card_counters``, e.g.
+``("in_opening_hand", "drawn", "played", "playable")``) and counts into one
+``CardStats`` while it plays: ``stats.add(seat, DRAWN, card)``,
+``stats.note_played(seat, PLAYED, card, turn)`` (which also keeps the turn of
+the first play). ``add_rows`` then writes one row per (seat, card) that any
+of the given counters touched into the typed ``simcore.api.CardColumns``,
+the counters in ``card_counters`` order. All numbers live in one flat list,
+so a clone copies them with one slice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import final
+
+from mypy_extensions import i64
+
+from simcore.api import CardColumns
+
+
+@final
+class CardStats:
+    """Counters per seat, counter and card, and the turn of each first play."""
+
+    n_seats: int
+    n_counters: i64  # machine integers when compiled: the index arithmetic stays native
+    n_cards: i64
+    counts: list[int]
+    first_played: list[int]
+
+    def __init__(self, n_seats: int, n_counters: int, n_cards: int) -> None:
+        self.n_seats = n_seats
+        self.n_counters = n_counters
+        self.n_cards = n_cards
+        self.counts = [0] * (n_seats * n_counters * n_cards)
+        self.first_played = [-1] * (n_seats * n_cards)
+
+    def add(self, seat: i64, counter: i64, card: i64, amount: int = 1) -> None:
+        """Count ``amount`` more of ``counter`` for ``seat``'s ``card``."""
+        self.counts[(seat * self.n_counters + counter) * self.n_cards + card] += amount
+
+    def get(self, seat: i64, counter: i64, card: i64) -> int:
+        """The count of ``counter`` for ``seat``'s ``card``."""
+        return self.counts[(seat * self.n_counters + counter) * self.n_cards + card]
+
+    def set(self, seat: i64, counter: i64, card: i64, value: int) -> None:
+        """Set a counter outright (for counters computed at the end of a game)."""
+        self.counts[(seat * self.n_counters + counter) * self.n_cards + card] = value
+
+    def note_played(self, seat: i64, counter: i64, card: i64, turn: int) -> None:
+        """Count one play of ``card`` by ``seat`` in ``counter`` and keep the turn of its first play."""
+        self.counts[(seat * self.n_counters + counter) * self.n_cards + card] += 1
+        index = seat * self.n_cards + card
+        if self.first_played[index] < 0:
+            self.first_played[index] = turn
+
+    def first_played_turn(self, seat: i64, card: i64) -> int:
+        """The turn ``seat`` first played ``card``; -1 for never."""
+        return self.first_played[seat * self.n_cards + card]
+
+    def copy(self) -> CardStats:
+        """An independent copy."""
+        twin = CardStats(0, self.n_counters, self.n_cards)
+        twin.n_seats = self.n_seats
+        twin.counts = self.counts[:]
+        twin.first_played = self.first_played[:]
+        return twin
+
+    def add_rows(self, columns: CardColumns, names: tuple[str, ...], copies: Sequence[int],
+                 row_counters: Sequence[int]) -> None:
+        """Append one row per (seat, card) with any of ``row_counters``
+        non-zero: seat, card, ``copies[card]``, every counter, first played turn."""
+        columns.names = names
+        counter_columns = columns.counters
+        n_counters, n_cards, counts = self.n_counters, self.n_cards, self.counts
+        for seat in range(self.n_seats):
+            base = seat * n_counters * n_cards
+            for card in range(n_cards):
+                touched = False
+                for counter in row_counters:
+                    if counts[base + counter * n_cards + card]:
+                        touched = True
+                        break
+                if not touched:
+                    continue
+                columns.seat.append(seat)
+                columns.card.append(card)
+                columns.copies.append(copies[card])
+                for counter in range(n_counters):
+                    counter_columns[counter].append(counts[base + counter * n_cards + card])
+                columns.first_played_turn.append(self.first_played[seat * n_cards + card])

@@ -1,0 +1,271 @@
+"""Zones: piles of cards with an owner and a visibility.
+
+A zone is a list of card ids (``cards[-1]`` is the top) with
+
+- an ``owner``: a seat, or ``TABLE`` for a zone nobody owns;
+- a ``visibility``: ``PUBLIC`` (every seat sees every card), ``OWNER_ONLY``
+  (a hand: the owner sees the cards, the others only how many),
+  ``HIDDEN`` (a face-down pile: nobody sees the cards) or ``FACE_UP_COUNT``
+  (a pile whose lowest ``face_up`` cards lie face up under the face-down
+  rest, as Party Wanted buries cards);
+- a ``seen`` seat mask per position of a zone that can hide cards (a public
+  zone keeps none: every card in it is seen anyway): the history of the card
+  there, bit ``s`` set when seat ``s`` saw it. A card taken from a public
+  zone is seen by every seat (``EVERY_SEAT``), one taken from a hand at least
+  by that hand's owner, and a seen card keeps its seers when it moves on; a
+  seat sees the cards it saw, and re-sampling for it keeps them in place
+  (``move_card`` sets the mask, ``show`` adds seats, shuffling clears it);
+- a re-sampling ``pool``: the cards a seat cannot see are redrawn only among
+  the zones of the same pool (a hero deck keeps its cards). A zone that can
+  hide cards must name its pool, so no hidden card is copied into a search's
+  world by mistake. Within a pool, a zone may hold only one ``card_class``
+  (a Rank deck only cards of its Rank, ``resample_zones``' ``class_of_card``)
+  while the other zones of the pool take cards of any class.
+
+``clone_zones``, ``observe_zones`` and ``resample_zones`` are the one
+implementation of a state's ``clone``, ``observation`` and
+``resample_hidden`` for its cards (``simcore.kit.state``): what a seat sees
+of a zone is decided by the zone's visibility alone, so hidden information is
+right by construction.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, final
+
+from simcore.rng import Generator
+
+TABLE: Final = -1
+"""The owner of a zone that belongs to no seat."""
+
+PUBLIC: Final = 0
+OWNER_ONLY: Final = 1
+HIDDEN: Final = 2
+FACE_UP_COUNT: Final = 3
+VISIBILITY_NAMES: Final = ("public", "owner only", "hidden", "face-up count")
+
+NO_POOL: Final = -1
+"""The pool of a zone whose cards are never redrawn (a public zone)."""
+
+UNSEEN: Final = -1
+"""What an observation shows in place of a card the seat cannot see."""
+
+EVERY_SEAT: Final = -1
+"""The ``seen`` mask of a card every seat saw (every bit set)."""
+
+NOBODY: Final = 0
+"""The ``seen`` mask of a card no seat saw (but its zone's owner, who sees its zone anyway)."""
+
+ANY_CLASS: Final = -1
+"""The ``card_class`` of a zone that may hold cards of any class."""
+
+
+@final
+class Zone:
+    """One pile of cards (see the module docstring)."""
+
+    name: str
+    owner: int
+    visibility: int
+    pool: int
+    cards: list[int]
+    seen: list[int]
+    face_up: int
+    card_class: int
+
+    def __init__(self, name: str, owner: int, visibility: int, pool: int = NO_POOL,
+                 card_class: int = ANY_CLASS) -> None:
+        if visibility < PUBLIC or visibility > FACE_UP_COUNT:
+            raise ValueError(f"zone {name!r}: unknown visibility {visibility}")
+        if visibility != PUBLIC and pool < 0:
+            raise ValueError(f"zone {name!r} hides cards, so it needs a re-sampling pool (pool >= 0)")
+        self.name = name
+        self.owner = owner
+        self.visibility = visibility
+        self.pool = pool
+        self.cards = []
+        self.seen = []
+        self.face_up = 0
+        self.card_class = card_class
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def visible_to(self, seat: int) -> bool:
+        """True when ``seat`` sees every card of the zone."""
+        visibility = self.visibility
+        return visibility == PUBLIC or (visibility == OWNER_ONLY and seat == self.owner)
+
+    def add(self, card: int, seen: int = NOBODY) -> None:
+        """Put ``card`` on top; ``seen``: the seats that saw it (a mask)."""
+        self.cards.append(card)
+        if self.visibility != PUBLIC:
+            self.seen.append(seen)
+
+    def extend(self, cards: list[int], seen: int = NOBODY) -> None:
+        """Put ``cards`` on top, the last one topmost."""
+        self.cards.extend(cards)
+        if self.visibility != PUBLIC:
+            self.seen.extend([seen] * len(cards))
+
+    def show(self, position: int, seat: int) -> None:
+        """``seat`` sees the card at ``position`` (a card shown, or taken by it)."""
+        if self.visibility != PUBLIC:
+            self.seen[position] |= 1 << seat
+
+    def take(self, position: int) -> int:
+        """Remove and return the card at ``position``."""
+        if self.visibility != PUBLIC:
+            self.seen.pop(position)
+        return self.cards.pop(position)
+
+    def take_top(self) -> int:
+        """Remove and return the top card; -1 when the zone is empty."""
+        if not self.cards:
+            return -1
+        if self.visibility != PUBLIC:
+            self.seen.pop()
+        return self.cards.pop()
+
+    def take_all(self) -> list[int]:
+        """Empty the zone; its cards, bottom first."""
+        cards = self.cards
+        self.cards = []
+        self.seen = []
+        self.face_up = 0
+        return cards
+
+    def bury_face_up(self, card: int) -> None:
+        """Put ``card`` face up at the bottom (``FACE_UP_COUNT`` zones): every seat sees it."""
+        self.cards.insert(0, card)
+        self.seen.insert(0, EVERY_SEAT)
+        self.face_up += 1
+
+    def shuffle(self, rng: Generator) -> None:
+        """Shuffle every card face down: no card is seen or face up any more."""
+        rng.shuffle(self.cards)
+        if self.visibility != PUBLIC:
+            self.seen = [NOBODY] * len(self.cards)
+        self.face_up = 0
+
+    def copy(self) -> Zone:
+        """An independent copy."""
+        twin = Zone(self.name, self.owner, self.visibility, self.pool, self.card_class)
+        twin.cards = list(self.cards)
+        twin.seen = list(self.seen)
+        twin.face_up = self.face_up
+        return twin
+
+    def hidden_from(self, seat: int, position: int) -> bool:
+        """True when ``seat`` cannot see the card at ``position``."""
+        if self.visible_to(seat):
+            return False
+        if self.visibility == FACE_UP_COUNT and position < self.face_up:
+            return False
+        seen = self.seen[position]
+        if seat < 0:  # no seat in particular: only what every seat saw is seen
+            return seen != EVERY_SEAT
+        return not seen >> seat & 1
+
+    def observe(self, seat: int) -> tuple[int, ...]:
+        """The zone as ``seat`` sees it: every card, or ``UNSEEN`` in place of
+        each card it cannot see (so the size is seen too)."""
+        if self.visible_to(seat):
+            return tuple(self.cards)
+        return tuple(card if not self.hidden_from(seat, position) else UNSEEN
+                     for position, card in enumerate(self.cards))
+
+
+def move_card(source: Zone, position: int, target: Zone) -> int:
+    """Move the card at ``position`` of ``source`` onto ``target``; return it.
+
+    The seats that saw it where it was still know it (history): every seat
+    for a card from a public zone, the seats that had seen it otherwise, and
+    the owner of the hand it leaves. A card leaving a public zone for a hand
+    is therefore never redrawn by re-sampling, and a card taken from a hand is
+    never redrawn for the seat it was taken from.
+    """
+    if source.visibility == PUBLIC:
+        seen = EVERY_SEAT
+    else:
+        seen = source.seen[position]
+        if source.visibility == OWNER_ONLY and source.owner >= 0:
+            seen |= 1 << source.owner
+    card = source.take(position)
+    target.add(card, seen)
+    return card
+
+
+def clone_zones(zones: list[Zone]) -> list[Zone]:
+    """Independent copies of ``zones``, in order."""
+    return [zone.copy() for zone in zones]
+
+
+def observe_zones(zones: list[Zone], seat: int) -> tuple[Any, ...]:
+    """Every zone as ``seat`` sees it, in order."""
+    return tuple(zone.observe(seat) for zone in zones)
+
+
+def resample_zones(zones: list[Zone], seat: int, rng: Generator, class_of_card: list[int] | None = None) -> None:
+    """Redraw, in place, every card ``seat`` cannot see, pool by pool.
+
+    The unseen cards of one pool are sorted first (so the result depends only
+    on what ``seat`` sees and on ``rng``, not on where the cards really were:
+    seat-honest search), shuffled, and dealt back into the same positions; a
+    zone keeps its size and every card ``seat`` sees or saw stays where it
+    is. Pools are taken in the order of their first zone.
+
+    With ``class_of_card`` (card -> class), the zones of a pool that hold one
+    ``card_class`` are dealt first, class by class in the order of their
+    first zone, from the pool's unseen cards of that class (sorted, then
+    shuffled); every card left over, of any class, then goes (sorted, then
+    shuffled) to the pool's zones of ``ANY_CLASS``.
+    """
+    done_pools: list[int] = []
+    for first in zones:
+        pool = first.pool
+        if pool < 0 or pool in done_pools:
+            continue
+        done_pools.append(pool)
+        free_zones: list[Zone] = []
+        free_positions: list[int] = []
+        classed_zones: list[Zone] = []
+        classed_positions: list[int] = []
+        unseen: list[int] = []
+        for zone in zones:
+            if zone.pool != pool or zone.visible_to(seat):
+                continue
+            classed = zone.card_class != ANY_CLASS and class_of_card is not None
+            for position in range(len(zone.cards)):
+                if zone.hidden_from(seat, position):
+                    (classed_zones if classed else free_zones).append(zone)
+                    (classed_positions if classed else free_positions).append(position)
+                    unseen.append(zone.cards[position])
+        if classed_zones and class_of_card is not None:
+            unseen = _deal_classed(classed_zones, classed_positions, unseen, class_of_card, rng)
+        unseen.sort()
+        rng.shuffle(unseen)
+        for index in range(len(unseen)):
+            free_zones[index].cards[free_positions[index]] = unseen[index]
+
+
+def _deal_classed(zones: list[Zone], positions: list[int], unseen: list[int], class_of_card: list[int],
+                  rng: Generator) -> list[int]:
+    """Deal the class-bound slots (``zones[i]``, ``positions[i]``) from
+    ``unseen``, class by class; the cards left over, for the free slots."""
+    done_classes: list[int] = []
+    left = unseen
+    for first in zones:
+        card_class = first.card_class
+        if card_class in done_classes:
+            continue
+        done_classes.append(card_class)
+        eligible = sorted(card for card in left if class_of_card[card] == card_class)
+        rng.shuffle(eligible)
+        dealt = 0
+        for index in range(len(zones)):
+            if zones[index].card_class == card_class:
+                zones[index].cards[positions[index]] = eligible[dealt]
+                dealt += 1
+        left = [card for card in left if class_of_card[card] != card_class] + eligible[dealt:]
+    return left

@@ -1,0 +1,33 @@
+"""CardStats: counters per (seat, counter, card) written as typed card rows."""
+
+from __future__ import annotations
+
+from simcore.api import CardColumns
+from simcore.kit.cardstats import CardStats
+
+
+def test_rows_are_written_for_touched_cards_only_with_every_counter_in_order() -> None:
+    stats = CardStats(2, 3, 4)
+    stats.add(0, 0, 2)
+    stats.add(0, 1, 2, 5)
+    stats.note_played(1, 2, 3, turn=4)
+    stats.note_played(1, 2, 3, turn=6)
+    stats.add(1, 1, 0)  # counter 1 does not make a row below
+    columns = CardColumns(3)
+    stats.add_rows(columns, ("a", "b", "c", "d"), [1, 2, 3, 4], row_counters=(0, 2))
+    assert columns.names == ("a", "b", "c", "d")
+    assert list(columns.seat) == [0, 1] and list(columns.card) == [2, 3] and list(columns.copies) == [3, 4]
+    assert [list(column) for column in columns.counters] == [[1, 0], [5, 0], [0, 2]]
+    assert list(columns.first_played_turn) == [-1, 4]
+
+
+def test_a_copy_is_independent_and_set_overwrites() -> None:
+    stats = CardStats(1, 1, 2)
+    stats.add(0, 0, 1)
+    copy = stats.copy()
+    copy.add(0, 0, 1)
+    copy.note_played(0, 0, 0, 3)
+    assert stats.get(0, 0, 1) == 1 and copy.get(0, 0, 1) == 2
+    assert stats.first_played_turn(0, 0) == -1 and copy.first_played_turn(0, 0) == 3
+    copy.set(0, 0, 1, 9)
+    assert copy.get(0, 0, 1) == 9

@@ -1,0 +1,120 @@
+"""KitState: a simultaneous move's committed choices stay hidden until revealed and are redrawn by re-sampling.
+
+``Duel`` is a toy kit game: two seats hold two cards each; in each of two
+rounds both choose a card at once (seat 0 answers first, its choice waits
+committed and hidden), then both cards are revealed and the higher one
+scores a point for its seat.
+"""
+
+from __future__ import annotations
+
+from simcore.api import TraceSink
+from simcore.kit.cardstats import CardStats
+from simcore.kit.decisions import NO_CHOICE, ActionTypes, Task, TaskKinds
+from simcore.kit.state import KitState
+from simcore.kit.zones import HIDDEN, OWNER_ONLY, PUBLIC, TABLE, Zone, move_card
+from simcore.rng import Generator
+
+ACTIONS = ActionTypes()
+CARD = ACTIONS.add("card", ("position",))
+TASKS = TaskKinds()
+CHOOSE = TASKS.add("choose")
+REVEAL = TASKS.add("reveal")
+PILE, PLAYED = 0, 1
+
+
+class DuelState(KitState):
+    """The toy game of the module docstring."""
+
+    def __init__(self, trace: TraceSink | None = None) -> None:
+        super().__init__(2, Generator(1), trace, 0, 1, CardStats(2, 1, 6))
+
+    @staticmethod
+    def new_game(seed: int) -> DuelState:
+        """Shuffle six cards, deal two to each seat, ask seat 0 first."""
+        state = DuelState()
+        state.rng = Generator(seed)
+        pile = Zone("pile", TABLE, HIDDEN, pool=0)
+        state.add_zone(pile)
+        state.add_zone(Zone("played", TABLE, PUBLIC))
+        for seat in (0, 1):
+            state.add_zone(Zone("hand", seat, OWNER_ONLY, pool=0))
+        pile.extend(list(range(6)))
+        pile.shuffle(state.rng)
+        for _ in range(2):
+            for seat in (0, 1):
+                move_card(pile, len(pile) - 1, state.zones[2 + seat])
+        state.push(Task(REVEAL, -1))
+        state.push(Task(CHOOSE, 1))
+        state.push(Task(CHOOSE, 0))
+        state.run()
+        return state
+
+    def blank(self) -> DuelState:
+        """An empty duel (``clone`` fills it)."""
+        return DuelState()
+
+    def choices_for(self, seat: int) -> list[int]:
+        """Any card of the seat's hand."""
+        return [CARD.encode(position) for position in range(len(self.zones[2 + seat]))]
+
+    def perform(self, task: Task, choice: int) -> None:
+        """Choose (ask, then commit the answer) or reveal both choices and score."""
+        if task.kind == CHOOSE:
+            if choice == NO_CHOICE:
+                self.ask(task, self.choices_for(task.seat))
+            else:
+                self.decisions.commit(task.seat, choice)
+            return
+        cards = [self.zones[2 + seat].cards[CARD.value(self.decisions.committed[seat])] for seat in (0, 1)]
+        for seat in (0, 1):
+            hand = self.zones[2 + seat]
+            move_card(hand, hand.cards.index(cards[seat]), self.zones[PLAYED])
+        winner = 0 if cards[0] > cards[1] else 1
+        self.set_seat_number(winner, 0, self.seat_number(winner, 0) + 1)
+        self.decisions.clear_commitments()
+        if len(self.zones[2]):
+            self.push(Task(REVEAL, -1))
+            self.push(Task(CHOOSE, 1))
+            self.push(Task(CHOOSE, 0))
+        else:
+            self.end("hands_empty")
+
+
+def test_a_committed_choice_is_hidden_from_the_other_seat_until_the_reveal() -> None:
+    state = DuelState.new_game(3)
+    before = state.observation(1)
+    state.apply(CARD.encode(0))
+    other = state.clone()
+    other_choice = other.decisions.copy()
+    assert state.decisions.committed == [CARD.encode(0), NO_CHOICE] == other_choice.committed
+    first = DuelState.new_game(3)
+    first.apply(CARD.encode(1))
+    # Seat 1 cannot tell which card seat 0 chose, only that it chose.
+    assert first.observation(1) == state.observation(1) != before
+    assert first.observation(0) != state.observation(0)
+    state.apply(CARD.encode(0))
+    assert state.decisions.committed == [NO_CHOICE, NO_CHOICE] and len(state.zones[PLAYED]) == 2
+
+
+def test_re_sampling_redraws_another_seats_committed_choice_among_its_answers_and_keeps_the_seats_own() -> None:
+    state = DuelState.new_game(5)
+    state.apply(CARD.encode(1))
+    redrawn = set()
+    for seed in range(30):
+        copy = state.resample_hidden(1, Generator(seed))
+        assert copy.observation(1) == state.observation(1)
+        redrawn.add(copy.decisions.committed[0])
+        assert state.resample_hidden(0, Generator(seed)).decisions.committed[0] == CARD.encode(1)
+    assert redrawn == {CARD.encode(0), CARD.encode(1)}
+
+
+def test_a_clone_of_a_duel_plays_on_like_the_original() -> None:
+    state = DuelState.new_game(8)
+    state.apply(CARD.encode(1))
+    copy = state.clone()
+    for game in (state, copy):
+        while not game.is_terminal():
+            game.apply(game.legal_actions()[0])
+    assert copy.observation(0) == state.observation(0) and copy.seat_numbers == state.seat_numbers
+    assert state.end_reason() == "hands_empty" and sum(state.seat_numbers) == 2

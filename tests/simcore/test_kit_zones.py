@@ -1,0 +1,160 @@
+"""Zones: visibility decides what a seat sees; public history survives re-sampling; pools keep their cards."""
+
+from __future__ import annotations
+
+import pytest
+
+from simcore.kit.zones import (
+    EVERY_SEAT,
+    FACE_UP_COUNT,
+    HIDDEN,
+    NOBODY,
+    OWNER_ONLY,
+    PUBLIC,
+    TABLE,
+    UNSEEN,
+    Zone,
+    clone_zones,
+    move_card,
+    observe_zones,
+    resample_zones,
+)
+from simcore.rng import Generator
+
+
+def _zone(name: str, owner: int, visibility: int, cards: list[int], pool: int = 0) -> Zone:
+    zone = Zone(name, owner, visibility, pool if visibility != PUBLIC else -1)
+    zone.extend(cards)
+    return zone
+
+
+def test_each_visibility_shows_a_seat_what_it_should() -> None:
+    public = _zone("market", TABLE, PUBLIC, [1, 2])
+    hand = _zone("hand", 0, OWNER_ONLY, [3, 4])
+    pile = _zone("draw pile", TABLE, HIDDEN, [5, 6, 7])
+    buried = _zone("deck", 1, FACE_UP_COUNT, [8, 9])
+    buried.bury_face_up(10)
+    assert public.observe(1) == (1, 2)
+    assert hand.observe(0) == (3, 4) and hand.observe(1) == (UNSEEN, UNSEEN)
+    assert pile.observe(0) == (UNSEEN,) * 3 and pile.observe(TABLE) == (UNSEEN,) * 3
+    assert buried.observe(1) == (10, UNSEEN, UNSEEN) and buried.observe(0) == (10, UNSEEN, UNSEEN)
+
+
+def test_a_zone_that_hides_cards_must_name_a_pool() -> None:
+    with pytest.raises(ValueError, match="needs a re-sampling pool"):
+        Zone("hand", 0, OWNER_ONLY)
+    with pytest.raises(ValueError, match="unknown visibility"):
+        Zone("odd", 0, 7, pool=0)
+
+
+def test_a_card_moved_from_a_public_zone_is_seen_by_all_and_one_from_a_hidden_zone_by_nobody() -> None:
+    market = _zone("market", TABLE, PUBLIC, [1])
+    pile = _zone("pile", TABLE, HIDDEN, [2])
+    hand = _zone("hand", 0, OWNER_ONLY, [])
+    other = _zone("other hand", 1, OWNER_ONLY, [])
+    move_card(market, 0, hand)
+    move_card(pile, 0, hand)
+    assert hand.seen == [EVERY_SEAT, NOBODY]
+    assert hand.observe(1) == (1, UNSEEN)
+    move_card(hand, 0, other)  # a card every seat saw, handed on, stays seen by all
+    move_card(hand, 0, other)  # a card taken from seat 0's hand: seat 0 knows it
+    assert other.seen == [EVERY_SEAT, 1 << 0]
+    other.shuffle(Generator(1))
+    assert other.seen == [NOBODY, NOBODY]
+
+
+def test_a_card_seen_by_some_seats_is_shown_to_them_only_and_kept_only_in_their_re_samples() -> None:
+    victim = _zone("hand", 0, OWNER_ONLY, [5])
+    taker = _zone("hand", 1, OWNER_ONLY, [6])
+    third = _zone("hand", 2, OWNER_ONLY, [7, 8])
+    move_card(victim, 0, taker)  # taken from seat 0: seats 0 and 1 know it, seat 2 does not
+    third.show(0, 0)  # seat 2 showed its first card to seat 0
+    zones = [victim, taker, third]
+    assert taker.observe(0) == (UNSEEN, 5) and taker.observe(2) == (UNSEEN, UNSEEN)
+    assert third.observe(0) == (7, UNSEEN) and third.observe(1) == (UNSEEN, UNSEEN)
+    moved_for_seat_2 = 0
+    for seed in range(30):
+        for_seat_0 = clone_zones(zones)
+        resample_zones(for_seat_0, 0, Generator(seed))
+        assert for_seat_0[1].cards[1] == 5 and for_seat_0[2].cards[0] == 7
+        assert observe_zones(for_seat_0, 0) == observe_zones(zones, 0)
+        for_seat_2 = clone_zones(zones)
+        resample_zones(for_seat_2, 2, Generator(seed))
+        moved_for_seat_2 += for_seat_2[1].cards[1] != 5
+        assert observe_zones(for_seat_2, 2) == observe_zones(zones, 2)
+    assert moved_for_seat_2 > 5
+
+
+def test_re_sampling_redraws_only_unseen_unknown_cards_within_each_pool_and_keeps_sizes() -> None:
+    hand0 = _zone("hand", 0, OWNER_ONLY, [1, 2])
+    hand1 = _zone("hand", 1, OWNER_ONLY, [3, 4, 5])
+    hand1.seen[1] = EVERY_SEAT  # card 4 was seen by all
+    pile = _zone("pile", TABLE, HIDDEN, [6, 7, 8, 9])
+    other_pool = _zone("rank deck", TABLE, HIDDEN, [20, 21, 22], pool=1)
+    market = _zone("market", TABLE, PUBLIC, [30])
+    zones = [hand0, hand1, pile, other_pool, market]
+    before = observe_zones(zones, 0)
+    changed = 0
+    for seed in range(40):
+        copy = clone_zones(zones)
+        resample_zones(copy, 0, Generator(seed))
+        assert observe_zones(copy, 0) == before
+        assert copy[0].cards == [1, 2] and copy[1].cards[1] == 4 and copy[4].cards == [30]
+        assert sorted(copy[1].cards[0:1] + copy[1].cards[2:] + copy[2].cards) == [3, 5, 6, 7, 8, 9]
+        assert sorted(copy[3].cards) == [20, 21, 22]
+        changed += copy[1].cards != hand1.cards
+    assert changed > 20
+    assert hand1.cards == [3, 4, 5]  # the original is untouched
+
+
+def test_re_sampling_depends_only_on_what_the_seat_sees_not_on_where_the_cards_are() -> None:
+    first = [_zone("hand", 1, OWNER_ONLY, [3, 4]), _zone("pile", TABLE, HIDDEN, [5, 6])]
+    second = [_zone("hand", 1, OWNER_ONLY, [6, 5]), _zone("pile", TABLE, HIDDEN, [4, 3])]
+    resample_zones(first, 0, Generator(9))
+    resample_zones(second, 0, Generator(9))
+    assert [zone.cards for zone in first] == [zone.cards for zone in second]
+
+
+def test_a_face_up_count_pile_keeps_its_face_up_cards_when_re_sampled() -> None:
+    deck = _zone("deck", 0, FACE_UP_COUNT, [1, 2, 3, 4])
+    deck.bury_face_up(9)
+    for seed in range(10):
+        copy = clone_zones([deck])
+        resample_zones(copy, 0, Generator(seed))
+        assert copy[0].cards[0] == 9 and sorted(copy[0].cards[1:]) == [1, 2, 3, 4]
+
+
+def test_a_clone_is_independent() -> None:
+    zones = [_zone("hand", 0, OWNER_ONLY, [1, 2])]
+    copy = clone_zones(zones)
+    copy[0].add(3, seen=EVERY_SEAT)
+    copy[0].take(0)
+    assert zones[0].cards == [1, 2] and zones[0].seen == [NOBODY, NOBODY]
+    assert copy[0].cards == [2, 3] and copy[0].seen == [NOBODY, EVERY_SEAT]
+
+
+def test_a_zone_bound_to_a_card_class_is_redrawn_only_from_cards_of_its_class() -> None:
+    """As Theseus' Rank decks: each deck keeps its Rank; a hand and the exile
+    pile take the rest, of any Rank (card backs do not show the Rank)."""
+    rank_of = [1, 1, 1, 2, 2, 2, 0, 0]  # card -> class
+    deck_1 = Zone("rank 1 deck", TABLE, HIDDEN, pool=0, card_class=1)
+    deck_1.extend([0, 1])
+    deck_2 = Zone("rank 2 deck", TABLE, HIDDEN, pool=0, card_class=2)
+    deck_2.extend([3])
+    hand = Zone("hand", 1, OWNER_ONLY, pool=0)
+    hand.extend([2, 4, 6])
+    exiled = Zone("exile pile", TABLE, HIDDEN, pool=0)
+    exiled.extend([5, 7])
+    hand_classes = set()
+    for seed in range(60):
+        copy = clone_zones([deck_1, deck_2, hand, exiled])
+        resample_zones(copy, 0, Generator(seed), rank_of)
+        assert [len(zone) for zone in copy] == [2, 1, 3, 2]
+        assert all(rank_of[card] == 1 for card in copy[0].cards)
+        assert all(rank_of[card] == 2 for card in copy[1].cards)
+        assert sorted(card for zone in copy for card in zone.cards) == list(range(8))
+        hand_classes.add(tuple(sorted(rank_of[card] for card in copy[2].cards)))
+    assert len(hand_classes) > 2  # the hand's mix of Ranks changes from draw to draw
+    without = clone_zones([deck_1, deck_2, hand, exiled])
+    resample_zones(without, 0, Generator(1))  # no classes given: one plain pool
+    assert sorted(card for zone in without for card in zone.cards) == list(range(8))
