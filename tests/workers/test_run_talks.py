@@ -14,7 +14,7 @@ import pytest
 
 from experiments.spec import Shard, load_spec, parse_spec
 from workers.estimate import expected_seconds
-from workers.runner import RunOptions, RunSummary, run_experiment, shrink_spec, status_line
+from workers.runner import EMBEDDED_RAY_NODE_IP, RunOptions, RunSummary, run_experiment, shrink_spec, status_line
 from workers.shard import play_shard
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -52,7 +52,7 @@ def test_a_run_without_a_terminal_says_what_it_does_in_plain_lines_and_reports_i
     assert lines[0].startswith("cardlab run: divvy_baseline-games-40: 120 games of divvy (3 variant(s) x 1 player")
     assert lines[1] == "cardlab run: starting Ray on this machine (1 CPUs) ..."
     assert lines[2].startswith("cardlab run: Ray ready in ") and lines[2].endswith(", 1 worker(s)")
-    assert "cluster at 127.0.0.2:" in lines[2]
+    assert f"cluster at {EMBEDDED_RAY_NODE_IP}:" in lines[2]  # loopback only
     assert lines[3] == "cardlab run: playing 3 shard(s), 120 games, on 1 worker(s)"
     assert lines[-1].startswith("cardlab run: 120 of 120 games (100%), 3 of 3 shards, ")
     assert " games/s, done in " in lines[-1]
