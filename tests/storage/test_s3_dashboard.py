@@ -57,7 +57,7 @@ def test_the_win_rates_page_on_s3_shows_the_win_rates_of_the_local_copy(
     at = _open("win_rates", remote, monkeypatch)
     con = open_catalog(local / "divvy_small")
     try:
-        seats = metrics.win_rate_by_seat(con)
+        seats = metrics.metric(con, "seat_stats").drop("experiment")
     finally:
         con.close()
     expected = seats.filter(pl.col("n_players") == seats["n_players"].min())
