@@ -284,6 +284,9 @@ def test_the_compare_page_puts_two_experiments_of_a_game_side_by_side(
     same(table, expected)
     assert (table["delta_low"] <= table["delta"]).all() and (table["delta"] <= table["delta_high"]).all()
     assert chart_title(at.get("vega_lite_chart")[0]) == "sweep_tiny − divvy_tiny: Agents, 2 players"
+    spec = json.dumps(json.loads(at.get("vega_lite_chart")[0].proto.spec), ensure_ascii=False)
+    assert "Significant (p < 0.05, not corrected)" in spec and "Difference, right − left" in spec
+    assert "BH" not in spec and "from the baseline" not in spec  # no multiple-test correction, no baseline here
     next(box for box in at.selectbox if box.label == "What").select("card_stats").run()
     cards = shown(at, 0)
     assert set(cards["agent"]) == {"heuristic", "random"} and cards.height == 2 * 48
