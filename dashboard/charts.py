@@ -30,12 +30,17 @@ def _all_labels(title: str | None, **extra: Any) -> alt.Axis:
 def zoomed_domain(values: Sequence[float | None], *, pad: float = 0.08, low: float | None = 0.0,
                   high: float | None = 1.0) -> list[float]:
     """An axis range around ``values`` (intervals' ends, reference lines) with ``pad`` of the
-    span on each side, kept within ``[low, high]`` when given (rates stay in [0, 1])."""
+    span on each side, kept within ``[low, high]`` when given (rates stay in [0, 1]). A rate
+    axis spans at least 2 points, centred on the values, so a lone value is not a hairline."""
     present = [float(value) for value in values if value is not None]
     if not present:
         return [0.0 if low is None else low, 1.0 if high is None else high]
     smallest, largest = min(present), max(present)
-    span = max(largest - smallest, 0.02 if high == 1.0 else 1e-9)
+    minimum = 0.02 if high == 1.0 else 1e-9
+    if largest - smallest < minimum:
+        middle = (smallest + largest) / 2
+        smallest, largest = middle - minimum / 2, middle + minimum / 2
+    span = largest - smallest
     start, stop = smallest - pad * span, largest + pad * span
     if low is not None:
         start = max(low, start)
