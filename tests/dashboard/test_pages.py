@@ -334,6 +334,25 @@ def test_the_variants_page_names_sweep_points_by_their_values(
     assert chart_title(at.get("vega_lite_chart")[0]).startswith("sweep-000 (rounds=3, treasure_target=15) − baseline")
 
 
+def test_the_variants_page_shows_card_changes_one_agent_at_a_time(
+        results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(results, "divvy_tiny", "variants", monkeypatch)
+    next(box for box in at.selectbox if box.label == "Family").select("card").run()
+    agent = next(box for box in at.selectbox if box.label == "Agent (cards held by)")
+    assert agent.options == ["heuristic", "random"] and agent.value == "heuristic"  # the spec's first agent
+    deltas = report_of(results, "divvy_tiny").variant_deltas.filter(
+        (pl.col("variant") == "four_rounds") & (pl.col("family") == "card"))
+    for name in ("heuristic", "random"):
+        if name == "random":
+            agent.select("random").run()
+            assert not at.exception and at.query_params["agent"] == "random"
+        expected = deltas.filter(pl.col("agent") == name)
+        table = shown(at, 0)
+        assert table.height == expected.height > 0
+        same(table.select("delta", "delta_low", "delta_high", "q_value"),
+             expected.select("delta", "delta_low", "delta_high", "q_value"))
+
+
 @pytest.mark.parametrize("name", ALL)
 def test_the_sweeps_page_draws_the_response_curve_or_says_how_to_run_a_sweep(
         results: Results, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
