@@ -6,8 +6,11 @@ flag, and the play rate when playable (shown when the game records the
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import Selectbox
 
 from analytics.views import NEVER_PLAYED
 from tests.dashboard.conftest import Results
@@ -25,7 +28,7 @@ def cards_results(tmp_path_factory: pytest.TempPathFactory) -> Results:
     return Results(root)
 
 
-def selectbox(at: AppTest, label: str) -> object:
+def selectbox(at: AppTest, label: str) -> Selectbox[Any]:
     """The select box labelled ``label``."""
     return next(box for box in at.selectbox if box.label == label)
 
