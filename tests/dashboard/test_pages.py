@@ -468,6 +468,19 @@ def test_the_replay_page_shows_every_hand_as_it_was_at_the_chosen_turn(
         same(shown(at, 1), events_between(trace, last[0], last[0]))
 
 
+def test_a_link_to_a_game_opens_its_replay(results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_link(results, "replay", {"experiment": "ring_tiny", "variant": "labyrinth", "players": "4",
+                                       "game": "5"}, monkeypatch)
+    heading = next(block.value for block in at.markdown if "game index" in block.value)
+    assert "variant **labyrinth**, 4 players, game index **5**" in heading
+    players = computed(results, "ring_tiny", lambda con: con.sql("SELECT * FROM players").pl())
+    played = players.filter((pl.col("variant") == "labyrinth") & (pl.col("n_players") == 4)
+                            & (pl.col("game_index") == 5)).sort("seat")
+    assert shown(at, 0)["agent"].to_list() == played["agent"].to_list()
+    assert shown(at, 0)["won"].to_list() == played["won"].to_list()
+    assert (at.query_params["players"], at.query_params["game"]) == ("4", "5")
+
+
 def test_the_replay_page_finds_a_game_by_its_seed(results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
     at = open_page(results, "divvy_tiny", "replay", monkeypatch)
     games = computed(results, "divvy_tiny", lambda con: con.sql(
