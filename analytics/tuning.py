@@ -52,6 +52,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analytics.stats import WILSON_HIGH_SQL, WILSON_LOW_SQL, Z95, z_for_confidence
+from analytics.views import rematerialize_metric_views
 from experiments.spec import BASELINE
 from experiments.tuning import CONFIRM_SUFFIX, Target, TuningSpec, TuningSpecError
 from workers.location import ResultsPath, results_path, sorted_glob
@@ -235,6 +236,8 @@ def use_confidence(con: duckdb.DuckDBPyConnection, confidence: float) -> float:
     z = z_for_confidence(confidence)
     for statement in (WILSON_LOW_SQL, WILSON_HIGH_SQL):
         con.execute(statement.replace(f"z := {Z95!r}", f"z := {z!r}"))
+    # The report's catalog keeps some metric views as tables computed once: compute them again.
+    rematerialize_metric_views(con)
     return z
 
 

@@ -1098,6 +1098,17 @@ MATERIALIZED_VIEWS = ("experiment_modes", "seat_stats", "agent_stats", "faction_
 each to itself); ``register_metric_views(materialize=True)`` computes them once."""
 
 
+def rematerialize_metric_views(con: duckdb.DuckDBPyConnection) -> None:
+    """Compute again the ``MATERIALIZED_VIEWS`` tables that ``con`` holds (after the Wilson
+    macros changed their level: ``analytics.tuning.use_confidence``), in dependency order.
+    The views reading them see the new intervals; a connection without them is left as is."""
+    held = {str(name) for (name,) in con.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE temporary").fetchall()}
+    for name, query in metric_view_sql(Columns.of(con), paired=False).items():
+        if name in MATERIALIZED_VIEWS and f"_{name}" in held:
+            con.execute(f"CREATE OR REPLACE TEMP TABLE _{name} AS {query}")
+
+
 def register_metric_views(con: duckdb.DuckDBPyConnection, *, counts: bool = True,
                           paired: bool | None = None, materialize: bool = False) -> None:
     """Create the count views and every metric view on ``con`` (which has ``games``, ``players``, ``cards``).
