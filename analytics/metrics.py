@@ -324,20 +324,38 @@ def targets_met(con: duckdb.DuckDBPyConnection, targets: list[dict[str, object]]
 
 def agent_matchups(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """Agent i's win rate over its seat-games in games that include agent j
-    (``opponent``), per variant and player count, with 95% Wilson intervals:
-    the agent-versus-agent matrix of a skill ladder (long form). Seat-games of
-    an agent against itself count when two of its seats meet."""
+    (``opponent``) at another seat, per variant and player count: the
+    agent-versus-agent matrix of a skill ladder (long form). A seat-game counts
+    once per distinct opposing agent (not once per seat that agent holds), as
+    in the faction ``matchups``; seat-games of an agent against itself count
+    when two of its seats meet. The 95% interval is clustered by game (the
+    seat-games of one game are linked); the per-game sums (``n_sq``, ``w_sq``,
+    ``nw``, ``clusters``) are kept so that ``analytics.skill.pool_matchups``
+    can pool variants."""
     return con.sql("""
-        SELECT me.variant, me.n_players, me.agent, them.agent AS opponent,
-               count(*) AS seat_games, sum(me.won::INTEGER) AS wins,
-               sum(me.won::INTEGER) / count(*) AS win_rate,
-               wilson_low(sum(me.won::INTEGER), count(*)) AS win_rate_low,
-               wilson_high(sum(me.won::INTEGER), count(*)) AS win_rate_high
-        FROM players AS me
-        JOIN players AS them
-          ON me.experiment = them.experiment AND me.variant = them.variant
-         AND me.n_players = them.n_players AND me.game_index = them.game_index AND me.seat <> them.seat
-        GROUP BY ALL
+        WITH pairs AS (
+            SELECT DISTINCT me.experiment, me.variant, me.n_players, me.game_index, me.seat, me.agent,
+                   them.agent AS opponent, me.won::INTEGER AS won
+            FROM players AS me
+            JOIN players AS them
+              ON me.experiment = them.experiment AND me.variant = them.variant
+             AND me.n_players = them.n_players AND me.game_index = them.game_index AND me.seat <> them.seat
+        ), per_game AS (
+            SELECT experiment, variant, n_players, game_index, agent, opponent, count(*) AS n, sum(won) AS w
+            FROM pairs GROUP BY ALL
+        ), sums AS (
+            SELECT variant, n_players, agent, opponent, sum(n)::BIGINT AS seat_games, sum(w)::BIGINT AS wins,
+                   sum(n * n)::BIGINT AS n_sq, sum(w * w)::BIGINT AS w_sq, sum(n * w)::BIGINT AS nw,
+                   count(*)::BIGINT AS clusters
+            FROM per_game GROUP BY ALL
+        )
+        SELECT variant, n_players, agent, opponent, seat_games, wins, wins / seat_games AS win_rate,
+               wilson_low(wins / seat_games * clustered_n(seat_games, wins, n_sq, w_sq, nw, clusters),
+                          clustered_n(seat_games, wins, n_sq, w_sq, nw, clusters)) AS win_rate_low,
+               wilson_high(wins / seat_games * clustered_n(seat_games, wins, n_sq, w_sq, nw, clusters),
+                           clustered_n(seat_games, wins, n_sq, w_sq, nw, clusters)) AS win_rate_high,
+               n_sq, w_sq, nw, clusters
+        FROM sums
         ORDER BY ALL
     """).pl()
 

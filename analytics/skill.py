@@ -29,7 +29,7 @@ import polars as pl
 
 from analytics.catalog import read_manifest
 from analytics.metrics import agent_matchups, game_length
-from analytics.stats import wilson_interval
+from analytics.stats import clustered_effective_n, clustered_interval
 from experiments.spec import SpecError, parse_spec
 from workers.location import ResultsPath
 
@@ -82,32 +82,40 @@ def pool_matchups(matchups: pl.DataFrame, rules: Mapping[str, str]) -> pl.DataFr
 
     ``rules`` maps a variant to its rules text; a variant missing from it is
     pooled with nobody. Self-pairs (an agent against itself) are left out:
-    they only say that a seat wins 1/N of a mirror match. Columns: rules,
-    n_players, agent, opponent, variants (the pooled variant names, comma
-    separated), seat_games, wins, win_rate, win_rate_low, win_rate_high.
+    they only say that a seat wins 1/N of a mirror match. The interval is
+    clustered by game from the summed per-game sums (``n_sq``, ``w_sq``,
+    ``nw``, ``clusters``; rows without them count each seat-game as its own
+    game). Columns: rules, n_players, agent, opponent, variants (the pooled
+    variant names, comma separated), seat_games, wins, win_rate, win_rate_low,
+    win_rate_high, win_rate_effective_n.
     """
     schema = {"rules": pl.String, "n_players": pl.Int64, "agent": pl.String, "opponent": pl.String,
               "variants": pl.String, "seat_games": pl.Int64, "wins": pl.Int64, "win_rate": pl.Float64,
-              "win_rate_low": pl.Float64, "win_rate_high": pl.Float64}
+              "win_rate_low": pl.Float64, "win_rate_high": pl.Float64, "win_rate_effective_n": pl.Float64}
     mixed = matchups.filter(pl.col("agent") != pl.col("opponent"))
     if mixed.is_empty():
         return pl.DataFrame(schema=schema)
+    defaults = {"n_sq": pl.col("seat_games"), "w_sq": pl.col("wins"), "nw": pl.col("wins"),
+                "clusters": pl.col("seat_games")}  # one seat-game per game
     mixed = mixed.with_columns(
         pl.col("variant").map_elements(lambda name: rules.get(name, f"variant {name}"), return_dtype=pl.String)
-        .alias("rules"))
+        .alias("rules"),
+        *(expression.alias(name) for name, expression in defaults.items() if name not in mixed.columns))
+    sums = ["seat_games", "wins", *defaults]
     pooled = (
         mixed.group_by(["rules", "n_players", "agent", "opponent"])
         .agg(pl.col("variant").unique().sort().str.join(", ").alias("variants"),
-             pl.col("seat_games").cast(pl.Int64).sum(), pl.col("wins").cast(pl.Int64).sum())
+             *(pl.col(name).cast(pl.Int64).sum() for name in sums))
         .sort(["rules", "n_players", "agent", "opponent"])
     )
-    intervals = [wilson_interval(int(wins), int(games))
-                 for wins, games in zip(pooled["wins"], pooled["seat_games"], strict=True)]
+    rows = list(pooled.select(sums).iter_rows())
+    intervals = [clustered_interval(*row) for row in rows]
     return pooled.cast({"n_players": pl.Int64}).with_columns(
         (pl.col("wins") / pl.col("seat_games")).alias("win_rate"),
         pl.Series("win_rate_low", [low for low, _ in intervals], dtype=pl.Float64),
         pl.Series("win_rate_high", [high for _, high in intervals], dtype=pl.Float64),
-    )
+        pl.Series("win_rate_effective_n", [clustered_effective_n(*row) for row in rows], dtype=pl.Float64),
+    ).select(list(schema))
 
 
 def has_mixed_games(lineups: pl.DataFrame) -> bool:

@@ -90,10 +90,12 @@ def _rate(wins: str, n: str, name: str) -> str:
 
 
 def _mean(total: str, squares: str, n: str, name: str) -> str:
-    """A mean over games from its sums, with a normal 95% interval (``name``, ``_low``, ``_high``)."""
+    """A mean over games of a count that cannot be negative (levels, wipes) from its sums, with a
+    normal 95% interval (``name``, ``_low``, ``_high``) whose low end is clamped at 0."""
     mean = f"({total} / nullif({n}, 0))"
     se = f"sqrt(greatest(0.0, {squares} / nullif({n}, 0) - {mean} * {mean}) / nullif({n} - 1, 0))"
-    return f"{mean} AS {name}, {mean} - {Z95!r} * {se} AS {name}_low, {mean} + {Z95!r} * {se} AS {name}_high"
+    return (f"{mean} AS {name}, greatest(0.0, {mean} - {Z95!r} * {se}) AS {name}_low, "
+            f"{mean} + {Z95!r} * {se} AS {name}_high")
 
 
 def _cluster_sums(prefix: str, n: str, w: str) -> str:

@@ -30,12 +30,17 @@ def _all_labels(title: str | None, **extra: Any) -> alt.Axis:
 def zoomed_domain(values: Sequence[float | None], *, pad: float = 0.08, low: float | None = 0.0,
                   high: float | None = 1.0) -> list[float]:
     """An axis range around ``values`` (intervals' ends, reference lines) with ``pad`` of the
-    span on each side, kept within ``[low, high]`` when given (rates stay in [0, 1])."""
+    span on each side, kept within ``[low, high]`` when given (rates stay in [0, 1]). A rate
+    axis spans at least 2 points, centred on the values, so a lone value is not a hairline."""
     present = [float(value) for value in values if value is not None]
     if not present:
         return [0.0 if low is None else low, 1.0 if high is None else high]
     smallest, largest = min(present), max(present)
-    span = max(largest - smallest, 0.02 if high == 1.0 else 1e-9)
+    minimum = 0.02 if high == 1.0 else 1e-9
+    if largest - smallest < minimum:
+        middle = (smallest + largest) / 2
+        smallest, largest = middle - minimum / 2, middle + minimum / 2
+    span = largest - smallest
     start, stop = smallest - pad * span, largest + pad * span
     if low is not None:
         start = max(low, start)
@@ -204,9 +209,12 @@ def card_scatter(frame: pl.DataFrame, *, title: str, x: str = "play_rate",
     return alt.LayerChart(layer=[zero, points, leaders, names]).properties(title=title, height=height)
 
 
-def forest_plot(frame: pl.DataFrame, *, title: str, percent: bool) -> alt.LayerChart:
+def forest_plot(frame: pl.DataFrame, *, title: str, percent: bool,
+                x_title: str = "Difference from the baseline (95% interval)",
+                significance: str = "Significant (BH q < 0.05)", q_title: str = "q (BH)") -> alt.LayerChart:
     """Each row's ``delta`` with its 95% interval (``delta_low``..``delta_high``),
-    one line per ``label`` (every label shown); significant rows (after Benjamini–Hochberg) in red."""
+    one line per ``label`` (every label shown); significant rows in red (by default after
+    Benjamini–Hochberg; ``significance`` and ``q_title`` name another rule and its ``q_value``)."""
     data = frame.select("label", "delta", "delta_low", "delta_high", "q_value", "significant", "n")
     fmt = "+.1%" if percent else "+.2f"
     domain = zoomed_domain([*data["delta_low"].to_list(), *data["delta_high"].to_list(), 0.0], low=None, high=None)
@@ -214,15 +222,15 @@ def forest_plot(frame: pl.DataFrame, *, title: str, percent: bool) -> alt.LayerC
     base = alt.Chart(data).encode(y=alt.Y("label:N", sort=None, axis=_all_labels(None)))
     bars = base.mark_rule(strokeWidth=2).encode(
         x=alt.X("delta_low:Q", scale=scale,
-                axis=_all_labels("Difference from the baseline (95% interval)" + (", points" if percent else ""),
+                axis=_all_labels(x_title + (", points" if percent else ""),
                                  format="+%" if percent else "+.2f")),
         x2="delta_high:Q",
-        color=alt.Color("significant:N", title="Significant (BH q < 0.05)",
+        color=alt.Color("significant:N", title=significance,
                         scale=alt.Scale(domain=[False, True], range=["#9e9e9e", "#e45756"])))
     points = base.mark_point(filled=True, size=60).encode(
         x=alt.X("delta:Q", scale=scale), color=alt.Color("significant:N"),
         tooltip=_tooltips([("label:N", "What", ""), ("delta:Q", "Difference", fmt), ("delta_low:Q", "95% low", fmt),
-                           ("delta_high:Q", "95% high", fmt), ("q_value:Q", "q (BH)", ".3g"), ("n:Q", "Sample", ",")]))
+                           ("delta_high:Q", "95% high", fmt), ("q_value:Q", q_title, ".3g"), ("n:Q", "Sample", ",")]))
     zero = alt.Chart(pl.DataFrame({"zero": [0.0]})).mark_rule(color="black").encode(x=alt.X("zero:Q", scale=scale))
     return alt.LayerChart(layer=[zero, bars, points]).properties(title=title, height=alt.Step(ROW_STEP))
 

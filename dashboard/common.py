@@ -288,12 +288,15 @@ def choose(label: str, options: Sequence[Any], *, key: str, container: Any = st,
     return value
 
 
-def number_filter(label: str, *, key: str, container: Any = st, minimum: int = 0, step: int = 10) -> int:
-    """A whole-number input kept in the page address (``?key=N``)."""
+def number_filter(label: str, *, key: str, container: Any = st, minimum: int = 0, maximum: int | None = None,
+                  step: int = 10) -> int:
+    """A whole-number input kept in the page address (``?key=N``), from ``minimum`` to ``maximum``
+    (no upper bound when None); a number outside them in the address gives ``minimum``."""
     if key not in st.session_state:
         wanted = st.query_params.get(key, "")
-        st.session_state[key] = int(wanted) if wanted.isdigit() and int(wanted) >= minimum else minimum
-    value = int(container.number_input(label, min_value=minimum, step=step, key=key))
+        fits = wanted.isdigit() and int(wanted) >= minimum and (maximum is None or int(wanted) <= maximum)
+        st.session_state[key] = int(wanted) if fits else minimum
+    value = int(container.number_input(label, min_value=minimum, max_value=maximum, step=step, key=key))
     st.query_params[key] = str(value)
     return value
 

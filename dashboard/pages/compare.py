@@ -75,7 +75,8 @@ labels = compared.select(pl.concat_str([pl.col(key).cast(pl.String) for key in k
 plot = compared.with_columns(labels["label"], (pl.col("p_value") < 0.05).alias("significant"),
                              pl.col("p_value").alias("q_value"), pl.col("right_n").alias("n"))
 st.altair_chart(forest_plot(plot, percent=True, title=f"{other.experiment} − {report.experiment}: {VIEWS[view]}, "
-                            f"{n_players} players"), width="stretch")
+                            f"{n_players} players", x_title="Difference, right − left (95% interval)",
+                            significance="Significant (p < 0.05, not corrected)", q_title="p"), width="stretch")
 st.caption("Red: p < 0.05 (two-proportion z-test at the effective sample sizes; not corrected for multiple tests).")
 table(compared, names={"left_rate": f"{report.experiment}", "right_rate": f"{other.experiment}",
                        "left_low": "left 95% low", "left_high": "left 95% high", "right_low": "right 95% low",

@@ -7,7 +7,17 @@ import polars as pl
 import streamlit as st
 
 from analytics.replay import events_between, moments_of_turn, seat_lines, table_lines, turns_of
-from dashboard.common import header, load, open_report, pick, replay, require_experiment, table, variant_picker
+from dashboard.common import (
+    header,
+    load,
+    number_filter,
+    open_report,
+    players_picker,
+    replay,
+    require_experiment,
+    table,
+    variant_picker,
+)
 from experiments.spec import SpecError
 from simcore.registry import get_game
 
@@ -31,9 +41,9 @@ if how == "seed":
 else:
     left, middle, right = st.columns(3)
     variant = variant_picker(report, container=left)
-    n_players = pick("Players", counts, container=middle)
-    index = int(right.number_input(f"Game index (0 to {games - 1})", min_value=0, max_value=max(games - 1, 0),
-                                   value=0, step=1))
+    n_players = players_picker(counts, container=middle)  # kept in the address with the index: a game's link
+    index = number_filter(f"Game index (0 to {games - 1})", key="game", container=right, maximum=max(games - 1, 0),
+                          step=1)
 try:
     trace = replay(folder, str(variant), int(n_players), index)
 except SpecError as error:

@@ -30,7 +30,8 @@ if matrix.is_empty():
             "do (`experiments/<game>_skill_ladder.toml`, e.g. `cardlab run experiments/divvy_skill_ladder.toml`).")
 else:
     rules_box, count_box = st.columns(2)
-    rules = pick("Rules (variants pooled)", matrix["rules"].unique(maintain_order=True).to_list(), container=rules_box)
+    rules = pick("Rules (variants pooled)", matrix["rules"].unique(maintain_order=True).to_list(), container=rules_box,
+                 key="rules")
     n_players = pick("Players", player_counts(matrix.filter(pl.col("rules") == rules)), container=count_box,
                      key="matrix_players")
     pairs = matrix.filter((pl.col("rules") == rules) & (pl.col("n_players") == n_players))

@@ -57,7 +57,8 @@ def write_games(folder: Path, name: str, games: list[dict[str, Any]], seats: dic
                 paired: bool = False) -> None:
     """An experiment of Divvy-schema files from plain rows.
 
-    ``games``: variant, game_index, n_players, winners (list), seed (optional).
+    ``games``: variant, game_index, n_players, winners (list), seed and draw (optional;
+    by default a game without winners is a draw, as a competitive game's would be).
     ``seats``: (variant, game_index) -> one (faction, won) per seat. No cards
     rows but one placeholder card per game, so the cards table is not empty.
     """
@@ -71,8 +72,8 @@ def write_games(folder: Path, name: str, games: list[dict[str, Any]], seats: dic
             {**key, "game_index": row["game_index"], "n_players": row["n_players"],
              "seed": row.get("seed", 1000 * variants.index(variant) + row["game_index"]),
              "winner": row["winners"][0] if len(row["winners"]) == 1 else None, "winners": row["winners"],
-             "draw": not row["winners"], "end_reason": row.get("end_reason", "rounds_complete"), "turns": 5,
-             "decisions": 10, "rounds_played": 5, "unclaimed_coins": 0, "deck_reshuffled": False}
+             "draw": row.get("draw", not row["winners"]), "end_reason": row.get("end_reason", "rounds_complete"),
+             "turns": 5, "decisions": 10, "rounds_played": 5, "unclaimed_coins": 0, "deck_reshuffled": False}
             for row in rows]
         player_rows = [
             {**key, "game_index": row["game_index"], "n_players": row["n_players"], "seat": seat,
@@ -267,7 +268,8 @@ def test_faction_win_rates_spread_and_band_are_as_worked_out(tmp_path: Path) -> 
     assert teams.height == 0  # a competitive game has no team tables
 
 
-COOP_GAMES = [{"variant": "baseline", "game_index": g, "n_players": n, "winners": list(range(n)) if won else []}
+COOP_GAMES = [{"variant": "baseline", "game_index": g, "n_players": n, "winners": list(range(n)) if won else [],
+               "draw": False}  # a cooperative loss is no draw (simcore/records.py)
               for g, n, won in ((0, 2, True), (1, 2, False), (2, 3, True), (3, 3, False), (4, 3, True))]
 COOP_SEATS = {
     ("baseline", 0): [("Mage", True), ("Rogue", True)],

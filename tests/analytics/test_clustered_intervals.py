@@ -139,14 +139,39 @@ def test_a_card_playable_but_never_played_is_flagged_as_describing_the_agent() -
     assert flagged["playable_play_rate"].to_list() == [0.0, 0.0]
 
 
-def test_without_a_playable_counter_the_play_rate_when_playable_is_empty(small_experiment: SmallExperiment) -> None:
-    con = open_catalog(small_experiment.folder)
-    try:
-        stats = con.sql("SELECT * FROM card_stats").pl()
-    finally:
-        con.close()
+def test_without_a_playable_counter_the_play_rate_when_playable_is_empty() -> None:
+    # Results written before the games recorded ``playable`` (every game records it now).
+    data = competitive(1, 300)
+    data.con.execute("ALTER TABLE cards DROP COLUMN playable")
+    data.con.execute("UPDATE cards SET played = 0, first_played_turn = NULL WHERE card = 'card_3'")
+    from analytics.views import Columns, count_view_sql, register_metric_views
+
+    for name, query in count_view_sql(Columns.of(data.con)).items():
+        data.con.execute(f"CREATE OR REPLACE TABLE {name} AS {query}")
+    register_metric_views(data.con, counts=False, materialize=True)
+    stats = data.con.sql("SELECT * FROM card_stats").pl()
     assert (stats["games_playable"] == 0).all() and stats["playable_play_rate"].is_null().all()
     # Never played then means: in hand, never played.
     never = stats.filter(pl.col("never_played"))
+    assert set(never["card"]) == {"card_3"}
     assert (never["games_played"] == 0).all() and (never["games_in_hand"] > 0).all()
     assert math.isfinite(stats["gih_win_rate"].sum())
+
+
+def test_a_real_game_s_playable_counter_gives_the_play_rate_when_playable(small_experiment: SmallExperiment) -> None:
+    con = open_catalog(small_experiment.folder)
+    try:
+        stats = con.sql("SELECT * FROM card_stats").pl()
+        counts = con.sql("""
+            SELECT c.variant, c.n_players, p.agent, c.card, count(*) FILTER (WHERE c.playable > 0) AS playable,
+                   count(*) FILTER (WHERE c.playable > 0 AND c.played > 0) AS played
+            FROM cards AS c JOIN players AS p USING (experiment, variant, n_players, game_index, seat)
+            GROUP BY ALL""").pl()
+    finally:
+        con.close()
+    joined = stats.join(counts, on=["variant", "n_players", "agent", "card"])
+    assert joined.height == stats.height and (joined["games_playable"] > 0).any()
+    assert joined["games_playable"].to_list() == joined["playable"].to_list()
+    assert joined["games_played_when_playable"].to_list() == joined["played"].to_list()
+    rated = joined.filter(pl.col("games_playable") > 0)
+    assert rated["playable_play_rate"].to_list() == pytest.approx((rated["played"] / rated["playable"]).to_list())

@@ -30,7 +30,7 @@ from analytics.ratings import (
     fit_strengths,
     games_to_separate,
 )
-from analytics.report import build_report, render_report
+from analytics.report import build_report, render_report, write_report_csv
 from analytics.skill import agent_cost, ladder_order, variant_rules
 from experiments.spec import parse_spec
 from tests.conftest import SmallExperiment, write_experiment
@@ -175,7 +175,7 @@ def test_a_real_ladders_ratings_follow_the_closed_form_of_its_chain_of_pairs(sma
     assert gaps.height == 2 and gaps["upper"].to_list()[-1] == "heuristic"
 
 
-def test_the_report_shows_the_ratings_section_in_every_format(small_ladder: SmallExperiment) -> None:
+def test_the_report_shows_the_ratings_section_in_every_format(small_ladder: SmallExperiment, tmp_path: Path) -> None:
     report = build_report(small_ladder.folder)
     text = render_report(report, "text", sections=["ratings"])
     assert "Ratings (Bradley-Terry, Elo scale): 2 players, (game defaults), random = 0" in text
@@ -189,9 +189,10 @@ def test_the_report_shows_the_ratings_section_in_every_format(small_ladder: Smal
     assert set(data["tables"]) == {"agent_ratings", "rating_gaps"}
     assert {row["agent"] for row in data["tables"]["agent_ratings"]} == {"random", "heuristic",
                                                                           "ismcts(iterations=4)"}
-    csv = render_report(report, "csv", sections=["ratings"])
-    assert "# agent_ratings\nrules,n_players,agent,anchor,games,comparisons,rating,rating_low,rating_high,rank" in csv
-    assert "# rating_gaps\n" in csv
+    written = write_report_csv(report, tmp_path / "csv", sections=["ratings"])
+    assert [path.name for path in written] == ["summary.csv", "agent_ratings.csv", "rating_gaps.csv"]
+    assert (tmp_path / "csv" / "agent_ratings.csv").read_text().splitlines()[0] == (
+        "rules,n_players,agent,anchor,games,comparisons,rating,rating_low,rating_high,rank")
 
 
 @pytest.mark.parametrize(("game", "agents"), [("divvy", ["random"]), ("party_wanted", ["heuristic", "random"])],

@@ -130,7 +130,14 @@ def test_the_text_report_has_one_card_table_per_variant_and_agent_best_shrunk_fi
 def test_card_rows_limits_the_text_card_tables_to_the_best_and_worst(report: Report) -> None:
     text = render_report(report, "text", card_rows=5)
     assert text.count("top and bottom 5 of 48 cards") == 4  # two variants, two agents
-    assert text.count("\n  ...") == 4
+    # One "..." row between the best and the worst 5, in each block of columns of each table.
+    names = set(report.card_stats["card"].to_list())
+    for table in text.split("\nCards: ")[1:]:
+        body = table.split("\n\n")[0]
+        blocks = max(1, body.count("(columns "))
+        assert body.count("\n  ...") == blocks
+        rows = [line for line in body.splitlines() if line.split() and line.split()[0] in names]
+        assert len(rows) == 10 * blocks
 
 
 def test_the_markdown_report_has_a_pipe_table_per_section(report: Report) -> None:

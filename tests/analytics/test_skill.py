@@ -11,6 +11,7 @@ import pytest
 from analytics.catalog import open_catalog
 from analytics.metrics import agent_matchups, metric, movement_of_rates, skill_movement
 from analytics.stats import wilson_interval
+from tests.analytics.synthetic import competitive
 from tests.analytics.test_metrics import write_handmade
 from tests.conftest import SmallExperiment
 
@@ -100,3 +101,22 @@ def test_skill_movement_reads_the_card_views_of_the_rungs_of_a_real_ladder(small
     heuristic = rung_cards.filter(pl.col("variant") == "sweep-000")
     assert row["win_rate"] == pytest.approx(heuristic.filter(pl.col("card") == "blades_3")["gih_win_rate"][0])
     assert row["variant_mean"] == pytest.approx(heuristic["gih_win_rate"].mean())
+
+
+def test_the_agent_matrix_counts_a_seat_game_once_per_opposing_agent_with_a_clustered_interval() -> None:
+    # Four seats, two strong and two weak agents in every game: a strong seat-game meets the weak
+    # agent at two seats but counts once; the two strong seats of a game are linked (one winner),
+    # so the interval is the agent's own clustered one (every game includes the weak agent).
+    data = competitive(1, 3000)
+    matrix = agent_matchups(data.con).filter(pl.col("variant") == "baseline")
+    rows = {(row["agent"], row["opponent"]): row for row in matrix.iter_rows(named=True)}
+    assert rows["strong", "weak"]["seat_games"] == rows["weak", "strong"]["seat_games"] == 2 * 3000
+    assert rows["strong", "strong"]["seat_games"] == 2 * 3000  # the other strong seat
+    agent = data.con.sql("SELECT * FROM agent_stats WHERE variant = 'baseline' AND agent = 'strong'").pl().row(
+        0, named=True)
+    strong = rows["strong", "weak"]
+    assert (strong["wins"], strong["win_rate"]) == (agent["wins"], pytest.approx(agent["win_rate"]))
+    assert (strong["win_rate_low"], strong["win_rate_high"]) == pytest.approx(
+        (agent["win_rate_low"], agent["win_rate_high"]), abs=1e-9)
+    plain = wilson_interval(strong["wins"], strong["seat_games"])
+    assert strong["win_rate_high"] - strong["win_rate_low"] < plain[1] - plain[0]  # negatively linked seats

@@ -10,6 +10,7 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
+from analytics.catalog import open_catalog
 from analytics.sql import (
     CONTINUATION_PROMPT,
     PROMPT,
@@ -134,8 +135,6 @@ def test_the_shell_leaves_at_end_of_input(small_experiment: SmallExperiment) -> 
 
 
 def test_execute_reuses_an_open_connection(small_experiment: SmallExperiment) -> None:
-    from analytics.catalog import open_catalog
-
     con = open_catalog(small_experiment.folder)
     try:
         assert execute(con, "SELECT count(*) AS n FROM cards", "csv").startswith("n\n")

@@ -2,7 +2,10 @@
 port, every page loaded by headless Chromium (Debian's ``chromium``; CI
 installs it with ``apt-get install -y chromium``) driven over the DevTools
 protocol, checked for its key element and for the absence of a Streamlit
-exception, with one screenshot per page under ``build/screenshots/``.
+exception, with one screenshot per page under ``build/screenshots/``; then
+the new filters, the card detail view and the comparison opened from shared
+links, every label of their widgets present, the address's values shown in
+the widgets, and no Deploy button.
 """
 
 from __future__ import annotations
@@ -35,8 +38,10 @@ PAGES = {  # url path -> (experiment, text that only the rendered page shows)
     "": ("ring_tiny", "Select a row to open"),
     "win_rates": ("ring_tiny", "By faction (party)"),
     "cards": ("divvy_tiny", "Sort by"),
+    "card": ("ring_tiny", "by the turn it was first played"),
+    "compare": ("divvy_tiny", "Compare with (same game)"),
     "variants": ("divvy_tiny", "Significant changes only"),
-    "sweeps": ("sweep_tiny", "One line per"),
+    "sweeps": ("sweep_tiny", "Parameter (x axis)"),
     "game_length": ("party_tiny", "End reasons"),
     "skill": ("skill_tiny", "How win rates move with skill"),
     "replay": ("theseus_tiny", "omniscient designer"),
@@ -129,7 +134,11 @@ class Browser:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             text = self.evaluate("document.body ? document.body.innerText : ''") or ""
-            running = self.evaluate("!!document.querySelector('[data-testid=\"stStatusWidget\"]')")
+            # Idle: no status widget, and the app says its script run is over (a page's first
+            # text can show before the rest of it is drawn).
+            running = self.evaluate("!!document.querySelector('[data-testid=\"stStatusWidget\"]') || "
+                                    "(document.querySelector('[data-testid=\"stApp\"]') || {dataset: {}})"
+                                    ".dataset.testScriptState !== 'notRunning'")
             if ready in text and not running:
                 time.sleep(0.7)  # let the charts draw
                 return str(self.evaluate("document.documentElement.outerHTML"))
@@ -171,3 +180,66 @@ def test_every_page_renders_in_chromium_without_an_exception(dashboard: str, bro
     if page not in ("", "replay", "sql"):
         assert "stVegaLiteChart" in dom, f"{page}: no chart rendered"
     assert screenshot.stat().st_size > 10_000
+
+
+def page_text(browser: Browser) -> str:
+    """The rendered page's visible text."""
+    return str(browser.evaluate("document.body.innerText"))
+
+
+def widget_labels(browser: Browser) -> list[str]:
+    """The labels of every widget on the page, as the browser shows them."""
+    return list(browser.evaluate(
+        "Array.from(document.querySelectorAll('[data-testid=\"stWidgetLabel\"]')).map(e => e.innerText.trim())"))
+
+
+def input_value(browser: Browser, label: str) -> str:
+    """The value of the text or number input labelled ``label``."""
+    return str(browser.evaluate(f"document.querySelector('input[aria-label=\"{label}\"]').value"))
+
+
+def test_a_shared_link_opens_the_cards_page_with_its_filters_and_every_label(
+        dashboard: str, browser: Browser) -> None:
+    dom = browser.load(f"{dashboard}/cards?experiment=divvy_tiny&agent=random&search=axes&sort=card&min_games=2",
+                       "Hide cards never played")
+    assert 'data-testid="stException"' not in dom and "Deploy" not in page_text(browser)
+    labels = widget_labels(browser)
+    for label in ("Experiment", "Variant", "Agent (cards held by)", "Sort by",
+                  "At least this many seat-games in hand", "Card name contains",
+                  "Flagged only (outliers, outside the band)", "Hide cards never played"):
+        assert label in labels, (label, labels)
+    assert "Faction (of the seat holding the card)" not in labels  # Divvy has no factions
+    text = page_text(browser)
+    assert "random" in text and "card" in text  # the address's agent and sort, shown in their boxes
+    assert input_value(browser, "Card name contains") == "axes" and input_value(
+        browser, "At least this many seat-games in hand") == "2"
+    assert 'data-testid="stDataFrame"' in dom and "stVegaLiteChart" in dom
+    browser.screenshot(SCREENSHOTS / "cards_filtered.png")
+
+
+def test_the_card_detail_view_shows_one_card_across_variants_and_its_trend(dashboard: str, browser: Browser) -> None:
+    dom = browser.load(f"{dashboard}/card?experiment=ring_tiny&card=fireball&players=4",
+                       "fireball by the turn it was first played")
+    assert 'data-testid="stException"' not in dom
+    text = page_text(browser)
+    assert "fireball in every variant, player count and agent" in text
+    labels = widget_labels(browser)
+    for label in ("Card", "Variant", "Players"):
+        assert label in labels, (label, labels)
+    assert dom.count('data-testid="stDataFrame"') == 2 and dom.count("stVegaLiteChart") >= 2
+    browser.screenshot(SCREENSHOTS / "card_fireball.png")
+
+
+def test_the_comparison_puts_two_experiments_side_by_side_with_every_label(dashboard: str, browser: Browser) -> None:
+    dom = browser.load(f"{dashboard}/compare?experiment=divvy_tiny&other=sweep_tiny&what=card_stats",
+                       "Compare with (same game)")
+    assert 'data-testid="stException"' not in dom
+    text = page_text(browser)
+    assert "Left: divvy_tiny" in text and "Right: sweep_tiny" in text
+    assert "Difference = right − left" in text
+    labels = widget_labels(browser)
+    for label in ("Compare with (same game)", "What"):
+        assert label in labels, (label, labels)
+    assert "Cards (GIH win rate per agent)" in text  # the address's choice, shown in its box
+    assert 'data-testid="stDataFrame"' in dom and "stVegaLiteChart" in dom
+    browser.screenshot(SCREENSHOTS / "compare.png")

@@ -261,7 +261,7 @@ def test_the_card_detail_page_shows_one_card_everywhere_and_its_trend_over_the_t
     assert sorted(table["games_in_hand"].to_list()) == sorted(everywhere["games_in_hand"].to_list())
     turns = computed(results, "ring_tiny", lambda con: explore.card_turns(con, "fireball"))
     trend = turns.filter((pl.col("variant") == "baseline") & (pl.col("n_players") == 3))
-    same(shown(at, 1), trend)
+    same(shown(at, 1), trend.filter(pl.col("agent") == str(report.spec["agents"][0])).drop("experiment"))
     assert set(trend["card"]) == {"fireball"} and trend["first_played_turn"].is_sorted()
     charts = at.get("vega_lite_chart")
     assert "fireball: win rate in hand (GIH)" in chart_title(charts[0])
@@ -284,6 +284,9 @@ def test_the_compare_page_puts_two_experiments_of_a_game_side_by_side(
     same(table, expected)
     assert (table["delta_low"] <= table["delta"]).all() and (table["delta"] <= table["delta_high"]).all()
     assert chart_title(at.get("vega_lite_chart")[0]) == "sweep_tiny − divvy_tiny: Agents, 2 players"
+    spec = json.dumps(json.loads(at.get("vega_lite_chart")[0].proto.spec), ensure_ascii=False)
+    assert "Significant (p < 0.05, not corrected)" in spec and "Difference, right − left" in spec
+    assert "BH" not in spec and "from the baseline" not in spec  # no multiple-test correction, no baseline here
     next(box for box in at.selectbox if box.label == "What").select("card_stats").run()
     cards = shown(at, 0)
     assert set(cards["agent"]) == {"heuristic", "random"} and cards.height == 2 * 48
@@ -331,6 +334,25 @@ def test_the_variants_page_names_sweep_points_by_their_values(
     assert chart_title(at.get("vega_lite_chart")[0]).startswith("sweep-000 (rounds=3, treasure_target=15) − baseline")
 
 
+def test_the_variants_page_shows_card_changes_one_agent_at_a_time(
+        results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(results, "divvy_tiny", "variants", monkeypatch)
+    next(box for box in at.selectbox if box.label == "Family").select("card").run()
+    agent = next(box for box in at.selectbox if box.label == "Agent (cards held by)")
+    assert agent.options == ["heuristic", "random"] and agent.value == "heuristic"  # the spec's first agent
+    deltas = report_of(results, "divvy_tiny").variant_deltas.filter(
+        (pl.col("variant") == "four_rounds") & (pl.col("family") == "card"))
+    for name in ("heuristic", "random"):
+        if name == "random":
+            agent.select("random").run()
+            assert not at.exception and at.query_params["agent"] == "random"
+        expected = deltas.filter(pl.col("agent") == name)
+        table = shown(at, 0)
+        assert table.height == expected.height > 0
+        same(table.select("delta", "delta_low", "delta_high", "q_value"),
+             expected.select("delta", "delta_low", "delta_high", "q_value"))
+
+
 @pytest.mark.parametrize("name", ALL)
 def test_the_sweeps_page_draws_the_response_curve_or_says_how_to_run_a_sweep(
         results: Results, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -341,13 +363,14 @@ def test_the_sweeps_page_draws_the_response_curve_or_says_how_to_run_a_sweep(
         return
     response = computed(results, name, lambda con: explore.sweep_agent_response(con, "rules.rounds"))
     same(shown(at, 0), response.filter(pl.col("n_players") == 2))
-    # 12 games per grid point, two treasure targets per number of rounds; the baseline is left out.
+    # 12 games per grid point, two treasure targets per number of rounds; the baseline (treasure
+    # target 20, between the grid's 15 and 25) is no grid point and is left out.
     assert response.filter(pl.col("series") == "heuristic")["games"].to_list() == [24, 24]
     spec = at.get("vega_lite_chart")[0].proto.spec
     assert "rules.rounds (parameter value)" in spec and "Win rate of each agent" in spec
     assert '"values": [3, 5]' in spec and '"format": "d"' in spec  # one integer tick per grid value
     caption = " ".join(caption.value for caption in at.caption)
-    assert "The baseline (rules.rounds = 5, rules.treasure_target = 20) is also a grid point" in caption
+    assert "The baseline (rules.rounds = 5, rules.treasure_target = 20) is not a grid point" in caption
     next(box for box in at.selectbox if box.label == "Metric").select("first_seat_win_rate").run()
     game_response = computed(results, name, lambda con: explore.sweep_response(con, "rules.rounds"))
     same(shown(at, 0), game_response.filter(pl.col("n_players") == 2))
@@ -445,6 +468,19 @@ def test_the_replay_page_shows_every_hand_as_it_was_at_the_chosen_turn(
         same(shown(at, 1), events_between(trace, last[0], last[0]))
 
 
+def test_a_link_to_a_game_opens_its_replay(results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_link(results, "replay", {"experiment": "ring_tiny", "variant": "labyrinth", "players": "4",
+                                       "game": "5"}, monkeypatch)
+    heading = next(block.value for block in at.markdown if "game index" in block.value)
+    assert "variant **labyrinth**, 4 players, game index **5**" in heading
+    players = computed(results, "ring_tiny", lambda con: con.sql("SELECT * FROM players").pl())
+    played = players.filter((pl.col("variant") == "labyrinth") & (pl.col("n_players") == 4)
+                            & (pl.col("game_index") == 5)).sort("seat")
+    assert shown(at, 0)["agent"].to_list() == played["agent"].to_list()
+    assert shown(at, 0)["won"].to_list() == played["won"].to_list()
+    assert (at.query_params["players"], at.query_params["game"]) == ("4", "5")
+
+
 def test_the_replay_page_finds_a_game_by_its_seed(results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
     at = open_page(results, "divvy_tiny", "replay", monkeypatch)
     games = computed(results, "divvy_tiny", lambda con: con.sql(
@@ -505,6 +541,16 @@ def test_a_newly_finished_shard_shows_up_on_the_next_rerun(
     assert "80 games played of 80 planned" in at.caption[0].value
 
 
+def open_entry_page(results: Results, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    """The entry script's default page (Experiments) with its sidebar: AppTest's ``switch_page``
+    runs the page alone, without what ``dashboard/app.py`` puts in the sidebar."""
+    monkeypatch.setenv("CARDLAB_RESULTS", str(results.root))
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
 def test_a_running_experiment_says_that_it_refreshes_itself(
         results: Results, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     shutil.copytree(results.folder("divvy_tiny"), tmp_path / "divvy_tiny")
@@ -512,9 +558,9 @@ def test_a_running_experiment_says_that_it_refreshes_itself(
     assert not explore.is_running(tmp_path / "divvy_tiny")
     (tmp_path / "divvy_tiny" / ".lock").write_text("1 host")
     assert explore.is_running(tmp_path / "divvy_tiny")
-    at = open_page(Results(tmp_path), "divvy_tiny", "cards", monkeypatch)
+    at = open_entry_page(Results(tmp_path), monkeypatch)
+    assert [box.label for box in at.sidebar.selectbox] == ["Experiment"]
     assert any("this page refreshes itself when a shard finishes" in caption.value for caption in at.sidebar.caption)
     (tmp_path / "divvy_tiny" / ".lock").unlink()
-    at = open_page(Results(tmp_path), "divvy_tiny", "cards", monkeypatch)
+    at = open_entry_page(Results(tmp_path), monkeypatch)
     assert not any("refreshes itself" in caption.value for caption in at.sidebar.caption)
-

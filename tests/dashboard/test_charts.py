@@ -1,0 +1,47 @@
+"""The charts' pure helpers: outlier labels laid out without overlapping, and axes zoomed
+to the data (intervals and reference lines inside, rates kept within [0, 1])."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from dashboard.charts import LABEL_HEIGHT, spread_labels, zoomed_domain
+
+HEIGHT = 440
+X_DOMAIN = [0.0, 1.0]
+Y_DOMAIN = [-0.2, 0.2]
+
+
+def test_labels_of_crowded_points_never_overlap_and_never_rise_above_their_point() -> None:
+    # Eight outliers almost on top of each other, and one far to the right.
+    points = [(0.50 + 0.001 * k, 0.10 - 0.0005 * k) for k in range(8)] + [(0.95, 0.10)]
+    heights = spread_labels(points, x_domain=X_DOMAIN, y_domain=Y_DOMAIN, height=HEIGHT)
+    per_pixel = (Y_DOMAIN[1] - Y_DOMAIN[0]) / HEIGHT
+    for (x1, _), y1, (x2, _), y2 in ((points[i], heights[i], points[j], heights[j])
+                                     for i, j in itertools.combinations(range(8), 2)):
+        assert abs(x1 - x2) < 0.22 and abs(y1 - y2) >= LABEL_HEIGHT * per_pixel - 1e-12
+    assert all(label <= y + 1e-12 for (_, y), label in zip(points, heights, strict=True))
+    assert heights[-1] == points[-1][1]  # nothing near it: at its point's height
+    assert heights[0] == points[0][1]  # the highest label of the crowd stays where it is
+
+
+def test_labels_far_apart_stay_at_their_points() -> None:
+    points = [(0.1, 0.15), (0.9, 0.15), (0.5, -0.15)]
+    assert spread_labels(points, x_domain=X_DOMAIN, y_domain=Y_DOMAIN, height=HEIGHT) == [0.15, 0.15, -0.15]
+
+
+def test_a_rate_axis_zooms_to_the_intervals_and_the_reference_and_stays_within_0_and_1() -> None:
+    # Intervals from 45% to 55% and the 1/N line at 50%: 8% of the 10-point span on each side.
+    assert zoomed_domain([0.45, 0.55, 0.5]) == pytest.approx([0.442, 0.558])
+    # An interval reaching 99.9%: the axis stops at 100%.
+    assert zoomed_domain([0.90, 0.999])[1] == 1.0
+    # A lone value: at least a 2-point span, so the error bars stay visible.
+    low, high = zoomed_domain([0.25])
+    assert low < 0.25 < high and high - low == pytest.approx(0.02 * (1 + 2 * 0.08))
+
+
+def test_a_difference_axis_is_not_clamped_and_no_values_give_the_unit_range() -> None:
+    assert zoomed_domain([-0.3, 0.1, 0.0], low=None, high=None) == pytest.approx([-0.332, 0.132])
+    assert zoomed_domain([None, None]) == [0.0, 1.0]
