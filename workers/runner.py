@@ -186,6 +186,11 @@ EMBEDDED_RAY_ENVIRONMENT = {
     "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
     # No Prometheus exporter in the dashboard agent: its /metrics port answers without a token.
     "RAY_enable_metrics_collection": "0",
+    # Nor in the autoscaler monitor and the dashboard head, which serve /metrics without a
+    # token on fixed ports (44217, 44227) whatever the setting above. Ray has no switch for
+    # them; a port no socket can bind makes each log one exception and serve nothing.
+    "AUTOSCALER_METRIC_PORT": "-1",
+    "DASHBOARD_METRIC_PORT": "-1",
 }
 """Set while the embedded cluster starts (its processes inherit them), then restored."""
 
