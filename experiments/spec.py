@@ -217,20 +217,27 @@ def _check_size(source: str, games: int, shard_size: int, variants: int, player_
                     f"most {MAX_SHARDS:,} (a larger shard_size)")
 
 
-def load_spec(path: str | Path) -> ExperimentSpec:
-    """Read and validate an experiment file; raise ``SpecError`` on any problem."""
-    path = Path(path)
+def read_toml_file(path: Path, expected: str, error: type[SpecError] = SpecError) -> dict[str, Any]:
+    """The TOML table in ``path``; a missing file, a folder or bad TOML raises
+    ``error`` in one line naming the file and saying it should be ``expected``
+    (e.g. "an experiment TOML file")."""
     source = str(path)
     try:
         with path.open("rb") as handle:
-            raw = tomllib.load(handle)
+            return tomllib.load(handle)
     except FileNotFoundError:
-        raise SpecError(f"{source}: file not found; expected an experiment TOML file") from None
+        raise error(f"{source}: file not found; expected {expected}") from None
     except IsADirectoryError:
-        raise SpecError(f"{source}: is a folder; expected an experiment TOML file") from None
-    except tomllib.TOMLDecodeError as error:
-        raise SpecError(f"{source}: not valid TOML ({error})") from None
-    return parse_spec(raw, source, default_name=path.stem)
+        raise error(f"{source}: is a folder; expected {expected}") from None
+    except tomllib.TOMLDecodeError as problem:
+        raise error(f"{source}: not valid TOML ({problem})") from None
+
+
+def load_spec(path: str | Path) -> ExperimentSpec:
+    """Read and validate an experiment file; raise ``SpecError`` on any problem."""
+    path = Path(path)
+    raw = read_toml_file(path, "an experiment TOML file")
+    return parse_spec(raw, str(path), default_name=path.stem)
 
 
 def parse_spec(raw: Mapping[str, Any], source: str, default_name: str = "") -> ExperimentSpec:

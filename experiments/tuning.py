@@ -48,13 +48,12 @@ import dataclasses
 import itertools
 import json
 import math
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from experiments.spec import BASELINE, NAME_PATTERN, ExperimentSpec, Shard, SpecError, parse_spec
+from experiments.spec import BASELINE, NAME_PATTERN, ExperimentSpec, Shard, SpecError, parse_spec, read_toml_file
 from simcore.parameters import ParameterError, apply_overrides, flatten, type_name
 from simcore.registry import get_game
 from simcore.seeding import derive_seed
@@ -334,15 +333,7 @@ def load_tuning_spec(path: str | Path, check_metrics: bool = True) -> TuningSpec
     """
     path = Path(path)
     source = str(path)
-    try:
-        with path.open("rb") as handle:
-            raw = tomllib.load(handle)
-    except FileNotFoundError:
-        raise TuningSpecError(f"{source}: file not found; expected a tuning spec TOML file") from None
-    except IsADirectoryError:
-        raise TuningSpecError(f"{source}: is a folder; expected a tuning spec TOML file") from None
-    except tomllib.TOMLDecodeError as error:
-        raise TuningSpecError(f"{source}: not valid TOML ({error})") from None
+    raw = read_toml_file(path, "a tuning spec TOML file", TuningSpecError)
     spec = parse_tuning_spec(raw, source, default_name=path.stem)
     if check_metrics:
         from analytics.tuning import check_targets
