@@ -25,7 +25,7 @@ MYPYC_OPT_LEVEL ?= 1
 MYPYC_DEBUG_LEVEL ?= 0
 export MYPYC_OPT_LEVEL MYPYC_DEBUG_LEVEL
 
-.PHONY: demo test lint bench bench-memory bench-report scale compile clean dashboard docker-check reference
+.PHONY: demo test lint bench bench-memory bench-report scale compile clean dashboard docker-check reference browser
 
 # Two steps: what running and compiling need (`make demo`, `make compile`), then
 # the test and lint tools (`make test`, `make lint`), so that the demo does not
@@ -49,6 +49,7 @@ $(STAMPS)/venv-dev: $(STAMPS)/venv
 $(STAMPS)/compiled: $(STAMPS)/venv $(COMPILED) Makefile bench/compile_core.py
 	@echo "== make: compiling the rules core with mypyc (-O$(MYPYC_OPT_LEVEL), C files in parallel; log: build-mypyc.log) =="
 	$(PY) bench/compile_core.py $(COMPILED) > build-mypyc.log 2>&1 || { tail -30 build-mypyc.log; exit 1; }
+	@grep -h '^compiled core' build-mypyc.log || true
 	@rm -f build-mypyc.log
 	@# mypyc leaves unchanged per-module stubs untouched; mark them fresh for simcore's staleness check.
 	@find simcore -name '*.so' -exec touch {} +
@@ -64,12 +65,25 @@ demo: compile
 	@echo
 	@echo "Open the dashboard with:  $(VENV)/bin/cardlab dashboard"
 
-test: $(STAMPS)/venv-dev compile lint docker-check
-	$(PY) -m pytest -q
+# The tests run on every core (pytest-xdist; TEST_WORKERS=1 for one process);
+# tests/conftest.py says how they are grouped.
+TEST_WORKERS ?= auto
+test: $(STAMPS)/venv-dev compile lint docker-check browser
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
 lint: $(STAMPS)/venv-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy simcore workers analytics experiments dashboard cardlab tests docker/check_manifests.py
+
+# The dashboard's browser tests drive Debian's headless Chromium: installed
+# here when it is missing and this machine can (root with apt-get, as on CI);
+# otherwise `make test` stops with what to run, rather than skip those tests.
+browser:
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || { \
+	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	        echo "== make: installing Debian's chromium for the browser tests =="; \
+	        apt-get update && apt-get install -y chromium; \
+	    else echo "make test: the browser tests need Debian's chromium: run 'sudo apt-get install -y chromium'"; exit 2; fi; }
 
 # The container files, checked statically (no Docker engine needed).
 docker-check: $(STAMPS)/venv-dev

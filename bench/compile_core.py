@@ -9,15 +9,32 @@ optimisation and debug levels come from ``MYPYC_OPT_LEVEL`` and
 ``MYPYC_DEBUG_LEVEL`` as for ``mypyc`` itself; the README's development
 section has the measured build times and engine rates of each choice.
 
+A finished build is kept in a cache folder outside the checkout
+(``CARDLAB_COMPILE_CACHE``, default ``~/.cache/cardlab/compiled``), under a
+fingerprint of everything the C code depends on: every ``.py`` file of
+``simcore/`` (the compiled modules and the interpreted ones whose types they
+use), this script, the levels, the Python and mypyc versions. A second clone
+or a ``git checkout`` back to the same sources copies the ``.so`` files from
+there in a second instead of compiling for a minute or more;
+``CARDLAB_COMPILE_CACHE=off`` always compiles.
+
 Usage: python bench/compile_core.py simcore/api.py simcore/rng.py ...
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import platform
+import shutil
 import sys
+import sysconfig
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
 def _compile_in_parallel(jobs: int) -> None:
@@ -43,16 +60,73 @@ def _compile_in_parallel(jobs: int) -> None:
     ccompiler.CCompiler.compile = compile_objects  # type: ignore[method-assign,assignment]
 
 
+def build_fingerprint(root: Path, paths: list[str], opt_level: str, debug_level: str) -> str:
+    """A hash of everything the compiled core's C code depends on (see the module docstring)."""
+    import mypy.version
+
+    digest = hashlib.sha256()
+    sources = sorted({*(root / path for path in paths), *(root / "simcore").rglob("*.py")})
+    for source in sources:
+        digest.update(str(source.relative_to(root)).encode() + b"\0" + source.read_bytes() + b"\0")
+    digest.update(Path(__file__).read_bytes())
+    digest.update(f"{paths}|{opt_level}|{debug_level}|{sys.version}|{platform.machine()}|"
+                  f"{mypy.version.__version__}".encode())
+    return digest.hexdigest()[:32]
+
+
+def cache_folder() -> Path | None:
+    """Where finished builds are kept, or None when ``CARDLAB_COMPILE_CACHE=off``."""
+    setting = os.environ.get("CARDLAB_COMPILE_CACHE", "")
+    if setting == "off":
+        return None
+    return Path(setting).expanduser() if setting else Path.home() / ".cache" / "cardlab" / "compiled"
+
+
+def restore_from_cache(entry: Path, root: Path) -> bool:
+    """Copy a cached build's ``.so`` files into the checkout at ``root``; False when there is none."""
+    listing = entry / "files.txt"
+    if not listing.is_file():
+        return False
+    for relative in listing.read_text().split():
+        shutil.copy2(entry / relative, root / relative)
+    return True
+
+
+def store_in_cache(entry: Path, root: Path, built: list[str]) -> None:
+    """Keep this build's ``.so`` files under ``entry``, written whole or not at all."""
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=entry.parent))
+    for relative in built:
+        (staging / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(root / relative, staging / relative)
+    (staging / "files.txt").write_text("\n".join(built) + "\n")
+    try:
+        staging.rename(entry)
+    except OSError:  # another build stored the same fingerprint first
+        shutil.rmtree(staging, ignore_errors=True)
+
+
 def main(paths: list[str]) -> int:
-    """Compile ``paths`` in place (the ``.so`` files land beside the sources)."""
+    """Compile ``paths`` in place (the ``.so`` files land beside the sources), or copy the cached build."""
+    opt_level = os.environ.get("MYPYC_OPT_LEVEL", "3")
+    debug_level = os.environ.get("MYPYC_DEBUG_LEVEL", "1")
+    cache = cache_folder()
+    entry = cache / build_fingerprint(PROJECT_ROOT, paths, opt_level, debug_level) if cache else None
+    if entry is not None and restore_from_cache(entry, PROJECT_ROOT):
+        print(f"compiled core restored from the build cache {entry}")
+        return 0
+
     from mypyc.build import mypycify
     from setuptools import setup  # type: ignore[attr-defined]
 
     jobs = int(os.environ.get("CARDLAB_BUILD_JOBS") or os.cpu_count() or 1)
     _compile_in_parallel(jobs)
-    extensions = mypycify(paths, opt_level=os.environ.get("MYPYC_OPT_LEVEL", "3"),
-                          debug_level=os.environ.get("MYPYC_DEBUG_LEVEL", "1"), multi_file=True)
+    extensions = mypycify(paths, opt_level=opt_level, debug_level=debug_level, multi_file=True)
     setup(name="cardlab_compiled_core", ext_modules=extensions, script_args=["build_ext", "--inplace"])
+    if entry is not None:
+        suffix = sysconfig.get_config_var("EXT_SUFFIX")
+        store_in_cache(entry, PROJECT_ROOT, [extension.name.replace(".", "/") + suffix for extension in extensions])
+        print(f"compiled core built and kept in the build cache {entry}")
     return 0
 
 

@@ -83,8 +83,10 @@ def test_a_flipped_byte_with_the_same_size_is_caught_by_the_checksum(
 def test_a_second_run_on_the_same_folder_is_refused_while_the_first_runs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    spec_file = _write_spec(tmp_path, SPEC.replace("games = 400", "games = 40000").replace("shard_size = 100",
-                                                                                          "shard_size = 500"))
+    # The first run holds its lock from before Ray starts (seconds) until its 8,000 games are
+    # written: long enough for the second to be refused while it runs.
+    spec_file = _write_spec(tmp_path, SPEC.replace("games = 400", "games = 8000").replace("shard_size = 100",
+                                                                                         "shard_size = 500"))
     results = tmp_path / "results"
     first = subprocess.Popen([sys.executable, "-m", "cardlab", "run", str(spec_file), "--results", str(results),
                               "--no-progress", "--workers", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -102,7 +104,7 @@ def test_a_second_run_on_the_same_folder_is_refused_while_the_first_runs(
     finally:
         first.wait(timeout=120)
     assert first.returncode == 0
-    assert len(_games(results / "faults")) == 40000
+    assert len(_games(results / "faults")) == 8000
 
 
 def test_a_lock_left_by_a_dead_run_is_taken_over(tmp_path: Path) -> None:
