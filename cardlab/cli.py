@@ -76,11 +76,23 @@ MAX_WORKERS = 4096
 """``--workers``: Ray worker processes are started per CPU asked for, so a typo must not fork thousands."""
 
 
+def _parse_arguments(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """``parser.parse_args``, but ``cardlab sql EXPERIMENT --format json QUERY`` works too: argparse
+    matches both positionals at EXPERIMENT (the optional query with nothing) and leaves the query over."""
+    arguments, left_over = parser.parse_known_args(argv)
+    if (left_over and arguments.command == "sql" and arguments.query is None and len(left_over) == 1
+            and not left_over[0].startswith("-")):
+        arguments.query = left_over[0]
+    elif left_over:
+        parser.error(f"unrecognized arguments: {' '.join(left_over)}")
+    return arguments
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cardlab`` console script."""
     parser = build_parser()
     try:
-        arguments = parser.parse_args(argv)
+        arguments = _parse_arguments(parser, argv)
     except SystemExit as stop:  # --help, or a bad argument already printed as one line
         return stop.code if isinstance(stop.code, int) else USAGE_ERROR
     try:

@@ -21,6 +21,7 @@ from analytics.sql import (
     run_sql,
 )
 from analytics.stats import wilson_interval
+from cardlab.cli import main
 
 if TYPE_CHECKING:
     from tests.conftest import SmallExperiment
@@ -140,3 +141,21 @@ def test_execute_reuses_an_open_connection(small_experiment: SmallExperiment) ->
         assert execute(con, "SELECT count(*) AS n FROM cards", "csv").startswith("n\n")
     finally:
         con.close()
+
+
+@pytest.mark.parametrize("order", ["options first", "options between", "options last"])
+def test_the_sql_command_takes_its_options_before_between_or_after_the_positionals(
+        small_experiment: SmallExperiment, capsys: pytest.CaptureFixture[str], order: str) -> None:
+    folder, query = str(small_experiment.folder), "SELECT count(*) AS games FROM games"
+    argv = {"options first": ["sql", "--format", "json", folder, query],
+            "options between": ["sql", folder, "--format", "json", query],
+            "options last": ["sql", folder, query, "--format", "json"]}[order]
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out) == {"games": 600}
+
+
+def test_a_stray_argument_to_the_sql_command_is_one_line_error(
+        small_experiment: SmallExperiment, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sql", str(small_experiment.folder), "SELECT 1", "SELECT 2"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and error.startswith("cardlab: error: unrecognized arguments: SELECT 2")
