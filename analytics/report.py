@@ -508,8 +508,11 @@ def _card_tables(report: Report, card_rows: int | None) -> list[TextTable]:
         if card_rows is not None and len(rows) > 2 * card_rows:
             shown = [*rows[:card_rows], None, *rows[-card_rows:]]
             what = f"top and bottom {card_rows} of {len(rows)} cards"
-        headers = ["card", "in hand", "GIH", "95% interval", "GNS", "IWD", "play rate",
-                   *(["when playable"] if playable else []), "turn", "shrunk", "z", "flags"]
+        # One block of 100 columns for card names up to 20 characters with every flag (Divvy's and
+        # Ring of Chaos's; a longer name splits the table): the interval as "low-high" in %; the
+        # GNS rate (GIH - IWD) and the mean turn played are left to JSON, CSV and the dashboard.
+        headers = ["card", "in hand", "GIH", "GIH 95%", "IWD", "played",
+                   *(["playable"] if playable else []), "shrunk", "z", "flags"]
         cells = []
         for row in shown:
             if row is None:
@@ -519,10 +522,9 @@ def _card_tables(report: Report, card_rows: int | None) -> list[TextTable]:
                                                    ("never", row["never_played"])) if on)
             cells.append([
                 str(row["card"]), fmt.count(row["games_in_hand"]), fmt.percent(row["gih_win_rate"]),
-                fmt.interval(row["gih_win_rate_low"], row["gih_win_rate_high"]), fmt.percent(row["gns_win_rate"]),
+                fmt.compact_interval(row["gih_win_rate_low"], row["gih_win_rate_high"]),
                 fmt.points(row["iwd"]), fmt.percent(row["play_rate"]),
-                *([fmt.percent(row["playable_play_rate"])] if playable else []),
-                fmt.number(row["mean_turn_played"], 2), fmt.percent(row["shrunk_win_rate"]),
+                *([fmt.percent(row["playable_play_rate"])] if playable else []), fmt.percent(row["shrunk_win_rate"]),
                 fmt.number(row["z_score"], 2), flags])
         first = rows[0]
         tables.append(TextTable(
@@ -530,10 +532,12 @@ def _card_tables(report: Report, card_rows: int | None) -> list[TextTable]:
                   f"{first['agent']} ({what}, by shrunk GIH win rate)",
             headers=headers, right=[False, *([True] * (len(headers) - 2)), False], rows=cells, keys=1,
             notes=["in hand: seat-games with the card drawn or in the opening hand; GIH/GNS: win rate in hand / not "
-                   "seen (interval clustered by game); IWD = GIH - GNS (points); play rate: played, of the games in "
-                   "hand" + ("; when playable: played, of the games it could be played in" if playable else "")
-                   + "; turn: mean first turn played; the opening-hand and drawn-later win rates (OH, GD) are in "
-                   "the JSON and CSV tables and on the dashboard;",
+                   "seen; GIH 95%: its interval in % (clustered by game); IWD = GIH - GNS (points); played: the "
+                   "play rate, of the seat-games in hand"
+                   + ("; playable: the play rate when playable, of the seat-games it could be played in"
+                      if playable else "")
+                   + "; GNS (= GIH - IWD), the mean first turn played and the opening-hand and drawn-later win "
+                   "rates (OH, GD) are in the JSON and CSV tables and on the dashboard;",
                    _prior_note(rows),
                    f"flags: ! outlier (|z| >= {OUTLIER_Z:g} and {100 * OUTLIER_POINTS:g}+ points from the mean); "
                    f"OUT: the GIH interval is beyond the card mean +- {fmt.percent(CARD_BAND)}; never: "
