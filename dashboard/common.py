@@ -475,7 +475,16 @@ COLUMN_NAMES: dict[str, str] = {
     "variant_mean": "rung mean", "deviation": "minus the mean", "rung": "rung", "sign_flips": "flips sign",
     "direction": "direction", "kind": "kind", "name": "name", "lineup": "agents",
     "decisions_per_game": "decisions per game", "seconds_per_game": "seconds per game",
-    "ms_per_decision": "ms per decision", "rules": "rules", "variants": "variants",
+    "ms_per_decision": "ms per decision", "rules": "rules", "variants": "variants", "outcome": "outcome",
+    "times_used": "times used", "uses_per_game": "uses per game", "uses_per_game_low": "uses 95% low",
+    "uses_per_game_high": "uses 95% high", "use_rate": "use rate when playable", "use_rate_low": "use rate 95% low",
+    "use_rate_high": "use rate 95% high", "use_rate_effective_n": "use rate effective n",
+    "games_used": "seat-games used", "used_win_rate": "win rate, used", "used_win_rate_low": "used 95% low",
+    "used_win_rate_high": "used 95% high", "used_win_rate_effective_n": "used effective n",
+    "games_unused": "seat-games never used", "unused_win_rate": "win rate, never used",
+    "unused_win_rate_low": "never used 95% low", "unused_win_rate_high": "never used 95% high",
+    "unused_win_rate_effective_n": "never used effective n", "used_effect": "used minus never (points)",
+    "passive": "passive", "never_used": "never used",
 }
 
 _PERCENT_SUFFIXES = ("_rate", "_rate_low", "_rate_high", "_share", "_share_low", "_share_high")
@@ -486,7 +495,7 @@ _COUNT_NAMES = {"games", "wins", "draws", "seat_games", "games_in_hand", "wins_i
                 "wins_not_seen", "games_played", "wins_played", "times_drawn", "times_played", "times_playable",
                 "games_playable", "games_played_when_playable", "games_played_in_hand", "total_wins", "n",
                 "baseline_n", "games_opening", "games_drawn_later", "games_with", "games_without", "wins_with",
-                "wins_without", "games_done", "games_planned"}
+                "wins_without", "games_done", "games_planned", "times_used", "games_used", "games_unused"}
 
 
 def column_name(name: str) -> str:

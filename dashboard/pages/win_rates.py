@@ -10,9 +10,11 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
+from analytics.powers import NEVER_USED
 from analytics.views import FACTION_BAND
 from dashboard.charts import bar_chart, heatmap, interval_chart
 from dashboard.common import (
+    ALL_AGENTS,
     games_columns,
     header,
     lineup_filter,
@@ -105,6 +107,33 @@ if not coop and not report.matchups.is_empty():
                                   f"{n_players} players (white: the fair {100 / n_players:.1f}%)"),
                     width="stretch")
     table(pairs, key="matchups_table")
+
+powers = report.power_stats.filter(at_variant)
+if not powers.is_empty():
+    st.subheader("Powers (each faction's)")
+    if agent != ALL_AGENTS:
+        powers = powers.filter(pl.col("agent") == agent)
+    never = powers.filter(pl.col("never_used"))
+    if never.height:
+        st.warning(f"{never.height} power(s) {NEVER_USED}: {', '.join(never['faction'].to_list())}.")
+    outcomes = pl.concat([
+        powers.select("agent", "faction", pl.lit(name).alias("series"), pl.col(f"{prefix}_win_rate").alias("rate"),
+                      pl.col(f"{prefix}_win_rate_low").alias("low"), pl.col(f"{prefix}_win_rate_high").alias("high"),
+                      pl.col(f"games_{prefix}").alias("games"))
+        for prefix, name in (("used", "used at least once"), ("unused", "never used"))]).filter(pl.col("games") > 0)
+    st.altair_chart(interval_chart(
+        outcomes.with_columns(pl.format("{} ({})", pl.col("faction"), pl.col("agent")).alias("faction")
+                              if agent == ALL_AGENTS else pl.col("faction")),
+        "faction", "rate", "low", "high", color="series", color_title="The power was", horizontal=True,
+        title=f"Win rate when the faction's power was used at least once or never{held_by}, "
+              f"{labels.get(variant, variant)}, {n_players} {people} (95% interval clustered by game)",
+        key_title="Faction", rate_title="Win rate", sample="games"), width="stretch")
+    st.caption("Unit: the seat-game, intervals clustered by game (a faction sits at most once in a game of Ring of "
+               "Chaos: then it is the game). Uses per game: times used per seat-game; use rate when playable: times "
+               "used / steps at which using it was an option (none for a passive power, which only takes effect). "
+               "Using a power goes with how a game runs: the difference is not the power's effect.")
+    table(powers, percent=("used_effect",), plain=("uses_per_game", "uses_per_game_low", "uses_per_game_high"),
+          key="powers_table")
 
 if coop:
     st.subheader("Party size")

@@ -11,6 +11,7 @@ import polars as pl
 import pytest
 
 from analytics import explore
+from analytics.powers import NEVER_USED, power_stats
 from experiments.spec import parse_spec
 from tests.conftest import write_experiment
 from tests.dashboard.conftest import EXPERIMENTS, Results
@@ -88,9 +89,27 @@ def test_the_default_agent_is_the_most_played_and_its_factions_and_matchups_are_
     matchups = of_heuristic("agent_matchups")
     same(tables[4], matchups)
     assert matchups.height and set(matchups["agent"]) == {"heuristic"}
+    powers = computed(mixed_results, "ring_mixed", power_stats).filter(pl.col("agent") == "heuristic")
+    same(tables[5], powers)  # the heuristic's parties' powers only
+    assert powers.height and powers["seat_games"].sum() == 2 * 18
     specs = " ".join(chart.proto.spec for chart in at.get("vega_lite_chart"))
     assert "Win rate by faction, held by heuristic" in specs and "Faction win rate, held by heuristic" in specs
+    assert "Win rate when the faction's power was used at least once or never, held by heuristic" in specs
     assert_every_column_is_named_for_humans(at)
+
+
+def test_the_win_rates_page_shows_each_powers_use_and_flags_one_never_used(
+        mixed_results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_link(mixed_results, "win_rates", {"experiment": "ring_mixed", "agent": "random"}, monkeypatch)
+    powers = computed(mixed_results, "ring_mixed", power_stats).filter(pl.col("agent") == "random")
+    table = shown(at, 5)
+    same(table, powers)
+    assert {"use_rate", "uses_per_game", "used_win_rate", "unused_win_rate", "never_used"} <= set(table.columns)
+    never = powers.filter(pl.col("never_used"))["faction"].to_list()
+    assert never  # random, on these seeds, never took the one chance its Hell Raisers had
+    warning = next(str(element.value) for element in at.warning if NEVER_USED in str(element.value))
+    assert all(faction in warning for faction in never)
+    assert "Unit: the seat-game, intervals clustered by game" in " ".join(str(c.value) for c in at.caption)
 
 
 def test_a_link_to_one_agents_win_rates_opens_that_agents_seats(
