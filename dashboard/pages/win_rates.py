@@ -29,7 +29,8 @@ folder = require_experiment()
 report = open_report(folder)
 header(report)
 coop = report.cooperative
-lineup = lineup_filter(report, report.agent_stats, variant_label="Variant (factions, matchups, compositions, runs)",
+lineup = lineup_filter(report, report.agent_stats,
+                       variant_label="Variant (factions, matchups, powers, compositions, runs)",
                        agent_label="Agent (seats held by)", pooled=True,
                        agent_help="Seat, faction and matchup win rates of this agent's seats: a strong and a weak "
                                   "agent pooled read as a fair 50%.")

@@ -269,7 +269,7 @@ def test_a_shared_link_opens_one_agents_win_rates_with_every_label(dashboard: st
     dom = browser.wait_for("stDataFrame")
     assert 'data-testid="stException"' not in dom
     labels = widget_labels(browser)
-    for label in ("Experiment", "Variant (factions, matchups, compositions, runs)", "Agent (seats held by)"):
+    for label in ("Experiment", "Variant (factions, matchups, powers, compositions, runs)", "Agent (seats held by)"):
         assert label in labels, (label, labels)
     text = page_text(browser)
     assert "random" in text and "four_rounds" in text  # the address's agent and variant, shown in their boxes
