@@ -19,6 +19,7 @@ import polars as pl
 
 from analytics.catalog import AnalyticsError, list_experiments, read_manifest, read_spec
 from analytics.stats import z_for_confidence
+from analytics.views import FACTION_BAND
 from workers.location import ResultsPath, tree_size
 from workers.storage import lock_left_by_dead_run
 
@@ -129,9 +130,11 @@ def games_columns(con: duckdb.DuckDBPyConnection) -> list[str]:
     return [row[0] for row in con.execute("DESCRIBE games").fetchall()]
 
 
-def win_rate_by_game_column(con: duckdb.DuckDBPyConnection, key: str, column: str) -> pl.DataFrame:
+def win_rate_by_game_column(con: duckdb.DuckDBPyConnection, key: str, column: str,
+                            agent: str | None = None) -> pl.DataFrame:
     """Win rate of each ``key`` (``seat``, ``agent`` or ``faction``) per variant,
-    player count and value of the ``games`` column ``column`` (e.g. ``map``).
+    player count and value of the ``games`` column ``column`` (e.g. ``map``);
+    with ``agent``, over that agent's seats only.
 
     Columns: variant, n_players, value (the column's value as text), key
     (as text), games (seat-games), wins, win_rate, ci_low, ci_high: the 95%
@@ -148,7 +151,7 @@ def win_rate_by_game_column(con: duckdb.DuckDBPyConnection, key: str, column: st
             SELECT p.variant, p.n_players, p.game_index, g.{_identifier(column)}::VARCHAR AS value,
                    p.{key}::VARCHAR AS key, count(*) AS n, count(*) FILTER (WHERE p.won) AS w
             FROM players AS p JOIN games AS g USING (experiment, variant, n_players, game_index)
-            WHERE p.{key} IS NOT NULL
+            WHERE p.{key} IS NOT NULL AND ($agent IS NULL OR p.agent = $agent)
             GROUP BY ALL
         ), sums AS (
             SELECT variant, n_players, value, key, sum(n)::BIGINT AS games, sum(w)::BIGINT AS wins,
@@ -162,7 +165,7 @@ def win_rate_by_game_column(con: duckdb.DuckDBPyConnection, key: str, column: st
                            clustered_n(games, wins, n_sq, w_sq, nw, clusters)) AS ci_high
         FROM sums
         ORDER BY {_VARIANT_ORDER}, n_players, value, key
-    """).pl()
+    """, params={"agent": agent}).pl()
 
 
 SWEEP_METRICS = {
@@ -294,3 +297,167 @@ def games_with_seed(con: duckdb.DuckDBPyConnection, seed: int) -> pl.DataFrame:
         SELECT variant, n_players, game_index FROM games WHERE seed = $seed
         ORDER BY {_VARIANT_ORDER}, n_players, game_index
     """, params={"seed": seed}).pl()
+
+
+# ------------------------------------------------------------------ one agent's seats
+#
+# The Win rates and Game length pages show one agent of the lineup at a time
+# (as the Cards page does): pooled over different agents, a heuristic's 99%
+# and random's 1% read as a fair 50% seat. Same units as the report's tables:
+# a seat's rate counts games (one seat-game per game), a faction's or a
+# matchup's is clustered by game (the agent may hold several seats of a game).
+
+_AGENT_SEATS = """
+    SELECT p.experiment, p.variant, p.n_players, p.game_index, p.seat, p.faction, p.won, g.draw
+    FROM players AS p JOIN games AS g USING (experiment, variant, n_players, game_index)
+    WHERE p.agent = $agent
+"""
+
+
+def _clustered_columns(n: str, w: str, name: str) -> str:
+    """SQL: ``name`` = w / n with its effective n and 95% Wilson interval at that n, from the
+    per-game sums ``n_sq``, ``w_sq``, ``nw`` and ``clusters`` of the same row."""
+    return (f"{w}::DOUBLE / nullif({n}, 0) AS {name}, "
+            f"clustered_n({n}, {w}, n_sq, w_sq, nw, clusters) AS {name}_effective_n, "
+            f"wilson_low(coalesce({name}, 0) * {name}_effective_n, {name}_effective_n) AS {name}_low, "
+            f"wilson_high(coalesce({name}, 0) * {name}_effective_n, {name}_effective_n) AS {name}_high")
+
+
+def agent_seat_stats(con: duckdb.DuckDBPyConnection, agent: str) -> pl.DataFrame:
+    """Each seat's win rate in the games where ``agent`` held that seat, per variant and
+    player count (``seat_stats`` for one agent).
+
+    Columns: variant, n_players, agent, seat, games, wins, draws, win_rate, win_rate_low,
+    win_rate_high (95% Wilson; unit: the game, one seat-game each)."""
+    return con.sql(f"""
+        SELECT variant, n_players, $agent AS agent, seat, count(*) AS games,
+               count(*) FILTER (WHERE won) AS wins, count(*) FILTER (WHERE draw) AS draws,
+               wins::DOUBLE / games AS win_rate, wilson_low(wins, games) AS win_rate_low,
+               wilson_high(wins, games) AS win_rate_high
+        FROM ({_AGENT_SEATS})
+        GROUP BY variant, n_players, seat
+        ORDER BY {_VARIANT_ORDER}, n_players, seat
+    """, params={"agent": agent}).pl()
+
+
+def agent_faction_stats(con: duckdb.DuckDBPyConnection, agent: str) -> pl.DataFrame:
+    """Each faction's win rate over the seat-games ``agent`` played with it, per variant and
+    player count (``faction_stats`` for one agent), against the agent's own pooled rate.
+
+    Columns: variant, n_players, agent, faction, seat_games, games, wins, win_rate with
+    win_rate_effective_n, win_rate_low, win_rate_high (clustered by game), expected (the
+    agent's win rate over all its seat-games with a faction there), outside_band (more
+    than ``views.FACTION_BAND`` from it), surely_outside (the whole interval outside)."""
+    return con.sql(f"""
+        WITH per_game AS (
+            SELECT variant, n_players, game_index, faction, count(*) AS n, count(*) FILTER (WHERE won) AS w
+            FROM ({_AGENT_SEATS}) WHERE faction IS NOT NULL GROUP BY ALL
+        ), sums AS (
+            SELECT variant, n_players, faction, sum(n)::BIGINT AS seat_games, count(*) AS games,
+                   sum(w)::BIGINT AS wins, count(*) AS clusters, sum(n * n) AS n_sq, sum(w * w) AS w_sq,
+                   sum(n * w) AS nw
+            FROM per_game GROUP BY ALL
+        ), rated AS (
+            SELECT variant, n_players, $agent AS agent, faction, seat_games, games, wins,
+                   {_clustered_columns('seat_games', 'wins', 'win_rate')},
+                   sum(wins) OVER w / sum(seat_games) OVER w AS expected
+            FROM sums WINDOW w AS (PARTITION BY variant, n_players)
+        )
+        SELECT *, abs(win_rate - expected) > {FACTION_BAND!r} AS outside_band,
+               win_rate_low > expected + {FACTION_BAND!r} OR win_rate_high < expected - {FACTION_BAND!r}
+                   AS surely_outside
+        FROM rated
+        ORDER BY {_VARIANT_ORDER}, n_players, faction
+    """, params={"agent": agent}).pl()
+
+
+def agent_matchups(con: duckdb.DuckDBPyConnection, agent: str) -> pl.DataFrame:
+    """Faction i's win rate when ``agent`` played it, in games that include faction j at
+    another seat (whoever played j), per variant and player count (``matchups`` for one
+    agent: a seat-game counts once per distinct opposing faction).
+
+    Columns: variant, n_players, agent, faction, opponent, seat_games, wins, win_rate with
+    its effective n and 95% interval clustered by game, fair_share (1/N)."""
+    return con.sql(f"""
+        WITH own AS (
+            SELECT * FROM ({_AGENT_SEATS}) WHERE faction IS NOT NULL
+        ), pairs AS (
+            SELECT DISTINCT a.variant, a.n_players, a.game_index, a.seat, a.faction, a.won, b.faction AS opponent
+            FROM own AS a JOIN players AS b USING (experiment, variant, n_players, game_index)
+            WHERE a.seat <> b.seat AND b.faction IS NOT NULL
+        ), per_game AS (
+            SELECT variant, n_players, game_index, faction, opponent, count(*) AS n,
+                   count(*) FILTER (WHERE won) AS w
+            FROM pairs GROUP BY ALL
+        ), sums AS (
+            SELECT variant, n_players, faction, opponent, sum(n)::BIGINT AS seat_games, sum(w)::BIGINT AS wins,
+                   count(*) AS clusters, sum(n * n) AS n_sq, sum(w * w) AS w_sq, sum(n * w) AS nw
+            FROM per_game GROUP BY ALL
+        )
+        SELECT variant, n_players, $agent AS agent, faction, opponent, seat_games, wins,
+               {_clustered_columns('seat_games', 'wins', 'win_rate')}, 1.0::DOUBLE / n_players AS fair_share
+        FROM sums
+        ORDER BY {_VARIANT_ORDER}, n_players, faction, opponent
+    """, params={"agent": agent}).pl()
+
+
+OUTCOMES = ("won", "lost", "draw")
+"""How a game ended for an agent: one of its seats won, a draw, or it lost (``agent_game_lengths``)."""
+
+_AGENT_GAMES = f"""
+    SELECT g.experiment, g.variant, g.n_players, g.game_index, g.turns, g.decisions, g.end_reason,
+           CASE WHEN bool_or(s.draw) THEN 'draw' WHEN bool_or(s.won) THEN 'won' ELSE 'lost' END AS outcome
+    FROM ({_AGENT_SEATS}) AS s JOIN games AS g USING (experiment, variant, n_players, game_index)
+    GROUP BY ALL
+"""
+_OUTCOME_ORDER = "CASE outcome WHEN 'won' THEN 0 WHEN 'lost' THEN 1 ELSE 2 END"
+
+
+def agent_game_lengths(con: duckdb.DuckDBPyConnection, agent: str) -> pl.DataFrame:
+    """The length of the games ``agent`` sat in, split by how they ended for it (``OUTCOMES``:
+    won when one of its seats won), per variant and player count.
+
+    Columns: variant, n_players, agent, outcome, games, share (of the agent's games) with
+    share_low/share_high (95% Wilson; unit: the game), mean_turns, sd_turns, min_turns,
+    p10_turns, p50_turns, p90_turns, max_turns (``quantile_cont``), mean_decisions,
+    p50_decisions."""
+    return con.sql(f"""
+        SELECT variant, n_players, $agent AS agent, outcome, count(*) AS games,
+               count(*) / sum(count(*)) OVER (PARTITION BY variant, n_players) AS share,
+               wilson_low(count(*), sum(count(*)) OVER (PARTITION BY variant, n_players)) AS share_low,
+               wilson_high(count(*), sum(count(*)) OVER (PARTITION BY variant, n_players)) AS share_high,
+               avg(turns) AS mean_turns, stddev_samp(turns) AS sd_turns, min(turns) AS min_turns,
+               quantile_cont(turns, 0.1) AS p10_turns, quantile_cont(turns, 0.5) AS p50_turns,
+               quantile_cont(turns, 0.9) AS p90_turns, max(turns) AS max_turns,
+               avg(decisions) AS mean_decisions, quantile_cont(decisions, 0.5) AS p50_decisions
+        FROM ({_AGENT_GAMES})
+        GROUP BY variant, n_players, outcome
+        ORDER BY {_VARIANT_ORDER}, n_players, {_OUTCOME_ORDER}
+    """, params={"agent": agent}).pl()
+
+
+def agent_turn_distribution(con: duckdb.DuckDBPyConnection, agent: str) -> pl.DataFrame:
+    """The turns histogram of the games ``agent`` sat in, per variant, player count and outcome
+    for it. Columns: variant, n_players, agent, outcome, turns, games."""
+    return con.sql(f"""
+        SELECT variant, n_players, $agent AS agent, outcome, turns, count(*) AS games
+        FROM ({_AGENT_GAMES})
+        GROUP BY variant, n_players, outcome, turns
+        ORDER BY {_VARIANT_ORDER}, n_players, {_OUTCOME_ORDER}, turns
+    """, params={"agent": agent}).pl()
+
+
+def agent_end_reasons(con: duckdb.DuckDBPyConnection, agent: str) -> pl.DataFrame:
+    """How the games ``agent`` sat in ended, per variant, player count and outcome for it.
+
+    Columns: variant, n_players, agent, outcome, end_reason, games, share (of the agent's games
+    at that variant and player count) with share_low/share_high (95% Wilson; unit: the game)."""
+    return con.sql(f"""
+        SELECT variant, n_players, $agent AS agent, outcome, end_reason, count(*) AS games,
+               count(*) / sum(count(*)) OVER (PARTITION BY variant, n_players) AS share,
+               wilson_low(count(*), sum(count(*)) OVER (PARTITION BY variant, n_players)) AS share_low,
+               wilson_high(count(*), sum(count(*)) OVER (PARTITION BY variant, n_players)) AS share_high
+        FROM ({_AGENT_GAMES})
+        GROUP BY variant, n_players, outcome, end_reason
+        ORDER BY {_VARIANT_ORDER}, n_players, {_OUTCOME_ORDER}, end_reason
+    """, params={"agent": agent}).pl()

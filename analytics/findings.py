@@ -3,7 +3,7 @@
 Each finding is one line a designer can act on, with its interval and its
 sample: a seat, faction or card surely outside its target band, a variant
 change that survives the Benjamini–Hochberg correction, an outlier card,
-cards an agent never plays, a cooperative win rate too high to say anything
+cards an agent never plays, faction powers it never uses, a cooperative win rate too high to say anything
 (then the runs' wipes and levels instead), games stopped by the turn cap.
 "Surely outside" means the whole 95% interval is outside the band, so a
 finding is never just noise at the interval's level. The rules are defined
@@ -18,6 +18,7 @@ from typing import Any
 
 import polars as pl
 
+from analytics.powers import NEVER_USED
 from analytics.text_tables import count, interval, number, p_value, percent, points, points_interval, signed
 from analytics.views import CARD_BAND, FACTION_BAND, NEVER_PLAYED, OUTLIER_POINTS, OUTLIER_Z
 
@@ -28,7 +29,7 @@ TURN_CAP_SHARE = 0.05
 PER_KIND = 8
 """Findings of one kind listed before "... and N more"."""
 
-KINDS = {"seat": "seats", "faction": "factions", "card": "cards", "never_played": "cards",
+KINDS = {"seat": "seats", "faction": "factions", "card": "cards", "never_played": "cards", "never_used": "powers",
          "delta": "deltas", "runs": "runs", "turn_cap": "games"}
 """Finding kind -> the report section with its details."""
 
@@ -132,6 +133,21 @@ def never_played_findings(cards: pl.DataFrame | None, labels: Mapping[str, str])
     return found
 
 
+def never_used_findings(powers: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
+    """Per variant, player count and agent: the faction powers that were an option but never used."""
+    rows = _rows(powers, pl.col("never_used")) if powers is not None and "never_used" in powers.columns else []
+    groups: dict[tuple[str, int, str], list[dict[str, Any]]] = {}
+    for row in rows:
+        groups.setdefault((row["variant"], row["n_players"], row["agent"]), []).append(row)
+    return [Finding(
+        "never_used", variant, players, agent, ", ".join(sorted(str(row["faction"]) for row in group)), None, None,
+        None, sum(int(row["seat_games"]) for row in group), "seat-game",
+        f"{_where(labels, group[0], agent=True)}: {len(group)} power(s) {NEVER_USED}: "
+        + ", ".join(f"{row['faction']} (an option {count(row['times_playable'])} times in "
+                    f"{count(row['games_playable'])} games)" for row in sorted(group, key=lambda r: str(r["faction"]))))
+        for (variant, players, agent), group in groups.items()]
+
+
 METRIC_NAMES = {"win_rate": "win rate", "gih_win_rate": "GIH win rate", "played_win_rate": "played win rate",
                 "play_rate": "play rate", "draw_rate": "draw rate", "turn_cap_rate": "turn-cap rate",
                 "team_win_rate": "party win rate", "turns": "mean turns", "decisions": "decisions per game"}
@@ -212,6 +228,7 @@ def findings(metrics: Mapping[str, pl.DataFrame], labels: Mapping[str, str], *, 
     found += delta_findings(metrics.get("variant_deltas"), labels)
     found += card_findings(metrics.get("card_stats"), labels)
     found += never_played_findings(metrics.get("card_stats"), labels)
+    found += never_used_findings(metrics.get("power_stats"), labels)
     found += turn_cap_findings(metrics.get("game_stats"), labels)
     return found
 

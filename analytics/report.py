@@ -49,6 +49,7 @@ from analytics import text_tables as fmt
 from analytics.catalog import AnalyticsError, open_catalog, read_manifest, read_spec
 from analytics.findings import Finding, delta_subject, findings, findings_frame, findings_lines
 from analytics.metrics import metric, skill_movement
+from analytics.powers import NEVER_USED, power_stats
 from analytics.ratings import BOOTSTRAP_REPLICATES, VIRTUAL_DRAWS, agent_ratings
 from analytics.sections import SECTIONS
 from analytics.skill import agent_cost, agent_matrix, ladder_order, rungs_in_order, variant_rules
@@ -82,6 +83,7 @@ SECTION_TABLES: dict[str, tuple[str, ...]] = {
     "runs": ("run_stats",),
     "games": ("game_stats", "end_reason_stats", "turn_distribution"),
     "cards": ("card_stats",),
+    "powers": ("power_stats",),
     "deltas": ("variant_deltas",),
     "matrix": ("agent_matrix",),
     "skill": ("skill_movement",),
@@ -142,7 +144,8 @@ class Report:
         metrics = self.metrics
         if section == "seats":
             return not self.cooperative
-        if section in ("factions", "coop", "runs", "cards", "deltas", "matrix", "cost", "ratings", "tuning"):
+        if section in ("factions", "coop", "runs", "cards", "powers", "deltas", "matrix", "cost", "ratings",
+                       "tuning"):
             return any(not metrics.get(name, pl.DataFrame()).is_empty() for name in SECTION_TABLES[section])
         if section == "skill":
             return len(rungs_in_order(metrics.get("skill_movement", pl.DataFrame()))) >= 2
@@ -178,6 +181,7 @@ def build_report(experiment_dir: ResultsPath) -> Report:
     con = open_catalog(experiment_dir, cached=True, paired=paired)
     try:
         metrics = {name: metric(con, name) for name in METRIC_TABLES}
+        metrics["power_stats"] = power_stats(con)  # empty unless players has power_playable/power_used
         modes = metric(con, "experiment_modes")
         metrics["agent_matrix"] = agent_matrix(con, variant_rules(spec))
         metrics["skill_movement"] = skill_movement(con)
@@ -508,8 +512,11 @@ def _card_tables(report: Report, card_rows: int | None) -> list[TextTable]:
         if card_rows is not None and len(rows) > 2 * card_rows:
             shown = [*rows[:card_rows], None, *rows[-card_rows:]]
             what = f"top and bottom {card_rows} of {len(rows)} cards"
-        headers = ["card", "in hand", "GIH", "95% interval", "GNS", "IWD", "play rate",
-                   *(["when playable"] if playable else []), "turn", "shrunk", "z", "flags"]
+        # One block of 100 columns for card names up to 20 characters with every flag (Divvy's and
+        # Ring of Chaos's; a longer name splits the table): the interval as "low-high" in %; the
+        # GNS rate (GIH - IWD) and the mean turn played are left to JSON, CSV and the dashboard.
+        headers = ["card", "in hand", "GIH", "GIH 95%", "IWD", "played",
+                   *(["playable"] if playable else []), "shrunk", "z", "flags"]
         cells = []
         for row in shown:
             if row is None:
@@ -519,10 +526,9 @@ def _card_tables(report: Report, card_rows: int | None) -> list[TextTable]:
                                                    ("never", row["never_played"])) if on)
             cells.append([
                 str(row["card"]), fmt.count(row["games_in_hand"]), fmt.percent(row["gih_win_rate"]),
-                fmt.interval(row["gih_win_rate_low"], row["gih_win_rate_high"]), fmt.percent(row["gns_win_rate"]),
+                fmt.compact_interval(row["gih_win_rate_low"], row["gih_win_rate_high"]),
                 fmt.points(row["iwd"]), fmt.percent(row["play_rate"]),
-                *([fmt.percent(row["playable_play_rate"])] if playable else []),
-                fmt.number(row["mean_turn_played"], 2), fmt.percent(row["shrunk_win_rate"]),
+                *([fmt.percent(row["playable_play_rate"])] if playable else []), fmt.percent(row["shrunk_win_rate"]),
                 fmt.number(row["z_score"], 2), flags])
         first = rows[0]
         tables.append(TextTable(
@@ -530,14 +536,58 @@ def _card_tables(report: Report, card_rows: int | None) -> list[TextTable]:
                   f"{first['agent']} ({what}, by shrunk GIH win rate)",
             headers=headers, right=[False, *([True] * (len(headers) - 2)), False], rows=cells, keys=1,
             notes=["in hand: seat-games with the card drawn or in the opening hand; GIH/GNS: win rate in hand / not "
-                   "seen (interval clustered by game); IWD = GIH - GNS (points); play rate: played, of the games in "
-                   "hand" + ("; when playable: played, of the games it could be played in" if playable else "")
-                   + "; turn: mean first turn played; the opening-hand and drawn-later win rates (OH, GD) are in "
-                   "the JSON and CSV tables and on the dashboard;",
+                   "seen; GIH 95%: its interval in % (clustered by game); IWD = GIH - GNS (points); played: the "
+                   "play rate, of the seat-games in hand"
+                   + ("; playable: the play rate when playable, of the seat-games it could be played in"
+                      if playable else "")
+                   + "; GNS (= GIH - IWD), the mean first turn played and the opening-hand and drawn-later win "
+                   "rates (OH, GD) are in the JSON and CSV tables and on the dashboard;",
                    _prior_note(rows),
                    f"flags: ! outlier (|z| >= {OUTLIER_Z:g} and {100 * OUTLIER_POINTS:g}+ points from the mean); "
                    f"OUT: the GIH interval is beyond the card mean +- {fmt.percent(CARD_BAND)}; never: "
                    f"{NEVER_PLAYED}."],
+        ))
+    return tables
+
+
+def _power_tables(report: Report, asked: bool) -> list[TextTable]:
+    """The ``powers`` section: one table per variant, player count and agent; named in
+    ``--sections`` for a game without powers, one line saying so."""
+    stats = report.metrics.get("power_stats", pl.DataFrame())
+    if stats.is_empty():
+        return [notice("Powers", "This game records no faction powers (no power_playable / power_used "
+                                 "columns in its players table).")] if asked else []
+    tables = []
+    for rows in _by(stats, ["variant", "n_players", "agent"]):
+        first = rows[0]
+        where = f"{_label(report, first['variant'])}, {first['n_players']} {_players(report)}, {first['agent']}"
+        tables.append(TextTable(
+            title=f"Powers used: {where} (each faction's power; 95% intervals clustered by game)",
+            headers=["faction", "games", "uses/game", "95% interval", "use rate", "95% interval", "flags"],
+            right=[False, True, True, False, True, False, False],
+            rows=[[str(row["faction"]), fmt.count(row["games"]), fmt.number(row["uses_per_game"], 2),
+                   f"[{fmt.number(row['uses_per_game_low'], 2)}, {fmt.number(row['uses_per_game_high'], 2)}]",
+                   fmt.percent(row["use_rate"]), fmt.interval(row["use_rate_low"], row["use_rate_high"]),
+                   "passive" if row["passive"] else "never" if row["never_used"] else ""] for row in rows],
+            keys=1,
+            notes=["games: seat-games of this agent with the faction; uses/game: times used per seat-game (normal "
+                   "interval, cluster-robust); use rate: times used / steps at which using it was an option (the "
+                   "use rate when playable; Wilson interval at the effective sample, clustered by game);",
+                   f"flags: passive: never an option, uses count the times it took effect; never: {NEVER_USED}."],
+        ))
+        tables.append(TextTable(
+            title=f"Powers, win rate when used: {where} (seat-games; 95% Wilson intervals clustered by game)",
+            headers=["faction", "used", "win rate", "95%", "never", "win rate", "95%", "difference"],
+            right=[False, True, True, True, True, True, True, True],
+            rows=[[str(row["faction"]), fmt.count(row["games_used"]), fmt.percent(row["used_win_rate"]),
+                   fmt.compact_interval(row["used_win_rate_low"], row["used_win_rate_high"])
+                   if row["games_used"] else "-", fmt.count(row["games_unused"]), fmt.percent(row["unused_win_rate"]),
+                   fmt.compact_interval(row["unused_win_rate_low"], row["unused_win_rate_high"])
+                   if row["games_unused"] else "-", fmt.points(row["used_effect"])] for row in rows],
+            keys=1,
+            notes=["used / never: the seat-games in which the power was used at least once / never, and their win "
+                   "rates (95%: the interval in %); difference in points. Using a power goes with how a game runs "
+                   "(a party that is winning may have more chances to use it): it is not the power's effect."],
         ))
     return tables
 
@@ -812,6 +862,7 @@ SECTION_RENDERERS: dict[str, SectionRenderer] = {
     "runs": lambda report, rows, asked: _run_table(report),
     "games": lambda report, rows, asked: _game_tables(report),
     "cards": lambda report, rows, asked: _card_tables(report, rows),
+    "powers": lambda report, rows, asked: _power_tables(report, asked),
     "deltas": lambda report, rows, asked: _delta_tables(report, rows),
     "matrix": lambda report, rows, asked: _matrix_tables(report.metrics["agent_matrix"], asked,
                                                          ladder_order(report.metrics.get("agent_cost"))),
@@ -839,7 +890,8 @@ def _tables(report: Report, card_rows: int | None, sections: Sequence[str] | Non
         asked = sections is not None and section in sections
         if sections is not None and not asked:
             continue
-        if not report.applies(section) and not (asked and section in ("matrix", "skill", "ratings", "tuning")):
+        if not report.applies(section) and not (asked and section in ("matrix", "skill", "ratings", "tuning",
+                                                                         "powers")):
             continue
         tables.extend(SECTION_RENDERERS[section](report, card_rows, asked))
     return tables

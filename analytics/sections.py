@@ -20,6 +20,9 @@ SECTION_HELP: dict[str, str] = {
     "games": "game length, decisions, legal actions, draw and turn-cap rates, end reasons",
     "cards": "17lands-style card tables per agent: GIH/GNS win rates, IWD, play rate (when playable), "
              "shrunk win rate, outliers",
+    "powers": "faction powers, per agent (games that record power_playable/power_used, e.g. Ring of "
+              "Chaos): uses per game, use rate when playable, win rate when used at least once vs never, "
+              "powers never used",
     "deltas": "each variant against the baseline: differences with 95% intervals, tests, BH q-values",
     "matrix": "skill ladders: agent-versus-agent win rates",
     "skill": "skill ladders: how factions and cards move across the rungs",

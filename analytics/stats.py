@@ -50,10 +50,11 @@ Z95 = z_for_confidence(0.95)
 """``z`` of the 95% interval, the default everywhere (also in the SQL macros)."""
 
 
-def wilson_interval(wins: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+def wilson_interval(wins: float, n: float, confidence: float = 0.95) -> tuple[float, float]:
     """The Wilson score interval ``(low, high)`` of the proportion ``wins / n``.
 
-    See the module docstring for the formula. ``n = 0`` gives ``(0.0, 1.0)``.
+    See the module docstring for the formula. ``n = 0`` gives ``(0.0, 1.0)``; ``wins`` and
+    ``n`` may be fractional (an effective sample size, as in SQL).
     Raises ``ValueError`` unless ``0 <= wins <= n`` and ``0 < confidence < 1``.
     """
     if n < 0 or wins < 0 or wins > n:

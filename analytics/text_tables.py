@@ -42,6 +42,11 @@ def interval(low: Any, high: Any) -> str:
     return "-" if missing(low) or missing(high) else f"[{percent(low)}, {percent(high)}]"
 
 
+def compact_interval(low: Any, high: Any) -> str:
+    """A rate's interval in a narrow column, in percent without the signs: ``50.1-54.4``."""
+    return "-" if missing(low) or missing(high) else f"{100 * low:.1f}-{100 * high:.1f}"
+
+
 def points(value: Any) -> str:
     """A difference of rates in percentage points: ``+1.2``."""
     return "-" if missing(value) else f"{100 * value:+.1f}"

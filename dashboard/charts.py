@@ -27,6 +27,21 @@ def _all_labels(title: str | None, **extra: Any) -> alt.Axis:
     return alt.Axis(title=title, labelLimit=0, labelOverlap=False, **extra)
 
 
+POINTS_LABEL = "format(datum.value * 100, '+~f')"
+"""Vega expression of a tick label on a points axis: a difference of rates of 0.05 reads "+5"."""
+
+
+def _points_axis(title: str | None) -> alt.Axis:
+    """An axis of differences of rates, ticked in percentage points ("+5", not "+5%": a "%"
+    would read as a rate); the data stay fractions like every other rate."""
+    return _all_labels(title, labelExpr=POINTS_LABEL)
+
+
+def _in_points(chart: alt.Chart, *fields: str) -> alt.Chart:
+    """``chart`` with ``<field>_points`` (the field times 100) for tooltips in points."""
+    return chart.transform_calculate(**{f"{field}_points": f"datum.{field} * 100" for field in fields})
+
+
 def zoomed_domain(values: Sequence[float | None], *, pad: float = 0.08, low: float | None = 0.0,
                   high: float | None = 1.0) -> list[float]:
     """An axis range around ``values`` (intervals' ends, reference lines) with ``pad`` of the
@@ -189,15 +204,15 @@ def card_scatter(frame: pl.DataFrame, *, title: str, x: str = "play_rate",
     labels = flagged.with_columns(pl.Series("label_y", heights, dtype=pl.Float64))
     x_scale, y_scale = alt.Scale(domain=x_domain, nice=False), alt.Scale(domain=y_domain, nice=False)
     x_axis = alt.X(f"{x}:Q", scale=x_scale, axis=_all_labels(x_title, format="%"))
-    y_axis = alt.Y("iwd:Q", scale=y_scale,
-                   axis=_all_labels("Improvement when drawn (GIH − GNS win rate, points)", format="+%"))
-    points = alt.Chart(data).mark_circle(opacity=0.8).encode(
+    y_axis = alt.Y("iwd:Q", scale=y_scale, axis=_points_axis("Improvement when drawn (GIH − GNS win rate, points)"))
+    points = _in_points(alt.Chart(data), "iwd").mark_circle(opacity=0.8).encode(
         x=x_axis, y=y_axis,
         size=alt.Size("games_in_hand:Q", title="Seat-games in hand"),
         color=alt.Color("flagged:N", title="Outlier or outside its band",
                         scale=alt.Scale(domain=[False, True], range=["#4c78a8", "#e45756"])),
         tooltip=_tooltips([("card:N", "Card", ""), (f"{x}:Q", x_title, ".1%"),
-                           ("iwd:Q", "Improvement when drawn", "+.1%"), ("games_in_hand:Q", "Seat-games in hand", ","),
+                           ("iwd_points:Q", "Improvement when drawn (points)", "+.1f"),
+                           ("games_in_hand:Q", "Seat-games in hand", ","),
                            ("gih_win_rate:Q", "GIH win rate", ".1%"), ("shrunk_win_rate:Q", "Shrunk", ".1%"),
                            ("never_played:N", "Never played", "")]))
     leaders = alt.Chart(labels).mark_rule(color="#e45756", opacity=0.5).encode(
@@ -216,21 +231,23 @@ def forest_plot(frame: pl.DataFrame, *, title: str, percent: bool,
     one line per ``label`` (every label shown); significant rows in red (by default after
     Benjamini–Hochberg; ``significance`` and ``q_title`` name another rule and its ``q_value``)."""
     data = frame.select("label", "delta", "delta_low", "delta_high", "q_value", "significant", "n")
-    fmt = "+.1%" if percent else "+.2f"
+    # Differences of rates are in percentage points (axis and tooltips), of means in their unit.
+    fmt, unit = ("+.1f", "_points") if percent else ("+.2f", "")
     domain = zoomed_domain([*data["delta_low"].to_list(), *data["delta_high"].to_list(), 0.0], low=None, high=None)
     scale = alt.Scale(domain=domain, nice=False, zero=False)
-    base = alt.Chart(data).encode(y=alt.Y("label:N", sort=None, axis=_all_labels(None)))
+    chart = _in_points(alt.Chart(data), "delta", "delta_low", "delta_high") if percent else alt.Chart(data)
+    base = chart.encode(y=alt.Y("label:N", sort=None, axis=_all_labels(None)))
     bars = base.mark_rule(strokeWidth=2).encode(
         x=alt.X("delta_low:Q", scale=scale,
-                axis=_all_labels(x_title + (", points" if percent else ""),
-                                 format="+%" if percent else "+.2f")),
+                axis=_points_axis(x_title + ", points") if percent else _all_labels(x_title, format="+.2f")),
         x2="delta_high:Q",
         color=alt.Color("significant:N", title=significance,
                         scale=alt.Scale(domain=[False, True], range=["#9e9e9e", "#e45756"])))
     points = base.mark_point(filled=True, size=60).encode(
         x=alt.X("delta:Q", scale=scale), color=alt.Color("significant:N"),
-        tooltip=_tooltips([("label:N", "What", ""), ("delta:Q", "Difference", fmt), ("delta_low:Q", "95% low", fmt),
-                           ("delta_high:Q", "95% high", fmt), ("q_value:Q", q_title, ".3g"), ("n:Q", "Sample", ",")]))
+        tooltip=_tooltips([("label:N", "What", ""), (f"delta{unit}:Q", "Difference", fmt),
+                           (f"delta_low{unit}:Q", "95% low", fmt), (f"delta_high{unit}:Q", "95% high", fmt),
+                           ("q_value:Q", q_title, ".3g"), ("n:Q", "Sample", ",")]))
     zero = alt.Chart(pl.DataFrame({"zero": [0.0]})).mark_rule(color="black").encode(x=alt.X("zero:Q", scale=scale))
     return alt.LayerChart(layer=[zero, bars, points]).properties(title=title, height=alt.Step(ROW_STEP))
 
@@ -303,9 +320,9 @@ def skill_chart(frame: pl.DataFrame, *, rungs: list[str], title: str, kind_title
                         "sign_flips").with_columns(
         pl.col("direction").replace_strict(SKILL_DIRECTIONS, return_dtype=pl.String).alias("where"),
         pl.when(pl.col("sign_flips")).then(pl.lit("flips sign")).otherwise(pl.lit("no flip")).alias("flip"))
-    base = alt.Chart(data).encode(
+    base = _in_points(alt.Chart(data), "deviation").encode(
         x=alt.X("rung:N", sort=rungs, axis=_all_labels("Rung (agent at every seat)")),
-        y=alt.Y("deviation:Q", axis=_all_labels("Win rate minus the rung's mean", format="+%")),
+        y=alt.Y("deviation:Q", axis=_points_axis("Win rate minus the rung's mean (points)")),
         color=alt.Color("name:N", title=kind_title))
     lines = base.mark_line().encode(
         strokeWidth=alt.StrokeWidth("flip:N", title="Sign", scale=alt.Scale(domain=["flips sign", "no flip"],
@@ -315,7 +332,8 @@ def skill_chart(frame: pl.DataFrame, *, rungs: list[str], title: str, kind_title
         fill=alt.condition(alt.datum.direction != 0, alt.Color("name:N"), alt.value("white")),
         tooltip=_tooltips([("name:N", kind_title, ""), ("rung:N", "Rung", ""), ("win_rate:Q", "Win rate", ".1%"),
                            ("low:Q", "95% low", ".1%"), ("high:Q", "95% high", ".1%"),
-                           ("variant_mean:Q", "Rung mean", ".1%"), ("deviation:Q", "Minus the mean", "+.1%"),
+                           ("variant_mean:Q", "Rung mean", ".1%"),
+                           ("deviation_points:Q", "Minus the mean (points)", "+.1f"),
                            ("flip:N", "Sign", "")]))
     zero = alt.Chart(pl.DataFrame({"zero": [0.0]})).mark_rule(color="black").encode(y="zero:Q")
     return alt.LayerChart(layer=[zero, lines, points]).properties(title=title, height=380)

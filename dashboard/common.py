@@ -159,6 +159,12 @@ QUERIES: dict[str, Callable[..., pl.DataFrame]] = {
     "card_stats": metrics.card_stats,
     "card_turns": explore.card_turns,
     "card_faction_stats": explore.card_faction_stats,
+    "agent_seat_stats": explore.agent_seat_stats,
+    "agent_faction_stats": explore.agent_faction_stats,
+    "agent_matchups": explore.agent_matchups,
+    "agent_game_lengths": explore.agent_game_lengths,
+    "agent_turn_distribution": explore.agent_turn_distribution,
+    "agent_end_reasons": explore.agent_end_reasons,
 }
 """The analytics functions ``load`` may call, by name."""
 
@@ -270,11 +276,12 @@ def _from_address(key: str, values: Sequence[Any], default: Any) -> None:
 
 
 def choose(label: str, options: Sequence[Any], *, key: str, container: Any = st, default: Any = None,
-           format_func: Callable[[Any], str] = str, help: str | None = None) -> Any:
-    """A select box whose choice is kept in the page address as ``?key=value`` (so a view can
-    be shared as a link): read from the address on the session's first run, written back on
-    every run. ``default`` (else the first option) when the address names nothing valid. With
-    a single option, no box: that option (still written to the address)."""
+           format_func: Callable[[Any], str] = str, help: str | None = None, radio: bool = False) -> Any:
+    """A select box (``radio``: horizontal radio buttons) whose choice is kept in the page
+    address as ``?key=value`` (so a view can be shared as a link): read from the address on the
+    session's first run, written back on every run. ``default`` (else the first option) when
+    the address names nothing valid. With a single option, no box: that option (still written
+    to the address)."""
     values = list(options)
     if not values:
         return None
@@ -283,7 +290,10 @@ def choose(label: str, options: Sequence[Any], *, key: str, container: Any = st,
         st.query_params[key] = str(values[0])
         return values[0]
     _from_address(key, values, fallback)
-    value = container.selectbox(label, values, key=key, format_func=format_func, help=help)
+    if radio:
+        value = container.radio(label, values, key=key, format_func=format_func, help=help, horizontal=True)
+    else:
+        value = container.selectbox(label, values, key=key, format_func=format_func, help=help)
     st.query_params[key] = str(value)
     return value
 
@@ -352,22 +362,61 @@ def players_picker(counts: Sequence[int], *, container: Any = st, cooperative: b
     return int(chosen) if chosen is not None else 0
 
 
+ALL_AGENTS = "(every agent, pooled)"
+"""The agent choice of the Win rates and Game length pages that pools every seat (the report's tables)."""
+
+
 def lineup_agents(report: Report, variant: str, n_players: int) -> list[str]:
-    """The agents seated in ``variant`` at ``n_players``, the spec's first agent first (the
-    default of every agent filter: card tables are per agent, never a pool)."""
+    """The agents seated in ``variant`` at ``n_players``, most seat-games first (ties: the
+    spec's order): the first is the default of every agent filter (card, seat and faction
+    tables are per agent, never a pool of different players)."""
     agents = report.agent_stats.filter((pl.col("variant") == variant) & (pl.col("n_players") == n_players))
-    names = sorted(str(agent) for agent in agents["agent"].to_list())
+    seat_games = {str(row["agent"]): int(row["seat_games"]) for row in agents.iter_rows(named=True)}
     listed = [str(agent) for agent in report.spec.get("agents", [])]
-    return sorted(names, key=lambda agent: (listed.index(agent) if agent in listed else len(listed), agent))
+    return sorted(seat_games, key=lambda agent: (-seat_games[agent], listed.index(agent) if agent in listed
+                                                 else len(listed), agent))
 
 
-def agent_picker(report: Report, variant: str, n_players: int, *, container: Any = st, key: str = "agent") -> str:
+def agent_picker(report: Report, variant: str, n_players: int, *, container: Any = st, key: str = "agent",
+                 label: str = "Agent (cards held by)",
+                 help: str = "Card numbers are per agent: a strong and a weak agent are never pooled.",
+                 pooled: bool = False) -> str:
     """The agent box (kept in the address as ``?agent=``): the tables below are that agent's
-    seats only. Default: the first agent of the spec's lineup."""
+    seats only. Default: the most-played agent of the lineup (``lineup_agents``). With
+    ``pooled``, a last choice ``ALL_AGENTS`` (when the lineup has several agents)."""
     agents = lineup_agents(report, variant, n_players)
-    chosen = choose("Agent (cards held by)", agents, key=key, container=container,
-                    help="Card numbers are per agent: a strong and a weak agent are never pooled.")
+    options = [*agents, ALL_AGENTS] if pooled and len(agents) > 1 else agents
+    chosen = choose(label, options, key=key, container=container, help=help)
     return str(chosen) if chosen is not None else ""
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """What a page shows: one variant, one player count and one agent of its lineup."""
+
+    variant: str
+    n_players: int
+    agent: str
+    every_seat: bool
+    """The choice covers every seat (the pooled choice, or an agent that holds them all): the
+    report's all-seat tables are then the ones to show."""
+
+
+def lineup_filter(report: Report, rows: pl.DataFrame, *, variant_label: str = "Variant",
+                  agent_label: str = "Agent (cards held by)",
+                  agent_help: str = "Card numbers are per agent: a strong and a weak agent are never pooled.",
+                  pooled: bool = False) -> Lineup:
+    """The variant, player-count and agent boxes side by side (each kept in the page address),
+    the player counts those of ``rows`` (a metric table) in the chosen variant, the agent the
+    most-played of the lineup by default (``agent_picker``; ``pooled`` adds ``ALL_AGENTS``)."""
+    left, middle, right = st.columns(3)
+    variant = variant_picker(report, container=left, label=variant_label)
+    n_players = players_picker(player_counts(rows.filter(pl.col("variant") == variant)), container=middle,
+                               cooperative=report.cooperative)
+    agent = agent_picker(report, variant, n_players, container=right, label=agent_label, help=agent_help,
+                         pooled=pooled)
+    every_seat = agent == ALL_AGENTS or lineup_agents(report, variant, n_players) == [agent]
+    return Lineup(variant, n_players, agent, every_seat)
 
 
 REFRESH_SECONDS = 5
@@ -416,7 +465,8 @@ COLUMN_NAMES: dict[str, str] = {
     "prior_identified": "prior identified", "card_spread": "cards' spread (sd)",
     "shrunk_win_rate": "shrunk win rate", "z_score": "z-score", "outlier": "outlier", "never_played": "never played",
     "first_played_turn": "first turn played", "value": "value", "series": "series", "share": "share",
-    "end_reason": "end reason", "turns": "turns", "delta": "difference", "delta_low": "95% low",
+    "end_reason": "end reason", "share_low": "share 95% low", "share_high": "share 95% high", "turns": "turns",
+    "delta": "difference", "delta_low": "95% low",
     "delta_high": "95% high", "baseline_value": "baseline", "baseline_n": "baseline n", "n": "n",
     "baseline_effective_n": "baseline effective n", "effective_n": "effective n", "q_value": "q (BH)",
     "p_value": "p", "significant": "significant", "family": "family", "key": "what", "metric": "metric",
@@ -425,18 +475,27 @@ COLUMN_NAMES: dict[str, str] = {
     "variant_mean": "rung mean", "deviation": "minus the mean", "rung": "rung", "sign_flips": "flips sign",
     "direction": "direction", "kind": "kind", "name": "name", "lineup": "agents",
     "decisions_per_game": "decisions per game", "seconds_per_game": "seconds per game",
-    "ms_per_decision": "ms per decision", "rules": "rules", "variants": "variants",
+    "ms_per_decision": "ms per decision", "rules": "rules", "variants": "variants", "outcome": "outcome",
+    "times_used": "times used", "uses_per_game": "uses per game", "uses_per_game_low": "uses 95% low",
+    "uses_per_game_high": "uses 95% high", "use_rate": "use rate when playable", "use_rate_low": "use rate 95% low",
+    "use_rate_high": "use rate 95% high", "use_rate_effective_n": "use rate effective n",
+    "games_used": "seat-games used", "used_win_rate": "win rate, used", "used_win_rate_low": "used 95% low",
+    "used_win_rate_high": "used 95% high", "used_win_rate_effective_n": "used effective n",
+    "games_unused": "seat-games never used", "unused_win_rate": "win rate, never used",
+    "unused_win_rate_low": "never used 95% low", "unused_win_rate_high": "never used 95% high",
+    "unused_win_rate_effective_n": "never used effective n", "used_effect": "used minus never (points)",
+    "passive": "passive", "never_used": "never used",
 }
 
 _PERCENT_SUFFIXES = ("_rate", "_rate_low", "_rate_high", "_share", "_share_low", "_share_high")
 _PERCENT_NAMES = {"expected", "card_mean", "iwd", "share", "low", "high", "ci_low", "ci_high", "variant_mean",
-                  "deviation", "spread", "sd", "min_win_rate", "max_win_rate", "effect", "win_rate_with",
-                  "win_rate_without", "card_spread", "band", "progress"}
+                  "deviation", "spread", "sd", "share_low", "share_high", "min_win_rate", "max_win_rate", "effect",
+                  "win_rate_with", "win_rate_without", "card_spread", "band", "progress"}
 _COUNT_NAMES = {"games", "wins", "draws", "seat_games", "games_in_hand", "wins_in_hand", "games_not_seen",
                 "wins_not_seen", "games_played", "wins_played", "times_drawn", "times_played", "times_playable",
                 "games_playable", "games_played_when_playable", "games_played_in_hand", "total_wins", "n",
                 "baseline_n", "games_opening", "games_drawn_later", "games_with", "games_without", "wins_with",
-                "wins_without", "games_done", "games_planned"}
+                "wins_without", "games_done", "games_planned", "times_used", "games_used", "games_unused"}
 
 
 def column_name(name: str) -> str:

@@ -9,16 +9,13 @@ import streamlit as st
 
 from dashboard.charts import interval_chart, trend_chart
 from dashboard.common import (
-    agent_picker,
     choose,
     header,
+    lineup_filter,
     load,
     open_report,
-    player_counts,
-    players_picker,
     require_experiment,
     table,
-    variant_picker,
 )
 
 DETAIL = ["variant", "n_players", "agent", "games_in_hand", "gih_win_rate", "gih_win_rate_low", "gih_win_rate_high",
@@ -49,11 +46,8 @@ table(rows.select([name for name in DETAIL if name in rows.columns and (playable
       key="card_detail_table")
 
 st.subheader(f"{card} by the turn it was first played")
-left, middle, right = st.columns(3)
-variant = variant_picker(report, container=left)
-n_players = players_picker(player_counts(stats.filter(pl.col("variant") == variant)), container=middle,
-                           cooperative=report.cooperative)
-agent = agent_picker(report, variant, n_players, container=right)
+lineup = lineup_filter(report, stats)
+variant, n_players, agent = lineup.variant, lineup.n_players, lineup.agent
 turns = load(folder, "card_turns", card)
 trend = turns.filter((pl.col("variant") == variant) & (pl.col("n_players") == n_players))
 if trend.is_empty():

@@ -11,19 +11,16 @@ import streamlit as st
 from analytics.views import NEVER_PLAYED, OUTLIER_POINTS, OUTLIER_Z
 from dashboard.charts import card_scatter
 from dashboard.common import (
-    agent_picker,
     choose,
     header,
+    lineup_filter,
     load,
     number_filter,
     open_report,
-    player_counts,
-    players_picker,
     require_experiment,
     table,
     text_filter,
     toggle_filter,
-    variant_picker,
 )
 
 FIRST = ["card", "games_in_hand", "gih_win_rate", "gih_win_rate_low", "gih_win_rate_high", "shrunk_win_rate",
@@ -41,11 +38,8 @@ stats = report.card_stats
 if stats.is_empty():
     st.info("No card rows in this experiment: its game records no cards.")
     st.stop()
-left, middle, right = st.columns(3)
-variant = variant_picker(report, container=left)
-n_players = players_picker(player_counts(stats.filter(pl.col("variant") == variant)), container=middle,
-                           cooperative=report.cooperative)
-agent = agent_picker(report, variant, n_players, container=right)
+lineup = lineup_filter(report, stats)
+variant, n_players, agent = lineup.variant, lineup.n_players, lineup.agent
 factions = sorted(str(f) for f in report.faction_stats.filter(pl.col("n_players") == n_players)["faction"].unique())
 playable = int(stats["games_playable"].sum()) > 0
 sort_box, faction_box, games_box = st.columns(3)

@@ -1,5 +1,6 @@
-"""Replay page: choose a game of the experiment (by index or seed) and step
-through it turn by turn, with every hand, board and the table as they stood."""
+"""Replay page: choose a game of the experiment (by index or seed, either kept in the page
+address so that a link opens that game) and step through it turn by turn, with every hand,
+board and the table as they stood."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import streamlit as st
 
 from analytics.replay import events_between, moments_of_turn, seat_lines, table_lines, turns_of
 from dashboard.common import (
+    choose,
     header,
     load,
     number_filter,
@@ -16,6 +18,7 @@ from dashboard.common import (
     replay,
     require_experiment,
     table,
+    text_filter,
     variant_picker,
 )
 from experiments.spec import SpecError
@@ -29,9 +32,11 @@ report = open_report(folder)
 header(report)
 counts = [int(count) for count in report.spec.get("player_counts", [])]
 games = int(report.spec.get("games", 0))
-how = st.radio("Find the game by", ["game index", "seed"], horizontal=True)
+# Both ways to find a game are kept in the page address (?find=seed&seed=N, or
+# ?variant=...&players=...&game=N), so a link opens that one game.
+how = choose("Find the game by", ["game index", "seed"], key="find", radio=True)
 if how == "seed":
-    text = st.text_input("Seed (the `seed` column of `games`)", "").strip()
+    text = text_filter("Seed (the `seed` column of `games`)", key="seed").strip()
     found = load(folder, "games_with_seed", int(text)) if text.lstrip("-").isdigit() else None
     if found is None or found.is_empty():
         st.info(("No game of this experiment has that seed. " if text else "Type a seed. ")

@@ -199,3 +199,20 @@ def test_building_a_report_without_finished_shards_is_a_clear_error(tmp_path: Pa
     (tmp_path / "spec.json").write_text('{"name": "empty", "game": "divvy"}')
     with pytest.raises(NoResultsError, match="no finished shards yet"):
         build_report(tmp_path)
+
+
+def test_the_divvy_card_table_is_one_block_with_every_label_and_the_gns_is_left_to_json(report: Report) -> None:
+    text = render_report(report, "text", sections=["cards"])
+    assert "(columns" not in text  # not split into blocks of columns
+    headers = ["card", "in hand", "GIH", "GIH 95%", "IWD", "played", "playable", "shrunk", "z", "flags"]
+    header_lines = [line.split("  ") for line in text.splitlines() if line.startswith("  card ")]
+    assert len(header_lines) == 4  # two variants, two agents
+    for line in header_lines:
+        assert [cell.strip() for cell in line if cell.strip()] == headers
+    assert max(len(line) for line in text.splitlines()) <= 100
+    row = report.card_stats.row(0, named=True)
+    cells = next(line.split() for line in text.splitlines() if line.split()[:1] == [row["card"]])
+    low, high = row["gih_win_rate_low"], row["gih_win_rate_high"]
+    assert cells[:4] == [row["card"], str(row["games_in_hand"]), _percent(row["gih_win_rate"]),
+                         f"{100 * low:.1f}-{100 * high:.1f}"]
+    assert "GNS (= GIH - IWD)" in text and "gns_win_rate" in render_report(report, "json", sections=["cards"])

@@ -3,9 +3,9 @@ port, every page loaded by headless Chromium (Debian's ``chromium``; CI
 installs it with ``apt-get install -y chromium``) driven over the DevTools
 protocol, checked for its key element and for the absence of a Streamlit
 exception, with one screenshot per page under ``build/screenshots/``; then
-the new filters, the card detail view and the comparison opened from shared
-links, every label of their widgets present, the address's values shown in
-the widgets, and no Deploy button.
+the new filters (Cards; the Win rates of one agent), the card detail view and
+the comparison opened from shared links, every label of their widgets
+present, the address's values shown in the widgets, and no Deploy button.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import base64
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -145,6 +146,16 @@ class Browser:
             time.sleep(0.3)
         raise AssertionError(f"{url}: {ready!r} not rendered within {timeout} s; page text: {text[:500]!r}")
 
+    def wait_for(self, test_id: str, timeout: float = 30) -> str:
+        """Wait until an element ``data-testid=test_id`` is in the page (a table mounts after the
+        script run ends, later on a busy machine); return the page's HTML."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.evaluate(f"!!document.querySelector('[data-testid=\"{test_id}\"]')"):
+                break
+            time.sleep(0.3)
+        return str(self.evaluate("document.documentElement.outerHTML"))
+
     def screenshot(self, path: Path) -> None:
         """A PNG of the viewport."""
         path.write_bytes(base64.b64decode(self.call("Page.captureScreenshot", format="png")["data"]))
@@ -172,7 +183,8 @@ def test_every_page_renders_in_chromium_without_an_exception(dashboard: str, bro
     experiment, key_text = PAGES[page]
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     screenshot = SCREENSHOTS / f"{page or 'experiments'}.png"
-    dom = browser.load(f"{dashboard}/{page}?experiment={experiment}", key_text)
+    browser.load(f"{dashboard}/{page}?experiment={experiment}", key_text)
+    dom = browser.wait_for("stDataFrame")
     browser.screenshot(screenshot)
     assert 'data-testid="stException"' not in dom
     assert key_text in dom, f"{page or 'experiments'}: {key_text!r} not rendered"
@@ -202,6 +214,7 @@ def test_a_shared_link_opens_the_cards_page_with_its_filters_and_every_label(
         dashboard: str, browser: Browser) -> None:
     dom = browser.load(f"{dashboard}/cards?experiment=divvy_tiny&agent=random&search=axes&sort=card&min_games=2",
                        "Hide cards never played")
+    dom = browser.wait_for("stDataFrame")
     assert 'data-testid="stException"' not in dom and "Deploy" not in page_text(browser)
     labels = widget_labels(browser)
     for label in ("Experiment", "Variant", "Agent (cards held by)", "Sort by",
@@ -214,6 +227,11 @@ def test_a_shared_link_opens_the_cards_page_with_its_filters_and_every_label(
     assert input_value(browser, "Card name contains") == "axes" and input_value(
         browser, "At least this many seat-games in hand") == "2"
     assert 'data-testid="stDataFrame"' in dom and "stVegaLiteChart" in dom
+    # The improvement-when-drawn axis ticks in points (+0.4), the play-rate axis in percent.
+    ticks = [line.strip() for line in text.splitlines()]
+    assert any(re.fullmatch(r"[+−][\d.]+", tick) for tick in ticks), ticks
+    assert not any(re.fullmatch(r"[+−][\d.]+%", tick) for tick in ticks)
+    assert any(re.fullmatch(r"\d+%", tick) for tick in ticks)
     browser.screenshot(SCREENSHOTS / "cards_filtered.png")
 
 
@@ -243,3 +261,18 @@ def test_the_comparison_puts_two_experiments_side_by_side_with_every_label(dashb
     assert "Cards (GIH win rate per agent)" in text  # the address's choice, shown in its box
     assert 'data-testid="stDataFrame"' in dom and "stVegaLiteChart" in dom
     browser.screenshot(SCREENSHOTS / "compare.png")
+
+
+def test_a_shared_link_opens_one_agents_win_rates_with_every_label(dashboard: str, browser: Browser) -> None:
+    dom = browser.load(f"{dashboard}/win_rates?experiment=divvy_tiny&agent=random&variant=four_rounds",
+                       "Win rate by seat, held by random")
+    dom = browser.wait_for("stDataFrame")
+    assert 'data-testid="stException"' not in dom
+    labels = widget_labels(browser)
+    for label in ("Experiment", "Variant (factions, matchups, powers, compositions, runs)", "Agent (seats held by)"):
+        assert label in labels, (label, labels)
+    text = page_text(browser)
+    assert "random" in text and "four_rounds" in text  # the address's agent and variant, shown in their boxes
+    assert "The seat, faction and matchup tables are random's seats only" in text
+    assert 'data-testid="stDataFrame"' in dom and "stVegaLiteChart" in dom
+    browser.screenshot(SCREENSHOTS / "win_rates_random.png")

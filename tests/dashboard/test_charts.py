@@ -1,13 +1,25 @@
-"""The charts' pure helpers: outlier labels laid out without overlapping, and axes zoomed
-to the data (intervals and reference lines inside, rates kept within [0, 1])."""
+"""The charts' pure helpers: outlier labels laid out without overlapping, axes zoomed to the
+data (intervals and reference lines inside, rates kept within [0, 1]), and tick labels that say
+"%" for rates only: differences of rates tick in points."""
 
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
+import altair as alt
+import polars as pl
 import pytest
 
-from dashboard.charts import LABEL_HEIGHT, spread_labels, zoomed_domain
+from dashboard.charts import (
+    LABEL_HEIGHT,
+    POINTS_LABEL,
+    card_scatter,
+    forest_plot,
+    skill_chart,
+    spread_labels,
+    zoomed_domain,
+)
 
 HEIGHT = 440
 X_DOMAIN = [0.0, 1.0]
@@ -45,3 +57,41 @@ def test_a_rate_axis_zooms_to_the_intervals_and_the_reference_and_stays_within_0
 def test_a_difference_axis_is_not_clamped_and_no_values_give_the_unit_range() -> None:
     assert zoomed_domain([-0.3, 0.1, 0.0], low=None, high=None) == pytest.approx([-0.332, 0.132])
     assert zoomed_domain([None, None]) == [0.0, 1.0]
+
+
+def axes_by_field(chart: alt.TopLevelMixin) -> dict[str, dict[str, Any]]:
+    """Field -> its axis, over every layer of ``chart``."""
+    found: dict[str, dict[str, Any]] = {}
+    for layer in chart.to_dict().get("layer", []):
+        for encoding in layer.get("encoding", {}).values():
+            if isinstance(encoding, dict) and "axis" in encoding and encoding["axis"] is not None:
+                found[encoding["field"]] = encoding["axis"]
+    return found
+
+
+def test_the_card_scatter_ticks_the_play_rate_in_percent_and_the_improvement_when_drawn_in_points() -> None:
+    cards = pl.DataFrame({"card": ["a", "b"], "play_rate": [0.4, 0.9], "iwd": [0.05, -0.03],
+                          "games_in_hand": [50, 60], "gih_win_rate": [0.55, 0.47], "shrunk_win_rate": [0.53, 0.49],
+                          "outlier": [False, True], "surely_outside": [False, False], "never_played": [False, False]})
+    axes = axes_by_field(card_scatter(cards, title="cards"))
+    assert axes["play_rate"]["format"] == "%"
+    assert axes["iwd"]["labelExpr"] == POINTS_LABEL and "format" not in axes["iwd"]
+    assert "points" in axes["iwd"]["title"]
+
+
+def test_a_forest_plot_of_rate_differences_ticks_in_points_and_one_of_means_in_its_unit() -> None:
+    deltas = pl.DataFrame({"label": ["a", "b"], "delta": [0.05, -0.02], "delta_low": [0.01, -0.05],
+                           "delta_high": [0.09, 0.01], "q_value": [0.01, 0.5], "significant": [True, False],
+                           "n": [100, 100]})
+    rates = axes_by_field(forest_plot(deltas, title="rates", percent=True))["delta_low"]
+    assert rates["labelExpr"] == POINTS_LABEL and "format" not in rates and rates["title"].endswith(", points")
+    means = axes_by_field(forest_plot(deltas, title="means", percent=False))["delta_low"]
+    assert means["format"] == "+.2f" and "labelExpr" not in means
+
+
+def test_the_skill_chart_ticks_the_distance_from_the_rungs_mean_in_points() -> None:
+    movement = pl.DataFrame({"name": ["a", "a"], "rung": ["r1", "r2"], "deviation": [0.04, -0.06],
+                             "win_rate": [0.54, 0.44], "low": [0.5, 0.4], "high": [0.58, 0.48],
+                             "variant_mean": [0.5, 0.5], "direction": [0, -1], "sign_flips": [False, False]})
+    axes = axes_by_field(skill_chart(movement, rungs=["r1", "r2"], title="skill", kind_title="Card"))
+    assert axes["deviation"]["labelExpr"] == POINTS_LABEL and "format" not in axes["deviation"]

@@ -146,6 +146,15 @@ def assert_every_column_is_named_for_humans(at: AppTest) -> None:
             assert "_" not in names[column], (index, column, names[column])
 
 
+def default_agent(report: Report, n_players: int) -> str:
+    """The agent a page's agent filter preselects: the most seat-games in the baseline at that
+    player count, ties broken by the spec's order."""
+    agents = report.agent_stats.filter((pl.col("variant") == "baseline") & (pl.col("n_players") == n_players))
+    listed = [str(agent) for agent in report.spec["agents"]]
+    ranked = sorted(agents.iter_rows(named=True), key=lambda row: (-row["seat_games"], listed.index(row["agent"])))
+    return str(ranked[0]["agent"])
+
+
 @pytest.mark.parametrize("name", ALL)
 def test_the_win_rates_page_shows_the_analytics_win_rates_of_every_game(
         results: Results, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -157,7 +166,10 @@ def test_the_win_rates_page_shows_the_analytics_win_rates_of_every_game(
     tables = [shown(at, index) for index in range(len(at.dataframe))]
     titles = [chart.proto.spec for chart in at.get("vega_lite_chart")]
     agents = report.agent_stats.filter(at_n)
+    agent = default_agent(report, n)
+    one_agent = agents.filter(pl.col("variant") == "baseline").height == 1  # then its seats are every seat
     if GAME_OF[name] == "party_wanted":  # cooperative: no seat table, the game is the unit
+        assert one_agent
         assert "Win rate by seat" not in " ".join(titles)
         same(tables[0], agents.drop("experiment"))
         assert agents["win_rate_effective_n"].to_list() == pytest.approx(agents["games"].to_list())
@@ -169,12 +181,17 @@ def test_the_win_rates_page_shows_the_analytics_win_rates_of_every_game(
         same(tables[6], computed(results, name, explore.run_ends).filter(at_n_baseline))
         assert any("Where runs end" in spec for spec in titles) and any("Wipes per game" in spec for spec in titles)
         return
-    same(tables[0], report.seat_stats.filter(at_n).drop("experiment"))
+    if one_agent:
+        same(tables[0], report.seat_stats.filter(at_n).drop("experiment"))
+    else:  # the default: the seats of the most-played agent
+        same(tables[0], computed(results, name, lambda con: explore.agent_seat_stats(con, agent)).filter(at_n))
+        assert at.query_params["agent"] == agent
     same(tables[1], agents.drop("experiment"))
-    seat_chart = next(spec for spec in titles if f"Win rate by seat, {n} players" in spec)
+    seat_chart = next(spec for spec in titles if "Win rate by seat" in spec and f"{n} players" in spec)
     # The 1/N line (a dashed rule) and the target band (a shaded rectangle) behind the intervals.
     assert '"strokeDash": [5, 4]' in seat_chart and '"type": "rect"' in seat_chart
     if GAME_OF[name] == "ring_of_chaos":
+        assert one_agent
         same(tables[2], report.faction_stats.filter(at_n_baseline).drop("experiment"))
         by_map = computed(results, name, lambda con: explore.win_rate_by_game_column(con, "faction", "map"))
         same(tables[3], by_map.filter(at_n))
@@ -190,7 +207,7 @@ def test_the_cards_page_shows_one_agents_card_stats_with_raw_and_shrunk_win_rate
     at = open_page(results, name, "cards", monkeypatch)
     report = report_of(results, name)
     n = first(report.card_stats, "n_players")
-    agent = str(report.spec["agents"][0])  # the default: the spec's first agent
+    agent = default_agent(report, n)  # the most-played agent (a tie here: the spec's first)
     expected = report.card_stats.filter((pl.col("variant") == "baseline") & (pl.col("n_players") == n)
                                         & (pl.col("agent") == agent))
     table = shown(at, 0)
@@ -339,7 +356,7 @@ def test_the_variants_page_shows_card_changes_one_agent_at_a_time(
     at = open_page(results, "divvy_tiny", "variants", monkeypatch)
     next(box for box in at.selectbox if box.label == "Family").select("card").run()
     agent = next(box for box in at.selectbox if box.label == "Agent (cards held by)")
-    assert agent.options == ["heuristic", "random"] and agent.value == "heuristic"  # the spec's first agent
+    assert agent.options == ["heuristic", "random"] and agent.value == "heuristic"  # most-played (a tie: spec order)
     deltas = report_of(results, "divvy_tiny").variant_deltas.filter(
         (pl.col("variant") == "four_rounds") & (pl.col("family") == "card"))
     for name in ("heuristic", "random"):
@@ -382,11 +399,20 @@ def test_the_game_length_page_shows_the_turns_histogram_and_end_reasons(
         results: Results, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     at = open_page(results, name, "game_length", monkeypatch)
     stats = computed(results, name, metrics.game_stats)
-    chosen = (pl.col("variant") == "baseline") & (pl.col("n_players") == first(stats, "n_players"))
-    same(shown(at, 0), stats.filter(chosen).drop("experiment"))
-    same(shown(at, 1), computed(results, name, metrics.end_reason_stats).filter(chosen).drop("experiment"))
+    n = first(stats, "n_players")
+    chosen = (pl.col("variant") == "baseline") & (pl.col("n_players") == n)
+    report = report_of(results, name)
     histogram = at.get("vega_lite_chart")[0].proto.spec
-    assert "Game length, baseline" in histogram and "Turns (as the game counts them)" in histogram
+    if report.agent_stats.filter(chosen).height == 1:  # one agent at every seat: every game
+        same(shown(at, 0), stats.filter(chosen).drop("experiment"))
+        same(shown(at, 1), computed(results, name, metrics.end_reason_stats).filter(chosen).drop("experiment"))
+        assert "Game length, baseline" in histogram
+    else:  # the games of the most-played agent, by how they ended for it
+        agent = default_agent(report, n)
+        same(shown(at, 0), computed(results, name, lambda con: explore.agent_game_lengths(con, agent)).filter(chosen))
+        same(shown(at, 1), computed(results, name, lambda con: explore.agent_end_reasons(con, agent)).filter(chosen))
+        assert f"Game length of the games {agent} sat in, baseline" in histogram
+    assert "Turns (as the game counts them)" in histogram
     assert_every_column_is_named_for_humans(at)
 
 
@@ -489,6 +515,16 @@ def test_the_replay_page_finds_a_game_by_its_seed(results: Results, monkeypatch:
     at.text_input[0].input(str(games["seed"][0])).run()
     assert not at.exception
     assert "variant **four_rounds**" in at.markdown[0].value and "game index **7**" in at.markdown[0].value
+    assert (at.query_params["find"], at.query_params["seed"]) == ("seed", str(games["seed"][0]))  # a link to it
+
+
+def test_a_link_with_a_seed_opens_that_games_replay(results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
+    games = computed(results, "divvy_tiny", lambda con: con.sql(
+        "SELECT * FROM games WHERE variant = 'four_rounds' AND game_index = 11").pl())
+    at = open_link(results, "replay", {"experiment": "divvy_tiny", "find": "seed", "seed": str(games["seed"][0])},
+                   monkeypatch)
+    assert at.radio[0].value == "seed" and at.text_input[0].value == str(games["seed"][0])
+    assert "variant **four_rounds**" in at.markdown[0].value and "game index **11**" in at.markdown[0].value
 
 
 @pytest.mark.parametrize("name", ALL)
