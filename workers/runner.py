@@ -555,6 +555,7 @@ class _StatusLines(_NoProgress):
         self.games = self.shards = 0
         self.started = self.last_line = time.perf_counter()
         self.wait_seconds = interval
+        self.games_in_last_line = -1
 
     def update(self, games: int) -> None:
         """A shard of ``games`` games finished."""
@@ -566,13 +567,15 @@ class _StatusLines(_NoProgress):
         now = time.perf_counter()
         if now - self.last_line >= self.interval:
             self.last_line = now
+            self.games_in_last_line = self.games
             line = status_line(self.games, self.total_games, self.shards, self.total_shards, now - self.started)
             print(f"cardlab run: {line}", file=sys.stderr, flush=True)
 
     def close(self) -> None:
-        """The last status line."""
-        self.last_line = -self.interval
-        self.tick()
+        """The last status line, unless the last one already said it all."""
+        if self.games_in_last_line != self.games:
+            self.last_line = -self.interval
+            self.tick()
 
 
 def status_line(games: int, total_games: int, shards: int, total_shards: int, seconds: float) -> str:

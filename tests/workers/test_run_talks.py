@@ -14,7 +14,15 @@ import pytest
 
 from experiments.spec import Shard, load_spec, parse_spec
 from workers.estimate import expected_seconds
-from workers.runner import EMBEDDED_RAY_NODE_IP, RunOptions, RunSummary, run_experiment, shrink_spec, status_line
+from workers.runner import (
+    EMBEDDED_RAY_NODE_IP,
+    RunOptions,
+    RunSummary,
+    _StatusLines,
+    run_experiment,
+    shrink_spec,
+    status_line,
+)
 from workers.shard import play_shard
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -94,6 +102,24 @@ def test_plain_status_lines_come_every_interval_while_shards_run(tmp_path: Path,
     assert len(status) >= 2, lines  # periodic lines while the four shards run, and the last one
     assert status[-1].startswith("cardlab run: 1,200 of 1,200 games (100%), 4 of 4 shards")
     assert summary.wall_seconds >= summary.seconds > 0
+
+
+def test_the_last_status_line_is_not_printed_twice(capsys: pytest.CaptureFixture[str]) -> None:
+    lines = _StatusLines(total_games=200, total_shards=2, interval=0.0)
+    lines.update(100)
+    lines.tick()
+    lines.update(100)
+    lines.tick()  # the interval has passed: the 100% line
+    lines.close()  # nothing new to say
+    printed = capsys.readouterr().err.splitlines()
+    assert len(printed) == 2, printed
+    assert printed[0].startswith("cardlab run: 100 of 200 games (50%), 1 of 2 shards, ")
+    assert printed[1].startswith("cardlab run: 200 of 200 games (100%), 2 of 2 shards, ")
+    quiet = _StatusLines(total_games=200, total_shards=2, interval=3600.0)
+    quiet.update(100)
+    quiet.update(100)
+    quiet.close()  # no line since the start: the end line is printed
+    assert capsys.readouterr().err.startswith("cardlab run: 200 of 200 games (100%), 2 of 2 shards")
 
 
 def test_the_summary_counts_the_time_before_the_first_shard() -> None:
