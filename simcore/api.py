@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Protocol, final
 
 from librt.strings import BytesWriter, write_i16_le
-from mypy_extensions import i64, mypyc_attr
+from mypy_extensions import mypyc_attr
 
 from simcore.rng import Generator
 
@@ -53,10 +53,6 @@ INT16_SMALLEST: Final = -32768
 INT16_LARGEST: Final = 32767
 
 
-def _refuse(value: int) -> None:
-    raise OverflowError(f"{value} does not fit a 16-bit column")
-
-
 @final
 class Int16Column:
     """A growing column of 16-bit integers, appended to like a list.
@@ -77,48 +73,8 @@ class Int16Column:
     def append(self, value: int) -> None:
         """Add ``value`` at the end."""
         if value < INT16_SMALLEST or value > INT16_LARGEST:
-            _refuse(value)
+            raise OverflowError(f"{value} does not fit a 16-bit column")
         write_i16_le(self.buffer, value)
-
-    def extend(self, values: list[int]) -> None:
-        """Append every one of ``values``, in order."""
-        buffer = self.buffer
-        for value in values:
-            if value < INT16_SMALLEST or value > INT16_LARGEST:
-                _refuse(value)
-            write_i16_le(buffer, value)
-
-    def extend_picked(self, values: list[int], picked: list[int], offset: i64 = 0) -> None:
-        """Append ``values[offset + index]`` for each ``index`` in ``picked``, in order.
-
-        One call per column instead of one ``append`` per row: the loop runs in
-        the compiled core without a Python call per value, which is what makes
-        writing card rows cheap (README, "Speed"). As with ``append``, a value
-        outside the 16-bit range raises ``OverflowError`` (the values before it
-        stay appended)."""
-        buffer = self.buffer
-        for index in picked:
-            value = values[offset + index]
-            if value < INT16_SMALLEST or value > INT16_LARGEST:
-                _refuse(value)
-            write_i16_le(buffer, value)
-
-    def extend_picked_from_tuple(self, values: tuple[int, ...], picked: list[int]) -> None:
-        """``extend_picked`` from a tuple (games keep card data such as copies in tuples)."""
-        buffer = self.buffer
-        for index in picked:
-            value = values[index]
-            if value < INT16_SMALLEST or value > INT16_LARGEST:
-                _refuse(value)
-            write_i16_le(buffer, value)
-
-    def extend_repeated(self, value: int, count: i64) -> None:
-        """Append ``value`` ``count`` times."""
-        if value < INT16_SMALLEST or value > INT16_LARGEST:
-            _refuse(value)
-        buffer = self.buffer
-        for _ in range(count):
-            write_i16_le(buffer, value)
 
     def __len__(self) -> int:
         return len(self.buffer) >> 1
@@ -144,8 +100,7 @@ class Int16Column:
 class CardColumns:
     """Card statistics, column by column, one entry per (game, seat, card)
     that the seat owned or saw; games append their rows with
-    ``GameState.add_card_rows``, a seat at a time (``add_seat_rows``) or
-    value by value (``columns.seat.append(seat)``...). ``card``
+    ``GameState.add_card_rows`` (``columns.seat.append(seat)``...). ``card``
     holds indices into ``names`` (set by the game); ``counters`` holds one
     column per name in ``GameInfo.card_counters``; ``first_played_turn`` is
     -1 for a card never played. Every column is an ``Int16Column``."""
@@ -160,30 +115,6 @@ class CardColumns:
 
     def __len__(self) -> int:
         return len(self.seat)
-
-    def add_seat_rows(self, seat: int, cards: list[int], copies: tuple[int, ...], counters: list[list[int]],
-                      first_played: dict[int, int]) -> None:
-        """Append one row per card in ``cards`` (card indices, in row order) for ``seat``:
-        ``copies[card]``, ``counters[i][card]`` for each counter column ``i``
-        (in ``GameInfo.card_counters`` order) and ``first_played.get(card, -1)``
-        (``copies`` has one entry per card of the game).
-
-        What a game's ``add_card_rows`` calls once per seat after choosing the
-        cards that get a row; the same rows as appending column by column, row
-        by row, in a fraction of the time (one compiled loop per column)."""
-        counter_columns = self.counters
-        if len(counters) != len(counter_columns):
-            raise ValueError(f"{len(counters)} counters for {len(counter_columns)} counter columns")
-        self.seat.extend_repeated(seat, len(cards))
-        self.card.extend(cards)
-        self.copies.extend_picked_from_tuple(copies, cards)
-        for index in range(len(counter_columns)):
-            counter_columns[index].extend_picked(counters[index], cards)
-        # A seat first plays a few of its cards: spread them over all cards, then pick.
-        turns = [-1] * len(copies)
-        for card, turn in first_played.items():
-            turns[card] = turn
-        self.first_played_turn.extend_picked(turns, cards)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

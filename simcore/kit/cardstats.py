@@ -77,17 +77,17 @@ class CardStats:
         n_counters, n_cards, counts = self.n_counters, self.n_cards, self.counts
         for seat in range(self.n_seats):
             base = seat * n_counters * n_cards
-            cards: list[int] = []
             for card in range(n_cards):
+                touched = False
                 for counter in row_counters:
                     if counts[base + counter * n_cards + card]:
-                        cards.append(card)
+                        touched = True
                         break
-            # One compiled loop per column (``Int16Column.extend_picked``), not an append per value.
-            columns.seat.extend_repeated(seat, len(cards))
-            columns.card.extend(cards)
-            for card in cards:
+                if not touched:
+                    continue
+                columns.seat.append(seat)
+                columns.card.append(card)
                 columns.copies.append(copies[card])
-            for counter in range(n_counters):
-                counter_columns[counter].extend_picked(counts, cards, base + counter * n_cards)
-            columns.first_played_turn.extend_picked(self.first_played, cards, seat * n_cards)
+                for counter in range(n_counters):
+                    counter_columns[counter].append(counts[base + counter * n_cards + card])
+                columns.first_played_turn.append(self.first_played[seat * n_cards + card])

@@ -409,13 +409,23 @@ class DivvyState(GameState):
 
     def add_card_rows(self, columns: CardColumns) -> None:
         """One row per card each seat held or won as treasure."""
-        names = self.config.names
+        names, copies = self.config.names, self.config.copies
         columns.names = names
-        for seat in range(2):
-            seat_counters = self.counters[seat]
-            drawn, treasure = seat_counters[_DRAWN], seat_counters[_TREASURE]
-            cards = [card for card in range(len(names)) if drawn[card] or treasure[card]]
-            columns.add_seat_rows(seat, cards, self.config.copies, seat_counters, self.first_played[seat])
+        opening_column, drawn_column, played_column, treasure_column, playable_column = columns.counters
+        for seat in (0, 1):
+            opening, drawn, played, treasure, playable = self.counters[seat]
+            first_played = self.first_played[seat]
+            for card in range(len(names)):
+                if drawn[card] or treasure[card]:
+                    columns.seat.append(seat)
+                    columns.card.append(card)
+                    columns.copies.append(copies[card])
+                    opening_column.append(opening[card])
+                    drawn_column.append(drawn[card])
+                    played_column.append(played[card])
+                    treasure_column.append(treasure[card])
+                    playable_column.append(playable[card])
+                    columns.first_played_turn.append(first_played.get(card, -1))
 
     def observation(self, seat: int) -> tuple[Any, ...]:
         """All ``seat`` can see: its own cards and choices, everything face up,

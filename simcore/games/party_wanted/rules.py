@@ -604,13 +604,23 @@ class PartyState(GameState):
     def add_card_rows(self, columns: CardColumns) -> None:
         """One row per card each seat drew, received, buried, played or could
         have played (hero cards, treasures and encounters, armor and weapons)."""
-        names = self.config.names
+        names, copies = self.config.names, self.config.copies
         columns.names = names
+        opening_column, drawn_column, played_column, buried_column, playable_column = columns.counters
         for seat in range(self.n_players):
-            seat_counters = self.counters[seat]
-            _opening, drawn, played, buried, playable = seat_counters
-            cards = [card for card in range(len(names)) if drawn[card] or buried[card] or played[card] or playable[card]]
-            columns.add_seat_rows(seat, cards, self.config.copies, seat_counters, self.first_played[seat])
+            opening, drawn, played, buried, playable = self.counters[seat]
+            first_played = self.first_played[seat]
+            for card in range(len(names)):
+                if drawn[card] or buried[card] or played[card] or playable[card]:
+                    columns.seat.append(seat)
+                    columns.card.append(card)
+                    columns.copies.append(copies[card])
+                    opening_column.append(opening[card])
+                    drawn_column.append(drawn[card])
+                    played_column.append(played[card])
+                    buried_column.append(buried[card])
+                    playable_column.append(playable[card])
+                    columns.first_played_turn.append(first_played.get(card, -1))
 
     def observation(self, seat: int) -> Any:
         """Everything on the table: hands are open in Party Wanted, so every

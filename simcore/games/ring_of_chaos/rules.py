@@ -433,12 +433,21 @@ class RingState(GameState):
 
     def add_card_rows(self, columns: CardColumns) -> None:
         """One row per card each seat drew, played, countered with or could have played."""
+        copies = self.config.copies
         columns.names = CARD_NAMES
+        counter_columns = columns.counters
         for seat in range(self.n_players):
             seat_counters = self.counters[seat]
             drawn, played, playable = seat_counters[_DRAWN], seat_counters[_PLAYED], seat_counters[_PLAYABLE]
-            cards = [card for card in range(len(CARD_NAMES)) if drawn[card] or played[card] or playable[card]]
-            columns.add_seat_rows(seat, cards, self.config.copies, seat_counters, self.first_played[seat])
+            first_played = self.first_played[seat]
+            for card in range(len(CARD_NAMES)):
+                if drawn[card] or played[card] or playable[card]:
+                    columns.seat.append(seat)
+                    columns.card.append(card)
+                    columns.copies.append(copies[card])
+                    for index in range(len(CARD_COUNTERS)):
+                        counter_columns[index].append(seat_counters[index][card])
+                    columns.first_played_turn.append(first_played.get(card, -1))
 
     def observation(self, seat: int) -> tuple[Any, ...]:
         """All ``seat`` sees: the table, its own hand, the other hands' sizes,

@@ -549,18 +549,29 @@ class TheseusState(GameState):
         config = self.config
         names = config.names
         columns.names = names
-        # Cards with no copies of their own in the data are the starting cards, one per seat.
-        copies = tuple(config.copies[card] or (self.n_players if config.ranks[card] == 0 else 0)
-                       for card in range(len(names)))
+        (explored_column, recruited_column, subjugated_column, exiled_column, used_column, drawn_column,
+         played_column, playable_column, effect_copies_column, effect_vp_column) = columns.counters
         for seat in range(self.n_players):
             explored, recruited, subjugated, exiled, used, drawn, playable = self.counters[seat]
             effect_copies, effect_vp = self.end_effect_counts(seat)
-            cards = [card for card in range(len(names))
-                     if explored[card] or recruited[card] or subjugated[card] or exiled[card] or used[card]
-                     or drawn[card] or playable[card] or effect_copies[card]]
-            # In CARD_COUNTERS order; a card used is a card played.
-            counters = [explored, recruited, subjugated, exiled, used, drawn, used, playable, effect_copies, effect_vp]
-            columns.add_seat_rows(seat, cards, copies, counters, self.first_used[seat])
+            first_used = self.first_used[seat]
+            for card in range(len(names)):
+                if (explored[card] or recruited[card] or subjugated[card] or exiled[card] or used[card]
+                        or drawn[card] or playable[card] or effect_copies[card]):
+                    columns.seat.append(seat)
+                    columns.card.append(card)
+                    columns.copies.append(config.copies[card] or (self.n_players if config.ranks[card] == 0 else 0))
+                    explored_column.append(explored[card])
+                    recruited_column.append(recruited[card])
+                    subjugated_column.append(subjugated[card])
+                    exiled_column.append(exiled[card])
+                    used_column.append(used[card])
+                    drawn_column.append(drawn[card])
+                    played_column.append(used[card])
+                    playable_column.append(playable[card])
+                    effect_copies_column.append(effect_copies[card])
+                    effect_vp_column.append(effect_vp[card])
+                    columns.first_played_turn.append(first_used.get(card, -1))
 
     def observation(self, seat: int) -> tuple[Any, ...]:
         """All ``seat`` can see: everything face up, its own Hand, how many
