@@ -78,7 +78,7 @@ def test_the_cards_files_are_read_by_polars_value_for_value(tmp_path: Path) -> N
     spec = golden_spec("theseus", 3)
     shard = Shard(spec.variants[0].name, 3, 0, 200)
     run_shard(spec, shard, tmp_path)
-    read = polars.read_parquet(table_path(tmp_path, "cards", shard.variant, shard.id))
+    read = polars.read_parquet(str(table_path(tmp_path, "cards", shard.variant, shard.id)))
     expected = polars.from_arrow(play_shard(spec, shard)["cards"])
     assert isinstance(expected, polars.DataFrame)
     assert read.schema == expected.schema
