@@ -49,19 +49,24 @@ def record_shard(spec: ExperimentSpec, shard: Shard) -> dict[str, pa.Table]:
     # repeated scans of them (nothing here makes reference cycles).
     collector_was_on = gc.isenabled()
     gc.disable()
+    # The collector stays off while the tables are built too: turned on with
+    # the shard's rows alive, its first full pass would walk all of them.
     try:
         _play_into(spec, shard, game, config, columns)
+        return to_tables(spec, shard, columns)
     finally:
         if collector_was_on:
             gc.enable()
-    return to_tables(spec, shard, columns)
 
 
 def _play_into(spec: ExperimentSpec, shard: Shard, game: Game, config: Any, columns: ResultColumns) -> None:
+    n_players, seed_variant = shard.n_players, spec.seed_variant(shard.variant)
+    # A game's lineup depends on its index only through the seat rotation
+    # (index modulo the player count), so there are n_players of them at most.
+    lineups = [spec.lineup(n_players, offset, shard.variant) for offset in range(n_players)]
     for game_index in range(shard.start, shard.stop):
-        seed = game_seed(spec.seed, spec.seed_variant(shard.variant), shard.n_players, game_index)
-        lineup = spec.lineup(shard.n_players, game_index, shard.variant)
-        columns.add(game_index, seed, play_game(game, config, shard.n_players, seed, lineup))
+        seed = game_seed(spec.seed, seed_variant, n_players, game_index)
+        columns.add(game_index, seed, play_game(game, config, n_players, seed, lineups[game_index % n_players]))
 
 
 def to_tables(spec: ExperimentSpec, shard: Shard, columns: ResultColumns) -> dict[str, pa.Table]:
@@ -102,15 +107,16 @@ def card_table_arrays(info: GameInfo, columns: ResultColumns) -> dict[str, pa.Ar
     cards = columns.cards
     rows_per_game = numpy.array(columns.card_rows, dtype=numpy.int64)
     game_index = numpy.array(columns.games["game_index"], dtype=numpy.int64)
-    players_per_game = numpy.array(columns.games["n_players"], dtype=numpy.int64)
+    players_per_game = numpy.array(columns.games["n_players"], dtype=numpy.int32)
     seat = _int16_values(cards.seat)
-    # The players rows of a game are its seats in order, after those of the earlier games.
-    first_player_row = numpy.cumsum(players_per_game) - players_per_game
+    # The players rows of a game are its seats in order, after those of the earlier games
+    # (int32 positions: a shard holds far fewer than 2**31 player rows).
+    first_player_row = numpy.cumsum(players_per_game, dtype=numpy.int32) - players_per_game
     player_won = numpy.array(columns.players["won"], dtype=numpy.bool_)
     first_played = _int16_values(cards.first_played_turn)
     arrays = {
         "game_index": pa.array(numpy.repeat(game_index, rows_per_game)),
-        "n_players": pa.array(numpy.repeat(players_per_game, rows_per_game).astype(numpy.int8)),
+        "n_players": pa.array(numpy.repeat(players_per_game.astype(numpy.int8), rows_per_game)),
         "seat": pa.array(seat.astype(numpy.int8)),
         "card": pa.DictionaryArray.from_arrays(pa.array(_int16_values(cards.card).astype(numpy.int32)),
                                                pa.array(cards.names, type=pa.string())),
@@ -156,11 +162,18 @@ def run_shard(spec: ExperimentSpec, shard: Shard, root: str | Path | ResultsPath
     tables = record_shard(spec, shard)
     played = time.perf_counter()
     folder = results_path(root)
-    files = {
-        name: write_parquet_atomically(table, table_path(folder, name, shard.variant, shard.id),
-                                       parquet_options(name, table.schema))
-        for name, table in tables.items()
-    }
+    # The shard's tables hold no Python objects for the cyclic collector to find.
+    collector_was_on = gc.isenabled()
+    gc.disable()
+    try:
+        files = {
+            name: write_parquet_atomically(table, table_path(folder, name, shard.variant, shard.id),
+                                           parquet_options(name, table.schema))
+            for name, table in tables.items()
+        }
+    finally:
+        if collector_was_on:
+            gc.enable()
     entry = {
         "shard": shard.id,
         "variant": shard.variant,

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import duckdb
+import polars
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from experiments.spec import Shard
 from simcore.registry import GAMES, get_game
 from tests.golden.golden import SORT_KEYS, golden_file, golden_spec, table_fingerprint
-from workers.schemas import CARD_STATISTICS_COLUMNS, schemas
+from workers.schemas import CARD_PLAIN_COLUMNS, CARD_STATISTICS_COLUMNS, schemas
 from workers.shard import play_shard, run_shard
 from workers.storage import table_path
 
@@ -68,4 +69,17 @@ def test_the_cards_files_are_read_by_duckdb_with_the_same_totals(tmp_path: Path)
     columns = {row_group.column(index).path_in_schema: row_group.column(index)
                for index in range(row_group.num_columns)}
     assert "DELTA_BINARY_PACKED" in columns["drawn"].encodings
+    for name in CARD_PLAIN_COLUMNS:  # long runs of one value: plain, squashed by zstd
+        assert "DELTA_BINARY_PACKED" not in columns[name].encodings and "PLAIN" in columns[name].encodings, name
     assert {name for name, column in columns.items() if column.is_stats_set} == set(CARD_STATISTICS_COLUMNS)
+
+
+def test_the_cards_files_are_read_by_polars_value_for_value(tmp_path: Path) -> None:
+    spec = golden_spec("theseus", 3)
+    shard = Shard(spec.variants[0].name, 3, 0, 200)
+    run_shard(spec, shard, tmp_path)
+    read = polars.read_parquet(str(table_path(tmp_path, "cards", shard.variant, shard.id)))
+    expected = polars.from_arrow(play_shard(spec, shard)["cards"])
+    assert isinstance(expected, polars.DataFrame)
+    assert read.schema == expected.schema
+    assert read.equals(expected)
