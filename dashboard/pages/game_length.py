@@ -18,9 +18,10 @@ from dashboard.common import (
     table,
 )
 
+# Means and quantiles of turns and decisions: shown as plain numbers, not percentages. (A comment,
+# not a string: Streamlit's magic would print a bare string of a page script on the page.)
 LENGTH_COLUMNS = ("mean_turns", "sd_turns", "min_turns", "p10_turns", "p50_turns", "p90_turns", "max_turns",
                   "mean_decisions", "sd_decisions", "p50_decisions", "mean_legal_actions")
-"""Means and quantiles of turns and decisions: shown as plain numbers, not percentages."""
 
 st.title("Game length")
 folder = require_experiment()
