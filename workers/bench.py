@@ -23,7 +23,6 @@ far the engine is from what this machine can do at all.
 
 from __future__ import annotations
 
-import gc
 import subprocess
 import tempfile
 import time
@@ -37,7 +36,7 @@ from simcore.play import play_game
 from simcore.registry import GAMES, get_game
 from simcore.rng import Generator
 from simcore.seeding import agent_seed, game_seed
-from workers.shard import run_shard
+from workers.shard import cyclic_collector_paused, run_shard
 
 REFERENCE_BINARY = Path(__file__).resolve().parent.parent / "build" / "divvy_playout"
 """Where ``make reference`` puts the C playout of Divvy."""
@@ -68,14 +67,11 @@ def bench_engine(game_id: str, agent: AgentSpec, n_players: int, games: int) -> 
     config = game.configure(game.default_parameters())
     lineup = [agent] * n_players
     decisions = 0
-    gc.disable()
-    try:
+    with cyclic_collector_paused():
         started = time.process_time()
         for index in range(games):
             decisions += play_game(game, config, n_players, game_seed(0, BASELINE, n_players, index), lineup).decisions
         seconds = time.process_time() - started
-    finally:
-        gc.enable()
     return games / seconds, decisions / seconds, decisions / games
 
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import gc
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -39,24 +41,31 @@ def play_shard(spec: ExperimentSpec, shard: Shard) -> dict[str, pa.Table]:
     return tables
 
 
+@contextmanager
+def cyclic_collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off inside the block, as it was afterwards:
+    finished games and their rows are many small objects without reference cycles,
+    which the collector would otherwise scan again and again."""
+    collector_was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collector_was_on:
+            gc.enable()
+
+
 def record_shard(spec: ExperimentSpec, shard: Shard) -> dict[str, pa.Table]:
     """``play_shard``'s tables as a shard task writes them: the ``cards`` text
     columns still as dictionary arrays."""
     game = get_game(spec.game)
     config = game.configure(spec.variant(shard.variant).parameters)
     columns = ResultColumns(game.info)
-    # Finished games hold many small objects; skip the cyclic collector's
-    # repeated scans of them (nothing here makes reference cycles).
-    collector_was_on = gc.isenabled()
-    gc.disable()
     # The collector stays off while the tables are built too: turned on with
     # the shard's rows alive, its first full pass would walk all of them.
-    try:
+    with cyclic_collector_paused():
         _play_into(spec, shard, game, config, columns)
         return to_tables(spec, shard, columns)
-    finally:
-        if collector_was_on:
-            gc.enable()
 
 
 def _play_into(spec: ExperimentSpec, shard: Shard, game: Game, config: Any, columns: ResultColumns) -> None:
@@ -163,17 +172,12 @@ def run_shard(spec: ExperimentSpec, shard: Shard, root: str | Path | ResultsPath
     played = time.perf_counter()
     folder = results_path(root)
     # The shard's tables hold no Python objects for the cyclic collector to find.
-    collector_was_on = gc.isenabled()
-    gc.disable()
-    try:
+    with cyclic_collector_paused():
         files = {
             name: write_parquet_atomically(table, table_path(folder, name, shard.variant, shard.id),
                                            parquet_options(name, table.schema))
             for name, table in tables.items()
         }
-    finally:
-        if collector_was_on:
-            gc.enable()
     entry = {
         "shard": shard.id,
         "variant": shard.variant,
