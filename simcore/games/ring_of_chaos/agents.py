@@ -415,15 +415,17 @@ def bully_reaches_the_wearer(state: RingState, seat: int) -> bool:
 
 def _heal_play(state: RingState, seat: int, plays: dict[int, int], legal: set[int]) -> int:
     """Healing Potion, Resurrection, Necromancy when no Adjacent rival also raises a Hero, or the
-    Defenders of the Faith power when two cheap cards can pay for it; -1 if none."""
+    Defenders of the Faith power when cheap cards can pay for it; -1 if none."""
     for card in (HEALING_POTION, RESURRECTION):
         if card in plays:
             return plays[card]
     if NECROMANCY in plays and DEAD in state.heroes[seat] and state.necromancy_parties(seat) == [seat]:
         return plays[NECROMANCY]
     if DEFENDERS_POWER in legal:
+        cost = state.config.defenders_cards_to_discard
         values = sorted(card_value(state, seat, card) for card in state.hands[seat])
-        if values[1] <= ATTACK_VALUE and (DEAD in state.heroes[seat] or len(values) >= 3):
+        # the dearest card paid must be cheap, and a Wounded Hero is not worth the last card
+        if (cost == 0 or values[cost - 1] <= ATTACK_VALUE) and (DEAD in state.heroes[seat] or len(values) > cost):
             return DEFENDERS_POWER
     return -1
 

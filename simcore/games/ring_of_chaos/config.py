@@ -89,6 +89,9 @@ class RingConfig:
     party_keys: tuple[str, ...]
     party_names: tuple[str, ...]
     party_powers: tuple[int, ...]
+    brute_squad_melee_hits: int  # the numbers in the powers' texts ([powers] in cards.toml)
+    giant_slayers_cards_per_hit: int
+    defenders_cards_to_discard: int
     draft_parties: tuple[int, ...]
     board: BattleMap
     move_reach: tuple[tuple[int, ...], ...]  # per space: the spaces 1..move_spaces steps away
@@ -213,10 +216,22 @@ def compile_config(parameters: Mapping[str, Any]) -> RingConfig:
     for index, (key, party) in enumerate(parameters["parties"].items()):
         keys.append(key)
         names.append(party["name"])
-        powers.append(POWER_KEYS.index(key) if key in POWER_KEYS else NO_POWER)
+        power = party["power"]
+        _require(power == "none" or power in POWER_KEYS, f"parties.{key}.power",
+                 f"expected none or one of: {', '.join(POWER_KEYS)}")
+        powers.append(NO_POWER if power == "none" else POWER_KEYS.index(power))
         if party["in_draft"]:
             draft.append(index)
     _require(len(draft) >= 3, "parties", "expected at least 3 parties in the draft (two players and one spare)")
+    power_numbers = parameters["powers"]
+    melee_hits = power_numbers["brute_squad"]["melee_hits"]
+    _require(melee_hits in (1, 2), "powers.brute_squad.melee_hits",
+             "expected 1 or 2 (a Hero has two levels to lose: Full Strength, Wounded, Dead)")
+    cards_per_hit = power_numbers["giant_slayers"]["cards_per_hit"]
+    _require(0 <= cards_per_hit <= 5, "powers.giant_slayers.cards_per_hit", "expected 0 to 5 cards")
+    cards_to_discard = power_numbers["defenders_of_the_faith"]["cards_to_discard"]
+    _require(0 <= cards_to_discard <= rules["hand_limit"], "powers.defenders_of_the_faith.cards_to_discard",
+             "expected 0 cards up to rules.hand_limit")
     map_name = rules["map"]
     _require(map_name in parameters["maps"], "rules.map", f"expected one of: {', '.join(parameters['maps'])}")
     board = compile_map(map_name, parameters["maps"][map_name])
@@ -227,6 +242,9 @@ def compile_config(parameters: Mapping[str, Any]) -> RingConfig:
         party_keys=tuple(keys),
         party_names=tuple(names),
         party_powers=tuple(powers),
+        brute_squad_melee_hits=melee_hits,
+        giant_slayers_cards_per_hit=cards_per_hit,
+        defenders_cards_to_discard=cards_to_discard,
         draft_parties=tuple(draft),
         board=board,
         move_reach=spaces_within(board, rules["move_spaces"]),

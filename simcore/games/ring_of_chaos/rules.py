@@ -793,7 +793,8 @@ class RingState(GameState):
                 choices.append(PICK_UP_RING)
             if 0 <= self.ring_holder != seat and self.is_adjacent(seat, self.ring_holder):
                 choices.append(STEAL_RING)
-            if (self.power(seat) == DEFENDERS_OF_THE_FAITH and len(self.hands[seat]) >= 2
+            if (self.power(seat) == DEFENDERS_OF_THE_FAITH
+                    and len(self.hands[seat]) >= self.config.defenders_cards_to_discard
                     and min(self.heroes[seat]) < FULL):
                 choices.append(DEFENDERS_POWER)
         hand = self.hands[seat]
@@ -1417,8 +1418,8 @@ class RingState(GameState):
         if position == PASS:
             levels = 1
             if (style in (MELEE, MELEE_SURE)) and attacker >= 0 and self.power(attacker) == BRUTE_SQUAD:
-                levels = 2
-                if self.heroes[defender][hero] == FULL:
+                levels = self.config.brute_squad_melee_hits
+                if levels > 1 and self.heroes[defender][hero] == FULL:
                     self.power_used[attacker] += 1  # the second hit counts: Full Strength to Dead
             self._hit(attacker, defender, hero, levels, True)
             return
@@ -1474,9 +1475,10 @@ class RingState(GameState):
         if max(statuses) == DEAD:
             self._eliminate(defender, attacker)
             return
-        if is_attack and self.power(defender) == GIANT_SLAYERS:
+        if is_attack and self.power(defender) == GIANT_SLAYERS and self.config.giant_slayers_cards_per_hit:
             self.power_used[defender] += 1
-            self._push(K_DRAW, defender, 1)  # after the attack is resolved: too late to counter it
+            for _ in range(self.config.giant_slayers_cards_per_hit):
+                self._push(K_DRAW, defender, 1)  # after the attack is resolved: too late to counter it
 
     def _eliminate(self, seat: int, attacker: int) -> None:
         """Discard the hand, remove the standee, drop the Ring, reward the final blow; every
@@ -1680,15 +1682,16 @@ class RingState(GameState):
             self._push(K_RAISE, party, DEAD)
 
     def _defenders_hero(self, seat: int, hero: int) -> None:
-        """Defenders of the Faith: pick the Hero, discard two cards, raise it one level."""
+        """Defenders of the Faith: pick the Hero, discard two cards (powers.defenders_of_the_faith.
+        cards_to_discard), raise it one level."""
         if hero == NO_CHOICE:
             self._ask(K_DEFENDERS_HERO, seat, 0, 0, 0, [h for h in range(4) if self.heroes[seat][h] < FULL])
             return
         self._push(K_RAISE_HERO, seat, hero)
         if self.heroes[seat][hero] == DEAD:
             self._offer_hell_raisers(seat, -1)
-        self._push(K_DEFENDERS_DISCARD, seat)
-        self._push(K_DEFENDERS_DISCARD, seat)
+        for _ in range(self.config.defenders_cards_to_discard):
+            self._push(K_DEFENDERS_DISCARD, seat)
 
     def _defenders_discard(self, seat: int, position: int) -> None:
         if position == NO_CHOICE:

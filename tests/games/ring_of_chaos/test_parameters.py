@@ -52,7 +52,7 @@ def test_a_card_class_override_makes_it_a_class_card() -> None:
 
 @pytest.mark.parametrize(
     ("path", "value"),
-    [("rules.maps", "x"), ("cards.lightsaber.copies", 1), ("parties.brute_squad.power", "x"), ("maps.sanctum.size", 3)],
+    [("rules.maps", "x"), ("cards.lightsaber.copies", 1), ("parties.brute_squad.hue", "x"), ("maps.sanctum.size", 3)],
 )
 def test_an_unknown_path_is_an_error_that_names_it(path: str, value: Any) -> None:
     with pytest.raises(ParameterError) as raised:
@@ -103,3 +103,16 @@ def test_a_game_with_overrides_obeys_them() -> None:
         assert max(state.points) <= 5
         if state.end_reason() == "points":
             assert state.points[state.winners()[0]] == 5
+
+
+def test_power_parameters_out_of_range_name_their_path() -> None:
+    cases = {
+        "parties.giant_slayers.power": ("giant_killers", "expected none or one of: brute_squad"),
+        "powers.brute_squad.melee_hits": (3, "expected 1 or 2"),
+        "powers.giant_slayers.cards_per_hit": (-1, "expected 0 to 5 cards"),
+        "powers.defenders_of_the_faith.cards_to_discard": (6, "expected 0 cards up to rules.hand_limit"),
+    }
+    for path, (value, expected) in cases.items():
+        with pytest.raises(ParameterError) as caught:
+            configured({path: value})
+        assert caught.value.path == path and expected in str(caught.value)

@@ -181,3 +181,74 @@ def test_the_eighth_party_card_has_no_power_and_is_left_out_of_the_draft_unless_
             seen.update(state.legal_actions())
             state.apply(state.legal_actions()[0])
     assert enabled.party_keys.index("nameless_band") in seen
+
+
+# ---------------------------------------------------- powers as parameters (cards.toml)
+
+
+def test_every_party_in_the_draft_has_its_own_power_by_default() -> None:
+    from simcore.games.ring_of_chaos.config import NO_POWER, POWER_KEYS
+
+    for index, key in enumerate(DEFAULT.party_keys):
+        expected = POWER_KEYS.index(key) if key in POWER_KEYS else NO_POWER
+        assert DEFAULT.party_powers[index] == expected
+
+
+def test_a_party_given_another_partys_power_plays_with_that_power() -> None:
+    config = configured({"parties.giant_slayers.power": "brute_squad"})
+    state = build(["giant_slayers", NEUTRAL], [1, 2], [["sword"], []], config=config)
+    play(state, "sword")
+    act(state, 1)
+    act(state, hero("wizard"))
+    assert state.heroes[1][hero("wizard")] == DEAD  # Brute Squad's two hits
+    state = build([NEUTRAL, "giant_slayers"], [1, 2], [["sword"], []], draw_top=["parry"], config=config)
+    play(state, "sword")
+    act(state, 1)
+    act(state, hero("cleric"))
+    assert state.hands[1] == []  # and no longer the Giant Slayers' draw
+
+
+def test_a_party_whose_power_is_none_has_no_power() -> None:
+    config = configured({"parties.den_of_thieves.power": "none"})
+    state = build(["den_of_thieves", NEUTRAL], [13, 15], [[], ["fireball"]], config=config)
+    assert DRAW_CARD in state.legal_actions()
+    assert not any(DEN_STEAL <= action < DEN_STEAL + 10 for action in state.legal_actions())
+
+
+def test_brute_squad_melee_hits_set_to_one_counts_a_melee_hit_once() -> None:
+    config = configured({"powers.brute_squad.melee_hits": 1})
+    state = build(["brute_squad", NEUTRAL], [1, 2], [["sword"], []], config=config)
+    play(state, "sword")
+    act(state, 1)
+    act(state, hero("wizard"))
+    assert state.heroes[1][hero("wizard")] == WOUNDED
+    assert state.power_used[0] == 0  # no second hit, no use of the power
+
+
+def test_giant_slayers_draw_as_many_cards_per_hit_as_the_power_says() -> None:
+    for cards_per_hit in (0, 2):
+        config = configured({"powers.giant_slayers.cards_per_hit": cards_per_hit})
+        state = build([NEUTRAL, "giant_slayers"], [1, 2], [["sword"], []], draw_top=["parry", "dodge"], config=config)
+        play(state, "sword")
+        act(state, 1)
+        act(state, hero("cleric"))
+        assert state.heroes[1][hero("cleric")] == WOUNDED
+        assert len(state.hands[1]) == cards_per_hit
+        assert state.power_used[1] == (1 if cards_per_hit else 0)
+
+
+def test_defenders_of_the_faith_discard_as_many_cards_as_the_power_says() -> None:
+    config = configured({"powers.defenders_of_the_faith.cards_to_discard": 1})
+    state = build(["defenders_of_the_faith", NEUTRAL], [13, 16], [["sword"], []],
+                  heroes=[(2, 0, 1, 2), FULL_4], config=config)
+    assert DEFENDERS_POWER in state.legal_actions()  # one card is enough now
+    act(state, DEFENDERS_POWER)
+    act(state, hero("rogue"))
+    assert state.asked[0] == K_DEFENDERS_DISCARD
+    act(state, position_of(state, 0, "sword"))
+    assert state.heroes[0][hero("rogue")] == FULL and state.hands[0] == []
+    assert state.asked[0] == K_MAIN
+    config = configured({"powers.defenders_of_the_faith.cards_to_discard": 3})
+    state = build(["defenders_of_the_faith", NEUTRAL], [13, 16], [["sword", "bow"], []],
+                  heroes=[(2, 0, 1, 2), FULL_4], config=config)
+    assert DEFENDERS_POWER not in state.legal_actions()  # two cards cannot pay three
