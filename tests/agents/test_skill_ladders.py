@@ -33,7 +33,9 @@ def test_each_game_has_a_skill_ladder_from_random_through_the_heuristic_osla_and
     rungs, pairs = rungs_and_pairs(spec)
     assert rungs[0] == "random" and len(set(rungs)) == len(rungs)
     kinds = [rung.split("(")[0] for rung in rungs]
-    assert {"heuristic", "osla"} <= set(kinds) and kinds.count("ismcts") == 2
+    assert {"heuristic", "osla"} <= set(kinds)
+    budgets = {re.findall(r"iterations=(\d+)", rung)[0] for rung in rungs if rung.startswith("ismcts(")}
+    assert len(budgets) == 2  # ISMCTS at two budgets
     for pair in pairs:
         assert len(pair) == 2 and pair[0] != pair[1] and set(pair) <= set(rungs), pair
     if pairs:  # seats alternate, so each agent sits first in half the games
@@ -46,6 +48,14 @@ def test_the_competitive_ladders_pit_each_rung_against_the_next_one_up_and_rando
     rungs, pairs = rungs_and_pairs(load_spec(EXPERIMENTS / f"{game_id}_skill_ladder.toml"))
     assert set(itertools.pairwise(rungs)) <= pairs
     assert ("random", "heuristic") in pairs
+
+
+def test_the_cooperative_ladder_has_search_rungs_with_heuristic_rollouts_above_the_heuristic() -> None:
+    rungs, pairs = rungs_and_pairs(load_spec(EXPERIMENTS / "party_wanted_skill_ladder.toml"))
+    assert not pairs  # the heroes win or lose together: no head-to-head games
+    above = rungs[rungs.index("heuristic") + 1:]
+    assert above and all(rung.startswith("ismcts(") and "rollout=heuristic" in rung for rung in above)
+    assert any(rung.startswith("ismcts(") and "rollout" not in rung for rung in rungs)  # and random rollouts
 
 
 def test_divvys_ladder_has_the_search_that_plays_simultaneous_moves_as_simultaneous() -> None:
