@@ -130,13 +130,17 @@ class ExperimentSpec:
 
     def lineup(self, n_players: int, game_index: int, variant: str | None = None) -> list[AgentSpec]:
         """Agents by seat: ``agents`` (or the variant's own, from a sweep)
-        repeated around the table, rotated by one seat per game when
-        ``rotate_seats`` is on so every agent sits everywhere."""
+        repeated around the table, then, when ``rotate_seats`` is on, that
+        table rotated by one seat per game, so over any ``n_players``
+        games every seat holds each agent equally often and every game
+        seats the same agents (two agents at three seats: A B A, B A A,
+        A A B; rotating the agent list itself would give A B A, B A B)."""
         agents = self.agents
         if variant is not None:
             agents = self.variant(variant).agents or agents
+        table = [agents[seat % len(agents)] for seat in range(n_players)]
         offset = game_index % n_players if self.rotate_seats else 0
-        return [agents[(seat + offset) % len(agents)] for seat in range(n_players)]
+        return [table[(seat + offset) % n_players] for seat in range(n_players)]
 
     def sweep_values(self, variant: str) -> dict[str, Any]:
         """The value of each swept parameter (and ``agents``) in ``variant``;

@@ -65,6 +65,21 @@ def test_the_lineup_repeats_agents_around_the_table_and_rotates_when_asked() -> 
     assert [str(agent) for agent in rotating.lineup(2, 1)] == ["random", "heuristic"]
 
 
+@pytest.mark.parametrize("n_players", [3, 5])
+def test_rotated_seats_give_every_seat_each_agent_equally_often_at_an_odd_table(n_players: int) -> None:
+    from collections import Counter
+
+    rotating = parse_spec(_spec(agents=["heuristic", "random"], rotate_seats=True), "t.toml")
+    lineups = [[str(agent) for agent in rotating.lineup(n_players, game)] for game in range(n_players)]
+    heuristic_seats = (n_players + 1) // 2  # the agent list repeated around the table: h r h (r h)
+    assert all(lineup.count("heuristic") == heuristic_seats for lineup in lineups)
+    for seat in range(n_players):
+        assert Counter(lineup[seat] for lineup in lineups) == {
+            "heuristic": heuristic_seats, "random": n_players - heuristic_seats,
+        }
+    assert lineups[1] == lineups[0][1:] + lineups[0][:1]  # one seat along per game
+
+
 def test_shards_cover_every_game_index_once_per_variant_and_player_count() -> None:
     spec = parse_spec(_spec(games=1050, shard_size=100, variants={"v": {"rules.rounds": 4}}), "t.toml")
     shards = spec.shards()
