@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -67,8 +68,6 @@ def test_the_lineup_repeats_agents_around_the_table_and_rotates_when_asked() -> 
 
 @pytest.mark.parametrize("n_players", [3, 5])
 def test_rotated_seats_give_every_seat_each_agent_equally_often_at_an_odd_table(n_players: int) -> None:
-    from collections import Counter
-
     rotating = parse_spec(_spec(agents=["heuristic", "random"], rotate_seats=True), "t.toml")
     lineups = [[str(agent) for agent in rotating.lineup(n_players, game)] for game in range(n_players)]
     heuristic_seats = (n_players + 1) // 2  # the agent list repeated around the table: h r h (r h)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from simcore.games.ring_of_chaos import GAME
+from simcore.games.ring_of_chaos.config import NO_POWER, POWER_KEYS
 from simcore.games.ring_of_chaos.rules import (
     DEAD,
     DEFENDERS_POWER,
@@ -187,8 +188,6 @@ def test_the_eighth_party_card_has_no_power_and_is_left_out_of_the_draft_unless_
 
 
 def test_every_party_in_the_draft_has_its_own_power_by_default() -> None:
-    from simcore.games.ring_of_chaos.config import NO_POWER, POWER_KEYS
-
     for index, key in enumerate(DEFAULT.party_keys):
         expected = POWER_KEYS.index(key) if key in POWER_KEYS else NO_POWER
         assert DEFAULT.party_powers[index] == expected
