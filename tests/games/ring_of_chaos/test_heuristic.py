@@ -6,6 +6,7 @@ from collections import Counter
 
 from simcore.agents import parse_agent_spec
 from simcore.games.ring_of_chaos import GAME
+from simcore.games.ring_of_chaos.config import RingConfig
 from simcore.games.ring_of_chaos.rules import (
     DEFENDERS_POWER,
     DEN_STEAL,
@@ -199,6 +200,19 @@ def test_it_uses_the_defenders_power_paying_with_its_two_cheapest_cards_and_rais
     dear = build(["defenders_of_the_faith", NEUTRAL], [13, 16], [["dominance", "healing_potion"], []],
                  heroes=[(2, 0, 2, 2), (2, 2, 2, 2)])
     assert _choice(dear) != DEFENDERS_POWER  # too valuable to pay with
+
+
+def test_it_pays_for_the_defenders_power_with_as_many_cards_as_the_power_asks() -> None:
+    def wounded_rogue(config: RingConfig) -> RingState:
+        return build(["defenders_of_the_faith", NEUTRAL], [13, 16], [["sword", "dominance"], []],
+                     heroes=[(2, 2, 1, 2), (2, 2, 2, 2)], config=config)
+
+    assert _choice(wounded_rogue(DEFAULT)) != DEFENDERS_POWER  # two cards: the Dominance is too dear
+    cheaper = wounded_rogue(configured({"powers.defenders_of_the_faith.cards_to_discard": 1}))
+    assert _choice(cheaper) == DEFENDERS_POWER  # one card: the Sword pays, the Dominance stays
+    for _ in range(3):  # the power, the Hero, one discard
+        act(cheaper, _choice(cheaper))
+    assert cheaper.heroes[0][hero("rogue")] == FULL and hand_names(cheaper, 0) == {"dominance": 1}
 
 
 def test_it_plays_earthquake_only_when_its_party_keeps_every_hero_and_a_rival_loses_one() -> None:
