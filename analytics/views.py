@@ -893,6 +893,18 @@ def _paired_games(paired: bool | None) -> str:
     GROUP BY ALL"""
 
 
+DELTA_SOURCES = ("seat_stats", "agent_stats", "faction_stats", "card_stats", "game_stats", "party_size_stats")
+"""The metric views ``variant_deltas`` compares. Each is computed once per query (a
+materialized CTE, ``_once``): inlined, DuckDB binds and optimises a view at each of its
+references, and planning the card and game families then took several times longer
+than running them."""
+
+
+def _once(view: str) -> str:
+    """The name of ``variant_deltas``'s materialized copy of the metric view ``view``."""
+    return f"{view}_once"
+
+
 _DELTA_COLUMNS = ("experiment, variant, n_players, family, agent, key, metric, baseline_value, value, baseline_n, n, "
                   "baseline_effective_n, effective_n, test, statistic, delta_low, delta_high")
 
@@ -937,8 +949,8 @@ def _proportion_family(family: str, source: str, key: str, n: str, rate: str, ef
                             coalesce(v.{rate}, 0) * effective_n, effective_n) END AS statistic,
            CASE WHEN {mcnemar} THEN {low} ELSE {unpaired_low} END AS delta_low,
            CASE WHEN {mcnemar} THEN {high} ELSE {unpaired_high} END AS delta_high
-    FROM {source} AS v
-    JOIN {source} AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
+    FROM {_once(source)} AS v
+    JOIN {_once(source)} AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
          AND b.{key} = v.{key}
     LEFT JOIN ({_paired_counts(key, paired)}) AS pc
          ON pc.experiment = v.experiment AND pc.variant = v.variant AND pc.n_players = v.n_players
@@ -966,8 +978,9 @@ def _card_family(metric: str) -> str:
            prop_z(coalesce(b.{metric}, 0) * b.{metric}_effective_n, b.{metric}_effective_n,
                   coalesce(v.{metric}, 0) * v.{metric}_effective_n, v.{metric}_effective_n) AS statistic,
            {low} AS delta_low, {high} AS delta_high
-    FROM card_stats AS v
-    JOIN card_stats AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
+    FROM {_once('card_stats')} AS v
+    JOIN {_once('card_stats')} AS b ON b.experiment = v.experiment AND b.variant = 'baseline'
+         AND b.n_players = v.n_players
          AND b.agent = v.agent AND b.card = v.card
     WHERE v.variant <> 'baseline' AND v.{n} > 0 AND b.{n} > 0"""
 
@@ -1005,16 +1018,17 @@ def _game_family(paired: bool | None) -> str:
                AS statistic,
            (v.mean_{column} - b.mean_{column}) - {Z95!r} * coalesce({se}, 0) AS delta_low,
            (v.mean_{column} - b.mean_{column}) + {Z95!r} * coalesce({se}, 0) AS delta_high
-    FROM game_stats AS v
-    JOIN game_stats AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
+    FROM {_once('game_stats')} AS v
+    JOIN {_once('game_stats')} AS b ON b.experiment = v.experiment AND b.variant = 'baseline'
+         AND b.n_players = v.n_players
     WHERE v.variant <> 'baseline'"""
 
     team = "(SELECT *, win_rate AS team_win_rate, win_rate_low AS team_win_rate_low, " \
-           "win_rate_high AS team_win_rate_high FROM party_size_stats)"
+           f"win_rate_high AS team_win_rate_high FROM {_once('party_size_stats')})"
     return " UNION ALL ".join([
         proportion("team_win_rate", team, "wins", "team_b", "team_v"),
-        proportion("draw_rate", "game_stats", "draws", "draw_b", "draw_v"),
-        proportion("turn_cap_rate", "game_stats", "turn_cap_games", "cap_b", "cap_v"),
+        proportion("draw_rate", _once("game_stats"), "draws", "draw_b", "draw_v"),
+        proportion("turn_cap_rate", _once("game_stats"), "turn_cap_games", "cap_b", "cap_v"),
         mean("turns", "turns"),
         mean("decisions", "decisions"),
     ])
@@ -1029,8 +1043,10 @@ def _variant_deltas(paired: bool | None) -> str:
         *(_card_family(metric) for metric in CARD_DELTA_RATES),
         _game_family(paired),
     ])
+    sources = ",\n".join(f"{_once(view)} AS MATERIALIZED (SELECT * FROM {view})" for view in DELTA_SOURCES)
     return f"""
-WITH paired_games AS ({_paired_games(paired)}),
+WITH {sources},
+paired_games AS ({_paired_games(paired)}),
 rows AS (SELECT {_DELTA_COLUMNS} FROM ({families})),
 tested AS (
     -- One erfc for every test: McNemar's statistic is chi-square on one degree
