@@ -66,10 +66,10 @@ demo: compile
 	@echo "Open the dashboard with:  $(VENV)/bin/cardlab dashboard"
 
 # The tests run on every core (pytest-xdist; TEST_WORKERS=1 for one process);
-# tests/conftest.py says how they are grouped.
+# tests/conftest.py says how they are grouped; the 30 slowest are listed at the end.
 TEST_WORKERS ?= auto
 test: $(STAMPS)/venv-dev compile lint docker-check browser
-	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=30
 
 lint: $(STAMPS)/venv-dev
 	$(VENV)/bin/ruff check .
