@@ -6,6 +6,7 @@ map in ``RULES.md``."""
 from __future__ import annotations
 
 from simcore.games.party_wanted.agents import PartyHeuristicAgent
+from simcore.games.party_wanted.config import CONSTRAINTS
 from simcore.games.party_wanted.describe import describe_state
 from simcore.games.party_wanted.rules import DATA_FILE, INFO, PartyConfig, PartyState, compile_config
 from simcore.kit.game import KitGame
@@ -14,4 +15,4 @@ from simcore.kit.game import KitGame
 # refuses one above the heroes whose boxes the configuration enables.
 GAME: KitGame[PartyConfig, PartyState] = KitGame(
     INFO, DATA_FILE, compile_config, PartyState.new_game, PartyHeuristicAgent, describe_state, PartyState,
-    players_word="heroes")
+    CONSTRAINTS, players_word="heroes")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simcore.parameters import ParameterError
+from simcore.parameters import Constraint, ParameterError, require
 
 DATA_FILE = Path(__file__).with_name("cards.toml")
 
@@ -173,19 +173,36 @@ class PartyConfig:
     max_enemies: int
 
 
-def _require(condition: bool, path: str, expected: str) -> None:
-    if not condition:
-        raise ParameterError(path, expected)
+# What each parameter must be, checked by ``GAME.configure`` before ``compile_config``
+# (simcore.parameters.check_constraints). The checks that depend on a card's kind
+# (owner, use, enemy type, level, stats), the effect strings, the heroes' per-level
+# lists and the cross-field checks stay in compile_config.
+CONSTRAINTS = (
+    Constraint("rules.sets.base", choices=(True,), expected="expected true: the base game is always needed"),
+    *(Constraint(f"rules.{key}", minimum=1, expected="expected an integer of at least 1")
+      for key in ("hand_size", "max_turns", "max_combat_rounds", "max_enemies")),
+    Constraint("rules.max_enemies", maximum=7),
+    *(Constraint(f"rules.{key}", minimum=0, expected="expected an integer of at least 0")
+      for key in ("social_reward", "heal_amount")),
+    Constraint("rules.social", choices=SOCIAL_MODES),
+    Constraint("rules.heal_between_turns", choices=HEAL_MODES),
+    Constraint("rules.planning", choices=PLANNING_MODES),
+    Constraint("heroes.*.set", choices_at="rules.sets"),
+    Constraint("heroes.*.nemesis_type", choices=ENEMY_TYPES, expected="expected U, H or B"),
+    Constraint("cards.*.kind", choices=KIND_NAMES),
+    Constraint("cards.*.set", choices_at="rules.sets"),
+    Constraint("cards.*.copies", minimum=0, expected="expected at least 0 copies"),
+)
 
 
 def parse_effects(values: Any, path: str) -> Effects:
     """``["attack:2", "negate:0"]`` -> ((P_ATTACK, 2), (P_NEGATE, 0))."""
-    _require(isinstance(values, list), path, "expected a list of 'primitive:amount' strings")
+    require(isinstance(values, list), path, "expected a list of 'primitive:amount' strings")
     parsed: list[tuple[int, int]] = []
     for text in values:
         name, _, amount = str(text).partition(":")
-        _require(name in PRIMITIVES, path,
-                 f"unknown effect primitive {name!r}; expected one of {', '.join(PRIMITIVES)}")
+        require(name in PRIMITIVES, path,
+                f"unknown effect primitive {name!r}; expected one of {', '.join(PRIMITIVES)}")
         try:
             value = int(amount)
         except ValueError:
@@ -196,7 +213,7 @@ def parse_effects(values: Any, path: str) -> Effects:
 
 def _check_primitives(effects: Effects, allowed: frozenset[int], path: str, what: str) -> None:
     for primitive, _ in effects:
-        _require(primitive in allowed, path, f"{PRIMITIVES[primitive]!r} cannot be used on {what}")
+        require(primitive in allowed, path, f"{PRIMITIVES[primitive]!r} cannot be used on {what}")
 
 
 def combat_target(effects: Effects) -> int:
@@ -218,28 +235,20 @@ def aims_at_enemy(effects: Effects) -> bool:
 
 
 def _stats(value: Any, path: str) -> tuple[int, ...]:
-    _require(
+    require(
         isinstance(value, list) and len(value) == 4 and all(isinstance(v, int) for v in value),
         path, "expected [attack, defense, speed, hp]",
     )
-    _require(value[3] >= 1 and value[0] >= 0 and value[1] >= 0, path,
-             "expected hp of at least 1 and no negative attack/defense")
+    require(value[3] >= 1 and value[0] >= 0 and value[1] >= 0, path,
+            "expected hp of at least 1 and no negative attack/defense")
     return tuple(value)
 
 
 def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
-    """Validate a resolved parameter tree and compile it; errors name the path."""
+    """Compile a tree that passed ``CONSTRAINTS``; the other checks name their path."""
     rules = parameters["rules"]
     sets = rules["sets"]
     enabled_sets = {name for name, on in sets.items() if on}
-    _require("base" in enabled_sets, "rules.sets.base", "expected true: the base game is always needed")
-    for key in ("hand_size", "max_turns", "max_combat_rounds", "max_enemies"):
-        _require(rules[key] >= 1, f"rules.{key}", "expected an integer of at least 1")
-    _require(rules["max_enemies"] <= 7, "rules.max_enemies", "expected at most 7")
-    for key in ("social_reward", "heal_amount"):
-        _require(rules[key] >= 0, f"rules.{key}", "expected an integer of at least 0")
-    for key, modes in (("social", SOCIAL_MODES), ("heal_between_turns", HEAL_MODES), ("planning", PLANNING_MODES)):
-        _require(rules[key] in modes, f"rules.{key}", f"expected one of {', '.join(modes)}")
 
     class_names: list[str] = []
     class_sets: list[str] = []
@@ -247,13 +256,11 @@ def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
     nemesis_types, nemesis_penalty, nemesis_reward = [], [], []
     for name, hero in parameters["heroes"].items():
         path = f"heroes.{name}"
-        _require(hero["set"] in sets, f"{path}.set", f"expected one of {', '.join(sets)}")
         for stat in ("hp", "attack", "defense", "speed"):
             values = hero[stat]
-            _require(len(values) == LEVELS and all(isinstance(v, int) and v >= 0 for v in values),
-                     f"{path}.{stat}", "expected 4 non-negative integers, one per level")
-        _require(min(hero["hp"]) >= 1, f"{path}.hp", "expected at least 1 hp at every level")
-        _require(hero["nemesis_type"] in ENEMY_TYPES, f"{path}.nemesis_type", "expected U, H or B")
+            require(len(values) == LEVELS and all(isinstance(v, int) and v >= 0 for v in values),
+                    f"{path}.{stat}", "expected 4 non-negative integers, one per level")
+        require(min(hero["hp"]) >= 1, f"{path}.hp", "expected at least 1 hp at every level")
         class_names.append(name)
         class_sets.append(hero["set"])
         hp.append(tuple(hero["hp"]))
@@ -276,22 +283,19 @@ def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
     permanents: list[tuple[int, int, int, int]] = []
     for name, card in parameters["cards"].items():
         path = f"cards.{name}"
-        _require(card["kind"] in KIND_NAMES, f"{path}.kind", f"expected one of {', '.join(KIND_NAMES)}")
-        _require(card["set"] in sets, f"{path}.set", f"expected one of {', '.join(sets)}")
-        _require(card["copies"] >= 0, f"{path}.copies", "expected at least 0 copies")
         kind = KIND_NAMES.index(card["kind"])
         card_effects = parse_effects(card["effects"], f"{path}.effects")
         card_sacrifice = parse_effects(card.get("sacrifice", []), f"{path}.sacrifice")
         card_social = parse_effects(card.get("social", []), f"{path}.social")
         _check_primitives(card_social, SOCIAL_PRIMITIVES, f"{path}.social", "a Social reward")
-        _require(not card_social or kind in (LAND, BOSS), f"{path}.social",
-                 "expected a Social only on a land or a boss")
-        _require(not card_sacrifice or kind in SACRIFICE_KINDS, f"{path}.sacrifice",
-                 "expected a sacrifice only on armor, a weapon or a minion")
+        require(not card_social or kind in (LAND, BOSS), f"{path}.social",
+                "expected a Social only on a land or a boss")
+        require(not card_sacrifice or kind in SACRIFICE_KINDS, f"{path}.sacrifice",
+                "expected a sacrifice only on armor, a weapon or a minion")
         owner = -1
         use = -1
         if kind in HERO_KINDS:
-            _require(card.get("owner") in class_names, f"{path}.owner", f"expected one of {', '.join(class_names)}")
+            require(card.get("owner") in class_names, f"{path}.owner", f"expected one of {', '.join(class_names)}")
             owner = class_names.index(card["owner"])
             if kind in SACRIFICE_KINDS:
                 _check_primitives(card_effects, PERMANENT_PRIMITIVES, f"{path}.effects", "armor, a weapon or a minion")
@@ -299,7 +303,7 @@ def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
             else:
                 _check_primitives(card_effects, COMBAT_PRIMITIVES, f"{path}.effects", "a hero card (combat only)")
         elif kind in (TREASURE, ENCOUNTER):
-            _require(card.get("use") in USE_NAMES, f"{path}.use", f"expected one of {', '.join(USE_NAMES)}")
+            require(card.get("use") in USE_NAMES, f"{path}.use", f"expected one of {', '.join(USE_NAMES)}")
             use = USE_NAMES.index(card["use"])
             allowed = (INSTANT_PRIMITIVES, COMBAT_PRIMITIVES, PERMANENT_PRIMITIVES)[use]
             _check_primitives(card_effects, allowed, f"{path}.effects", f"a {card['use']} card")
@@ -308,26 +312,26 @@ def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
         elif kind == MODIFIER:
             _check_primitives(card_effects, MODIFIER_PRIMITIVES, f"{path}.effects", "a combat modifier")
         target = combat_target(card_effects)
-        _require(target >= 0, f"{path}.effects", "expected effects aimed at a living or a dead hero, not both")
+        require(target >= 0, f"{path}.effects", "expected effects aimed at a living or a dead hero, not both")
         sacrifice_target = combat_target(card_sacrifice)
-        _require(sacrifice_target >= 0, f"{path}.sacrifice",
-                 "expected effects aimed at a living or a dead hero, not both")
+        require(sacrifice_target >= 0, f"{path}.sacrifice",
+                "expected effects aimed at a living or a dead hero, not both")
         for primitive, amount in card_effects:
             if primitive == P_FIGHT:
-                _require(1 <= amount <= rules["max_enemies"], f"{path}.effects",
-                         "expected fight:n with n from 1 to rules.max_enemies")
+                require(1 <= amount <= rules["max_enemies"], f"{path}.effects",
+                        "expected fight:n with n from 1 to rules.max_enemies")
             if primitive in (P_MULTIPLY_ATTACK, P_MULTIPLY_DEFENSE):
-                _require(amount in (2, 3), f"{path}.effects", "expected a multiplier of 2 or 3")
+                require(amount in (2, 3), f"{path}.effects", "expected a multiplier of 2 or 3")
         is_mini_boss = any(primitive == P_MINI_BOSS for primitive, _ in card_effects)
         low: tuple[int, ...] = ()
         high: tuple[int, ...] = ()
         level = 0
         enemy_type = ""
         if kind in (MONSTER, BOSS) or is_mini_boss:
-            _require(card.get("enemy_type") in ENEMY_TYPES, f"{path}.enemy_type", "expected U, H or B")
+            require(card.get("enemy_type") in ENEMY_TYPES, f"{path}.enemy_type", "expected U, H or B")
             enemy_type = card["enemy_type"]
             if kind == BOSS:
-                _require(card.get("level") in (1, 2, 3, 4), f"{path}.level", "expected a level from 1 to 4")
+                require(card.get("level") in (1, 2, 3, 4), f"{path}.level", "expected a level from 1 to 4")
                 level = card["level"]
                 low = high = _stats(card.get("stats"), f"{path}.stats")
             else:
@@ -387,27 +391,27 @@ def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
         specials = [c for c in pool if marks[c] == special_mark and kinds[c] in SKILL_KINDS]
         starting_decks.append(tuple(basics + specials))
         if cls in enabled_classes:
-            _require(bool(basics) and bool(specials), f"heroes.{class_names[cls]}",
-                     f"expected S attack/defense cards and {special_mark} class/utility cards for the starting deck")
+            require(bool(basics) and bool(specials), f"heroes.{class_names[cls]}",
+                    f"expected S attack/defense cards and {special_mark} class/utility cards for the starting deck")
     lands = [c for c in range(len(names)) if kinds[c] == LAND and in_game(c)]
     s_lands = tuple(c for c in lands if marks[c] == "S" for _ in range(copies[c]))
     land_deck = tuple(c for c in lands if marks[c] != "S" for _ in range(copies[c]))
-    _require(len(s_lands) == 5, "cards", f"expected 5 S lands for tiers 2 and 3, got {len(s_lands)}")
+    require(len(s_lands) == 5, "cards", f"expected 5 S lands for tiers 2 and 3, got {len(s_lands)}")
     bosses_by_level = tuple(
         tuple(c for c in range(len(names)) if kinds[c] == BOSS and boss_levels[c] == level and in_game(c)
               for _ in range(copies[c]))
         for level in range(1, LEVELS + 1)
     )
     for level, bosses in enumerate(bosses_by_level, start=1):
-        _require(len(bosses) >= 1, "cards", f"expected at least one boss of level {level}")
+        require(len(bosses) >= 1, "cards", f"expected at least one boss of level {level}")
     monster_deck = deck_of(MONSTER)
-    _require(len(monster_deck) >= rules["max_enemies"], "cards", "expected at least rules.max_enemies monsters")
+    require(len(monster_deck) >= rules["max_enemies"], "cards", "expected at least rules.max_enemies monsters")
     extra_tiers = LEVELS - 1 if rules["longer_game"] else 0
     needed_lands = sum(range(2, 4 + extra_tiers)) * 2
-    _require(len(land_deck) >= needed_lands, "cards", f"expected at least {needed_lands} lands in the Land Deck")
+    require(len(land_deck) >= needed_lands, "cards", f"expected at least {needed_lands} lands in the Land Deck")
     treasure_deck = deck_of(TREASURE)
     encounter_deck = deck_of(ENCOUNTER)
-    _require(len(treasure_deck) >= 1 and len(encounter_deck) >= 1, "cards", "expected treasures and encounters")
+    require(len(treasure_deck) >= 1 and len(encounter_deck) >= 1, "cards", "expected treasures and encounters")
 
     # Combat Modifier table cards: on the table (in no deck) while their box is
     # in the game and rules.combat_modifier is on; their effects, once per copy.
@@ -418,11 +422,11 @@ def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
     if rules["composition"].strip():
         chosen = [part.strip() for part in rules["composition"].split(",")]
         for part in chosen:
-            _require(part in class_names, "rules.composition",
-                     f"unknown hero {part!r}; expected one of {', '.join(class_names)}")
-            _require(class_names.index(part) in enabled_classes, "rules.composition",
-                     f"{part!r} needs its set in rules.sets")
-        _require(len(set(chosen)) == len(chosen), "rules.composition", "expected each hero class at most once")
+            require(part in class_names, "rules.composition",
+                    f"unknown hero {part!r}; expected one of {', '.join(class_names)}")
+            require(class_names.index(part) in enabled_classes, "rules.composition",
+                    f"{part!r} needs its set in rules.sets")
+        require(len(set(chosen)) == len(chosen), "rules.composition", "expected each hero class at most once")
         composition = tuple(class_names.index(part) for part in chosen)
 
     return PartyConfig(
