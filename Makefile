@@ -76,7 +76,10 @@ demo: compile
 # The tests run on every core (pytest-xdist; TEST_WORKERS=1 for one process);
 # tests/conftest.py says how they are grouped; the 30 slowest are listed at the end.
 TEST_WORKERS ?= auto
-test: $(STAMPS)/venv-dev compile lint docker-check browser
+# The compile, the lint and the container checks run side by side (mypyc's type
+# pass and mypy's are single-threaded), each one's output kept together.
+test: $(STAMPS)/venv-dev
+	$(MAKE) -j2 --output-sync=target compile lint docker-check browser
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=30
 
 lint: $(STAMPS)/venv-dev
