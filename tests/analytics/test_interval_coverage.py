@@ -13,6 +13,7 @@ for the smallest family)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import polars as pl
@@ -65,14 +66,20 @@ def delta_coverage(data: Synthetic, family: str, truth_family: str, metric: str,
     return covered / len(rows), len(rows), {str(row["test"]) for row in rows}
 
 
+# Built once each: a test taking both fixtures makes pytest set a module-scoped
+# parametrized fixture up again when the other one's parameter changes.
+_competitive = functools.cache(competitive)
+_cooperative = functools.cache(cooperative)
+
+
 @pytest.fixture(scope="module", params=[False, True], ids=["unpaired", "paired"])
 def competitive_data(request: pytest.FixtureRequest) -> Synthetic:
-    return competitive(REPLICATES, GAMES, paired=request.param)
+    return _competitive(REPLICATES, GAMES, paired=request.param)
 
 
 @pytest.fixture(scope="module", params=[False, True], ids=["unpaired", "paired"])
 def cooperative_data(request: pytest.FixtureRequest) -> Synthetic:
-    return cooperative(REPLICATES, GAMES, paired=request.param)
+    return _cooperative(REPLICATES, GAMES, paired=request.param)
 
 
 RATES = [
