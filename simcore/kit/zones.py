@@ -196,6 +196,21 @@ def move_card(source: Zone, position: int, target: Zone) -> int:
     return card
 
 
+def move_masked(source: Zone, mask: int, target: Zone) -> int:
+    """Move the cards at the positions of ``source`` whose bits are set in
+    ``mask`` onto ``target``, in ``source`` order, each as ``move_card``
+    moves it (so the seats that saw it still know it); how many moved."""
+    moved = 0
+    position = 0
+    while mask:
+        if mask & 1:
+            move_card(source, position - moved, target)
+            moved += 1
+        mask >>= 1
+        position += 1
+    return moved
+
+
 def clone_zones(zones: list[Zone]) -> list[Zone]:
     """Independent copies of ``zones``, in order."""
     return [zone.copy() for zone in zones]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from simcore.games.divvy.rules import CHAFF, DivvyState
+from simcore.games.divvy.rules import CHAFF, DRAW_PILE, HAND, DivvyState
+from simcore.kit.zones import move_card
 from simcore.rng import Generator
 
 from .helpers import DEFAULT, PLAIN_HANDS, build, choose_one, locations
@@ -50,7 +51,7 @@ def test_resample_hidden_keeps_the_observation_and_redraws_only_what_the_seat_ca
             assert locations(copy) == locations(state)
             other = 1 - seat
             if copy.pending[other] >= 0:
-                assert copy.pending[other] in copy._legal_for(other)
+                assert copy.pending[other] in copy.choices_for(other)
                 pending_changed += copy.pending[other] != state.pending[other]
             changed += (copy.hands[other], copy.draw_pile) != (state.hands[other], state.draw_pile)
             # The original is untouched.
@@ -77,7 +78,8 @@ def test_the_opponents_bid_is_hidden_but_the_own_bid_is_seen() -> None:
     state.apply(0b0001)
     state.apply(0b0011)
     first, second = state.clone(), state.clone()
-    second.chaff[1], second.hands[1] = second.hands[1][:2], second.chaff[1] + second.hands[1][2:]
+    bid, hand = second.chaff[1], second.hands[1]  # the zones' own lists: swap cards in place
+    bid[:], hand[:] = hand[:2], bid + hand[2:]
     assert first.chaff[1] != second.chaff[1]
     assert first.observation(0) == second.observation(0)
     assert first.observation(1) != second.observation(1)
@@ -88,6 +90,6 @@ def test_clone_is_an_exact_and_independent_copy() -> None:
     copy = state.clone()
     assert copy.observation(0) == state.observation(0) and copy.draw_pile == state.draw_pile
     copy.apply(0)
-    copy.hands[0].append(copy.draw_pile.pop())
+    move_card(copy.zones[DRAW_PILE], len(copy.draw_pile) - 1, copy.seat_zone(0, HAND))
     assert state.current_player == 0 and len(state.hands[0]) == 5
     assert len(state.draw_pile) == len(copy.draw_pile) + 1
