@@ -221,6 +221,8 @@ class DivvyConfig:
     min_chaff: int
     bonus_draw: int
     carry_over_ties: bool
+    unique_cards: bool = True
+    """No card has two copies (a hand never holds the same card twice)."""
 
 
 def compile_config(parameters: Mapping[str, Any]) -> DivvyConfig:
@@ -262,6 +264,7 @@ def compile_config(parameters: Mapping[str, Any]) -> DivvyConfig:
         min_chaff=rules["min_chaff"],
         bonus_draw=rules["bonus_draw"],
         carry_over_ties=rules["tied_strength"] == "carry_over",
+        unique_cards=max(copies, default=0) <= 1,
     )
 
 
@@ -495,7 +498,7 @@ class DivvyState(KitState):
             return
         if seat == 0:
             self.decisions.commit(0, choice)
-            self.push(_TASK_OF[kind * 2 + 1])
+            self._ask_next(kind, 1)
             return
         first = self.decisions.committed[0]
         self.decisions.clear_commitments()
@@ -507,6 +510,12 @@ class DivvyState(KitState):
             self._reveal_brawl(first, choice)
         else:
             self._reveal_reinforcements(first, choice)
+
+    def _ask_next(self, kind: int, seat: int) -> None:
+        """Ask ``seat`` the question of the next task, ``kind``, at once (the
+        kit's ``run`` would push it and perform it with ``NO_CHOICE``: the same
+        question, without the stack's round trip on the hot path)."""
+        self.ask(_TASK_OF[kind * 2 + seat], self.choices(kind, seat))
 
     def rewind_simultaneous_move(self) -> int:
         """Lead, chaff, brawl and reinforcements are simultaneous moves of two
@@ -529,12 +538,17 @@ class DivvyState(KitState):
         seat = self.current_player
         suits = self.config.suits
         lead_suit = suits[self.lead_card(seat)] if kind == REINFORCE else -1
-        stats = self.stats
+        counts = self.stats.counts
+        base = self.stats.offset(seat, _PLAYABLE)
+        unique = self.config.unique_cards
         counted: list[int] = []
         for card in self.hand(seat):
-            if (lead_suit < 0 or suits[card] == lead_suit) and card not in counted:
-                counted.append(card)
-                stats.add(seat, _PLAYABLE, card)
+            if lead_suit < 0 or suits[card] == lead_suit:
+                if not unique:  # two copies of a card in hand count once
+                    if card in counted:
+                        continue
+                    counted.append(card)
+                counts[base + card] += 1
 
     def _draw(self) -> int:
         """Top card of the draw pile, reshuffling the discards once; -1 if none."""
@@ -599,9 +613,9 @@ class DivvyState(KitState):
         limit = self.config.hand_limit
         for seat in (0, 1):
             if len(self.hand(seat)) > limit:
-                self.push(_TASK_OF[DISCARD * 2 + seat])
+                self._ask_next(DISCARD, seat)
                 return
-        self.push(_TASK_OF[LEAD * 2])
+        self._ask_next(LEAD, 0)
 
     def _discard(self, seat: int, mask: int) -> None:
         discard_pile = self.zones[DISCARD_PILE]
@@ -613,36 +627,38 @@ class DivvyState(KitState):
         self._start_choices()
 
     def _reveal_leads(self, first: int, second: int) -> None:
-        for seat, position in ((0, first), (1, second)):
-            card = move_card(self.seat_zone(seat, HAND), HAND_POSITION.value(position),
-                             self.seat_zone(seat, LEAD_FIGHTER))
+        for seat in (0, 1):
+            position = HAND_POSITION.value(first if seat == 0 else second)
+            card = move_card(self.seat_zone(seat, HAND), position, self.seat_zone(seat, LEAD_FIGHTER))
             self.stats.note_played(seat, _PLAYED, card, self.numbers[ROUND])
         if self.trace is not None:
             for seat in (0, 1):
                 lead = self.lead_card(seat)
                 self.emit("lead", f"seat {seat} leads with {self.card_name(lead)}", seat=seat,
                           card=self.config.names[lead])
-        self.push(_TASK_OF[CHAFF * 2])
+        self._ask_next(CHAFF, 0)
 
     def _place_chaff(self, first: int, second: int) -> None:
-        for seat, mask in ((0, first), (1, second)):
-            move_masked(self.seat_zone(seat, HAND), HAND_MASK.value(mask), self.seat_zone(seat, CHAFF_BID))
+        for seat in (0, 1):
+            mask = HAND_MASK.value(first if seat == 0 else second)
+            move_masked(self.seat_zone(seat, HAND), mask, self.seat_zone(seat, CHAFF_BID))
         if self.trace is not None:
             for seat in (0, 1):
                 bid = self.seat_zone(seat, CHAFF_BID).cards
                 self.emit("chaff", f"seat {seat} bids {len(bid)} card(s) face down: "
                           + ", ".join(map(self.card_name, bid)),
                           seat=seat, cards=self._names(bid))
-        self.push(_TASK_OF[BRAWL * 2])
+        self._ask_next(BRAWL, 0)
 
     def _reveal_brawl(self, first: int, second: int) -> None:
-        for seat, position in ((0, first), (1, second)):
-            card = move_card(self.seat_zone(seat, HAND), HAND_POSITION.value(position),
-                             self.seat_zone(seat, BATTLE_CARD))
+        battle = [-1, -1]
+        for seat in (0, 1):
+            position = HAND_POSITION.value(first if seat == 0 else second)
+            card = move_card(self.seat_zone(seat, HAND), position, self.seat_zone(seat, BATTLE_CARD))
+            battle[seat] = card
             self.set_seat_number(seat, BATTLE_RECORD, card)
             self.stats.note_played(seat, _PLAYED, card, self.numbers[ROUND])
         icons = self.config.icons
-        battle = self.battle
         winner = brawl_winner(icons[battle[0]], icons[battle[1]])
         self.numbers[BRAWL_RESULT] = winner
         if self.trace is not None:
@@ -653,9 +669,9 @@ class DivvyState(KitState):
             if seat != winner:
                 self._take_back_placed(seat)
         if winner < 0:
-            self.push(_TASK_OF[REINFORCE * 2])
+            self._ask_next(REINFORCE, 0)
         else:
-            self.push(_TASK_OF[REPLACE * 2 + winner])
+            self._ask_next(REPLACE, winner)
 
     def _take_back_placed(self, seat: int) -> None:
         """The loser (and both players on a tie) keep their bid and battle card:
@@ -691,13 +707,13 @@ class DivvyState(KitState):
             if self.trace is not None:
                 self.emit("bonus", f"seat {winner}'s {ICON_NAMES[battle_icon]} matches the last "
                           f"treasure card: draws {drawn} extra", seat=winner, drawn=drawn)
-        self.push(_TASK_OF[REINFORCE * 2])
+        self._ask_next(REINFORCE, 0)
 
     def _reveal_reinforcements(self, first: int, second: int) -> None:
         values = self.config.values
-        for seat, mask in ((0, first), (1, second)):
+        for seat in (0, 1):
             sent = self.seat_zone(seat, REINFORCEMENTS)
-            move_masked(self.seat_zone(seat, HAND), HAND_MASK.value(mask), sent)
+            move_masked(self.seat_zone(seat, HAND), HAND_MASK.value(first if seat == 0 else second), sent)
             strength = values[self.lead_card(seat)]
             for card in sent.cards:
                 self.stats.note_played(seat, _PLAYED, card, self.numbers[ROUND])
