@@ -185,6 +185,10 @@ def move_card(source: Zone, position: int, target: Zone) -> int:
     is therefore never redrawn by re-sampling, and a card taken from a hand is
     never redrawn for the seat it was taken from.
     """
+    if target.visibility == PUBLIC:  # every seat sees it now: no history to keep
+        card = source.take(position)
+        target.cards.append(card)
+        return card
     if source.visibility == PUBLIC:
         seen = EVERY_SEAT
     else:

@@ -567,21 +567,32 @@ class DivvyState(KitState):
     def _draw_into_hand(self, seat: int, count: int) -> int:
         """Draw up to ``count`` cards into ``seat``'s hand; return how many came."""
         hand = self.seat_zone(seat, HAND)
-        stats = self.stats
+        counts = self.stats.counts
+        drawn = self.stats.offset(seat, _DRAWN)
         for done in range(count):
             card = self._draw()
             if card < 0:
                 return done
             hand.add(card)
-            stats.add(seat, _DRAWN, card)
+            counts[drawn + card] += 1
         return count
 
     def _deal(self) -> bool:
         """Deal hand_size cards to each player, one at a time; False if the pile ran out."""
+        first_hand, second_hand = self.seat_zone(0, HAND), self.seat_zone(1, HAND)
+        counts = self.stats.counts
+        first_drawn, second_drawn = self.stats.offset(0, _DRAWN), self.stats.offset(1, _DRAWN)
         for _ in range(self.config.hand_size):
-            for seat in (0, 1):
-                if not self._draw_into_hand(seat, 1):
-                    return False
+            card = self._draw()
+            if card < 0:
+                return False
+            first_hand.add(card)
+            counts[first_drawn + card] += 1
+            card = self._draw()
+            if card < 0:
+                return False
+            second_hand.add(card)
+            counts[second_drawn + card] += 1
         if self.trace is not None:
             for seat in (0, 1):
                 self.emit("deal", f"seat {seat} now holds " + ", ".join(map(self.card_name, self.hand(seat))),
