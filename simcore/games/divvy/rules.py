@@ -34,7 +34,7 @@ from simcore.api import CardColumns, GameInfo, TraceSink, ranks_from_scores
 from simcore.kit.cardstats import CardStats
 from simcore.kit.decisions import FIELD_BITS, NO_CHOICE, ActionType, Task, TaskKinds
 from simcore.kit.state import KitState
-from simcore.kit.zones import HIDDEN, OWNER_ONLY, PUBLIC, TABLE, Zone, move_card, move_masked
+from simcore.kit.zones import HIDDEN, OWNER_ONLY, PUBLIC, TABLE, Zone, move_all, move_card, move_masked
 from simcore.parameters import Constraint, ParameterError, check_constraints
 from simcore.rng import Generator
 from simcore.seeding import make_rng
@@ -693,12 +693,7 @@ class DivvyState(KitState):
     def _move_placed(self, seat: int, target: Zone) -> int:
         """Move ``seat``'s bid, then its battle card, onto ``target``; how many."""
         bid, battle = self.seat_zone(seat, CHAFF_BID), self.seat_zone(seat, BATTLE_CARD)
-        count = len(bid) + len(battle)
-        while bid.cards:
-            move_card(bid, 0, target)
-        while battle.cards:
-            move_card(battle, 0, target)
-        return count
+        return move_all(bid, target) + move_all(battle, target)
 
     def _resolve_replacement(self, winner: int, replace: int) -> None:
         if REPLACEMENT.value(replace):
