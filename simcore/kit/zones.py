@@ -210,23 +210,16 @@ def move_masked(source: Zone, mask: int, target: Zone) -> int:
     ``mask`` onto ``target``, in ``source`` order, each as ``move_card``
     moves it (so the seats that saw it still know it); how many moved.
 
-    The source is rebuilt from the cards it keeps, in one pass (removing an
-    inner item of a list is CPython's slice assignment, several times dearer)."""
-    cards = source.cards
-    keeps_seen = source.visibility != PUBLIC
-    kept: list[int] = []
-    kept_seen: list[int] = []
+    (Compiled, popping each card beats rebuilding the source's two lists:
+    400 random Divvy games, 21.1 M instructions against 25.7 M.)"""
     moved = 0
-    for position in range(len(cards)):
-        if mask >> position & 1:
-            target.add(cards[position], _seen_when_moved(source, position))
+    position = 0
+    while mask:
+        if mask & 1:
+            move_card(source, position - moved, target)
             moved += 1
-        else:
-            kept.append(cards[position])
-            if keeps_seen:
-                kept_seen.append(source.seen[position])
-    source.cards = kept
-    source.seen = kept_seen
+        mask >>= 1
+        position += 1
     return moved
 
 
