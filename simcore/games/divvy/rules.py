@@ -352,6 +352,18 @@ class DivvyState(KitState):
         """An empty state of the same config (``clone`` fills it)."""
         return DivvyState(self.config, self.rng, None)  # clone gives it a copy of the generator
 
+    def clone(self) -> DivvyState:
+        """An exact copy with its own generator state and tracing off (the kit's)."""
+        copy = super().clone()
+        assert isinstance(copy, DivvyState)
+        return copy
+
+    def resample_hidden(self, seat: int, rng: Generator) -> DivvyState:
+        """The kit's re-sampling (RULES.md, assumption 18), typed as a Divvy state."""
+        copy = super().resample_hidden(seat, rng)
+        assert isinstance(copy, DivvyState)
+        return copy
+
     def trace_turn(self) -> int:
         """Trace events carry the round being played (1 = the first)."""
         return self.numbers[ROUND]
