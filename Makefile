@@ -4,6 +4,12 @@
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
+# uv installs the packages (with the system's certificates, as pip uses them);
+# pip only when uv cannot (e.g. an index reachable through pip's own configuration only).
+define install
+$(VENV)/bin/uv pip install --quiet --system-certs --python $(PY) $(1) || { \
+    echo "== make: uv could not install $(1); installing with pip =="; $(PY) -m pip install --quiet $(1); }
+endef
 STAMPS := .build-stamps
 
 # The hot path, compiled to C with mypyc (the same .py files run interpreted
@@ -34,8 +40,10 @@ $(STAMPS)/venv: pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11)' || { echo "need Python 3.11+ (set PYTHON=...)"; exit 2; }
 	@echo "== make: the Python environment ($(VENV): cardlab and what compiling it needs) =="
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[build]'
+	@# uv: on this 2-core machine pip took 4.4 min of wall time (2.2 min of CPU)
+	@# for both install steps, uv 45 s with an empty cache, for the same versions.
+	$(PY) -m pip install --quiet uv
+	$(call install,-e '.[build]')
 	@# The project root on sys.path too: mypyc puts the compiled core's shared
 	@# library there, and Ray's worker processes import it from there.
 	$(PY) -c "import pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()['purelib'], 'cardlab-project-root.pth').write_text(str(pathlib.Path.cwd()) + '\n')"
@@ -43,7 +51,7 @@ $(STAMPS)/venv: pyproject.toml
 
 $(STAMPS)/venv-dev: $(STAMPS)/venv
 	@echo "== make: the test and lint tools in $(VENV) =="
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(call install,-e '.[dev]')
 	@touch $@
 
 $(STAMPS)/compiled: $(STAMPS)/venv $(COMPILED) Makefile bench/compile_core.py
@@ -68,7 +76,10 @@ demo: compile
 # The tests run on every core (pytest-xdist; TEST_WORKERS=1 for one process);
 # tests/conftest.py says how they are grouped; the 30 slowest are listed at the end.
 TEST_WORKERS ?= auto
-test: $(STAMPS)/venv-dev compile lint docker-check browser
+# The compile, the lint and the container checks run side by side (mypyc's type
+# pass and mypy's are single-threaded), each one's output kept together.
+test: $(STAMPS)/venv-dev
+	$(MAKE) -j2 --output-sync=target compile lint docker-check browser
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=30
 
 lint: $(STAMPS)/venv-dev

@@ -932,7 +932,8 @@ def _proportion_family(family: str, source: str, key: str, n: str, rate: str, ef
                        paired: bool | None) -> str:
     """Rows of ``variant_deltas`` for one win-rate family (seat, agent, faction).
 
-    ``effective`` is the source's effective-n column (or ``n`` for independent seat-games)."""
+    ``source`` is the relation read (the family's ``_once`` copy); ``effective`` its
+    effective-n column (or ``n`` for independent seat-games)."""
     low, high = _paired_interval("pc.pairs", "pc.sum_d", "pc.sum_d2", "pc.sum_nd", "pc.sum_n2")
     unpaired_low, unpaired_high = _newcombe(rate)
     mcnemar = f"pc.pairs IS NOT NULL AND pc.pairs = v.{n} AND pc.pairs = b.{n}"
@@ -949,8 +950,8 @@ def _proportion_family(family: str, source: str, key: str, n: str, rate: str, ef
                             coalesce(v.{rate}, 0) * effective_n, effective_n) END AS statistic,
            CASE WHEN {mcnemar} THEN {low} ELSE {unpaired_low} END AS delta_low,
            CASE WHEN {mcnemar} THEN {high} ELSE {unpaired_high} END AS delta_high
-    FROM {_once(source)} AS v
-    JOIN {_once(source)} AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
+    FROM {source} AS v
+    JOIN {source} AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
          AND b.{key} = v.{key}
     LEFT JOIN ({_paired_counts(key, paired)}) AS pc
          ON pc.experiment = v.experiment AND pc.variant = v.variant AND pc.n_players = v.n_players
@@ -1036,10 +1037,11 @@ def _game_family(paired: bool | None) -> str:
 
 def _variant_deltas(paired: bool | None) -> str:
     families = " UNION ALL ".join([
-        _proportion_family("seat", "seat_stats", "seat", "games", "win_rate", "games", paired),
-        _proportion_family("agent", "agent_stats", "agent", "seat_games", "win_rate", "win_rate_effective_n", paired),
-        _proportion_family("faction", "faction_stats", "faction", "seat_games", "win_rate", "win_rate_effective_n",
+        _proportion_family("seat", _once("seat_stats"), "seat", "games", "win_rate", "games", paired),
+        _proportion_family("agent", _once("agent_stats"), "agent", "seat_games", "win_rate", "win_rate_effective_n",
                            paired),
+        _proportion_family("faction", _once("faction_stats"), "faction", "seat_games", "win_rate",
+                           "win_rate_effective_n", paired),
         *(_card_family(metric) for metric in CARD_DELTA_RATES),
         _game_family(paired),
     ])

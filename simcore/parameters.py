@@ -117,6 +117,13 @@ def flatten_overrides(table: Mapping[str, Any]) -> dict[str, Any]:
     return dict(flatten(table))
 
 
+def require(condition: bool, path: str, expected: str) -> None:
+    """Raise ``ParameterError(path, expected)`` unless ``condition``: the one helper
+    for the checks a ``Constraint`` cannot say (cross-field, shape, effect texts)."""
+    if not condition:
+        raise ParameterError(path, expected)
+
+
 # --------------------------------------------------------------- constraints
 
 @dataclass(frozen=True)
@@ -127,8 +134,11 @@ class Constraint:
     (``cards.*.copies``). ``minimum`` and ``maximum`` bound a number (both
     inclusive); ``choices`` lists the allowed values, ``choices_at`` names a
     parameter whose keys (a table) or items (a list) are the allowed values.
-    ``expected`` replaces the generated message (``expected at least 1``,
-    ``expected a number from 1 to 20``, ``expected one of a, b``).
+    With ``each_item`` the parameter is a list and every item must meet the
+    constraint (the error names the list). ``expected`` replaces the
+    generated message (``expected at least 1``, ``expected a number from 1 to
+    20``, ``expected one of a, b``); a ``{choices}`` in it becomes the allowed
+    values joined by commas, for a game whose message words them its own way.
     """
 
     path: str
@@ -136,14 +146,16 @@ class Constraint:
     maximum: int | float | None = None
     choices: tuple[Any, ...] | None = None
     choices_at: str | None = None
+    each_item: bool = False
     expected: str = ""
 
     def message(self, choices: tuple[Any, ...] | None) -> str:
         """The one-line "expected ..." of a value breaking this constraint."""
+        joined = ", ".join(str(choice) for choice in choices) if choices is not None else ""
         if self.expected:
-            return self.expected
+            return self.expected.replace("{choices}", joined)
         if choices is not None:
-            return "expected one of " + ", ".join(str(choice) for choice in choices)
+            return "expected one of " + joined
         if self.minimum is not None and self.maximum is not None:
             return f"expected a number from {self.minimum} to {self.maximum}"
         if self.minimum is not None:
@@ -174,6 +186,17 @@ def _lookup(tree: Mapping[str, Any], path: str) -> Any:
     return node
 
 
+def _breaks(constraint: Constraint, choices: tuple[Any, ...] | None, value: Any) -> bool:
+    """Whether one value (not a list of them) falls outside ``constraint``."""
+    if choices is not None:
+        return value not in choices
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return True
+    if constraint.minimum is not None and value < constraint.minimum:
+        return True
+    return constraint.maximum is not None and value > constraint.maximum
+
+
 def check_constraints(parameters: Mapping[str, Any], constraints: Sequence[Constraint]) -> None:
     """Raise ``ParameterError`` (path and what was expected, one line) for the
     first parameter that breaks one of ``constraints``, in order."""
@@ -182,13 +205,9 @@ def check_constraints(parameters: Mapping[str, Any], constraints: Sequence[Const
         if constraint.choices_at is not None:
             choices = tuple(_lookup(parameters, constraint.choices_at))
         for path, value in _leaves(parameters, constraint.path.split("."), ""):
-            if choices is not None:
-                if value not in choices:
-                    raise ParameterError(path, constraint.message(choices))
-                continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ParameterError(path, constraint.message(None))
-            if constraint.minimum is not None and value < constraint.minimum:
-                raise ParameterError(path, constraint.message(None))
-            if constraint.maximum is not None and value > constraint.maximum:
-                raise ParameterError(path, constraint.message(None))
+            if constraint.each_item:
+                broken = not isinstance(value, list) or any(_breaks(constraint, choices, item) for item in value)
+            else:
+                broken = _breaks(constraint, choices, value)
+            if broken:
+                raise ParameterError(path, constraint.message(choices))

@@ -89,7 +89,3 @@ class ResultColumns:
         first_row = len(cards)
         state.add_card_rows(cards)
         self.card_rows.append(len(cards) - first_row)
-
-    def game_count(self) -> int:
-        """Games added so far."""
-        return len(self.games["game_index"])

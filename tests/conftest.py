@@ -7,11 +7,19 @@ four_rounds, through ``workers.shard.run_shard``: the same code path as
 ladder (``LADDER_CUT``) the same way.
 
 The suite runs on every core (``make test``: pytest-xdist, ``--dist
-loadgroup``): ``pytest_collection_modifyitems`` keeps each test file on one
+loadgroup``): ``pytest_xdist_make_scheduler`` keeps each test file on one
 worker, so that a file's module fixtures (Ray clusters, servers, played
 experiments) are built once, except the files in ``SPREAD_FILES``, whose
-tests share nothing costly and are long one by one; and it puts the slow
-folders first, so that the short unit tests fill the last minutes.
+tests share nothing costly and are long one by one; and
+``pytest_collection_modifyitems`` puts the slow folders first, so that the
+short unit tests fill the last minutes.
+
+Why a scheduler of our own rather than ``xdist_group`` marks: pytest-xdist
+3.8 tells its scheduler a test's group by appending it to the test's node
+id, which pytest 9.2's structured node ids silently ignore
+(pytest-dev/pytest-xdist#1386); every test was then scheduled on its own and
+a file's module fixtures were built again on each worker that ran one of its
+tests (the four tuning runs of ``tests/tuning/test_known_answer.py`` twice).
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -49,12 +58,31 @@ def _slowness_rank(nodeid: str) -> int:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Group each test file on one xdist worker (but ``SPREAD_FILES``) and order the slow folders first."""
+    """Order the slow folders first (``SLOW_FOLDERS_FIRST``)."""
     items.sort(key=lambda item: _slowness_rank(item.nodeid))  # stable: each file keeps its own order
-    for item in items:
-        test_file = item.nodeid.split("::")[0]
-        if test_file not in SPREAD_FILES:
-            item.add_marker(pytest.mark.xdist_group(test_file))
+
+
+def scheduling_unit(nodeid: str) -> str:
+    """The unit of work an xdist worker takes whole: the test's file, or the test
+    itself in one of ``SPREAD_FILES``."""
+    test_file = nodeid.split("::")[0]
+    return nodeid if test_file in SPREAD_FILES else test_file
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Under ``--dist loadgroup``, schedule by ``scheduling_unit`` (see the module docstring)."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling  # type: ignore[import-untyped]  # under xdist only
+
+    class FileScheduling(LoadScopeScheduling):
+        """xdist's scope scheduling with ``scheduling_unit`` as the scope."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            return scheduling_unit(nodeid)
+
+    return FileScheduling(config, log)
 
 
 @dataclass(frozen=True)

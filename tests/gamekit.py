@@ -1,16 +1,12 @@
 """Test helpers shared by every game's tests (issue 20).
 
 Each game's tests used to write these again (``tests/games/*/``): a random
-walk that checks invariants at every step, the recorded actions of a game,
-"the heuristic beats random play", and the RULES.md checks that every test a
-rule row names exists. They live here once; the per-game ``helpers.py``
-files keep what is specific to one game (hand-made positions by card name).
-
-Replaces, as the games are ported to the kit (part two of issue 20): the
-step loops of ``tests/games/*/test_invariants.py``, the win-rate loops of
-``tests/games/*/test_heuristic.py`` ("beats random play"), and
-``test_every_test_named_in_the_rule_table_exists`` of
-``tests/games/*/test_rules_md.py``.
+walk that checks invariants at every step (and that ``play_game`` plays the
+same game), the recorded actions of a game, "the heuristic beats random
+play", and the RULES.md checks (the tests a rule row names exist, the rule
+rows, a section's table as cells). They live here once; the per-game
+``helpers.py`` files keep what is specific to one game (hand-made positions
+by card name) and each ``test_invariants.py`` its game's invariants.
 """
 
 from __future__ import annotations
@@ -22,7 +18,7 @@ from typing import Any
 
 from simcore.agents.registry import make_agent, parse_agent_spec
 from simcore.api import CardColumns, Game, GameState
-from simcore.play import play_game
+from simcore.play import PlayedGame, play_game
 from simcore.seeding import agent_seed
 
 
@@ -70,6 +66,29 @@ def check_every_step(game: Game, config: Any, n_players: int, seeds: Sequence[in
     return checked
 
 
+def play_checked(game: Game, config: Any, n_players: int, seed: int, check: Callable[[GameState], None],
+                 lineup: Sequence[str] = ("random",)) -> tuple[GameState, PlayedGame]:
+    """Play one game step by step as ``walk`` does, running ``check`` on the state
+    before every step and on the finished state, then play the same game with
+    ``play_game`` and assert it is the same game (decisions, scores, winners, end
+    reason). Returns (the finished state, ``play_game``'s result) so a caller can
+    compare what is specific to its game."""
+    decisions = 0
+    state: GameState | None = None
+    for state, _ in walk(game, config, n_players, seed, lineup):
+        check(state)
+        if len(state.legal_actions()) > 1:
+            decisions += 1
+    assert state is not None, "the game ended before its first step"
+    check(state)
+    specs = [parse_agent_spec(lineup[seat % len(lineup)]) for seat in range(n_players)]
+    played = play_game(game, config, n_players, seed, specs)
+    assert played.decisions == decisions
+    assert played.state.scores() == state.scores() and played.state.winners() == state.winners()
+    assert played.state.end_reason() == state.end_reason()
+    return state, played
+
+
 def card_rows(state: GameState, n_counters: int) -> tuple[tuple[str, ...], list[bytes]]:
     """The ``cards`` rows ``state`` adds, as (card names, every column's bytes)."""
     columns = CardColumns(n_counters)
@@ -100,6 +119,23 @@ def share_won(game: Game, config: Any, n_players: int, seeds: Sequence[int], her
         lineup = [parse_agent_spec(hero if other == seat else others) for other in range(n_players)]
         total += play_game(game, config, n_players, seed, lineup).state.returns()[seat]
     return total / len(seeds)
+
+
+def rule_rows(rules_md: str, letters: str) -> list[tuple[str, str]]:
+    """(row id, tests cell) of every rule row of a RULES.md whose id is one of
+    ``letters`` and a number (``S1``, ``T12``), in the file's order."""
+    return re.findall(rf"^\| ([{letters}]\d+) \|.*\|(.*)\|$", rules_md, flags=re.MULTILINE)
+
+
+def table_rows(rules_md: str, heading: str, header_start: str = "| card ") -> list[list[str]]:
+    """The cells of every row of the table in a RULES.md's ``## heading`` section
+    (up to the next ``## ``), without its header row (the row starting ``header_start``)."""
+    section = rules_md.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    return [
+        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for line in section.splitlines()
+        if line.startswith("| ") and not line.startswith(header_start)
+    ]
 
 
 def named_tests(rules_md: str) -> set[tuple[str, str]]:

@@ -63,17 +63,23 @@ def table_fingerprint(table: pa.Table, sort_keys: list[str]) -> dict[str, Any]:
     return {"rows": ordered.num_rows, "columns": ordered.column_names, "sha256": digest.hexdigest()}
 
 
+def player_counts(game_id: str) -> range:
+    """Every player count ``game_id`` is played by."""
+    info = get_game(game_id).info
+    return range(info.min_players, info.max_players + 1)
+
+
+def fingerprints_at(game_id: str, n_players: int) -> dict[str, Any]:
+    """Fingerprints of the ``games``, ``players`` and ``cards`` tables of ``game_id`` at ``n_players``."""
+    spec = golden_spec(game_id, n_players)
+    shard = Shard(spec.variants[0].name, n_players, 0, spec.games)
+    tables = play_shard(spec, shard)
+    return {name: table_fingerprint(table, SORT_KEYS[name]) for name, table in tables.items()}
+
+
 def fingerprints(game_id: str) -> dict[str, dict[str, Any]]:
     """Fingerprints of every table at every player count of ``game_id``."""
-    info = get_game(game_id).info
-    result: dict[str, dict[str, Any]] = {}
-    for n_players in range(info.min_players, info.max_players + 1):
-        spec = golden_spec(game_id, n_players)
-        shard = Shard(spec.variants[0].name, n_players, 0, spec.games)
-        tables = play_shard(spec, shard)
-        result[str(n_players)] = {
-            name: table_fingerprint(table, SORT_KEYS[name]) for name, table in tables.items()}
-    return result
+    return {str(n_players): fingerprints_at(game_id, n_players) for n_players in player_counts(game_id)}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from simcore.parameters import Constraint, ParameterError, check_constraints
+from simcore.parameters import Constraint, ParameterError, check_constraints, require
 
 TREE = {
     "rules": {"rounds": 5, "mode": "fast", "coins": {"copper": 1, "gold": 3}},
@@ -43,3 +43,24 @@ def test_a_number_constraint_refuses_a_boolean_or_text_and_a_missing_path_is_nam
         check_constraints(tree, [Constraint("rules.rounds", minimum=1)])
     with pytest.raises(ParameterError, match=r"^rules.turns: missing parameter$"):
         check_constraints(tree, [Constraint("rules.turns", minimum=1)])
+
+
+def test_each_item_checks_every_item_of_a_list_and_names_the_list() -> None:
+    tree = {"rules": {"ranks": [1, 7], "areas": ["hand", "deck"]}}
+    with pytest.raises(ParameterError, match=r"^rules.ranks: expected ranks from 1 to 6$"):
+        check_constraints(tree, [Constraint("rules.ranks", minimum=1, maximum=6, each_item=True,
+                                            expected="expected ranks from 1 to 6")])
+    with pytest.raises(ParameterError, match=r"^rules.areas: expected one of hand, reward$"):
+        check_constraints(tree, [Constraint("rules.areas", choices=("hand", "reward"), each_item=True)])
+    check_constraints(tree, [Constraint("rules.ranks", minimum=1, maximum=7, each_item=True)])
+
+
+def test_an_expected_text_may_name_the_choices_in_its_own_words() -> None:
+    assert _error([Constraint("cards.*.coin", choices_at="rules.coins", expected="expected one of: {choices}")]) == \
+        "cards.b.coin: expected one of: copper, gold"
+
+
+def test_require_raises_the_one_line_error_only_when_the_condition_fails() -> None:
+    require(True, "rules.rounds", "expected a lot")
+    with pytest.raises(ParameterError, match=r"^rules.rounds: expected a lot$"):
+        require(False, "rules.rounds", "expected a lot")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simcore.parameters import ParameterError
+from simcore.parameters import Constraint, ParameterError, require
 
 DATA_FILE = Path(__file__).with_name("cards.toml")
 
@@ -173,19 +173,36 @@ class PartyConfig:
     max_enemies: int
 
 
-def _require(condition: bool, path: str, expected: str) -> None:
-    if not condition:
-        raise ParameterError(path, expected)
+# What each parameter must be, checked by ``GAME.configure`` before ``compile_config``
+# (simcore.parameters.check_constraints). The checks that depend on a card's kind
+# (owner, use, enemy type, level, stats), the effect strings, the heroes' per-level
+# lists and the cross-field checks stay in compile_config.
+CONSTRAINTS = (
+    Constraint("rules.sets.base", choices=(True,), expected="expected true: the base game is always needed"),
+    *(Constraint(f"rules.{key}", minimum=1, expected="expected an integer of at least 1")
+      for key in ("hand_size", "max_turns", "max_combat_rounds", "max_enemies")),
+    Constraint("rules.max_enemies", maximum=7),
+    *(Constraint(f"rules.{key}", minimum=0, expected="expected an integer of at least 0")
+      for key in ("social_reward", "heal_amount")),
+    Constraint("rules.social", choices=SOCIAL_MODES),
+    Constraint("rules.heal_between_turns", choices=HEAL_MODES),
+    Constraint("rules.planning", choices=PLANNING_MODES),
+    Constraint("heroes.*.set", choices_at="rules.sets"),
+    Constraint("heroes.*.nemesis_type", choices=ENEMY_TYPES, expected="expected U, H or B"),
+    Constraint("cards.*.kind", choices=KIND_NAMES),
+    Constraint("cards.*.set", choices_at="rules.sets"),
+    Constraint("cards.*.copies", minimum=0, expected="expected at least 0 copies"),
+)
 
 
 def parse_effects(values: Any, path: str) -> Effects:
     """``["attack:2", "negate:0"]`` -> ((P_ATTACK, 2), (P_NEGATE, 0))."""
-    _require(isinstance(values, list), path, "expected a list of 'primitive:amount' strings")
+    require(isinstance(values, list), path, "expected a list of 'primitive:amount' strings")
     parsed: list[tuple[int, int]] = []
     for text in values:
         name, _, amount = str(text).partition(":")
-        _require(name in PRIMITIVES, path,
-                 f"unknown effect primitive {name!r}; expected one of {', '.join(PRIMITIVES)}")
+        require(name in PRIMITIVES, path,
+                f"unknown effect primitive {name!r}; expected one of {', '.join(PRIMITIVES)}")
         try:
             value = int(amount)
         except ValueError:
@@ -196,7 +213,7 @@ def parse_effects(values: Any, path: str) -> Effects:
 
 def _check_primitives(effects: Effects, allowed: frozenset[int], path: str, what: str) -> None:
     for primitive, _ in effects:
-        _require(primitive in allowed, path, f"{PRIMITIVES[primitive]!r} cannot be used on {what}")
+        require(primitive in allowed, path, f"{PRIMITIVES[primitive]!r} cannot be used on {what}")
 
 
 def combat_target(effects: Effects) -> int:
@@ -218,230 +235,299 @@ def aims_at_enemy(effects: Effects) -> bool:
 
 
 def _stats(value: Any, path: str) -> tuple[int, ...]:
-    _require(
+    require(
         isinstance(value, list) and len(value) == 4 and all(isinstance(v, int) for v in value),
         path, "expected [attack, defense, speed, hp]",
     )
-    _require(value[3] >= 1 and value[0] >= 0 and value[1] >= 0, path,
-             "expected hp of at least 1 and no negative attack/defense")
+    require(value[3] >= 1 and value[0] >= 0 and value[1] >= 0, path,
+            "expected hp of at least 1 and no negative attack/defense")
     return tuple(value)
 
 
-def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
-    """Validate a resolved parameter tree and compile it; errors name the path."""
-    rules = parameters["rules"]
-    sets = rules["sets"]
-    enabled_sets = {name for name, on in sets.items() if on}
-    _require("base" in enabled_sets, "rules.sets.base", "expected true: the base game is always needed")
-    for key in ("hand_size", "max_turns", "max_combat_rounds", "max_enemies"):
-        _require(rules[key] >= 1, f"rules.{key}", "expected an integer of at least 1")
-    _require(rules["max_enemies"] <= 7, "rules.max_enemies", "expected at most 7")
-    for key in ("social_reward", "heal_amount"):
-        _require(rules[key] >= 0, f"rules.{key}", "expected an integer of at least 0")
-    for key, modes in (("social", SOCIAL_MODES), ("heal_between_turns", HEAL_MODES), ("planning", PLANNING_MODES)):
-        _require(rules[key] in modes, f"rules.{key}", f"expected one of {', '.join(modes)}")
+@dataclass(frozen=True)
+class HeroClasses:
+    """The ``[heroes.<name>]`` table compiled: one entry per hero class, in file order."""
 
-    class_names: list[str] = []
-    class_sets: list[str] = []
-    hp, attack, defense, speed = [], [], [], []
-    nemesis_types, nemesis_penalty, nemesis_reward = [], [], []
-    for name, hero in parameters["heroes"].items():
+    names: tuple[str, ...]
+    sets: tuple[str, ...]
+    hp: tuple[tuple[int, ...], ...]
+    attack: tuple[tuple[int, ...], ...]
+    defense: tuple[tuple[int, ...], ...]
+    speed: tuple[tuple[int, ...], ...]
+    nemesis_types: tuple[str, ...]
+    nemesis_penalty: tuple[int, ...]
+    nemesis_reward: tuple[int, ...]
+
+
+def compile_heroes(heroes: Mapping[str, Any]) -> HeroClasses:
+    """Check every hero's per-level lists and compile the ``[heroes]`` table."""
+    for name, hero in heroes.items():
         path = f"heroes.{name}"
-        _require(hero["set"] in sets, f"{path}.set", f"expected one of {', '.join(sets)}")
         for stat in ("hp", "attack", "defense", "speed"):
             values = hero[stat]
-            _require(len(values) == LEVELS and all(isinstance(v, int) and v >= 0 for v in values),
-                     f"{path}.{stat}", "expected 4 non-negative integers, one per level")
-        _require(min(hero["hp"]) >= 1, f"{path}.hp", "expected at least 1 hp at every level")
-        _require(hero["nemesis_type"] in ENEMY_TYPES, f"{path}.nemesis_type", "expected U, H or B")
-        class_names.append(name)
-        class_sets.append(hero["set"])
-        hp.append(tuple(hero["hp"]))
-        attack.append(tuple(hero["attack"]))
-        defense.append(tuple(hero["defense"]))
-        speed.append(tuple(hero["speed"]))
-        nemesis_types.append(hero["nemesis_type"])
-        nemesis_penalty.append(hero["nemesis_penalty"])
-        nemesis_reward.append(hero["nemesis_reward"])
-
-    names: list[str] = []
-    kinds, card_sets, owners, marks, uses, boss_levels, enemy_types = [], [], [], [], [], [], []
-    stats_12: list[tuple[int, ...]] = []
-    stats_34: list[tuple[int, ...]] = []
-    effects: list[Effects] = []
-    sacrifices: list[Effects] = []
-    socials: list[Effects] = []
-    copies, targets, sacrifice_targets, once = [], [], [], []
-    aims, sacrifice_aims, outside = [], [], []
-    permanents: list[tuple[int, int, int, int]] = []
-    for name, card in parameters["cards"].items():
-        path = f"cards.{name}"
-        _require(card["kind"] in KIND_NAMES, f"{path}.kind", f"expected one of {', '.join(KIND_NAMES)}")
-        _require(card["set"] in sets, f"{path}.set", f"expected one of {', '.join(sets)}")
-        _require(card["copies"] >= 0, f"{path}.copies", "expected at least 0 copies")
-        kind = KIND_NAMES.index(card["kind"])
-        card_effects = parse_effects(card["effects"], f"{path}.effects")
-        card_sacrifice = parse_effects(card.get("sacrifice", []), f"{path}.sacrifice")
-        card_social = parse_effects(card.get("social", []), f"{path}.social")
-        _check_primitives(card_social, SOCIAL_PRIMITIVES, f"{path}.social", "a Social reward")
-        _require(not card_social or kind in (LAND, BOSS), f"{path}.social",
-                 "expected a Social only on a land or a boss")
-        _require(not card_sacrifice or kind in SACRIFICE_KINDS, f"{path}.sacrifice",
-                 "expected a sacrifice only on armor, a weapon or a minion")
-        owner = -1
-        use = -1
-        if kind in HERO_KINDS:
-            _require(card.get("owner") in class_names, f"{path}.owner", f"expected one of {', '.join(class_names)}")
-            owner = class_names.index(card["owner"])
-            if kind in SACRIFICE_KINDS:
-                _check_primitives(card_effects, PERMANENT_PRIMITIVES, f"{path}.effects", "armor, a weapon or a minion")
-                _check_primitives(card_sacrifice, COMBAT_PRIMITIVES, f"{path}.sacrifice", "a sacrifice")
-            else:
-                _check_primitives(card_effects, COMBAT_PRIMITIVES, f"{path}.effects", "a hero card (combat only)")
-        elif kind in (TREASURE, ENCOUNTER):
-            _require(card.get("use") in USE_NAMES, f"{path}.use", f"expected one of {', '.join(USE_NAMES)}")
-            use = USE_NAMES.index(card["use"])
-            allowed = (INSTANT_PRIMITIVES, COMBAT_PRIMITIVES, PERMANENT_PRIMITIVES)[use]
-            _check_primitives(card_effects, allowed, f"{path}.effects", f"a {card['use']} card")
-        elif kind == LAND:
-            _check_primitives(card_effects, INSTANT_PRIMITIVES | {P_MINI_BOSS}, f"{path}.effects", "a land")
-        elif kind == MODIFIER:
-            _check_primitives(card_effects, MODIFIER_PRIMITIVES, f"{path}.effects", "a combat modifier")
-        target = combat_target(card_effects)
-        _require(target >= 0, f"{path}.effects", "expected effects aimed at a living or a dead hero, not both")
-        sacrifice_target = combat_target(card_sacrifice)
-        _require(sacrifice_target >= 0, f"{path}.sacrifice",
-                 "expected effects aimed at a living or a dead hero, not both")
-        for primitive, amount in card_effects:
-            if primitive == P_FIGHT:
-                _require(1 <= amount <= rules["max_enemies"], f"{path}.effects",
-                         "expected fight:n with n from 1 to rules.max_enemies")
-            if primitive in (P_MULTIPLY_ATTACK, P_MULTIPLY_DEFENSE):
-                _require(amount in (2, 3), f"{path}.effects", "expected a multiplier of 2 or 3")
-        is_mini_boss = any(primitive == P_MINI_BOSS for primitive, _ in card_effects)
-        low: tuple[int, ...] = ()
-        high: tuple[int, ...] = ()
-        level = 0
-        enemy_type = ""
-        if kind in (MONSTER, BOSS) or is_mini_boss:
-            _require(card.get("enemy_type") in ENEMY_TYPES, f"{path}.enemy_type", "expected U, H or B")
-            enemy_type = card["enemy_type"]
-            if kind == BOSS:
-                _require(card.get("level") in (1, 2, 3, 4), f"{path}.level", "expected a level from 1 to 4")
-                level = card["level"]
-                low = high = _stats(card.get("stats"), f"{path}.stats")
-            else:
-                low = _stats(card.get("stats_12"), f"{path}.stats_12")
-                high = _stats(card.get("stats_34"), f"{path}.stats_34")
-        names.append(name)
-        kinds.append(kind)
-        card_sets.append(card["set"])
-        owners.append(owner)
-        marks.append(card.get("mark", ""))
-        uses.append(use)
-        boss_levels.append(level)
-        enemy_types.append(enemy_type)
-        stats_12.append(low)
-        stats_34.append(high)
-        effects.append(card_effects)
-        sacrifices.append(card_sacrifice)
-        socials.append(card_social)
-        copies.append(card["copies"])
-        targets.append(target)
-        sacrifice_targets.append(sacrifice_target)
-        aims.append(aims_at_enemy(card_effects))
-        sacrifice_aims.append(aims_at_enemy(card_sacrifice))
-        outside.append(use == SINGLE_USE and bool(card_effects)
-                       and all(primitive in OUTSIDE_COMBAT_USABLE for primitive, _ in card_effects))
-        totals = [0, 0, 0, 0]
-        if kind in SACRIFICE_KINDS or use == PERMANENT:
-            for primitive, amount in card_effects:
-                if primitive in PERMANENT_PRIMITIVES:
-                    totals[primitive - P_PERM_ATTACK] += amount
-        permanents.append((totals[0], totals[1], totals[2], totals[3]))
-        draws = any(primitive == P_DRAW for primitive, _ in card_effects)
-        once.append(kind == ULTIMATE or (kind in (CLASS, UTILITY) and draws))
-
-    def in_game(card_id: int) -> bool:
-        return card_sets[card_id] in enabled_sets
-
-    def deck_of(kind: int, extra: bool = True) -> tuple[int, ...]:
-        return tuple(
-            card_id for card_id in range(len(names)) if kinds[card_id] == kind and in_game(card_id) and extra
-            for _ in range(copies[card_id])
-        )
-
-    enabled_classes = tuple(index for index, box in enumerate(class_sets) if box in enabled_sets)
-    build_pools = tuple(
-        tuple(card_id for card_id in range(len(names)) if owners[card_id] == cls for _ in range(copies[card_id]))
-        for cls in range(len(class_names))
+            require(len(values) == LEVELS and all(isinstance(v, int) and v >= 0 for v in values),
+                    f"{path}.{stat}", "expected 4 non-negative integers, one per level")
+        require(min(hero["hp"]) >= 1, f"{path}.hp", "expected at least 1 hp at every level")
+    entries = list(heroes.values())
+    return HeroClasses(
+        names=tuple(heroes), sets=tuple(hero["set"] for hero in entries),
+        hp=tuple(tuple(hero["hp"]) for hero in entries), attack=tuple(tuple(hero["attack"]) for hero in entries),
+        defense=tuple(tuple(hero["defense"]) for hero in entries),
+        speed=tuple(tuple(hero["speed"]) for hero in entries),
+        nemesis_types=tuple(hero["nemesis_type"] for hero in entries),
+        nemesis_penalty=tuple(hero["nemesis_penalty"] for hero in entries),
+        nemesis_reward=tuple(hero["nemesis_reward"] for hero in entries),
     )
-    # The starting Hero Deck: "the 10 cards with the S symbol" (every S card
-    # of the Build Pool); in Hard mode the H class/utility cards "instead of
-    # the S cards", with "the same S cards for Attack and Defense Cards".
+
+
+@dataclass(frozen=True)
+class CardEntry:
+    """One ``[cards.<name>]`` entry compiled: its value in each per-card column of ``PartyConfig``."""
+
+    name: str
+    kind: int
+    box: str
+    owner: int
+    mark: str
+    use: int
+    boss_level: int
+    enemy_type: str
+    stats_12: tuple[int, ...]
+    stats_34: tuple[int, ...]
+    effects: Effects
+    sacrifice: Effects
+    social: Effects
+    copies: int
+    target: int
+    sacrifice_target: int
+    aims_at_enemy: bool
+    sacrifice_aims_at_enemy: bool
+    usable_outside_combat: bool
+    permanent_bonus: tuple[int, int, int, int]
+    once_per_combat: bool
+
+
+def _owner_and_use(kind: int, card: Mapping[str, Any], path: str, effects: Effects, sacrifice: Effects,
+                   class_names: tuple[str, ...]) -> tuple[int, int]:
+    """The hero class that owns a hero card and the use of a treasure or encounter
+    (-1 where a kind has none), after checking that the card's effects suit its kind."""
+    owner = -1
+    use = -1
+    if kind in HERO_KINDS:
+        require(card.get("owner") in class_names, f"{path}.owner", f"expected one of {', '.join(class_names)}")
+        owner = class_names.index(card["owner"])
+        if kind in SACRIFICE_KINDS:
+            _check_primitives(effects, PERMANENT_PRIMITIVES, f"{path}.effects", "armor, a weapon or a minion")
+            _check_primitives(sacrifice, COMBAT_PRIMITIVES, f"{path}.sacrifice", "a sacrifice")
+        else:
+            _check_primitives(effects, COMBAT_PRIMITIVES, f"{path}.effects", "a hero card (combat only)")
+    elif kind in (TREASURE, ENCOUNTER):
+        require(card.get("use") in USE_NAMES, f"{path}.use", f"expected one of {', '.join(USE_NAMES)}")
+        use = USE_NAMES.index(card["use"])
+        allowed = (INSTANT_PRIMITIVES, COMBAT_PRIMITIVES, PERMANENT_PRIMITIVES)[use]
+        _check_primitives(effects, allowed, f"{path}.effects", f"a {card['use']} card")
+    elif kind == LAND:
+        _check_primitives(effects, INSTANT_PRIMITIVES | {P_MINI_BOSS}, f"{path}.effects", "a land")
+    elif kind == MODIFIER:
+        _check_primitives(effects, MODIFIER_PRIMITIVES, f"{path}.effects", "a combat modifier")
+    return owner, use
+
+
+def _check_amounts(effects: Effects, path: str, max_enemies: int) -> None:
+    """The amounts a primitive allows: fight:n brings 1 to rules.max_enemies
+    monsters, a multiplier doubles or triples."""
+    for primitive, amount in effects:
+        if primitive == P_FIGHT:
+            require(1 <= amount <= max_enemies, path, "expected fight:n with n from 1 to rules.max_enemies")
+        if primitive in (P_MULTIPLY_ATTACK, P_MULTIPLY_DEFENSE):
+            require(amount in (2, 3), path, "expected a multiplier of 2 or 3")
+
+
+def _enemy_entry(kind: int, card: Mapping[str, Any], path: str,
+                 effects: Effects) -> tuple[str, int, tuple[int, ...], tuple[int, ...]]:
+    """(enemy type, boss level, stats at levels 1-2, stats at levels 3-4) of a monster,
+    a boss or a mini-boss land; ("", 0, (), ()) for any other card."""
+    if not (kind in (MONSTER, BOSS) or any(primitive == P_MINI_BOSS for primitive, _ in effects)):
+        return "", 0, (), ()
+    require(card.get("enemy_type") in ENEMY_TYPES, f"{path}.enemy_type", "expected U, H or B")
+    if kind == BOSS:
+        require(card.get("level") in (1, 2, 3, 4), f"{path}.level", "expected a level from 1 to 4")
+        stats = _stats(card.get("stats"), f"{path}.stats")
+        return card["enemy_type"], card["level"], stats, stats
+    return card["enemy_type"], 0, _stats(card.get("stats_12"), f"{path}.stats_12"), \
+        _stats(card.get("stats_34"), f"{path}.stats_34")
+
+
+def _permanent_bonus(kind: int, use: int, effects: Effects) -> tuple[int, int, int, int]:
+    """What a card adds to attack, defense, speed and HP while it is a hero's permanent."""
+    totals = [0, 0, 0, 0]
+    if kind in SACRIFICE_KINDS or use == PERMANENT:
+        for primitive, amount in effects:
+            if primitive in PERMANENT_PRIMITIVES:
+                totals[primitive - P_PERM_ATTACK] += amount
+    return totals[0], totals[1], totals[2], totals[3]
+
+
+def compile_card(name: str, card: Mapping[str, Any], class_names: tuple[str, ...], max_enemies: int) -> CardEntry:
+    """Check one ``[cards.<name>]`` entry against its kind and compile it."""
+    path = f"cards.{name}"
+    kind = KIND_NAMES.index(card["kind"])
+    effects = parse_effects(card["effects"], f"{path}.effects")
+    sacrifice = parse_effects(card.get("sacrifice", []), f"{path}.sacrifice")
+    social = parse_effects(card.get("social", []), f"{path}.social")
+    _check_primitives(social, SOCIAL_PRIMITIVES, f"{path}.social", "a Social reward")
+    require(not social or kind in (LAND, BOSS), f"{path}.social", "expected a Social only on a land or a boss")
+    require(not sacrifice or kind in SACRIFICE_KINDS, f"{path}.sacrifice",
+            "expected a sacrifice only on armor, a weapon or a minion")
+    owner, use = _owner_and_use(kind, card, path, effects, sacrifice, class_names)
+    target = combat_target(effects)
+    require(target >= 0, f"{path}.effects", "expected effects aimed at a living or a dead hero, not both")
+    sacrifice_target = combat_target(sacrifice)
+    require(sacrifice_target >= 0, f"{path}.sacrifice", "expected effects aimed at a living or a dead hero, not both")
+    _check_amounts(effects, f"{path}.effects", max_enemies)
+    enemy_type, level, low, high = _enemy_entry(kind, card, path, effects)
+    draws = any(primitive == P_DRAW for primitive, _ in effects)
+    return CardEntry(
+        name=name, kind=kind, box=card["set"], owner=owner, mark=card.get("mark", ""), use=use, boss_level=level,
+        enemy_type=enemy_type, stats_12=low, stats_34=high, effects=effects, sacrifice=sacrifice, social=social,
+        copies=card["copies"], target=target, sacrifice_target=sacrifice_target,
+        aims_at_enemy=aims_at_enemy(effects), sacrifice_aims_at_enemy=aims_at_enemy(sacrifice),
+        usable_outside_combat=use == SINGLE_USE and bool(effects)
+        and all(primitive in OUTSIDE_COMBAT_USABLE for primitive, _ in effects),
+        permanent_bonus=_permanent_bonus(kind, use, effects),
+        once_per_combat=kind == ULTIMATE or (kind in (CLASS, UTILITY) and draws),
+    )
+
+
+@dataclass(frozen=True)
+class Decks:
+    """The decks, pools and table cards built from the cards of the enabled boxes."""
+
+    enabled_classes: tuple[int, ...]
+    build_pools: tuple[tuple[int, ...], ...]
+    starting_decks: tuple[tuple[int, ...], ...]
+    land_deck: tuple[int, ...]
+    s_lands: tuple[int, ...]
+    monster_deck: tuple[int, ...]
+    treasure_deck: tuple[int, ...]
+    encounter_deck: tuple[int, ...]
+    bosses_by_level: tuple[tuple[int, ...], ...]
+    combat_modifiers: tuple[int, ...]
+    modifier_effects: Effects
+
+
+def _copies(cards: tuple[CardEntry, ...], card_ids: list[int]) -> tuple[int, ...]:
+    """Every copy of each of ``card_ids``, in order."""
+    return tuple(card_id for card_id in card_ids for _ in range(cards[card_id].copies))
+
+
+def _deck_of(cards: tuple[CardEntry, ...], enabled_sets: set[str], kind: int) -> tuple[int, ...]:
+    """Every copy of every card of ``kind`` from the enabled boxes."""
+    return _copies(cards, [card_id for card_id, card in enumerate(cards)
+                           if card.kind == kind and card.box in enabled_sets])
+
+
+def _starting_decks(hard_mode: bool, heroes: HeroClasses, cards: tuple[CardEntry, ...],
+                    build_pools: tuple[tuple[int, ...], ...], enabled_classes: tuple[int, ...]
+                    ) -> tuple[tuple[int, ...], ...]:
+    """Each class's starting Hero Deck: "the 10 cards with the S symbol" (every S card
+    of the Build Pool); in Hard mode the H class/utility cards "instead of the S
+    cards", with "the same S cards for Attack and Defense Cards"."""
     starting_decks: list[tuple[int, ...]] = []
-    special_mark = "H" if rules["hard_mode"] else "S"
-    for cls in range(len(class_names)):
-        pool = build_pools[cls]
-        basics = [c for c in pool if marks[c] == "S" and kinds[c] in (ATTACK, DEFENSE)]
-        specials = [c for c in pool if marks[c] == special_mark and kinds[c] in SKILL_KINDS]
+    special_mark = "H" if hard_mode else "S"
+    for cls, pool in enumerate(build_pools):
+        basics = [c for c in pool if cards[c].mark == "S" and cards[c].kind in (ATTACK, DEFENSE)]
+        specials = [c for c in pool if cards[c].mark == special_mark and cards[c].kind in SKILL_KINDS]
         starting_decks.append(tuple(basics + specials))
         if cls in enabled_classes:
-            _require(bool(basics) and bool(specials), f"heroes.{class_names[cls]}",
-                     f"expected S attack/defense cards and {special_mark} class/utility cards for the starting deck")
-    lands = [c for c in range(len(names)) if kinds[c] == LAND and in_game(c)]
-    s_lands = tuple(c for c in lands if marks[c] == "S" for _ in range(copies[c]))
-    land_deck = tuple(c for c in lands if marks[c] != "S" for _ in range(copies[c]))
-    _require(len(s_lands) == 5, "cards", f"expected 5 S lands for tiers 2 and 3, got {len(s_lands)}")
+            require(bool(basics) and bool(specials), f"heroes.{heroes.names[cls]}",
+                    f"expected S attack/defense cards and {special_mark} class/utility cards for the starting deck")
+    return tuple(starting_decks)
+
+
+def compile_decks(rules: Mapping[str, Any], heroes: HeroClasses, cards: tuple[CardEntry, ...]) -> Decks:
+    """Build the decks from the enabled boxes and check that a game can be set up with them."""
+    enabled_sets = {name for name, on in rules["sets"].items() if on}
+    enabled_classes = tuple(index for index, box in enumerate(heroes.sets) if box in enabled_sets)
+    build_pools = tuple(_copies(cards, [card_id for card_id, card in enumerate(cards) if card.owner == cls])
+                        for cls in range(len(heroes.names)))
+    starting_decks = _starting_decks(rules["hard_mode"], heroes, cards, build_pools, enabled_classes)
+    lands = [card_id for card_id, card in enumerate(cards) if card.kind == LAND and card.box in enabled_sets]
+    s_lands = _copies(cards, [card_id for card_id in lands if cards[card_id].mark == "S"])
+    land_deck = _copies(cards, [card_id for card_id in lands if cards[card_id].mark != "S"])
+    require(len(s_lands) == 5, "cards", f"expected 5 S lands for tiers 2 and 3, got {len(s_lands)}")
     bosses_by_level = tuple(
-        tuple(c for c in range(len(names)) if kinds[c] == BOSS and boss_levels[c] == level and in_game(c)
-              for _ in range(copies[c]))
+        _copies(cards, [card_id for card_id, card in enumerate(cards)
+                        if card.kind == BOSS and card.boss_level == level and card.box in enabled_sets])
         for level in range(1, LEVELS + 1)
     )
     for level, bosses in enumerate(bosses_by_level, start=1):
-        _require(len(bosses) >= 1, "cards", f"expected at least one boss of level {level}")
-    monster_deck = deck_of(MONSTER)
-    _require(len(monster_deck) >= rules["max_enemies"], "cards", "expected at least rules.max_enemies monsters")
+        require(len(bosses) >= 1, "cards", f"expected at least one boss of level {level}")
+    monster_deck = _deck_of(cards, enabled_sets, MONSTER)
+    require(len(monster_deck) >= rules["max_enemies"], "cards", "expected at least rules.max_enemies monsters")
     extra_tiers = LEVELS - 1 if rules["longer_game"] else 0
     needed_lands = sum(range(2, 4 + extra_tiers)) * 2
-    _require(len(land_deck) >= needed_lands, "cards", f"expected at least {needed_lands} lands in the Land Deck")
-    treasure_deck = deck_of(TREASURE)
-    encounter_deck = deck_of(ENCOUNTER)
-    _require(len(treasure_deck) >= 1 and len(encounter_deck) >= 1, "cards", "expected treasures and encounters")
+    require(len(land_deck) >= needed_lands, "cards", f"expected at least {needed_lands} lands in the Land Deck")
+    treasure_deck = _deck_of(cards, enabled_sets, TREASURE)
+    encounter_deck = _deck_of(cards, enabled_sets, ENCOUNTER)
+    require(len(treasure_deck) >= 1 and len(encounter_deck) >= 1, "cards", "expected treasures and encounters")
+    # Combat Modifier table cards: on the table (in no deck) while their box is in
+    # the game and rules.combat_modifier is on; their effects, once per copy.
+    combat_modifiers = _deck_of(cards, enabled_sets, MODIFIER) if rules["combat_modifier"] else ()
+    return Decks(
+        enabled_classes=enabled_classes, build_pools=build_pools, starting_decks=starting_decks,
+        land_deck=land_deck, s_lands=s_lands, monster_deck=monster_deck, treasure_deck=treasure_deck,
+        encounter_deck=encounter_deck, bosses_by_level=bosses_by_level, combat_modifiers=combat_modifiers,
+        modifier_effects=tuple(effect for card_id in combat_modifiers for effect in cards[card_id].effects),
+    )
 
-    # Combat Modifier table cards: on the table (in no deck) while their box is
-    # in the game and rules.combat_modifier is on; their effects, once per copy.
-    combat_modifiers = deck_of(MODIFIER, rules["combat_modifier"])
-    modifier_effects = tuple(effect for card_id in combat_modifiers for effect in effects[card_id])
 
-    composition: tuple[int, ...] = ()
-    if rules["composition"].strip():
-        chosen = [part.strip() for part in rules["composition"].split(",")]
-        for part in chosen:
-            _require(part in class_names, "rules.composition",
-                     f"unknown hero {part!r}; expected one of {', '.join(class_names)}")
-            _require(class_names.index(part) in enabled_classes, "rules.composition",
-                     f"{part!r} needs its set in rules.sets")
-        _require(len(set(chosen)) == len(chosen), "rules.composition", "expected each hero class at most once")
-        composition = tuple(class_names.index(part) for part in chosen)
+def compile_composition(text: str, heroes: HeroClasses, enabled_classes: tuple[int, ...]) -> tuple[int, ...]:
+    """``rules.composition`` ("fighter, wizard") as class ids; () for an empty text."""
+    if not text.strip():
+        return ()
+    chosen = [part.strip() for part in text.split(",")]
+    for part in chosen:
+        require(part in heroes.names, "rules.composition",
+                f"unknown hero {part!r}; expected one of {', '.join(heroes.names)}")
+        require(heroes.names.index(part) in enabled_classes, "rules.composition",
+                f"{part!r} needs its set in rules.sets")
+    require(len(set(chosen)) == len(chosen), "rules.composition", "expected each hero class at most once")
+    return tuple(heroes.names.index(part) for part in chosen)
 
+
+def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
+    """Compile a tree that passed ``CONSTRAINTS`` table by table (heroes, cards, the
+    decks built from them, the composition); the other checks name their path."""
+    rules = parameters["rules"]
+    heroes = compile_heroes(parameters["heroes"])
+    cards = tuple(compile_card(name, card, heroes.names, rules["max_enemies"])
+                  for name, card in parameters["cards"].items())
+    decks = compile_decks(rules, heroes, cards)
     return PartyConfig(
-        names=tuple(names), kinds=tuple(kinds), sets=tuple(card_sets), owners=tuple(owners), marks=tuple(marks),
-        uses=tuple(uses), boss_levels=tuple(boss_levels), enemy_types=tuple(enemy_types),
-        stats_12=tuple(stats_12), stats_34=tuple(stats_34), effects=tuple(effects), sacrifices=tuple(sacrifices),
-        socials=tuple(socials), copies=tuple(copies), targets=tuple(targets),
-        sacrifice_targets=tuple(sacrifice_targets), aims_at_enemy=tuple(aims),
-        sacrifice_aims_at_enemy=tuple(sacrifice_aims), usable_outside_combat=tuple(outside),
-        permanent_bonuses=tuple(permanents), once_per_combat=tuple(once),
-        class_names=tuple(class_names), class_sets=tuple(class_sets), class_hp=tuple(hp),
-        class_attack=tuple(attack), class_defense=tuple(defense), class_speed=tuple(speed),
-        nemesis_types=tuple(nemesis_types), nemesis_penalty=tuple(nemesis_penalty),
-        nemesis_reward=tuple(nemesis_reward),
-        enabled_classes=enabled_classes, build_pools=build_pools, starting_decks=tuple(starting_decks),
-        land_deck=land_deck, s_lands=s_lands,
-        monster_deck=monster_deck, treasure_deck=treasure_deck, encounter_deck=encounter_deck,
-        bosses_by_level=bosses_by_level, composition=composition,
-        combat_modifiers=combat_modifiers, modifier_effects=modifier_effects,
+        names=tuple(card.name for card in cards), kinds=tuple(card.kind for card in cards),
+        sets=tuple(card.box for card in cards), owners=tuple(card.owner for card in cards),
+        marks=tuple(card.mark for card in cards), uses=tuple(card.use for card in cards),
+        boss_levels=tuple(card.boss_level for card in cards), enemy_types=tuple(card.enemy_type for card in cards),
+        stats_12=tuple(card.stats_12 for card in cards), stats_34=tuple(card.stats_34 for card in cards),
+        effects=tuple(card.effects for card in cards), sacrifices=tuple(card.sacrifice for card in cards),
+        socials=tuple(card.social for card in cards), copies=tuple(card.copies for card in cards),
+        targets=tuple(card.target for card in cards),
+        sacrifice_targets=tuple(card.sacrifice_target for card in cards),
+        aims_at_enemy=tuple(card.aims_at_enemy for card in cards),
+        sacrifice_aims_at_enemy=tuple(card.sacrifice_aims_at_enemy for card in cards),
+        usable_outside_combat=tuple(card.usable_outside_combat for card in cards),
+        permanent_bonuses=tuple(card.permanent_bonus for card in cards),
+        once_per_combat=tuple(card.once_per_combat for card in cards),
+        class_names=heroes.names, class_sets=heroes.sets, class_hp=heroes.hp, class_attack=heroes.attack,
+        class_defense=heroes.defense, class_speed=heroes.speed, nemesis_types=heroes.nemesis_types,
+        nemesis_penalty=heroes.nemesis_penalty, nemesis_reward=heroes.nemesis_reward,
+        enabled_classes=decks.enabled_classes, build_pools=decks.build_pools, starting_decks=decks.starting_decks,
+        land_deck=decks.land_deck, s_lands=decks.s_lands, monster_deck=decks.monster_deck,
+        treasure_deck=decks.treasure_deck, encounter_deck=decks.encounter_deck,
+        bosses_by_level=decks.bosses_by_level,
+        composition=compile_composition(rules["composition"], heroes, decks.enabled_classes),
+        combat_modifiers=decks.combat_modifiers, modifier_effects=decks.modifier_effects,
         hand_size=rules["hand_size"],
         social=SOCIAL_MODES.index(rules["social"]), social_reward=rules["social_reward"],
         heal_between_turns=HEAL_MODES.index(rules["heal_between_turns"]), heal_amount=rules["heal_amount"],

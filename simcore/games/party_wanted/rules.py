@@ -41,17 +41,14 @@ from simcore.api import CardColumns, GameInfo, GameState, TraceSink
 from simcore.games.party_wanted.config import (
     ARMOR,
     ATTACK,
-    BOSS,
     DATA_FILE,
     DEFENSE,
     ENCOUNTER,
     HEAL_AMOUNT,
     HEAL_FULL,
     INSTANT,
-    LAND,
     LEVELS,
     MINION,
-    MONSTER,
     P_ADD,
     P_ARMOR,
     P_ATTACK,
@@ -89,7 +86,6 @@ from simcore.games.party_wanted.config import (
     PERM_HP,
     PERM_SPEED,
     PLANNING_ONCE,
-    PRIMITIVES,
     SINGLE_USE,
     SKILL_KINDS,
     SOCIAL_REWARD,
@@ -114,7 +110,6 @@ PHASE_NAMES = ("reveal", "bury", "order", "plan", "add", "remove", "vote", "over
 
 DONE = 0
 PLAY, BURY_BONUS, USE, SACRIFICE = 1, 2, 3, 4
-VERB_NAMES = ("done", "play", "bury for +1", "use", "sacrifice")
 SLOTS = 16  # a planning target is hero * SLOTS + slot
 ATTACK_SLOT = 8  # bury for +1: slot e is defense against enemy e, ATTACK_SLOT + e attack against it
 SACRIFICE_MINION = 2  # sacrifice index of the first minion in play (0 weapon, 1 armor)
@@ -1962,22 +1957,3 @@ class PartyState(GameState):
             against += f" (enemy {enemy})"
         return f"+1 {stat} to seat {hero}{against}"
 
-
-def primitive_name(primitive: int) -> str:
-    """The data-file name of an effect primitive."""
-    return PRIMITIVES[primitive]
-
-
-def is_land(config: PartyConfig, card: int) -> bool:
-    """True for a land card."""
-    return config.kinds[card] == LAND
-
-
-def is_boss(config: PartyConfig, card: int) -> bool:
-    """True for a boss card."""
-    return config.kinds[card] == BOSS
-
-
-def is_monster(config: PartyConfig, card: int) -> bool:
-    """True for a monster card."""
-    return config.kinds[card] == MONSTER

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simcore.parameters import ParameterError
+from simcore.parameters import Constraint, require
 
 DATA_FILE = Path(__file__).with_name("cards.toml")
 
@@ -123,19 +123,35 @@ READING_SWITCHES = (
 )
 
 
-def _require(condition: bool, path: str, expected: str) -> None:
-    if not condition:
-        raise ParameterError(path, expected)
+# What each parameter must be, checked by ``GAME.configure`` before ``compile_config``
+# (simcore.parameters.check_constraints); the cross-field checks and the map's shape
+# stay in compile_config and compile_map.
+CONSTRAINTS = (
+    *(Constraint(f"rules.{key}", minimum=1, expected="expected an integer of at least 1")
+      for key in ("opening_hand", "draws_per_turn", "hand_limit", "move_spaces", "retreat_spaces",
+                  "points_to_win", "max_turns")),
+    *(Constraint(f"rules.{key}", minimum=0, expected="expected an integer of at least 0")
+      for key in ("ring_take_points", "ring_wear_points")),
+    Constraint("rules.map", choices_at="maps", expected="expected one of: {choices}"),
+    Constraint("cards.*.class", choices=("none", *CLASS_NAMES),
+               expected="expected none, cleric, fighter, rogue or wizard"),
+    Constraint("cards.*.copies", minimum=0, expected="expected at least 0 copies"),
+    Constraint("parties.*.power", choices=("none", *POWER_KEYS),
+               expected=f"expected none or one of: {', '.join(POWER_KEYS)}"),
+    Constraint("powers.brute_squad.melee_hits", choices=(1, 2),
+               expected="expected 1 or 2 (a Hero has two levels to lose: Full Strength, Wounded, Dead)"),
+    Constraint("powers.giant_slayers.cards_per_hit", minimum=0, maximum=5, expected="expected 0 to 5 cards"),
+)
 
 
 def compile_map(name: str, table: Mapping[str, Any]) -> BattleMap:
     """Validate one ``[maps.<name>]`` table and compute its distances."""
     path = f"maps.{name}"
     n_spaces = table["spaces"]
-    _require(isinstance(n_spaces, int) and 2 <= n_spaces <= 99, f"{path}.spaces", "expected 2 to 99 spaces")
+    require(isinstance(n_spaces, int) and 2 <= n_spaces <= 99, f"{path}.spaces", "expected 2 to 99 spaces")
     neighbours: list[list[int]] = [[] for _ in range(n_spaces)]
     for link in table["links"]:
-        _require(
+        require(
             isinstance(link, list) and len(link) == 2 and all(0 <= end < n_spaces for end in link)
             and link[0] != link[1],
             f"{path}.links", f"expected pairs of two different spaces 0..{n_spaces - 1}, got {link!r}",
@@ -144,9 +160,9 @@ def compile_map(name: str, table: Mapping[str, Any]) -> BattleMap:
         if second not in neighbours[first]:
             neighbours[first].append(second)
             neighbours[second].append(first)
-    _require(0 <= table["altar"] < n_spaces, f"{path}.altar", f"expected a space 0..{n_spaces - 1}")
+    require(0 <= table["altar"] < n_spaces, f"{path}.altar", f"expected a space 0..{n_spaces - 1}")
     starts = table["starts"]
-    _require(
+    require(
         len(starts) == 6 and len(set(starts)) == 6 and all(0 <= s < n_spaces for s in starts)
         and table["altar"] not in starts,
         f"{path}.starts", "expected six different spaces, not the Altar",
@@ -164,7 +180,7 @@ def compile_map(name: str, table: Mapping[str, Any]) -> BattleMap:
                         row[other] = row[space] + 1
                         following.append(other)
             frontier = following
-        _require(all(d >= 0 for d in row), f"{path}.links", "expected a connected map")
+        require(all(d >= 0 for d in row), f"{path}.links", "expected a connected map")
     return BattleMap(
         name=name,
         n_spaces=n_spaces,
@@ -183,57 +199,40 @@ def spaces_within(board: BattleMap, most: int) -> tuple[tuple[int, ...], ...]:
 
 
 def compile_config(parameters: Mapping[str, Any]) -> RingConfig:
-    """Validate a resolved parameter tree and compile it; errors name the path."""
+    """Compile a tree that passed ``CONSTRAINTS``; the cross-field checks name their path."""
     rules = parameters["rules"]
-    for key in ("opening_hand", "draws_per_turn", "hand_limit", "move_spaces", "retreat_spaces",
-                "points_to_win", "max_turns"):
-        _require(rules[key] >= 1, f"rules.{key}", "expected an integer of at least 1")
-    for key in ("ring_take_points", "ring_wear_points"):
-        _require(rules[key] >= 0, f"rules.{key}", "expected an integer of at least 0")
-    _require(
+    require(
         0 <= rules["max_taken_points"] < rules["points_to_win"], "rules.max_taken_points",
         "expected at least 0 and less than rules.points_to_win",
     )
     cards = parameters["cards"]
-    _require(
+    require(
         sorted(cards) == sorted(CARD_NAMES), "cards",
         f"expected exactly the rulebook's cards: {', '.join(CARD_NAMES)}",
     )
-    classes, copies = [], []
-    for name in CARD_NAMES:
-        card = cards[name]
-        class_name = card["class"]
-        _require(class_name == "none" or class_name in CLASS_NAMES, f"cards.{name}.class",
-                 "expected none, cleric, fighter, rogue or wizard")
-        _require(card["copies"] >= 0, f"cards.{name}.copies", "expected at least 0 copies")
-        classes.append(NO_CLASS if class_name == "none" else CLASS_NAMES.index(class_name))
-        copies.append(card["copies"])
+    classes = [NO_CLASS if cards[name]["class"] == "none" else CLASS_NAMES.index(cards[name]["class"])
+               for name in CARD_NAMES]
+    copies = [cards[name]["copies"] for name in CARD_NAMES]
     deck = tuple(card for card, count in enumerate(copies) for _ in range(count))
     non_guardians = len(deck) - copies[TEMPLE_GUARDIAN]
-    _require(non_guardians >= 6 * rules["opening_hand"] + 1, "cards",
-             f"expected at least {6 * rules['opening_hand'] + 1} cards besides Temple Guardians")
+    require(non_guardians >= 6 * rules["opening_hand"] + 1, "cards",
+            f"expected at least {6 * rules['opening_hand'] + 1} cards besides Temple Guardians")
     keys, names, powers, draft = [], [], [], []
     for index, (key, party) in enumerate(parameters["parties"].items()):
         keys.append(key)
         names.append(party["name"])
         power = party["power"]
-        _require(power == "none" or power in POWER_KEYS, f"parties.{key}.power",
-                 f"expected none or one of: {', '.join(POWER_KEYS)}")
         powers.append(NO_POWER if power == "none" else POWER_KEYS.index(power))
         if party["in_draft"]:
             draft.append(index)
-    _require(len(draft) >= 3, "parties", "expected at least 3 parties in the draft (two players and one spare)")
+    require(len(draft) >= 3, "parties", "expected at least 3 parties in the draft (two players and one spare)")
     power_numbers = parameters["powers"]
     melee_hits = power_numbers["brute_squad"]["melee_hits"]
-    _require(melee_hits in (1, 2), "powers.brute_squad.melee_hits",
-             "expected 1 or 2 (a Hero has two levels to lose: Full Strength, Wounded, Dead)")
     cards_per_hit = power_numbers["giant_slayers"]["cards_per_hit"]
-    _require(0 <= cards_per_hit <= 5, "powers.giant_slayers.cards_per_hit", "expected 0 to 5 cards")
     cards_to_discard = power_numbers["defenders_of_the_faith"]["cards_to_discard"]
-    _require(0 <= cards_to_discard <= rules["hand_limit"], "powers.defenders_of_the_faith.cards_to_discard",
-             "expected 0 cards up to rules.hand_limit")
+    require(0 <= cards_to_discard <= rules["hand_limit"], "powers.defenders_of_the_faith.cards_to_discard",
+            "expected 0 cards up to rules.hand_limit")
     map_name = rules["map"]
-    _require(map_name in parameters["maps"], "rules.map", f"expected one of: {', '.join(parameters['maps'])}")
     board = compile_map(map_name, parameters["maps"][map_name])
     return RingConfig(
         card_classes=tuple(classes),

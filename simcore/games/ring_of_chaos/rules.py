@@ -265,9 +265,8 @@ class RingState(GameState):
 
     @staticmethod
     def new_game(config: RingConfig, n_players: int, seed: int, trace: TraceSink | None) -> RingState:
-        """Shuffle the deck and the party cards and offer the first two parties."""
-        if not 2 <= n_players <= 6:
-            raise ValueError(f"ring_of_chaos is played by 2 to 6 players, not {n_players}")
+        """Shuffle the deck and the party cards and offer the first two parties (``GAME.new_state``
+        has checked the player count)."""
         if len(config.draft_parties) < n_players + 1:
             raise ValueError(f"the draft needs {n_players + 1} party cards, only {len(config.draft_parties)} are in it")
         state = RingState(config, n_players, make_rng(seed), trace)

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from simcore.api import CardColumns, GameInfo, GameState, TraceSink
-from simcore.parameters import ParameterError
+from simcore.parameters import Constraint, require
 from simcore.rng import Generator
 from simcore.seeding import make_rng
 
@@ -171,9 +171,25 @@ class TheseusConfig:
     multi_explore: str
 
 
-def _require(condition: bool, path: str, expected: str) -> None:
-    if not condition:
-        raise ParameterError(path, expected)
+# What each parameter must be, checked by ``GAME.configure`` before ``compile_config``
+# (simcore.parameters.check_constraints); the effect texts, the starting party's card
+# names and the cross-field checks stay in the code below.
+CONSTRAINTS = (
+    *(Constraint(f"rules.{key}", minimum=minimum, expected=f"expected an integer of at least {minimum}")
+      for key, minimum in (("party_limit", 1), ("hand_limit", 1), ("board_size", 1), ("uses_per_turn", 1),
+                           ("bonus_vp", 0), ("max_turns", 1))),
+    Constraint("rules.party_limit", maximum=MAX_PARTY_POSITIONS),
+    Constraint("rules.no_end_effect_ranks", minimum=1, maximum=LAST_RANK, each_item=True,
+               expected="expected ranks from 1 to 6"),
+    Constraint("rules.no_end_effect_areas", choices=AREA_NAMES, each_item=True,
+               expected="expected areas among {choices}"),
+    Constraint("rules.multi_explore", choices=MULTI_EXPLORE_READINGS),
+    Constraint("cards.*.rank", minimum=0, maximum=LAST_RANK, expected="expected a rank from 0 (starting card) to 6"),
+    Constraint("cards.*.icon", choices=ICON_NAMES),
+    Constraint("cards.*.vp", minimum=0, expected="expected at least 0 VP"),
+    Constraint("cards.*.copies", minimum=0, expected="expected at least 0 copies"),
+    Constraint("cards.*.end_area", choices=END_AREA_CHOICES),
+)
 
 
 def _primitive_words(text: str, path: str) -> list[list[str]]:
@@ -181,12 +197,12 @@ def _primitive_words(text: str, path: str) -> list[list[str]]:
     if not text.strip():
         return []
     parts = [part.split() for part in text.split(",")]
-    _require(all(parts), path, "expected primitives separated by commas, e.g. 'explore 1, draw 1'")
+    require(all(parts), path, "expected primitives separated by commas, e.g. 'explore 1, draw 1'")
     return parts
 
 
 def _amount(word: str, path: str, name: str) -> int:
-    _require(word.isdigit() and 1 <= int(word) <= 9, path, f"expected '{name} N' with N from 1 to 9, got {word!r}")
+    require(word.isdigit() and 1 <= int(word) <= 9, path, f"expected '{name} N' with N from 1 to 9, got {word!r}")
     return int(word)
 
 
@@ -196,8 +212,8 @@ def parse_use_primitives(text: str, path: str) -> tuple[tuple[int, int], ...]:
     primitives: list[tuple[int, int]] = []
     for words in _primitive_words(text, path):
         name = words[0]
-        _require(name in USE_PRIMITIVES and len(words) == 2, path,
-                 f"expected primitives of the form 'name N' with name one of {', '.join(USE_PRIMITIVES)}")
+        require(name in USE_PRIMITIVES and len(words) == 2, path,
+                f"expected primitives of the form 'name N' with name one of {', '.join(USE_PRIMITIVES)}")
         primitives.append((USE_PRIMITIVES.index(name), _amount(words[1], path, name)))
     return tuple(primitives)
 
@@ -239,52 +255,35 @@ def parse_end(text: str, path: str) -> tuple[tuple[int, int, int], ...]:
     effects: list[tuple[int, int, int]] = []
     for words in _primitive_words(text, path):
         name = words[0]
-        _require(name in END_PRIMITIVES, path, f"expected end primitives among {', '.join(END_PRIMITIVES)}")
+        require(name in END_PRIMITIVES, path, f"expected end primitives among {', '.join(END_PRIMITIVES)}")
         kind = END_PRIMITIVES.index(name)
         if kind == END_PER_ICON:
-            _require(len(words) == 3 and words[1] in ICON_NAMES, path, "expected 'vp_per_icon ICON N'")
+            require(len(words) == 3 and words[1] in ICON_NAMES, path, "expected 'vp_per_icon ICON N'")
             effects.append((kind, ICON_NAMES.index(words[1]), _amount(words[2], path, name)))
         elif kind == END_PER_RANK:
-            _require(len(words) == 3 and words[1].isdigit() and 1 <= int(words[1]) <= LAST_RANK, path,
-                     "expected 'vp_per_rank R N' with R from 1 to 6")
+            require(len(words) == 3 and words[1].isdigit() and 1 <= int(words[1]) <= LAST_RANK, path,
+                    "expected 'vp_per_rank R N' with R from 1 to 6")
             effects.append((kind, int(words[1]), _amount(words[2], path, name)))
         elif kind == END_PER_BONUSES:
-            _require(len(words) == 3, path, "expected 'vp_per_bonuses K N' (N VP per K Bonuses)")
+            require(len(words) == 3, path, "expected 'vp_per_bonuses K N' (N VP per K Bonuses)")
             effects.append((kind, _amount(words[1], path, name), _amount(words[2], path, name)))
         else:
-            _require(len(words) == 2, path, f"expected '{name} N'")
+            require(len(words) == 2, path, f"expected '{name} N'")
             effects.append((kind, 0, _amount(words[1], path, name)))
     return tuple(effects)
 
 
 def compile_config(parameters: Mapping[str, Any]) -> TheseusConfig:
-    """Validate a resolved parameter tree and compile it; errors name the path."""
+    """Compile a tree that passed ``CONSTRAINTS``; the other checks name their path."""
     rules = parameters["rules"]
-    for key in ("party_limit", "hand_limit", "board_size", "uses_per_turn", "bonus_vp", "max_turns"):
-        _require(rules[key] >= (0 if key == "bonus_vp" else 1), f"rules.{key}",
-                 f"expected an integer of at least {0 if key == 'bonus_vp' else 1}")
-    _require(rules["party_limit"] <= MAX_PARTY_POSITIONS, "rules.party_limit",
-             f"expected at most {MAX_PARTY_POSITIONS}")
-    _require(all(1 <= rank <= LAST_RANK for rank in rules["no_end_effect_ranks"]), "rules.no_end_effect_ranks",
-             "expected ranks from 1 to 6")
-    _require(all(area in AREA_NAMES for area in rules["no_end_effect_areas"]), "rules.no_end_effect_areas",
-             f"expected areas among {', '.join(AREA_NAMES)}")
     multi_explore = rules["multi_explore"]
-    _require(multi_explore in MULTI_EXPLORE_READINGS, "rules.multi_explore",
-             f"expected one of {', '.join(MULTI_EXPLORE_READINGS)}")
     names: list[str] = []
     ranks, icons, vps, copies = [], [], [], []
     use_texts, end_texts, effect_steps, use_stack, end_effects, counts_from = [], [], [], [], [], []
     for name, card in parameters["cards"].items():
         path = f"cards.{name}"
-        _require(0 <= card["rank"] <= LAST_RANK, f"{path}.rank", "expected a rank from 0 (starting card) to 6")
-        _require(card["icon"] in ICON_NAMES, f"{path}.icon", f"expected one of {', '.join(ICON_NAMES)}")
-        _require(card["vp"] >= 0, f"{path}.vp", "expected at least 0 VP")
-        _require(card["copies"] >= 0, f"{path}.copies", "expected at least 0 copies")
-        _require(card["rank"] > 0 or card["copies"] == 0, f"{path}.copies",
-                 "expected 0: a Rank 0 card is a starting card and goes in no Rank deck")
-        _require(card["end_area"] in END_AREA_CHOICES, f"{path}.end_area",
-                 f"expected one of {', '.join(END_AREA_CHOICES)}")
+        require(card["rank"] > 0 or card["copies"] == 0, f"{path}.copies",
+                "expected 0: a Rank 0 card is a starting card and goes in no Rank deck")
         icon = ICON_NAMES.index(card["icon"])
         primitives = parse_use_primitives(card["use"], f"{path}.use")
         steps = unit_steps(primitives)
@@ -304,13 +303,13 @@ def compile_config(parameters: Mapping[str, Any]) -> TheseusConfig:
         counts_from.append(tuple(area in areas and area not in silenced for area in AREA_NAMES))
     starting = []
     for name in rules["starting_party"]:
-        _require(name in names, "rules.starting_party", f"expected card names, got unknown {name!r}")
+        require(name in names, "rules.starting_party", f"expected card names, got unknown {name!r}")
         starting.append(names.index(name))
-    _require(len(starting) <= rules["party_limit"], "rules.starting_party", "expected at most party_limit cards")
+    require(len(starting) <= rules["party_limit"], "rules.starting_party", "expected at most party_limit cards")
     decks: list[tuple[int, ...]] = [()]
     for rank in range(1, LAST_RANK + 1):
         decks.append(tuple(card for card in range(len(names)) if ranks[card] == rank for _ in range(copies[card])))
-    _require(len(decks[LAST_RANK]) > 0, "cards", "expected at least one Rank 6 card (the game ends on the last one)")
+    require(len(decks[LAST_RANK]) > 0, "cards", "expected at least one Rank 6 card (the game ends on the last one)")
     return TheseusConfig(
         names=tuple(names), ranks=tuple(ranks), icons=tuple(icons), vps=tuple(vps), copies=tuple(copies),
         use_texts=tuple(use_texts), end_texts=tuple(end_texts), effect_steps=tuple(effect_steps),

@@ -14,13 +14,12 @@ from collections import Counter
 
 import pytest
 
-from simcore.agents import parse_agent_spec
 from simcore.api import Agent
 from simcore.games.divvy import GAME
 from simcore.games.divvy.rules import BRAWL, CHAFF, DISCARD, LEAD, REINFORCE, REPLACE, DivvyState
-from simcore.play import play_game
 from simcore.rng import Generator
 from simcore.seeding import make_rng
+from tests.gamekit import share_won
 
 from .helpers import BRAWL_HANDS, act, build, choose_many, choose_one, hand_names, icon, mask, position, value
 
@@ -193,10 +192,4 @@ def test_its_choices_depend_only_on_what_its_seat_can_see() -> None:
 
 def test_it_plays_whole_games_and_wins_most_of_them_against_random_play() -> None:
     config = GAME.configure(GAME.default_parameters())
-    heuristic, random = parse_agent_spec("heuristic"), parse_agent_spec("random")
-    results = []
-    for seed in range(200):
-        lineup = [heuristic, random] if seed % 2 == 0 else [random, heuristic]
-        returns = play_game(GAME, config, 2, seed, lineup).state.returns()
-        results.append(returns[seed % 2])
-    assert sum(results) / len(results) > 0.75
+    assert share_won(GAME, config, 2, range(200)) > 0.75

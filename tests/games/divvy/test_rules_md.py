@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-import importlib
-import re
 from pathlib import Path
 
 from simcore.games.divvy import GAME
 from simcore.games.divvy.rules import DATA_FILE
+from tests.gamekit import missing_tests, named_tests, rule_rows, table_rows
 
 RULES_MD = Path(DATA_FILE).with_name("RULES.md").read_text(encoding="utf-8")
 
 
 def test_the_card_table_matches_cards_toml() -> None:
-    cards_section = RULES_MD.split("\n## Cards\n", 1)[1]
-    rows = [
-        [cell.strip() for cell in line.strip("|").split("|")]
-        for line in cards_section.splitlines()
-        if line.startswith("| ") and not line.startswith("| card ")
-    ]
+    rows = table_rows(RULES_MD, "Cards")
     expected = [
         [name, card["suit"], str(card["value"]), card["icon"], str(card["d20"]), card["coin"], str(card["copies"])]
         for name, card in GAME.default_parameters()["cards"].items()
@@ -27,15 +21,12 @@ def test_the_card_table_matches_cards_toml() -> None:
 
 
 def test_every_test_named_in_the_rule_table_exists() -> None:
-    named = set(re.findall(r"`(test_\w+)\.py::(test_\w+)`", RULES_MD))
-    assert len(named) > 50
-    for module_name, function in sorted(named):
-        module = importlib.import_module(f"{__package__}.{module_name}")
-        assert callable(getattr(module, function, None)), f"{module_name}.py::{function} is named in RULES.md"
+    assert len(named_tests(RULES_MD)) > 50
+    assert missing_tests(RULES_MD, __package__ or "") == []
 
 
 def test_every_rulebook_bullet_has_a_row_with_a_test() -> None:
-    rows = re.findall(r"^\| ([SPNEW]\d+) \|.*\|(.*)\|$", RULES_MD, flags=re.MULTILINE)
+    rows = rule_rows(RULES_MD, "SPNEW")
     # Set Up 4, How to Play 12, Starting a New Round 4, Ending the Game 3, How to Win 2.
     expected = [f"S{i}" for i in range(1, 5)] + [f"P{i}" for i in range(1, 13)] + [f"N{i}" for i in range(1, 5)]
     expected += [f"E{i}" for i in range(1, 4)] + ["W1", "W2"]

@@ -4,17 +4,16 @@ bounds, level 1-4, a legal action whenever the game is not over."""
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 from typing import Any
 
 import pytest
 
-from simcore.agents import parse_agent_spec
-from simcore.agents.registry import make_agent
+from simcore.api import GameState
 from simcore.games.party_wanted import GAME
 from simcore.games.party_wanted.config import BOSS, ENCOUNTER, LAND, MONSTER, TREASURE
 from simcore.games.party_wanted.rules import PartyState
-from simcore.play import play_game
-from simcore.seeding import agent_seed
+from tests import gamekit
 
 from .helpers import DEFAULT, configured
 
@@ -43,7 +42,10 @@ def _hero_cards(state: PartyState, seat: int) -> Counter[int]:
     return Counter(cards)
 
 
-def _check(state: PartyState, table: Counter[int]) -> None:
+def _check(state: GameState, table: Counter[int]) -> None:
+    """Every invariant of a position: ``table`` is the land, monster, boss, treasure
+    and encounter cards of the game."""
+    assert isinstance(state, PartyState)
     assert _table_cards(state) == table
     for seat in range(state.n_players):
         assert _hero_cards(state, seat) == Counter(state.config.build_pools[state.classes[seat]])
@@ -51,6 +53,7 @@ def _check(state: PartyState, table: Counter[int]) -> None:
         assert state.alive[seat] == (state.hp[seat] > 0)
         assert 0 <= state.decks[seat].face_up <= len(state.decks[seat].cards)
     assert 1 <= state.level <= 4
+    assert not state.is_terminal() or state.end_reason()
     if not state.is_terminal():
         assert 0 <= state.current_player < state.n_players and state.legal_actions()
         assert state.alive[state.current_player]
@@ -58,27 +61,12 @@ def _check(state: PartyState, table: Counter[int]) -> None:
 
 @pytest.mark.parametrize("agent", ["random", "heuristic"])
 def test_cards_are_conserved_hp_stays_in_bounds_and_the_level_is_one_to_four(agent: str) -> None:
-    spec = parse_agent_spec(agent)
     endings: Counter[str] = Counter()
     for seed in range(24):
         n_players = 1 + seed % 8
-        agents = [make_agent(spec, GAME, seat, agent_seed(seed, seat)) for seat in range(n_players)]
-        state = GAME.new_state(DEFAULT, n_players, seed)
-        table = _expected_table(state)
-        decisions = 0
-        _check(state, table)
-        while not state.is_terminal():
-            actions = state.legal_actions()
-            if len(actions) == 1:
-                action = actions[0]
-            else:
-                decisions += 1
-                action = agents[state.current_player].choose(state, actions)
-            state.apply(action)
-            _check(state, table)
+        table = _expected_table(GAME.new_state(DEFAULT, n_players, seed))
+        state, _ = gamekit.play_checked(GAME, DEFAULT, n_players, seed, partial(_check, table=table), (agent,))
         endings[state.end_reason()] += 1
-        played = play_game(GAME, DEFAULT, n_players, seed, [spec] * n_players)
-        assert played.decisions == decisions and played.state.end_reason() == state.end_reason()
     assert sum(endings.values()) == 24
 
 
@@ -88,16 +76,11 @@ def test_every_optional_mode_keeps_the_invariants_to_a_legal_end() -> None:
         {"rules.party_mode": True, "rules.max_turns": 30}, {"rules.hardcore": True}, {"rules.longer_game": True},
         {"rules.social": "reward"},
     ]
-    spec = parse_agent_spec("heuristic")
     for overrides in modes:
         config = configured(overrides)
         for seed in range(4):
             n_players = 1 + seed * 2
-            agents = [make_agent(spec, GAME, seat, agent_seed(seed, seat)) for seat in range(n_players)]
-            state = GAME.new_state(config, n_players, seed)
-            table = _expected_table(state)
-            while not state.is_terminal():
-                actions = state.legal_actions()
-                state.apply(actions[0] if len(actions) == 1 else agents[state.current_player].choose(state, actions))
-                _check(state, table)
-            assert state.end_reason()
+            table = _expected_table(GAME.new_state(config, n_players, seed))
+            checked = gamekit.check_every_step(GAME, config, n_players, [seed], partial(_check, table=table),
+                                               ("heuristic",))
+            assert checked > 1

@@ -144,3 +144,20 @@ def test_each_reading_is_a_rules_switch_whose_default_is_the_literal_reading() -
 def test_an_unknown_path_is_an_error_that_names_it() -> None:
     with pytest.raises(ParameterError, match=r"rules\.dragons"):
         apply_overrides(GAME.default_parameters(), {"rules.dragons": 3})
+
+
+@pytest.mark.parametrize(("path", "value", "message"), [
+    ("rules.sets.base", False, "rules.sets.base: expected true: the base game is always needed"),
+    ("rules.max_combat_rounds", 0, "rules.max_combat_rounds: expected an integer of at least 1"),
+    ("rules.max_enemies", 8, "rules.max_enemies: expected at most 7"),
+    ("rules.heal_amount", -1, "rules.heal_amount: expected an integer of at least 0"),
+    ("rules.planning", "never", "rules.planning: expected one of anytime, once"),
+    ("heroes.bard.set", "moon", "heroes.bard.set: expected one of base, minotaur, druid, bard, necromancer"),
+    ("heroes.bard.nemesis_type", "X", "heroes.bard.nemesis_type: expected U, H or B"),
+    ("cards.goblin.copies", -1, "cards.goblin.copies: expected at least 0 copies"),
+])
+def test_a_declared_constraint_broken_gives_the_one_line_path_expected_message(
+        path: str, value: Any, message: str) -> None:
+    with pytest.raises(ParameterError) as raised:
+        configured({path: value})
+    assert str(raised.value) == message

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import importlib
-import re
 from pathlib import Path
 
 from simcore.games.party_wanted import GAME
 from simcore.games.party_wanted.rules import DATA_FILE
+from tests.gamekit import missing_tests, named_tests, rule_rows, table_rows
 
 RULES_MD = Path(DATA_FILE).with_name("RULES.md").read_text(encoding="utf-8")
 
@@ -24,26 +23,18 @@ def _expected_row(name: str, card: dict[str, object]) -> list[str]:
 
 
 def test_the_card_table_matches_cards_toml() -> None:
-    cards_section = RULES_MD.split("\n## Cards\n", 1)[1]
-    rows = [
-        [cell.strip() for cell in line.strip().strip("|").split("|")]
-        for line in cards_section.splitlines()
-        if line.startswith("| ") and not line.startswith("| card ")
-    ]
+    rows = table_rows(RULES_MD, "Cards")
     expected = [_expected_row(name, card) for name, card in GAME.default_parameters()["cards"].items()]
     assert rows == expected
 
 
 def test_every_test_named_in_the_rule_table_exists() -> None:
-    named = set(re.findall(r"`(test_\w+)\.py::(test_\w+)`", RULES_MD))
-    assert len(named) > 60
-    for module_name, function in sorted(named):
-        module = importlib.import_module(f"{__package__}.{module_name}")
-        assert callable(getattr(module, function, None)), f"{module_name}.py::{function} is named in RULES.md"
+    assert len(named_tests(RULES_MD)) > 60
+    assert missing_tests(RULES_MD, __package__ or "") == []
 
 
 def test_every_rule_row_has_a_test() -> None:
-    rows = re.findall(r"^\| ([STICHLWM]\d+) \|.*\|(.*)\|$", RULES_MD, flags=re.MULTILINE)
+    rows = rule_rows(RULES_MD, "STICHLWM")
     ids = [row_id for row_id, _ in rows]
     expected = ([f"S{i}" for i in range(1, 7)] + [f"T{i}" for i in range(1, 6)] + [f"I{i}" for i in range(1, 6)]
                 + [f"C{i}" for i in range(1, 18)] + [f"H{i}" for i in range(1, 9)] + [f"L{i}" for i in range(1, 7)]

@@ -1,8 +1,8 @@
 """Properties of every step of many games played by random (and heuristic) agents.
 
-The loop below is ``simcore.play.play_game`` step by step (same agents, same
-seeds), so each state can be checked; the finished game is then compared with
-``play_game``'s.
+``tests.gamekit.play_checked`` plays each game as ``simcore.play.play_game``
+does, step by step (same agents, same seeds), so each state can be checked;
+the finished game is then compared with ``play_game``'s.
 """
 
 from __future__ import annotations
@@ -11,18 +11,17 @@ from collections import Counter
 
 import pytest
 
-from simcore.agents import parse_agent_spec
-from simcore.agents.registry import make_agent
+from simcore.api import GameState
 from simcore.games.ring_of_chaos import GAME
 from simcore.games.ring_of_chaos.rules import DEAD, END_ELIMINATION, END_POINTS, END_TURN_CAP, FULL, RingState
-from simcore.play import play_game
-from simcore.seeding import agent_seed
+from tests import gamekit
 
 from .helpers import DEFAULT, LABYRINTH, locations
 
 
-def check_step(state: RingState) -> None:
+def check_step(state: GameState) -> None:
     """Every invariant of a position."""
+    assert isinstance(state, RingState)
     config = state.config
     assert locations(state) == Counter(config.deck)  # every card in exactly one place
     occupied = [space for space in range(config.board.n_spaces) if state.occupant[space] >= 0]
@@ -51,24 +50,9 @@ def check_step(state: RingState) -> None:
 
 def play_checked(config: object, n_players: int, seed: int, lineup: list[str]) -> RingState:
     """Play one game step by step, checking every position; compare with play_game."""
-    specs = [parse_agent_spec(name) for name in lineup]
-    agents = [make_agent(specs[seat], GAME, seat, agent_seed(seed, seat)) for seat in range(n_players)]
-    state = GAME.new_state(config, n_players, seed)
-    decisions = 0
-    check_step(state)
-    while not state.is_terminal():
-        actions = state.legal_actions()
-        if len(actions) == 1:
-            action = actions[0]
-        else:
-            decisions += 1
-            action = agents[state.current_player].choose(state, actions)
-        state.apply(action)
-        check_step(state)
-    played = play_game(GAME, config, n_players, seed, specs)
-    assert isinstance(played.state, RingState)
-    assert played.decisions == decisions
-    assert played.state.points == state.points and played.state.winners() == state.winners()
+    state, played = gamekit.play_checked(GAME, config, n_players, seed, check_step, lineup)
+    assert isinstance(state, RingState) and isinstance(played.state, RingState)
+    assert played.state.points == state.points
     return state
 
 

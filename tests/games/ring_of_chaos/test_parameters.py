@@ -116,3 +116,19 @@ def test_power_parameters_out_of_range_name_their_path() -> None:
         with pytest.raises(ParameterError) as caught:
             configured({path: value})
         assert caught.value.path == path and expected in str(caught.value)
+
+
+@pytest.mark.parametrize(("path", "value", "message"), [
+    ("rules.draws_per_turn", 0, "rules.draws_per_turn: expected an integer of at least 1"),
+    ("rules.ring_take_points", -1, "rules.ring_take_points: expected an integer of at least 0"),
+    ("rules.map", "moon", "rules.map: expected one of: sanctum, labyrinth"),
+    ("cards.dodge.class", "bard", "cards.dodge.class: expected none, cleric, fighter, rogue or wizard"),
+    ("parties.hell_raisers.power", "x", "parties.hell_raisers.power: expected none or one of: brute_squad, "
+     "death_from_above, defenders_of_the_faith, den_of_thieves, dread_legion, giant_slayers, hell_raisers"),
+    ("powers.giant_slayers.cards_per_hit", 6, "powers.giant_slayers.cards_per_hit: expected 0 to 5 cards"),
+])
+def test_a_declared_constraint_broken_gives_the_one_line_path_expected_message(
+        path: str, value: Any, message: str) -> None:
+    with pytest.raises(ParameterError) as raised:
+        configured({path: value})
+    assert str(raised.value) == message

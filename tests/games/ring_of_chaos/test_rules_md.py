@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-import importlib
 import re
 from pathlib import Path
 
 from simcore.games.ring_of_chaos import GAME
 from simcore.games.ring_of_chaos.config import CARD_NAMES, CARD_SLOTS, DATA_FILE, READING_SWITCHES, SLOT_NAMES
+from tests.gamekit import missing_tests, named_tests, rule_rows, table_rows
 
 RULES_MD = Path(DATA_FILE).with_name("RULES.md").read_text(encoding="utf-8")
 
 
 def test_the_card_table_matches_cards_toml() -> None:
-    cards_section = RULES_MD.split("\n## Cards\n", 1)[1].split("\n## ", 1)[0]
-    rows = [
-        [cell.strip() for cell in line.strip("|").split("|")]
-        for line in cards_section.splitlines()
-        if line.startswith("| ") and not line.startswith("| card ")
-    ]
+    rows = table_rows(RULES_MD, "Cards")
     expected = [
         [name, card["class"], SLOT_NAMES[CARD_SLOTS[CARD_NAMES.index(name)]], str(card["copies"])]
         for name, card in GAME.default_parameters()["cards"].items()
@@ -28,15 +23,12 @@ def test_the_card_table_matches_cards_toml() -> None:
 
 
 def test_every_test_named_in_the_rule_table_exists() -> None:
-    named = set(re.findall(r"`(test_\w+)\.py::(test_\w+)`", RULES_MD))
-    assert len(named) > 100
-    for module_name, function in sorted(named):
-        module = importlib.import_module(f"{__package__}.{module_name}")
-        assert callable(getattr(module, function, None)), f"{module_name}.py::{function} is named in RULES.md"
+    assert len(named_tests(RULES_MD)) > 100
+    assert missing_tests(RULES_MD, __package__ or "") == []
 
 
 def test_every_rule_row_names_a_test() -> None:
-    rows = re.findall(r"^\| ([STACPREF]\d+) \|.*\|(.*)\|$", RULES_MD, flags=re.MULTILINE)
+    rows = rule_rows(RULES_MD, "STACPREF")
     ids = [row_id for row_id, _ in rows]
     assert len(ids) == len(set(ids)) and len(ids) >= 80
     assert all("::test_" in tests for _, tests in rows)

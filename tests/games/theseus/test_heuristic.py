@@ -9,13 +9,12 @@ when no card is worth using, and end the turn when nothing is worth doing.
 
 from __future__ import annotations
 
-from simcore.agents import parse_agent_spec
 from simcore.api import Agent
 from simcore.games.theseus import GAME
 from simcore.games.theseus.rules import END_TURN, PILLAGE_STRIDE, TheseusState
-from simcore.play import play_game
 from simcore.rng import Generator
 from simcore.seeding import make_rng
+from tests.gamekit import share_won
 
 from .helpers import DEFAULT, act, build, configured, exile, explore, icon_of, names, party_position, recruit, use
 
@@ -174,12 +173,5 @@ def test_its_choices_depend_only_on_what_its_seat_can_see() -> None:
 
 def test_it_clearly_beats_random_play_with_two_three_and_four_players() -> None:
     config = GAME.configure(GAME.default_parameters())
-    heuristic, random = parse_agent_spec("heuristic"), parse_agent_spec("random")
     for n_players in (2, 3, 4):
-        results = []
-        for seed in range(60):
-            seat = seed % n_players
-            lineup = [random] * n_players
-            lineup[seat] = heuristic
-            results.append(play_game(GAME, config, n_players, seed, lineup).state.returns()[seat])
-        assert sum(results) / len(results) > 0.85, n_players
+        assert share_won(GAME, config, n_players, range(60)) > 0.85, n_players

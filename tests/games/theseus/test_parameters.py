@@ -141,3 +141,20 @@ def test_a_game_with_an_override_obeys_it() -> None:
     state = GAME.new_state(config, 2, 1)
     assert len(state.board) == 6
     assert [DEFAULT.names[state.card_of[i]] for i in state.parties[1]] == ["rogue", "rogue"]
+
+
+@pytest.mark.parametrize(("path", "value", "message"), [
+    ("rules.bonus_vp", -1, "rules.bonus_vp: expected an integer of at least 0"),
+    ("rules.party_limit", 17, "rules.party_limit: expected at most 16"),
+    ("rules.no_end_effect_ranks", [3, 0], "rules.no_end_effect_ranks: expected ranks from 1 to 6"),
+    ("rules.no_end_effect_areas", ["hand", "deck"], "rules.no_end_effect_areas: expected areas among party, hand, "
+     "reward"),
+    ("cards.scout.rank", 7, "cards.scout.rank: expected a rank from 0 (starting card) to 6"),
+    ("cards.scout.icon", "fly", "cards.scout.icon: expected one of explore, recruit, subjugate"),
+    ("cards.scout.end_area", "deck", "cards.scout.end_area: expected one of party, hand, reward, any"),
+])
+def test_a_declared_constraint_broken_gives_the_one_line_path_expected_message(
+        path: str, value: Any, message: str) -> None:
+    with pytest.raises(ParameterError) as raised:
+        configured({path: value})
+    assert str(raised.value) == message

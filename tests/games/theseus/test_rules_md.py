@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-import importlib
-import re
 from pathlib import Path
 
 from simcore.games.theseus import GAME
 from simcore.games.theseus.agents import engine_worths
 from simcore.games.theseus.rules import DATA_FILE
+from tests.gamekit import missing_tests, named_tests, rule_rows, table_rows
 
 RULES_MD = Path(DATA_FILE).with_name("RULES.md").read_text(encoding="utf-8")
 
 
 def test_the_card_table_matches_cards_toml() -> None:
-    cards_section = RULES_MD.split("\n## Cards\n", 1)[1]
-    rows = [
-        [cell.strip() for cell in line.strip().strip("|").split("|")]
-        for line in cards_section.splitlines()
-        if line.startswith("| ") and not line.startswith("| card ")
-    ]
+    rows = table_rows(RULES_MD, "Cards")
     expected = [
         [name, str(card["rank"]), card["icon"], str(card["vp"]), str(card["copies"]), card["use"], card["end"],
          card["end_area"]]
@@ -29,15 +23,12 @@ def test_the_card_table_matches_cards_toml() -> None:
 
 
 def test_every_test_named_in_the_rule_table_exists() -> None:
-    named = set(re.findall(r"`(test_\w+)\.py::(test_\w+)`", RULES_MD))
-    assert len(named) > 60
-    for module_name, function in sorted(named):
-        module = importlib.import_module(f"{__package__}.{module_name}")
-        assert callable(getattr(module, function, None)), f"{module_name}.py::{function} is named in RULES.md"
+    assert len(named_tests(RULES_MD)) > 60
+    assert missing_tests(RULES_MD, __package__ or "") == []
 
 
 def test_every_rule_has_a_row_with_a_test() -> None:
-    rows = re.findall(r"^\| ([STIACLBRNEW]\d+) \|.*\|(.*)\|$", RULES_MD, flags=re.MULTILINE)
+    rows = rule_rows(RULES_MD, "STIACLBRNEW")
     # Setup 5, Taking a Turn 6, Icon Abilities 8, Without a Card 2, Card Information 5, Limits 5,
     # Refilling 3, Advancing 3, Bonuses 6, End 4, Tiebreakers 4.
     sections = [("S", 5), ("T", 6), ("I", 8), ("A", 2), ("C", 5), ("L", 5), ("B", 3), ("R", 3), ("N", 6), ("E", 4),
@@ -48,12 +39,7 @@ def test_every_rule_has_a_row_with_a_test() -> None:
 
 
 def test_the_heuristic_table_has_every_card_with_its_engine_worth() -> None:
-    section = RULES_MD.split("\n## Heuristic (`agents.py`)\n", 1)[1].split("\n## ", 1)[0]
-    rows = [
-        [cell.strip() for cell in line.strip().strip("|").split("|")]
-        for line in section.splitlines()
-        if line.startswith("| ") and not line.startswith("| card ")
-    ]
+    rows = table_rows(RULES_MD, "Heuristic (`agents.py`)")
     config = GAME.configure(GAME.default_parameters())
     worths = engine_worths(config)
     assert [row[0] for row in rows] == list(config.names)
