@@ -41,6 +41,11 @@ class CardStats:
         """Count ``amount`` more of ``counter`` for ``seat``'s ``card``."""
         self.counts[(seat * self.n_counters + counter) * self.n_cards + card] += amount
 
+    def offset(self, seat: i64, counter: i64) -> i64:
+        """Where ``seat``'s ``counter`` starts in ``counts`` (card ``c`` at
+        ``offset + c``): a hot loop over many cards adds to ``counts`` directly."""
+        return (seat * self.n_counters + counter) * self.n_cards
+
     def get(self, seat: i64, counter: i64, card: i64) -> int:
         """The count of ``counter`` for ``seat``'s ``card``."""
         return self.counts[(seat * self.n_counters + counter) * self.n_cards + card]
@@ -75,12 +80,17 @@ class CardStats:
         columns.names = names
         counter_columns = columns.counters
         n_counters, n_cards, counts = self.n_counters, self.n_cards, self.counts
+        # Typed lists, read once: the loops below then index native lists
+        # instead of iterating a generic sequence per card.
+        row_offsets: list[int] = [counter * n_cards for counter in row_counters]
+        counter_offsets: list[int] = [counter * n_cards for counter in range(n_counters)]
+        first_played = self.first_played
         for seat in range(self.n_seats):
             base = seat * n_counters * n_cards
             for card in range(n_cards):
                 touched = False
-                for counter in row_counters:
-                    if counts[base + counter * n_cards + card]:
+                for offset in row_offsets:
+                    if counts[base + offset + card]:
                         touched = True
                         break
                 if not touched:
@@ -89,5 +99,5 @@ class CardStats:
                 columns.card.append(card)
                 columns.copies.append(copies[card])
                 for counter in range(n_counters):
-                    counter_columns[counter].append(counts[base + counter * n_cards + card])
-                columns.first_played_turn.append(self.first_played[seat * n_cards + card])
+                    counter_columns[counter].append(counts[base + counter_offsets[counter] + card])
+                columns.first_played_turn.append(first_played[seat * n_cards + card])

@@ -185,15 +185,52 @@ def move_card(source: Zone, position: int, target: Zone) -> int:
     is therefore never redrawn by re-sampling, and a card taken from a hand is
     never redrawn for the seat it was taken from.
     """
-    if source.visibility == PUBLIC:
-        seen = EVERY_SEAT
-    else:
-        seen = source.seen[position]
-        if source.visibility == OWNER_ONLY and source.owner >= 0:
-            seen |= 1 << source.owner
+    if target.visibility == PUBLIC:  # every seat sees it now: no history to keep
+        card = source.take(position)
+        target.cards.append(card)
+        return card
+    seen = _seen_when_moved(source, position)
     card = source.take(position)
     target.add(card, seen)
     return card
+
+
+def _seen_when_moved(source: Zone, position: int) -> int:
+    """The ``seen`` mask a card at ``position`` of ``source`` takes along (``move_card``)."""
+    if source.visibility == PUBLIC:
+        return EVERY_SEAT
+    seen = source.seen[position]
+    if source.visibility == OWNER_ONLY and source.owner >= 0:
+        seen |= 1 << source.owner
+    return seen
+
+
+def move_masked(source: Zone, mask: int, target: Zone) -> int:
+    """Move the cards at the positions of ``source`` whose bits are set in
+    ``mask`` onto ``target``, in ``source`` order, each as ``move_card``
+    moves it (so the seats that saw it still know it); how many moved.
+
+    (Compiled, popping each card beats rebuilding the source's two lists:
+    400 random Divvy games, 21.1 M instructions against 25.7 M.)"""
+    moved = 0
+    position = 0
+    while mask:
+        if mask & 1:
+            move_card(source, position - moved, target)
+            moved += 1
+        mask >>= 1
+        position += 1
+    return moved
+
+
+def move_all(source: Zone, target: Zone) -> int:
+    """Move every card of ``source`` onto ``target``, in order, each as
+    ``move_card`` moves it; how many moved."""
+    count = len(source.cards)
+    for position in range(count):
+        target.add(source.cards[position], _seen_when_moved(source, position))
+    source.take_all()
+    return count
 
 
 def clone_zones(zones: list[Zone]) -> list[Zone]:

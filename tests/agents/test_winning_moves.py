@@ -48,12 +48,9 @@ def divvy_last_round_position() -> tuple[DivvyState, int]:
     rest = list(config.deck)
     for card in (own_lead, first, second, rival_lead, off_suit, treasure):
         rest.remove(card)
-    state.round, state.phase, state.current_player = config.rounds, REINFORCE, 0
-    state.hands = [[first, off_suit, second], []]
-    state.lead, state.battle, state.brawl_result = [own_lead, rival_lead], [-1, -1], -1
-    state.chaff, state.pending = [[], []], [-1, -1]
-    state.treasure_row, state.won_treasure, state.coin_totals = [treasure], [[], []], [0, 0]
-    state.draw_pile, state.discard_pile = rest, []
+    state.arrange(hands=[[first, off_suit, second], []], treasure_row=[treasure], draw_pile=rest, discard_pile=[],
+                  won_treasure=[[], []], round_number=config.rounds, reshuffled=False,
+                  leads=[own_lead, rival_lead], kind=REINFORCE, seat=0)
     winning_mask = 0b101  # hand positions 0 and 2: both same-suit cards
     assert winning_mask in state.legal_actions()
     return state, winning_mask

@@ -15,7 +15,9 @@ from simcore.kit.zones import (
     UNSEEN,
     Zone,
     clone_zones,
+    move_all,
     move_card,
+    move_masked,
     observe_zones,
     resample_zones,
 )
@@ -158,3 +160,24 @@ def test_a_zone_bound_to_a_card_class_is_redrawn_only_from_cards_of_its_class() 
     without = clone_zones([deck_1, deck_2, hand, exiled])
     resample_zones(without, 0, Generator(1))  # no classes given: one plain pool
     assert sorted(card for zone in without for card in zone.cards) == list(range(8))
+
+
+def test_move_masked_moves_the_masked_cards_in_order_and_the_kept_cards_keep_their_history() -> None:
+    hand = Zone("hand", 0, OWNER_ONLY, pool=0)
+    hand.extend([10, 11, 12, 13])
+    hand.show(2, 1)  # seat 1 saw card 12
+    bid = Zone("bid", 0, OWNER_ONLY, pool=0)
+    assert move_masked(hand, 0b1010, bid) == 2
+    assert (hand.cards, bid.cards) == ([10, 12], [11, 13])
+    assert hand.seen == [NOBODY, 1 << 1]  # card 12 is still seen by seat 1 where it stayed
+    assert bid.seen == [1 << 0, 1 << 0]  # taken from seat 0's hand: seat 0 knows them
+
+
+def test_move_all_moves_every_card_in_order_and_a_card_from_a_public_zone_is_seen_by_every_seat() -> None:
+    battle = Zone("battle", 1, PUBLIC)
+    battle.extend([7, 8])
+    hand = Zone("hand", 1, OWNER_ONLY, pool=0)
+    hand.add(3)
+    assert move_all(battle, hand) == 2
+    assert (battle.cards, hand.cards, hand.seen) == ([], [3, 7, 8], [NOBODY, EVERY_SEAT, EVERY_SEAT])
+    assert hand.observe(0) == (UNSEEN, 7, 8)

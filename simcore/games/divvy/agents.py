@@ -28,12 +28,17 @@ from collections.abc import Sequence
 
 from simcore.api import Agent, GameState
 from simcore.games.divvy.rules import (
+    BATTLE_CARD,
     BRAWL,
     CHAFF,
+    CHAFF_BID,
     DISCARD,
+    HAND_MASK,
+    HAND_POSITION,
     LEAD,
     REINFORCE,
     REPLACE,
+    REPLACEMENT,
     DivvyState,
 )
 from simcore.rng import Generator
@@ -50,21 +55,23 @@ class DivvyHeuristicAgent(Agent):
         self.seat = seat
 
     def choose(self, state: GameState, legal_actions: Sequence[int]) -> int:
-        """Pick the action the strategy prescribes for the current phase."""
+        """Pick the action the strategy prescribes for the question asked."""
         assert isinstance(state, DivvyState)
         phase = state.phase
+        seat = self.seat
         if phase == LEAD:
-            return lead_position(state, self.seat)
+            return HAND_POSITION.encode(lead_position(state, seat))
         if phase == CHAFF:
-            return chaff_mask(state, self.seat)
+            return HAND_MASK.encode(chaff_mask(state, seat))
         if phase == BRAWL:
-            return brawl_position(state, self.seat)
+            return HAND_POSITION.encode(brawl_position(state, seat))
         if phase == REINFORCE:
-            return reinforce_mask(state, self.seat, legal_actions)
+            masks = [HAND_MASK.value(action) for action in legal_actions]
+            return HAND_MASK.encode(reinforce_mask(state, seat, masks))
         if phase == REPLACE:
-            return replace_choice(state, self.seat)
+            return REPLACEMENT.encode(replace_choice(state, seat))
         if phase == DISCARD:
-            return discard_mask(state, self.seat, len(state.hands[self.seat]) - state.config.hand_limit)
+            return HAND_MASK.encode(discard_mask(state, seat, len(state.hand(seat)) - state.config.hand_limit))
         return legal_actions[0]
 
 
@@ -79,7 +86,7 @@ def keep_worth(state: DivvyState, hand: Sequence[int]) -> list[int]:
 
 def discard_mask(state: DivvyState, seat: int, excess: int) -> int:
     """Discard the ``excess`` cards of least keeping worth."""
-    worth = keep_worth(state, state.hands[seat])
+    worth = keep_worth(state, state.hand(seat))
     order = sorted(range(len(worth)), key=lambda position: (worth[position], position))
     return sum(1 << position for position in order[:excess])
 
@@ -87,7 +94,7 @@ def discard_mask(state: DivvyState, seat: int, excess: int) -> int:
 def lead_position(state: DivvyState, seat: int) -> int:
     """The card with the highest value plus same-suit backing."""
     suits, values = state.config.suits, state.config.values
-    hand = state.hands[seat]
+    hand = state.hand(seat)
     backing: dict[int, int] = {}
     for card in hand:
         backing[suits[card]] = backing.get(suits[card], 0) + values[card]
@@ -97,8 +104,8 @@ def lead_position(state: DivvyState, seat: int) -> int:
 def _brawl_pick(state: DivvyState, seat: int, candidates: Sequence[int]) -> int:
     """Among hand positions ``candidates``: prefer off-suit, the bonus icon, low value."""
     config = state.config
-    hand = state.hands[seat]
-    lead_suit = config.suits[state.lead[seat]]
+    hand = state.hand(seat)
+    lead_suit = config.suits[state.lead_card(seat)]
     bonus_icon = config.icons[state.treasure_row[-1]]
 
     def preference(position: int) -> tuple[bool, bool, int]:
@@ -111,8 +118,8 @@ def _brawl_pick(state: DivvyState, seat: int, candidates: Sequence[int]) -> int:
 def chaff_mask(state: DivvyState, seat: int) -> int:
     """Bid every off-suit card but the brawl card; at least the weakest card."""
     config = state.config
-    hand = state.hands[seat]
-    lead_suit = config.suits[state.lead[seat]]
+    hand = state.hand(seat)
+    lead_suit = config.suits[state.lead_card(seat)]
     all_positions = range(len(hand))
     fighter = _brawl_pick(state, seat, all_positions)
     bid = [p for p in all_positions if p != fighter and config.suits[hand[p]] != lead_suit]
@@ -125,14 +132,14 @@ def chaff_mask(state: DivvyState, seat: int) -> int:
 
 def brawl_position(state: DivvyState, seat: int) -> int:
     """The brawl card chosen by the preference above."""
-    return _brawl_pick(state, seat, range(len(state.hands[seat])))
+    return _brawl_pick(state, seat, range(len(state.hand(seat))))
 
 
 def replace_choice(state: DivvyState, seat: int) -> int:
     """1 (replace) unless a placed card shares the lead fighter's suit."""
     suits = state.config.suits
-    lead_suit = suits[state.lead[seat]]
-    placed = state.chaff[seat] + [state.battle[seat]]
+    lead_suit = suits[state.lead_card(seat)]
+    placed = state.seat_zone(seat, CHAFF_BID).cards + state.seat_zone(seat, BATTLE_CARD).cards
     return 0 if any(suits[card] == lead_suit for card in placed) else 1
 
 
@@ -141,7 +148,7 @@ def unseen_cards(state: DivvyState, seat: int) -> list[int]:
     hand, both lead fighters, the treasure row, won treasure and the face-up
     discard pile (so the opponent's hand is among them)."""
     counts = list(state.config.copies)
-    visible = [*state.hands[seat], state.lead[0], state.lead[1], *state.treasure_row,
+    visible = [*state.hand(seat), state.lead_card(0), state.lead_card(1), *state.treasure_row,
                *state.won_treasure[0], *state.won_treasure[1], *state.discard_pile]
     for card in visible:
         if card >= 0:
@@ -153,27 +160,28 @@ def strongest_possible(state: DivvyState, seat: int) -> int:
     """The opponent's highest possible Fighter Strength: its lead fighter plus
     the strongest unseen cards of its suit, as many as its hand holds."""
     config, other = state.config, 1 - seat
-    suit = config.suits[state.lead[other]]
+    suit = config.suits[state.lead_card(other)]
     counts = unseen_cards(state, seat)
     candidates = sorted((config.values[card] for card in range(len(counts)) if config.suits[card] == suit
                          for _ in range(max(counts[card], 0))), reverse=True)
-    return config.values[state.lead[other]] + sum(candidates[:len(state.hands[other])])
+    return config.values[state.lead_card(other)] + sum(candidates[:len(state.hand(other))])
 
 
-def reinforce_mask(state: DivvyState, seat: int, legal_actions: Sequence[int]) -> int:
+def reinforce_mask(state: DivvyState, seat: int, legal_masks: Sequence[int]) -> int:
     """Every same-suit card, unless the outcome is certain: no one when the
-    round cannot be won or tied, the cheapest sure win when one exists."""
-    values, hand = state.config.values, state.hands[seat]
-    every_card = legal_actions[-1]  # submasks are sorted: the last is every same-suit card
-    lead = values[state.lead[seat]]
+    round cannot be won or tied, the cheapest sure win when one exists
+    (``legal_masks``: the legal answers' hand masks)."""
+    values, hand = state.config.values, state.hand(seat)
+    every_card = legal_masks[-1]  # submasks are sorted: the last is every same-suit card
+    lead = values[state.lead_card(seat)]
 
     def strength(mask: int) -> int:
         return lead + sum(values[card] for position, card in enumerate(hand) if mask >> position & 1)
 
-    if strength(every_card) < values[state.lead[1 - seat]]:
+    if strength(every_card) < values[state.lead_card(1 - seat)]:
         return 0  # lost whatever it sends: keep the cards for a later round
     best_other = strongest_possible(state, seat)
-    sure_wins = [mask for mask in legal_actions if strength(mask) > best_other]
+    sure_wins = [mask for mask in legal_masks if strength(mask) > best_other]
     if not sure_wins:
         return every_card
     return min(sure_wins, key=lambda mask: (strength(mask), mask.bit_count()))

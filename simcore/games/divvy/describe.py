@@ -1,48 +1,57 @@
-"""Divvy the Loot as a designer reads it (see ``simcore.describe``)."""
+"""Divvy the Loot as a designer reads it (see ``simcore.describe``): the
+zones through the kit's one loop (``simcore.kit.view.describe_zones``), the
+numbers and the choice waiting face down as facts."""
 
 from __future__ import annotations
 
-from simcore.describe import SeatView, StateView, Zone, facts, zone
-from simcore.games.divvy.rules import BRAWL, CHAFF, LEAD, OVER, PHASE_NAMES, REINFORCE, DivvyState, split_by_mask
+from simcore.describe import SeatView, StateView, facts
+from simcore.games.divvy.rules import (
+    BRAWL,
+    HAND_MASK,
+    HAND_POSITION,
+    LEAD,
+    OVER,
+    PHASE_NAMES,
+    SIMULTANEOUS_PHASES,
+    DivvyState,
+    split_by_mask,
+)
+from simcore.kit.view import describe_zones
+
+ALWAYS_SHOWN = ("won treasure",)
+"""Seat zones listed even when empty (the others only while they hold cards)."""
 
 
 def _waiting_choice(state: DivvyState, seat: int) -> list[int]:
     """The cards of ``seat``'s simultaneous choice that waits for the other seat's (none if no choice waits)."""
     choice = state.pending[seat]
-    if choice < 0 or state.phase not in (LEAD, CHAFF, BRAWL, REINFORCE):
+    if choice < 0 or state.phase not in SIMULTANEOUS_PHASES:
         return []
-    hand = state.hands[seat]
+    hand = state.hand(seat)
     if state.phase in (LEAD, BRAWL):
-        return [hand[choice]]
-    return split_by_mask(hand, choice)[0]
+        return [hand[HAND_POSITION.value(choice)]]
+    return split_by_mask(hand, HAND_MASK.value(choice))[0]
 
 
 def describe_state(state: DivvyState) -> StateView:
     """Each seat's hand, its fighters and face-down bid, its won treasure and
-    coins; the treasure row, the discard pile and the draw pile's size."""
+    coins; the treasure row, the discard pile and the draw pile (face down)."""
     config = state.config
     names = config.names
+    seat_zones, hands, table = describe_zones(state, names)
     seats = []
     for seat in (0, 1):
-        zones: list[Zone] = []
-        if state.lead[seat] >= 0:
-            zones.append(zone("lead fighter", names, [state.lead[seat]]))
-        if state.chaff[seat]:
-            zones.append(zone("chaff bid (face down)", names, state.chaff[seat], hidden=True))
-        if state.battle[seat] >= 0:
-            zones.append(zone("brawl card", names, [state.battle[seat]]))
-        if state.reinforcements[seat]:
-            zones.append(zone("reinforcements", names, state.reinforcements[seat]))
-        zones.append(zone("won treasure", names, state.won_treasure[seat]))
+        zones = tuple(zone for zone in seat_zones[seat] if zone.cards or zone.name in ALWAYS_SHOWN)
         seat_facts: list[tuple[str, object]] = [("coins", state.coin_totals[seat])]
         if state.strengths[seat]:
             seat_facts.append(("Fighter Strength", state.strengths[seat]))
+        if state.battle[seat] >= 0:
+            seat_facts.append(("brawl card this round", names[state.battle[seat]]))
         if state.pending[seat] >= 0 and state.phase != OVER:
             waiting = ", ".join(names[card] for card in _waiting_choice(state, seat)) or "nothing"
             seat_facts.append((f"chosen to {PHASE_NAMES[state.phase]}, face down until the other seat chooses",
                                waiting))
-        seats.append(SeatView(seat, "", tuple(names[card] for card in state.hands[seat]), tuple(zones),
-                              facts(*seat_facts)))
+        seats.append(SeatView(seat, "", hands[seat], zones, facts(*seat_facts)))
     brawl = {-1: "none yet" if state.battle[0] < 0 else "tie"}.get(state.brawl_result,
                                                                    f"won by seat {state.brawl_result}")
     table_facts = [("round", f"{state.round} of {config.rounds}"), ("draw pile", f"{len(state.draw_pile)} cards"),
@@ -51,5 +60,4 @@ def describe_state(state: DivvyState) -> StateView:
         table_facts.append(("ended by", state.ended_by))
     return StateView(
         phase=PHASE_NAMES[state.phase], to_act=state.current_player, turns=state.turns(), seats=tuple(seats),
-        table=(zone("treasure row", names, state.treasure_row), zone("discard pile", names, state.discard_pile)),
-        table_facts=facts(*table_facts))
+        table=tuple(table), table_facts=facts(*table_facts))

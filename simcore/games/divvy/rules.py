@@ -5,18 +5,21 @@ chaff bid, a simultaneous brawl decided by icons (shield > sword > scroll >
 shield), replacement and bonus draws for the brawl winner, simultaneous
 same-suit reinforcements, and the treasure row to the stronger fighter.
 
-Simultaneous choices are taken seat 0 first, then seat 1, and revealed only
-when both are in: the first choice waits in ``pending`` and is part of no
-observation but its owner's.
+Built with the game kit (``simcore.kit``): every card is in a zone, each
+phase is a task kind on the decision stack, the counters are one
+``CardStats``. Simultaneous choices are taken seat 0 first, then seat 1, and
+revealed only when both are in: the first choice waits in
+``Decisions.committed`` and is part of no observation but its owner's.
 
-Actions are small integers whose meaning depends on the phase:
+The answer to each task kind is of one action type (``ANSWER_TYPES``):
 
-- ``LEAD``, ``BRAWL``: a position in the acting player's hand;
-- ``CHAFF``, ``REINFORCE``, ``DISCARD``: a bit mask over hand positions;
-- ``REPLACE``: 1 to replace the placed cards by new draws, 0 to take them back.
+- ``LEAD``, ``BRAWL``: ``HAND_POSITION``, a position in the acting player's hand;
+- ``CHAFF``, ``REINFORCE``, ``DISCARD``: ``HAND_MASK``, a bit mask over hand positions;
+- ``REPLACE``: ``REPLACEMENT``, 1 to replace the placed cards by new draws, 0 to take them back.
 
-All mutation of a state happens in ``DivvyState`` methods; the module-level
-helpers are pure.
+All three are value-only types of code 0, so an answer is its value (the
+actions of the engine before the kit, kept so that seeded games stay the
+same); agents build them with ``encode`` and read them with ``value``.
 """
 
 from __future__ import annotations
@@ -27,34 +30,82 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any, Final
 
-from simcore.api import CardColumns, GameInfo, GameState, TraceSink, ranks_from_scores
-from simcore.parameters import ParameterError
+from simcore.api import CardColumns, GameInfo, TraceSink, ranks_from_scores
+from simcore.kit.cardstats import CardStats
+from simcore.kit.decisions import FIELD_BITS, NO_CHOICE, ActionType, Task, TaskKinds
+from simcore.kit.state import KitState
+from simcore.kit.zones import HIDDEN, OWNER_ONLY, PUBLIC, TABLE, Zone, move_all, move_card, move_masked
+from simcore.parameters import Constraint, ParameterError, check_constraints
 from simcore.rng import Generator
 from simcore.seeding import make_rng
 
 SHIELD, SWORD, SCROLL = 0, 1, 2
 ICON_NAMES = ("shield", "sword", "scroll")
 
-# Final: the compiled core inlines them (a plain module name is a dictionary look-up at every use).
-DISCARD: Final = 0
-LEAD: Final = 1
-CHAFF: Final = 2
-BRAWL: Final = 3
-REPLACE: Final = 4
-REINFORCE: Final = 5
+# The task kinds, one per phase, registered in the order of the engine's old
+# phase numbers (so ``phase`` keeps its values). Final: the compiled core
+# inlines them (a plain module name is a dictionary look-up at every use).
+TASKS: Final = TaskKinds()
+DISCARD: Final = TASKS.add("discard")  # the task's seat is over the hand limit
+LEAD: Final = TASKS.add("lead")
+CHAFF: Final = TASKS.add("chaff")
+BRAWL: Final = TASKS.add("brawl")
+REPLACE: Final = TASKS.add("replace")  # the task's seat won the brawl
+REINFORCE: Final = TASKS.add("reinforce")
 OVER: Final = 6
+"""``phase`` of a finished game (no task)."""
 PHASE_NAMES = ("discard", "lead", "chaff", "brawl", "replace", "reinforce", "over")
 SIMULTANEOUS_PHASES = (LEAD, CHAFF, BRAWL, REINFORCE)
 """Phases whose two choices are revealed together (``rewind_simultaneous_move``)."""
 
+# The ready-made task of each kind and seat (``kind * 2 + seat``): tasks are
+# immutable, so one object per (kind, seat) serves every game and clone.
+_TASK_OF: Final = [Task(kind, seat) for kind in range(len(TASKS.names)) for seat in (0, 1)]
+
+# The answers. One field of 24 bits and code 0 each: an answer is its value.
+HAND_POSITION: Final = ActionType(0, "hand position", ("position",), (FIELD_BITS,))
+HAND_MASK: Final = ActionType(0, "hand mask", ("mask",), (FIELD_BITS,))
+REPLACEMENT: Final = ActionType(0, "replace", ("replace",), (FIELD_BITS,))
+ANSWER_TYPES: Final = (HAND_MASK, HAND_POSITION, HAND_MASK, HAND_POSITION, REPLACEMENT, HAND_MASK)
+"""The action type of each task kind's answers, by kind."""
+
 END_ROUNDS = "rounds_complete"
 END_DECK = "deck_exhausted"
+
+# The zones: three on the table, then six per seat (``seat_zone``).
+DRAW_PILE: Final = 0
+DISCARD_PILE: Final = 1
+TREASURE_ROW: Final = 2
+FIRST_SEAT_ZONE: Final = 3
+HAND: Final = 0
+CHAFF_BID: Final = 1
+LEAD_FIGHTER: Final = 2
+BATTLE_CARD: Final = 3  # holds the brawl winner's card while it decides on the replacement
+REINFORCEMENTS: Final = 4
+WON_TREASURE: Final = 5
+ZONES_PER_SEAT: Final = 6
+
+# Table numbers and seat numbers (all public).
+ROUND: Final = 0
+RESHUFFLED: Final = 1  # 1 once the discard pile was shuffled into a new draw pile
+BRAWL_RESULT: Final = 2  # the brawl winner, -1 for a tie or no brawl yet
+NUMBER_NAMES: Final = ("round", "discard pile reshuffled", "brawl result")
+BATTLE_RECORD: Final = 0  # the seat's brawl card this round, -1 for none: a face-up record that outlives the zone
+STRENGTH: Final = 1  # Fighter Strength, once the reinforcements are revealed
+COINS: Final = 2
+SEAT_NUMBER_NAMES: Final = ("brawl card", "Fighter Strength", "coins")
 
 # ``played``: led, brawled or sent as a reinforcement (a bid or a hand-limit
 # discard is not a play); ``playable``: steps at which the player to act could
 # have played the card (``note_offered``).
 CARD_COUNTERS = ("in_opening_hand", "drawn", "played", "won_as_treasure", "playable")
-_OPENING, _DRAWN, _PLAYED, _TREASURE, _PLAYABLE = range(5)
+_OPENING: Final = 0
+_DRAWN: Final = 1
+_PLAYED: Final = 2
+_TREASURE: Final = 3
+_PLAYABLE: Final = 4
+_ROW_COUNTERS: Final = (_DRAWN, _TREASURE)
+"""A card gets a row in the ``cards`` table when its seat drew it or won it as treasure."""
 
 DATA_FILE = Path(__file__).with_name("cards.toml")
 
@@ -73,6 +124,20 @@ INFO = GameInfo(
     faction_label="none",
 )
 
+CONSTRAINTS = (
+    *(Constraint(f"rules.{key}", minimum=1, expected="expected an integer of at least 1")
+      for key in ("hand_size", "hand_limit", "rounds", "treasure_target")),
+    Constraint("rules.min_chaff", minimum=1, expected="expected at least 1 (the rulebook's minimum bid)"),
+    Constraint("rules.bonus_draw", minimum=0, expected="expected an integer of at least 0"),
+    Constraint("rules.tied_strength", choices=("carry_over", "discard"), expected="expected 'carry_over' or 'discard'"),
+    Constraint("cards.*.icon", choices=ICON_NAMES),
+    Constraint("cards.*.coin", choices_at="rules.coin_values"),
+    Constraint("cards.*.d20", minimum=1, maximum=20, expected="expected a d20 number from 1 to 20"),
+    Constraint("cards.*.value", minimum=0, expected="expected a value of at least 0"),
+    Constraint("cards.*.copies", minimum=0, expected="expected at least 0 copies"),
+)
+"""The parameters' ranges and choices (``simcore.parameters.check_constraints``)."""
+
 
 def brawl_winner(icon_a: int, icon_b: int) -> int:
     """0 if icon_a wins, 1 if icon_b wins, -1 for a tie.
@@ -85,38 +150,39 @@ def brawl_winner(icon_a: int, icon_b: int) -> int:
     return 0 if icon_b == (icon_a + 1) % 3 else 1
 
 
-# Legal-action tuples, made once per shape and kept: int-keyed dictionaries,
+# Legal-action lists, made once per shape and kept (never changed: every
+# state asked the same question shares one list): int-keyed dictionaries,
 # which the compiled core reads faster than through functools.cache.
-_POSITIONS: dict[int, tuple[int, ...]] = {}
-_MASKS_WITH_SIZES: dict[int, tuple[int, ...]] = {}
-_SUBMASKS: dict[int, tuple[int, ...]] = {}
+_POSITIONS: dict[int, list[int]] = {}
+_MASKS_WITH_SIZES: dict[int, list[int]] = {}
+_SUBMASKS: dict[int, list[int]] = {}
+_REPLACE_OR_TAKE_BACK: Final = [REPLACEMENT.encode(1), REPLACEMENT.encode(0)]
 
 
-def positions(count: int) -> tuple[int, ...]:
-    """Actions choosing one of ``count`` hand positions."""
+def positions(count: int) -> list[int]:
+    """Answers choosing one of ``count`` hand positions (shared: do not change the list)."""
     found = _POSITIONS.get(count)
     if found is None:
-        found = _POSITIONS[count] = tuple(range(count))
+        found = _POSITIONS[count] = [HAND_POSITION.encode(position) for position in range(count)]
     return found
 
 
-def masks_with_sizes(count: int, smallest: int, largest: int) -> tuple[int, ...]:
-    """Bit masks over ``count`` positions with between smallest and largest bits set."""
+def masks_with_sizes(count: int, smallest: int, largest: int) -> list[int]:
+    """Bit masks over ``count`` positions with between smallest and largest bits set (shared)."""
     key = (count << 32) | (smallest << 16) | largest if smallest >= 0 and largest >= 0 else -1
     found = _MASKS_WITH_SIZES.get(key) if key >= 0 else None
     if found is None:
-        masks = []
+        found = []
         for size in range(smallest, largest + 1):
             for chosen in combinations(range(count), size):
-                masks.append(sum(1 << position for position in chosen))
-        found = tuple(masks)
+                found.append(HAND_MASK.encode(sum(1 << position for position in chosen)))
         if key >= 0:
             _MASKS_WITH_SIZES[key] = found
     return found
 
 
-def submasks(mask: int) -> tuple[int, ...]:
-    """Every subset of ``mask`` (the empty one first)."""
+def submasks(mask: int) -> list[int]:
+    """Every subset of ``mask``, the empty one first (shared)."""
     found = _SUBMASKS.get(mask)
     if found is None:
         result = [0]
@@ -124,7 +190,7 @@ def submasks(mask: int) -> tuple[int, ...]:
         while sub:
             result.append(sub)
             sub = (sub - 1) & mask
-        found = _SUBMASKS[mask] = tuple(sorted(result))
+        found = _SUBMASKS[mask] = [HAND_MASK.encode(sub) for sub in sorted(result)]
     return found
 
 
@@ -155,69 +221,41 @@ class DivvyConfig:
     min_chaff: int
     bonus_draw: int
     carry_over_ties: bool
-
-
-def _require(condition: bool, path: str, expected: str) -> None:
-    if not condition:
-        raise ParameterError(path, expected)
+    unique_cards: bool = True
+    """No card has two copies (a hand never holds the same card twice)."""
 
 
 def compile_config(parameters: Mapping[str, Any]) -> DivvyConfig:
-    """Validate a resolved parameter tree and compile it; errors name the path."""
+    """Validate a resolved parameter tree (``CONSTRAINTS``, then the checks
+    across fields) and compile it; errors name the path."""
+    check_constraints(parameters, CONSTRAINTS)
     rules = parameters["rules"]
     coin_values = rules["coin_values"]
-    for key in ("hand_size", "hand_limit", "rounds", "treasure_target"):
-        _require(rules[key] >= 1, f"rules.{key}", "expected an integer of at least 1")
-    _require(rules["min_chaff"] >= 1, "rules.min_chaff", "expected at least 1 (the rulebook's minimum bid)")
-    _require(
-        rules["hand_limit"] >= rules["min_chaff"] + 2,
-        "rules.hand_limit",
-        "expected room for a lead fighter, the chaff bid and a brawl card (min_chaff + 2 or more)",
-    )
-    _require(
-        rules["hand_size"] >= rules["min_chaff"] + 2,
-        "rules.hand_size",
-        "expected a first hand with room for a lead fighter, the chaff bid and a brawl card (min_chaff + 2 or more)",
-    )
-    _require(rules["bonus_draw"] >= 0, "rules.bonus_draw", "expected an integer of at least 0")
-    _require(
-        rules["tied_strength"] in ("carry_over", "discard"),
-        "rules.tied_strength",
-        "expected 'carry_over' or 'discard'",
-    )
-    names: list[str] = []
-    suits: list[str] = []
-    values, icons, d20s, coins, copies = [], [], [], [], []
-    for name, card in parameters["cards"].items():
-        path = f"cards.{name}"
-        _require(card["icon"] in ICON_NAMES, f"{path}.icon", f"expected one of {', '.join(ICON_NAMES)}")
-        _require(card["coin"] in coin_values, f"{path}.coin", f"expected one of {', '.join(coin_values)}")
-        _require(1 <= card["d20"] <= 20, f"{path}.d20", "expected a d20 number from 1 to 20")
-        _require(card["value"] >= 0, f"{path}.value", "expected a value of at least 0")
-        _require(card["copies"] >= 0, f"{path}.copies", "expected at least 0 copies")
-        names.append(name)
-        suits.append(card["suit"])
-        values.append(card["value"])
-        icons.append(ICON_NAMES.index(card["icon"]))
-        d20s.append(card["d20"])
-        coins.append(coin_values[card["coin"]])
-        copies.append(card["copies"])
+    # Room for a lead fighter, the chaff bid and a brawl card, or no move would be legal.
+    if rules["hand_limit"] < rules["min_chaff"] + 2:
+        raise ParameterError("rules.hand_limit", "expected room for a lead fighter, the chaff bid and a brawl card "
+                             "(min_chaff + 2 or more)")
+    if rules["hand_size"] < rules["min_chaff"] + 2:
+        raise ParameterError("rules.hand_size", "expected a first hand with room for a lead fighter, the chaff bid "
+                             "and a brawl card (min_chaff + 2 or more)")
+    cards = parameters["cards"]
+    names = tuple(cards)
+    suits = [cards[name]["suit"] for name in names]
     suit_names = tuple(dict.fromkeys(suits))
+    copies = tuple(cards[name]["copies"] for name in names)
     deck = tuple(card for card, count in enumerate(copies) for _ in range(count))
-    _require(
-        len(deck) >= 2 * rules["hand_size"] + 1,
-        "cards",
-        f"expected a deck of at least {2 * rules['hand_size'] + 1} cards, got {len(deck)}",
-    )
+    if len(deck) < 2 * rules["hand_size"] + 1:
+        raise ParameterError("cards", f"expected a deck of at least {2 * rules['hand_size'] + 1} cards, "
+                             f"got {len(deck)}")
     return DivvyConfig(
-        names=tuple(names),
+        names=names,
         suits=tuple(suit_names.index(suit) for suit in suits),
         suit_names=suit_names,
-        values=tuple(values),
-        icons=tuple(icons),
-        d20=tuple(d20s),
-        coins=tuple(coins),
-        copies=tuple(copies),
+        values=tuple(cards[name]["value"] for name in names),
+        icons=tuple(ICON_NAMES.index(cards[name]["icon"]) for name in names),
+        d20=tuple(cards[name]["d20"] for name in names),
+        coins=tuple(coin_values[cards[name]["coin"]] for name in names),
+        copies=copies,
         deck=deck,
         hand_size=rules["hand_size"],
         hand_limit=rules["hand_limit"],
@@ -226,147 +264,540 @@ def compile_config(parameters: Mapping[str, Any]) -> DivvyConfig:
         min_chaff=rules["min_chaff"],
         bonus_draw=rules["bonus_draw"],
         carry_over_ties=rules["tied_strength"] == "carry_over",
+        unique_cards=max(copies, default=0) <= 1,
     )
 
 
-class DivvyState(GameState):
+class DivvyState(KitState):
     """One game of Divvy the Loot in progress."""
 
     config: DivvyConfig
-    rng: Generator
-    trace: TraceSink | None
-    phase: int
-    current_player: int
-    round: int
-    draw_pile: list[int]
-    discard_pile: list[int]
-    reshuffled: bool
-    hands: list[list[int]]
-    treasure_row: list[int]
-    won_treasure: list[list[int]]
-    coin_totals: list[int]
-    lead: list[int]
-    chaff: list[list[int]]
-    battle: list[int]
-    pending: list[int]
-    brawl_result: int
-    reinforcements: list[list[int]]
-    strengths: list[int]
-    ended_by: str
-    counters: list[list[list[int]]]
-    first_played: list[dict[int, int]]
 
     # ----------------------------------------------------------------- set-up
 
     def __init__(self, config: DivvyConfig, rng: Generator, trace: TraceSink | None) -> None:
-        self.n_players = 2
+        super().__init__(2, rng, trace, len(NUMBER_NAMES), len(SEAT_NUMBER_NAMES),
+                         CardStats(2, len(CARD_COUNTERS), len(config.names)))
         self.config = config
-        self.rng = rng
-        self.trace = trace
-        self.phase = LEAD
-        self.current_player = 0
-        self.round = 1
-        self.draw_pile = []
-        self.discard_pile = []
-        self.reshuffled = False
-        self.hands = [[], []]
-        self.treasure_row = []
-        self.won_treasure = [[], []]
-        self.coin_totals = [0, 0]
-        self.lead = [-1, -1]
-        self.chaff = [[], []]
-        self.battle = [-1, -1]
-        self.pending = [-1, -1]
-        self.brawl_result = -1
-        self.reinforcements = [[], []]
-        self.strengths = [0, 0]
-        self.ended_by = ""
-        n_cards = len(config.names)
-        self.counters = [[[0] * n_cards for _ in CARD_COUNTERS] for _ in range(2)]
-        self.first_played = [{}, {}]
 
     @staticmethod
     def new_game(config: DivvyConfig, seed: int, trace: TraceSink | None) -> DivvyState:
         """Shuffle, deal, reveal the first treasure and wait for the first choice."""
         state = DivvyState(config, make_rng(seed), trace)
-        state.draw_pile = list(config.deck)
-        state.rng.shuffle(state.draw_pile)
+        state.add_zones()
+        state.numbers[ROUND] = 1
+        state.numbers[BRAWL_RESULT] = -1
+        for seat in (0, 1):
+            state.set_seat_number(seat, BATTLE_RECORD, -1)
+        draw_pile = state.zones[DRAW_PILE]
+        draw_pile.extend(list(config.deck))
+        draw_pile.shuffle(state.rng)
         if trace is not None:
-            state._emit("setup", f"deck of {len(state.draw_pile)} cards shuffled")
+            state.emit("setup", f"deck of {len(draw_pile)} cards shuffled")
         # Set-up order for the first round: deal, then reveal treasure.
         if not state._deal() or not state._reveal_treasure():
             state._end(END_DECK)
+            state.run()
             return state
         for seat in (0, 1):
-            opening = state.counters[seat][_OPENING]
-            for card in state.hands[seat]:
-                opening[card] += 1
+            for card in state.hand(seat):
+                state.stats.add(seat, _OPENING, card)
         state._start_choices()
+        state.run()
         return state
 
-    # ------------------------------------------------------------ public API
+    def add_zones(self) -> None:
+        """The game's zones, empty (``DRAW_PILE``..., then ``seat_zone``'s per seat)."""
+        self.add_zone(Zone("draw pile", TABLE, HIDDEN, pool=0))
+        self.add_zone(Zone("discard pile", TABLE, PUBLIC))
+        self.add_zone(Zone("treasure row", TABLE, PUBLIC))
+        for seat in (0, 1):
+            self.add_zone(Zone("hand", seat, OWNER_ONLY, pool=0))
+            self.add_zone(Zone("chaff bid (face down)", seat, OWNER_ONLY, pool=0))
+            self.add_zone(Zone("lead fighter", seat, PUBLIC))
+            self.add_zone(Zone("brawl card", seat, PUBLIC))
+            self.add_zone(Zone("reinforcements", seat, PUBLIC))
+            self.add_zone(Zone("won treasure", seat, PUBLIC))
 
-    def legal_actions(self) -> Sequence[int]:
-        """The current player's legal actions (see the module docstring)."""
-        return self._legal_for(self.current_player)
+    def arrange(self, hands: Sequence[Sequence[int]], treasure_row: Sequence[int], draw_pile: Sequence[int],
+                discard_pile: Sequence[int], won_treasure: Sequence[Sequence[int]], round_number: int,
+                reshuffled: bool, leads: Sequence[int], kind: int, seat: int) -> None:
+        """Lay out a hand-made position (tests): the cards of every zone (the
+        draw pile's top is its last card; ``leads`` -1 for none), no bid, brawl
+        card or reinforcement, coins from the won treasure, and ``kind``'s
+        question asked of ``seat``. The caller keeps every card in one place."""
+        for zone in self.zones:
+            zone.take_all()
+        self.zones[TREASURE_ROW].extend(list(treasure_row))
+        self.zones[DRAW_PILE].extend(list(draw_pile))
+        self.zones[DISCARD_PILE].extend(list(discard_pile))
+        coins = self.config.coins
+        for player in (0, 1):
+            self.seat_zone(player, HAND).extend(list(hands[player]))
+            self.seat_zone(player, WON_TREASURE).extend(list(won_treasure[player]))
+            if leads[player] >= 0:
+                self.seat_zone(player, LEAD_FIGHTER).add(leads[player])
+            self.set_seat_number(player, COINS, sum(coins[card] for card in won_treasure[player]))
+            self.set_seat_number(player, BATTLE_RECORD, -1)
+            self.set_seat_number(player, STRENGTH, 0)
+        self.numbers[ROUND] = round_number
+        self.numbers[RESHUFFLED] = int(reshuffled)
+        self.numbers[BRAWL_RESULT] = -1
+        self.over = False
+        self.ended_by = ""
+        self.decisions.clear()
+        self.perform(_TASK_OF[kind * 2 + seat], NO_CHOICE)
 
-    def apply(self, action: int) -> None:
-        """Play ``action`` for the current player."""
-        phase = self.phase
-        seat = self.current_player
-        if phase == REPLACE:
-            self._resolve_replacement(action)
+    def blank(self) -> DivvyState:
+        """An empty state of the same config (``clone`` fills it)."""
+        return DivvyState(self.config, self.rng, None)  # clone gives it a copy of the generator
+
+    def clone(self) -> DivvyState:
+        """An exact copy with its own generator state and tracing off (the kit's)."""
+        copy = super().clone()
+        assert isinstance(copy, DivvyState)
+        return copy
+
+    def resample_hidden(self, seat: int, rng: Generator) -> DivvyState:
+        """The kit's re-sampling (RULES.md, assumption 18), typed as a Divvy state."""
+        copy = super().resample_hidden(seat, rng)
+        assert isinstance(copy, DivvyState)
+        return copy
+
+    def trace_turn(self) -> int:
+        """Trace events carry the round being played (1 = the first)."""
+        return self.numbers[ROUND]
+
+    # ----------------------------------------------------------- the zones
+
+    def seat_zone(self, seat: int, which: int) -> Zone:
+        """Zone ``which`` (``HAND``, ``CHAFF_BID``...) of ``seat``."""
+        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + which]
+
+    def hand(self, seat: int) -> list[int]:
+        """The cards in ``seat``'s hand, in hand order (positions are answers: do not change the list)."""
+        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + HAND].cards
+
+    def lead_card(self, seat: int) -> int:
+        """``seat``'s lead fighter this round; -1 before the leads are revealed."""
+        lead = self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + LEAD_FIGHTER].cards
+        return lead[0] if lead else -1
+
+    # A read-only view of each zone and number by the engine's old field
+    # names, for tests and agents that read a position (the rules use the
+    # zones and numbers themselves).
+
+    @property
+    def phase(self) -> int:
+        """The task kind asked now (``LEAD``...), ``OVER`` once the game has ended."""
+        return OVER if self.over else self.decisions.asked.kind
+
+    @property
+    def round(self) -> int:
+        """The round being played (1 = the first)."""
+        return self.numbers[ROUND]
+
+    @property
+    def reshuffled(self) -> bool:
+        """Whether the discard pile was shuffled into a new draw pile."""
+        return self.numbers[RESHUFFLED] != 0
+
+    @property
+    def brawl_result(self) -> int:
+        """The brawl winner this round; -1 for a tie or no brawl yet."""
+        return self.numbers[BRAWL_RESULT]
+
+    @property
+    def draw_pile(self) -> list[int]:
+        """The draw pile, top card last."""
+        return self.zones[DRAW_PILE].cards
+
+    @property
+    def discard_pile(self) -> list[int]:
+        """The face-up discard pile."""
+        return self.zones[DISCARD_PILE].cards
+
+    @property
+    def treasure_row(self) -> list[int]:
+        """The treasure row, the most recently revealed card last."""
+        return self.zones[TREASURE_ROW].cards
+
+    @property
+    def hands(self) -> list[list[int]]:
+        """Both hands."""
+        return [self.hand(0), self.hand(1)]
+
+    @property
+    def chaff(self) -> list[list[int]]:
+        """Both face-down chaff bids."""
+        return [self.seat_zone(0, CHAFF_BID).cards, self.seat_zone(1, CHAFF_BID).cards]
+
+    @property
+    def reinforcements(self) -> list[list[int]]:
+        """Both seats' reinforcements this round."""
+        return [self.seat_zone(0, REINFORCEMENTS).cards, self.seat_zone(1, REINFORCEMENTS).cards]
+
+    @property
+    def won_treasure(self) -> list[list[int]]:
+        """The treasure each seat has won."""
+        return [self.seat_zone(0, WON_TREASURE).cards, self.seat_zone(1, WON_TREASURE).cards]
+
+    @property
+    def lead(self) -> list[int]:
+        """Both lead fighters (-1 for none)."""
+        return [self.lead_card(0), self.lead_card(1)]
+
+    @property
+    def battle(self) -> list[int]:
+        """Both brawl cards this round (-1 for none), also after they moved on."""
+        return [self.seat_number(0, BATTLE_RECORD), self.seat_number(1, BATTLE_RECORD)]
+
+    @property
+    def pending(self) -> list[int]:
+        """Each seat's committed, not yet revealed choice (-1 for none)."""
+        return list(self.decisions.committed)
+
+    @property
+    def strengths(self) -> list[int]:
+        """Both Fighter Strengths (0 until the reinforcements are revealed)."""
+        return [self.seat_number(0, STRENGTH), self.seat_number(1, STRENGTH)]
+
+    @property
+    def coin_totals(self) -> list[int]:
+        """Coins won by each seat."""
+        return [self.seat_number(0, COINS), self.seat_number(1, COINS)]
+
+    # ------------------------------------------------------------- the rules
+
+    def choices(self, kind: int, seat: int) -> list[int]:
+        """``seat``'s legal answers to a task of ``kind`` (see the module docstring)."""
+        hand = self.hand(seat)
+        hand_size = len(hand)
+        if kind in (LEAD, BRAWL):
+            return positions(hand_size)
+        if kind == CHAFF:
+            # At least min_chaff cards, and one card left in hand for the brawl.
+            return masks_with_sizes(hand_size, self.config.min_chaff, hand_size - 1)
+        if kind == REINFORCE:
+            suits = self.config.suits
+            lead_suit = suits[self.lead_card(seat)]
+            matching = 0
+            for position in range(hand_size):
+                if suits[hand[position]] == lead_suit:
+                    matching |= 1 << position
+            return submasks(matching)
+        if kind == REPLACE:
+            return _REPLACE_OR_TAKE_BACK
+        excess = hand_size - self.config.hand_limit  # DISCARD
+        return masks_with_sizes(hand_size, excess, excess)
+
+    def choices_for(self, seat: int) -> list[int]:
+        """``seat``'s legal answers in the simultaneous move now under way."""
+        return self.choices(self.decisions.asked.kind, seat)
+
+    def perform(self, task: Task, choice: int) -> None:
+        """Ask ``task``'s question (``NO_CHOICE``) or carry out its answer."""
+        kind = task.kind
+        seat = task.seat
+        if choice == NO_CHOICE:
+            self.ask(task, self.choices(kind, seat))
             return
-        if phase == DISCARD:
-            self._discard(seat, action)
+        if kind == REPLACE:
+            self._resolve_replacement(seat, choice)
             return
-        self.pending[seat] = action
+        if kind == DISCARD:
+            self._discard(seat, choice)
+            return
         if seat == 0:
-            self.current_player = 1
+            self.decisions.commit(0, choice)
+            self._ask_next(kind, 1)
             return
-        if phase == LEAD:
-            self._reveal_leads()
-        elif phase == CHAFF:
-            self._place_chaff()
-        elif phase == BRAWL:
-            self._reveal_brawl()
+        first = self.decisions.committed[0]
+        self.decisions.clear_commitments()
+        if kind == LEAD:
+            self._reveal_leads(first, choice)
+        elif kind == CHAFF:
+            self._place_chaff(first, choice)
+        elif kind == BRAWL:
+            self._reveal_brawl(first, choice)
         else:
-            self._reveal_reinforcements()
+            self._reveal_reinforcements(first, choice)
+
+    def _ask_next(self, kind: int, seat: int) -> None:
+        """Ask ``seat`` the question of the next task, ``kind``, at once (the
+        kit's ``run`` would push it and perform it with ``NO_CHOICE``: the same
+        question, without the stack's round trip on the hot path)."""
+        self.ask(_TASK_OF[kind * 2 + seat], self.choices(kind, seat))
 
     def rewind_simultaneous_move(self) -> int:
         """Lead, chaff, brawl and reinforcements are simultaneous moves of two
         steps (seat 0, then seat 1): take back seat 0's hidden choice, if it
-        is in, and return 2; 0 in the other phases (see ``GameState``)."""
-        if self.phase not in SIMULTANEOUS_PHASES:
+        is in, ask seat 0 again and return 2; 0 in the other phases (see ``GameState``)."""
+        kind = self.decisions.asked.kind
+        if self.over or kind not in SIMULTANEOUS_PHASES:
             return 0
-        self.pending[0] = -1
-        self.current_player = 0
+        self.decisions.clear_commitments()
+        self.perform(_TASK_OF[kind * 2], NO_CHOICE)
         return 2
 
     def note_offered(self, legal_actions: Sequence[int]) -> None:
         """Count the cards the player to act could play now, once per card:
         every hand card for a lead fighter or a brawl card, the hand cards of
         the lead's suit for reinforcements."""
-        phase = self.phase
-        if phase != LEAD and phase != BRAWL and phase != REINFORCE:
+        kind = self.decisions.asked.kind
+        if self.over or (kind != LEAD and kind != BRAWL and kind != REINFORCE):
             return
         seat = self.current_player
         suits = self.config.suits
-        lead_suit = suits[self.lead[seat]] if phase == REINFORCE else -1
-        playable = self.counters[seat][_PLAYABLE]
+        lead_suit = suits[self.lead_card(seat)] if kind == REINFORCE else -1
+        counts = self.stats.counts
+        base = self.stats.offset(seat, _PLAYABLE)
+        unique = self.config.unique_cards
         counted: list[int] = []
-        for card in self.hands[seat]:
-            if (lead_suit < 0 or suits[card] == lead_suit) and card not in counted:
-                counted.append(card)
-                playable[card] += 1
+        for card in self.hand(seat):
+            if lead_suit < 0 or suits[card] == lead_suit:
+                if not unique:  # two copies of a card in hand count once
+                    if card in counted:
+                        continue
+                    counted.append(card)
+                counts[base + card] += 1
 
-    def is_terminal(self) -> bool:
-        """True once the game has ended."""
-        return self.phase == OVER
+    def _draw(self) -> int:
+        """Top card of the draw pile, reshuffling the discards once; -1 if none."""
+        draw_pile = self.zones[DRAW_PILE]
+        if not draw_pile.cards:
+            discard_pile = self.zones[DISCARD_PILE]
+            if self.numbers[RESHUFFLED] or not discard_pile.cards:
+                return -1
+            self.numbers[RESHUFFLED] = 1
+            draw_pile.extend(discard_pile.take_all())
+            draw_pile.shuffle(self.rng)
+            if self.trace is not None:
+                self.emit("reshuffle", f"discard pile of {len(draw_pile)} shuffled into a new draw pile")
+        return draw_pile.take_top()
+
+    def _draw_into_hand(self, seat: int, count: int) -> int:
+        """Draw up to ``count`` cards into ``seat``'s hand; return how many came."""
+        hand = self.seat_zone(seat, HAND)
+        counts = self.stats.counts
+        drawn = self.stats.offset(seat, _DRAWN)
+        for done in range(count):
+            card = self._draw()
+            if card < 0:
+                return done
+            hand.add(card)
+            counts[drawn + card] += 1
+        return count
+
+    def _deal(self) -> bool:
+        """Deal hand_size cards to each player, one at a time; False if the pile ran out."""
+        first_hand, second_hand = self.seat_zone(0, HAND), self.seat_zone(1, HAND)
+        counts = self.stats.counts
+        first_drawn, second_drawn = self.stats.offset(0, _DRAWN), self.stats.offset(1, _DRAWN)
+        for _ in range(self.config.hand_size):
+            card = self._draw()
+            if card < 0:
+                return False
+            first_hand.add(card)
+            counts[first_drawn + card] += 1
+            card = self._draw()
+            if card < 0:
+                return False
+            second_hand.add(card)
+            counts[second_drawn + card] += 1
+        if self.trace is not None:
+            for seat in (0, 1):
+                self.emit("deal", f"seat {seat} now holds " + ", ".join(map(self.card_name, self.hand(seat))),
+                          seat=seat, hand=self._names(self.hand(seat)))
+        return True
+
+    def _reveal_treasure(self) -> bool:
+        """Reveal cards until this reveal's d20 total reaches the target.
+
+        False when the pile runs out first: set-up failed. The cards already
+        turned over stay face up in the row, unclaimed."""
+        d20, total = self.config.d20, 0
+        row = self.zones[TREASURE_ROW]
+        first = len(row)
+        while total < self.config.treasure_target:
+            card = self._draw()
+            if card < 0:
+                return False
+            row.add(card)
+            total += d20[card]
+        if self.trace is not None:
+            revealed = row.cards[first:]
+            self.emit("treasure", f"revealed {', '.join(map(self.card_name, revealed))} (d20 total {total})",
+                      cards=self._names(revealed))
+        return True
+
+    def _start_choices(self) -> None:
+        """Hand-limit discards first (seat 0, then 1), then the lead fighters."""
+        limit = self.config.hand_limit
+        for seat in (0, 1):
+            if len(self.hand(seat)) > limit:
+                self._ask_next(DISCARD, seat)
+                return
+        self._ask_next(LEAD, 0)
+
+    def _discard(self, seat: int, mask: int) -> None:
+        discard_pile = self.zones[DISCARD_PILE]
+        count = move_masked(self.seat_zone(seat, HAND), HAND_MASK.value(mask), discard_pile)
+        if self.trace is not None:
+            discarded = discard_pile.cards[len(discard_pile) - count:]
+            self.emit("discard", f"seat {seat} discards {', '.join(map(self.card_name, discarded))} to the hand limit",
+                      seat=seat, cards=self._names(discarded))
+        self._start_choices()
+
+    def _reveal_leads(self, first: int, second: int) -> None:
+        for seat in (0, 1):
+            position = HAND_POSITION.value(first if seat == 0 else second)
+            card = move_card(self.seat_zone(seat, HAND), position, self.seat_zone(seat, LEAD_FIGHTER))
+            self.stats.note_played(seat, _PLAYED, card, self.numbers[ROUND])
+        if self.trace is not None:
+            for seat in (0, 1):
+                lead = self.lead_card(seat)
+                self.emit("lead", f"seat {seat} leads with {self.card_name(lead)}", seat=seat,
+                          card=self.config.names[lead])
+        self._ask_next(CHAFF, 0)
+
+    def _place_chaff(self, first: int, second: int) -> None:
+        for seat in (0, 1):
+            mask = HAND_MASK.value(first if seat == 0 else second)
+            move_masked(self.seat_zone(seat, HAND), mask, self.seat_zone(seat, CHAFF_BID))
+        if self.trace is not None:
+            for seat in (0, 1):
+                bid = self.seat_zone(seat, CHAFF_BID).cards
+                self.emit("chaff", f"seat {seat} bids {len(bid)} card(s) face down: "
+                          + ", ".join(map(self.card_name, bid)),
+                          seat=seat, cards=self._names(bid))
+        self._ask_next(BRAWL, 0)
+
+    def _reveal_brawl(self, first: int, second: int) -> None:
+        battle = [-1, -1]
+        for seat in (0, 1):
+            position = HAND_POSITION.value(first if seat == 0 else second)
+            card = move_card(self.seat_zone(seat, HAND), position, self.seat_zone(seat, BATTLE_CARD))
+            battle[seat] = card
+            self.set_seat_number(seat, BATTLE_RECORD, card)
+            self.stats.note_played(seat, _PLAYED, card, self.numbers[ROUND])
+        icons = self.config.icons
+        winner = brawl_winner(icons[battle[0]], icons[battle[1]])
+        self.numbers[BRAWL_RESULT] = winner
+        if self.trace is not None:
+            outcome = "a tie" if winner < 0 else f"won by seat {winner}"
+            self.emit("brawl", f"seat 0 fights with {self.card_name(battle[0])}, seat 1 with "
+                      f"{self.card_name(battle[1])}: {outcome}", cards=self._names(battle), winner=winner)
+        for seat in (0, 1):
+            if seat != winner:
+                self._take_back_placed(seat)
+        if winner < 0:
+            self._ask_next(REINFORCE, 0)
+        else:
+            self._ask_next(REPLACE, winner)
+
+    def _take_back_placed(self, seat: int) -> None:
+        """The loser (and both players on a tie) keep their bid and battle card:
+        the bid as its owner alone knows it, the battle card seen by both
+        (it lay face up in the public brawl zone, ``move_card``)."""
+        self._move_placed(seat, self.seat_zone(seat, HAND))
+
+    def _move_placed(self, seat: int, target: Zone) -> int:
+        """Move ``seat``'s bid, then its battle card, onto ``target``; how many."""
+        bid, battle = self.seat_zone(seat, CHAFF_BID), self.seat_zone(seat, BATTLE_CARD)
+        return move_all(bid, target) + move_all(battle, target)
+
+    def _resolve_replacement(self, winner: int, replace: int) -> None:
+        if REPLACEMENT.value(replace):
+            placed = self._move_placed(winner, self.zones[DISCARD_PILE])
+            drawn = self._draw_into_hand(winner, placed)
+            if self.trace is not None:
+                self.emit("replace", f"seat {winner} replaces {placed} placed card(s), draws {drawn}",
+                          seat=winner, drawn=drawn)
+        else:
+            placed = self._move_placed(winner, self.seat_zone(winner, HAND))
+            if self.trace is not None:
+                self.emit("replace", f"seat {winner} takes its {placed} placed card(s) back", seat=winner, drawn=0)
+        icons = self.config.icons
+        battle_icon = icons[self.seat_number(winner, BATTLE_RECORD)]
+        if battle_icon == icons[self.zones[TREASURE_ROW].cards[-1]] and self.config.bonus_draw:
+            drawn = self._draw_into_hand(winner, self.config.bonus_draw)
+            if self.trace is not None:
+                self.emit("bonus", f"seat {winner}'s {ICON_NAMES[battle_icon]} matches the last "
+                          f"treasure card: draws {drawn} extra", seat=winner, drawn=drawn)
+        self._ask_next(REINFORCE, 0)
+
+    def _reveal_reinforcements(self, first: int, second: int) -> None:
+        values = self.config.values
+        for seat in (0, 1):
+            sent = self.seat_zone(seat, REINFORCEMENTS)
+            move_masked(self.seat_zone(seat, HAND), HAND_MASK.value(first if seat == 0 else second), sent)
+            strength = values[self.lead_card(seat)]
+            for card in sent.cards:
+                self.stats.note_played(seat, _PLAYED, card, self.numbers[ROUND])
+                strength += values[card]
+            self.set_seat_number(seat, STRENGTH, strength)
+        if self.trace is not None:
+            for seat in (0, 1):
+                sent_cards = self.seat_zone(seat, REINFORCEMENTS).cards
+                added = ", ".join(map(self.card_name, sent_cards)) or "no one"
+                strength = self.seat_number(seat, STRENGTH)
+                self.emit("reinforce", f"seat {seat} sends {added}: Fighter Strength {strength}",
+                          seat=seat, cards=self._names(sent_cards), strength=strength)
+        self._settle_score()
+
+    def _settle_score(self) -> None:
+        first, second = self.seat_number(0, STRENGTH), self.seat_number(1, STRENGTH)
+        row = self.zones[TREASURE_ROW]
+        discard_pile = self.zones[DISCARD_PILE]
+        if first != second:
+            winner = 0 if first > second else 1
+            coins = self.config.coins
+            treasure = row.take_all()
+            worth = sum(coins[card] for card in treasure)
+            self.set_seat_number(winner, COINS, self.seat_number(winner, COINS) + worth)
+            self.seat_zone(winner, WON_TREASURE).extend(treasure)
+            for card in treasure:
+                self.stats.add(winner, _TREASURE, card)
+            if self.trace is not None:
+                self.emit("treasure_won", f"seat {winner} wins {len(treasure)} treasure card(s) worth "
+                          f"{worth}; coins now {self.coin_totals}", seat=winner, coins=self.coin_totals)
+        elif not self.config.carry_over_ties:
+            discard_pile.extend(row.take_all())
+        elif self.trace is not None:
+            self.emit("treasure_stays", "Fighter Strength tied: the treasure stays for the next round")
+        for seat in (0, 1):
+            discard_pile.extend(self.seat_zone(seat, LEAD_FIGHTER).take_all())
+            discard_pile.extend(self.seat_zone(seat, REINFORCEMENTS).take_all())
+            self.set_seat_number(seat, BATTLE_RECORD, -1)
+            self.set_seat_number(seat, STRENGTH, 0)
+        self.numbers[BRAWL_RESULT] = -1
+        if self.numbers[ROUND] >= self.config.rounds:
+            self._end(END_ROUNDS)
+            return
+        self.numbers[ROUND] += 1
+        # Later rounds: reveal treasure first, then deal (the rulebook's order).
+        if not self._reveal_treasure() or not self._deal():
+            self._end(END_DECK)
+            return
+        self._start_choices()
+
+    def _end(self, reason: str) -> None:
+        self.end(reason)
+        if self.trace is not None:
+            self.emit("game_over", f"game over ({reason}): coins {self.coin_totals}", reason=reason,
+                      coins=self.coin_totals, winners=self.winners())
+
+    def _names(self, cards: Sequence[int]) -> list[str]:
+        """The names of ``cards`` (trace data)."""
+        names = self.config.names
+        return [names[card] for card in cards]
+
+    # ------------------------------------------------------------- results
 
     def winners(self) -> list[int]:
         """The player with the most coins; nobody when the coins are tied."""
-        first, second = self.coin_totals
+        first, second = self.seat_number(0, COINS), self.seat_number(1, COINS)
         if first == second:
             return []
         return [0] if first > second else [1]
@@ -380,7 +811,7 @@ class DivvyState(GameState):
 
     def scores(self) -> list[int]:
         """Coins won: copper 1, silver 2, gold 3 (by default)."""
-        return list(self.coin_totals)
+        return self.coin_totals
 
     def ranks(self) -> list[int]:
         """1 for the richer player; 1 and 1 on a tie."""
@@ -390,117 +821,33 @@ class DivvyState(GameState):
         """Divvy has no factions."""
         return [None, None]
 
-    def end_reason(self) -> str:
-        """``rounds_complete`` or ``deck_exhausted``."""
-        return self.ended_by
-
     def turns(self) -> int:
         """Rounds completed."""
-        return self.round if self.ended_by == END_ROUNDS else self.round - 1
+        played = self.numbers[ROUND]
+        return played if self.ended_by == END_ROUNDS else played - 1
 
     def game_columns(self) -> dict[str, Any]:
         """Rounds played, coins left unclaimed in the row, whether the deck was reshuffled."""
         coins = self.config.coins
         return {
             "rounds_played": self.turns(),
-            "unclaimed_coins": sum(coins[card] for card in self.treasure_row),
+            "unclaimed_coins": sum(coins[card] for card in self.zones[TREASURE_ROW].cards),
             "deck_reshuffled": self.reshuffled,
         }
 
     def add_card_rows(self, columns: CardColumns) -> None:
-        """One row per card each seat held or won as treasure."""
-        names, copies = self.config.names, self.config.copies
-        columns.names = names
-        opening_column, drawn_column, played_column, treasure_column, playable_column = columns.counters
-        for seat in (0, 1):
-            opening, drawn, played, treasure, playable = self.counters[seat]
-            first_played = self.first_played[seat]
-            for card in range(len(names)):
-                if drawn[card] or treasure[card]:
-                    columns.seat.append(seat)
-                    columns.card.append(card)
-                    columns.copies.append(copies[card])
-                    opening_column.append(opening[card])
-                    drawn_column.append(drawn[card])
-                    played_column.append(played[card])
-                    treasure_column.append(treasure[card])
-                    playable_column.append(playable[card])
-                    columns.first_played_turn.append(first_played.get(card, -1))
-
-    def observation(self, seat: int) -> tuple[Any, ...]:
-        """All ``seat`` can see: its own cards and choices, everything face up,
-        and only the sizes of the opponent's hand, face-down bid and the pile."""
-        other = 1 - seat
-        own_pending = self.pending[seat]
-        return (
-            self.phase, self.current_player, self.round, self.reshuffled,
-            tuple(self.hands[seat]), len(self.hands[other]),
-            tuple(self.chaff[seat]), len(self.chaff[other]),
-            own_pending, self.pending[other] >= 0,
-            tuple(self.lead), tuple(self.battle), self.brawl_result,
-            tuple(map(tuple, self.reinforcements)), tuple(self.strengths),
-            tuple(self.treasure_row), tuple(map(tuple, self.won_treasure)),
-            tuple(self.coin_totals), tuple(self.discard_pile), len(self.draw_pile),
-            self.ended_by,
-        )
-
-    def resample_hidden(self, seat: int, rng: Generator) -> DivvyState:
-        """A copy in which the opponent's hand, face-down bid, unrevealed choice
-        and the draw pile's order are drawn again from the cards ``seat``
-        cannot see; everything in ``observation(seat)`` is kept."""
-        copy = self.clone()
-        # Future chance (reshuffles, later draws) is hidden too: the copy gets
-        # its own generator, so no search can foresee the real game's shuffles.
-        copy.rng = Generator(rng.next_u32() << 32 | rng.next_u32())
-        other = 1 - seat
-        hidden = copy.hands[other] + copy.chaff[other] + copy.draw_pile
-        # Sorted first, so the copy depends only on what ``seat`` sees and on
-        # ``rng``, not on where the hidden cards really are (seat-honest search).
-        hidden.sort()
-        rng.shuffle(hidden)
-        hand_size, chaff_size = len(copy.hands[other]), len(copy.chaff[other])
-        copy.hands[other] = hidden[:hand_size]
-        copy.chaff[other] = hidden[hand_size:hand_size + chaff_size]
-        copy.draw_pile = hidden[hand_size + chaff_size:]
-        if copy.pending[other] >= 0:
-            choices = copy._legal_for(other)
-            copy.pending[other] = choices[rng.below(len(choices))]
-        return copy
-
-    def clone(self) -> DivvyState:
-        """An exact copy with its own generator state and tracing off."""
-        copy = DivvyState(self.config, self.rng.copy(), None)
-        copy.phase = self.phase
-        copy.current_player = self.current_player
-        copy.round = self.round
-        copy.draw_pile = list(self.draw_pile)
-        copy.discard_pile = list(self.discard_pile)
-        copy.reshuffled = self.reshuffled
-        copy.hands = [list(hand) for hand in self.hands]
-        copy.treasure_row = list(self.treasure_row)
-        copy.won_treasure = [list(pile) for pile in self.won_treasure]
-        copy.coin_totals = list(self.coin_totals)
-        copy.lead = list(self.lead)
-        copy.chaff = [list(cards) for cards in self.chaff]
-        copy.battle = list(self.battle)
-        copy.pending = list(self.pending)
-        copy.brawl_result = self.brawl_result
-        copy.reinforcements = [list(cards) for cards in self.reinforcements]
-        copy.strengths = list(self.strengths)
-        copy.ended_by = self.ended_by
-        copy.counters = [[list(counter) for counter in seat] for seat in self.counters]
-        copy.first_played = [dict(seat) for seat in self.first_played]
-        return copy
+        """One row per card each seat drew or won as treasure."""
+        self.stats.add_rows(columns, self.config.names, self.config.copies, _ROW_COUNTERS)
 
     def describe_action(self, action: int) -> str:
         """The action in words, e.g. ``lead Axes 7`` or ``bid Bows 2, Staves 9``."""
         seat, phase = self.current_player, self.phase
-        hand = self.hands[seat] if seat >= 0 else []
+        hand = self.hand(seat) if seat >= 0 else []
         if phase == REPLACE:
-            return "replace the placed cards" if action else "take the placed cards back"
+            return "replace the placed cards" if REPLACEMENT.value(action) else "take the placed cards back"
         if phase in (LEAD, BRAWL):
-            return f"{PHASE_NAMES[phase]} {self.card_name(hand[action])}"
-        chosen, _ = split_by_mask(hand, action)
+            return f"{PHASE_NAMES[phase]} {self.card_name(hand[HAND_POSITION.value(action)])}"
+        chosen, _ = split_by_mask(hand, HAND_MASK.value(action))
         listed = ", ".join(self.card_name(card) for card in chosen) or "nothing"
         verb = {CHAFF: "bid", REINFORCE: "reinforce with", DISCARD: "discard"}[phase]
         return f"{verb} {listed}"
@@ -513,257 +860,3 @@ class DivvyState(GameState):
             f"{config.names[card]} ({config.values[card]} {ICON_NAMES[config.icons[card]]}, "
             f"d20 {config.d20[card]}, {coin})"
         )
-
-    # ------------------------------------------------------------- internals
-
-    def _legal_for(self, seat: int) -> Sequence[int]:
-        phase = self.phase
-        hand_size = len(self.hands[seat])
-        if phase in (LEAD, BRAWL):
-            return positions(hand_size)
-        if phase == CHAFF:
-            # At least min_chaff cards, and one card left in hand for the brawl.
-            return masks_with_sizes(hand_size, self.config.min_chaff, hand_size - 1)
-        if phase == REINFORCE:
-            suits = self.config.suits
-            lead_suit = suits[self.lead[seat]]
-            matching = 0
-            for position, card in enumerate(self.hands[seat]):
-                if suits[card] == lead_suit:
-                    matching |= 1 << position
-            return submasks(matching)
-        if phase == REPLACE:
-            return (1, 0)
-        if phase == DISCARD:
-            excess = hand_size - self.config.hand_limit
-            return masks_with_sizes(hand_size, excess, excess)
-        return ()
-
-    def _emit(self, kind: str, text: str, **data: Any) -> None:
-        assert self.trace is not None
-        self.trace({"turn": self.round, "type": kind, "text": text, **data})
-
-    def _draw(self) -> int:
-        """Top card of the draw pile, reshuffling the discards once; -1 if none."""
-        if not self.draw_pile:
-            if self.reshuffled or not self.discard_pile:
-                return -1
-            self.reshuffled = True
-            self.draw_pile = self.discard_pile
-            self.discard_pile = []
-            self.rng.shuffle(self.draw_pile)
-            if self.trace is not None:
-                self._emit("reshuffle", f"discard pile of {len(self.draw_pile)} shuffled into a new draw pile")
-        return self.draw_pile.pop()
-
-    def _draw_into_hand(self, seat: int, count: int) -> int:
-        """Draw up to ``count`` cards into ``seat``'s hand; return how many came."""
-        hand, drawn = self.hands[seat], self.counters[seat][_DRAWN]
-        for done in range(count):
-            card = self._draw()
-            if card < 0:
-                return done
-            hand.append(card)
-            drawn[card] += 1
-        return count
-
-    def _deal(self) -> bool:
-        """Deal hand_size cards to each player, one at a time; False if the pile ran out."""
-        for _ in range(self.config.hand_size):
-            for seat in (0, 1):
-                if not self._draw_into_hand(seat, 1):
-                    return False
-        if self.trace is not None:
-            for seat in (0, 1):
-                self._emit("deal", f"seat {seat} now holds " + ", ".join(map(self.card_name, self.hands[seat])),
-                           seat=seat, hand=[self.config.names[c] for c in self.hands[seat]])
-        return True
-
-    def _reveal_treasure(self) -> bool:
-        """Reveal cards until this reveal's d20 total reaches the target.
-
-        False when the pile runs out first: set-up failed. The cards already
-        turned over stay face up in the row, unclaimed."""
-        d20, total = self.config.d20, 0
-        revealed: list[int] = []
-        while total < self.config.treasure_target:
-            card = self._draw()
-            if card < 0:
-                self.treasure_row.extend(revealed)
-                return False
-            revealed.append(card)
-            total += d20[card]
-        self.treasure_row.extend(revealed)
-        if self.trace is not None:
-            self._emit("treasure", f"revealed {', '.join(map(self.card_name, revealed))} (d20 total {total})",
-                       cards=[self.config.names[c] for c in revealed])
-        return True
-
-    def _start_choices(self) -> None:
-        """Hand-limit discards first (seat 0, then 1), then the lead fighters."""
-        limit = self.config.hand_limit
-        for seat in (0, 1):
-            if len(self.hands[seat]) > limit:
-                self.phase = DISCARD
-                self.current_player = seat
-                return
-        self.phase = LEAD
-        self.current_player = 0
-
-    def _discard(self, seat: int, mask: int) -> None:
-        discarded, kept = split_by_mask(self.hands[seat], mask)
-        self.hands[seat] = kept
-        self.discard_pile.extend(discarded)
-        if self.trace is not None:
-            self._emit("discard", f"seat {seat} discards {', '.join(map(self.card_name, discarded))} to the hand limit",
-                       seat=seat, cards=[self.config.names[c] for c in discarded])
-        self._start_choices()
-
-    def _mark_played(self, seat: int, card: int) -> None:
-        self.counters[seat][_PLAYED][card] += 1
-        self.first_played[seat].setdefault(card, self.round)
-
-    def _reveal_leads(self) -> None:
-        for seat in (0, 1):
-            card = self.hands[seat].pop(self.pending[seat])
-            self.lead[seat] = card
-            self._mark_played(seat, card)
-            self.pending[seat] = -1
-        if self.trace is not None:
-            for seat in (0, 1):
-                self._emit("lead", f"seat {seat} leads with {self.card_name(self.lead[seat])}",
-                           seat=seat, card=self.config.names[self.lead[seat]])
-        self.phase = CHAFF
-        self.current_player = 0
-
-    def _place_chaff(self) -> None:
-        for seat in (0, 1):
-            self.chaff[seat], self.hands[seat] = split_by_mask(self.hands[seat], self.pending[seat])
-            self.pending[seat] = -1
-        if self.trace is not None:
-            for seat in (0, 1):
-                self._emit("chaff", f"seat {seat} bids {len(self.chaff[seat])} card(s) face down: "
-                           + ", ".join(map(self.card_name, self.chaff[seat])),
-                           seat=seat, cards=[self.config.names[c] for c in self.chaff[seat]])
-        self.phase = BRAWL
-        self.current_player = 0
-
-    def _reveal_brawl(self) -> None:
-        for seat in (0, 1):
-            card = self.hands[seat].pop(self.pending[seat])
-            self.battle[seat] = card
-            self._mark_played(seat, card)
-            self.pending[seat] = -1
-        icons = self.config.icons
-        winner = brawl_winner(icons[self.battle[0]], icons[self.battle[1]])
-        self.brawl_result = winner
-        if self.trace is not None:
-            outcome = "a tie" if winner < 0 else f"won by seat {winner}"
-            self._emit("brawl", f"seat 0 fights with {self.card_name(self.battle[0])}, seat 1 with "
-                       f"{self.card_name(self.battle[1])}: {outcome}",
-                       cards=[self.config.names[c] for c in self.battle], winner=winner)
-        for seat in (0, 1):
-            if seat != winner:
-                self._take_back_placed(seat)
-        if winner < 0:
-            self._start_reinforcements()
-        else:
-            self.phase = REPLACE
-            self.current_player = winner
-
-    def _take_back_placed(self, seat: int) -> None:
-        """The loser (and both players on a tie) keep their bid and battle card."""
-        self.hands[seat].extend(self.chaff[seat])
-        self.hands[seat].append(self.battle[seat])
-        self.chaff[seat] = []
-
-    def _resolve_replacement(self, replace: int) -> None:
-        winner = self.current_player
-        placed = self.chaff[winner] + [self.battle[winner]]
-        if replace:
-            self.chaff[winner] = []
-            self.discard_pile.extend(placed)
-            drawn = self._draw_into_hand(winner, len(placed))
-            if self.trace is not None:
-                self._emit("replace", f"seat {winner} replaces {len(placed)} placed card(s), draws {drawn}",
-                           seat=winner, drawn=drawn)
-        else:
-            self._take_back_placed(winner)
-            if self.trace is not None:
-                self._emit("replace", f"seat {winner} takes its {len(placed)} placed card(s) back",
-                           seat=winner, drawn=0)
-        icons = self.config.icons
-        if icons[self.battle[winner]] == icons[self.treasure_row[-1]] and self.config.bonus_draw:
-            drawn = self._draw_into_hand(winner, self.config.bonus_draw)
-            if self.trace is not None:
-                self._emit("bonus", f"seat {winner}'s {ICON_NAMES[icons[self.battle[winner]]]} matches the last "
-                           f"treasure card: draws {drawn} extra", seat=winner, drawn=drawn)
-        self._start_reinforcements()
-
-    def _start_reinforcements(self) -> None:
-        self.phase = REINFORCE
-        self.current_player = 0
-
-    def _reveal_reinforcements(self) -> None:
-        values = self.config.values
-        for seat in (0, 1):
-            chosen, self.hands[seat] = split_by_mask(self.hands[seat], self.pending[seat])
-            self.pending[seat] = -1
-            self.reinforcements[seat] = chosen
-            for card in chosen:
-                self._mark_played(seat, card)
-            self.strengths[seat] = values[self.lead[seat]] + sum(values[card] for card in chosen)
-        if self.trace is not None:
-            for seat in (0, 1):
-                added = ", ".join(map(self.card_name, self.reinforcements[seat])) or "no one"
-                self._emit("reinforce", f"seat {seat} sends {added}: Fighter Strength {self.strengths[seat]}",
-                           seat=seat, cards=[self.config.names[c] for c in self.reinforcements[seat]],
-                           strength=self.strengths[seat])
-        self._settle_score()
-
-    def _settle_score(self) -> None:
-        first, second = self.strengths
-        if first != second:
-            winner = 0 if first > second else 1
-            coins = self.config.coins
-            treasure = self.treasure_row
-            self.coin_totals[winner] += sum(coins[card] for card in treasure)
-            self.won_treasure[winner].extend(treasure)
-            won = self.counters[winner][_TREASURE]
-            for card in treasure:
-                won[card] += 1
-            if self.trace is not None:
-                self._emit("treasure_won", f"seat {winner} wins {len(treasure)} treasure card(s) worth "
-                           f"{sum(coins[card] for card in treasure)}; coins now {self.coin_totals}",
-                           seat=winner, coins=list(self.coin_totals))
-            self.treasure_row = []
-        elif not self.config.carry_over_ties:
-            self.discard_pile.extend(self.treasure_row)
-            self.treasure_row = []
-        elif self.trace is not None:
-            self._emit("treasure_stays", "Fighter Strength tied: the treasure stays for the next round")
-        for seat in (0, 1):
-            self.discard_pile.append(self.lead[seat])
-            self.discard_pile.extend(self.reinforcements[seat])
-            self.lead[seat] = -1
-            self.battle[seat] = -1
-            self.reinforcements[seat] = []
-            self.strengths[seat] = 0
-        self.brawl_result = -1
-        if self.round >= self.config.rounds:
-            self._end(END_ROUNDS)
-            return
-        self.round += 1
-        # Later rounds: reveal treasure first, then deal (the rulebook's order).
-        if not self._reveal_treasure() or not self._deal():
-            self._end(END_DECK)
-            return
-        self._start_choices()
-
-    def _end(self, reason: str) -> None:
-        self.phase = OVER
-        self.current_player = -1
-        self.ended_by = reason
-        if self.trace is not None:
-            self._emit("game_over", f"game over ({reason}): coins {self.coin_totals}", reason=reason,
-                       coins=list(self.coin_totals), winners=self.winners())

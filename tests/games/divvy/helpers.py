@@ -1,7 +1,7 @@
 """Hand-made Divvy positions and moves by card name, shared by the rule tests.
 
-A position starts from ``DivvyState.new_game`` and then has its fields set:
-the hands, the treasure row (in reveal order: the last one is the most
+A position starts from ``DivvyState.new_game`` and is then laid out by
+``DivvyState.arrange``: the hands, the treasure row (in reveal order: the last one is the most
 recently revealed), the top of the draw pile (``draw_top``, top card first),
 the discard pile and won treasure. Every card not named goes under the draw
 pile (or to the discard pile with ``rest="discard"``), so each card of the
@@ -95,26 +95,17 @@ def build(
     left = Counter(config.deck) - Counter(ids(placed, config))
     assert sum(left.values()) == len(config.deck) - len(placed), "a card is placed twice"
     rest_cards = [card_id for card_id in range(len(config.names)) for _ in range(left[card_id])]
-    state.hands = [ids(hands[0], config), ids(hands[1], config)]
-    state.treasure_row = ids(treasure, config)
-    state.draw_pile = ids(reversed(draw_top), config)  # the top of the pile is the end of the list
-    state.discard_pile = ids(discard, config)
+    draw_pile = ids(reversed(draw_top), config)  # the top of the pile is the end of the list
+    discard_pile = ids(discard, config)
     if rest == "draw":
-        state.draw_pile[:0] = rest_cards
+        draw_pile[:0] = rest_cards
     else:
         assert rest == "discard"
-        state.discard_pile.extend(rest_cards)
-    state.won_treasure = [ids(won[0], config), ids(won[1], config)]
-    state.coin_totals = [sum(config.coins[c] for c in pile) for pile in state.won_treasure]
-    state.round = round_number
-    state.reshuffled = reshuffled
-    state.phase = phase
-    state.current_player = current_player
-    state.lead = [-1, -1]
-    state.chaff = [[], []]
-    state.battle = [-1, -1]
-    state.pending = [-1, -1]
-    state.reinforcements = [[], []]
+        discard_pile.extend(rest_cards)
+    state.arrange(hands=[ids(hands[0], config), ids(hands[1], config)], treasure_row=ids(treasure, config),
+                  draw_pile=draw_pile, discard_pile=discard_pile,
+                  won_treasure=[ids(won[0], config), ids(won[1], config)], round_number=round_number,
+                  reshuffled=reshuffled, leads=[-1, -1], kind=phase, seat=current_player)
     if events is not None:
         events.clear()
     return state

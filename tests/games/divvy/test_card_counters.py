@@ -41,7 +41,7 @@ def _set_dealt(state: DivvyState) -> None:
     drawn = CARD_COUNTERS.index("drawn")
     for seat in (0, 1):
         for card in state.hands[seat]:
-            state.counters[seat][drawn][card] += 1
+            state.stats.add(seat, drawn, card)
 
 
 def test_every_hand_card_is_playable_at_the_lead_and_the_brawl_and_only_the_lead_suit_at_reinforcements() -> None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from simcore.games.divvy.rules import CHAFF, DivvyState
+from simcore.games.divvy.rules import CHAFF, DRAW_PILE, HAND, REPLACE, DivvyState
+from simcore.kit.zones import UNSEEN, move_card
 from simcore.rng import Generator
 
-from .helpers import DEFAULT, PLAIN_HANDS, build, choose_one, locations
+from .helpers import BRAWL_HANDS, BY_ICON, DEFAULT, PLAIN_HANDS, build, card, choose_many, choose_one, locations
 
 
 def _positions_along_random_games(seeds: range) -> Iterator[DivvyState]:
@@ -50,7 +51,7 @@ def test_resample_hidden_keeps_the_observation_and_redraws_only_what_the_seat_ca
             assert locations(copy) == locations(state)
             other = 1 - seat
             if copy.pending[other] >= 0:
-                assert copy.pending[other] in copy._legal_for(other)
+                assert copy.pending[other] in copy.choices_for(other)
                 pending_changed += copy.pending[other] != state.pending[other]
             changed += (copy.hands[other], copy.draw_pile) != (state.hands[other], state.draw_pile)
             # The original is untouched.
@@ -77,7 +78,8 @@ def test_the_opponents_bid_is_hidden_but_the_own_bid_is_seen() -> None:
     state.apply(0b0001)
     state.apply(0b0011)
     first, second = state.clone(), state.clone()
-    second.chaff[1], second.hands[1] = second.hands[1][:2], second.chaff[1] + second.hands[1][2:]
+    bid, hand = second.chaff[1], second.hands[1]  # the zones' own lists: swap cards in place
+    bid[:], hand[:] = hand[:2], bid + hand[2:]
     assert first.chaff[1] != second.chaff[1]
     assert first.observation(0) == second.observation(0)
     assert first.observation(1) != second.observation(1)
@@ -88,6 +90,28 @@ def test_clone_is_an_exact_and_independent_copy() -> None:
     copy = state.clone()
     assert copy.observation(0) == state.observation(0) and copy.draw_pile == state.draw_pile
     copy.apply(0)
-    copy.hands[0].append(copy.draw_pile.pop())
+    move_card(copy.zones[DRAW_PILE], len(copy.draw_pile) - 1, copy.seat_zone(0, HAND))
     assert state.current_player == 0 and len(state.hands[0]) == 5
     assert len(state.draw_pile) == len(copy.draw_pile) + 1
+
+
+def test_a_battle_card_taken_back_stays_known_to_the_opponent_and_re_sampling_keeps_it() -> None:
+    # Seat 0's shield beats seat 1's sword: seat 1 takes back its face-down bid
+    # (blades_1) and its battle card (staves_10), which lay face up in the brawl.
+    state = build(BRAWL_HANDS, ["bows_8"])
+    choose_one(state, "axes_12", "blades_12")
+    choose_many(state, ["axes_1"], ["blades_1"])
+    choose_one(state, BY_ICON[0]["shield"], BY_ICON[1]["sword"])
+    assert state.phase == REPLACE and state.current_player == 0
+    hand = state.hands[1]
+    battle_position, bid_position = hand.index(card("staves_10")), hand.index(card("blades_1"))
+    opponent_hand = state.seat_zone(1, HAND).observe(0)  # what seat 0's observation shows of it
+    assert opponent_hand in state.observation(0)[5]
+    assert opponent_hand[battle_position] == card("staves_10") and opponent_hand[bid_position] == UNSEEN
+    redrawn_bids = set()
+    rng = Generator(3)
+    for _ in range(20):
+        copy = state.resample_hidden(0, rng)
+        assert copy.hands[1][battle_position] == card("staves_10")
+        redrawn_bids.add(copy.hands[1][bid_position])
+    assert len(redrawn_bids) > 1  # the bid, seen only by its owner, is redrawn
