@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from simcore.agents.registry import parse_agent_spec
-from simcore.api import Game, GameState, TraceSink
+from simcore.api import Game, GameState
 from simcore.play import play_game
 from simcore.registry import GAMES
 from simcore.rng import Generator
@@ -216,12 +216,12 @@ def _plays_on_like(game: Game, state: GameState, actions: list[int], reference: 
     assert results(game, state) == reference.results, f"{who}: the results differ"
 
 
-def _trace_into(state: GameState, sink: TraceSink) -> None:
-    """Send ``state``'s trace events to ``sink`` from now on. Every game's state
+def _trace_into(state: GameState, recorder: TraceRecorder) -> None:
+    """Send ``state``'s trace events to ``recorder`` from now on. Every game's state
     keeps its sink in ``trace`` (``KitState.trace``; the engines before the kit
     likewise); ``GameState`` has no setter, since only this test needs one."""
     assert hasattr(state, "trace"), f"{type(state).__name__} keeps no trace sink"
-    state.trace = sink
+    state.trace = recorder.record
 
 
 def _clone_points(steps: int) -> list[int]:
@@ -260,7 +260,7 @@ def test_a_clone_plays_on_exactly_like_its_original(game_id: str) -> None:
                     f"playing the clone changed the original ({where})")
                 assert len(recorder.events) == events, f"the clone traced into the original's sink ({where})"
                 traced_clone, clone_recorder = original.clone(), TraceRecorder()
-                _trace_into(traced_clone, clone_recorder.record)
+                _trace_into(traced_clone, clone_recorder)
                 _plays_on_like(game, traced_clone, actions, reference, start, f"traced clone ({where})", observe=False)
                 expected_events = reference.events[reference.events_before[start]:]
                 assert clone_recorder.events == expected_events, f"the clone's trace differs ({where})"
