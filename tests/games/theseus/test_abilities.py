@@ -172,3 +172,16 @@ def test_a_designer_can_combine_primitives_in_the_data_file() -> None:
     explore(state, "herald")
     subjugate(state, "scout")
     assert reward(state, 0) == ["scout"] and hand(state, 0) == ["herald"]
+
+
+def test_an_exile_demanded_by_an_effect_is_resolved_before_the_next_step() -> None:
+    config = configured({"cards.witch.use": "hex 1, explore 1"})
+    state = build(parties=[["witch"], []], hands=[["shepherd"], ["scout", "porter"]], board=RANK_ONE_BOARD,
+                  config=config)
+    use(state, "witch")  # subjugate, hex (seat 1 exiles), then explore
+    subjugate(state, "shepherd")
+    assert state.asked_kind() == EXILE and state.current_player == 1  # before the explore step
+    exile(state, "porter")
+    assert state.asked_kind() == STEP_EXPLORE and state.current_player == 0
+    explore(state, "herald")
+    assert hand(state, 1) == ["scout"] and hand(state, 0) == ["herald"] and state.asked_kind() == MAIN
