@@ -11,21 +11,21 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
+from simcore.games.theseus import GAME
 from simcore.games.theseus.rules import EXILE_PILE, HAND_AREA, LAST_RANK, TheseusState
 from simcore.kit.zones import UNSEEN
 from simcore.rng import Generator
+from tests import gamekit
 
 from .helpers import DEFAULT, build, decks, every_card_once, explore, hand, seen_by, use
 
 
 def _positions_along_random_games(seeds: range, n_players: int = 3) -> Iterator[TheseusState]:
+    """A copy of every position of random games (``tests.gamekit.walk``)."""
     for seed in seeds:
-        state = TheseusState.new_game(DEFAULT, n_players, seed, None)
-        agent = Generator(seed + 1000)
-        while not state.is_terminal():
+        for state, _ in gamekit.walk(GAME, DEFAULT, n_players, seed):
+            assert isinstance(state, TheseusState)
             yield state.clone()
-            actions = state.legal_actions()
-            state.apply(actions[agent.below(len(actions))])
 
 
 def _unseen(state: TheseusState, seat: int) -> Counter[int]:
