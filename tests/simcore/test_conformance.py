@@ -10,6 +10,7 @@ import pytest
 
 from simcore.agents.registry import parse_agent_spec
 from simcore.api import Game, GameState
+from simcore.kit.state import KitState
 from simcore.play import play_game
 from simcore.registry import GAMES
 from simcore.rng import Generator
@@ -93,25 +94,43 @@ def test_tracing_does_not_change_the_game(game_id: str) -> None:
     assert quiet.decisions == traced.decisions
 
 
+def _another_seat_sees_what_it_cannot(state: KitState, seat: int) -> bool:
+    """A card another seat sees and ``seat`` does not (the zones, with their history)."""
+    others = [other for other in range(state.n_players) if other != seat]
+    return any(zone.hidden_from(seat, position) and not zone.hidden_from(other, position)
+               for zone in state.zones for position in range(len(zone)) for other in others)
+
+
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_resampling_keeps_what_a_seat_sees_and_redraws_what_it_cannot(game_id: str) -> None:
     game = ALL_GAMES[game_id]
     n_players = game.info.min_players
     changed_for_others = 0
     checked = 0
+    hiding = 0
     for seed in range(20):
         for state in _states_along_a_game(game, n_players, seed)[::3]:
             for seat in range(n_players):
                 copy = state.resample_hidden(seat, Generator(seed * 1000 + checked))
                 checked += 1
+                if isinstance(state, KitState):
+                    hiding += _another_seat_sees_what_it_cannot(state, seat)
                 assert copy.observation(seat) == state.observation(seat)
                 assert copy.legal_actions() == state.legal_actions() or copy.current_player != seat
                 if any(copy.observation(other) != state.observation(other)
                        for other in range(n_players) if other != seat):
                     changed_for_others += 1
     if game.info.hidden_between_seats and n_players > 1:
-        # Seats hide things from each other: most re-samples must change what the others see.
-        assert changed_for_others > checked // 2
+        if hiding:
+            # A kit game: re-samples where another seat sees a card this one
+            # cannot must often change what the others see. Not always: a
+            # card every seat saw (one a Theseus player took from the face-up
+            # Board) stays where it is, and a hidden card the seat can deduce
+            # (a Theseus card whose Rank deck is used up) has nowhere else to go.
+            assert hiding > 100 and changed_for_others > hiding // 4
+        else:
+            # Seats hide things from each other: most re-samples must change what the others see.
+            assert changed_for_others > checked // 2
     else:
         # Every seat sees the same table, so re-sampling may change only what nobody sees.
         assert changed_for_others == 0
