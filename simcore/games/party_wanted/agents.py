@@ -337,7 +337,7 @@ class PartyHeuristicAgent(Agent):
         self.rng = rng
 
     def choose(self, state: GameState, legal_actions: Sequence[int]) -> int:
-        """Pick the action the plan prescribes for the current phase."""
+        """Pick the action the plan prescribes for the question asked."""
         assert isinstance(state, PartyState)
         kind = state.decisions.asked.kind
         seat = state.current_player
@@ -534,7 +534,7 @@ class Option:
     designated to, and whether it can protect or add attack at all."""
 
     action: int
-    verb: int
+    type_code: int  # the code of its action type (PLAY_CARD.code...)
     impact: Impact
     hero: int
     enemy: int
@@ -544,7 +544,7 @@ class Option:
 
     def __init__(self, action: int, impact: Impact) -> None:
         self.action = action
-        self.verb = action_code(action)
+        self.type_code = action_code(action)
         self.impact = impact
         self.hero = PLAY_CARD.field(action, 1)  # the same fields in every card action
         self.enemy = PLAY_CARD.field(action, 2)
@@ -605,7 +605,7 @@ def _lowers_own_defense_safely(numbers: Numbers, forecast: Forecast, seat: int, 
 
 def plan_action(state: PartyState, seat: int, legal: Sequence[int]) -> int:
     """The party plan's next action for ``seat`` (see the module docstring)."""
-    # Legal actions come grouped by card (verb and index); every card but
+    # Legal actions come grouped by card (action type and index); every card but
     # one buried for +1 is an option, and of the cards that can be buried
     # only the least valuable one (the +1 is the same).
     options: list[Option] = []
@@ -652,7 +652,7 @@ def _build_up(state: PartyState, options: list[Option]) -> int:
     best, best_cost = DONE, 1e9
     for option in options:
         impact = option.impact
-        if option.verb == PLAY_CARD.code and (impact.draw > 0 or impact.minion):
+        if option.type_code == PLAY_CARD.code and (impact.draw > 0 or impact.minion):
             return option.action
         if impact.resurrect > 0 and not state.alive(option.hero) and impact.cost < best_cost:
             best, best_cost = option.action, impact.cost
@@ -704,7 +704,7 @@ def _save_the_dying(numbers: Numbers, seat: int, options: list[Option], forecast
             if forecast.damage[hero] - cut < state.hp(hero) + heal:
                 if option.impact.cost < best_cost:
                     best, best_cost = option.action, option.impact.cost
-            elif cut + heal > fallback_cut and option.verb != SACRIFICE.code:
+            elif cut + heal > fallback_cut and option.type_code != SACRIFICE.code:
                 fallback, fallback_cut = option.action, cut + heal
         if best == DONE and hero == seat:
             best = _defense_card_for_multiplier(numbers, seat, options, forecast.damage[hero])
@@ -729,7 +729,7 @@ def _defense_card_for_multiplier(numbers: Numbers, seat: int, options: list[Opti
     played = state.round_number(seat, CARD_DEFENSE, enemy)
     for option in sorted(options, key=lambda o: (o.impact.cost, o.action)):
         impact = option.impact
-        if option.verb == PLAY_CARD.code and impact.basic and impact.defense > 0:
+        if option.type_code == PLAY_CARD.code and impact.basic and impact.defense > 0:
             gained = (played + impact.defense) * factor - played
             if damage - min(gained, numbers.damage[seat][enemy]) < state.hp(seat):
                 return option.action
@@ -746,7 +746,7 @@ def _direct_damage(state: PartyState, options: list[Option]) -> int:
             continue
         enemy_hp = state.enemy_number(ENEMY_HP, option.enemy)
         kills = impact.damage >= enemy_hp
-        if option.verb == SACRIFICE.code and not kills:
+        if option.type_code == SACRIFICE.code and not kills:
             continue
         key = (0 if kills else 1, enemy_hp, impact.cost)
         if key < best_key:
@@ -779,7 +779,7 @@ def _hits(numbers: Numbers, seat: int, options: list[Option], forecast: Forecast
                 gap = gaps[hero][enemy]
                 if gap > 0 and _attack_gain(state, seat, option, hero) >= gap:
                     gained += 1
-        if gained == 0 or (option.verb == SACRIFICE.code and forecast.enemy_hp[enemy] > gained):
+        if gained == 0 or (option.type_code == SACRIFICE.code and forecast.enemy_hp[enemy] > gained):
             continue
         value = gained / (impact.cost + 0.5)
         if value > best_value:
@@ -793,7 +793,7 @@ def _hits(numbers: Numbers, seat: int, options: list[Option], forecast: Forecast
             continue
         useful: list[tuple[int, int, Impact]] = []
         for option in options:
-            if option.verb == SACRIFICE.code or option.enemy != enemy:
+            if option.type_code == SACRIFICE.code or option.enemy != enemy:
                 continue
             gain = _attack_gain(state, seat, option, seat)
             if gain > 0 or option.impact.multiply_attack:
@@ -838,7 +838,7 @@ def _initiative(numbers: Numbers, seat: int, options: list[Option], forecast: Fo
     best, best_cost = DONE, 1e9
     for option in options:
         impact, enemy = option.impact, option.enemy
-        if not (impact.speed or impact.party_speed or impact.slow) or option.verb == SACRIFICE.code:
+        if not (impact.speed or impact.party_speed or impact.slow) or option.type_code == SACRIFICE.code:
             continue
         if not forecast.enemy_attacks[enemy]:
             continue
@@ -862,7 +862,7 @@ def _heavy_damage(numbers: Numbers, seat: int, options: list[Option], forecast: 
             continue
         best, best_cost = DONE, 1e9
         for option in options:
-            if option.verb == SACRIFICE.code or option.impact.cost >= best_cost:
+            if option.type_code == SACRIFICE.code or option.impact.cost >= best_cost:
                 continue
             cut, _ = _damage_cut(numbers, seat, option, hero, forecast)
             if 2 * cut >= damage:
@@ -877,7 +877,7 @@ def _top_up(state: PartyState, seat: int, options: list[Option]) -> int:
     hero itself when alone)."""
     for option in options:
         impact = option.impact
-        if option.verb == SACRIFICE.code:
+        if option.type_code == SACRIFICE.code:
             continue
         hero = option.hero
         if impact.heal and state.alive(hero) and state.hp(hero) < LOW_HP_SHARE * state.max_hp(hero):

@@ -22,9 +22,10 @@ ENEMY_KIND_NAMES = ("monster", "mini boss", "boss")
 
 def describe_state(state: PartyState) -> StateView:
     """Each hero's hand (hands are open in this game), its other zones that
-    hold cards, HP and stats; the decks, the Pyramid tier by tier (face-down
-    lands apart), the enemies in a fight with their HP and the items waiting
-    to be resolved."""
+    hold cards, HP and stats; the table's zones that hold cards (the decks'
+    face-up and face-down parts, the items waiting to be resolved...), the
+    Pyramid tier by tier (face-down lands apart) and the enemies in a fight
+    with their HP."""
     names = state.config.names
     seat_zones, hands, table_zones = describe_zones(state, names)
     seats = []
@@ -35,7 +36,7 @@ def describe_state(state: PartyState) -> StateView:
                                          f"{state.base_speed(seat)}"))
         seats.append(SeatView(seat, state.class_name(seat), hands[seat],
                               tuple(shown for shown in seat_zones[seat] if shown.cards), seat_facts))
-    table = [shown for shown in table_zones if not shown.name.startswith("Pyramid")]
+    table = [shown for shown in table_zones if shown.cards and not shown.name.startswith("Pyramid")]
     tiers = state.tier_count()
     for row in range(tiers):
         tier = state.tier_zone(row)
