@@ -172,12 +172,22 @@ class Zone:
             return seen != EVERY_SEAT
         return not seen >> seat & 1
 
-    def observe(self, seat: int) -> tuple[int, ...]:
+    def observe(self, seat: int, observe_as: list[int] | None = None) -> tuple[int, ...]:
         """The zone as ``seat`` sees it: every card, or ``UNSEEN`` in place of
-        each card it cannot see (so the size is seen too)."""
+        each card it cannot see (so the size is seen too).
+
+        With ``observe_as`` (card -> what a seat sees of it), each seen card
+        is shown as ``observe_as[card]``: a game whose cards are physical
+        copies (Theseus' instances) shows the card type, so two copies of a
+        card look the same."""
+        if observe_as is None:
+            if self.visible_to(seat):
+                return tuple(self.cards)
+            return tuple(card if not self.hidden_from(seat, position) else UNSEEN
+                         for position, card in enumerate(self.cards))
         if self.visible_to(seat):
-            return tuple(self.cards)
-        return tuple(card if not self.hidden_from(seat, position) else UNSEEN
+            return tuple(observe_as[card] for card in self.cards)
+        return tuple(observe_as[card] if not self.hidden_from(seat, position) else UNSEEN
                      for position, card in enumerate(self.cards))
 
 
@@ -253,9 +263,10 @@ def clone_zones(zones: list[Zone]) -> list[Zone]:
     return [zone.copy() for zone in zones]
 
 
-def observe_zones(zones: list[Zone], seat: int) -> tuple[Any, ...]:
-    """Every zone as ``seat`` sees it, in order."""
-    return tuple(zone.observe(seat) for zone in zones)
+def observe_zones(zones: list[Zone], seat: int, observe_as: list[int] | None = None) -> tuple[Any, ...]:
+    """Every zone as ``seat`` sees it, in order (each seen card as
+    ``observe_as[card]`` when given: ``Zone.observe``)."""
+    return tuple(zone.observe(seat, observe_as) for zone in zones)
 
 
 def resample_zones(zones: list[Zone], seat: int, rng: Generator, class_of_card: list[int] | None = None) -> None:

@@ -184,6 +184,21 @@ def test_move_all_moves_every_card_in_order_and_a_card_from_a_public_zone_is_see
     assert hand.observe(0) == (UNSEEN, 7, 8)
 
 
+def test_observe_as_shows_each_seen_card_as_its_type_so_two_copies_look_the_same() -> None:
+    """As Theseus' instances: cards 0 and 1 are two copies of type 7, card 2 is of type 8."""
+    type_of = [7, 7, 8]
+    first = [_zone("market", TABLE, PUBLIC, [0, 2]), _zone("hand", 0, OWNER_ONLY, [1]),
+             _zone("pile", TABLE, HIDDEN, [])]
+    second = [_zone("market", TABLE, PUBLIC, [1, 2]), _zone("hand", 0, OWNER_ONLY, [0]),
+              _zone("pile", TABLE, HIDDEN, [])]
+    move_card(first[0], 1, first[2])  # seen by every seat on its way into the face-down pile
+    move_card(second[0], 1, second[2])
+    assert observe_zones(first, 0, type_of) == ((7,), (7,), (8,)) == observe_zones(second, 0, type_of)
+    assert observe_zones(first, 1, type_of) == ((7,), (UNSEEN,), (8,))
+    assert observe_zones(first, 0) != observe_zones(second, 0)  # without it, the copies differ
+    assert first[1].observe(0, type_of) == (7,) and first[1].observe(1, type_of) == (UNSEEN,)
+
+
 def test_a_revealed_card_is_seen_by_every_seat_where_it_lies_and_survives_resampling() -> None:
     tier = _zone("tier", TABLE, HIDDEN, [4, 5, 6], pool=0)
     tier.reveal(1)
