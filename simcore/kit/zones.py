@@ -113,6 +113,11 @@ class Zone:
         if self.visibility != PUBLIC:
             self.seen[position] |= 1 << seat
 
+    def reveal(self, position: int) -> None:
+        """Every seat sees the card at ``position`` (a card turned face up where it lies)."""
+        if self.visibility != PUBLIC:
+            self.seen[position] = EVERY_SEAT
+
     def take(self, position: int) -> int:
         """Remove and return the card at ``position``."""
         if self.visibility != PUBLIC:
@@ -184,6 +189,16 @@ class Zone:
             return tuple(observe_as[card] for card in self.cards)
         return tuple(observe_as[card] if not self.hidden_from(seat, position) else UNSEEN
                      for position, card in enumerate(self.cards))
+
+
+def draw_face_down(pile: Zone, rng: Generator) -> int:
+    """Take the top card of ``pile`` (-1 when it is empty); a pile whose cards
+    all lie face up (``bury_face_up``) is first shuffled face down."""
+    if len(pile.cards) <= pile.face_up:
+        if not pile.cards:
+            return -1
+        pile.shuffle(rng)
+    return pile.take_top()
 
 
 def move_card(source: Zone, position: int, target: Zone) -> int:

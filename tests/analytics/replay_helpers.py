@@ -25,6 +25,8 @@ def hand_names(game_id: str, state: GameState, seat: int) -> list[str]:
         return [raw.config.names[raw.card_of[instance]] for instance in raw.hand(seat)]
     if game_id == "ring_of_chaos":
         return [RING_CARD_NAMES[card] for card in raw.hands[seat]]
+    if game_id == "party_wanted":
+        return [raw.config.names[card] for card in raw.hand(seat)]
     return [raw.config.names[card] for card in raw.hands[seat]]
 
 
