@@ -22,7 +22,7 @@ def hand_names(game_id: str, state: GameState, seat: int) -> list[str]:
     if game_id == "theseus":
         return [raw.config.names[raw.card_of[instance]] for instance in raw.hands[seat]]
     if game_id == "ring_of_chaos":
-        return [RING_CARD_NAMES[card] for card in raw.hands[seat]]
+        return [RING_CARD_NAMES[card] for card in raw.hand(seat)]
     return [raw.config.names[card] for card in raw.hands[seat]]
 
 

@@ -100,9 +100,9 @@ def test_a_game_with_overrides_obeys_them() -> None:
     for seed in range(20):
         state = play_game(GAME, config, 3, seed, [parse_agent_spec("heuristic")] * 3).state
         assert isinstance(state, RingState)
-        assert max(state.points) <= 5
+        assert max(state.scores()) <= 5
         if state.end_reason() == "points":
-            assert state.points[state.winners()[0]] == 5
+            assert state.points(state.winners()[0]) == 5
 
 
 def test_power_parameters_out_of_range_name_their_path() -> None:
