@@ -3,24 +3,9 @@
 from __future__ import annotations
 
 from simcore.describe import Fact, SeatView, StateView, Zone, facts
+from simcore.games.ring_of_chaos import rules
 from simcore.games.ring_of_chaos.config import CARD_NAMES, CLASS_NAMES
-from simcore.games.ring_of_chaos.rules import (
-    ACTIVE,
-    DISCARD_PILE,
-    DRAW_PILE,
-    IMPRISONED,
-    K_DRAFT,
-    LIMBO,
-    RING_HOLDER,
-    RING_SPACE,
-    STATUS_NAMES,
-    TASKS,
-    TITHE_POOL,
-    USED_ATTACK,
-    USED_BONUS,
-    USED_MOVE,
-    RingState,
-)
+from simcore.games.ring_of_chaos.rules import STATUS_NAMES, RingState
 from simcore.kit.view import zone_view
 
 
@@ -29,7 +14,7 @@ def describe_state(state: RingState) -> StateView:
     map, Summoning Points and Imprison cards; the Ring, the discard pile, the
     cards in limbo and in the Tithe pool, and the draw pile's size."""
     numbers = state.numbers
-    holder = numbers[RING_HOLDER]
+    holder = numbers[rules.RING_HOLDER]
     seats = []
     for seat in range(state.n_players):
         heroes = ", ".join(f"{CLASS_NAMES[hero]} {STATUS_NAMES[status]}"
@@ -41,27 +26,27 @@ def describe_state(state: RingState) -> StateView:
             seat_facts.append(("Ring of Chaos", "wears it"))
         zones: list[Zone] = []
         if state.imprisoned(seat):
-            zones.extend(zone_view(state.seat_zone(seat, IMPRISONED), CARD_NAMES))
+            zones.extend(zone_view(state.seat_zone(seat, rules.IMPRISONED), CARD_NAMES))
         seats.append(SeatView(seat, state.party_name(seat) or "", tuple(CARD_NAMES[card] for card in state.hand(seat)),
                               tuple(zones), facts(*seat_facts)))
     ring = (f"worn by seat {holder}" if holder >= 0
-            else "on the Chaos Altar" if numbers[RING_SPACE] == state.config.board.altar
-            else f"on space {numbers[RING_SPACE]}")
-    used = (("move", USED_MOVE), ("attack", USED_ATTACK), ("bonus", USED_BONUS))
+            else "on the Chaos Altar" if numbers[rules.RING_SPACE] == state.config.board.altar
+            else f"on space {numbers[rules.RING_SPACE]}")
+    used = (("move", rules.USED_MOVE), ("attack", rules.USED_ATTACK), ("bonus", rules.USED_BONUS))
     table_facts = list(facts(
-        ("map", state.config.board.name), ("Ring of Chaos", ring), ("active seat", numbers[ACTIVE]),
+        ("map", state.config.board.name), ("Ring of Chaos", ring), ("active seat", numbers[rules.ACTIVE]),
         ("actions used", ", ".join(name for name, index in used if numbers[index]) or "none"),
-        ("draw pile", f"{len(state.zones[DRAW_PILE])} cards")))
+        ("draw pile", f"{len(state.zones[rules.DRAW_PILE])} cards")))
     asked = state.decisions.asked
-    if asked.kind == K_DRAFT and not state.over:
+    if asked.kind == rules.K_DRAFT and not state.over:
         names = state.config.party_names
         table_facts.append(Fact("draft offer", f"{names[asked.a]} or {names[asked.b]}"))
     if state.over:
         table_facts.append(Fact("ended by", state.ended_by))
-    table = zone_view(state.zones[DISCARD_PILE], CARD_NAMES)
-    for index in (LIMBO, TITHE_POOL):
+    table = zone_view(state.zones[rules.DISCARD_PILE], CARD_NAMES)
+    for index in (rules.LIMBO, rules.TITHE_POOL):
         if state.zones[index].cards:
             table.extend(zone_view(state.zones[index], CARD_NAMES))
-    phase = "over" if state.over else TASKS.names[asked.kind] if asked.kind >= 0 else "rules"
+    phase = "over" if state.over else rules.TASKS.names[asked.kind] if asked.kind >= 0 else "rules"
     return StateView(phase=phase, to_act=state.current_player, turns=state.turns(), seats=tuple(seats),
                      table=tuple(table), table_facts=tuple(table_facts))

@@ -163,6 +163,8 @@ DRAW_CARD: Final = MENU.encode(1)  # Attack Action: draw a card instead of attac
 PICK_UP_RING: Final = MENU.encode(2)  # Bonus Action
 STEAL_RING: Final = MENU.encode(3)  # Bonus Action, from an Adjacent wearer
 DEFENDERS_POWER: Final = MENU.encode(4)  # Bonus Action of Defenders of the Faith
+_MENU_TEXTS: Final = ("end the turn", "draw a card (Attack Action)", "pick up the Ring", "steal the Ring",
+                      "discard two cards to raise a Hero (Defenders of the Faith)")
 
 _VALUE_ANSWERS: Final = {
     K_DRAFT: PARTY, K_GUARDIAN_DEFEND: HERO, K_DISCARD_EXCESS: HAND_POSITION, K_PUSH: SPACE, K_TARGET: SEAT,
@@ -571,16 +573,10 @@ class RingState(KitState):
         return str(action)
 
     def _describe_main(self, action: int, hand: list[int]) -> str:
-        if action == END_TURN:
-            return "end the turn"
-        if action == DRAW_CARD:
-            return "draw a card (Attack Action)"
-        if action == PICK_UP_RING:
-            return "pick up the Ring"
-        if action == STEAL_RING:
-            return f"steal the Ring from seat {self.numbers[RING_HOLDER]}"
-        if action == DEFENDERS_POWER:
-            return "discard two cards to raise a Hero (Defenders of the Faith)"
+        if MENU.matches(action):
+            if action == STEAL_RING:
+                return f"steal the Ring from seat {self.numbers[RING_HOLDER]}"
+            return _MENU_TEXTS[MENU.value(action)]
         if STEAL_CARD.matches(action):
             return f"take a random card from seat {STEAL_CARD.value(action)} (Den of Thieves)"
         if MOVE.matches(action):
@@ -832,6 +828,12 @@ class RingState(KitState):
         """Put the task (kind, seat, a, b, c) on top of the stack."""
         self.decisions.stack.append(Task(kind, seat, a, b, c))
 
+    def _discard(self, seat: int, position: int) -> int:
+        """Put the card at ``position`` of ``seat``'s hand on the discard pile; the card."""
+        card = self.hand_zone(seat).take(position)
+        self.zones[DISCARD_PILE].cards.append(card)
+        return card
+
     def _ask(self, kind: int, seat: int, a: int, b: int, c: int, choices: list[int]) -> None:
         """Ask ``seat`` the question of task (kind, seat, a, b, c); answers in ``choices``."""
         self.ask(Task(kind, seat, a, b, c), choices)
@@ -974,8 +976,7 @@ class RingState(KitState):
         if position == NO_CHOICE:  # asked again after a resample
             self._ask(K_DISCARD_EXCESS, seat, 0, 0, 0, self.distinct_positions(seat))
             return
-        card = self.hand_zone(seat).take(position)
-        self.zones[DISCARD_PILE].cards.append(card)
+        card = self._discard(seat, position)
         if self.trace is not None:
             self.emit("discard", f"seat {seat} discards {self.card_name(card)} to the hand limit", seat=seat)
 
@@ -1301,8 +1302,7 @@ class RingState(KitState):
             if self.hand(seat):
                 self._ask(K_POISON_DISCARD, seat, 0, 0, 0, self.distinct_positions(seat))
             return
-        card = self.hand_zone(seat).take(position)
-        self.zones[DISCARD_PILE].cards.append(card)
+        card = self._discard(seat, position)
         if self.trace is not None:
             self.emit("discard", f"seat {seat} discards {self.card_name(card)} (Poison)", seat=seat)
 
@@ -1367,9 +1367,8 @@ class RingState(KitState):
             return
         if position == PASS:
             return
-        card = self.hand_zone(seat).take(position)
+        card = self._discard(seat, position)
         self._mark_played(seat, card)
-        self.zones[DISCARD_PILE].cards.append(card)
         self._push(K_SAVAGE_MORE, seat)
         self._push(K_TARGET, seat, card, 2)
 
@@ -1419,8 +1418,7 @@ class RingState(KitState):
                     self.power_used[attacker] += 1  # the second hit counts: Full Strength to Dead
             self._hit(attacker, defender, hero, levels, True)
             return
-        card = self.hand_zone(defender).take(position)
-        self.zones[DISCARD_PILE].cards.append(card)
+        card = self._discard(defender, position)
         self._mark_played_as_counter(defender, card)
         attacking_card = attack_card(packed)
         owner = attacker if attacker >= 0 else -1 - attacker
@@ -1545,9 +1543,7 @@ class RingState(KitState):
             self._offer_sacrifice(taker, holder, card, step + 1)
             return
         self.decisions.stack.pop()  # the K_GIVE_RING below: the Ring stays
-        sacrifice = self.hand_zone(seat).take(position)
-        self.zones[DISCARD_PILE].cards.append(sacrifice)
-        self._mark_played_as_counter(seat, sacrifice)
+        self._mark_played_as_counter(seat, self._discard(seat, position))
         if card >= 0:
             self.stats.add(taker, _COUNTERED, card)
         if self.trace is not None:
@@ -1610,9 +1606,7 @@ class RingState(KitState):
         if position == PASS:
             self._offer_chaos_magic(caster, victim, last, countered, step + 1)
             return
-        card = self.hand_zone(seat).take(position)
-        self.zones[DISCARD_PILE].cards.append(card)
-        self._mark_played_as_counter(seat, card)
+        self._mark_played_as_counter(seat, self._discard(seat, position))
         if not countered:
             self.stats.add(caster, _COUNTERED, CHAOS_MAGIC)
         if self.trace is not None:
@@ -1621,7 +1615,7 @@ class RingState(KitState):
 
     # -------------------------------------------------------- raising Heroes
 
-    def _offer_hell_raisers(self, caster: int, card: int, hero: int = -1) -> None:
+    def _offer_hell_raisers(self, caster: int, card: int) -> None:
         """Hell Raisers may negate a Resurrection, Necromancy or Defenders' raise of a Dead Hero."""
         for other in self.others_alive(caster):
             if self.power(other) == HELL_RAISERS and self.hand(other):
@@ -1636,9 +1630,7 @@ class RingState(KitState):
         if choice == PASS:
             return
         self.decisions.stack.pop()  # the raise below is negated
-        hand = self.hand_zone(seat)
-        discarded = hand.take(self.rng.below(len(hand.cards)))  # the victim picks blindly
-        self.zones[DISCARD_PILE].cards.append(discarded)
+        discarded = self._discard(seat, self.rng.below(len(self.hand(seat))))  # the victim picks blindly
         self._mark_played_as_counter(seat, discarded)
         self.power_used[seat] += 1
         if card >= 0:
@@ -1687,7 +1679,7 @@ class RingState(KitState):
         if position == NO_CHOICE:
             self._ask(K_DEFENDERS_DISCARD, seat, 0, 0, 0, self.distinct_positions(seat))
             return
-        self.zones[DISCARD_PILE].cards.append(self.hand_zone(seat).take(position))
+        self._discard(seat, position)
 
     # ------------------------------------------------------------- the end
 
