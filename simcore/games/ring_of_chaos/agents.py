@@ -41,7 +41,6 @@ from simcore.api import Agent, GameState
 from simcore.games.ring_of_chaos.config import (
     ATTACK_SLOT,
     BULLY,
-    CARD_SLOTS,
     CHAOS_MAGIC,
     CLERIC,
     DODGE,
@@ -195,7 +194,7 @@ def card_value(state: RingState, seat: int, card: int) -> int:
         return 0
     if card in CARD_VALUE:
         return CARD_VALUE[card]
-    return ATTACK_VALUE if CARD_SLOTS[card] == ATTACK_SLOT else OTHER_VALUE
+    return ATTACK_VALUE if state.config.card_slots[card] == ATTACK_SLOT else OTHER_VALUE
 
 
 def ring_space(state: RingState) -> int:
@@ -454,7 +453,7 @@ def _attack_play(state: RingState, seat: int, plays: dict[int, int], legal_actio
     Death from Above ranged play of the least valuable Attack card at a distant target; -1 if none."""
     holder = state.numbers[RING_HOLDER]
     for card, action in plays.items():
-        if CARD_SLOTS[card] != ATTACK_SLOT:
+        if state.config.card_slots[card] != ATTACK_SLOT:
             continue
         if card == PIT_TRAP:
             if any(state.statuses(other)[ROGUE] == DEAD for other in state.others_alive(seat)):

@@ -37,38 +37,38 @@ from simcore.games.ring_of_chaos.config import (
     BRUTE_SQUAD,
     BULLY,
     CARD_NAMES,
-    CARD_REACH,
-    CARD_SLOTS,
     CHAOS_MAGIC,
     CLASS_NAMES,
     DAGGER,
     DEATH_FROM_ABOVE,
     DEFENDERS_OF_THE_FAITH,
     DEN_OF_THIEVES,
-    DODGE,
     DOMINANCE,
     DREAD_LEGION,
     EARTHQUAKE,
     FIREBALL,
     GIANT_SLAYERS,
+    GUARDIAN,
     HASTY_RETREAT,
     HEALING_POTION,
     HELL_RAISERS,
     HEROIC_SACRIFICE,
     IMPRISON,
     LEADERSHIP,
-    MELEE_CARDS,
+    MELEE,
     MELEE_REACH,
+    MELEE_SURE,
     MIND_CONTROL,
     MOVE_SLOT,
     NECROMANCY,
     NO_CLASS,
-    PARRY,
+    NO_REACH,
     PICKPOCKET,
     PIT_TRAP,
     POISON,
-    RANGED_CARDS,
+    RANGED,
     RANGED_REACH,
+    RANGED_SURE,
     RESURRECTION,
     ROGUE,
     SAVAGE_ATTACK,
@@ -77,8 +77,6 @@ from simcore.games.ring_of_chaos.config import (
     TELEPORT,
     TEMPLE_GUARDIAN,
     TITHE,
-    UNDODGEABLE,
-    UNPARRYABLE,
     RingConfig,
 )
 from simcore.kit.cardstats import CardStats
@@ -91,8 +89,7 @@ from simcore.seeding import make_rng
 DEAD, WOUNDED, FULL = 0, 1, 2
 STATUS_NAMES = ("dead", "wounded", "full strength")
 
-# Attack styles: who may counter with what.
-MELEE, MELEE_SURE, RANGED, RANGED_SURE, GUARDIAN = range(5)
+# Attack styles (``config.MELEE``...): who may counter with what.
 STYLE_NAMES = ("melee", "melee (cannot be parried)", "ranged", "ranged (cannot be dodged)", "Temple Guardian")
 
 # The task kinds, with their fields' names (``a``, ``b``, ``c`` in order), in the order of
@@ -634,9 +631,10 @@ class RingState(KitState):
     def attack_targets(self, seat: int, card: int, as_ranged: bool) -> list[int]:
         """Parties ``card`` may target: Adjacent for melee, not Adjacent for ranged, any for Imprison."""
         others = self.others_alive(seat)
-        if as_ranged or card in RANGED_CARDS:
+        reach = self.config.card_reach[card]
+        if as_ranged or reach == RANGED_REACH:
             return [other for other in others if not self.is_adjacent(seat, other)]
-        if card in MELEE_CARDS:
+        if reach == MELEE_REACH:
             return [other for other in others if self.is_adjacent(seat, other)]
         if card == IMPRISON:
             return [other for other in others if not self.imprisoned(other)]
@@ -677,7 +675,7 @@ class RingState(KitState):
     def can_play(self, seat: int, card: int, has_adjacent: bool, has_distant: bool) -> bool:
         """Whether ``card`` may be played now as the active player's Action
         (``has_adjacent``/``has_distant``: whether another party is / is not Adjacent)."""
-        slot = CARD_SLOTS[card]
+        slot = self.config.card_slots[card]
         if slot == MOVE_SLOT:
             if self.numbers[USED_MOVE]:
                 return False
@@ -691,7 +689,7 @@ class RingState(KitState):
             return False
         if not self.can_use_class(seat, card):
             return False
-        reach = CARD_REACH[card]
+        reach = self.config.card_reach[card]
         if reach == MELEE_REACH:
             return has_adjacent
         if reach == RANGED_REACH:
@@ -740,24 +738,16 @@ class RingState(KitState):
         """Hand positions (one per card type) of the cards that can counter an
         attack of ``style`` on a Full Strength Hero of ``defender``."""
         hand = self.hand(defender)
+        counter_styles = self.config.card_counter_styles  # ``cards.<name>.counters``
         seen: list[int] = []
         result: list[int] = []
         for position in range(len(hand)):
             card = hand[position]
             if card in seen or not self.can_use_class(defender, card):
                 continue
-            if card == HASTY_RETREAT:
-                usable = len(self.retreat_destinations(defender)) > 0
-            elif card == PARRY:
-                usable = style in (MELEE, GUARDIAN)
-            elif card == DODGE:
-                usable = style in (RANGED, GUARDIAN)
-            elif style != GUARDIAN:
-                usable = False
-            elif card in (CHAOS_MAGIC, HEROIC_SACRIFICE):  # Counter Action cards too
-                usable = self.config.guardian_every_counter_card
-            else:
-                usable = CARD_SLOTS[card] == ATTACK_SLOT
+            if not counter_styles[card] >> style & 1:
+                continue
+            usable = card != HASTY_RETREAT or len(self.retreat_destinations(defender)) > 0
             if usable:
                 seen.append(card)
                 result.append(position)
@@ -809,16 +799,17 @@ class RingState(KitState):
                 has_adjacent = True
             else:
                 has_distant = True
+        slots = self.config.card_slots
         open_slots = (not numbers[USED_MOVE], not numbers[USED_ATTACK], not numbers[USED_BONUS], False, False)
         for position in self.distinct_positions(seat):
             card = hand[position]
-            if open_slots[CARD_SLOTS[card]] and self.can_play(seat, card, has_adjacent, has_distant):
+            if open_slots[slots[card]] and self.can_play(seat, card, has_adjacent, has_distant):
                 choices.append(PLAY.encode(position))
         if not numbers[USED_ATTACK] and self.power(seat) == DEATH_FROM_ABOVE and has_distant:
             any_class = self.config.death_from_above_dead_classes
             for position in self.distinct_positions(seat):
                 card = hand[position]
-                if CARD_SLOTS[card] == ATTACK_SLOT and (any_class or self.can_use_class(seat, card)):
+                if slots[card] == ATTACK_SLOT and (any_class or self.can_use_class(seat, card)):
                     choices.append(PLAY_AS_RANGED.encode(position))
         return choices
 
@@ -1175,7 +1166,7 @@ class RingState(KitState):
         """Take the card from the hand, use up its Action, and start its effect."""
         card = self.hand_zone(seat).take(position)
         self._mark_played(seat, card)
-        slot = ATTACK_SLOT if as_ranged else CARD_SLOTS[card]
+        slot = ATTACK_SLOT if as_ranged else self.config.card_slots[card]
         if slot == MOVE_SLOT:
             self.numbers[USED_MOVE] = 1
         elif slot == ATTACK_SLOT:
@@ -1195,7 +1186,7 @@ class RingState(KitState):
             self._start_effect(seat, card)
 
     def _start_effect(self, seat: int, card: int) -> None:
-        if card in MELEE_CARDS or card in RANGED_CARDS or card in (IMPRISON, SNEAK, PICKPOCKET, POISON, CHAOS_MAGIC):
+        if self.config.card_reach[card] != NO_REACH or card in (IMPRISON, SNEAK, PICKPOCKET, POISON, CHAOS_MAGIC):
             self._push(K_TARGET, seat, card, 0)
         elif card == DOMINANCE:
             holder = self.numbers[RING_HOLDER]
@@ -1238,20 +1229,21 @@ class RingState(KitState):
         if self.trace is not None:
             self.emit("target", f"seat {seat} targets seat {target} with {self.card_name(card)}",
                        seat=seat, target=target)
+        reach, sure = self.config.card_reach[card], self.config.card_sure[card]
         if mode == 1:
             self._push(K_ATTACKER_HERO, seat, target, RANGED, card)
-        elif card in MELEE_CARDS:
+        elif reach == MELEE_REACH:
             if card == SAVAGE_ATTACK and mode == 0:
                 self._push(K_SAVAGE_MORE, seat)
-            self._push(K_ATTACKER_HERO, seat, target, MELEE_SURE if card in UNPARRYABLE else MELEE, card)
-        elif card in RANGED_CARDS:
+            self._push(K_ATTACKER_HERO, seat, target, MELEE_SURE if sure else MELEE, card)
+        elif reach == RANGED_REACH:
             if card == FIREBALL:
                 space = self.position(target)
                 splash = K_SPLASH if self.config.fireball_splash_optional else K_ATTACKER_HERO
                 for other in reversed(self.others_alive(seat)):
                     if other != target and self.config.board.distance[space][self.position(other)] == 1:
                         self._push(splash, seat, other, RANGED, FIREBALL)
-            self._push(K_ATTACKER_HERO, seat, target, RANGED_SURE if card in UNDODGEABLE else RANGED, card)
+            self._push(K_ATTACKER_HERO, seat, target, RANGED_SURE if sure else RANGED, card)
         elif card == IMPRISON:
             self.zones[LIMBO].cards.remove(IMPRISON)
             self.imprisoned(target).append(IMPRISON)  # a public zone: no history to keep
@@ -1359,7 +1351,7 @@ class RingState(KitState):
             if self.attack_targets(seat, DAGGER, False):
                 for candidate in self.distinct_positions(seat):
                     card = hand[candidate]
-                    if card in MELEE_CARDS and self.can_use_class(seat, card):
+                    if self.config.card_reach[card] == MELEE_REACH and self.can_use_class(seat, card):
                         choices.append(candidate)
             # Asked even when passing is the only answer (then applied without a
             # decision), so that the question does not reveal the hand.
