@@ -102,6 +102,7 @@ from simcore.games.ring_of_chaos.rules import (
     K_TITHE_DROP,
     K_TITHE_PICK,
     MOVE,
+    PAIR,
     PASS,
     PICK_UP_RING,
     PLAY,
@@ -172,7 +173,7 @@ class RingHeuristicAgent(Agent):
         if kind == K_LEADERSHIP:
             return leadership_space(state, seat, state.decisions.asked.a, legal_actions)
         if kind == K_CHAOS_OFFER:
-            victim = state.decisions.asked.a % 8
+            victim = PAIR.field(state.decisions.asked.a, 1)
             return legal_actions[0] if victim == seat else PASS
         if kind == K_HELL_OFFER:
             return legal_actions[0] if len(state.hand(seat)) >= 2 else PASS

@@ -27,7 +27,7 @@ redrawing what the seat cannot see.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from simcore.api import CardColumns, GameInfo, TraceSink, ranks_from_scores
@@ -247,19 +247,10 @@ INFO = GameInfo(
 )
 
 
-def pack_attack(style: int, card: int) -> int:
-    """An attack's style and card (-1 for none) in one task field."""
-    return style * 100 + card + 1
-
-
-def attack_style(packed: int) -> int:
-    """The style of a packed attack."""
-    return packed // 100
-
-
-def attack_card(packed: int) -> int:
-    """The card of a packed attack, -1 for none."""
-    return packed % 100 - 1
+# Two small numbers in one task field (a counter's attack, a Chaos Magic chain's parties and
+# progress), packed by the kit's encoder rather than by arithmetic.
+ATTACK: Final = ActionType(0, "attack", ("style", "card + 1"), (8, 8))
+PAIR: Final = ActionType(0, "pair", ("first", "second"), (8, 8))
 
 
 class RingState(KitState):
@@ -831,77 +822,7 @@ class RingState(KitState):
 
     def perform(self, task: Task, choice: int) -> None:
         """Do one task (``choice`` is NO_CHOICE unless the task's question was answered)."""
-        kind, seat, a, b, c = task.kind, task.seat, task.a, task.b, task.c
-        if kind == K_MAIN:
-            self._main(seat, choice)
-        elif kind == K_DRAW:
-            self._draw_task(seat, a == 1)
-        elif kind == K_TURN_START:
-            self._turn_start(seat)
-        elif kind == K_END_TURN:
-            self._end_turn(seat)
-        elif kind == K_GUARDIAN_DEFEND:
-            self._guardian_defend(seat, a, choice)
-        elif kind == K_TARGET:
-            self._target(seat, a, b, choice)
-        elif kind == K_ATTACKER_HERO:
-            self._attacker_hero(seat, a, b, c, choice)
-        elif kind == K_COUNTER:
-            self._counter(seat, a, b, c, choice)
-        elif kind == K_OWN_HERO_HIT:
-            self._own_hero_hit(seat, a, b == 1, choice)
-        elif kind == K_DISCARD_EXCESS:
-            self._discard_excess(seat, choice)
-        elif kind == K_DRAFT:
-            self._draft(seat, a, b, c, choice)
-        elif kind == K_PUSH:
-            self._push_occupant(seat, a, b, choice)
-        elif kind == K_RETREAT:
-            self._retreat(seat, choice)
-        elif kind == K_SPACE:
-            self._space(seat, a, choice)
-        elif kind == K_BULLY_TARGET:
-            self._bully_target(seat, choice)
-        elif kind == K_LEADERSHIP:
-            self._leadership(seat, a, choice)
-        elif kind == K_SCAVENGE:
-            self._scavenge(seat, choice)
-        elif kind == K_TITHE_DROP:
-            self._tithe_drop(seat, a, choice)
-        elif kind == K_TITHE_PICK:
-            self._tithe_pick(seat, choice)
-        elif kind == K_SAVAGE_MORE:
-            self._savage_more(seat, choice)
-        elif kind == K_TAKE_RING:
-            self._take_ring(seat, a, b)
-        elif kind == K_SACRIFICE:
-            self._sacrifice(seat, a, b, c, choice)
-        elif kind == K_GIVE_RING:
-            self._give_ring(seat, a)
-        elif kind == K_CHAOS_OFFER:
-            self._chaos_offer(seat, a, b, c, choice)
-        elif kind == K_RAISE:
-            self._raise(seat, a, choice)
-        elif kind == K_HELL_OFFER:
-            self._hell_offer(seat, a, b, choice)
-        elif kind == K_NECROMANCY:
-            self._necromancy(seat)
-        elif kind == K_DEFENDERS_HERO:
-            self._defenders_hero(seat, choice)
-        elif kind == K_DEFENDERS_DISCARD:
-            self._defenders_discard(seat, choice)
-        elif kind == K_RAISE_HERO:
-            self._raise_hero(seat, a)
-        elif kind == K_POISON_DISCARD:
-            self._poison_discard(seat, choice)
-        elif kind == K_PIT_TRAP:
-            self._pit_trap(seat)
-        elif kind == K_EARTHQUAKE:
-            self._earthquake(seat)
-        elif kind == K_SPLASH:
-            self._splash(seat, a, choice)
-        else:
-            raise AssertionError(f"unknown task {kind}")
+        _PERFORM[task.kind](self, task, choice)
 
     # --------------------------------------------------------- draft and turn
 
@@ -1018,7 +939,7 @@ class RingState(KitState):
         if hero == NO_CHOICE:
             self._ask(K_GUARDIAN_DEFEND, defender, drawer, 0, 0, self.living_heroes(defender))
             return
-        self._push(K_COUNTER, defender, -1 - drawer, hero, pack_attack(GUARDIAN, TEMPLE_GUARDIAN))
+        self._push(K_COUNTER, defender, -1 - drawer, hero, ATTACK.encode(GUARDIAN, TEMPLE_GUARDIAN + 1))
 
     def _main(self, seat: int, choice: int) -> None:
         """The active player's menu: one Move, one Attack, one Bonus Action, any order."""
@@ -1388,11 +1309,11 @@ class RingState(KitState):
         if hero == NO_CHOICE:
             self._ask(K_ATTACKER_HERO, attacker, defender, style, card, self.living_heroes(defender))
             return
-        self._push(K_COUNTER, defender, attacker, hero, pack_attack(style, card))
+        self._push(K_COUNTER, defender, attacker, hero, ATTACK.encode(style, card + 1))
 
     def _counter(self, defender: int, attacker: int, hero: int, packed: int, position: int) -> None:
         """The defender of a Full Strength Hero may play a counter card."""
-        style = attack_style(packed)
+        style = ATTACK.field(packed, 0)
         if position == NO_CHOICE:
             # A Full Strength Hero's player is always asked, even holding no counter (then
             # PASS is the only answer): whether it holds one stays hidden.
@@ -1412,7 +1333,7 @@ class RingState(KitState):
             return
         card = self._discard(defender, position)
         self._mark_played_as_counter(defender, card)
-        attacking_card = attack_card(packed)
+        attacking_card = ATTACK.field(packed, 1) - 1
         owner = attacker if attacker >= 0 else -1 - attacker
         if attacking_card >= 0 and self.alive(owner):
             self.stats.add(owner, _COUNTERED, attacking_card)
@@ -1571,7 +1492,7 @@ class RingState(KitState):
         while step < n:
             seat = (last + step) % n
             if self.alive(seat):  # asked even without the card: hands stay hidden
-                self._push(K_CHAOS_OFFER, seat, caster * 8 + victim, last, countered * 8 + step)
+                self._push(K_CHAOS_OFFER, seat, PAIR.encode(caster, victim), last, PAIR.encode(countered, step))
                 return
             step += 1
         if countered or self.points(victim) == 0:
@@ -1588,8 +1509,8 @@ class RingState(KitState):
                        seat=caster, victim=victim)
 
     def _chaos_offer(self, seat: int, who: int, last: int, chain: int, position: int) -> None:
-        caster, victim = who // 8, who % 8
-        countered, step = chain // 8, chain % 8
+        caster, victim = PAIR.field(who, 0), PAIR.field(who, 1)
+        countered, step = PAIR.field(chain, 0), PAIR.field(chain, 1)
         if position == NO_CHOICE:
             choices = self.positions_of(seat, CHAOS_MAGIC)
             choices.append(PASS)
@@ -1683,3 +1604,44 @@ class RingState(KitState):
             points = self.scores()
             self.emit("game_over", f"game over ({reason}): winner seat {winner}, points {points}",
                       reason=reason, winners=self.winners(), points=points)
+
+
+# What each task kind does: ``perform`` calls the entry of its kind with the state, the task and
+# the answer (``NO_CHOICE`` before the question is asked).
+_PERFORMERS: Final[dict[int, Callable[[RingState, Task, int], None]]] = {
+    K_MAIN: lambda state, task, choice: state._main(task.seat, choice),
+    K_DRAW: lambda state, task, choice: state._draw_task(task.seat, task.a == 1),
+    K_TURN_START: lambda state, task, choice: state._turn_start(task.seat),
+    K_END_TURN: lambda state, task, choice: state._end_turn(task.seat),
+    K_GUARDIAN_DEFEND: lambda state, task, choice: state._guardian_defend(task.seat, task.a, choice),
+    K_TARGET: lambda state, task, choice: state._target(task.seat, task.a, task.b, choice),
+    K_ATTACKER_HERO: lambda state, task, choice: state._attacker_hero(task.seat, task.a, task.b, task.c, choice),
+    K_COUNTER: lambda state, task, choice: state._counter(task.seat, task.a, task.b, task.c, choice),
+    K_OWN_HERO_HIT: lambda state, task, choice: state._own_hero_hit(task.seat, task.a, task.b == 1, choice),
+    K_DISCARD_EXCESS: lambda state, task, choice: state._discard_excess(task.seat, choice),
+    K_DRAFT: lambda state, task, choice: state._draft(task.seat, task.a, task.b, task.c, choice),
+    K_PUSH: lambda state, task, choice: state._push_occupant(task.seat, task.a, task.b, choice),
+    K_RETREAT: lambda state, task, choice: state._retreat(task.seat, choice),
+    K_SPACE: lambda state, task, choice: state._space(task.seat, task.a, choice),
+    K_BULLY_TARGET: lambda state, task, choice: state._bully_target(task.seat, choice),
+    K_LEADERSHIP: lambda state, task, choice: state._leadership(task.seat, task.a, choice),
+    K_SCAVENGE: lambda state, task, choice: state._scavenge(task.seat, choice),
+    K_TITHE_DROP: lambda state, task, choice: state._tithe_drop(task.seat, task.a, choice),
+    K_TITHE_PICK: lambda state, task, choice: state._tithe_pick(task.seat, choice),
+    K_SAVAGE_MORE: lambda state, task, choice: state._savage_more(task.seat, choice),
+    K_TAKE_RING: lambda state, task, choice: state._take_ring(task.seat, task.a, task.b),
+    K_SACRIFICE: lambda state, task, choice: state._sacrifice(task.seat, task.a, task.b, task.c, choice),
+    K_GIVE_RING: lambda state, task, choice: state._give_ring(task.seat, task.a),
+    K_CHAOS_OFFER: lambda state, task, choice: state._chaos_offer(task.seat, task.a, task.b, task.c, choice),
+    K_RAISE: lambda state, task, choice: state._raise(task.seat, task.a, choice),
+    K_HELL_OFFER: lambda state, task, choice: state._hell_offer(task.seat, task.a, task.b, choice),
+    K_NECROMANCY: lambda state, task, choice: state._necromancy(task.seat),
+    K_DEFENDERS_HERO: lambda state, task, choice: state._defenders_hero(task.seat, choice),
+    K_DEFENDERS_DISCARD: lambda state, task, choice: state._defenders_discard(task.seat, choice),
+    K_RAISE_HERO: lambda state, task, choice: state._raise_hero(task.seat, task.a),
+    K_POISON_DISCARD: lambda state, task, choice: state._poison_discard(task.seat, choice),
+    K_PIT_TRAP: lambda state, task, choice: state._pit_trap(task.seat),
+    K_EARTHQUAKE: lambda state, task, choice: state._earthquake(task.seat),
+    K_SPLASH: lambda state, task, choice: state._splash(task.seat, task.a, choice),
+}
+_PERFORM: Final = tuple(_PERFORMERS[kind] for kind in range(len(TASKS.names)))
