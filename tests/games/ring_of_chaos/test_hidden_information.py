@@ -14,18 +14,16 @@ from simcore.games.ring_of_chaos.rules import (
     RingState,
 )
 from simcore.rng import Generator
+from tests import gamekit
 
 from .helpers import DEFAULT, act, all_hands, build, card, hero, locations, play
 
 
 def _positions_along_random_games(seeds: range, n_players: int) -> Iterator[RingState]:
     for seed in seeds:
-        state = GAME.new_state(DEFAULT, n_players, seed)
-        agent = Generator(seed + 1000)
-        while not state.is_terminal():
+        for state, _ in gamekit.walk(GAME, DEFAULT, n_players, seed):
+            assert isinstance(state, RingState)
             yield state
-            actions = state.legal_actions()
-            state.apply(actions[agent.below(len(actions))])
 
 
 def _hidden(state: RingState, seat: int) -> Counter[int]:
