@@ -75,7 +75,7 @@ def write_catalog_file(path: ResultsPath, experiment_dirs: list[ResultsPath]) ->
         con.execute("USE catalog")
         register_sql_macros(con)
         create_base_views(con, files)
-        register_metric_views(con)
+        register_metric_views(con, defer_binding=False)
         con.execute("CHECKPOINT catalog")
     finally:
         con.close()

@@ -1117,7 +1117,8 @@ each to itself); ``register_metric_views(materialize=True)`` computes them once.
 
 
 def register_metric_views(con: duckdb.DuckDBPyConnection, *, counts: bool = True,
-                          paired: bool | None = None, materialize: bool = False) -> None:
+                          paired: bool | None = None, materialize: bool = False,
+                          defer_binding: bool = True) -> None:
     """Create the count views and every metric view on ``con`` (which has ``games``, ``players``, ``cards``).
 
     With ``counts=False`` the count views are left to the caller (who has
@@ -1125,11 +1126,21 @@ def register_metric_views(con: duckdb.DuckDBPyConnection, *, counts: bool = True
     ``analytics.partials``). With ``materialize`` the views of
     ``MATERIALIZED_VIEWS`` are computed once into temporary tables (the
     results must not change while ``con`` is open: the report's cached counts).
+
+    With ``defer_binding`` (the default) DuckDB checks each view's syntax now
+    and binds it when a query first reads it: binding every view at creation
+    took about a second of CPU per catalog opened (``card_stats``,
+    ``card_faction_stats`` and ``variant_deltas`` most of it), paid by every
+    ``cardlab sql`` query and dashboard session whatever few views they read.
+    A query binds the views it reads either way, so the answers are the same;
+    ``False`` binds (and so checks) every view at once (the catalog file).
     """
     columns = Columns.of(con)
+    create = "CREATE OR REPLACE VIEW {name} WITH (DEFER_BINDING) AS {query}" if defer_binding else \
+        "CREATE OR REPLACE VIEW {name} AS {query}"
     if counts:
         for name, query in count_view_sql(columns).items():
-            con.execute(f"CREATE OR REPLACE VIEW {name} AS {query}")
+            con.execute(create.format(name=name, query=query))
     if materialize:
         # What each temporary table was computed from, so that it can be computed
         # again when the interval macros change (``refresh_materialized_views``).
@@ -1139,7 +1150,7 @@ def register_metric_views(con: duckdb.DuckDBPyConnection, *, counts: bool = True
             con.execute(f"CREATE OR REPLACE TEMP TABLE _{name} AS {query}")
             con.execute("INSERT INTO _materialized VALUES (?, ?, ?)", [position, name, query])
             query = f"SELECT * FROM _{name}"
-        con.execute(f"CREATE OR REPLACE VIEW {name} AS {query}")
+        con.execute(create.format(name=name, query=query))
 
 
 def refresh_materialized_views(con: duckdb.DuckDBPyConnection) -> None:
