@@ -11,6 +11,8 @@ from simcore.agents import parse_agent_spec
 from simcore.games.theseus import GAME
 from simcore.games.theseus.rules import (
     END_ALL_ICONS,
+    END_EFFECTS,
+    END_PER_BONUS,
     END_PER_BONUSES,
     END_PER_ICON,
     END_PER_RANK,
@@ -21,6 +23,10 @@ from simcore.games.theseus.rules import (
     STEP_HAND_LIMIT,
     STEP_HEX,
     STEP_PILLAGE,
+    STEP_RECRUIT,
+    STEP_SUBJUGATE,
+    TASKS,
+    USE_EFFECTS,
     TheseusState,
     parse_end,
     parse_use,
@@ -46,6 +52,19 @@ def test_effect_texts_compile_to_unit_steps_and_end_effects() -> None:
     assert parse_end(["vp 3", "vp_per_icon recruit 2"], "p") == ((END_VP, 0, 3), (END_PER_ICON, RECRUIT_ICON, 2))
     assert parse_end(["vp_per_rank 4 1", "vp_per_bonuses 3 2", "vp_if_all_icons 2"], "p") == (
         (END_PER_RANK, 4, 1), (END_PER_BONUSES, 3, 2), (END_ALL_ICONS, 0, 2))
+
+
+def test_each_use_effect_compiles_to_its_own_step_and_each_end_effect_to_its_own_number() -> None:
+    steps = [parse_use([f"{name} 1"], "p") for name in USE_EFFECTS.names]
+    assert steps == [(STEP_EXPLORE,), (STEP_RECRUIT,), (STEP_SUBJUGATE,), (STEP_DRAW,), (STEP_HAND_LIMIT,),
+                     (STEP_HEX,), (STEP_PILLAGE,)]
+    assert [TASKS.names[step] for (step,) in steps] == [name.replace("_", " ") for name in USE_EFFECTS.names]
+    texts = ["vp 1", "vp_per_bonus 1", "vp_per_icon explore 1", "vp_per_rank 2 1", "vp_if_all_icons 1",
+             "vp_per_bonuses 2 1"]
+    assert [text.split()[0] for text in texts] == list(END_EFFECTS.names)
+    assert [parse_end([text], "p") for text in texts] == [
+        ((END_VP, 0, 1),), ((END_PER_BONUS, 0, 1),), ((END_PER_ICON, 0, 1),), ((END_PER_RANK, 2, 1),),
+        ((END_ALL_ICONS, 0, 1),), ((END_PER_BONUSES, 2, 1),)]
 
 
 def test_an_override_changes_one_card_and_leaves_the_defaults_untouched() -> None:
