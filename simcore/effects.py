@@ -47,7 +47,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from simcore.parameters import ParameterError, require
+from simcore.parameters import ParameterError
 
 _INTEGER = re.compile(r"-?[0-9]+")
 
@@ -132,6 +132,7 @@ class Vocabulary:
                 raise ValueError(f"an effect name is one word, got {name!r}")
         self.arguments: dict[str, tuple[Argument, ...]] = {name: tuple(kinds) for name, kinds in effects.items()}
         self.names: tuple[str, ...] = tuple(self.arguments)
+        self._kinds = {name: kind for kind, name in enumerate(self.names)}
 
     def form(self, name: str) -> str:
         """The effect as written with its argument labels, e.g. ``vp_per_icon ICON N``."""
@@ -156,29 +157,33 @@ class Vocabulary:
         dotted path) and the text are named in the error of a mistake."""
         words = text.split()
         name = words[0] if words else ""
-        require(name in self.arguments, path,
-                f"unknown effect {text!r}; expected one of {', '.join(self.names)}")
+        kind = self._kinds.get(name)
+        if kind is None:
+            raise ParameterError(path, f"unknown effect {text!r}; expected one of {', '.join(self.names)}")
+        # The messages are built only for a mistake: a game parses hundreds of effects per configure.
         kinds = self.arguments[name]
         written = words[1:]
-        count = len(written)
-        require(count == len(kinds), path,
-                f"{text!r}: expected {self.usage(name)}, got {count or 'no'} argument{'' if count == 1 else 's'}")
+        if len(written) != len(kinds):
+            count = len(written)
+            raise ParameterError(path, f"{text!r}: expected {self.usage(name)}, "
+                                       f"got {count or 'no'} argument{'' if count == 1 else 's'}")
         values: list[int] = []
         for argument, word in zip(kinds, written, strict=True):
             value = argument.read(word)
             if value is None:
                 raise ParameterError(path, f"{text!r}: expected {self.usage(name)}, got {argument.label} = {word}")
             values.append(value)
-        return ParsedEffect(self.names.index(name), tuple(values))
+        return ParsedEffect(kind, tuple(values))
 
     def parse(self, values: Any, path: str) -> tuple[ParsedEffect, ...]:
         """An effect list as written in a parameter tree (a TOML list of strings),
         in order; raises ``ParameterError`` naming ``path`` for a mistake."""
-        require(isinstance(values, list), path,
-                f"expected a list of effects such as [\"{self.example()}\"], got {values!r}")
+        if not isinstance(values, list):
+            raise ParameterError(path, f"expected a list of effects such as [\"{self.example()}\"], got {values!r}")
         effects: list[ParsedEffect] = []
         for text in values:
-            require(isinstance(text, str), path, f"expected each effect as a string such as \"{self.example()}\", "
-                                                 f"got {text!r}")
+            if not isinstance(text, str):
+                raise ParameterError(path, f"expected each effect as a string such as \"{self.example()}\", "
+                                           f"got {text!r}")
             effects.append(self.parse_one(text, path))
         return tuple(effects)
