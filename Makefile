@@ -18,8 +18,8 @@ STAMPS := .build-stamps
 # every game's rules.py, agents.py and config.py, but the modules that only
 # set up, describe or look up (INTERPRETED); a new game or kit module is
 # compiled without an edit here.
-INTERPRETED := simcore/__init__.py simcore/describe.py simcore/parameters.py simcore/registry.py simcore/trace.py \
-	simcore/kit/__init__.py simcore/kit/game.py simcore/kit/view.py
+INTERPRETED := simcore/__init__.py simcore/describe.py simcore/effects.py simcore/parameters.py simcore/registry.py \
+	simcore/trace.py simcore/kit/__init__.py simcore/kit/game.py simcore/kit/view.py
 COMPILED := $(sort $(filter-out $(INTERPRETED), $(wildcard simcore/*.py simcore/kit/*.py \
 	simcore/games/*/rules.py simcore/games/*/agents.py simcore/games/*/config.py)) simcore/agents/random_agent.py)
 

@@ -1,7 +1,8 @@
 """Party Wanted: the compiled configuration (``cards.toml`` -> ``PartyConfig``).
 
 Every card of every box is one entry of ``[cards.<name>]``; its effects are
-``"primitive:amount"`` strings from ``PRIMITIVES``. ``compile_config``
+lists of ``"primitive amount"`` strings (``["attack 2", "speed 1"]``, the one
+effect syntax of ``simcore.effects``) from the vocabulary ``EFFECTS``. ``compile_config``
 validates the tree (errors name the dotted path) and turns it into tuples
 indexed by card id, so the rules never look anything up by name.
 """
@@ -13,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simcore.parameters import Constraint, ParameterError, require
+from simcore.effects import Argument, Integer, Vocabulary
+from simcore.parameters import Constraint, require
 
 DATA_FILE = Path(__file__).with_name("cards.toml")
 
@@ -70,6 +72,29 @@ PERMANENT_PRIMITIVES = frozenset(range(P_PERM_ATTACK, P_PERM_HP + 1))
 PERM_ATTACK, PERM_DEFENSE, PERM_SPEED, PERM_HP = range(4)
 # A Combat Modifier acts on the whole table, so only untargeted primitives.
 MODIFIER_PRIMITIVES = frozenset({P_PARTY_ATTACK, P_PARTY_DEFENSE, P_PARTY_SPEED, P_PARTY_HEAL, P_ENEMY_ATTACK_PER_DEAD})
+
+# The argument of each primitive (simcore.effects; the syntax: docs/game-kit.md,
+# "Effects as data"). A bonus or malus is any integer (``defense -1``); an
+# amount of damage, healing or cards is at least 0; a resurrected hero comes
+# back with at least 1 HP; ``fight N`` brings at least one monster (and at most
+# rules.max_enemies, checked with the rules); a multiplier doubles or triples.
+# ``negate`` and ``mini_boss`` take no argument: their rules read no amount, and
+# they compile to the amount they always carried (``_AMOUNT_WITHOUT_ARGUMENT``).
+_SIGNED = (Integer("N"),)
+_AT_LEAST_0 = (Integer("N", minimum=0),)
+_PRIMITIVE_ARGUMENTS: dict[str, tuple[Argument, ...]] = {
+    "resurrect": (Integer("N", minimum=1),),
+    "fight": (Integer("N", minimum=1),),
+    "multiply_attack": (Integer("N", 2, 3),),
+    "multiply_defense": (Integer("N", 2, 3),),
+    "negate": (),
+    "mini_boss": (),
+    **{name: _AT_LEAST_0 for name in ("damage", "heal", "heal_self", "party_heal", "draw", "damage_party",
+                                      "damage_self", "draw_party", "treasure", "encounter", "add", "remove",
+                                      "weapon", "armor")},
+}
+EFFECTS = Vocabulary({name: _PRIMITIVE_ARGUMENTS.get(name, _SIGNED) for name in PRIMITIVES})
+_AMOUNT_WITHOUT_ARGUMENT = {P_NEGATE: 0, P_MINI_BOSS: 1}
 
 # Which hero a card played in combat targets (besides the enemy it is
 # designated to, see ENEMY_RELATIVE).
@@ -130,19 +155,10 @@ CONSTRAINTS = (
 
 
 def parse_effects(values: Any, path: str) -> Effects:
-    """``["attack:2", "negate:0"]`` -> ((P_ATTACK, 2), (P_NEGATE, 0))."""
-    require(isinstance(values, list), path, "expected a list of 'primitive:amount' strings")
-    parsed: list[tuple[int, int]] = []
-    for text in values:
-        name, _, amount = str(text).partition(":")
-        require(name in PRIMITIVES, path,
-                f"unknown effect primitive {name!r}; expected one of {', '.join(PRIMITIVES)}")
-        try:
-            value = int(amount)
-        except ValueError:
-            raise ParameterError(path, f"expected 'primitive:amount' with an integer amount, got {text!r}") from None
-        parsed.append((PRIMITIVES.index(name), value))
-    return tuple(parsed)
+    """An effect list as (primitive, amount) pairs, e.g. ``["attack 2", "negate"]``
+    -> ((P_ATTACK, 2), (P_NEGATE, 0))."""
+    return tuple((effect.kind, effect.arguments[0] if effect.arguments else _AMOUNT_WITHOUT_ARGUMENT[effect.kind])
+                 for effect in EFFECTS.parse(values, path))
 
 
 def _check_primitives(effects: Effects, allowed: frozenset[int], path: str, what: str) -> None:
@@ -267,14 +283,12 @@ def _owner_and_use(kind: int, card: Mapping[str, Any], path: str, effects: Effec
     return owner, use
 
 
-def _check_amounts(effects: Effects, path: str, max_enemies: int) -> None:
-    """The amounts a primitive allows: fight:n brings 1 to rules.max_enemies
-    monsters, a multiplier doubles or triples."""
+def _check_fights(effects: Effects, path: str, max_enemies: int) -> None:
+    """``fight N`` brings at most rules.max_enemies monsters (the vocabulary
+    checks the other bounds)."""
     for primitive, amount in effects:
         if primitive == P_FIGHT:
-            require(1 <= amount <= max_enemies, path, "expected fight:n with n from 1 to rules.max_enemies")
-        if primitive in (P_MULTIPLY_ATTACK, P_MULTIPLY_DEFENSE):
-            require(amount in (2, 3), path, "expected a multiplier of 2 or 3")
+            require(amount <= max_enemies, path, "expected 'fight N' with N from 1 to rules.max_enemies")
 
 
 def _enemy_entry(kind: int, card: Mapping[str, Any], path: str,
@@ -318,7 +332,7 @@ def compile_card(name: str, card: Mapping[str, Any], class_names: tuple[str, ...
     require(target >= 0, f"{path}.effects", "expected effects aimed at a living or a dead hero, not both")
     sacrifice_target = combat_target(sacrifice)
     require(sacrifice_target >= 0, f"{path}.sacrifice", "expected effects aimed at a living or a dead hero, not both")
-    _check_amounts(effects, f"{path}.effects", max_enemies)
+    _check_fights(effects, f"{path}.effects", max_enemies)
     enemy_type, level, low, high = _enemy_entry(kind, card, path, effects)
     draws = any(primitive == P_DRAW for primitive, _ in effects)
     return CardEntry(

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from simcore.api import CardColumns, GameInfo, TraceSink
+from simcore.effects import Choice, Integer, Vocabulary
 from simcore.kit.cardstats import CardStats
 from simcore.kit.decisions import NO_CHOICE, ActionType, ActionTypes, Task, TaskKinds
 from simcore.kit.state import KitState
@@ -138,9 +139,20 @@ MULTI_EXPLORE_PER_EFFECT, MULTI_EXPLORE_PER_CARD, MULTI_EXPLORE_REFILL_BETWEEN =
     "per_effect", "per_card", "refill_between")
 MULTI_EXPLORE_READINGS = (MULTI_EXPLORE_PER_EFFECT, MULTI_EXPLORE_PER_CARD, MULTI_EXPLORE_REFILL_BETWEEN)
 
-# End-of-game scoring primitives.
+# The effects a card's ``use`` and ``end`` lists may name, with their arguments
+# (``simcore.effects``; the syntax: docs/game-kit.md, "Effects as data"). A
+# ``use`` effect's index is its step; an ``end`` effect's is its END_ number.
+_AMOUNT = Integer("N", 1, 9)
+USE_EFFECTS = Vocabulary({name: (_AMOUNT,) for name in USE_PRIMITIVES})
 END_VP, END_PER_BONUS, END_PER_ICON, END_PER_RANK, END_ALL_ICONS, END_PER_BONUSES = range(6)
-END_PRIMITIVES = ("vp", "vp_per_bonus", "vp_per_icon", "vp_per_rank", "vp_if_all_icons", "vp_per_bonuses")
+END_EFFECTS = Vocabulary({
+    "vp": (_AMOUNT,),
+    "vp_per_bonus": (_AMOUNT,),
+    "vp_per_icon": (Choice("ICON", ICON_NAMES), _AMOUNT),
+    "vp_per_rank": (Integer("R", 1, LAST_RANK), _AMOUNT),
+    "vp_if_all_icons": (_AMOUNT,),
+    "vp_per_bonuses": (Integer("K", 1, 9), _AMOUNT),  # N VP per K Bonuses
+})
 
 END_FINAL = "final_rank_card_taken"
 END_CAP = "turn_cap"
@@ -234,6 +246,7 @@ class TheseusConfig:
     icons: tuple[int, ...]
     vps: tuple[int, ...]
     copies: tuple[int, ...]
+    # Each card's ``use`` and ``end`` lists as one text (effects joined by commas), for traces.
     use_texts: tuple[str, ...]
     end_texts: tuple[str, ...]
     # The unit steps of each card's effect (without its icon), in order.
@@ -279,30 +292,10 @@ CONSTRAINTS = (
 )
 
 
-def _primitive_words(text: str, path: str) -> list[list[str]]:
-    """``"explore 1, draw 2"`` -> ``[["explore", "1"], ["draw", "2"]]``."""
-    if not text.strip():
-        return []
-    parts = [part.split() for part in text.split(",")]
-    require(all(parts), path, "expected primitives separated by commas, e.g. 'explore 1, draw 1'")
-    return parts
-
-
-def _amount(word: str, path: str, name: str) -> int:
-    require(word.isdigit() and 1 <= int(word) <= 9, path, f"expected '{name} N' with N from 1 to 9, got {word!r}")
-    return int(word)
-
-
-def parse_use_primitives(text: str, path: str) -> tuple[tuple[int, int], ...]:
-    """The primitives of a ``use`` effect as (step, amount), e.g. ``"explore 2, draw 1"``
+def parse_use_primitives(effects: Any, path: str) -> tuple[tuple[int, int], ...]:
+    """The primitives of a ``use`` list as (step, amount), e.g. ``["explore 2", "draw 1"]``
     -> ((STEP_EXPLORE, 2), (STEP_DRAW, 1))."""
-    primitives: list[tuple[int, int]] = []
-    for words in _primitive_words(text, path):
-        name = words[0]
-        require(name in USE_PRIMITIVES and len(words) == 2, path,
-                f"expected primitives of the form 'name N' with name one of {', '.join(USE_PRIMITIVES)}")
-        primitives.append((USE_PRIMITIVES.index(name), _amount(words[1], path, name)))
-    return tuple(primitives)
+    return tuple((effect.kind, effect.arguments[0]) for effect in USE_EFFECTS.parse(effects, path))
 
 
 def unit_steps(primitives: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
@@ -310,9 +303,9 @@ def unit_steps(primitives: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
     return tuple(step for step, amount in primitives for _ in range(amount))
 
 
-def parse_use(text: str, path: str) -> tuple[int, ...]:
-    """The unit steps of a ``use`` effect, e.g. ``"explore 2"`` -> (EXPLORE, EXPLORE)."""
-    return unit_steps(parse_use_primitives(text, path))
+def parse_use(effects: Any, path: str) -> tuple[int, ...]:
+    """The unit steps of a ``use`` list, e.g. ``["explore 2"]`` -> (EXPLORE, EXPLORE)."""
+    return unit_steps(parse_use_primitives(effects, path))
 
 
 def held_refills(steps: list[int], first: int, last: int) -> list[int]:
@@ -337,27 +330,15 @@ def use_sequence(icon: int, primitives: tuple[tuple[int, int], ...], multi_explo
     return tuple(steps)
 
 
-def parse_end(text: str, path: str) -> tuple[tuple[int, int, int], ...]:
-    """The end-of-game effects of an ``end`` text as (primitive, argument, amount)."""
-    effects: list[tuple[int, int, int]] = []
-    for words in _primitive_words(text, path):
-        name = words[0]
-        require(name in END_PRIMITIVES, path, f"expected end primitives among {', '.join(END_PRIMITIVES)}")
-        kind = END_PRIMITIVES.index(name)
-        if kind == END_PER_ICON:
-            require(len(words) == 3 and words[1] in ICON_NAMES, path, "expected 'vp_per_icon ICON N'")
-            effects.append((kind, ICON_NAMES.index(words[1]), _amount(words[2], path, name)))
-        elif kind == END_PER_RANK:
-            require(len(words) == 3 and words[1].isdigit() and 1 <= int(words[1]) <= LAST_RANK, path,
-                    "expected 'vp_per_rank R N' with R from 1 to 6")
-            effects.append((kind, int(words[1]), _amount(words[2], path, name)))
-        elif kind == END_PER_BONUSES:
-            require(len(words) == 3, path, "expected 'vp_per_bonuses K N' (N VP per K Bonuses)")
-            effects.append((kind, _amount(words[1], path, name), _amount(words[2], path, name)))
-        else:
-            require(len(words) == 2, path, f"expected '{name} N'")
-            effects.append((kind, 0, _amount(words[1], path, name)))
-    return tuple(effects)
+def parse_end(effects: Any, path: str) -> tuple[tuple[int, int, int], ...]:
+    """The end-of-game effects of an ``end`` list as (primitive, argument, amount): the
+    amount is the last argument, the argument the one before it (an icon, a Rank, a
+    number of Bonuses) or 0, e.g. ``["vp_per_icon recruit 2"]`` -> ((END_PER_ICON, 1, 2),)."""
+    parsed: list[tuple[int, int, int]] = []
+    for effect in END_EFFECTS.parse(effects, path):
+        arguments = effect.arguments
+        parsed.append((effect.kind, arguments[0] if len(arguments) == 2 else 0, arguments[-1]))
+    return tuple(parsed)
 
 
 def compile_config(parameters: Mapping[str, Any]) -> TheseusConfig:
@@ -382,8 +363,8 @@ def compile_config(parameters: Mapping[str, Any]) -> TheseusConfig:
         icons.append(icon)
         vps.append(card["vp"])
         copies.append(card["copies"])
-        use_texts.append(card["use"])
-        end_texts.append(card["end"])
+        use_texts.append(", ".join(card["use"]))
+        end_texts.append(", ".join(card["end"]))
         effect_steps.append(steps)
         use_stack.append(tuple(reversed(use_sequence(icon, primitives, multi_explore))))
         end_effects.append(parse_end(card["end"], f"{path}.end"))

@@ -313,7 +313,7 @@ def test_without_the_combat_modifier_a_dead_hero_does_not_strengthen_the_enemies
 
 def test_a_combat_modifier_built_from_party_primitives_acts_at_the_start_of_every_round() -> None:
     state = party("fighter,rogue", overrides={**STEADY_ROGUE,
-                                              "cards.necrotic_aura.effects": ["party_attack:1", "party_defense:2"]})
+                                              "cards.necrotic_aura.effects": ["party_attack 1", "party_defense 2"]})
     set_hand(state, 0, ["fighter_strike"])
     set_hand(state, 1, ["rogue_strike"])
     fight(state, ["goblin"])

@@ -14,6 +14,9 @@ from simcore.games.party_wanted.config import (
     HEAL_FULL,
     HEAL_NONE,
     P_ATTACK,
+    P_DEFENSE,
+    P_MINI_BOSS,
+    P_NEGATE,
     P_SPEED,
     PLANNING_ANYTIME,
     PLANNING_ONCE,
@@ -35,7 +38,7 @@ def test_the_card_counts_are_the_rulebooks() -> None:
     cards = GAME.default_parameters()["cards"]
     assert _count("land", "base") == 42 and _count("monster", "base") == 10 and _count("boss", "base") == 8
     assert _count("treasure", "base") == 17 and _count("encounter", "base") == 17
-    minis = sum(card["copies"] for card in cards.values() if card["set"] == "base" and "mini_boss:1" in card["effects"])
+    minis = sum(card["copies"] for card in cards.values() if card["set"] == "base" and "mini_boss" in card["effects"])
     assert minis == 5
     # Each hero deck: its playable cards plus 2 level cards, a health counter and a Nemesis card.
     hero_totals: Counter[str] = Counter()
@@ -52,7 +55,7 @@ def test_the_card_counts_are_the_rulebooks() -> None:
         got = tuple(_count(kind, box) for kind in ("land", "monster", "boss", "treasure", "encounter"))
         assert got == (lands, monsters, bosses, treasures, encounters), box
         box_minis = sum(card["copies"] for card in cards.values()
-                        if card["set"] == box and "mini_boss:1" in card["effects"])
+                        if card["set"] == box and "mini_boss" in card["effects"])
         assert box_minis == 1
 
 
@@ -77,9 +80,42 @@ def test_each_box_holds_the_rulebooks_itemised_total_of_cards() -> None:
 
 
 def test_effects_are_primitives_with_amounts() -> None:
-    assert parse_effects(["attack:2", "speed:1"], "x") == ((P_ATTACK, 2), (P_SPEED, 1))
-    with pytest.raises(ParameterError, match=r"cards\.x\.effects: unknown effect primitive 'teleport'"):
-        parse_effects(["teleport:1"], "cards.x.effects")
+    assert parse_effects(["attack 2", "speed 1", "defense -1"], "x") == ((P_ATTACK, 2), (P_SPEED, 1), (P_DEFENSE, -1))
+    assert parse_effects([], "x") == ()
+    with pytest.raises(ParameterError, match=r"^cards\.x\.effects: unknown effect 'teleport 1'; expected one of "
+                                             r"attack, defense, speed, "):
+        parse_effects(["teleport 1"], "cards.x.effects")
+
+
+def test_negate_and_mini_boss_take_no_argument_and_compile_to_the_amounts_their_rules_always_had() -> None:
+    assert parse_effects(["negate", "mini_boss"], "x") == ((P_NEGATE, 0), (P_MINI_BOSS, 1))
+    assert DEFAULT.effects[cid("wizard_mirror_image")] == ((P_NEGATE, 0),)
+    with pytest.raises(ParameterError) as raised:
+        parse_effects(["negate 0"], "cards.x.effects")
+    assert str(raised.value) == "cards.x.effects: 'negate 0': expected 'negate' (no arguments), got 1 argument"
+
+
+@pytest.mark.parametrize(("overrides", "message"), [
+    ({"cards.goblin.effects": ["attack:2"]}, "cards.goblin.effects: unknown effect 'attack:2'; expected one of "),
+    ({"cards.goblin.effects": ["attack x"]},
+     "cards.goblin.effects: 'attack x': expected 'attack N' with N an integer, got N = x"),
+    ({"cards.fighter_double_strike.effects": ["multiply_attack 5"]},
+     "cards.fighter_double_strike.effects: 'multiply_attack 5': expected 'multiply_attack N' with N an integer "
+     "from 2 to 3, got N = 5"),
+    ({"cards.quiet_glade.social": ["heal -2"]},
+     "cards.quiet_glade.social: 'heal -2': expected 'heal N' with N an integer of at least 0, got N = -2"),
+    ({"cards.fighter_longsword.sacrifice": ["attack"]},
+     "cards.fighter_longsword.sacrifice: 'attack': expected 'attack N' with N an integer, got no arguments"),
+    ({"cards.wandering_monster.effects": ["fight 4"]},
+     "cards.wandering_monster.effects: expected 'fight N' with N from 1 to rules.max_enemies"),
+    ({"cards.wandering_monster.effects": ["fight 0"]},
+     "cards.wandering_monster.effects: 'fight 0': expected 'fight N' with N an integer of at least 1, got N = 0"),
+])
+def test_a_bad_effect_is_a_one_line_error_naming_the_card_and_the_form_expected(
+        overrides: dict[str, Any], message: str) -> None:
+    with pytest.raises(ParameterError) as raised:
+        configured(overrides)
+    assert str(raised.value).startswith(message)
 
 
 def test_an_override_changes_one_leaf_and_leaves_the_defaults_untouched() -> None:
@@ -109,20 +145,20 @@ def test_turning_a_box_off_removes_its_heroes_and_cards() -> None:
     ({"rules.social": "karaoke"}, "rules.social"),
     ({"rules.composition": "paladin"}, "rules.composition"),
     ({"rules.composition": "fighter,fighter"}, "rules.composition"),
-    ({"cards.goblin.effects": ["attack:x"]}, "cards.goblin.effects"),
-    ({"cards.fighter_strike.effects": ["treasure:1"]}, "cards.fighter_strike.effects"),
+    ({"cards.goblin.effects": ["attack x"]}, "cards.goblin.effects"),
+    ({"cards.fighter_strike.effects": ["treasure 1"]}, "cards.fighter_strike.effects"),
     ({"cards.goblin.stats_12": [1, 2, 3]}, "cards.goblin.stats_12"),
-    ({"cards.fighter_double_strike.effects": ["multiply_attack:5"]}, "cards.fighter_double_strike.effects"),
+    ({"cards.fighter_double_strike.effects": ["multiply_attack 5"]}, "cards.fighter_double_strike.effects"),
     ({"heroes.fighter.hp": [0, 1, 1, 1]}, "heroes.fighter.hp"),
     ({"cards.fighter_cleave.mark": "", "cards.fighter_battle_cry.mark": ""}, "heroes.fighter"),
     ({"rules.heal_between_turns": "some"}, "rules.heal_between_turns"),
     ({"rules.planning": "never"}, "rules.planning"),
-    ({"cards.quiet_glade.social": ["fight:1"]}, "cards.quiet_glade.social"),
-    ({"cards.necromancer_skeleton_minion.effects": ["attack:1"]}, "cards.necromancer_skeleton_minion.effects"),
-    ({"cards.necromancer_skeleton_minion.sacrifice": ["treasure:1"]}, "cards.necromancer_skeleton_minion.sacrifice"),
+    ({"cards.quiet_glade.social": ["fight 1"]}, "cards.quiet_glade.social"),
+    ({"cards.necromancer_skeleton_minion.effects": ["attack 1"]}, "cards.necromancer_skeleton_minion.effects"),
+    ({"cards.necromancer_skeleton_minion.sacrifice": ["treasure 1"]}, "cards.necromancer_skeleton_minion.sacrifice"),
     ({"rules.sets.base": False}, "rules.sets.base"),
-    ({"cards.necrotic_aura.effects": ["attack:1"]}, "cards.necrotic_aura.effects"),
-    ({"cards.fighter_strike.effects": ["enemy_attack_per_dead:1"]}, "cards.fighter_strike.effects"),
+    ({"cards.necrotic_aura.effects": ["attack 1"]}, "cards.necrotic_aura.effects"),
+    ({"cards.fighter_strike.effects": ["enemy_attack_per_dead 1"]}, "cards.fighter_strike.effects"),
     ({"rules.combat_modifier": 1}, "rules.combat_modifier"),
 ])
 def test_configure_rejects_bad_values_naming_the_path(overrides: dict[str, Any], path: str) -> None:

@@ -101,7 +101,8 @@ def test_draw_takes_cards_face_down_from_the_top_of_the_current_rank_deck() -> N
 def test_extra_recruit_and_subjugate_effects_act_after_the_icon() -> None:
     assert icon_of("herald") == "subjugate"
     state = build(parties=[["herald"], []], hands=[["scout", "shepherd"], []],
-                  board=[*RANK_ONE_BOARD[:2], "porter", "porter"], config=configured({"cards.herald.use": "recruit 1"}))
+                  board=[*RANK_ONE_BOARD[:2], "porter", "porter"],
+                  config=configured({"cards.herald.use": ["recruit 1"]}))
     use(state, "herald")
     assert state.asked_kind() == STEP_SUBJUGATE
     subjugate(state, "shepherd")
@@ -164,7 +165,7 @@ def test_a_hand_limit_effect_raises_the_limit_until_the_end_of_the_turn() -> Non
 
 
 def test_a_designer_can_combine_primitives_in_the_data_file() -> None:
-    config = configured({"cards.shepherd.use": "draw 1, explore 1, subjugate 1"})
+    config = configured({"cards.shepherd.use": ["draw 1", "explore 1", "subjugate 1"]})
     state = build(parties=[["shepherd"], []], deck_tops={1: ["scout"]}, board=[*RANK_ONE_BOARD[1:], "porter"],
                   config=config)
     use(state, "shepherd")  # subjugate (empty Hand: skipped), draw scout, explore, subjugate
@@ -175,7 +176,7 @@ def test_a_designer_can_combine_primitives_in_the_data_file() -> None:
 
 
 def test_an_exile_demanded_by_an_effect_is_resolved_before_the_next_step() -> None:
-    config = configured({"cards.witch.use": "hex 1, explore 1"})
+    config = configured({"cards.witch.use": ["hex 1", "explore 1"]})
     state = build(parties=[["witch"], []], hands=[["shepherd"], ["scout", "porter"]], board=RANK_ONE_BOARD,
                   config=config)
     use(state, "witch")  # subjugate, hex (seat 1 exiles), then explore

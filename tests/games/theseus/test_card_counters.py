@@ -77,8 +77,8 @@ def test_the_other_seats_cards_are_not_playable_during_my_turn() -> None:
 
 
 def test_effect_counters_hold_the_copies_that_score_their_end_effect_and_their_vp() -> None:
-    config = configured({"cards.fisherman.end": "vp_per_bonus 1", "cards.fisherman.end_area": "reward",
-                         "cards.minotaur.end": "vp 3", "cards.minotaur.end_area": "party"})
+    config = configured({"cards.fisherman.end": ["vp_per_bonus 1"], "cards.fisherman.end_area": "reward",
+                         "cards.minotaur.end": ["vp 3"], "cards.minotaur.end_area": "party"})
     state = build(parties=[["knight", "minotaur"], []], hands=[["minotaur"], []],
                   rewards=[["fisherman", "fisherman"], []], bonuses=[3, 0], rank=6, only_tops=[6],
                   ending=True, config=config)

@@ -148,7 +148,7 @@ def test_level_with_the_best_other_seat_it_ends_the_game_rather_than_wait() -> N
 def test_it_pillages_the_card_worth_most_to_itself_and_to_its_owner() -> None:
     # The collector counts its owner's Rank 1 Reward cards: 1 + 3 VP to seat 1, 1 VP to seat 0;
     # the hero is worth 2 VP to either.
-    config = configured({"cards.collector.end": "vp_per_rank 1 1", "cards.collector.end_area": "reward"})
+    config = configured({"cards.collector.end": ["vp_per_rank 1 1"], "cards.collector.end_area": "reward"})
     state = build(parties=[["thief"], []], rewards=[[], ["hero", "collector", "scout", "scout", "porter"]],
                   board=["oracle", "bailiff", "sage", "cartographer"], rank=2, config=config)
     use(state, "thief")

@@ -101,7 +101,7 @@ def test_every_card_is_in_exactly_one_place_and_the_limits_hold_at_every_check_p
 
 def test_card_rows_count_what_each_seat_did_with_each_card() -> None:
     state = build(hands=[["shepherd"], []], rewards=[[], ["hero"]], board=["scout", "porter", "herald", "fisherman"],
-                  config=configured({"cards.rogue.use": "pillage 1"}))
+                  config=configured({"cards.rogue.use": ["pillage 1"]}))
     use(state, "rogue")
     explore(state, "scout")  # explored and drawn
     pillage(state, 1, "hero")  # drawn (into the Hand) without being explored

@@ -91,7 +91,7 @@ def test_exiled_cards_are_removed_from_the_game() -> None:
 
 
 def test_both_areas_over_their_limits_are_exiled_party_first() -> None:
-    config = configured({"cards.porter.use": "explore 1"})
+    config = configured({"cards.porter.use": ["explore 1"]})
     state = build(parties=[["knight", "mage", "rogue", "scout"], []], hands=[["porter", *FULL_HAND[:3]], []],
                   board=RANK_TWO_BOARD, rank=2, config=config)
     use(state, "mage")

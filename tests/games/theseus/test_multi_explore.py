@@ -38,8 +38,8 @@ from .helpers import (
 
 # A Navigator whose icon explores and whose effect explores two cards at once;
 # a Scout whose icon explores and whose effect explores one more card.
-NAVIGATOR = {"cards.navigator.icon": "explore", "cards.navigator.use": "explore 2"}
-SCOUT = {"cards.scout.icon": "explore", "cards.scout.use": "explore 1"}
+NAVIGATOR = {"cards.navigator.icon": "explore", "cards.navigator.use": ["explore 2"]}
+SCOUT = {"cards.scout.icon": "explore", "cards.scout.use": ["explore 1"]}
 RANK_ONE_BOARD = ["shepherd", "fisherman", "herald", "porter"]
 RANK_ONE_TOPS = {1: ["scout", "torchbearer", "herald", "porter"]}
 
@@ -91,7 +91,7 @@ def test_refill_between_refills_the_board_after_every_pick_so_a_revealed_card_ca
 
 def test_a_multi_card_explore_larger_than_the_board_takes_the_rest_from_its_refill() -> None:
     state = build(parties=[["navigator"], []], board=RANK_ONE_BOARD, deck_tops=RANK_ONE_TOPS,
-                  config=configured({"cards.navigator.icon": "subjugate", "cards.navigator.use": "explore 5"}))
+                  config=configured({"cards.navigator.icon": "subjugate", "cards.navigator.use": ["explore 5"]}))
     use(state, "navigator")  # subjugate with an empty Hand does nothing; then explore 5
     for name in RANK_ONE_BOARD:
         explore(state, name)
@@ -105,7 +105,7 @@ def test_the_new_rank_and_its_bonuses_come_only_after_all_cards_of_the_explore_a
     # it, so Rank 2 begins then; no card of the multi-card explore can carry its Bonus.
     tops = {1: ["scout", "torchbearer"], 2: ["oracle", "thief", "sage", "bailiff"]}
     state = build(parties=[["navigator"], []], board=RANK_ONE_BOARD, deck_tops=tops, only_tops=[1],
-                  config=configured({"cards.navigator.icon": "subjugate", "cards.navigator.use": "explore 3"}))
+                  config=configured({"cards.navigator.icon": "subjugate", "cards.navigator.use": ["explore 3"]}))
     use(state, "navigator")
     explore(state, "shepherd")
     explore(state, "fisherman")
@@ -119,7 +119,7 @@ def test_the_new_rank_and_its_bonuses_come_only_after_all_cards_of_the_explore_a
 def test_with_refills_between_picks_a_later_pick_can_take_a_bonus_placed_by_an_earlier_refill() -> None:
     tops = {1: ["scout", "torchbearer"], 2: ["oracle", "thief", "sage", "bailiff"]}
     state = build(parties=[["navigator"], []], board=RANK_ONE_BOARD, deck_tops=tops, only_tops=[1],
-                  config=configured({"cards.navigator.icon": "subjugate", "cards.navigator.use": "explore 3",
+                  config=configured({"cards.navigator.icon": "subjugate", "cards.navigator.use": ["explore 3"],
                                      "rules.multi_explore": "refill_between"}))
     use(state, "navigator")
     explore(state, "shepherd")

@@ -10,7 +10,12 @@ import pytest
 from simcore.agents import parse_agent_spec
 from simcore.games.theseus import GAME
 from simcore.games.theseus.rules import (
+    END_ALL_ICONS,
+    END_EFFECTS,
+    END_PER_BONUS,
+    END_PER_BONUSES,
     END_PER_ICON,
+    END_PER_RANK,
     END_VP,
     RECRUIT_ICON,
     STEP_DRAW,
@@ -18,6 +23,10 @@ from simcore.games.theseus.rules import (
     STEP_HAND_LIMIT,
     STEP_HEX,
     STEP_PILLAGE,
+    STEP_RECRUIT,
+    STEP_SUBJUGATE,
+    TASKS,
+    USE_EFFECTS,
     TheseusState,
     parse_end,
     parse_use,
@@ -37,19 +46,34 @@ def test_the_defaults_are_the_rulebooks_numbers() -> None:
 
 
 def test_effect_texts_compile_to_unit_steps_and_end_effects() -> None:
-    assert parse_use("explore 2, draw 1, hand_limit 1, hex 1, pillage 1", "p") == (
+    assert parse_use(["explore 2", "draw 1", "hand_limit 1", "hex 1", "pillage 1"], "p") == (
         STEP_EXPLORE, STEP_EXPLORE, STEP_DRAW, STEP_HAND_LIMIT, STEP_HEX, STEP_PILLAGE)
-    assert parse_use("", "p") == ()
-    assert parse_end("vp 3, vp_per_icon recruit 2", "p") == ((END_VP, 0, 3), (END_PER_ICON, RECRUIT_ICON, 2))
+    assert parse_use([], "p") == ()
+    assert parse_end(["vp 3", "vp_per_icon recruit 2"], "p") == ((END_VP, 0, 3), (END_PER_ICON, RECRUIT_ICON, 2))
+    assert parse_end(["vp_per_rank 4 1", "vp_per_bonuses 3 2", "vp_if_all_icons 2"], "p") == (
+        (END_PER_RANK, 4, 1), (END_PER_BONUSES, 3, 2), (END_ALL_ICONS, 0, 2))
+
+
+def test_each_use_effect_compiles_to_its_own_step_and_each_end_effect_to_its_own_number() -> None:
+    steps = [parse_use([f"{name} 1"], "p") for name in USE_EFFECTS.names]
+    assert steps == [(STEP_EXPLORE,), (STEP_RECRUIT,), (STEP_SUBJUGATE,), (STEP_DRAW,), (STEP_HAND_LIMIT,),
+                     (STEP_HEX,), (STEP_PILLAGE,)]
+    assert [TASKS.names[step] for (step,) in steps] == [name.replace("_", " ") for name in USE_EFFECTS.names]
+    texts = ["vp 1", "vp_per_bonus 1", "vp_per_icon explore 1", "vp_per_rank 2 1", "vp_if_all_icons 1",
+             "vp_per_bonuses 2 1"]
+    assert [text.split()[0] for text in texts] == list(END_EFFECTS.names)
+    assert [parse_end([text], "p") for text in texts] == [
+        ((END_VP, 0, 1),), ((END_PER_BONUS, 0, 1),), ((END_PER_ICON, 0, 1),), ((END_PER_RANK, 2, 1),),
+        ((END_ALL_ICONS, 0, 1),), ((END_PER_BONUSES, 2, 1),)]
 
 
 def test_an_override_changes_one_card_and_leaves_the_defaults_untouched() -> None:
     defaults = GAME.default_parameters()
-    resolved = apply_overrides(defaults, {"cards.minotaur.end": "vp 1", "cards.scout.use": "explore 2"})
+    resolved = apply_overrides(defaults, {"cards.minotaur.end": ["vp 1"], "cards.scout.use": ["explore 2"]})
     config = GAME.configure(resolved)
     assert config.end_effects[card("minotaur", config)] == ((END_VP, 0, 1),)
     assert config.effect_steps[card("scout", config)] == (STEP_EXPLORE, STEP_EXPLORE)
-    assert defaults["cards"]["minotaur"]["end"] == "vp 3"
+    assert defaults["cards"]["minotaur"]["end"] == ["vp 3"]
     assert DEFAULT.end_effects[card("minotaur")] == ((END_VP, 0, 3),)
 
 
@@ -75,7 +99,7 @@ def test_an_unknown_path_is_an_error_that_names_it(path: str, value: Any) -> Non
 @pytest.mark.parametrize(
     ("path", "value"),
     [("rules.hand_limit", "four"), ("cards.scout.copies", 1.5), ("cards.scout.use", 2),
-     ("rules.starting_party", "knight")],
+     ("cards.scout.use", "explore 1"), ("cards.scout.use", ["explore 1", 2]), ("rules.starting_party", "knight")],
 )
 def test_a_value_of_the_wrong_type_is_an_error_that_names_the_path(path: str, value: Any) -> None:
     with pytest.raises(ParameterError) as raised:
@@ -101,13 +125,6 @@ def test_a_value_of_the_wrong_type_is_an_error_that_names_the_path(path: str, va
         ("cards.scout.vp", -1),
         ("cards.scout.copies", -1),
         ("cards.knight.copies", 1),
-        ("cards.scout.use", "teleport 1"),
-        ("cards.scout.use", "explore"),
-        ("cards.scout.use", "explore 0"),
-        ("cards.scout.use", "explore 1,"),
-        ("cards.scout.end", "vp_per_icon fly 1"),
-        ("cards.scout.end", "vp_per_rank 9 1"),
-        ("cards.scout.end", "glory 2"),
         ("cards.scout.end_area", "deck"),
     ],
 )
@@ -155,6 +172,34 @@ def test_a_game_with_an_override_obeys_it() -> None:
 ])
 def test_a_declared_constraint_broken_gives_the_one_line_path_expected_message(
         path: str, value: Any, message: str) -> None:
+    with pytest.raises(ParameterError) as raised:
+        configured({path: value})
+    assert str(raised.value) == message
+
+
+USE_NAMES = "explore, recruit, subjugate, draw, hand_limit, hex, pillage"
+
+
+@pytest.mark.parametrize(("path", "value", "message"), [
+    ("cards.scout.use", ["teleport 1"], f"cards.scout.use: unknown effect 'teleport 1'; expected one of {USE_NAMES}"),
+    ("cards.scout.use", ["explore"],
+     "cards.scout.use: 'explore': expected 'explore N' with N an integer from 1 to 9, got no arguments"),
+    ("cards.scout.use", ["explore 0"],
+     "cards.scout.use: 'explore 0': expected 'explore N' with N an integer from 1 to 9, got N = 0"),
+    ("cards.scout.use", ["explore 1", "draw 1 2"],
+     "cards.scout.use: 'draw 1 2': expected 'draw N' with N an integer from 1 to 9, got 2 arguments"),
+    ("cards.scout.use", ["explore 1", ""], f"cards.scout.use: unknown effect ''; expected one of {USE_NAMES}"),
+    ("cards.scout.end", ["vp_per_icon fly 1"],
+     "cards.scout.end: 'vp_per_icon fly 1': expected 'vp_per_icon ICON N' with ICON one of explore, recruit, "
+     "subjugate and N an integer from 1 to 9, got ICON = fly"),
+    ("cards.scout.end", ["vp_per_rank 9 1"],
+     "cards.scout.end: 'vp_per_rank 9 1': expected 'vp_per_rank R N' with R an integer from 1 to 6 and N an integer "
+     "from 1 to 9, got R = 9"),
+    ("cards.scout.end", ["glory 2"], "cards.scout.end: unknown effect 'glory 2'; expected one of vp, vp_per_bonus, "
+     "vp_per_icon, vp_per_rank, vp_if_all_icons, vp_per_bonuses"),
+])
+def test_a_bad_effect_is_a_one_line_error_naming_the_card_and_the_form_expected(
+        path: str, value: list[str], message: str) -> None:
     with pytest.raises(ParameterError) as raised:
         configured({path: value})
     assert str(raised.value) == message

@@ -15,8 +15,8 @@ RULES_MD = Path(DATA_FILE).with_name("RULES.md").read_text(encoding="utf-8")
 def test_the_card_table_matches_cards_toml() -> None:
     rows = table_rows(RULES_MD, "Cards")
     expected = [
-        [name, str(card["rank"]), card["icon"], str(card["vp"]), str(card["copies"]), card["use"], card["end"],
-         card["end_area"]]
+        [name, str(card["rank"]), card["icon"], str(card["vp"]), str(card["copies"]), ", ".join(card["use"]),
+         ", ".join(card["end"]), card["end_area"]]
         for name, card in GAME.default_parameters()["cards"].items()
     ]
     assert rows == expected

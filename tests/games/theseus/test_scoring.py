@@ -18,8 +18,8 @@ def test_printed_vp_is_one_for_ranks_one_to_four_and_two_for_ranks_five_and_six(
 
 def test_the_final_score_is_printed_vp_plus_card_effects_plus_bonuses() -> None:
     # hero: 2 VP; shepherd: 1 VP + "vp 1"; fisherman: 1 VP + 1 per Bonus (two Bonuses).
-    config = configured({"cards.fisherman.end": "vp_per_bonus 1", "cards.fisherman.end_area": "reward",
-                         "cards.shepherd.end": "vp 1", "cards.shepherd.end_area": "reward"})
+    config = configured({"cards.fisherman.end": ["vp_per_bonus 1"], "cards.fisherman.end_area": "reward",
+                         "cards.shepherd.end": ["vp 1"], "cards.shepherd.end_area": "reward"})
     state = build(rewards=[["hero", "shepherd", "fisherman"], ["scout"]], bonuses=[2, 0], ending=True,
                   config=config)
     finish(state)
@@ -31,18 +31,18 @@ def test_the_final_score_is_printed_vp_plus_card_effects_plus_bonuses() -> None:
 @pytest.mark.parametrize(
     ("end", "expected"),
     [
-        ("vp 2", 2),
-        ("vp_per_bonus 2", 2 * 3),  # three Bonuses
-        ("vp_per_bonuses 2 1", 1),  # one full pair of the three Bonuses
-        ("vp_per_bonuses 3 2", 2),
-        ("vp_per_bonuses 4 1", 0),
-        ("vp_per_icon explore 1", 2),  # rogue and scout in the Party
-        ("vp_per_rank 1 1", 2),  # porter and herald (Rank 1) in the Reward; hero is Rank 5
-        ("vp_if_all_icons 3", 3),  # knight (subjugate), mage (recruit), rogue (explore)
-        ("vp 1, vp_per_rank 5 2", 1 + 2),
+        (["vp 2"], 2),
+        (["vp_per_bonus 2"], 2 * 3),  # three Bonuses
+        (["vp_per_bonuses 2 1"], 1),  # one full pair of the three Bonuses
+        (["vp_per_bonuses 3 2"], 2),
+        (["vp_per_bonuses 4 1"], 0),
+        (["vp_per_icon explore 1"], 2),  # rogue and scout in the Party
+        (["vp_per_rank 1 1"], 2),  # porter and herald (Rank 1) in the Reward; hero is Rank 5
+        (["vp_if_all_icons 3"], 3),  # knight (subjugate), mage (recruit), rogue (explore)
+        (["vp 1", "vp_per_rank 5 2"], 1 + 2),
     ],
 )
-def test_each_end_of_game_primitive_scores_as_written(end: str, expected: int) -> None:
+def test_each_end_of_game_primitive_scores_as_written(end: list[str], expected: int) -> None:
     config = configured({"cards.collector.end": end, "cards.collector.end_area": "reward"})
     state = build(parties=[["knight", "mage", "rogue", "scout"], []],
                   rewards=[["collector", "porter", "herald", "hero"], []], bonuses=[3, 0], config=config,
@@ -52,7 +52,7 @@ def test_each_end_of_game_primitive_scores_as_written(end: str, expected: int) -
 
 
 def test_vp_if_all_icons_needs_every_icon_in_the_party() -> None:
-    config = configured({"cards.collector.end": "vp_if_all_icons 3", "cards.collector.end_area": "reward"})
+    config = configured({"cards.collector.end": ["vp_if_all_icons 3"], "cards.collector.end_area": "reward"})
     state = build(parties=[["knight", "rogue"], []], rewards=[["collector"], []], config=config, ending=True)
     finish(state)
     assert state.score_parts(0)[1] == 0
@@ -61,7 +61,7 @@ def test_vp_if_all_icons_needs_every_icon_in_the_party() -> None:
 @pytest.mark.parametrize(("area", "scores"), [("party", True), ("hand", False), ("reward", False)])
 def test_an_end_effect_counts_only_from_the_area_written_on_the_card(area: str, scores: bool) -> None:
     assert rank_of("weaver") == 5
-    config = configured({"cards.weaver.end": "vp 4", "cards.weaver.end_area": "party"})
+    config = configured({"cards.weaver.end": ["vp 4"], "cards.weaver.end_area": "party"})
     placed = {"party": [["knight", "weaver"], []], "hand": [["weaver"], []], "reward": [["weaver"], []]}
     empty: list[list[str]] = [[], []]
     state = build(parties=placed["party"] if area == "party" else None,
@@ -74,7 +74,7 @@ def test_an_end_effect_counts_only_from_the_area_written_on_the_card(area: str, 
 @pytest.mark.parametrize("name", ["sentinel", "minotaur", "collector", "weaver"])
 @pytest.mark.parametrize("area", ["party", "hand", "reward"])
 def test_rank_three_and_rank_six_effects_in_the_hand_or_reward_do_not_act_at_the_end(name: str, area: str) -> None:
-    config = configured({f"cards.{name}.end": "vp 5", f"cards.{name}.end_area": "any"})
+    config = configured({f"cards.{name}.end": ["vp 5"], f"cards.{name}.end_area": "any"})
     empty: list[list[str]] = [[], []]
     state = build(parties=[["knight", name], []] if area == "party" else None,
                   hands=[[name], []] if area == "hand" else empty,
