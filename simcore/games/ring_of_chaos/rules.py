@@ -1521,7 +1521,8 @@ class Leadership(CardBehaviour):
 
 
 class Sneak(CardBehaviour):
-    """Sneak: "Swap places ... with another Adventuring Party. The Party that possesses the Ring cannot be moved"."""
+    """Sneak: "Swap places on the battle map with another Adventuring Party. The Party that possesses the Ring
+    cannot be moved by this card" (nor can its wearer play it)."""
     def targets(self, state: RingState, seat: int, card: int) -> list[int]:
         return [other for other in state.others_alive(seat) if state.numbers[RING_HOLDER] not in (seat, other)]
     def on_target(self, state: RingState, seat: int, card: int, target: int) -> None:
@@ -1588,7 +1589,7 @@ class Fireball(CardBehaviour):
     """Fireball (Wizard): "Make one ranged attack, then make additional ranged attacks against any other Parties
     Adjacent to the original target" (none against a Temple Guardian, which has no space)."""
     def on_target(self, state: RingState, seat: int, card: int, target: int) -> None:
-        splash = K_SPLASH if state.config.fireball_splash_optional else K_ATTACKER_HERO  # the caster chooses, or not
+        splash = K_SPLASH if state.config.fireball_splash_optional else K_ATTACKER_HERO  # (a reading) or all of them
         for other in reversed(state.others_alive(seat)):
             if other != target and state.is_adjacent(target, other):
                 state._push(splash, seat, other, RANGED, card)
@@ -1691,21 +1692,22 @@ class HeroicSacrifice(CardBehaviour):
             state._push(K_OWN_HERO_HIT, defender, -1, 0)
 
 
-# Every card's behaviour, by its key in cards.toml (``test_card_behaviour.py`` holds the two together). The
-# plain Attack cards, Dodge, Parry and the Temple Guardian (drawn, it attacks every party: ``_draw_task``) are
-# all in their facts.
+# Every card's behaviour, by its key in cards.toml (``test_card_behaviour.py`` holds the two together), in the
+# rulebook's order: the Move, Attack, Bonus and Counter Action cards, then the threat. The plain Attack cards,
+# Dodge, Parry and the Temple Guardian (drawn, it attacks every party: ``_draw_task``) are all in their facts.
 CARD_BEHAVIOUR: Final[dict[str, CardBehaviour]] = {
     "dominance": Dominance(), "leadership": Leadership(), "sneak": Sneak(), "teleport": Teleport(),
     "bully": Bully(), "earthquake": Earthquake(), "pickpocket": Pickpocket(), "scavenge": Scavenge(),
-    "tithe": Tithe(), "dagger": CardBehaviour(), "mace": CardBehaviour(), "staff": CardBehaviour(),
-    "sword": CardBehaviour(), "dagger_of_biting": CardBehaviour(), "sword_of_slaying": CardBehaviour(),
-    "bow": CardBehaviour(), "holy_strike": CardBehaviour(), "lightning_bolt": CardBehaviour(),
-    "throwing_axe": CardBehaviour(), "lightning_storm": CardBehaviour(), "holy_vengeance": CardBehaviour(),
+    "tithe": Tithe(),
+    "dagger": CardBehaviour(), "mace": CardBehaviour(), "staff": CardBehaviour(), "sword": CardBehaviour(),
+    "dagger_of_biting": CardBehaviour(), "sword_of_slaying": CardBehaviour(), "bow": CardBehaviour(),
+    "holy_strike": CardBehaviour(), "lightning_bolt": CardBehaviour(), "throwing_axe": CardBehaviour(),
+    "lightning_storm": CardBehaviour(), "holy_vengeance": CardBehaviour(),
     "fireball": Fireball(), "imprison": Imprison(), "pit_trap": PitTrap(), "savage_attack": SavageAttack(),
     "chaos_magic": ChaosMagic(), "healing_potion": HealingPotion(), "mind_control": MindControl(),
-    "necromancy": Necromancy(), "poison": Poison(), "resurrection": Resurrection(), "dodge": CardBehaviour(),
-    "hasty_retreat": HastyRetreat(), "heroic_sacrifice": HeroicSacrifice(), "parry": CardBehaviour(),
-    "temple_guardian": CardBehaviour(),
+    "necromancy": Necromancy(), "poison": Poison(), "resurrection": Resurrection(),
+    "dodge": CardBehaviour(), "hasty_retreat": HastyRetreat(), "heroic_sacrifice": HeroicSacrifice(),
+    "parry": CardBehaviour(), "temple_guardian": CardBehaviour(),
 }
 BEHAVIOUR_BY_CARD: Final[tuple[CardBehaviour, ...]] = tuple(CARD_BEHAVIOUR[name] for name in CARD_NAMES)
 """``CARD_BEHAVIOUR`` by card id."""

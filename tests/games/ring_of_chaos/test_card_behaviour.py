@@ -21,7 +21,7 @@ def _behaviour_table_keys() -> list[str]:
     for node in ast.walk(ast.parse(RULES_FILE.read_text(encoding="utf-8"))):
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) \
                 and node.target.id == "CARD_BEHAVIOUR" and isinstance(node.value, ast.Dict):
-            return [key.value for key in node.value.keys if isinstance(key, ast.Constant)]
+            return [str(key.value) for key in node.value.keys if isinstance(key, ast.Constant)]
     raise AssertionError("no CARD_BEHAVIOUR table in rules.py")
 
 
