@@ -68,6 +68,7 @@ from simcore.games.ring_of_chaos.config import (
     WIZARD,
 )
 from simcore.games.ring_of_chaos.rules import (
+    BEHAVIOUR_BY_CARD,
     CARD,
     DEAD,
     DEFENDERS_POWER,
@@ -460,7 +461,7 @@ def _attack_play(state: RingState, seat: int, plays: dict[int, int], legal_actio
             if any(state.statuses(other)[ROGUE] == DEAD for other in state.others_alive(seat)):
                 return action  # it only hurts parties whose Rogue is Dead
             continue
-        targets = state.attack_targets(seat, card, False)
+        targets = BEHAVIOUR_BY_CARD[card].targets(state, seat, card)
         if targets and (holder < 0 or holder == seat or holder in targets):
             return action
     ranged = [action for action in legal_actions if PLAY_AS_RANGED.matches(action)]

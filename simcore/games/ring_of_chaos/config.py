@@ -21,7 +21,7 @@ CLASS_NAMES = ("cleric", "fighter", "rogue", "wizard")
 NO_CLASS = -1
 
 # Every card of the rulebook, in the order of its "Action Deck Cards" section.
-# A card's effect is its name: the rules dispatch on these ids.
+# A card's behaviour is its entry in ``rules.CARD_BEHAVIOUR``, by name.
 (
     DOMINANCE, LEADERSHIP, SNEAK, TELEPORT, BULLY, EARTHQUAKE, PICKPOCKET, SCAVENGE, TITHE,
     DAGGER, MACE, STAFF, SWORD, DAGGER_OF_BITING, SWORD_OF_SLAYING,

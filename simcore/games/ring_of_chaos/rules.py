@@ -33,50 +33,31 @@ from typing import Any, Final
 from simcore.api import CardColumns, GameInfo, TraceSink, ranks_from_scores
 from simcore.games.ring_of_chaos.config import (
     ATTACK_SLOT,
-    BONUS_SLOT,
     BRUTE_SQUAD,
     BULLY,
     CARD_NAMES,
     CHAOS_MAGIC,
     CLASS_NAMES,
-    DAGGER,
     DEATH_FROM_ABOVE,
     DEFENDERS_OF_THE_FAITH,
     DEN_OF_THIEVES,
-    DOMINANCE,
     DREAD_LEGION,
-    EARTHQUAKE,
     FIREBALL,
     GIANT_SLAYERS,
     GUARDIAN,
-    HASTY_RETREAT,
-    HEALING_POTION,
     HELL_RAISERS,
     HEROIC_SACRIFICE,
-    IMPRISON,
-    LEADERSHIP,
     MELEE,
     MELEE_REACH,
     MELEE_SURE,
-    MIND_CONTROL,
     MOVE_SLOT,
-    NECROMANCY,
     NO_CLASS,
-    NO_REACH,
-    PICKPOCKET,
-    PIT_TRAP,
-    POISON,
     RANGED,
     RANGED_REACH,
     RANGED_SURE,
-    RESURRECTION,
     ROGUE,
-    SAVAGE_ATTACK,
     SCAVENGE,
-    SNEAK,
-    TELEPORT,
     TEMPLE_GUARDIAN,
-    TITHE,
     RingConfig,
 )
 from simcore.kit.cardstats import CardStats
@@ -620,15 +601,14 @@ class RingState(KitState):
                 if numbers[OCCUPANT + space] < 0 or self.push_spaces(seat, space)]
 
     def attack_targets(self, seat: int, card: int, as_ranged: bool) -> list[int]:
-        """Parties ``card`` may target: Adjacent for melee, not Adjacent for ranged, any for Imprison."""
+        """Parties ``card`` may attack by its reach: Adjacent for melee, not Adjacent for ranged (or
+        ``as_ranged``), any without a reach."""
         others = self.others_alive(seat)
         reach = self.config.card_reach[card]
         if as_ranged or reach == RANGED_REACH:
             return [other for other in others if not self.is_adjacent(seat, other)]
         if reach == MELEE_REACH:
             return [other for other in others if self.is_adjacent(seat, other)]
-        if card == IMPRISON:
-            return [other for other in others if not self.imprisoned(other)]
         return others
 
     def move_destinations(self, seat: int) -> list[int]:
@@ -664,20 +644,8 @@ class RingState(KitState):
         return result
 
     def can_play(self, seat: int, card: int, has_adjacent: bool, has_distant: bool) -> bool:
-        """Whether ``card`` may be played now as the active player's Action
+        """Whether ``card``, whose Action is still open (``main_choices``), may be played now
         (``has_adjacent``/``has_distant``: whether another party is / is not Adjacent)."""
-        slot = self.config.card_slots[card]
-        if slot == MOVE_SLOT:
-            if self.numbers[USED_MOVE]:
-                return False
-        elif slot == ATTACK_SLOT:
-            if self.numbers[USED_ATTACK]:
-                return False
-        elif slot == BONUS_SLOT:
-            if self.numbers[USED_BONUS]:
-                return False
-        else:
-            return False
         if not self.can_use_class(seat, card):
             return False
         reach = self.config.card_reach[card]
@@ -685,37 +653,7 @@ class RingState(KitState):
             return has_adjacent
         if reach == RANGED_REACH:
             return has_distant
-        return self._has_effect(seat, card)
-
-    def _has_effect(self, seat: int, card: int) -> bool:
-        """Whether the card has something to act on (a target, a Hero to raise...)."""
-        holder = self.numbers[RING_HOLDER]
-        if card in (DOMINANCE, MIND_CONTROL):
-            return holder >= 0 and holder != seat
-        if card == SNEAK:  # "The Party that possesses the Ring cannot be moved by this card": nor by its own
-            return holder != seat and any(other != holder for other in self.others_alive(seat))
-        if card == TELEPORT:
-            altar = self.config.board.altar
-            return any(self.numbers[OCCUPANT + s] < 0 and s != altar for s in range(self.config.board.n_spaces))
-        if card == BULLY:
-            return len(self.bully_spaces(seat)) > 0
-        if card == PICKPOCKET:
-            return any(self.hand(other) and self.is_adjacent(seat, other) for other in self.others_alive(seat))
-        if card == SCAVENGE:
-            return len(self.zones[DISCARD_PILE].cards) > 0
-        if card in (TITHE, POISON):
-            return any(self.hand(other) for other in self.others_alive(seat))
-        if card == CHAOS_MAGIC:
-            return any(self.points(other) > 0 for other in self.others_alive(seat))
-        if card == HEALING_POTION:
-            return WOUNDED in self.statuses(seat)
-        if card == RESURRECTION:
-            return DEAD in self.statuses(seat) and self.power(seat) != DREAD_LEGION
-        if card == NECROMANCY:
-            return len(self.necromancy_parties(seat)) > 0
-        if card == IMPRISON:
-            return len(self.attack_targets(seat, card, False)) > 0
-        return True  # Leadership, Earthquake, Pit Trap
+        return BEHAVIOUR_BY_CARD[card].playable(self, seat, card)
 
     def necromancy_parties(self, seat: int) -> list[int]:
         """The caster and every Adjacent party that has a Dead Hero to raise."""
@@ -738,8 +676,7 @@ class RingState(KitState):
                 continue
             if not counter_styles[card] >> style & 1:
                 continue
-            usable = card != HASTY_RETREAT or len(self.retreat_destinations(defender)) > 0
-            if usable:
+            if BEHAVIOUR_BY_CARD[card].can_counter(self, defender, card):
                 seen.append(card)
                 result.append(position)
         return result
@@ -1031,22 +968,16 @@ class RingState(KitState):
             self.emit("move", f"seat {seat} retreats to space {space}", seat=seat, space=space)
 
     def _space(self, seat: int, card: int, space: int) -> None:
-        """Teleport or Bully: choose the space to move to."""
+        """A card that moves its party (Teleport, Bully): choose the space among its ``targets``."""
         if space == NO_CHOICE:
-            if card == TELEPORT:
-                altar = self.config.board.altar
-                numbers = self.numbers
-                choices = [s for s in range(self.config.board.n_spaces) if numbers[OCCUPANT + s] < 0 and s != altar]
-            else:
-                choices = self.bully_spaces(seat)
+            choices = BEHAVIOUR_BY_CARD[card].targets(self, seat, card)
             if choices:
                 self._ask(K_SPACE, seat, card, 0, 0, choices)
             return
         self._place(seat, space)
         if self.trace is not None:
             self.emit("move", f"seat {seat} moves to space {space}", seat=seat, space=space)
-        if card == BULLY:
-            self._push(K_BULLY_TARGET, seat)
+        BEHAVIOUR_BY_CARD[card].on_target(self, seat, card, space)
 
     def _bully_target(self, seat: int, target: int) -> None:
         if target == NO_CHOICE:
@@ -1094,88 +1025,42 @@ class RingState(KitState):
             self.numbers[USED_ATTACK] = 1
         else:
             self.numbers[USED_BONUS] = 1
-        if (card in (IMPRISON, SCAVENGE)) and not as_ranged:
-            self.zones[LIMBO].cards.append(card)  # placed in front of a player / discarded after the pick
-        else:
-            self.zones[DISCARD_PILE].cards.append(card)
+        behaviour = BEHAVIOUR_BY_CARD[card]
+        self.zones[LIMBO if behaviour.stays_in_play and not as_ranged else DISCARD_PILE].cards.append(card)
         if self.trace is not None:
             how = " as a ranged attack" if as_ranged else ""
             self.emit("play", f"seat {seat} plays {self.card_name(card)}{how}", seat=seat, card=CARD_NAMES[card])
         if as_ranged:
             self._push(K_TARGET, seat, card, 1)
         else:
-            self._start_effect(seat, card)
-
-    def _start_effect(self, seat: int, card: int) -> None:
-        if self.config.card_reach[card] != NO_REACH or card in (IMPRISON, SNEAK, PICKPOCKET, POISON, CHAOS_MAGIC):
-            self._push(K_TARGET, seat, card, 0)
-        elif card == DOMINANCE:
-            holder = self.numbers[RING_HOLDER]
-            self._swap(seat, holder)
-            self._push(K_TAKE_RING, seat, holder, DOMINANCE)
-        elif card == MIND_CONTROL:
-            self._push(K_TAKE_RING, seat, self.numbers[RING_HOLDER], MIND_CONTROL)
-        elif card == LEADERSHIP:
-            for other in reversed(self.others_alive(seat)):
-                self._push(K_LEADERSHIP, seat, other)
-        elif card in (TELEPORT, BULLY):
-            self._push(K_SPACE, seat, card)
-        elif card == EARTHQUAKE:
-            self._push(K_EARTHQUAKE, seat)
-        elif card == SCAVENGE:
-            self._push(K_SCAVENGE, seat)
-        elif card == TITHE:
-            self._push(K_TITHE_PICK, seat)
-            for other in reversed(self.others_alive(seat)):
-                self._push(K_TITHE_DROP, other, seat)
-        elif card == PIT_TRAP:
-            self._push(K_PIT_TRAP, seat)
-        elif card == HEALING_POTION:
-            self._push(K_RAISE, seat, WOUNDED)
-        elif card == RESURRECTION:
-            self._push(K_RAISE, seat, DEAD)
-            self._offer_hell_raisers(seat, RESURRECTION)
-        elif card == NECROMANCY:
-            self._push(K_NECROMANCY, seat)
-            self._offer_hell_raisers(seat, NECROMANCY)
+            behaviour.play(self, seat, card)
 
     def _target(self, seat: int, card: int, mode: int, target: int) -> None:
         """Choose the party a targeted card acts on (mode 1: Death from Above's ranged attack;
         mode 2: an extra attack of a Savage Attack)."""
         if target == NO_CHOICE:
-            choices = self._targets(seat, card, mode == 1)
+            behaviour = BEHAVIOUR_BY_CARD[card]
+            choices = behaviour.targets(self, seat, card) if mode == 0 else self.attack_targets(seat, card, mode == 1)
             if choices:
                 self._ask(K_TARGET, seat, card, mode, 0, choices)
             return
         if self.trace is not None:
             self.emit("target", f"seat {seat} targets seat {target} with {self.card_name(card)}",
                        seat=seat, target=target)
-        reach, sure = self.config.card_reach[card], self.config.card_sure[card]
-        if mode == 1:
+        if mode == 1:  # Death from Above: "as if it were a standard ranged attack", whatever the card
             self._push(K_ATTACKER_HERO, seat, target, RANGED, card)
-        elif reach == MELEE_REACH:
-            if card == SAVAGE_ATTACK and mode == 0:
-                self._push(K_SAVAGE_MORE, seat)
-            self._push(K_ATTACKER_HERO, seat, target, MELEE_SURE if sure else MELEE, card)
-        elif reach == RANGED_REACH:
-            if card == FIREBALL:
-                space = self.position(target)
-                splash = K_SPLASH if self.config.fireball_splash_optional else K_ATTACKER_HERO
-                for other in reversed(self.others_alive(seat)):
-                    if other != target and self.config.board.distance[space][self.position(other)] == 1:
-                        self._push(splash, seat, other, RANGED, FIREBALL)
-            self._push(K_ATTACKER_HERO, seat, target, RANGED_SURE if sure else RANGED, card)
-        elif card == IMPRISON:
-            self.zones[LIMBO].cards.remove(IMPRISON)
-            self.imprisoned(target).append(IMPRISON)  # a public zone: no history to keep
-        elif card == SNEAK:
-            self._swap(seat, target)
-        elif card == PICKPOCKET:
-            self._take_random_card(seat, target)
-        elif card == POISON:
-            self._push(K_POISON_DISCARD, target)
-        elif card == CHAOS_MAGIC:
-            self._offer_chaos_magic(seat, target, seat, 0, 1)
+        elif mode == 2:  # one of a Savage Attack's further melee attacks
+            self._attack(seat, target, card)
+        else:
+            BEHAVIOUR_BY_CARD[card].on_target(self, seat, card, target)
+
+    def _attack(self, attacker: int, defender: int, card: int) -> None:
+        """``card``'s attack on ``defender``: melee or ranged by its reach, sure or not (its facts)."""
+        sure = self.config.card_sure[card]
+        if self.config.card_reach[card] == MELEE_REACH:
+            self._push(K_ATTACKER_HERO, attacker, defender, MELEE_SURE if sure else MELEE, card)
+        else:
+            self._push(K_ATTACKER_HERO, attacker, defender, RANGED_SURE if sure else RANGED, card)
 
     def _splash(self, seat: int, other: int, choice: int) -> None:
         """rules.fireball_splash_optional: whether the Fireball also attacks ``other`` (its seat) or not (PASS)."""
@@ -1186,20 +1071,6 @@ class RingState(KitState):
             return
         if choice != PASS:
             self._push(K_ATTACKER_HERO, seat, other, RANGED, FIREBALL)
-
-    def _targets(self, seat: int, card: int, as_ranged: bool) -> list[int]:
-        others = self.others_alive(seat)
-        if card == SNEAK:
-            if self.numbers[RING_HOLDER] == seat:
-                return []
-            return [other for other in others if other != self.numbers[RING_HOLDER]]
-        if card == PICKPOCKET:
-            return [other for other in others if self.hand(other) and self.is_adjacent(seat, other)]
-        if card == POISON:
-            return [other for other in others if self.hand(other)]
-        if card == CHAOS_MAGIC:
-            return [other for other in others if self.points(other) > 0]
-        return self.attack_targets(seat, card, as_ranged)
 
     def _take_random_card(self, seat: int, victim: int) -> None:
         hand = self.hand_zone(victim)
@@ -1269,7 +1140,7 @@ class RingState(KitState):
         if position == NO_CHOICE:
             choices = [PASS]
             hand = self.hand(seat)
-            if self.attack_targets(seat, DAGGER, False):
+            if any(self.is_adjacent(seat, other) for other in self.others_alive(seat)):
                 for candidate in self.distinct_positions(seat):
                     card = hand[candidate]
                     if self.config.card_reach[card] == MELEE_REACH and self.can_use_class(seat, card):
@@ -1340,28 +1211,7 @@ class RingState(KitState):
         if self.trace is not None:
             self.emit("counter", f"seat {defender} counters the {STYLE_NAMES[style]} attack with "
                        f"{self.card_name(card)}", seat=defender, card=CARD_NAMES[card])
-        if card == HASTY_RETREAT:
-            self._push(K_RETREAT, defender)
-        elif card == PIT_TRAP:
-            self._push(K_PIT_TRAP, defender)  # its attack on every other party happens as well
-        elif style == GUARDIAN:
-            self._guardian_counter_effect(defender, card)
-
-    def _guardian_counter_effect(self, defender: int, card: int) -> None:
-        """The additional effects of a card played against a Temple Guardian ("If the card you
-        play has additional effects, those effects take place"), Hasty Retreat's and Pit Trap's
-        aside. Fireball splashes nobody: the Guardian has no space on the map."""
-        if card == HEROIC_SACRIFICE:
-            self._push(K_OWN_HERO_HIT, defender, -1, 0)  # "Reduce one of your Heroes one level"
-        elif not self.config.guardian_counter_full_effects:
-            return
-        elif card == IMPRISON:
-            if self.attack_targets(defender, IMPRISON, False):
-                self.zones[DISCARD_PILE].cards.pop()
-                self.zones[LIMBO].cards.append(IMPRISON)  # placed in front of the player it imprisons
-                self._push(K_TARGET, defender, IMPRISON, 0)
-        elif card == SAVAGE_ATTACK:
-            self._push(K_SAVAGE_MORE, defender)  # further melee attacks on Adjacent parties
+        BEHAVIOUR_BY_CARD[card].as_counter(self, defender, card, style)
 
     def _own_hero_hit(self, defender: int, attacker: int, is_attack: bool, hero: int) -> None:
         """The defender chooses which of its Heroes takes a hit (Pit Trap, Earthquake, Heroic Sacrifice)."""
@@ -1604,6 +1454,263 @@ class RingState(KitState):
             points = self.scores()
             self.emit("game_over", f"game over ({reason}): winner seat {winner}, points {points}",
                       reason=reason, winners=self.winners(), points=points)
+
+
+# ------------------------------------------------------------------ the cards
+#
+# A card lives in two places side by side: its facts (class, Action, reach, sure, counters, copies) in
+# cards.toml, its behaviour in its entry of ``CARD_BEHAVIOUR``: a ``CardBehaviour``, whose methods answer
+# what the engine asks about the card (``can_play``, ``_play_card``, ``_target``, ``_space``,
+# ``counter_positions``, ``_counter``), so that the engine never tests a card id. A card's class below
+# overrides what its text changes, in a line or two each, and pushes the steps (task kinds) it needs.
+
+
+class CardBehaviour:
+    """A card whose behaviour is all in its facts: an Attack card (played on a party within its reach,
+    which it attacks, melee or ranged, sure or not), or a card that only counters."""
+
+    stays_in_play = False  # played, it waits in play until its effect is done, not on the discard pile
+
+    def playable(self, state: RingState, seat: int, card: int) -> bool:
+        """Whether it has something to act on now (asked of a card without an attack reach: one with a
+        reach is playable while a party is within it)."""
+        return len(self.targets(state, seat, card)) > 0
+
+    def play(self, state: RingState, seat: int, card: int) -> None:
+        """What playing it as the active player's Action does (out of the hand, its Action used)."""
+        state._push(K_TARGET, seat, card, 0)
+
+    def targets(self, state: RingState, seat: int, card: int) -> list[int]:
+        """The parties it may be played on (the spaces, for a card that moves its party: ``_space``)."""
+        return state.attack_targets(seat, card, False)
+
+    def on_target(self, state: RingState, seat: int, card: int, target: int) -> None:
+        """What it does to the party (or space) chosen."""
+        state._attack(seat, target, card)
+
+    def can_counter(self, state: RingState, defender: int, card: int) -> bool:
+        """Whether it may counter now an attack its facts name."""
+        return True
+
+    def as_counter(self, state: RingState, defender: int, card: int, style: int) -> None:
+        """What it does besides stopping the attack (of ``style``), played as a counter."""
+
+
+class MindControl(CardBehaviour):
+    """Mind Control (Wizard): "Cause the Party holding the Ring to give it to you"."""
+    def playable(self, state: RingState, seat: int, card: int) -> bool:
+        return 0 <= state.numbers[RING_HOLDER] != seat
+    def play(self, state: RingState, seat: int, card: int) -> None:
+        state._push(K_TAKE_RING, seat, state.numbers[RING_HOLDER], card)
+
+
+class Dominance(MindControl):
+    """Dominance: "Switch places ... with the Party that's wearing the Ring and take the Ring for yourself"."""
+    def play(self, state: RingState, seat: int, card: int) -> None:
+        state._swap(seat, state.numbers[RING_HOLDER])
+        super().play(state, seat, card)
+
+
+class Leadership(CardBehaviour):
+    """Leadership: "Move all Adventuring Parties, other than yourself, to any location on the battle map"."""
+    def playable(self, state: RingState, seat: int, card: int) -> bool:
+        return True
+    def play(self, state: RingState, seat: int, card: int) -> None:
+        for other in reversed(state.others_alive(seat)):
+            state._push(K_LEADERSHIP, seat, other)
+
+
+class Sneak(CardBehaviour):
+    """Sneak: "Swap places on the battle map with another Adventuring Party. The Party that possesses the Ring
+    cannot be moved by this card" (nor can its wearer play it)."""
+    def targets(self, state: RingState, seat: int, card: int) -> list[int]:
+        return [other for other in state.others_alive(seat) if state.numbers[RING_HOLDER] not in (seat, other)]
+    def on_target(self, state: RingState, seat: int, card: int, target: int) -> None:
+        state._swap(seat, target)
+
+
+class Teleport(CardBehaviour):
+    """Teleport: "Move to any open space on the battle map, except the Chaos Altar"."""
+    def play(self, state: RingState, seat: int, card: int) -> None:
+        state._push(K_SPACE, seat, card)
+    def targets(self, state: RingState, seat: int, card: int) -> list[int]:
+        board, numbers = state.config.board, state.numbers
+        return [space for space in range(board.n_spaces) if numbers[OCCUPANT + space] < 0 and space != board.altar]
+    def on_target(self, state: RingState, seat: int, card: int, target: int) -> None:
+        pass  # moved by ``_space``
+
+
+class Bully(Teleport):
+    """Bully (Fighter): "Move to any open space ... Adjacent to another Party (other than the Chaos Altar) and
+    make an immediate melee attack against that Party", parried "as if it were a Sword card"."""
+    def targets(self, state: RingState, seat: int, card: int) -> list[int]:
+        return state.bully_spaces(seat)
+    def on_target(self, state: RingState, seat: int, card: int, target: int) -> None:
+        state._push(K_BULLY_TARGET, seat)
+
+
+class Earthquake(CardBehaviour):
+    """Earthquake (Wizard): "Every Party, including the caster, reduces one Hero by one level", no counter."""
+    def playable(self, state: RingState, seat: int, card: int) -> bool:
+        return True
+    def play(self, state: RingState, seat: int, card: int) -> None:
+        state._push(K_EARTHQUAKE, seat)
+
+
+class Pickpocket(CardBehaviour):
+    """Pickpocket (Rogue): "Take one random card from the hand of a player whose Party is Adjacent to yours"."""
+    def targets(self, state: RingState, seat: int, card: int) -> list[int]:
+        return [other for other in state.others_alive(seat) if state.hand(other) and state.is_adjacent(seat, other)]
+    def on_target(self, state: RingState, seat: int, card: int, target: int) -> None:
+        state._take_random_card(seat, target)
+
+
+class Scavenge(CardBehaviour):
+    """Scavenge: "Draw any one card from the discard pile and add it to your hand" (a Guardian attacks at once)."""
+    stays_in_play = True  # until the pick
+    def playable(self, state: RingState, seat: int, card: int) -> bool:
+        return len(state.zones[DISCARD_PILE].cards) > 0
+    def play(self, state: RingState, seat: int, card: int) -> None:
+        state._push(K_SCAVENGE, seat)
+
+
+class Tithe(CardBehaviour):
+    """Tithe (Cleric): "All other players drop one card of their choosing, face-up. The player who played Tithe
+    selects one of those dropped cards to add to their hand, then discards the rest"."""
+    def playable(self, state: RingState, seat: int, card: int) -> bool:
+        return any(state.hand(other) for other in state.others_alive(seat))
+    def play(self, state: RingState, seat: int, card: int) -> None:
+        state._push(K_TITHE_PICK, seat)
+        for other in reversed(state.others_alive(seat)):
+            state._push(K_TITHE_DROP, other, seat)
+
+
+class Fireball(CardBehaviour):
+    """Fireball (Wizard): "Make one ranged attack, then make additional ranged attacks against any other Parties
+    Adjacent to the original target" (none against a Temple Guardian, which has no space)."""
+    def on_target(self, state: RingState, seat: int, card: int, target: int) -> None:
+        splash = K_SPLASH if state.config.fireball_splash_optional else K_ATTACKER_HERO  # (a reading) or all of them
+        for other in reversed(state.others_alive(seat)):
+            if other != target and state.is_adjacent(target, other):
+                state._push(splash, seat, other, RANGED, card)
+        super().on_target(state, seat, card, target)
+
+
+class Imprison(CardBehaviour):
+    """Imprison (Cleric): "Cause any player to lose all action phases on their next turn ... Place this card in
+    front of the targeted player until their next turn"; no counter; against a Guardian too (a reading)."""
+    stays_in_play = True  # until it is in front of the player
+    def targets(self, state: RingState, seat: int, card: int) -> list[int]:
+        return [other for other in state.others_alive(seat) if not state.imprisoned(other)]
+    def on_target(self, state: RingState, seat: int, card: int, target: int) -> None:
+        state.zones[LIMBO].cards.remove(card)
+        state.imprisoned(target).append(card)  # a public zone: no history to keep
+    def as_counter(self, state: RingState, defender: int, card: int, style: int) -> None:
+        if style == GUARDIAN and state.config.guardian_counter_full_effects and self.targets(state, defender, card):
+            state.zones[DISCARD_PILE].cards.pop()  # back in play, on its way to the player it imprisons
+            state.zones[LIMBO].cards.append(card)
+            state._push(K_TARGET, defender, card, 0)
+
+
+class PitTrap(CardBehaviour):
+    """Pit Trap (Rogue): "All other Adventuring Parties lower one Hero one level"; no counter, but a party whose
+    Rogue is alive is not hurt; against a Temple Guardian it hits them as well."""
+    def playable(self, state: RingState, seat: int, card: int) -> bool:
+        return True
+    def play(self, state: RingState, seat: int, card: int) -> None:
+        state._push(K_PIT_TRAP, seat)
+    def as_counter(self, state: RingState, defender: int, card: int, style: int) -> None:
+        state._push(K_PIT_TRAP, defender)
+
+
+class SavageAttack(CardBehaviour):
+    """Savage Attack (Fighter): "Melee attack. You may also play any (or all) other Melee Attack cards in your
+    hand as part of the same single Attack Action"; against a Guardian too (a reading)."""
+    def on_target(self, state: RingState, seat: int, card: int, target: int) -> None:
+        state._push(K_SAVAGE_MORE, seat)
+        super().on_target(state, seat, card, target)
+    def as_counter(self, state: RingState, defender: int, card: int, style: int) -> None:
+        if style == GUARDIAN and state.config.guardian_counter_full_effects:
+            state._push(K_SAVAGE_MORE, defender)
+
+
+class ChaosMagic(CardBehaviour):
+    """Chaos Magic: "Force any player to give you one of their Summoning Points. Countered by Chaos Magic"."""
+    def targets(self, state: RingState, seat: int, card: int) -> list[int]:
+        return [other for other in state.others_alive(seat) if state.points(other) > 0]
+    def on_target(self, state: RingState, seat: int, card: int, target: int) -> None:
+        state._offer_chaos_magic(seat, target, seat, 0, 1)
+
+
+class HealingPotion(CardBehaviour):
+    """Healing Potion: "Raise one Hero from Wounded to Full Strength"."""
+    def playable(self, state: RingState, seat: int, card: int) -> bool:
+        return WOUNDED in state.statuses(seat)
+    def play(self, state: RingState, seat: int, card: int) -> None:
+        state._push(K_RAISE, seat, WOUNDED)
+
+
+class Necromancy(CardBehaviour):
+    """Necromancy: "You and every Adjacent Adventuring Party raises one Hero from Dead to Wounded"."""
+    def playable(self, state: RingState, seat: int, card: int) -> bool:
+        return len(state.necromancy_parties(seat)) > 0
+    def play(self, state: RingState, seat: int, card: int) -> None:
+        state._push(K_NECROMANCY, seat)
+        state._offer_hell_raisers(seat, card)
+
+
+class Poison(CardBehaviour):
+    """Poison (Rogue): "Force any one player to discard a card of their choice from their hand"."""
+    def targets(self, state: RingState, seat: int, card: int) -> list[int]:
+        return [other for other in state.others_alive(seat) if state.hand(other)]
+    def on_target(self, state: RingState, seat: int, card: int, target: int) -> None:
+        state._push(K_POISON_DISCARD, target)
+
+
+class Resurrection(CardBehaviour):
+    """Resurrection (Cleric): "Raise one Hero from Dead to Wounded"; Dread Legion "can never use" it."""
+    def playable(self, state: RingState, seat: int, card: int) -> bool:
+        return DEAD in state.statuses(seat) and state.power(seat) != DREAD_LEGION
+    def play(self, state: RingState, seat: int, card: int) -> None:
+        state._push(K_RAISE, seat, DEAD)
+        state._offer_hell_raisers(seat, card)
+
+
+class HastyRetreat(CardBehaviour):
+    """Hasty Retreat: "Avoid any attack and move one to three spaces ... (You must move at least one space.)"."""
+    def can_counter(self, state: RingState, defender: int, card: int) -> bool:
+        return len(state.retreat_destinations(defender)) > 0
+    def as_counter(self, state: RingState, defender: int, card: int, style: int) -> None:
+        state._push(K_RETREAT, defender)
+
+
+class HeroicSacrifice(CardBehaviour):
+    """Heroic Sacrifice (Fighter): "Prevent a Party from taking the Ring from any other Party. Reduce one of your
+    Heroes one level" (``_take_ring``); against a Temple Guardian the level is lost too."""
+    def as_counter(self, state: RingState, defender: int, card: int, style: int) -> None:
+        if style == GUARDIAN:
+            state._push(K_OWN_HERO_HIT, defender, -1, 0)
+
+
+# Every card's behaviour, by its key in cards.toml (``test_card_behaviour.py`` holds the two together), in the
+# rulebook's order: the Move, Attack, Bonus and Counter Action cards, then the threat. The plain Attack cards,
+# Dodge, Parry and the Temple Guardian (drawn, it attacks every party: ``_draw_task``) are all in their facts.
+CARD_BEHAVIOUR: Final[dict[str, CardBehaviour]] = {
+    "dominance": Dominance(), "leadership": Leadership(), "sneak": Sneak(), "teleport": Teleport(),
+    "bully": Bully(), "earthquake": Earthquake(), "pickpocket": Pickpocket(), "scavenge": Scavenge(),
+    "tithe": Tithe(),
+    "dagger": CardBehaviour(), "mace": CardBehaviour(), "staff": CardBehaviour(), "sword": CardBehaviour(),
+    "dagger_of_biting": CardBehaviour(), "sword_of_slaying": CardBehaviour(), "bow": CardBehaviour(),
+    "holy_strike": CardBehaviour(), "lightning_bolt": CardBehaviour(), "throwing_axe": CardBehaviour(),
+    "lightning_storm": CardBehaviour(), "holy_vengeance": CardBehaviour(),
+    "fireball": Fireball(), "imprison": Imprison(), "pit_trap": PitTrap(), "savage_attack": SavageAttack(),
+    "chaos_magic": ChaosMagic(), "healing_potion": HealingPotion(), "mind_control": MindControl(),
+    "necromancy": Necromancy(), "poison": Poison(), "resurrection": Resurrection(),
+    "dodge": CardBehaviour(), "hasty_retreat": HastyRetreat(), "heroic_sacrifice": HeroicSacrifice(),
+    "parry": CardBehaviour(), "temple_guardian": CardBehaviour(),
+}
+BEHAVIOUR_BY_CARD: Final[tuple[CardBehaviour, ...]] = tuple(CARD_BEHAVIOUR[name] for name in CARD_NAMES)
+"""``CARD_BEHAVIOUR`` by card id."""
 
 
 # What each task kind does: ``perform`` calls the entry of its kind with the state, the task and
