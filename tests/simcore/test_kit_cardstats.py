@@ -31,3 +31,13 @@ def test_a_copy_is_independent_and_set_overwrites() -> None:
     assert stats.first_played_turn(0, 0) == -1 and copy.first_played_turn(0, 0) == 3
     copy.set(0, 0, 1, 9)
     assert copy.get(0, 0, 1) == 9
+
+
+def test_a_whole_counter_is_set_or_copied_from_another_for_one_seat_only() -> None:
+    stats = CardStats(2, 3, 3)
+    stats.set_counter(1, 0, [4, 0, 7])
+    stats.copy_counter(1, 0, 2)
+    assert [stats.get(1, 2, card) for card in range(3)] == [4, 0, 7]
+    assert [stats.get(0, counter, card) for counter in range(3) for card in range(3)] == [0] * 9
+    assert [stats.get(1, 1, card) for card in range(3)] == [0, 0, 0]
+

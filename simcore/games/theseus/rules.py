@@ -907,14 +907,12 @@ class TheseusState(KitState):
         exiled, used, could use, got into its Hand or scored an end effect with;
         ``played`` is ``used``, the effect counters are read from the final position."""
         config, stats = self.config, self.stats
-        counts, n_cards = stats.counts, len(config.names)
+        n_cards = len(config.names)
         for seat in range(self.n_players):
-            used, played = stats.offset(seat, _USED), stats.offset(seat, _PLAYED)
-            counts[played:played + n_cards] = counts[used:used + n_cards]
+            stats.copy_counter(seat, _USED, _PLAYED)
             effect_copies, effect_vp = self.end_effect_counts(seat)
-            copies_at, vp_at = stats.offset(seat, _EFFECT_COPIES), stats.offset(seat, _EFFECT_VP)
-            counts[copies_at:copies_at + n_cards] = effect_copies
-            counts[vp_at:vp_at + n_cards] = effect_vp
+            stats.set_counter(seat, _EFFECT_COPIES, effect_copies)
+            stats.set_counter(seat, _EFFECT_VP, effect_vp)
         # A starting card has one copy per player.
         copies = [config.copies[card] or (self.n_players if config.ranks[card] == 0 else 0) for card in range(n_cards)]
         stats.add_rows(columns, config.names, copies, _ROW_COUNTERS)
