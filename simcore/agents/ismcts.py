@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import final
 
 from simcore.agents.search import DEFAULT_MAX_STEPS, RolloutPolicy, determinize, first_best
 from simcore.api import Agent, Game, GameState
@@ -31,10 +32,9 @@ DEFAULT_ITERATIONS = 200
 DEFAULT_EXPLORATION = 0.7
 
 
+@final
 class Node:
     """A tree node: reached by ``action`` of ``player``; statistics per seat."""
-
-    __slots__ = ("action", "availability", "children", "player", "simultaneous", "totals", "visits")
 
     def __init__(self, action: int, player: int, n_players: int) -> None:
         self.action = action
@@ -55,6 +55,7 @@ class Node:
         return mean + exploration * math.sqrt(math.log(self.availability) / self.visits)
 
 
+@final
 class SimultaneousMove:
     """The statistics of one simultaneous move at a tree node (``sm_ismcts``).
 
@@ -64,8 +65,6 @@ class SimultaneousMove:
     ``outcomes`` holds the node reached by each joint choice, keyed by the
     (seat, action) pairs in step order.
     """
-
-    __slots__ = ("choices", "outcomes")
 
     def __init__(self) -> None:
         self.choices: dict[tuple[int, int], Node] = {}

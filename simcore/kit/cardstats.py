@@ -22,6 +22,23 @@ from mypy_extensions import i64
 
 from simcore.api import CardColumns
 
+_FILLED: dict[int, vec[i64]] = {}
+"""Per fill value, the longest vector of it made so far (``filled`` slices it)."""
+
+
+def filled(value: i64, size: i64) -> vec[i64]:
+    """A new vector of ``size`` times ``value``: a slice (one memory copy) of a
+    kept vector, instead of a list of ``size`` Python ints converted one by one
+    (a game and each search copy make their card stats)."""
+    kept = _FILLED.get(value)
+    if kept is None or len(kept) < size:
+        length: i64 = 64 if kept is None else 2 * len(kept)
+        if length < size:
+            length = size
+        kept = vec[i64]([value] * length)
+        _FILLED[value] = kept
+    return kept[:size]
+
 
 @final
 class CardStats:
@@ -37,8 +54,8 @@ class CardStats:
         self.n_seats = n_seats
         self.n_counters = n_counters
         self.n_cards = n_cards
-        self.counts = vec[i64]([0] * (n_seats * n_counters * n_cards))
-        self.first_played = vec[i64]([-1] * (n_seats * n_cards))
+        self.counts = filled(0, n_seats * n_counters * n_cards)
+        self.first_played = filled(-1, n_seats * n_cards)
 
     def add(self, seat: i64, counter: i64, card: i64, amount: i64 = 1) -> None:
         """Count ``amount`` more of ``counter`` for ``seat``'s ``card``."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from simcore.api import CardColumns
-from simcore.kit.cardstats import CardStats
+from simcore.kit.cardstats import CardStats, filled
 
 
 def test_rows_are_written_for_touched_cards_only_with_every_counter_in_order() -> None:
@@ -41,3 +41,10 @@ def test_a_whole_counter_is_set_or_copied_from_another_for_one_seat_only() -> No
     assert [stats.get(0, counter, card) for counter in range(3) for card in range(3)] == [0] * 9
     assert [stats.get(1, 1, card) for card in range(3)] == [0, 0, 0]
 
+
+def test_filled_vectors_have_the_asked_size_and_value_and_are_independent() -> None:
+    first = filled(-1, 3)
+    longer = filled(-1, 200)  # past the kept vector's length: made anew
+    first[0] = 5
+    assert list(first) == [5, -1, -1] and len(longer) == 200 and set(longer) == {-1}
+    assert list(filled(-1, 2)) == [-1, -1] and list(filled(0, 0)) == []

@@ -192,17 +192,21 @@ INFO = GameInfo(
 
 # Legal-action lists, made once per shape and kept (never changed: every
 # state asked the same question shares one list).
-_POSITIONS: dict[int, list[int]] = {}
+_POSITIONS: list[list[list[int]]] = []
+"""``_POSITIONS[code][count]``: the answers of ``positions`` (lists, not a
+dictionary: an index beats boxing and hashing a key at every question)."""
 _MAIN_CHOICES: dict[int, list[int]] = {}
 
 
 def positions(action_type: ActionType, count: int) -> list[int]:
     """The answers choosing one of ``count`` positions, of ``action_type`` (shared: do not change the list)."""
-    key = action_type.code << 16 | count
-    found = _POSITIONS.get(key)
-    if found is None:
-        found = _POSITIONS[key] = [action_type.encode(position) for position in range(count)]
-    return found
+    code = action_type.code
+    while len(_POSITIONS) <= code:
+        _POSITIONS.append([])
+    by_count = _POSITIONS[code]
+    while len(by_count) <= count:
+        by_count.append([action_type.encode(position) for position in range(len(by_count))])
+    return by_count[count]
 
 
 def main_choices(usable_mask: int, alternatives: int) -> list[int]:
@@ -689,13 +693,17 @@ class TheseusState(KitState):
         party, card_of = self.party(seat), self.card_of
         counts = self.stats.counts
         playable = self.stats.offset(seat, _PLAYABLE)
-        counted: list[int] = []
-        for action in legal_actions:
+        # A typed list indexed natively (play_game passes the list asked), and
+        # the card types counted as a bit mask: no list or generic iteration per step.
+        actions = legal_actions if isinstance(legal_actions, list) else list(legal_actions)
+        counted = 0
+        for index in range(len(actions)):
+            action = actions[index]
             if not PARTY_POSITION.matches(action):
                 break  # ``main_choices`` lists the Party positions first
             card = card_of[party[PARTY_POSITION.value(action)]]
-            if card not in counted:
-                counted.append(card)
+            if not counted >> card & 1:
+                counted |= 1 << card
                 counts[playable + card] += 1
 
     # ---------------------------------------------------- abilities, effects
