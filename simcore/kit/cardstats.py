@@ -15,14 +15,14 @@ them with one memory copy instead of a reference per counter.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import final
+from typing import Final, final
 
 from librt.vecs import vec
 from mypy_extensions import i64
 
 from simcore.api import CardColumns
 
-_FILLED: dict[int, vec[i64]] = {}
+_FILLED: Final[dict[int, vec[i64]]] = {}
 """Per fill value, the longest vector of it made so far (``filled`` slices it)."""
 
 
@@ -104,8 +104,9 @@ class CardStats:
         """An independent copy."""
         twin = CardStats(0, self.n_counters, self.n_cards)
         twin.n_seats = self.n_seats
-        twin.counts = vec[i64](self.counts)
-        twin.first_played = vec[i64](self.first_played)
+        # Slices: a copy loop in C (the vec constructor would append item by item).
+        twin.counts = self.counts[:]
+        twin.first_played = self.first_played[:]
         return twin
 
     def add_rows(self, columns: CardColumns, names: tuple[str, ...], copies: Sequence[int],

@@ -152,10 +152,12 @@ def brawl_winner(icon_a: int, icon_b: int) -> int:
 
 # Legal-action lists, made once per shape and kept (never changed: every
 # state asked the same question shares one list): int-keyed dictionaries,
-# which the compiled core reads faster than through functools.cache.
-_POSITIONS: list[list[int]] = []  # by count: a list index beats a dictionary's boxed key
-_MASKS_WITH_SIZES: dict[int, list[int]] = {}
-_SUBMASKS: dict[int, list[int]] = {}
+# which the compiled core reads faster than through functools.cache. Final:
+# a module name that is not is looked up in the module's dictionary at every
+# use in the compiled core, a Final one is a C static.
+_POSITIONS: Final[list[list[int]]] = []  # by count: a list index beats a dictionary's boxed key
+_MASKS_WITH_SIZES: Final[dict[int, list[int]]] = {}
+_SUBMASKS: Final[dict[int, list[int]]] = {}
 _REPLACE_OR_TAKE_BACK: Final = [REPLACEMENT.encode(1), REPLACEMENT.encode(0)]
 
 

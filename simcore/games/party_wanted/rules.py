@@ -176,7 +176,8 @@ SACRIFICE_MINION: Final = 2  # sacrifice index of the first minion in play (0 we
 # The Add of a level-up is "a Class or Utility card"; a land's or an item's
 # Add ("a card of his choice as listed by the card") may be any playing card
 # of the Build Pool but armor, weapons and the Ultimate (our card text).
-ADD_SKILL_CARD, ADD_ANY_CARD = 0, 1
+ADD_SKILL_CARD: Final = 0
+ADD_ANY_CARD: Final = 1
 ADDABLE_BY_CARDS = (ATTACK, DEFENSE, *SKILL_KINDS)
 
 END_VICTORY = "victory"
@@ -184,7 +185,9 @@ END_PARTY_DEAD = "party_dead"
 END_TURN_CAP = "turn_cap"
 END_ROUND_CAP = "round_cap"
 
-ENEMY_MONSTER, ENEMY_MINI_BOSS, ENEMY_BOSS = range(3)
+ENEMY_MONSTER: Final = 0
+ENEMY_MINI_BOSS: Final = 1
+ENEMY_BOSS: Final = 2
 
 # The zones: the table's, then ZONES_PER_SEAT per seat (``seat_zone``), then
 # the Pyramid's tiers below the boss (``tier_zone``; the longer game adds one
@@ -725,7 +728,7 @@ class PartyState(KitState):
         # A typed list indexed natively (play_game passes the list asked), and
         # the few cards counted compared natively: no generic iteration or
         # ``in`` (rich comparisons) per step.
-        actions = legal_actions if isinstance(legal_actions, list) else list(legal_actions)
+        actions: list[int] = legal_actions if isinstance(legal_actions, list) else list(legal_actions)
         counted: list[int] = []
         last_key = -1
         for index in range(len(actions)):

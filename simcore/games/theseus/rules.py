@@ -53,7 +53,10 @@ from simcore.seeding import make_rng
 LAST_RANK: Final = 6  # the rulebook's six Rank decks
 MAX_PLAYERS: Final = 4
 
-EXPLORE_ICON, RECRUIT_ICON, SUBJUGATE_ICON = 0, 1, 2
+# Final: the compiled core inlines them (a plain module name is a dictionary look-up at every use).
+EXPLORE_ICON: Final = 0
+RECRUIT_ICON: Final = 1
+SUBJUGATE_ICON: Final = 2
 ICON_NAMES = ("explore", "recruit", "subjugate")
 
 # The task kinds. The unit steps of an ability or effect come first, their
@@ -192,10 +195,10 @@ INFO = GameInfo(
 
 # Legal-action lists, made once per shape and kept (never changed: every
 # state asked the same question shares one list).
-_POSITIONS: list[list[list[int]]] = []
+_POSITIONS: Final[list[list[list[int]]]] = []
 """``_POSITIONS[code][count]``: the answers of ``positions`` (lists, not a
 dictionary: an index beats boxing and hashing a key at every question)."""
-_MAIN_CHOICES: dict[int, list[int]] = {}
+_MAIN_CHOICES: Final[dict[int, list[int]]] = {}
 
 
 def positions(action_type: ActionType, count: int) -> list[int]:
@@ -695,7 +698,7 @@ class TheseusState(KitState):
         playable = self.stats.offset(seat, _PLAYABLE)
         # A typed list indexed natively (play_game passes the list asked), and
         # the card types counted as a bit mask: no list or generic iteration per step.
-        actions = legal_actions if isinstance(legal_actions, list) else list(legal_actions)
+        actions: list[int] = legal_actions if isinstance(legal_actions, list) else list(legal_actions)
         counted = 0
         for index in range(len(actions)):
             action = actions[index]
