@@ -15,29 +15,13 @@ them with one memory copy instead of a reference per counter.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, final
+from typing import final
 
 from librt.vecs import vec
 from mypy_extensions import i64
 
 from simcore.api import CardColumns
-
-_FILLED: Final[dict[int, vec[i64]]] = {}
-"""Per fill value, the longest vector of it made so far (``filled`` slices it)."""
-
-
-def filled(value: i64, size: i64) -> vec[i64]:
-    """A new vector of ``size`` times ``value``: a slice (one memory copy) of a
-    kept vector, instead of a list of ``size`` Python ints converted one by one
-    (a game and each search copy make their card stats)."""
-    kept = _FILLED.get(value)
-    if kept is None or len(kept) < size:
-        length: i64 = 64 if kept is None else 2 * len(kept)
-        if length < size:
-            length = size
-        kept = vec[i64]([value] * length)
-        _FILLED[value] = kept
-    return kept[:size]
+from simcore.kit.vectors import filled
 
 
 @final

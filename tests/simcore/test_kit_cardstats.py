@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from simcore.api import CardColumns
-from simcore.kit.cardstats import CardStats, filled
+from simcore.kit.cardstats import CardStats
+from simcore.kit.vectors import filled
 
 
 def test_rows_are_written_for_touched_cards_only_with_every_counter_in_order() -> None:
