@@ -9,7 +9,7 @@ numbers without calling back into the interpreter. All arithmetic is masked to
 
 from __future__ import annotations
 
-from typing import Final, final
+from typing import Final, cast, final
 
 from mypy_extensions import i64
 
@@ -89,10 +89,13 @@ class Generator:
 
     def shuffle(self, items: list[int]) -> None:
         """Shuffle ``items`` in place (Fisher-Yates)."""
+        # Swapped as objects: compiled, a list[int] item read is unboxed and a
+        # store boxed again, which a swap does not need.
+        objects = cast(list[object], items)
         last: i64
-        for last in range(len(items) - 1, 0, -1):
+        for last in range(len(objects) - 1, 0, -1):
             other = self.below(last + 1)
-            items[last], items[other] = items[other], items[last]
+            objects[last], objects[other] = objects[other], objects[last]
 
     def choice(self, items: list[int] | tuple[int, ...]) -> int:
         """A uniformly drawn element of a non-empty sequence."""

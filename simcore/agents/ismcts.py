@@ -150,7 +150,9 @@ class IsmctsAgent(Agent):
         untried: list[int] = []
         best: Node | None = None
         best_value = -math.inf
-        for action in actions:
+        # The list games give, iterated natively (any other sequence copied).
+        listed: list[int] = actions if isinstance(actions, list) else list(actions)
+        for action in listed:
             child = children.get(child_key(player, action))
             if child is None:
                 untried.append(action)

@@ -55,7 +55,9 @@ class RolloutPolicy:
         for _ in range(self.max_steps):
             if state.is_terminal():
                 return state.returns()
-            actions = state.legal_actions()
+            offered = state.legal_actions()
+            # The list games give, indexed natively (any other sequence copied).
+            actions: list[int] = offered if isinstance(offered, list) else list(offered)
             count = len(actions)
             if count == 1:
                 state.apply(actions[0])

@@ -31,7 +31,7 @@ right by construction.
 
 from __future__ import annotations
 
-from typing import Any, Final, final
+from typing import Any, Final, cast, final
 
 from librt.vecs import append, vec
 from librt.vecs import pop as pop_item
@@ -60,6 +60,9 @@ EVERY_SEAT: Final = -1
 
 NOBODY: Final = 0
 """The ``seen`` mask of a card no seat saw (but its zone's owner, who sees its zone anyway)."""
+
+_SHIFT_BY_HAND: Final = 8
+"""``Zone.take`` moves at most this many cards down one by one (more: ``list.pop``)."""
 
 ANY_CLASS: Final = -1
 """The ``card_class`` of a zone that may hold cards of any class."""
@@ -128,11 +131,24 @@ class Zone:
         if self.visibility != PUBLIC:
             self.seen[position] = EVERY_SEAT
 
-    def take(self, position: int) -> int:
+    def take(self, position: i64) -> int:
         """Remove and return the card at ``position``."""
         if self.visibility != PUBLIC:
             self.seen = pop_item(self.seen, position)[0]
-        return self.cards.pop(position)
+        cards = self.cards
+        if position < 0:
+            position += len(cards)
+        if len(cards) - position > _SHIFT_BY_HAND:
+            return cards.pop(position)
+        card = cards[position]
+        # The few cards above move down one by hand, as objects (no unboxing
+        # and boxing of each), and the top one is popped: list.pop(position)
+        # goes through CPython's general slice deletion, costlier for a hand.
+        objects = cast(list[object], cards)
+        for index in range(position, len(objects) - 1):
+            objects[index] = objects[index + 1]
+        objects.pop()
+        return card
 
     def take_top(self) -> int:
         """Remove and return the top card; -1 when the zone is empty."""

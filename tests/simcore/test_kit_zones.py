@@ -236,3 +236,15 @@ def test_a_card_buried_face_up_lies_at_the_bottom_seen_by_all_and_the_others_kee
     pile.bury_face_up(6)
     assert pile.cards == [6, 5, 4] and list(pile.seen) == [EVERY_SEAT, EVERY_SEAT, 1 << 1] and pile.face_up == 2
     assert pile.take_top() == 4 and list(pile.seen) == [EVERY_SEAT, EVERY_SEAT]
+
+
+def test_taking_a_card_from_any_position_of_a_short_or_long_pile_keeps_the_others_and_their_marks_in_order() -> None:
+    for size in (1, 3, 9, 12, 30):
+        for position in (0, size // 2, size - 1, -1):
+            pile = _zone("hand", 0, OWNER_ONLY, list(range(10, 10 + size)))
+            for at in range(size):
+                pile.show(at, at % 3)
+            cards, marks = list(pile.cards), list(pile.seen)
+            assert pile.take(position) == cards[position]
+            del cards[position], marks[position]
+            assert pile.cards == cards and list(pile.seen) == marks
