@@ -158,7 +158,7 @@ def icon_count_vp(config: TheseusConfig, card: int, icon_counts: list[int]) -> i
     for kind, argument, amount in config.end_effects[card]:
         if kind == END_PER_ICON:
             total += amount * icon_counts[argument]
-        elif kind == END_ALL_ICONS and min(icon_counts) > 0:
+        elif kind == END_ALL_ICONS and all(count > 0 for count in icon_counts):  # compiled: a loop, no call
             total += amount
     return total
 

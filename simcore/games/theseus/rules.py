@@ -142,7 +142,14 @@ MULTI_EXPLORE_PER_EFFECT, MULTI_EXPLORE_PER_CARD, MULTI_EXPLORE_REFILL_BETWEEN =
 MULTI_EXPLORE_READINGS = (MULTI_EXPLORE_PER_EFFECT, MULTI_EXPLORE_PER_CARD, MULTI_EXPLORE_REFILL_BETWEEN)
 
 # End-of-game scoring primitives.
-END_VP, END_PER_BONUS, END_PER_ICON, END_PER_RANK, END_ALL_ICONS, END_PER_BONUSES = range(6)
+# Final: the compiled core inlines them (a plain module name is a dictionary
+# look-up at every use; the heuristic's forecasts read them in loops).
+END_VP: Final = 0
+END_PER_BONUS: Final = 1
+END_PER_ICON: Final = 2
+END_PER_RANK: Final = 3
+END_ALL_ICONS: Final = 4
+END_PER_BONUSES: Final = 5
 END_PRIMITIVES = ("vp", "vp_per_bonus", "vp_per_icon", "vp_per_rank", "vp_if_all_icons", "vp_per_bonuses")
 
 END_FINAL = "final_rank_card_taken"
