@@ -19,6 +19,10 @@ hour apart on a shared machine are not comparable. So:
    (working tree / REF) is taken per round, then its median and its range
    over the rounds are printed.
 
+With ``search``, each round measures ISMCTS iterations per CPU second instead
+(``workers.bench.bench_search``'s positions along one seeded random game, 200
+iterations each, random rollouts), one row per game.
+
 The working tree is measured as ``make compile`` left it (its compiled core,
 or interpreted when there is none: the header says which, for both sides).
 This file is also the subprocess's script (``--measure``): run as a script,
@@ -47,6 +51,13 @@ RATES = (
     ("recorded games/s", "recorded_games_per_second"),
 )
 """The rates compared: (label, ``workers.bench.BenchRow`` field)."""
+
+SEARCH_RATES = (("ISMCTS iterations/s", "iterations_per_second"),)
+"""The rate compared with ``--search``: ISMCTS iterations per CPU second."""
+
+SEARCH_POSITIONS = 20
+SEARCH_ITERATIONS = 200
+"""``--search`` measures ``workers.bench.bench_search``'s positions and budget (``cardlab bench --search``)."""
 
 TREE = "working tree"
 
@@ -132,10 +143,12 @@ def build_compiled_core(root: Path) -> str:
     return _last_line(built.stdout)
 
 
-def measure_side(side: Side, game_ids: Sequence[str], agents: Sequence[str], games: int) -> dict[str, Any]:
+def measure_side(side: Side, game_ids: Sequence[str], agents: Sequence[str], games: int,
+                 search: bool = False) -> dict[str, Any]:
     """One round of one side, in a subprocess importing that side's tree:
-    ``{"compiled": bool, "rows": [BenchRow fields...]}``."""
-    request = json.dumps({"root": str(side.root), "games": list(game_ids), "agents": list(agents), "n": games})
+    ``{"compiled": bool, "rows": [BenchRow fields...]}`` (``search``: ISMCTS rows instead)."""
+    request = json.dumps({"root": str(side.root), "games": list(game_ids), "agents": list(agents), "n": games,
+                          "search": search})
     env = {**os.environ, "PYTHONPATH": str(side.root)}
     finished = _run([sys.executable, str(Path(__file__).resolve()), "--measure", request], side.root, env)
     if finished.returncode != 0:
@@ -150,39 +163,48 @@ def alternate(sides: Sequence[Side], rounds: int) -> list[tuple[int, Side]]:
 
 
 def run_compare(sides: Sequence[Side], game_ids: Sequence[str], agents: Sequence[str], games: int, rounds: int,
-                progress: Callable[[str], None]) -> tuple[list[Measured], dict[str, bool]]:
+                progress: Callable[[str], None], search: bool = False) -> tuple[list[Measured], dict[str, bool]]:
     """Measure ``sides`` in alternating rounds, one game and agent at a time (so
     that the two measurements of a round are minutes apart at most); the rates
-    per configuration and whether each side's core was compiled."""
+    per configuration and whether each side's core was compiled. With
+    ``search``, one ISMCTS measurement per game instead of one per agent."""
     measured: dict[tuple[str, str, int], Measured] = {}
     compiled: dict[str, bool] = {}
+    rates = SEARCH_RATES if search else RATES
     for game_id in game_ids:
-        for agent in agents:
+        for agent in [_search_agent()] if search else agents:
             for number, side in alternate(sides, rounds):
                 progress(f"{game_id}, {agent}, round {number} of {rounds}: {side.name}")
-                result = measure_side(side, [game_id], [agent], games)
+                result = measure_side(side, [game_id], [agent], games, search)
                 compiled[side.name] = bool(result["compiled"])
                 for row in result["rows"]:
-                    _add_round(measured, side.name, row)
+                    _add_round(measured, side.name, row, rates)
     return list(measured.values()), compiled
 
 
-def _add_round(measured: dict[tuple[str, str, int], Measured], side: str, row: dict[str, Any]) -> None:
+def _search_agent() -> str:
+    """The agent column of an ISMCTS measurement."""
+    return f"ismcts(iterations={SEARCH_ITERATIONS},rollout=random)"
+
+
+def _add_round(measured: dict[tuple[str, str, int], Measured], side: str, row: dict[str, Any],
+               rates: Sequence[tuple[str, str]] = RATES) -> None:
     """Append one round's rates of ``side`` (a ``BenchRow`` as a dict) to its configuration's lists."""
     key = (row["game"], row["agent"], int(row["n_players"]))
     entry = measured.setdefault(key, Measured(*key, {}))
-    rates = entry.rates.setdefault(side, {field: [] for _, field in RATES})
-    for _, field in RATES:
-        rates[field].append(float(row[field]))
+    side_rates = entry.rates.setdefault(side, {field: [] for _, field in rates})
+    for _, field in rates:
+        side_rates[field].append(float(row[field]))
 
 
-def format_compare(measured: Sequence[Measured], tree: str, ref: str) -> str:
+def format_compare(measured: Sequence[Measured], tree: str, ref: str,
+                   rates: Sequence[tuple[str, str]] = RATES) -> str:
     """The comparison as a plain-text table: per game, agent and rate, each side's
     median over the rounds and the ratio tree / ref, median (min-max) of the rounds."""
     header = ["game", "agent", "players", "rate", tree, ref, f"ratio {tree} / {ref}, median (min-max)"]
     lines = [header]
     for entry in measured:
-        for label, field in RATES:
+        for label, field in rates:
             ours, theirs = entry.rates[tree][field], entry.rates[ref][field]
             ratios = [mine / other for mine, other in zip(ours, theirs, strict=True)]
             lines.append([entry.game, entry.agent, str(entry.n_players), label,
@@ -195,8 +217,9 @@ def format_compare(measured: Sequence[Measured], tree: str, ref: str) -> str:
 
 
 def compare(ref: str, game_ids: Sequence[str], agents: Sequence[str], games: int, rounds: int,
-            progress: Callable[[str], None]) -> str:
-    """``cardlab bench --compare REF``: the header line and the table (see the module docstring)."""
+            progress: Callable[[str], None], search: bool = False) -> str:
+    """``cardlab bench --compare REF``: the header line and the table (see the module docstring);
+    ``search``: ISMCTS iterations/s per game instead of the engine rates."""
     commit = resolve_ref(ref)
     with tempfile.TemporaryDirectory(prefix="cardlab-compare-") as folder:
         ref_root = Path(folder) / "ref"
@@ -210,14 +233,15 @@ def compare(ref: str, game_ids: Sequence[str], agents: Sequence[str], games: int
             except CompareError as error:
                 raise CompareError(f"--compare {ref}: {error}") from None
             sides = (Side(TREE, PROJECT_ROOT), Side(ref, ref_root))
-            measured, compiled = run_compare(sides, game_ids, agents, games, rounds, progress)
+            measured, compiled = run_compare(sides, game_ids, agents, games, rounds, progress, search)
         finally:
             _run(["git", "worktree", "remove", "--force", str(ref_root)], PROJECT_ROOT)
             _run(["git", "worktree", "prune"], PROJECT_ROOT)
     cores = ", ".join(f"{side.name} {'compiled' if compiled[side.name] else 'INTERPRETED'}" for side in sides)
+    measurement = (f"{SEARCH_POSITIONS} ISMCTS searches" if search else f"{games:,} games") + " a measurement"
     header = (f"{TREE} ({PROJECT_ROOT}) against {ref} ({commit[:10]}): {rounds} alternating rounds of "
-              f"{games:,} games a measurement, one core, rates per CPU second ({cores})")
-    return header + "\n\n" + format_compare(measured, TREE, ref)
+              f"{measurement}, one core, rates per CPU second ({cores})")
+    return header + "\n\n" + format_compare(measured, TREE, ref, SEARCH_RATES if search else RATES)
 
 
 def _measure(request: dict[str, Any]) -> dict[str, Any]:
@@ -234,9 +258,26 @@ def _measure(request: dict[str, Any]) -> dict[str, Any]:
         source = Path(str(module.__file__)).resolve()
         if not source.is_relative_to(root):
             raise RuntimeError(f"{module.__name__} was imported from {source}, not from {root}")
-    rows = workers.bench.run_bench(request["games"], request["agents"], request["n"])
     compiled = str(simcore.play.__file__).endswith(tuple(EXTENSION_SUFFIXES))
+    if request.get("search"):
+        return {"compiled": compiled, "rows": [_measure_search(game_id) for game_id in request["games"]]}
+    rows = workers.bench.run_bench(request["games"], request["agents"], request["n"])
     return {"compiled": compiled, "rows": [asdict(row) for row in rows]}
+
+
+def _measure_search(game_id: str) -> dict[str, Any]:
+    """ISMCTS iterations per CPU second of ``workers.bench.bench_search`` (random
+    rollouts) on ``game_id``: its own rate is per wall second, so the whole call
+    is timed here, the walk that picks the positions included (one seeded game)."""
+    import time
+
+    import workers.bench
+
+    started = time.process_time()
+    row = workers.bench.bench_search(game_id, "random", SEARCH_POSITIONS, SEARCH_ITERATIONS)
+    seconds = time.process_time() - started
+    return {"game": game_id, "agent": _search_agent(), "n_players": row.n_players,
+            "iterations_per_second": row.iterations / seconds}
 
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--measure"]:

@@ -277,7 +277,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--shard-size", type=_integer(1, MAX_SHARD_SIZE), default=20000,
                        help="shard size for --memory (default 20000)")
     bench.add_argument("--search", action="store_true",
-                       help="instead: ISMCTS iterations/s per game (random and heuristic rollouts)")
+                       help="instead: ISMCTS iterations/s per game (random and heuristic rollouts; "
+                            "with --compare, random rollouts)")
     bench.add_argument("--compare", metavar="REF",
                        help="measure the working tree against git ref REF (built in a temporary worktree) "
                             "in alternating rounds; prints both sides and their ratio")
@@ -736,11 +737,12 @@ def _bench_compare(arguments: argparse.Namespace) -> int:
     """``cardlab bench --compare REF``: ``bench/compare.py``."""
     from bench.compare import BadRefError, CompareError, compare
 
-    if arguments.memory or arguments.search:
-        raise UsageError("--compare: measures the engine and recorded rates; not with --memory or --search")
+    if arguments.memory:
+        raise UsageError("--compare: measures the engine, recorded and search rates; not with --memory")
     try:
         print(compare(arguments.compare, arguments.game or sorted(GAMES), arguments.agent or ["random", "heuristic"],
-                      arguments.games, arguments.rounds, lambda line: print(line, file=sys.stderr, flush=True)))
+                      arguments.games, arguments.rounds, lambda line: print(line, file=sys.stderr, flush=True),
+                      arguments.search))
     except BadRefError as error:
         raise UsageError(str(error)) from None
     except CompareError as error:

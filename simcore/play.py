@@ -49,18 +49,19 @@ def play_game(
             break
         actions = state.legal_actions()
         state.note_offered(actions)
-        if len(actions) == 1:
+        count = len(actions)
+        if count == 1:
             action = actions[0]
         else:
             decisions += 1
-            legal_actions_offered += len(actions)
+            legal_actions_offered += count
             action = agents[seat].choose(state, actions)
         if trace is not None:
             trace({
                 "turn": state.turns() + 1, "type": "decision", "seat": seat,
-                "agent": str(lineup[seat]), "forced": len(actions) == 1, "options": len(actions),
+                "agent": str(lineup[seat]), "forced": count == 1, "options": count,
                 "text": f"seat {seat} ({lineup[seat]}): {state.describe_action(action)}"
-                + (" (forced)" if len(actions) == 1 else f" (of {len(actions)} options)"),
+                + (" (forced)" if count == 1 else f" (of {count} options)"),
             })
         state.apply(action)
     return PlayedGame(state, decisions, [str(spec) for spec in lineup], legal_actions_offered)

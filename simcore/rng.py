@@ -9,7 +9,7 @@ numbers without calling back into the interpreter. All arithmetic is masked to
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, cast, final
 
 from mypy_extensions import i64
 
@@ -26,6 +26,7 @@ def _mix32(value: i64) -> i64:
     return value ^ (value >> 16)
 
 
+@final
 class Generator:
     """A small, fast, seedable generator (xoshiro128**, period 2**128 - 1)."""
 
@@ -36,14 +37,23 @@ class Generator:
 
     def __init__(self, seed: int) -> None:
         seed &= (1 << 64) - 1
-        counter: i64 = (seed ^ (seed >> 32)) & _MASK32
-        words: list[i64] = []
-        for index in range(4):
-            counter = (counter + _GOLDEN + ((seed >> (16 * index)) & 0xFFFF)) & _MASK32
-            words.append(_mix32(counter))
-        if not any(words):
-            words[0] = 1
-        self.s0, self.s1, self.s2, self.s3 = words[0], words[1], words[2], words[3]
+        low: i64 = seed & 0xFFFFFFFF
+        high: i64 = seed >> 32
+        # Four words from a counter stepped by the golden ratio plus a 16-bit
+        # slice of the seed each (no list: a generator is made per game and per
+        # search copy, so its set-up is on the hot path of searches).
+        counter: i64 = (low ^ high) & _MASK32
+        counter = (counter + _GOLDEN + (low & 0xFFFF)) & _MASK32
+        s0 = _mix32(counter)
+        counter = (counter + _GOLDEN + (low >> 16)) & _MASK32
+        s1 = _mix32(counter)
+        counter = (counter + _GOLDEN + (high & 0xFFFF)) & _MASK32
+        s2 = _mix32(counter)
+        counter = (counter + _GOLDEN + (high >> 16)) & _MASK32
+        s3 = _mix32(counter)
+        if s0 == 0 and s1 == 0 and s2 == 0 and s3 == 0:
+            s0 = 1
+        self.s0, self.s1, self.s2, self.s3 = s0, s1, s2, s3
 
     def next_u32(self) -> i64:
         """The next 32-bit output."""
@@ -79,10 +89,13 @@ class Generator:
 
     def shuffle(self, items: list[int]) -> None:
         """Shuffle ``items`` in place (Fisher-Yates)."""
+        # Swapped as objects: compiled, a list[int] item read is unboxed and a
+        # store boxed again, which a swap does not need.
+        objects = cast(list[object], items)
         last: i64
-        for last in range(len(items) - 1, 0, -1):
+        for last in range(len(objects) - 1, 0, -1):
             other = self.below(last + 1)
-            items[last], items[other] = items[other], items[last]
+            objects[last], objects[other] = objects[other], objects[last]
 
     def choice(self, items: list[int] | tuple[int, ...]) -> int:
         """A uniformly drawn element of a non-empty sequence."""
@@ -90,6 +103,6 @@ class Generator:
 
     def copy(self) -> Generator:
         """An independent generator in the same state."""
-        twin = Generator(0)
+        twin = Generator(0)  # the cheapest seed to set up: its words are overwritten
         twin.s0, twin.s1, twin.s2, twin.s3 = self.s0, self.s1, self.s2, self.s3
         return twin

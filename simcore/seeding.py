@@ -16,8 +16,12 @@ from simcore.rng import Generator
 
 def derive_seed(*parts: object) -> int:
     """A 63-bit seed from any sequence of parts (stable across machines)."""
-    text = "\x1f".join([str(part) for part in parts]).encode()
-    digest = hashlib.blake2b(text, digest_size=8).digest()
+    return _seed_of_text("\x1f".join([str(part) for part in parts]))
+
+
+def _seed_of_text(text: str) -> int:
+    """The seed of the joined parts' text: the first 8 bytes of its BLAKE2b, less one bit."""
+    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
     return int.from_bytes(digest, "little") >> 1
 
 
@@ -25,12 +29,14 @@ def game_seed(
     experiment_seed: int, variant: str, n_players: int, game_index: int
 ) -> int:
     """The seed of one game of an experiment."""
-    return derive_seed("game", experiment_seed, variant, n_players, game_index)
+    # The text ``derive_seed("game", ...)`` hashes, written out: once per game,
+    # an f-string of typed parts costs a fraction of the generic join.
+    return _seed_of_text(f"game\x1f{experiment_seed}\x1f{variant}\x1f{n_players}\x1f{game_index}")
 
 
 def agent_seed(game_seed_value: int, seat: int) -> int:
     """The seed of the agent in ``seat``, separate from the game's own stream."""
-    return derive_seed("agent", game_seed_value, seat)
+    return _seed_of_text(f"agent\x1f{game_seed_value}\x1f{seat}")
 
 
 def make_rng(seed: int) -> Generator:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Final, final
 
 from simcore.agents.search import DEFAULT_MAX_STEPS, RolloutPolicy, determinize, first_best
 from simcore.api import Agent, Game, GameState
@@ -29,19 +30,26 @@ from simcore.rng import Generator
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_EXPLORATION = 0.7
+SEAT_BITS: Final = 8
+"""``child_key``: the seat in the low bits, the action above them (at most 256 seats)."""
 
 
+def child_key(player: int, action: int) -> int:
+    """The key of ``player``'s ``action`` among a node's children: one int,
+    not a (player, action) tuple made and hashed at every step of the walk."""
+    return action << SEAT_BITS | player
+
+
+@final
 class Node:
     """A tree node: reached by ``action`` of ``player``; statistics per seat."""
-
-    __slots__ = ("action", "availability", "children", "player", "simultaneous", "totals", "visits")
 
     def __init__(self, action: int, player: int, n_players: int) -> None:
         self.action = action
         self.player = player
-        # Keyed by (seat to act, action): action ints mean different things
-        # for different seats, and determinizations may disagree on who acts.
-        self.children: dict[tuple[int, int], Node] = {}
+        # Keyed by (seat to act, action) (``child_key``): action ints mean different
+        # things for different seats, and determinizations may disagree on who acts.
+        self.children: dict[int, Node] = {}
         # Only the sm_ismcts agent fills this: the statistics of the
         # simultaneous move made from this node.
         self.simultaneous: SimultaneousMove | None = None
@@ -55,6 +63,7 @@ class Node:
         return mean + exploration * math.sqrt(math.log(self.availability) / self.visits)
 
 
+@final
 class SimultaneousMove:
     """The statistics of one simultaneous move at a tree node (``sm_ismcts``).
 
@@ -65,10 +74,8 @@ class SimultaneousMove:
     (seat, action) pairs in step order.
     """
 
-    __slots__ = ("choices", "outcomes")
-
     def __init__(self) -> None:
-        self.choices: dict[tuple[int, int], Node] = {}
+        self.choices: dict[int, Node] = {}  # by ``child_key``
         self.outcomes: dict[tuple[tuple[int, int], ...], Node] = {}
 
 
@@ -91,11 +98,11 @@ class IsmctsAgent(Agent):
             return legal_actions[0]
         root = self.search(state)
         statistics = self._root_statistics(root)
-        children = [statistics.get((self.seat, action)) for action in legal_actions]
+        children = [statistics.get(child_key(self.seat, action)) for action in legal_actions]
         visits = [child.visits if child is not None else -1 for child in children]
         return first_best(legal_actions, visits)
 
-    def _root_statistics(self, root: Node) -> dict[tuple[int, int], Node]:
+    def _root_statistics(self, root: Node) -> dict[int, Node]:
         """The statistics of the seat's own root actions: the root's children."""
         return root.children
 
@@ -134,7 +141,7 @@ class IsmctsAgent(Agent):
             node = child
         return path
 
-    def _choose_child(self, children: dict[tuple[int, int], Node], player: int, actions: Sequence[int],
+    def _choose_child(self, children: dict[int, Node], player: int, actions: Sequence[int],
                       n_players: int) -> tuple[Node, bool]:
         """The child of ``children`` for ``player``'s next action: an untried
         one of ``actions`` (drawn at random and added, then True), else the
@@ -143,8 +150,10 @@ class IsmctsAgent(Agent):
         untried: list[int] = []
         best: Node | None = None
         best_value = -math.inf
-        for action in actions:
-            child = children.get((player, action))
+        # The list games give, iterated natively (any other sequence copied).
+        listed: list[int] = actions if isinstance(actions, list) else list(actions)
+        for action in listed:
+            child = children.get(child_key(player, action))
             if child is None:
                 untried.append(action)
                 continue
@@ -157,7 +166,7 @@ class IsmctsAgent(Agent):
             action = untried[self.rng.below(len(untried))]
             added = Node(action, player, n_players)
             added.availability = 1
-            children[(player, action)] = added
+            children[child_key(player, action)] = added
             return added, True
         assert best is not None
         return best, False

@@ -18,4 +18,7 @@ class RandomAgent(Agent):
 
     def choose(self, state: GameState, legal_actions: Sequence[int]) -> int:
         """A uniformly drawn legal action."""
+        if isinstance(legal_actions, list):  # what games give: indexed natively when compiled
+            actions: list[int] = legal_actions
+            return actions[self.rng.below(len(actions))]
         return legal_actions[self.rng.below(len(legal_actions))]

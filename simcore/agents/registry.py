@@ -153,17 +153,20 @@ def _values(spec: AgentSpec) -> dict[str, object]:
 def make_agent(spec: AgentSpec, game: Game, seat: int, seed: int) -> Agent:
     """Build the agent for ``seat`` with its own generator seeded by ``seed``."""
     rng = make_rng(seed)
-    if is_import_path(spec.name):
-        return load_agent_class(spec.name)(game, seat, rng, **_values(spec))  # type: ignore[call-arg]
+    # The built-in names first: every game of a shard makes its agents here.
     if spec.name == "random":
         return RandomAgent(rng)
+    if spec.name == "heuristic":
+        return game.heuristic_agent(seat, rng)
+    if is_import_path(spec.name):
+        return load_agent_class(spec.name)(game, seat, rng, **_values(spec))  # type: ignore[call-arg]
     if spec.name == "osla":
         return OslaAgent(game, seat, rng, **_values(spec))  # type: ignore[arg-type]
     if spec.name == "ismcts":
         return IsmctsAgent(game, seat, rng, **_values(spec))  # type: ignore[arg-type]
     if spec.name == "sm_ismcts":
         return SimultaneousIsmctsAgent(game, seat, rng, **_values(spec))  # type: ignore[arg-type]
-    return game.heuristic_agent(seat, rng)
+    raise AgentSpecError(f"unknown agent {spec.name!r}")
 
 
 def split_agent_list(text: str) -> list[str]:

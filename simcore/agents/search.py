@@ -48,21 +48,23 @@ class RolloutPolicy:
 
     def play_out(self, state: GameState) -> list[float]:
         """Play ``state`` (a determinization, changed in place) on and return its value per seat."""
-        # The hot loop of every search: bound methods in locals save time.
-        is_terminal, legal_actions, apply = state.is_terminal, state.legal_actions, state.apply
-        below = self.rng.below
+        # The hot loop of every search, compiled: direct method calls (a bound
+        # method in a local would be a Python object call in the compiled core).
+        rng = self.rng
         use_heuristic = self.kind == "heuristic"
         for _ in range(self.max_steps):
-            if is_terminal():
+            if state.is_terminal():
                 return state.returns()
-            actions = legal_actions()
+            offered = state.legal_actions()
+            # The list games give, indexed natively (any other sequence copied).
+            actions: list[int] = offered if isinstance(offered, list) else list(offered)
             count = len(actions)
             if count == 1:
-                apply(actions[0])
+                state.apply(actions[0])
             elif use_heuristic:
-                apply(self.heuristic(state.current_player).choose(state, actions))
+                state.apply(self.heuristic(state.current_player).choose(state, actions))
             else:
-                apply(actions[below(count)])
+                state.apply(actions[rng.below(count)])
         return value_of(state)
 
 

@@ -44,7 +44,7 @@ class SimultaneousIsmctsAgent(IsmctsAgent):
         super().__init__(game, seat, rng, iterations, exploration, rollout, max_steps)
         self.name = "sm_ismcts"
 
-    def _root_statistics(self, root: Node) -> dict[tuple[int, int], Node]:
+    def _root_statistics(self, root: Node) -> dict[int, Node]:
         """At a simultaneous move, the move's decoupled statistics; elsewhere the root's children."""
         return root.simultaneous.choices if root.simultaneous is not None else root.children
 

@@ -31,8 +31,13 @@ right by construction.
 
 from __future__ import annotations
 
-from typing import Any, Final, final
+from typing import Any, Final, cast, final
 
+from librt.vecs import append, vec
+from librt.vecs import pop as pop_item
+from mypy_extensions import i64
+
+from simcore.kit.vectors import filled
 from simcore.rng import Generator
 
 TABLE: Final = -1
@@ -56,6 +61,9 @@ EVERY_SEAT: Final = -1
 NOBODY: Final = 0
 """The ``seen`` mask of a card no seat saw (but its zone's owner, who sees its zone anyway)."""
 
+_SHIFT_BY_HAND: Final = 8
+"""``Zone.take`` moves at most this many cards down one by one (more: ``list.pop``)."""
+
 ANY_CLASS: Final = -1
 """The ``card_class`` of a zone that may hold cards of any class."""
 
@@ -69,7 +77,9 @@ class Zone:
     visibility: int
     pool: int
     cards: list[int]
-    seen: list[int]
+    # A vec[i64] (mypyc's unboxed vector): kept beside every move of a card in
+    # a zone that can hide cards, so native: no boxing, no list resizing.
+    seen: vec[i64]
     face_up: int
     card_class: int
 
@@ -84,7 +94,7 @@ class Zone:
         self.visibility = visibility
         self.pool = pool
         self.cards = []
-        self.seen = []
+        self.seen = vec[i64]()
         self.face_up = 0
         self.card_class = card_class
 
@@ -100,13 +110,16 @@ class Zone:
         """Put ``card`` on top; ``seen``: the seats that saw it (a mask)."""
         self.cards.append(card)
         if self.visibility != PUBLIC:
-            self.seen.append(seen)
+            self.seen = append(self.seen, seen)
 
     def extend(self, cards: list[int], seen: int = NOBODY) -> None:
         """Put ``cards`` on top, the last one topmost."""
         self.cards.extend(cards)
         if self.visibility != PUBLIC:
-            self.seen.extend([seen] * len(cards))
+            marks = self.seen
+            for _ in range(len(cards)):
+                marks = append(marks, seen)
+            self.seen = marks
 
     def show(self, position: int, seat: int) -> None:
         """``seat`` sees the card at ``position`` (a card shown, or taken by it)."""
@@ -118,46 +131,62 @@ class Zone:
         if self.visibility != PUBLIC:
             self.seen[position] = EVERY_SEAT
 
-    def take(self, position: int) -> int:
+    def take(self, position: i64) -> int:
         """Remove and return the card at ``position``."""
         if self.visibility != PUBLIC:
-            self.seen.pop(position)
-        return self.cards.pop(position)
+            self.seen = pop_item(self.seen, position)[0]
+        cards = self.cards
+        if position < 0:
+            position += len(cards)
+        if len(cards) - position > _SHIFT_BY_HAND:
+            return cards.pop(position)
+        card = cards[position]
+        # The few cards above move down one by hand, as objects (no unboxing
+        # and boxing of each), and the top one is popped: list.pop(position)
+        # goes through CPython's general slice deletion, costlier for a hand.
+        objects = cast(list[object], cards)
+        for index in range(position, len(objects) - 1):
+            objects[index] = objects[index + 1]
+        objects.pop()
+        return card
 
     def take_top(self) -> int:
         """Remove and return the top card; -1 when the zone is empty."""
         if not self.cards:
             return -1
         if self.visibility != PUBLIC:
-            self.seen.pop()
+            self.seen = pop_item(self.seen)[0]
         return self.cards.pop()
 
     def take_all(self) -> list[int]:
         """Empty the zone; its cards, bottom first."""
         cards = self.cards
         self.cards = []
-        self.seen = []
+        self.seen = vec[i64]()
         self.face_up = 0
         return cards
 
     def bury_face_up(self, card: int) -> None:
         """Put ``card`` face up at the bottom (``FACE_UP_COUNT`` zones): every seat sees it."""
         self.cards.insert(0, card)
-        self.seen.insert(0, EVERY_SEAT)
+        marks = append(vec[i64](capacity=len(self.seen) + 1), EVERY_SEAT)
+        for mark in self.seen:
+            marks = append(marks, mark)
+        self.seen = marks
         self.face_up += 1
 
     def shuffle(self, rng: Generator) -> None:
         """Shuffle every card face down: no card is seen or face up any more."""
         rng.shuffle(self.cards)
         if self.visibility != PUBLIC:
-            self.seen = [NOBODY] * len(self.cards)
+            self.seen = filled(NOBODY, len(self.cards))
         self.face_up = 0
 
     def copy(self) -> Zone:
         """An independent copy."""
         twin = Zone(self.name, self.owner, self.visibility, self.pool, self.card_class)
         twin.cards = list(self.cards)
-        twin.seen = list(self.seen)
+        twin.seen = self.seen[:]
         twin.face_up = self.face_up
         return twin
 

@@ -52,7 +52,7 @@ def test_each_seats_choices_at_a_simultaneous_root_count_once_per_iteration_not_
     agent = SimultaneousIsmctsAgent(DIVVY, 0, Generator(3), iterations=200)
     root = agent.search(DoorsState())
     assert root.children == {} and root.simultaneous is not None
-    visits = {seat: sum(child.visits for (player, _), child in root.simultaneous.choices.items() if player == seat)
+    visits = {seat: sum(child.visits for child in root.simultaneous.choices.values() if child.player == seat)
               for seat in (0, 1)}
     assert visits == {0: 200, 1: 200}
     # One outcome node per joint choice seen: 4 doors-or-safe times 3 guards at most.

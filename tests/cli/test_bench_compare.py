@@ -54,9 +54,25 @@ def test_a_ref_naming_no_commit_is_a_one_line_error_with_exit_code_2(capsys: pyt
                      f"repository at {PROJECT_ROOT}"]
 
 
-def test_compare_measures_the_engine_rates_only(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--compare", "HEAD", "--search"]) == 2
-    assert "--compare: measures the engine and recorded rates; not with --memory or --search" in capsys.readouterr().err
+def test_compare_measures_the_engine_and_search_rates_not_memory(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--compare", "HEAD", "--memory"]) == 2
+    assert "--compare: measures the engine, recorded and search rates; not with --memory" in capsys.readouterr().err
+
+
+def test_compare_with_search_prints_ismcts_iterations_per_second_of_each_side_per_game(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["bench", "--compare", "HEAD", "--search", "--game", "divvy", "--rounds", "1"]) == 0
+    captured = capsys.readouterr()
+    header, _blank, _columns, row = captured.out.strip().splitlines()
+    assert "rounds of 20 ISMCTS searches a measurement" in header
+    assert row.split()[:3] == ["divvy", "ismcts(iterations=200,rollout=random)", "2"]
+    tree_rate, head_rate = row.split("ISMCTS iterations/s")[1].split()[:2]
+    assert float(tree_rate.replace(",", "")) > 0 and float(head_rate.replace(",", "")) > 0
+    assert RATIO.search(row) is not None
+    assert [line for line in captured.err.splitlines() if line.startswith("divvy, ")] == [
+        "divvy, ismcts(iterations=200,rollout=random), round 1 of 1: working tree",
+        "divvy, ismcts(iterations=200,rollout=random), round 1 of 1: HEAD"]
 
 
 def test_a_side_is_measured_from_its_own_tree_or_not_at_all(tmp_path: Path) -> None:

@@ -37,7 +37,7 @@ def test_a_card_picked_from_the_market_is_seen_by_every_seat_and_re_sampling_kee
     act(state, PICK.encode(market_position(state, "apple_5")))
     hand = state.hand(0)
     picked = hand.cards.index(state.config.names.index("apple_5"))
-    assert hand.seen == [NOBODY, NOBODY, EVERY_SEAT]
+    assert list(hand.seen) == [NOBODY, NOBODY, EVERY_SEAT]
     assert _zones_seen(state, 1)[state.zones.index(hand)] == (UNSEEN, UNSEEN, hand.cards[picked])
     moved_others = 0
     for draw in range(30):

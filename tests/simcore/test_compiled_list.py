@@ -27,7 +27,8 @@ def test_every_game_module_and_the_kit_are_compiled_and_set_up_code_is_not() -> 
     for game in games:
         assert f"simcore/games/{game}/rules.py" in compiled and f"simcore/games/{game}/agents.py" in compiled
     for module in ("api", "rng", "seeding", "play", "records", "kit/zones", "kit/decisions", "kit/cardstats",
-                   "kit/state", "agents/random_agent"):
+                   "kit/state", "agents/random_agent", "agents/search", "agents/ismcts", "agents/sm_ismcts",
+                   "agents/osla"):
         assert f"simcore/{module}.py" in compiled
     for module in ("describe", "effects", "registry", "parameters", "trace", "kit/game", "kit/view", "__init__"):
         assert f"simcore/{module}.py" not in compiled

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from simcore.api import CardColumns
 from simcore.kit.cardstats import CardStats
+from simcore.kit.vectors import filled
 
 
 def test_rows_are_written_for_touched_cards_only_with_every_counter_in_order() -> None:
@@ -31,3 +32,20 @@ def test_a_copy_is_independent_and_set_overwrites() -> None:
     assert stats.first_played_turn(0, 0) == -1 and copy.first_played_turn(0, 0) == 3
     copy.set(0, 0, 1, 9)
     assert copy.get(0, 0, 1) == 9
+
+
+def test_a_whole_counter_is_set_or_copied_from_another_for_one_seat_only() -> None:
+    stats = CardStats(2, 3, 3)
+    stats.set_counter(1, 0, [4, 0, 7])
+    stats.copy_counter(1, 0, 2)
+    assert [stats.get(1, 2, card) for card in range(3)] == [4, 0, 7]
+    assert [stats.get(0, counter, card) for counter in range(3) for card in range(3)] == [0] * 9
+    assert [stats.get(1, 1, card) for card in range(3)] == [0, 0, 0]
+
+
+def test_filled_vectors_have_the_asked_size_and_value_and_are_independent() -> None:
+    first = filled(-1, 3)
+    longer = filled(-1, 200)  # past the kept vector's length: made anew
+    first[0] = 5
+    assert list(first) == [5, -1, -1] and len(longer) == 200 and set(longer) == {-1}
+    assert list(filled(-1, 2)) == [-1, -1] and list(filled(0, 0)) == []

@@ -57,13 +57,13 @@ def test_a_card_moved_from_a_public_zone_is_seen_by_all_and_one_from_a_hidden_zo
     other = _zone("other hand", 1, OWNER_ONLY, [])
     move_card(market, 0, hand)
     move_card(pile, 0, hand)
-    assert hand.seen == [EVERY_SEAT, NOBODY]
+    assert list(hand.seen) == [EVERY_SEAT, NOBODY]
     assert hand.observe(1) == (1, UNSEEN)
     move_card(hand, 0, other)  # a card every seat saw, handed on, stays seen by all
     move_card(hand, 0, other)  # a card taken from seat 0's hand: seat 0 knows it
-    assert other.seen == [EVERY_SEAT, 1 << 0]
+    assert list(other.seen) == [EVERY_SEAT, 1 << 0]
     other.shuffle(Generator(1))
-    assert other.seen == [NOBODY, NOBODY]
+    assert list(other.seen) == [NOBODY, NOBODY]
 
 
 def test_a_card_seen_by_some_seats_is_shown_to_them_only_and_kept_only_in_their_re_samples() -> None:
@@ -132,8 +132,8 @@ def test_a_clone_is_independent() -> None:
     copy = clone_zones(zones)
     copy[0].add(3, seen=EVERY_SEAT)
     copy[0].take(0)
-    assert zones[0].cards == [1, 2] and zones[0].seen == [NOBODY, NOBODY]
-    assert copy[0].cards == [2, 3] and copy[0].seen == [NOBODY, EVERY_SEAT]
+    assert zones[0].cards == [1, 2] and list(zones[0].seen) == [NOBODY, NOBODY]
+    assert copy[0].cards == [2, 3] and list(copy[0].seen) == [NOBODY, EVERY_SEAT]
 
 
 def test_a_zone_bound_to_a_card_class_is_redrawn_only_from_cards_of_its_class() -> None:
@@ -170,8 +170,8 @@ def test_move_masked_moves_the_masked_cards_in_order_and_the_kept_cards_keep_the
     bid = Zone("bid", 0, OWNER_ONLY, pool=0)
     assert move_masked(hand, 0b1010, bid) == 2
     assert (hand.cards, bid.cards) == ([10, 12], [11, 13])
-    assert hand.seen == [NOBODY, 1 << 1]  # card 12 is still seen by seat 1 where it stayed
-    assert bid.seen == [1 << 0, 1 << 0]  # taken from seat 0's hand: seat 0 knows them
+    assert list(hand.seen) == [NOBODY, 1 << 1]  # card 12 is still seen by seat 1 where it stayed
+    assert list(bid.seen) == [1 << 0, 1 << 0]  # taken from seat 0's hand: seat 0 knows them
 
 
 def test_move_all_moves_every_card_in_order_and_a_card_from_a_public_zone_is_seen_by_every_seat() -> None:
@@ -180,7 +180,7 @@ def test_move_all_moves_every_card_in_order_and_a_card_from_a_public_zone_is_see
     hand = Zone("hand", 1, OWNER_ONLY, pool=0)
     hand.add(3)
     assert move_all(battle, hand) == 2
-    assert (battle.cards, hand.cards, hand.seen) == ([], [3, 7, 8], [NOBODY, EVERY_SEAT, EVERY_SEAT])
+    assert (battle.cards, hand.cards, list(hand.seen)) == ([], [3, 7, 8], [NOBODY, EVERY_SEAT, EVERY_SEAT])
     assert hand.observe(0) == (UNSEEN, 7, 8)
 
 
@@ -226,4 +226,25 @@ def test_drawing_from_a_pile_takes_the_top_and_reshuffles_a_pile_of_buried_cards
     expected = [7, 6, 5]
     Generator(3).shuffle(expected)
     assert draw_face_down(buried, Generator(3)) == expected[-1]
-    assert buried.face_up == 0 and buried.seen == [NOBODY, NOBODY]
+    assert buried.face_up == 0 and list(buried.seen) == [NOBODY, NOBODY]
+
+
+def test_a_card_buried_face_up_lies_at_the_bottom_seen_by_all_and_the_others_keep_their_marks() -> None:
+    pile = _zone("deck", 0, FACE_UP_COUNT, [4])
+    pile.show(0, 1)
+    pile.bury_face_up(5)
+    pile.bury_face_up(6)
+    assert pile.cards == [6, 5, 4] and list(pile.seen) == [EVERY_SEAT, EVERY_SEAT, 1 << 1] and pile.face_up == 2
+    assert pile.take_top() == 4 and list(pile.seen) == [EVERY_SEAT, EVERY_SEAT]
+
+
+def test_taking_a_card_from_any_position_of_a_short_or_long_pile_keeps_the_others_and_their_marks_in_order() -> None:
+    for size in (1, 3, 9, 12, 30):
+        for position in (0, size // 2, size - 1, -1):
+            pile = _zone("hand", 0, OWNER_ONLY, list(range(10, 10 + size)))
+            for at in range(size):
+                pile.show(at, at % 3)
+            cards, marks = list(pile.cards), list(pile.seen)
+            assert pile.take(position) == cards[position]
+            del cards[position], marks[position]
+            assert pile.cards == cards and list(pile.seen) == marks

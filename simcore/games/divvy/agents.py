@@ -25,6 +25,7 @@ table, so it is seat-honest.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from simcore.api import Agent, GameState
 from simcore.games.divvy.rules import (
@@ -46,7 +47,7 @@ from simcore.games.divvy.rules import (
 )
 from simcore.rng import Generator
 
-SUIT_PARTNER_WORTH = 3
+SUIT_PARTNER_WORTH: Final = 3
 
 
 class DivvyHeuristicAgent(Agent):

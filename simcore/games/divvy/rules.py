@@ -152,19 +152,20 @@ def brawl_winner(icon_a: int, icon_b: int) -> int:
 
 # Legal-action lists, made once per shape and kept (never changed: every
 # state asked the same question shares one list): int-keyed dictionaries,
-# which the compiled core reads faster than through functools.cache.
-_POSITIONS: dict[int, list[int]] = {}
-_MASKS_WITH_SIZES: dict[int, list[int]] = {}
-_SUBMASKS: dict[int, list[int]] = {}
+# which the compiled core reads faster than through functools.cache. Final:
+# a module name that is not is looked up in the module's dictionary at every
+# use in the compiled core, a Final one is a C static.
+_POSITIONS: Final[list[list[int]]] = []  # by count: a list index beats a dictionary's boxed key
+_MASKS_WITH_SIZES: Final[dict[int, list[int]]] = {}
+_SUBMASKS: Final[dict[int, list[int]]] = {}
 _REPLACE_OR_TAKE_BACK: Final = [REPLACEMENT.encode(1), REPLACEMENT.encode(0)]
 
 
 def positions(count: int) -> list[int]:
     """Answers choosing one of ``count`` hand positions (shared: do not change the list)."""
-    found = _POSITIONS.get(count)
-    if found is None:
-        found = _POSITIONS[count] = [HAND_POSITION.encode(position) for position in range(count)]
-    return found
+    while len(_POSITIONS) <= count:
+        _POSITIONS.append([HAND_POSITION.encode(position) for position in range(len(_POSITIONS))])
+    return _POSITIONS[count]
 
 
 def masks_with_sizes(count: int, smallest: int, largest: int) -> list[int]:
@@ -442,13 +443,13 @@ class DivvyState(KitState):
         counts = self.stats.counts
         base = self.stats.offset(seat, _PLAYABLE)
         unique = self.config.unique_cards
-        counted: list[int] = []
+        counted = 0  # the cards counted, as a bit mask
         for card in self.hand(seat):
             if lead_suit < 0 or suits[card] == lead_suit:
                 if not unique:  # two copies of a card in hand count once
-                    if card in counted:
+                    if counted >> card & 1:
                         continue
-                    counted.append(card)
+                    counted |= 1 << card
                 counts[base + card] += 1
 
     def _draw(self) -> int:

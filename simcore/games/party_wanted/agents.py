@@ -42,6 +42,7 @@ hero in most trouble (lowest HP share), reveal the first face-down land
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from simcore.api import Agent, GameState
 from simcore.games.party_wanted.config import (
@@ -121,17 +122,17 @@ from simcore.kit.decisions import action_code
 from simcore.rng import Generator
 
 # Worth of one point of each primitive when choosing what to keep, add or spend.
-_WORTH = {
+_WORTH: Final = {
     P_ATTACK: 1.0, P_DEFENSE: 1.0, P_PARTY_ATTACK: 2.5, P_PARTY_DEFENSE: 2.5, P_GUARD: 1.0, P_NEGATE: 3.0,
     P_DAMAGE: 3.0, P_EXPOSE: 1.2, P_WEAKEN: 1.5, P_HEAL: 0.6, P_HEAL_SELF: 0.6, P_PARTY_HEAL: 1.5,
     P_RESURRECT: 0.8, P_DRAW: 1.5, P_MULTIPLY_ATTACK: 0.75, P_MULTIPLY_DEFENSE: 0.75, P_SPEED: 0.4,
     P_PARTY_SPEED: 0.8, P_SLOW: 0.5, P_PERM_ATTACK: 2.5, P_PERM_DEFENSE: 2.5, P_PERM_SPEED: 1.0, P_PERM_HP: 1.0,
 }
-LOW_HP_SHARE = 0.4
+LOW_HP_SHARE: Final = 0.4
 # The cost of giving up armor or a weapon for its sacrifice effect.
-SACRIFICE_COST = 6.0
+SACRIFICE_COST: Final = 6.0
 # Items are worth a little more than their effects: they never come back.
-ITEM_SURCHARGE = 1.0
+ITEM_SURCHARGE: Final = 1.0
 
 
 def card_worth(config: PartyConfig, card: int) -> float:
@@ -154,7 +155,7 @@ class _WorthTable:
         self.main_effects = ()
 
 
-_TABLE = _WorthTable()
+_TABLE: Final = _WorthTable()
 
 
 def _worths(config: PartyConfig) -> tuple[float, ...]:
@@ -173,8 +174,8 @@ def _worths(config: PartyConfig) -> tuple[float, ...]:
 # main effect the hero already owns (a deck with four attack cards wants a
 # fifth less than its first guard or heal); of the cards scoring within
 # ADD_SPREAD of the best, the agent's generator picks one, so that decks vary.
-SAME_EFFECT_DISCOUNT = 0.75
-ADD_SPREAD = 0.25
+SAME_EFFECT_DISCOUNT: Final = 0.75
+ADD_SPREAD: Final = 0.25
 
 
 def card_to_add(state: PartyState, seat: int, legal: Sequence[int], rng: Generator) -> int:
@@ -285,7 +286,7 @@ class _ImpactTable:
         self.play, self.bury, self.use, self.sacrifice = [], [], [], []
 
 
-_IMPACTS = _ImpactTable()
+_IMPACTS: Final = _ImpactTable()
 
 
 def _impact_table(config: PartyConfig) -> _ImpactTable:
@@ -450,7 +451,7 @@ class _RoundCache:
         self.forecast = None
 
 
-_ROUND = _RoundCache()
+_ROUND: Final = _RoundCache()
 
 
 def _round_numbers(state: PartyState) -> tuple[Numbers, Forecast]:

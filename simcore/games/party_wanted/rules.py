@@ -176,7 +176,8 @@ SACRIFICE_MINION: Final = 2  # sacrifice index of the first minion in play (0 we
 # The Add of a level-up is "a Class or Utility card"; a land's or an item's
 # Add ("a card of his choice as listed by the card") may be any playing card
 # of the Build Pool but armor, weapons and the Ultimate (our card text).
-ADD_SKILL_CARD, ADD_ANY_CARD = 0, 1
+ADD_SKILL_CARD: Final = 0
+ADD_ANY_CARD: Final = 1
 ADDABLE_BY_CARDS = (ATTACK, DEFENSE, *SKILL_KINDS)
 
 END_VICTORY = "victory"
@@ -184,7 +185,9 @@ END_PARTY_DEAD = "party_dead"
 END_TURN_CAP = "turn_cap"
 END_ROUND_CAP = "round_cap"
 
-ENEMY_MONSTER, ENEMY_MINI_BOSS, ENEMY_BOSS = range(3)
+ENEMY_MONSTER: Final = 0
+ENEMY_MINI_BOSS: Final = 1
+ENEMY_BOSS: Final = 2
 
 # The zones: the table's, then ZONES_PER_SEAT per seat (``seat_zone``), then
 # the Pyramid's tiers below the boss (``tier_zone``; the longer game adds one
@@ -320,11 +323,13 @@ def stats_for(config: PartyConfig, card: int, level: int) -> tuple[int, ...]:
 
 def distinct_positions(hand: list[int]) -> list[int]:
     """The first position of each distinct card (equal cards are one choice)."""
-    seen: set[int] = set()
-    positions = []
-    for position, card in enumerate(hand):
-        if card not in seen:
-            seen.add(card)
+    positions: list[int] = []
+    for position in range(len(hand)):  # a hand is short: native compares beat a set's hashing
+        card = hand[position]
+        for earlier in positions:
+            if hand[earlier] == card:
+                break
+        else:
             positions.append(position)
     return positions
 
@@ -720,15 +725,25 @@ class PartyState(KitState):
         seat = self.current_player
         counts = self.stats.counts
         base = self.stats.offset(seat, _PLAYABLE)
+        # A typed list indexed natively (play_game passes the list asked), and
+        # the few cards counted compared natively: no generic iteration or
+        # ``in`` (rich comparisons) per step.
+        actions: list[int] = legal_actions if isinstance(legal_actions, list) else list(legal_actions)
         counted: list[int] = []
         last_key = -1
-        for action in legal_actions:
+        for index in range(len(actions)):
+            action = actions[index]
             key = action >> CARD_SHIFT
             if key == last_key:
                 continue  # the same card with another target
             last_key = key
             card = self.played_card(seat, action)
-            if card >= 0 and card not in counted:
+            if card < 0:
+                continue
+            for other in counted:
+                if other == card:
+                    break
+            else:
                 counted.append(card)
                 counts[base + card] += 1
 
@@ -1357,7 +1372,8 @@ class PartyState(KitState):
         living = self.living_enemies()
         designate = len(living) > 1
         hand = self.hand(seat)
-        any_dead = not all(self.alive(hero) for hero in range(self.n_players))
+        heroes_alive = [hero for hero in range(self.n_players) if self.alive(hero)]
+        any_dead = len(heroes_alive) < self.n_players
         positions = distinct_positions(hand)
         for position in positions:
             card = hand[position]
@@ -1365,12 +1381,11 @@ class PartyState(KitState):
                               designate and config.aims_at_enemy[card], living, any_dead,
                               self._playable(seat, config.effects[card]))
         for position in positions:
-            for hero in range(self.n_players):
-                if self.alive(hero):
-                    for enemy in living:
-                        actions.append(BURY_FOR_DEFENSE.encode(position, hero, enemy))
-                    for enemy in living:
-                        actions.append(BURY_FOR_ATTACK.encode(position, hero, enemy))
+            for hero in heroes_alive:
+                for enemy in living:
+                    actions.append(BURY_FOR_DEFENSE.encode(position, hero, enemy))
+                for enemy in living:
+                    actions.append(BURY_FOR_ATTACK.encode(position, hero, enemy))
         for index, card in enumerate(self.seat_zone(seat, ITEMS_HELD).cards):
             if config.uses[card] == SINGLE_USE:
                 self._add_targets(actions, USE_ITEM, index, config.targets[card],

@@ -48,6 +48,7 @@ Board, so it is seat-honest.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from simcore.api import Agent, GameState
 from simcore.games.theseus.rules import (
@@ -81,20 +82,20 @@ from simcore.games.theseus.rules import (
 )
 from simcore.rng import Generator
 
-LATE_RANK = 4
-STEP_WORTH = (1.0, 1.0, 1.0, 1.0, 0.3, 0.5, 1.0)  # per STEP_* code: engine worth of one unit
-LATE_ENGINE_WEIGHT = 0.25
-COVERAGE_WORTH = 1.0
-EFFECT_WEIGHT = 0.8
-EARLY_SUBJUGATE_WEIGHT = 0.6
-DRAW_VALUE = 0.5
-HEX_VALUE = 0.3
-HAND_LIMIT_VALUE = 0.1
-ALTERNATIVE_PENALTY = 0.5
-WORTHWHILE = 0.05
-ENDING_LEAD_WORTH = 2.0
-ENDING_BEHIND_PENALTY = 20.0
-TIE = 1e-9  # values closer than this are equal
+LATE_RANK: Final = 4
+STEP_WORTH: Final = (1.0, 1.0, 1.0, 1.0, 0.3, 0.5, 1.0)  # per STEP_* code: engine worth of one unit
+LATE_ENGINE_WEIGHT: Final = 0.25
+COVERAGE_WORTH: Final = 1.0
+EFFECT_WEIGHT: Final = 0.8
+EARLY_SUBJUGATE_WEIGHT: Final = 0.6
+DRAW_VALUE: Final = 0.5
+HEX_VALUE: Final = 0.3
+HAND_LIMIT_VALUE: Final = 0.1
+ALTERNATIVE_PENALTY: Final = 0.5
+WORTHWHILE: Final = 0.05
+ENDING_LEAD_WORTH: Final = 2.0
+ENDING_BEHIND_PENALTY: Final = 20.0
+TIE: Final = 1e-9  # values closer than this are equal
 
 
 class TheseusHeuristicAgent(Agent):
@@ -157,7 +158,7 @@ def icon_count_vp(config: TheseusConfig, card: int, icon_counts: list[int]) -> i
     for kind, argument, amount in config.end_effects[card]:
         if kind == END_PER_ICON:
             total += amount * icon_counts[argument]
-        elif kind == END_ALL_ICONS and min(icon_counts) > 0:
+        elif kind == END_ALL_ICONS and all(count > 0 for count in icon_counts):  # compiled: a loop, no call
             total += amount
     return total
 

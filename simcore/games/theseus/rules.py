@@ -54,7 +54,10 @@ from simcore.seeding import make_rng
 LAST_RANK: Final = 6  # the rulebook's six Rank decks
 MAX_PLAYERS: Final = 4
 
-EXPLORE_ICON, RECRUIT_ICON, SUBJUGATE_ICON = 0, 1, 2
+# Final: the compiled core inlines them (a plain module name is a dictionary look-up at every use).
+EXPLORE_ICON: Final = 0
+RECRUIT_ICON: Final = 1
+SUBJUGATE_ICON: Final = 2
 ICON_NAMES = ("explore", "recruit", "subjugate")
 
 # The task kinds. The unit steps of an ability or effect come first, their
@@ -144,7 +147,14 @@ MULTI_EXPLORE_READINGS = (MULTI_EXPLORE_PER_EFFECT, MULTI_EXPLORE_PER_CARD, MULT
 # ``use`` effect's index is its step; an ``end`` effect's is its END_ number.
 _AMOUNT = Integer("N", 1, 9)
 USE_EFFECTS = Vocabulary({name: (_AMOUNT,) for name in USE_PRIMITIVES})
-END_VP, END_PER_BONUS, END_PER_ICON, END_PER_RANK, END_ALL_ICONS, END_PER_BONUSES = range(6)
+# Final: the compiled core inlines them (a plain module name is a dictionary
+# look-up at every use; the heuristic's forecasts read them in loops).
+END_VP: Final = 0
+END_PER_BONUS: Final = 1
+END_PER_ICON: Final = 2
+END_PER_RANK: Final = 3
+END_ALL_ICONS: Final = 4
+END_PER_BONUSES: Final = 5
 END_EFFECTS = Vocabulary({
     "vp": (_AMOUNT,),
     "vp_per_bonus": (_AMOUNT,),
@@ -204,17 +214,21 @@ INFO = GameInfo(
 
 # Legal-action lists, made once per shape and kept (never changed: every
 # state asked the same question shares one list).
-_POSITIONS: dict[int, list[int]] = {}
-_MAIN_CHOICES: dict[int, list[int]] = {}
+_POSITIONS: Final[list[list[list[int]]]] = []
+"""``_POSITIONS[code][count]``: the answers of ``positions`` (lists, not a
+dictionary: an index beats boxing and hashing a key at every question)."""
+_MAIN_CHOICES: Final[dict[int, list[int]]] = {}
 
 
 def positions(action_type: ActionType, count: int) -> list[int]:
     """The answers choosing one of ``count`` positions, of ``action_type`` (shared: do not change the list)."""
-    key = action_type.code << 16 | count
-    found = _POSITIONS.get(key)
-    if found is None:
-        found = _POSITIONS[key] = [action_type.encode(position) for position in range(count)]
-    return found
+    code = action_type.code
+    while len(_POSITIONS) <= code:
+        _POSITIONS.append([])
+    by_count = _POSITIONS[code]
+    while len(by_count) <= count:
+        by_count.append([action_type.encode(position) for position in range(len(by_count))])
+    return by_count[count]
 
 
 def main_choices(usable_mask: int, alternatives: int) -> list[int]:
@@ -670,13 +684,17 @@ class TheseusState(KitState):
         party, card_of = self.party(seat), self.card_of
         counts = self.stats.counts
         playable = self.stats.offset(seat, _PLAYABLE)
-        counted: list[int] = []
-        for action in legal_actions:
+        # A typed list indexed natively (play_game passes the list asked), and
+        # the card types counted as a bit mask: no list or generic iteration per step.
+        actions: list[int] = legal_actions if isinstance(legal_actions, list) else list(legal_actions)
+        counted = 0
+        for index in range(len(actions)):
+            action = actions[index]
             if not PARTY_POSITION.matches(action):
                 break  # ``main_choices`` lists the Party positions first
             card = card_of[party[PARTY_POSITION.value(action)]]
-            if card not in counted:
-                counted.append(card)
+            if not counted >> card & 1:
+                counted |= 1 << card
                 counts[playable + card] += 1
 
     # ---------------------------------------------------- abilities, effects
@@ -888,14 +906,12 @@ class TheseusState(KitState):
         exiled, used, could use, got into its Hand or scored an end effect with;
         ``played`` is ``used``, the effect counters are read from the final position."""
         config, stats = self.config, self.stats
-        counts, n_cards = stats.counts, len(config.names)
+        n_cards = len(config.names)
         for seat in range(self.n_players):
-            used, played = stats.offset(seat, _USED), stats.offset(seat, _PLAYED)
-            counts[played:played + n_cards] = counts[used:used + n_cards]
+            stats.copy_counter(seat, _USED, _PLAYED)
             effect_copies, effect_vp = self.end_effect_counts(seat)
-            copies_at, vp_at = stats.offset(seat, _EFFECT_COPIES), stats.offset(seat, _EFFECT_VP)
-            counts[copies_at:copies_at + n_cards] = effect_copies
-            counts[vp_at:vp_at + n_cards] = effect_vp
+            stats.set_counter(seat, _EFFECT_COPIES, effect_copies)
+            stats.set_counter(seat, _EFFECT_VP, effect_vp)
         # A starting card has one copy per player.
         copies = [config.copies[card] or (self.n_players if config.ranks[card] == 0 else 0) for card in range(n_cards)]
         stats.add_rows(columns, config.names, copies, _ROW_COUNTERS)
