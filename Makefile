@@ -85,6 +85,8 @@ test: $(STAMPS)/venv-dev
 lint: $(STAMPS)/venv-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy simcore workers analytics experiments dashboard cardlab tests docker/check_manifests.py
+	@# bench/ is no installed package (its scripts run by path): mypy checks it on its own, as one.
+	$(VENV)/bin/mypy -p bench
 
 # The dashboard's browser tests drive Debian's headless Chromium: installed
 # here when it is missing and this machine can (root with apt-get, as on CI);

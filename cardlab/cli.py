@@ -278,6 +278,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="shard size for --memory (default 20000)")
     bench.add_argument("--search", action="store_true",
                        help="instead: ISMCTS iterations/s per game (random and heuristic rollouts)")
+    bench.add_argument("--compare", metavar="REF",
+                       help="measure the working tree against git ref REF (built in a temporary worktree) "
+                            "in alternating rounds; prints both sides and their ratio")
+    bench.add_argument("--rounds", type=_integer(1, 100), default=3,
+                       help="rounds of each side for --compare (default 3)")
     bench.set_defaults(handler=command_bench)
     return parser
 
@@ -694,6 +699,8 @@ def command_bench(arguments: argparse.Namespace) -> int:
         get_game(game_id)
     for agent in arguments.agent or []:
         parse_agent_spec(agent)
+    if arguments.compare is not None:
+        return _bench_compare(arguments)
     if arguments.memory:
         return _bench_memory(arguments)
     if arguments.search:
@@ -710,6 +717,23 @@ def command_bench(arguments: argparse.Namespace) -> int:
     print(format_bench(rows, reference))
     if wants_reference and reference is None:
         print("(no C reference line: `make reference` builds bench/divvy_playout.c)")
+    return 0
+
+
+def _bench_compare(arguments: argparse.Namespace) -> int:
+    """``cardlab bench --compare REF``: ``bench/compare.py``."""
+    from bench.compare import BadRefError, CompareError, compare
+
+    if arguments.memory or arguments.search:
+        raise UsageError("--compare: measures the engine and recorded rates; not with --memory or --search")
+    try:
+        print(compare(arguments.compare, arguments.game or sorted(GAMES), arguments.agent or ["random", "heuristic"],
+                      arguments.games, arguments.rounds, lambda line: print(line, file=sys.stderr, flush=True)))
+    except BadRefError as error:
+        raise UsageError(str(error)) from None
+    except CompareError as error:
+        print(f"cardlab: bench --compare: {error}", file=sys.stderr)
+        return 1
     return 0
 
 

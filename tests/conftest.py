@@ -132,3 +132,28 @@ def small_ladder(tmp_path_factory: pytest.TempPathFactory) -> SmallExperiment:
     root = tmp_path_factory.mktemp("ladder-results")
     spec = small_ladder_spec()
     return SmallExperiment(root=root, folder=write_experiment(spec, root), spec=spec)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _scan_streamlit_components_once() -> Any:
+    """Every ``AppTest`` run scans the metadata of every installed package for
+    Streamlit components (``scan_component_manifests``, about 0.35 s of CPU);
+    the installed packages do not change during a test session, so the first
+    scan's answer serves them all. Nothing is patched when Streamlit moves the
+    scanner (the tests then only run slower)."""
+    try:
+        from streamlit.components.v2 import manifest_scanner
+    except ImportError:
+        yield
+        return
+    scan = manifest_scanner.scan_component_manifests
+    found: list[Any] = []
+
+    def scan_once(max_workers: int | None = None) -> Any:
+        if not found:
+            found.append(scan(max_workers))
+        return list(found[0])
+
+    manifest_scanner.scan_component_manifests = scan_once
+    yield
+    manifest_scanner.scan_component_manifests = scan

@@ -89,6 +89,12 @@ class KitState(GameState):
         holds only its Rank; ``resample_zones``); default: no classes."""
         return None
 
+    def observe_as(self) -> list[int] | None:
+        """Card -> what a seat sees of it, for ``observation`` (e.g. the card
+        type of a physical copy, so two copies look the same); default: the
+        card itself."""
+        return None
+
     def trace_turn(self) -> int:
         """The ``turn`` of trace events (default: ``turns()``)."""
         return self.turns()
@@ -178,11 +184,12 @@ class KitState(GameState):
         return copy
 
     def observation(self, seat: int) -> tuple[Any, ...]:
-        """All ``seat`` sees: every zone as its visibility allows, the numbers,
-        the tasks and the question (its answers only when asked of ``seat``)."""
+        """All ``seat`` sees: every zone as its visibility allows (each seen
+        card as ``observe_as`` shows it), the numbers, the tasks and the
+        question (its answers only when asked of ``seat``)."""
         return (
             self.current_player, self.over, self.ended_by, tuple(self.numbers), tuple(self.seat_numbers),
-            observe_zones(self.zones, seat), self.decisions.observe(seat),
+            observe_zones(self.zones, seat, self.observe_as()), self.decisions.observe(seat),
             tuple(self.decisions.choices) if self.current_player == seat else (),
         )
 

@@ -113,6 +113,11 @@ class Zone:
         if self.visibility != PUBLIC:
             self.seen[position] |= 1 << seat
 
+    def reveal(self, position: int) -> None:
+        """Every seat sees the card at ``position`` (a card turned face up where it lies)."""
+        if self.visibility != PUBLIC:
+            self.seen[position] = EVERY_SEAT
+
     def take(self, position: int) -> int:
         """Remove and return the card at ``position``."""
         if self.visibility != PUBLIC:
@@ -167,13 +172,33 @@ class Zone:
             return seen != EVERY_SEAT
         return not seen >> seat & 1
 
-    def observe(self, seat: int) -> tuple[int, ...]:
+    def observe(self, seat: int, observe_as: list[int] | None = None) -> tuple[int, ...]:
         """The zone as ``seat`` sees it: every card, or ``UNSEEN`` in place of
-        each card it cannot see (so the size is seen too)."""
+        each card it cannot see (so the size is seen too).
+
+        With ``observe_as`` (card -> what a seat sees of it), each seen card
+        is shown as ``observe_as[card]``: a game whose cards are physical
+        copies (Theseus' instances) shows the card type, so two copies of a
+        card look the same."""
+        if observe_as is None:
+            if self.visible_to(seat):
+                return tuple(self.cards)
+            return tuple(card if not self.hidden_from(seat, position) else UNSEEN
+                         for position, card in enumerate(self.cards))
         if self.visible_to(seat):
-            return tuple(self.cards)
-        return tuple(card if not self.hidden_from(seat, position) else UNSEEN
+            return tuple(observe_as[card] for card in self.cards)
+        return tuple(observe_as[card] if not self.hidden_from(seat, position) else UNSEEN
                      for position, card in enumerate(self.cards))
+
+
+def draw_face_down(pile: Zone, rng: Generator) -> int:
+    """Take the top card of ``pile`` (-1 when it is empty); a pile whose cards
+    all lie face up (``bury_face_up``) is first shuffled face down."""
+    if len(pile.cards) <= pile.face_up:
+        if not pile.cards:
+            return -1
+        pile.shuffle(rng)
+    return pile.take_top()
 
 
 def move_card(source: Zone, position: int, target: Zone) -> int:
@@ -238,9 +263,10 @@ def clone_zones(zones: list[Zone]) -> list[Zone]:
     return [zone.copy() for zone in zones]
 
 
-def observe_zones(zones: list[Zone], seat: int) -> tuple[Any, ...]:
-    """Every zone as ``seat`` sees it, in order."""
-    return tuple(zone.observe(seat) for zone in zones)
+def observe_zones(zones: list[Zone], seat: int, observe_as: list[int] | None = None) -> tuple[Any, ...]:
+    """Every zone as ``seat`` sees it, in order (each seen card as
+    ``observe_as[card]`` when given: ``Zone.observe``)."""
+    return tuple(zone.observe(seat, observe_as) for zone in zones)
 
 
 def resample_zones(zones: list[Zone], seat: int, rng: Generator, class_of_card: list[int] | None = None) -> None:

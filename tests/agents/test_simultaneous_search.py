@@ -68,7 +68,8 @@ def test_divvys_lead_chaff_brawl_and_reinforcements_are_simultaneous_moves_of_tw
             phases_seen.add(position.phase)
             assert steps == 2
             # Seat 0's hidden choice (if in) is taken back: seat 0 is to choose again, hands untouched.
-            assert copy.current_player == 0 and copy.pending == [-1, -1] and copy.hands == position.hands
+            assert copy.current_player == 0 and copy.decisions.committed == [-1, -1]
+            assert copy.hand(0) == position.hand(0) and copy.hand(1) == position.hand(1)
             if position.current_player == 0:  # nothing chosen yet: nothing changes
                 assert copy.observation(0) == position.observation(0)
         else:
@@ -82,10 +83,10 @@ def test_rewinding_at_seat_ones_turn_takes_back_seat_zeros_pending_lead() -> Non
     state = DIVVY.new_state(config_of(DIVVY), 2, seed=8)
     assert isinstance(state, DivvyState) and state.phase == LEAD and state.current_player == 0
     state.apply(2)
-    assert state.current_player == 1 and state.pending[0] == 2
+    assert state.current_player == 1 and state.decisions.committed[0] == 2
     assert state.rewind_simultaneous_move() == 2
-    assert (state.current_player, state.pending) == (0, [-1, -1])
-    assert list(state.legal_actions()) == list(range(len(state.hands[0])))
+    assert (state.current_player, state.decisions.committed) == (0, [-1, -1])
+    assert list(state.legal_actions()) == list(range(len(state.hand(0))))
 
 
 @pytest.mark.parametrize("game_id", ["theseus", "ring_of_chaos", "party_wanted"])

@@ -21,6 +21,7 @@ from simcore.games.divvy.rules import REINFORCE, DivvyState
 from simcore.registry import GAMES
 from simcore.rng import Generator
 from tests.agents.helpers import config_of, decision_points
+from tests.games.divvy.helpers import arrange
 
 AGENT_SEEDS = range(10)
 
@@ -48,9 +49,9 @@ def divvy_last_round_position() -> tuple[DivvyState, int]:
     rest = list(config.deck)
     for card in (own_lead, first, second, rival_lead, off_suit, treasure):
         rest.remove(card)
-    state.arrange(hands=[[first, off_suit, second], []], treasure_row=[treasure], draw_pile=rest, discard_pile=[],
-                  won_treasure=[[], []], round_number=config.rounds, reshuffled=False,
-                  leads=[own_lead, rival_lead], kind=REINFORCE, seat=0)
+    arrange(state, hands=[[first, off_suit, second], []], treasure_row=[treasure], draw_pile=rest, discard_pile=[],
+            won_treasure=[[], []], round_number=config.rounds, reshuffled=False,
+            leads=[own_lead, rival_lead], kind=REINFORCE, seat=0)
     winning_mask = 0b101  # hand positions 0 and 2: both same-suit cards
     assert winning_mask in state.legal_actions()
     return state, winning_mask

@@ -20,10 +20,10 @@ def hand_names(game_id: str, state: GameState, seat: int) -> list[str]:
     """``seat``'s hand by card name, through each game's own card data."""
     raw: Any = state
     if game_id == "theseus":
-        return [raw.config.names[raw.card_of[instance]] for instance in raw.hands[seat]]
+        return [raw.config.names[raw.card_of[instance]] for instance in raw.hand(seat)]
     if game_id == "ring_of_chaos":
-        return [RING_CARD_NAMES[card] for card in raw.hands[seat]]
-    return [raw.config.names[card] for card in raw.hands[seat]]
+        return [RING_CARD_NAMES[card] for card in raw.hand(seat)]
+    return [raw.config.names[card] for card in raw.hand(seat)]
 
 
 def hands_after_every_action(experiment_dir: Path, variant: str, n_players: int,

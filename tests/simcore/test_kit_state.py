@@ -118,3 +118,28 @@ def test_a_clone_of_a_duel_plays_on_like_the_original() -> None:
             game.apply(game.legal_actions()[0])
     assert copy.observation(0) == state.observation(0) and copy.seat_numbers == state.seat_numbers
     assert state.end_reason() == "hands_empty" and sum(state.seat_numbers) == 2
+
+
+class CopiesDuelState(DuelState):
+    """The duel with cards 0-5 as three pairs of copies (types 0, 0, 1, 1, 2, 2)."""
+
+    def blank(self) -> CopiesDuelState:
+        """An empty duel (``clone`` fills it)."""
+        return CopiesDuelState()
+
+    def observe_as(self) -> list[int] | None:
+        """Each card as its type."""
+        return [0, 0, 1, 1, 2, 2]
+
+
+def test_a_state_with_observe_as_shows_its_seen_cards_as_observe_as_maps_them() -> None:
+    plain = DuelState.new_game(4)
+    copies = CopiesDuelState()
+    copies.zones = plain.clone().zones
+    copies.decisions = plain.decisions.copy()
+    copies.current_player = plain.current_player
+    hand = tuple(copies.zones[2].cards)
+    assert plain.observation(0)[5][2] == hand
+    assert copies.observation(0)[5][2] == tuple(card // 2 for card in hand)
+    assert copies.observation(1)[5][2] == (-1, -1)  # the other hand: unseen either way
+    assert copies.clone().observation(0) == copies.observation(0)

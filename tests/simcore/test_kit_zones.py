@@ -15,6 +15,7 @@ from simcore.kit.zones import (
     UNSEEN,
     Zone,
     clone_zones,
+    draw_face_down,
     move_all,
     move_card,
     move_masked,
@@ -181,3 +182,48 @@ def test_move_all_moves_every_card_in_order_and_a_card_from_a_public_zone_is_see
     assert move_all(battle, hand) == 2
     assert (battle.cards, hand.cards, hand.seen) == ([], [3, 7, 8], [NOBODY, EVERY_SEAT, EVERY_SEAT])
     assert hand.observe(0) == (UNSEEN, 7, 8)
+
+
+def test_observe_as_shows_each_seen_card_as_its_type_so_two_copies_look_the_same() -> None:
+    """As Theseus' instances: cards 0 and 1 are two copies of type 7, card 2 is of type 8."""
+    type_of = [7, 7, 8]
+    first = [_zone("market", TABLE, PUBLIC, [0, 2]), _zone("hand", 0, OWNER_ONLY, [1]),
+             _zone("pile", TABLE, HIDDEN, [])]
+    second = [_zone("market", TABLE, PUBLIC, [1, 2]), _zone("hand", 0, OWNER_ONLY, [0]),
+              _zone("pile", TABLE, HIDDEN, [])]
+    move_card(first[0], 1, first[2])  # seen by every seat on its way into the face-down pile
+    move_card(second[0], 1, second[2])
+    assert observe_zones(first, 0, type_of) == ((7,), (7,), (8,)) == observe_zones(second, 0, type_of)
+    assert observe_zones(first, 1, type_of) == ((7,), (UNSEEN,), (8,))
+    assert observe_zones(first, 0) != observe_zones(second, 0)  # without it, the copies differ
+    assert first[1].observe(0, type_of) == (7,) and first[1].observe(1, type_of) == (UNSEEN,)
+
+
+def test_a_revealed_card_is_seen_by_every_seat_where_it_lies_and_survives_resampling() -> None:
+    tier = _zone("tier", TABLE, HIDDEN, [4, 5, 6], pool=0)
+    tier.reveal(1)
+    assert tier.observe(0) == (UNSEEN, 5, UNSEEN) and tier.observe(3) == (UNSEEN, 5, UNSEEN)
+    assert not tier.hidden_from(-1, 1) and tier.hidden_from(-1, 0)
+    for seed in range(10):
+        copy = clone_zones([tier])
+        resample_zones(copy, 0, Generator(seed))
+        assert copy[0].cards[1] == 5 and sorted(copy[0].cards) == [4, 5, 6]
+
+
+def test_drawing_from_a_pile_takes_the_top_and_reshuffles_a_pile_of_buried_cards_only() -> None:
+    pile = _zone("deck", 0, FACE_UP_COUNT, [1, 2])
+    pile.bury_face_up(3)
+    assert draw_face_down(pile, Generator(1)) == 2 and pile.cards == [3, 1] and pile.face_up == 1
+    assert draw_face_down(pile, Generator(1)) == 1 and pile.cards == [3]
+    rng, twin = Generator(7), Generator(7)
+    assert draw_face_down(pile, rng) == 3 and pile.cards == [] and pile.face_up == 0
+    twin.shuffle([3])  # the reshuffle of the one buried card drew from the generator
+    assert rng.next_u32() == twin.next_u32()
+    assert draw_face_down(pile, rng) == -1
+    buried = _zone("deck", 0, FACE_UP_COUNT, [])
+    for card in (5, 6, 7):
+        buried.bury_face_up(card)
+    expected = [7, 6, 5]
+    Generator(3).shuffle(expected)
+    assert draw_face_down(buried, Generator(3)) == expected[-1]
+    assert buried.face_up == 0 and buried.seen == [NOBODY, NOBODY]

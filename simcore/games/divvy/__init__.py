@@ -7,7 +7,7 @@ from __future__ import annotations
 from simcore.api import TraceSink
 from simcore.games.divvy.agents import DivvyHeuristicAgent
 from simcore.games.divvy.describe import describe_state
-from simcore.games.divvy.rules import DATA_FILE, INFO, DivvyConfig, DivvyState, compile_config
+from simcore.games.divvy.rules import CONSTRAINTS, DATA_FILE, INFO, DivvyConfig, DivvyState, compile_config
 from simcore.kit.game import KitGame
 
 
@@ -18,4 +18,4 @@ def new_divvy_game(config: DivvyConfig, n_players: int, seed: int, trace: TraceS
 
 
 GAME: KitGame[DivvyConfig, DivvyState] = KitGame(
-    INFO, DATA_FILE, compile_config, new_divvy_game, DivvyHeuristicAgent, describe_state, DivvyState)
+    INFO, DATA_FILE, compile_config, new_divvy_game, DivvyHeuristicAgent, describe_state, DivvyState, CONSTRAINTS)

@@ -33,12 +33,15 @@ from simcore.games.divvy.rules import (
     CHAFF,
     CHAFF_BID,
     DISCARD,
+    DISCARD_PILE,
     HAND_MASK,
     HAND_POSITION,
     LEAD,
     REINFORCE,
     REPLACE,
     REPLACEMENT,
+    TREASURE_ROW,
+    WON_TREASURE,
     DivvyState,
 )
 from simcore.rng import Generator
@@ -106,7 +109,7 @@ def _brawl_pick(state: DivvyState, seat: int, candidates: Sequence[int]) -> int:
     config = state.config
     hand = state.hand(seat)
     lead_suit = config.suits[state.lead_card(seat)]
-    bonus_icon = config.icons[state.treasure_row[-1]]
+    bonus_icon = config.icons[state.zones[TREASURE_ROW].cards[-1]]
 
     def preference(position: int) -> tuple[bool, bool, int]:
         card = hand[position]
@@ -148,8 +151,9 @@ def unseen_cards(state: DivvyState, seat: int) -> list[int]:
     hand, both lead fighters, the treasure row, won treasure and the face-up
     discard pile (so the opponent's hand is among them)."""
     counts = list(state.config.copies)
-    visible = [*state.hand(seat), state.lead_card(0), state.lead_card(1), *state.treasure_row,
-               *state.won_treasure[0], *state.won_treasure[1], *state.discard_pile]
+    visible = [*state.hand(seat), state.lead_card(0), state.lead_card(1), *state.zones[TREASURE_ROW].cards,
+               *state.seat_zone(0, WON_TREASURE).cards, *state.seat_zone(1, WON_TREASURE).cards,
+               *state.zones[DISCARD_PILE].cards]
     for card in visible:
         if card >= 0:
             counts[card] -= 1

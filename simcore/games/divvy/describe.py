@@ -6,13 +6,20 @@ from __future__ import annotations
 
 from simcore.describe import SeatView, StateView, facts
 from simcore.games.divvy.rules import (
+    BATTLE_RECORD,
     BRAWL,
+    BRAWL_RESULT,
+    COINS,
+    DRAW_PILE,
     HAND_MASK,
     HAND_POSITION,
     LEAD,
     OVER,
     PHASE_NAMES,
+    RESHUFFLED,
+    ROUND,
     SIMULTANEOUS_PHASES,
+    STRENGTH,
     DivvyState,
     split_by_mask,
 )
@@ -24,7 +31,7 @@ ALWAYS_SHOWN = ("won treasure",)
 
 def _waiting_choice(state: DivvyState, seat: int) -> list[int]:
     """The cards of ``seat``'s simultaneous choice that waits for the other seat's (none if no choice waits)."""
-    choice = state.pending[seat]
+    choice = state.decisions.committed[seat]
     if choice < 0 or state.phase not in SIMULTANEOUS_PHASES:
         return []
     hand = state.hand(seat)
@@ -42,20 +49,21 @@ def describe_state(state: DivvyState) -> StateView:
     seats = []
     for seat in (0, 1):
         zones = tuple(zone for zone in seat_zones[seat] if zone.cards or zone.name in ALWAYS_SHOWN)
-        seat_facts: list[tuple[str, object]] = [("coins", state.coin_totals[seat])]
-        if state.strengths[seat]:
-            seat_facts.append(("Fighter Strength", state.strengths[seat]))
-        if state.battle[seat] >= 0:
-            seat_facts.append(("brawl card this round", names[state.battle[seat]]))
-        if state.pending[seat] >= 0 and state.phase != OVER:
+        seat_facts: list[tuple[str, object]] = [("coins", state.seat_number(seat, COINS))]
+        if state.seat_number(seat, STRENGTH):
+            seat_facts.append(("Fighter Strength", state.seat_number(seat, STRENGTH)))
+        if state.seat_number(seat, BATTLE_RECORD) >= 0:
+            seat_facts.append(("brawl card this round", names[state.seat_number(seat, BATTLE_RECORD)]))
+        if state.decisions.committed[seat] >= 0 and state.phase != OVER:
             waiting = ", ".join(names[card] for card in _waiting_choice(state, seat)) or "nothing"
             seat_facts.append((f"chosen to {PHASE_NAMES[state.phase]}, face down until the other seat chooses",
                                waiting))
         seats.append(SeatView(seat, "", hands[seat], zones, facts(*seat_facts)))
-    brawl = {-1: "none yet" if state.battle[0] < 0 else "tie"}.get(state.brawl_result,
-                                                                   f"won by seat {state.brawl_result}")
-    table_facts = [("round", f"{state.round} of {config.rounds}"), ("draw pile", f"{len(state.draw_pile)} cards"),
-                   ("discard pile reshuffled", "yes" if state.reshuffled else "no"), ("brawl", brawl)]
+    winner = state.numbers[BRAWL_RESULT]
+    brawl = {-1: "none yet" if state.seat_number(0, BATTLE_RECORD) < 0 else "tie"}.get(winner, f"won by seat {winner}")
+    table_facts = [("round", f"{state.numbers[ROUND]} of {config.rounds}"),
+                   ("draw pile", f"{len(state.zones[DRAW_PILE].cards)} cards"),
+                   ("discard pile reshuffled", "yes" if state.numbers[RESHUFFLED] else "no"), ("brawl", brawl)]
     if state.phase == OVER:
         table_facts.append(("ended by", state.ended_by))
     return StateView(

@@ -35,7 +35,7 @@ from simcore.kit.cardstats import CardStats
 from simcore.kit.decisions import FIELD_BITS, NO_CHOICE, ActionType, Task, TaskKinds
 from simcore.kit.state import KitState
 from simcore.kit.zones import HIDDEN, OWNER_ONLY, PUBLIC, TABLE, Zone, move_all, move_card, move_masked
-from simcore.parameters import Constraint, ParameterError, check_constraints
+from simcore.parameters import Constraint, require
 from simcore.rng import Generator
 from simcore.seeding import make_rng
 
@@ -226,27 +226,24 @@ class DivvyConfig:
 
 
 def compile_config(parameters: Mapping[str, Any]) -> DivvyConfig:
-    """Validate a resolved parameter tree (``CONSTRAINTS``, then the checks
-    across fields) and compile it; errors name the path."""
-    check_constraints(parameters, CONSTRAINTS)
+    """Check a resolved parameter tree across fields and compile it
+    (``KitGame.configure`` has checked ``CONSTRAINTS`` first); errors name the path."""
     rules = parameters["rules"]
     coin_values = rules["coin_values"]
     # Room for a lead fighter, the chaff bid and a brawl card, or no move would be legal.
-    if rules["hand_limit"] < rules["min_chaff"] + 2:
-        raise ParameterError("rules.hand_limit", "expected room for a lead fighter, the chaff bid and a brawl card "
-                             "(min_chaff + 2 or more)")
-    if rules["hand_size"] < rules["min_chaff"] + 2:
-        raise ParameterError("rules.hand_size", "expected a first hand with room for a lead fighter, the chaff bid "
-                             "and a brawl card (min_chaff + 2 or more)")
+    require(rules["hand_limit"] >= rules["min_chaff"] + 2, "rules.hand_limit",
+            "expected room for a lead fighter, the chaff bid and a brawl card (min_chaff + 2 or more)")
+    require(rules["hand_size"] >= rules["min_chaff"] + 2, "rules.hand_size",
+            "expected a first hand with room for a lead fighter, the chaff bid and a brawl card "
+            "(min_chaff + 2 or more)")
     cards = parameters["cards"]
     names = tuple(cards)
     suits = [cards[name]["suit"] for name in names]
     suit_names = tuple(dict.fromkeys(suits))
     copies = tuple(cards[name]["copies"] for name in names)
     deck = tuple(card for card, count in enumerate(copies) for _ in range(count))
-    if len(deck) < 2 * rules["hand_size"] + 1:
-        raise ParameterError("cards", f"expected a deck of at least {2 * rules['hand_size'] + 1} cards, "
-                             f"got {len(deck)}")
+    require(len(deck) >= 2 * rules["hand_size"] + 1, "cards",
+            f"expected a deck of at least {2 * rules['hand_size'] + 1} cards, got {len(deck)}")
     return DivvyConfig(
         names=names,
         suits=tuple(suit_names.index(suit) for suit in suits),
@@ -319,35 +316,6 @@ class DivvyState(KitState):
             self.add_zone(Zone("reinforcements", seat, PUBLIC))
             self.add_zone(Zone("won treasure", seat, PUBLIC))
 
-    def arrange(self, hands: Sequence[Sequence[int]], treasure_row: Sequence[int], draw_pile: Sequence[int],
-                discard_pile: Sequence[int], won_treasure: Sequence[Sequence[int]], round_number: int,
-                reshuffled: bool, leads: Sequence[int], kind: int, seat: int) -> None:
-        """Lay out a hand-made position (tests): the cards of every zone (the
-        draw pile's top is its last card; ``leads`` -1 for none), no bid, brawl
-        card or reinforcement, coins from the won treasure, and ``kind``'s
-        question asked of ``seat``. The caller keeps every card in one place."""
-        for zone in self.zones:
-            zone.take_all()
-        self.zones[TREASURE_ROW].extend(list(treasure_row))
-        self.zones[DRAW_PILE].extend(list(draw_pile))
-        self.zones[DISCARD_PILE].extend(list(discard_pile))
-        coins = self.config.coins
-        for player in (0, 1):
-            self.seat_zone(player, HAND).extend(list(hands[player]))
-            self.seat_zone(player, WON_TREASURE).extend(list(won_treasure[player]))
-            if leads[player] >= 0:
-                self.seat_zone(player, LEAD_FIGHTER).add(leads[player])
-            self.set_seat_number(player, COINS, sum(coins[card] for card in won_treasure[player]))
-            self.set_seat_number(player, BATTLE_RECORD, -1)
-            self.set_seat_number(player, STRENGTH, 0)
-        self.numbers[ROUND] = round_number
-        self.numbers[RESHUFFLED] = int(reshuffled)
-        self.numbers[BRAWL_RESULT] = -1
-        self.over = False
-        self.ended_by = ""
-        self.decisions.clear()
-        self.perform(_TASK_OF[kind * 2 + seat], NO_CHOICE)
-
     def blank(self) -> DivvyState:
         """An empty state of the same config (``clone`` fills it)."""
         return DivvyState(self.config, self.rng, None)  # clone gives it a copy of the generator
@@ -383,89 +351,10 @@ class DivvyState(KitState):
         lead = self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + LEAD_FIGHTER].cards
         return lead[0] if lead else -1
 
-    # A read-only view of each zone and number by the engine's old field
-    # names, for tests and agents that read a position (the rules use the
-    # zones and numbers themselves).
-
     @property
     def phase(self) -> int:
         """The task kind asked now (``LEAD``...), ``OVER`` once the game has ended."""
         return OVER if self.over else self.decisions.asked.kind
-
-    @property
-    def round(self) -> int:
-        """The round being played (1 = the first)."""
-        return self.numbers[ROUND]
-
-    @property
-    def reshuffled(self) -> bool:
-        """Whether the discard pile was shuffled into a new draw pile."""
-        return self.numbers[RESHUFFLED] != 0
-
-    @property
-    def brawl_result(self) -> int:
-        """The brawl winner this round; -1 for a tie or no brawl yet."""
-        return self.numbers[BRAWL_RESULT]
-
-    @property
-    def draw_pile(self) -> list[int]:
-        """The draw pile, top card last."""
-        return self.zones[DRAW_PILE].cards
-
-    @property
-    def discard_pile(self) -> list[int]:
-        """The face-up discard pile."""
-        return self.zones[DISCARD_PILE].cards
-
-    @property
-    def treasure_row(self) -> list[int]:
-        """The treasure row, the most recently revealed card last."""
-        return self.zones[TREASURE_ROW].cards
-
-    @property
-    def hands(self) -> list[list[int]]:
-        """Both hands."""
-        return [self.hand(0), self.hand(1)]
-
-    @property
-    def chaff(self) -> list[list[int]]:
-        """Both face-down chaff bids."""
-        return [self.seat_zone(0, CHAFF_BID).cards, self.seat_zone(1, CHAFF_BID).cards]
-
-    @property
-    def reinforcements(self) -> list[list[int]]:
-        """Both seats' reinforcements this round."""
-        return [self.seat_zone(0, REINFORCEMENTS).cards, self.seat_zone(1, REINFORCEMENTS).cards]
-
-    @property
-    def won_treasure(self) -> list[list[int]]:
-        """The treasure each seat has won."""
-        return [self.seat_zone(0, WON_TREASURE).cards, self.seat_zone(1, WON_TREASURE).cards]
-
-    @property
-    def lead(self) -> list[int]:
-        """Both lead fighters (-1 for none)."""
-        return [self.lead_card(0), self.lead_card(1)]
-
-    @property
-    def battle(self) -> list[int]:
-        """Both brawl cards this round (-1 for none), also after they moved on."""
-        return [self.seat_number(0, BATTLE_RECORD), self.seat_number(1, BATTLE_RECORD)]
-
-    @property
-    def pending(self) -> list[int]:
-        """Each seat's committed, not yet revealed choice (-1 for none)."""
-        return list(self.decisions.committed)
-
-    @property
-    def strengths(self) -> list[int]:
-        """Both Fighter Strengths (0 until the reinforcements are revealed)."""
-        return [self.seat_number(0, STRENGTH), self.seat_number(1, STRENGTH)]
-
-    @property
-    def coin_totals(self) -> list[int]:
-        """Coins won by each seat."""
-        return [self.seat_number(0, COINS), self.seat_number(1, COINS)]
 
     # ------------------------------------------------------------- the rules
 
@@ -761,7 +650,7 @@ class DivvyState(KitState):
                 self.stats.add(winner, _TREASURE, card)
             if self.trace is not None:
                 self.emit("treasure_won", f"seat {winner} wins {len(treasure)} treasure card(s) worth "
-                          f"{worth}; coins now {self.coin_totals}", seat=winner, coins=self.coin_totals)
+                          f"{worth}; coins now {self.scores()}", seat=winner, coins=self.scores())
         elif not self.config.carry_over_ties:
             discard_pile.extend(row.take_all())
         elif self.trace is not None:
@@ -785,8 +674,8 @@ class DivvyState(KitState):
     def _end(self, reason: str) -> None:
         self.end(reason)
         if self.trace is not None:
-            self.emit("game_over", f"game over ({reason}): coins {self.coin_totals}", reason=reason,
-                      coins=self.coin_totals, winners=self.winners())
+            self.emit("game_over", f"game over ({reason}): coins {self.scores()}", reason=reason,
+                      coins=self.scores(), winners=self.winners())
 
     def _names(self, cards: Sequence[int]) -> list[str]:
         """The names of ``cards`` (trace data)."""
@@ -811,11 +700,11 @@ class DivvyState(KitState):
 
     def scores(self) -> list[int]:
         """Coins won: copper 1, silver 2, gold 3 (by default)."""
-        return self.coin_totals
+        return [self.seat_number(0, COINS), self.seat_number(1, COINS)]
 
     def ranks(self) -> list[int]:
         """1 for the richer player; 1 and 1 on a tie."""
-        return ranks_from_scores(self.coin_totals)
+        return ranks_from_scores(self.scores())
 
     def factions(self) -> list[str | None]:
         """Divvy has no factions."""
@@ -832,7 +721,7 @@ class DivvyState(KitState):
         return {
             "rounds_played": self.turns(),
             "unclaimed_coins": sum(coins[card] for card in self.zones[TREASURE_ROW].cards),
-            "deck_reshuffled": self.reshuffled,
+            "deck_reshuffled": self.numbers[RESHUFFLED] != 0,
         }
 
     def add_card_rows(self, columns: CardColumns) -> None:

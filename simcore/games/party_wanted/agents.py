@@ -80,23 +80,44 @@ from simcore.games.party_wanted.config import (
 )
 from simcore.games.party_wanted.rules import (
     ADD,
-    ATTACK_SLOT,
+    ASIDE,
+    BUILD_POOL_CARD,
     BURY,
-    BURY_BONUS,
+    BURY_FOR_ATTACK,
+    BURY_FOR_DEFENSE,
+    CARD_ATTACK,
+    CARD_DEFENSE,
+    CARD_SHIFT,
+    COMBAT_VERSION,
     DONE,
     ENEMY_BOSS,
+    ENEMY_HP,
+    ENEMY_KIND,
+    HAND,
+    HAND_POSITION,
+    HERO_DECK,
+    IN_PLAY,
     ITEMS,
+    ITEMS_HELD,
+    MINIONS,
+    MULTIPLY_ATTACK,
+    MULTIPLY_DEFENSE,
+    NEGATED,
     ORDER,
+    ORDER_POSITION,
+    PENDING_ITEMS,
     PLAN,
-    PLAY,
+    PLAY_CARD,
     REMOVE,
     SACRIFICE,
-    SLOTS,
     SOCIAL,
-    USE,
+    TAKE_PART,
+    USE_ITEM,
     VOTE,
+    VOTE_SEAT,
     PartyState,
 )
+from simcore.kit.decisions import action_code
 from simcore.rng import Generator
 
 # Worth of one point of each primitive when choosing what to keep, add or spend.
@@ -162,13 +183,13 @@ def card_to_add(state: PartyState, seat: int, legal: Sequence[int], rng: Generat
     worths = _worths(state.config)
     main = _TABLE.main_effects
     owned: dict[int, int] = {}
-    deck = state.decks[seat].cards
-    for cards in (state.hands[seat], deck, state.in_play[seat], state.aside[seat], state.minions[seat]):
-        for card in cards:
+    for which in (HAND, HERO_DECK, IN_PLAY, ASIDE, MINIONS):
+        for card in state.seat_zone(seat, which).cards:
             owned[main[card]] = owned.get(main[card], 0) + 1
-    scores = [worths[card] * SAME_EFFECT_DISCOUNT ** owned.get(main[card], 0) for card in legal]
+    cards = [BUILD_POOL_CARD.value(action) for action in legal]
+    scores = [worths[card] * SAME_EFFECT_DISCOUNT ** owned.get(main[card], 0) for card in cards]
     best = max(scores)
-    near = [card for card, score in zip(legal, scores, strict=True) if score >= (1 - ADD_SPREAD) * best]
+    near = [action for action, score in zip(legal, scores, strict=True) if score >= (1 - ADD_SPREAD) * best]
     return near[rng.below(len(near))]
 
 
@@ -288,16 +309,22 @@ def _impact_table(config: PartyConfig) -> _ImpactTable:
     return table
 
 
-def _impact(state: PartyState, seat: int, verb: int, index: int) -> Impact:
+def _impact(state: PartyState, seat: int, action: int) -> Impact:
     """The ``Impact`` of the card, item or sacrifice behind a planning action."""
     table = _impact_table(state.config)
-    if verb == PLAY:
-        return table.play[state.hands[seat][index]]
-    if verb == BURY_BONUS:
-        return table.bury[state.hands[seat][index]]
-    if verb == USE:
-        return table.use[state.items[seat][index]]
-    return table.sacrifice[state._sacrificeable(seat, index)]
+    index = PLAY_CARD.value(action)  # every card action's first field
+    if PLAY_CARD.matches(action):
+        return table.play[state.hand(seat)[index]]
+    if _is_bury(action):
+        return table.bury[state.hand(seat)[index]]
+    if USE_ITEM.matches(action):
+        return table.use[state.seat_zone(seat, ITEMS_HELD).cards[index]]
+    return table.sacrifice[state.sacrificeable(seat, index)]
+
+
+def _is_bury(action: int) -> bool:
+    """Whether ``action`` buries a hand card for +1."""
+    return BURY_FOR_DEFENSE.matches(action) or BURY_FOR_ATTACK.matches(action)
 
 
 class PartyHeuristicAgent(Agent):
@@ -310,24 +337,28 @@ class PartyHeuristicAgent(Agent):
         self.rng = rng
 
     def choose(self, state: GameState, legal_actions: Sequence[int]) -> int:
-        """Pick the action the plan prescribes for the current phase."""
+        """Pick the action the plan prescribes for the question asked."""
         assert isinstance(state, PartyState)
-        phase = state.phase
+        kind = state.decisions.asked.kind
         seat = state.current_player
-        if phase == PLAN:
+        if kind == PLAN:
             return plan_action(state, seat, legal_actions)
-        if phase in (BURY, REMOVE):
-            hand = state.hands[seat]
-            return min(legal_actions, key=lambda position: (card_worth(state.config, hand[position]), position))
-        if phase == ADD:
+        if kind in (BURY, REMOVE):
+            hand = state.hand(seat)
+            return min(legal_actions,
+                       key=lambda action: (card_worth(state.config, hand[HAND_POSITION.value(action)]), action))
+        if kind == ADD:
             return card_to_add(state, seat, legal_actions, self.rng)
-        if phase == ORDER:
-            return min(legal_actions, key=lambda index: (_order_rank(state, state.pending_items[index]), index))
-        if phase == VOTE:
-            return min(legal_actions, key=lambda hero: (state.hp[hero] / state.max_hp(hero), hero))
-        if phase == SOCIAL:
-            return 1 if _takes_part(state, seat) else 0
-        if phase == ITEMS:
+        if kind == ORDER:
+            pending = state.zones[PENDING_ITEMS].cards
+            return min(legal_actions, key=lambda action: (_order_rank(state, pending[ORDER_POSITION.value(action)]),
+                                                          action))
+        if kind == VOTE:
+            return min(legal_actions, key=lambda action: (state.hp(VOTE_SEAT.value(action))
+                                                          / state.max_hp(VOTE_SEAT.value(action)), action))
+        if kind == SOCIAL:
+            return TAKE_PART.encode(1 if _takes_part(state, seat) else 0)
+        if kind == ITEMS:
             return _item_before_damage(state, seat, legal_actions)
         return legal_actions[0]
 
@@ -344,9 +375,9 @@ def _order_rank(state: PartyState, card: int) -> int:
 
 def _takes_part(state: PartyState, seat: int) -> bool:
     """Take part in a Social unless its dare would leave the hero under half its HP."""
-    card = state.social_card
+    card = state.decisions.asked.a  # the land or boss whose Social is asked
     cost = sum(amount for primitive, amount in state.config.socials[card] if primitive == P_DAMAGE_SELF)
-    return cost == 0 or 2 * (state.hp[seat] - cost) >= state.max_hp(seat)
+    return cost == 0 or 2 * (state.hp(seat) - cost) >= state.max_hp(seat)
 
 
 def _item_before_damage(state: PartyState, seat: int, legal: Sequence[int]) -> int:
@@ -358,11 +389,11 @@ def _item_before_damage(state: PartyState, seat: int, legal: Sequence[int]) -> i
     for action in legal:
         if action == DONE:
             continue
-        index, hero = action >> 8 & 0xFF, (action & 0xFF) // SLOTS
-        impact = _impact(state, seat, USE, index)
-        dies = state.alive[hero] and hit[hero] and state.hp[hero] <= amount
-        saves = (dies and (impact.negate or state.hp[hero] + impact.heal + impact.party_heal > amount)) or (
-            not state.alive[hero] and impact.resurrect > (amount if hit[hero] else 0))
+        hero = USE_ITEM.field(action, 1)
+        impact = _impact(state, seat, action)
+        dies = state.alive(hero) and hit[hero] and state.hp(hero) <= amount
+        saves = (dies and (impact.negate or state.hp(hero) + impact.heal + impact.party_heal > amount)) or (
+            not state.alive(hero) and impact.resurrect > (amount if hit[hero] else 0))
         if saves and impact.cost < best_cost:
             best, best_cost = action, impact.cost
     return best
@@ -390,7 +421,7 @@ class Numbers:
     def __init__(self, state: PartyState) -> None:
         self.state = state
         self.living = state.living_enemies()
-        enemies = range(len(state.enemies))
+        enemies = range(state.enemy_count())
         self.enemy_attack = [state.enemy_attack(e) for e in enemies]
         self.enemy_defense = [state.enemy_defense(e) for e in enemies]
         self.enemy_speed = [state.enemy_speed(e) for e in enemies]
@@ -424,11 +455,11 @@ _ROUND = _RoundCache()
 
 def _round_numbers(state: PartyState) -> tuple[Numbers, Forecast]:
     """The round's ``Numbers`` and ``Forecast`` (cached while they hold)."""
-    numbers, forecast = _ROUND.numbers, _ROUND.forecast
-    if _ROUND.state is not state or _ROUND.version != state.combat_version or numbers is None or forecast is None:
+    numbers, forecast, version = _ROUND.numbers, _ROUND.forecast, state.numbers[COMBAT_VERSION]
+    if _ROUND.state is not state or _ROUND.version != version or numbers is None or forecast is None:
         numbers = Numbers(state)
         forecast = Forecast(numbers)
-        _ROUND.state, _ROUND.version, _ROUND.numbers, _ROUND.forecast = state, state.combat_version, numbers, forecast
+        _ROUND.state, _ROUND.version, _ROUND.numbers, _ROUND.forecast = state, version, numbers, forecast
     return numbers, forecast
 
 
@@ -444,9 +475,9 @@ class Forecast:
     def __init__(self, numbers: Numbers) -> None:
         state = numbers.state
         n = state.n_players
-        hp = list(state.hp)
-        alive = list(state.alive)
-        enemy_hp = list(state.enemy_hp)
+        hp = [state.hp(hero) for hero in range(n)]
+        alive = [state.alive(hero) for hero in range(n)]
+        enemy_hp = [state.enemy_number(ENEMY_HP, enemy) for enemy in range(state.enemy_count())]
         self.damage = [0] * n
         self.enemy_attacks = [False] * len(enemy_hp)
         order: list[tuple[int, int, int, int]] = []
@@ -476,7 +507,7 @@ class Forecast:
                         hp[hero] -= hurt
                         if hp[hero] <= 0:
                             alive[hero] = False
-        self.dies = [state.alive[hero] and not alive[hero] for hero in range(n)]
+        self.dies = [state.alive(hero) and not alive[hero] for hero in range(n)]
         self.enemy_hp = enemy_hp
 
 
@@ -488,7 +519,7 @@ def _hits_before(numbers: Numbers, enemy: int, speed_bonus: list[int], slow: int
     defense = numbers.enemy_defense[enemy]
     hits = 0
     for hero in range(state.n_players):
-        if state.alive[hero] and numbers.speed[hero][enemy] + speed_bonus[hero] >= enemy_speed \
+        if state.alive(hero) and numbers.speed[hero][enemy] + speed_bonus[hero] >= enemy_speed \
                 and numbers.attack[hero][enemy] >= defense:
             hits += 1
     return hits
@@ -503,7 +534,7 @@ class Option:
     designated to, and whether it can protect or add attack at all."""
 
     action: int
-    verb: int
+    type_code: int  # the code of its action type (PLAY_CARD.code...)
     impact: Impact
     hero: int
     enemy: int
@@ -513,13 +544,11 @@ class Option:
 
     def __init__(self, action: int, impact: Impact) -> None:
         self.action = action
-        self.verb = action >> 16
+        self.type_code = action_code(action)
         self.impact = impact
-        target = action & 0xFF
-        self.hero = target // SLOTS
-        slot = target % SLOTS
-        self.enemy = slot % ATTACK_SLOT
-        self.bury_attack = impact.bury and slot >= ATTACK_SLOT
+        self.hero = PLAY_CARD.field(action, 1)  # the same fields in every card action
+        self.enemy = PLAY_CARD.field(action, 2)
+        self.bury_attack = BURY_FOR_ATTACK.matches(action)
         if impact.bury:
             self.protects, self.attacks = not self.bury_attack, self.bury_attack
         else:
@@ -540,9 +569,9 @@ def _defense_gain(state: PartyState, seat: int, option: Option, hero: int) -> in
     if impact.guard and option.hero == hero:
         gain += impact.guard
     if hero == seat:
-        gain += impact.defense * state.multiply_defense[seat][enemy] if impact.basic else impact.defense
+        gain += impact.defense * state.round_number(seat, MULTIPLY_DEFENSE, enemy) if impact.basic else impact.defense
         if impact.multiply_defense:
-            gain += state.card_defense[seat][enemy] * (impact.multiply_defense - 1)
+            gain += state.round_number(seat, CARD_DEFENSE, enemy) * (impact.multiply_defense - 1)
     return gain
 
 
@@ -554,9 +583,9 @@ def _attack_gain(state: PartyState, seat: int, option: Option, hero: int) -> int
         return 1 if option.hero == hero else 0
     gain = impact.party_attack + impact.expose
     if hero == seat:
-        gain += impact.attack * state.multiply_attack[seat][enemy] if impact.basic else impact.attack
+        gain += impact.attack * state.round_number(seat, MULTIPLY_ATTACK, enemy) if impact.basic else impact.attack
         if impact.multiply_attack:
-            gain += state.card_attack[seat][enemy] * (impact.multiply_attack - 1)
+            gain += state.round_number(seat, CARD_ATTACK, enemy) * (impact.multiply_attack - 1)
     return gain
 
 
@@ -567,34 +596,34 @@ def _lowers_own_defense_safely(numbers: Numbers, forecast: Forecast, seat: int, 
     if impact.defense >= 0 or impact.basic:
         return True
     state = numbers.state
-    if state.negated[seat][enemy] or not forecast.enemy_attacks[enemy]:
+    if state.round_number(seat, NEGATED, enemy) or not forecast.enemy_attacks[enemy]:
         return True
     now = numbers.damage[seat][enemy]
     after = max(0, numbers.enemy_attack[enemy] - numbers.defense[seat][enemy] - impact.defense)
-    return not forecast.dies[seat] and forecast.damage[seat] + after - now < state.hp[seat]
+    return not forecast.dies[seat] and forecast.damage[seat] + after - now < state.hp(seat)
 
 
 def plan_action(state: PartyState, seat: int, legal: Sequence[int]) -> int:
     """The party plan's next action for ``seat`` (see the module docstring)."""
-    # Legal actions come grouped by card (verb and index); every card but
+    # Legal actions come grouped by card (action type and index); every card but
     # one buried for +1 is an option, and of the cards that can be buried
     # only the least valuable one (the +1 is the same).
     options: list[Option] = []
-    bury_key, bury_cost = -1, 1e9
+    bury_position, bury_cost = -1, 1e9
     key, impact = -1, Impact((), False, 0.0)
     for action in legal:
-        if action >> 8 != key:
-            key = action >> 8
-            if action == DONE:
-                continue
-            impact = _impact(state, seat, key >> 8, key & 0xFF)
-            if impact.bury and impact.cost < bury_cost:
-                bury_key, bury_cost = key, impact.cost
+        if action == DONE:
+            continue
+        if action >> CARD_SHIFT != key:
+            key = action >> CARD_SHIFT
+            impact = _impact(state, seat, action)
         if not impact.bury:
             options.append(Option(action, impact))
+        elif impact.cost < bury_cost:
+            bury_position, bury_cost = PLAY_CARD.value(action), impact.cost
     for action in legal:
-        if action >> 8 == bury_key:
-            options.append(Option(action, _impact(state, seat, BURY_BONUS, bury_key & 0xFF)))
+        if _is_bury(action) and PLAY_CARD.value(action) == bury_position:
+            options.append(Option(action, _impact(state, seat, action)))
     if not options:
         return DONE
     chosen = _build_up(state, options)
@@ -623,9 +652,9 @@ def _build_up(state: PartyState, options: list[Option]) -> int:
     best, best_cost = DONE, 1e9
     for option in options:
         impact = option.impact
-        if option.verb == PLAY and (impact.draw > 0 or impact.minion):
+        if option.type_code == PLAY_CARD.code and (impact.draw > 0 or impact.minion):
             return option.action
-        if impact.resurrect > 0 and not state.alive[option.hero] and impact.cost < best_cost:
+        if impact.resurrect > 0 and not state.alive(option.hero) and impact.cost < best_cost:
             best, best_cost = option.action, impact.cost
     return best
 
@@ -646,7 +675,7 @@ def _damage_cut(numbers: Numbers, seat: int, option: Option, hero: int, forecast
         return 0, heal
     if impact.negate and option.hero == hero:
         return now, heal
-    enemy_hp = state.enemy_hp[enemy]
+    enemy_hp = state.enemy_number(ENEMY_HP, enemy)
     if impact.damage > 0 and (impact.damage >= enemy_hp
                               or _hits_before(numbers, enemy, numbers.no_speed, 0) >= enemy_hp - impact.damage):
         return now, heal  # killed in planning, or by the hits before its initiative: it never attacks
@@ -664,7 +693,7 @@ def _save_the_dying(numbers: Numbers, seat: int, options: list[Option], forecast
     action that saves it, else the one that cuts most of its damage."""
     state = numbers.state
     dying = [hero for hero in range(state.n_players) if forecast.dies[hero]]
-    dying.sort(key=lambda hero: (state.hp[hero] - forecast.damage[hero], hero))
+    dying.sort(key=lambda hero: (state.hp(hero) - forecast.damage[hero], hero))
     for hero in dying:
         best, best_cost = DONE, 1e9
         fallback, fallback_cut = DONE, 0
@@ -672,10 +701,10 @@ def _save_the_dying(numbers: Numbers, seat: int, options: list[Option], forecast
             cut, heal = _damage_cut(numbers, seat, option, hero, forecast)
             if cut <= 0 and heal <= 0:
                 continue
-            if forecast.damage[hero] - cut < state.hp[hero] + heal:
+            if forecast.damage[hero] - cut < state.hp(hero) + heal:
                 if option.impact.cost < best_cost:
                     best, best_cost = option.action, option.impact.cost
-            elif cut + heal > fallback_cut and option.verb != SACRIFICE:
+            elif cut + heal > fallback_cut and option.type_code != SACRIFICE.code:
                 fallback, fallback_cut = option.action, cut + heal
         if best == DONE and hero == seat:
             best = _defense_card_for_multiplier(numbers, seat, options, forecast.damage[hero])
@@ -697,12 +726,12 @@ def _defense_card_for_multiplier(numbers: Numbers, seat: int, options: list[Opti
     factor = max((option.impact.multiply_defense for option in options), default=0)
     if factor == 0:
         return DONE
-    played = state.card_defense[seat][enemy]
+    played = state.round_number(seat, CARD_DEFENSE, enemy)
     for option in sorted(options, key=lambda o: (o.impact.cost, o.action)):
         impact = option.impact
-        if option.verb == PLAY and impact.basic and impact.defense > 0:
+        if option.type_code == PLAY_CARD.code and impact.basic and impact.defense > 0:
             gained = (played + impact.defense) * factor - played
-            if damage - min(gained, numbers.damage[seat][enemy]) < state.hp[seat]:
+            if damage - min(gained, numbers.damage[seat][enemy]) < state.hp(seat):
                 return option.action
     return DONE
 
@@ -715,9 +744,9 @@ def _direct_damage(state: PartyState, options: list[Option]) -> int:
         impact = option.impact
         if impact.damage <= 0:
             continue
-        enemy_hp = state.enemy_hp[option.enemy]
+        enemy_hp = state.enemy_number(ENEMY_HP, option.enemy)
         kills = impact.damage >= enemy_hp
-        if option.verb == SACRIFICE and not kills:
+        if option.type_code == SACRIFICE.code and not kills:
             continue
         key = (0 if kills else 1, enemy_hp, impact.cost)
         if key < best_key:
@@ -735,7 +764,7 @@ def _hits(numbers: Numbers, seat: int, options: list[Option], forecast: Forecast
     living = numbers.living
     if not living or not options:
         return DONE
-    heroes = [hero for hero in range(state.n_players) if state.alive[hero]]
+    heroes = [hero for hero in range(state.n_players) if state.alive(hero)]
     # gaps[hero][enemy]: attack missing to hit (0 or less: it hits already)
     gaps = [[numbers.enemy_defense[e] - numbers.attack[hero][e] for e in range(len(numbers.enemy_defense))]
             for hero in range(state.n_players)]
@@ -743,14 +772,14 @@ def _hits(numbers: Numbers, seat: int, options: list[Option], forecast: Forecast
     for option in options:
         impact, enemy = option.impact, option.enemy
         if impact.bury:
-            gained = 1 if state.alive[option.hero] and gaps[option.hero][enemy] == 1 else 0
+            gained = 1 if state.alive(option.hero) and gaps[option.hero][enemy] == 1 else 0
         else:
             gained = 0
             for hero in heroes:
                 gap = gaps[hero][enemy]
                 if gap > 0 and _attack_gain(state, seat, option, hero) >= gap:
                     gained += 1
-        if gained == 0 or (option.verb == SACRIFICE and forecast.enemy_hp[enemy] > gained):
+        if gained == 0 or (option.type_code == SACRIFICE.code and forecast.enemy_hp[enemy] > gained):
             continue
         value = gained / (impact.cost + 0.5)
         if value > best_value:
@@ -758,18 +787,18 @@ def _hits(numbers: Numbers, seat: int, options: list[Option], forecast: Forecast
     if best != DONE:
         return best
     # Two actions for this hero's own gap against the weakest enemy it misses.
-    for enemy in sorted(living, key=lambda e: (state.enemy_hp[e], e)):
+    for enemy in sorted(living, key=lambda e: (state.enemy_number(ENEMY_HP, e), e)):
         gap = gaps[seat][enemy]
         if gap <= 0:
             continue
         useful: list[tuple[int, int, Impact]] = []
         for option in options:
-            if option.verb == SACRIFICE or option.enemy != enemy:
+            if option.type_code == SACRIFICE.code or option.enemy != enemy:
                 continue
             gain = _attack_gain(state, seat, option, seat)
             if gain > 0 or option.impact.multiply_attack:
                 useful.append((option.action, gain, option.impact))
-        first = _first_of_two(state.card_attack[seat][enemy], useful, gap)
+        first = _first_of_two(state.round_number(seat, CARD_ATTACK, enemy), useful, gap)
         if first != DONE:
             return first
     return DONE
@@ -783,8 +812,7 @@ def _first_of_two(played: int, useful: list[tuple[int, int, Impact]], gap: int) 
     best, best_cost = DONE, 1e9
     for i, (first, first_gain, first_impact) in enumerate(useful):
         for second, second_gain, second_impact in useful[i + 1:]:
-            if first >> 16 in (PLAY, BURY_BONUS) and second >> 16 in (PLAY, BURY_BONUS) and \
-                    second >> 8 & 0xFF == first >> 8 & 0xFF:
+            if _on_hand_card(first) and _on_hand_card(second) and PLAY_CARD.value(first) == PLAY_CARD.value(second):
                 continue  # the same hand card
             lead, lead_impact = (second, second_impact) if first_impact.multiply_attack else (first, first_impact)
             other_impact = first_impact if lead == second else second_impact
@@ -798,6 +826,11 @@ def _first_of_two(played: int, useful: list[tuple[int, int, Impact]], gap: int) 
     return best
 
 
+def _on_hand_card(action: int) -> bool:
+    """Whether ``action`` plays or buries a hand card."""
+    return PLAY_CARD.matches(action) or _is_bury(action)
+
+
 def _initiative(numbers: Numbers, seat: int, options: list[Option], forecast: Forecast) -> int:
     """Speed or slow that lets the party's hits kill an enemy before it
     attacks (when it would otherwise hurt someone)."""
@@ -805,14 +838,14 @@ def _initiative(numbers: Numbers, seat: int, options: list[Option], forecast: Fo
     best, best_cost = DONE, 1e9
     for option in options:
         impact, enemy = option.impact, option.enemy
-        if not (impact.speed or impact.party_speed or impact.slow) or option.verb == SACRIFICE:
+        if not (impact.speed or impact.party_speed or impact.slow) or option.type_code == SACRIFICE.code:
             continue
         if not forecast.enemy_attacks[enemy]:
             continue
-        if not any(state.alive[hero] and numbers.damage[hero][enemy] > 0 for hero in range(state.n_players)):
+        if not any(state.alive(hero) and numbers.damage[hero][enemy] > 0 for hero in range(state.n_players)):
             continue
         bonus = [impact.party_speed + (impact.speed if hero == seat else 0) for hero in range(state.n_players)]
-        if _hits_before(numbers, enemy, bonus, impact.slow) >= state.enemy_hp[enemy] > \
+        if _hits_before(numbers, enemy, bonus, impact.slow) >= state.enemy_number(ENEMY_HP, enemy) > \
                 _hits_before(numbers, enemy, numbers.no_speed, 0) and impact.cost < best_cost:
             best, best_cost = option.action, impact.cost
     return best
@@ -822,14 +855,14 @@ def _heavy_damage(numbers: Numbers, seat: int, options: list[Option], forecast: 
     """The cheapest action that halves a heavy hit: damage of at least half
     the hero's HP (in a boss fight, any damage; its cards come back anyway)."""
     state = numbers.state
-    boss_fight = ENEMY_BOSS in state.enemy_kinds
+    boss_fight = any(state.enemy_number(ENEMY_KIND, enemy) == ENEMY_BOSS for enemy in range(state.enemy_count()))
     for hero in range(state.n_players):
         damage = forecast.damage[hero]
-        if not state.alive[hero] or damage == 0 or (not boss_fight and 2 * damage < state.hp[hero]):
+        if not state.alive(hero) or damage == 0 or (not boss_fight and 2 * damage < state.hp(hero)):
             continue
         best, best_cost = DONE, 1e9
         for option in options:
-            if option.verb == SACRIFICE or option.impact.cost >= best_cost:
+            if option.type_code == SACRIFICE.code or option.impact.cost >= best_cost:
                 continue
             cut, _ = _damage_cut(numbers, seat, option, hero, forecast)
             if 2 * cut >= damage:
@@ -844,17 +877,17 @@ def _top_up(state: PartyState, seat: int, options: list[Option]) -> int:
     hero itself when alone)."""
     for option in options:
         impact = option.impact
-        if option.verb == SACRIFICE:
+        if option.type_code == SACRIFICE.code:
             continue
         hero = option.hero
-        if impact.heal and state.alive[hero] and state.hp[hero] < LOW_HP_SHARE * state.max_hp(hero):
+        if impact.heal and state.alive(hero) and state.hp(hero) < LOW_HP_SHARE * state.max_hp(hero):
             return option.action
-        if impact.heal_self and state.hp[seat] < LOW_HP_SHARE * state.max_hp(seat):
+        if impact.heal_self and state.hp(seat) < LOW_HP_SHARE * state.max_hp(seat):
             return option.action
         if impact.party_heal:
-            living = sum(1 for other in range(state.n_players) if state.alive[other])
+            living = sum(1 for other in range(state.n_players) if state.alive(other))
             wounded = sum(1 for other in range(state.n_players)
-                          if state.alive[other] and state.max_hp(other) - state.hp[other] >= impact.party_heal)
+                          if state.alive(other) and state.max_hp(other) - state.hp(other) >= impact.party_heal)
             if wounded >= min(2, living):
                 return option.action
     return DONE

@@ -107,72 +107,6 @@ LEVELS = 4
 Effects = tuple[tuple[int, int], ...]
 
 
-@dataclass(frozen=True)
-class PartyConfig:
-    """Compiled parameters: card attributes as tuples indexed by card id,
-    hero classes as tuples indexed by class id."""
-
-    names: tuple[str, ...]
-    kinds: tuple[int, ...]
-    sets: tuple[str, ...]
-    owners: tuple[int, ...]
-    marks: tuple[str, ...]
-    uses: tuple[int, ...]
-    boss_levels: tuple[int, ...]
-    enemy_types: tuple[str, ...]
-    stats_12: tuple[tuple[int, ...], ...]
-    stats_34: tuple[tuple[int, ...], ...]
-    effects: tuple[Effects, ...]
-    sacrifices: tuple[Effects, ...]
-    socials: tuple[Effects, ...]
-    copies: tuple[int, ...]
-    targets: tuple[int, ...]
-    sacrifice_targets: tuple[int, ...]
-    aims_at_enemy: tuple[bool, ...]
-    sacrifice_aims_at_enemy: tuple[bool, ...]
-    usable_outside_combat: tuple[bool, ...]
-    # What a card adds to attack, defense, speed and HP while it is a hero's
-    # permanent (armor, weapons, minions in play, permanent items); zeros otherwise.
-    permanent_bonuses: tuple[tuple[int, int, int, int], ...]
-    once_per_combat: tuple[bool, ...]
-    class_names: tuple[str, ...]
-    class_sets: tuple[str, ...]
-    class_hp: tuple[tuple[int, ...], ...]
-    class_attack: tuple[tuple[int, ...], ...]
-    class_defense: tuple[tuple[int, ...], ...]
-    class_speed: tuple[tuple[int, ...], ...]
-    nemesis_types: tuple[str, ...]
-    nemesis_penalty: tuple[int, ...]
-    nemesis_reward: tuple[int, ...]
-    enabled_classes: tuple[int, ...]
-    build_pools: tuple[tuple[int, ...], ...]
-    starting_decks: tuple[tuple[int, ...], ...]
-    land_deck: tuple[int, ...]
-    s_lands: tuple[int, ...]
-    monster_deck: tuple[int, ...]
-    treasure_deck: tuple[int, ...]
-    encounter_deck: tuple[int, ...]
-    bosses_by_level: tuple[tuple[int, ...], ...]
-    composition: tuple[int, ...]
-    combat_modifiers: tuple[int, ...]
-    modifier_effects: Effects
-    hand_size: int
-    social: int
-    social_reward: int
-    heal_between_turns: int
-    heal_amount: int
-    revive_at_level_up: bool
-    planning: int
-    nemesis: bool
-    hard_mode: bool
-    party_mode: bool
-    hardcore: bool
-    longer_game: bool
-    max_turns: int
-    max_combat_rounds: int
-    max_enemies: int
-
-
 # What each parameter must be, checked by ``GAME.configure`` before ``compile_config``
 # (simcore.parameters.check_constraints). The checks that depend on a card's kind
 # (owner, use, enemy type, level, stats), the effect strings, the heroes' per-level
@@ -482,6 +416,55 @@ def compile_decks(rules: Mapping[str, Any], heroes: HeroClasses, cards: tuple[Ca
     )
 
 
+@dataclass(frozen=True)
+class PartyConfig:
+    """Compiled parameters: card attributes as tuples indexed by card id, the
+    hero classes (``heroes``), the decks built from the enabled boxes
+    (``decks``) and the rules' settings; each field is listed once."""
+
+    names: tuple[str, ...]
+    kinds: tuple[int, ...]
+    sets: tuple[str, ...]
+    owners: tuple[int, ...]
+    marks: tuple[str, ...]
+    uses: tuple[int, ...]
+    boss_levels: tuple[int, ...]
+    enemy_types: tuple[str, ...]
+    stats_12: tuple[tuple[int, ...], ...]
+    stats_34: tuple[tuple[int, ...], ...]
+    effects: tuple[Effects, ...]
+    sacrifices: tuple[Effects, ...]
+    socials: tuple[Effects, ...]
+    copies: tuple[int, ...]
+    targets: tuple[int, ...]
+    sacrifice_targets: tuple[int, ...]
+    aims_at_enemy: tuple[bool, ...]
+    sacrifice_aims_at_enemy: tuple[bool, ...]
+    usable_outside_combat: tuple[bool, ...]
+    # What a card adds to attack, defense, speed and HP while it is a hero's
+    # permanent (armor, weapons, minions in play, permanent items); zeros otherwise.
+    permanent_bonuses: tuple[tuple[int, int, int, int], ...]
+    once_per_combat: tuple[bool, ...]
+    heroes: HeroClasses
+    decks: Decks
+    composition: tuple[int, ...]
+    hand_size: int
+    social: int
+    social_reward: int
+    heal_between_turns: int
+    heal_amount: int
+    revive_at_level_up: bool
+    planning: int
+    nemesis: bool
+    hard_mode: bool
+    party_mode: bool
+    hardcore: bool
+    longer_game: bool
+    max_turns: int
+    max_combat_rounds: int
+    max_enemies: int
+
+
 def compile_composition(text: str, heroes: HeroClasses, enabled_classes: tuple[int, ...]) -> tuple[int, ...]:
     """``rules.composition`` ("fighter, wizard") as class ids; () for an empty text."""
     if not text.strip():
@@ -519,15 +502,8 @@ def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
         usable_outside_combat=tuple(card.usable_outside_combat for card in cards),
         permanent_bonuses=tuple(card.permanent_bonus for card in cards),
         once_per_combat=tuple(card.once_per_combat for card in cards),
-        class_names=heroes.names, class_sets=heroes.sets, class_hp=heroes.hp, class_attack=heroes.attack,
-        class_defense=heroes.defense, class_speed=heroes.speed, nemesis_types=heroes.nemesis_types,
-        nemesis_penalty=heroes.nemesis_penalty, nemesis_reward=heroes.nemesis_reward,
-        enabled_classes=decks.enabled_classes, build_pools=decks.build_pools, starting_decks=decks.starting_decks,
-        land_deck=decks.land_deck, s_lands=decks.s_lands, monster_deck=decks.monster_deck,
-        treasure_deck=decks.treasure_deck, encounter_deck=decks.encounter_deck,
-        bosses_by_level=decks.bosses_by_level,
+        heroes=heroes, decks=decks,
         composition=compile_composition(rules["composition"], heroes, decks.enabled_classes),
-        combat_modifiers=decks.combat_modifiers, modifier_effects=decks.modifier_effects,
         hand_size=rules["hand_size"],
         social=SOCIAL_MODES.index(rules["social"]), social_reward=rules["social_reward"],
         heal_between_turns=HEAL_MODES.index(rules["heal_between_turns"]), heal_amount=rules["heal_amount"],

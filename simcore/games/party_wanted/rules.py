@@ -5,39 +5,37 @@ one land per tier of the Pyramid of Chaos, from the bottom tier up (one
 hero's turn per land), then fight the level's boss; killing the level-4
 boss wins, losing every hero loses.
 
-The engine is a small task machine: ``tasks`` is a stack of pending steps
-(``T_*``, each ``(op, seat, amount, arg)``); ``_run`` pops and performs them
-until one needs a decision, sets ``phase`` and ``current_player`` and
-returns. ``apply`` performs the decision and calls ``_run`` again.
+Built with the game kit (``simcore.kit``): every card is in a zone (the four
+decks, the boss pools, the Pyramid's tiers, each hero's hand, Hero Deck,
+Build Pool and equipment...), every public number (level, HP, the enemies'
+and the round's numbers) is a kit number, each step of the rules is a task
+on the kit's stack (``TASKS``), and the counters are one ``CardStats``. Hands
+are open: every seat sees every card but the face-down order of the decks,
+the Pyramid's face-down lands and the face-down boss.
 
-Actions are small integers whose meaning depends on the phase:
+The answer to each question is of one action type (``ACTIONS``):
 
-- ``REVEAL``: the slot of a face-down land on the current tier;
-- ``BURY``, ``REMOVE``: a position in the hero's hand;
-- ``ORDER``: a position in the list of drawn treasures/encounters;
-- ``ADD``: a card id of the hero's Build Pool;
-- ``VOTE``: the seat that gets its Ultimate;
-- ``SOCIAL``: 1 to take part in the land's Social step, 0 to sit it out;
-- ``PLAN`` (combat planning): ``DONE`` (0) or ``verb << 16 | index << 8 | target``
-  with verb ``PLAY`` (hand position), ``BURY_BONUS`` (hand position),
-  ``USE`` (held single-use item) or ``SACRIFICE`` (0 weapon, 1 armor, 2 + k
-  the k-th minion in play). The target is ``hero * SLOTS + slot``: for a
-  play, use or sacrifice, ``hero`` is the hero the card aims at (0 if none)
-  and ``slot`` the enemy it is designated to (0 if it aims at none); for a
-  card buried for +1, ``hero`` gets the +1, ``slot`` is the enemy ``e`` for
-  +1 defense against it and ``ATTACK_SLOT + e`` for +1 attack against it;
-- ``ITEMS`` (before damage outside combat): ``DONE`` or a ``USE`` action as
-  in planning (no enemy).
-
-All mutation happens in ``PartyState`` methods.
+- ``REVEAL``: ``REVEAL_SLOT``, a face-down land's slot on the current tier;
+- ``BURY``, ``REMOVE``: ``HAND_POSITION``;
+- ``ORDER``: ``ORDER_POSITION``, a position among the drawn treasures/encounters;
+- ``ADD``: ``BUILD_POOL_CARD``, a card id of the hero's Build Pool;
+- ``VOTE``: ``VOTE_SEAT``, the seat that gets its Ultimate;
+- ``SOCIAL``: ``TAKE_PART``, 1 to take part in the land's Social step, 0 to sit it out;
+- ``PLAN`` (combat planning): ``DONE``, ``PLAY_CARD`` (hand position),
+  ``BURY_FOR_DEFENSE`` / ``BURY_FOR_ATTACK`` (hand position), ``USE_ITEM``
+  (held single-use item) or ``SACRIFICE`` (0 the weapon, 1 the armor, 2 + k
+  the k-th minion in play), each with the hero it aims at (0 if none; for a
+  card buried for +1 the hero that gets it) and the enemy it is designated
+  to (0 if it aims at none);
+- ``ITEMS`` (before damage outside combat): ``DONE`` or a ``USE_ITEM`` as in planning.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
-from simcore.api import CardColumns, GameInfo, GameState, TraceSink
+from simcore.api import CardColumns, GameInfo, TraceSink
 from simcore.games.party_wanted.config import (
     ARMOR,
     ATTACK,
@@ -100,19 +98,81 @@ from simcore.games.party_wanted.config import (
     PartyConfig,
     compile_config,
 )
+from simcore.kit.cardstats import CardStats
+from simcore.kit.decisions import NO_CHOICE, ActionType, ActionTypes, Task, TaskKinds
+from simcore.kit.state import KitState
+from simcore.kit.zones import (
+    EVERY_SEAT,
+    FACE_UP_COUNT,
+    HIDDEN,
+    NOBODY,
+    PUBLIC,
+    TABLE,
+    Zone,
+    draw_face_down,
+    move_card,
+)
 from simcore.rng import Generator
 from simcore.seeding import make_rng
 
 __all__ = ["DATA_FILE", "INFO", "PartyConfig", "PartyState", "compile_config"]
 
-REVEAL, BURY, ORDER, PLAN, ADD, REMOVE, VOTE, OVER, SOCIAL, ITEMS = range(10)
-PHASE_NAMES = ("reveal", "bury", "order", "plan", "add", "remove", "vote", "over", "social", "items")
+# The task kinds. The first nine are questions (the task's seat answers);
+# the others are steps of the rules. Final: the compiled core inlines them.
+TASKS: Final = TaskKinds()
+REVEAL: Final = TASKS.add("reveal")
+BURY: Final = TASKS.add("bury")
+ORDER: Final = TASKS.add("order", ("owner",))  # the seat asked chooses for the owner of the drawn cards
+PLAN: Final = TASKS.add("plan")
+ADD: Final = TASKS.add("add", ("any_card",))  # ADD_SKILL_CARD or ADD_ANY_CARD
+REMOVE: Final = TASKS.add("remove")
+VOTE: Final = TASKS.add("vote")
+SOCIAL: Final = TASKS.add("social", ("card",))  # take part in the Social of the land or boss ``card``?
+ITEMS: Final = TASKS.add("items")  # use an item before the damage outside combat lands?
+START_TURN: Final = TASKS.add("start turn")
+SOCIAL_STEP: Final = TASKS.add("social step", ("card",))
+EFFECT: Final = TASKS.add("effect", ("primitive", "amount"))
+END_TURN: Final = TASKS.add("end turn")
+REVEAL_BOSS: Final = TASKS.add("reveal boss")
+BOSS_FIGHT: Final = TASKS.add("boss fight")
+LEVEL_UP: Final = TASKS.add("level up")
+NEXT_LEVEL: Final = TASKS.add("next level", ("advance", "heal"))
+DRAW_ITEMS: Final = TASKS.add("draw items", ("count", "kind"))
+RESOLVE_ITEM: Final = TASKS.add("resolve item", ("card",))
+FIGHT: Final = TASKS.add("fight", ("count",))
+MINI_BOSS: Final = TASKS.add("mini boss", ("land",))
+DAMAGE: Final = TASKS.add("damage", ("amount", "party"))
+COMBAT: Final = TASKS.add("combat")  # walks the planners, executes the round; planning re-pushes it
+QUESTIONS: Final = 9
+"""Kinds below this are questions."""
 
-DONE = 0
-PLAY, BURY_BONUS, USE, SACRIFICE = 1, 2, 3, 4
-SLOTS = 16  # a planning target is hero * SLOTS + slot
-ATTACK_SLOT = 8  # bury for +1: slot e is defense against enemy e, ATTACK_SLOT + e attack against it
-SACRIFICE_MINION = 2  # sacrifice index of the first minion in play (0 weapon, 1 armor)
+MAX_SEATS: Final = 8
+# The ready-made task of each fieldless kind and seat (``kind * MAX_SEATS + seat``):
+# tasks are immutable, so one object serves every game and clone.
+_TASK_OF: Final = [Task(kind, seat) for kind in range(len(TASKS.names)) for seat in range(MAX_SEATS)]
+_TABLE_TASK: Final = [Task(kind, -1) for kind in range(len(TASKS.names))]
+"""The ready-made task of each kind done for no seat in particular."""
+
+# The answers (see the module docstring). Card actions have three fields of 8
+# bits (the card's position or index, the hero, the enemy), so that
+# ``action >> CARD_SHIFT`` is the same for every target of one card.
+ACTIONS: Final = ActionTypes()
+DONE_PLANNING: Final = ACTIONS.add("done")
+PLAY_CARD: Final = ACTIONS.add("play", ("position", "hero", "enemy"))
+BURY_FOR_DEFENSE: Final = ACTIONS.add("bury for +1 defense", ("position", "hero", "enemy"))
+BURY_FOR_ATTACK: Final = ACTIONS.add("bury for +1 attack", ("position", "hero", "enemy"))
+USE_ITEM: Final = ACTIONS.add("use", ("index", "hero", "enemy"))
+SACRIFICE: Final = ACTIONS.add("sacrifice", ("which", "hero", "enemy"))
+REVEAL_SLOT: Final = ACTIONS.add("reveal", ("slot",))
+HAND_POSITION: Final = ACTIONS.add("hand position", ("position",))
+ORDER_POSITION: Final = ACTIONS.add("resolve next", ("index",))
+BUILD_POOL_CARD: Final = ACTIONS.add("add", ("card",))
+VOTE_SEAT: Final = ACTIONS.add("vote", ("seat",))
+TAKE_PART: Final = ACTIONS.add("take part", ("joins",))
+DONE: Final = DONE_PLANNING.encode()
+CARD_SHIFT: Final = PLAY_CARD.shift0
+"""``action >> CARD_SHIFT``: the action's type and card, without its target."""
+SACRIFICE_MINION: Final = 2  # sacrifice index of the first minion in play (0 weapon, 1 armor)
 # The Add of a level-up is "a Class or Utility card"; a land's or an item's
 # Add ("a card of his choice as listed by the card") may be any playing card
 # of the Build Pool but armor, weapons and the Ultimate (our card text).
@@ -124,14 +184,93 @@ END_PARTY_DEAD = "party_dead"
 END_TURN_CAP = "turn_cap"
 END_ROUND_CAP = "round_cap"
 
-# Tasks: (op, seat, amount, arg).
-(
-    T_START_TURN, T_SOCIAL, T_EFFECT, T_END_TURN, T_BOSS, T_BOSS_FIGHT, T_LEVEL_UP, T_NEXT_LEVEL,
-    T_DRAW_ITEMS, T_ORDER, T_RESOLVE_ITEM, T_FIGHT, T_MINI_BOSS, T_ADD, T_REMOVE, T_VOTE, T_BURY,
-    T_ITEM_WINDOW, T_DAMAGE,
-) = range(19)
-
 ENEMY_MONSTER, ENEMY_MINI_BOSS, ENEMY_BOSS = range(3)
+
+# The zones: the table's, then ZONES_PER_SEAT per seat (``seat_zone``), then
+# the Pyramid's tiers below the boss (``tier_zone``; the longer game adds one
+# per level). A deck's cards buried face up lie under its face-down cards.
+TREASURE_DECK: Final = 0
+ENCOUNTER_DECK: Final = 1
+MONSTER_DECK: Final = 2
+LAND_DECK: Final = 3
+DEFEATED_BOSSES: Final = 4
+PENDING_ITEMS: Final = 5  # treasures and encounters drawn, waiting to be resolved
+FIGHTING_MONSTERS: Final = 6
+BOSS_POOL: Final = 7  # + level - 1: the bosses of each level not drawn yet (face down)
+PYRAMID_TOP: Final = 11  # tier 1: the level's boss, face down until revealed
+FIRST_SEAT_ZONE: Final = 12
+HAND: Final = 0
+HERO_DECK: Final = 1
+BUILD_POOL: Final = 2
+WEAPON_SLOT: Final = 3
+ARMOR_SLOT: Final = 4
+MINIONS: Final = 5
+ITEMS_HELD: Final = 6
+ASIDE: Final = 7  # once-per-combat cards used in this combat
+IN_PLAY: Final = 8  # cards played this round
+ZONES_PER_SEAT: Final = 9
+# Re-sampling pools: each deck its own, the bosses one (each level's pool
+# holds its level's bosses: ``card_classes``), the Pyramid's face-down lands
+# one, each Hero Deck its own (its contents are known from deck building).
+BOSSES_POOL: Final = 4
+PYRAMID_POOL: Final = 5
+HERO_DECK_POOL: Final = 6  # + seat
+
+# Table numbers (all public), then per enemy ``ENEMY_NUMBERS + stat * max_enemies + enemy``.
+LEVEL: Final = 0
+TIER: Final = 1  # the tier being revealed (0 = the boss's)
+HOLDER: Final = 2  # the Turn Counter's seat, -1 before the first turn
+HOLDER_STARTS: Final = 3  # 1 when a new level starts with the holder
+TURN_COUNT: Final = 4
+BOSSES_KILLED: Final = 5
+IN_COMBAT: Final = 6
+COMBAT_ROUND: Final = 7
+PLANNER_INDEX: Final = 8
+PASSES: Final = 9
+# Bumped by every planning action but "done" and by every new round: while
+# it stays the same, so do the round's numbers (agents cache them).
+COMBAT_VERSION: Final = 10
+ENEMY_ATTACK_BONUS: Final = 11
+ENEMY_COUNT: Final = 12
+LAST_ENEMY: Final = 13  # the card that ended the game's last fight or killed a hero last, -1 for none
+DAMAGE_SOURCE: Final = 14  # the card of the last land, Social or instant item that could do damage
+HERO_DEATHS: Final = 15
+WIPES: Final = 16
+FIRST_WIPE_LEVEL: Final = 17
+MODIFIER_TRIGGERS: Final = 18
+TOTAL_ROUNDS: Final = 19
+BOSS_KILLS: Final = 20  # + level - 1
+ENEMY_NUMBERS: Final = 24
+NUMBER_NAMES: Final = (
+    "level", "tier", "turn holder", "new level starts with the holder", "turns", "bosses killed", "in combat",
+    "combat round", "planner", "passes in a row", "combat version", "enemy attack bonus", "enemies",
+    "last enemy", "damage source", "hero deaths", "wipes", "first wipe level", "modifier triggers",
+    "combat rounds", "boss kills level 1", "boss kills level 2", "boss kills level 3", "boss kills level 4")
+ENEMY_CARD: Final = 0
+ENEMY_KIND: Final = 1
+ENEMY_HP: Final = 2
+ENEMY_BASE_ATTACK: Final = 3
+ENEMY_BASE_DEFENSE: Final = 4
+ENEMY_BASE_SPEED: Final = 5
+ENEMY_SLOW: Final = 6
+ENEMY_WEAKEN: Final = 7
+ENEMY_EXPOSE: Final = 8
+ENEMY_STATS: Final = 9
+# Seat numbers, then the round's numbers per enemy (``round_index``).
+HP: Final = 0
+ALIVE: Final = 1
+HERO_CLASS: Final = 2
+SHIELDED: Final = 3  # a negate item used before damage outside combat
+ROUND_NUMBERS: Final = 4
+CARD_ATTACK: Final = 0  # Attack card numbers (a multiplier doubles or triples them)
+BONUS_ATTACK: Final = 1
+CARD_DEFENSE: Final = 2
+BONUS_DEFENSE: Final = 3
+BONUS_SPEED: Final = 4
+MULTIPLY_ATTACK: Final = 5
+MULTIPLY_DEFENSE: Final = 6
+NEGATED: Final = 7
+ROUND_STATS: Final = 8
 
 # Per (seat, card): in the opening hand; drawn (hero cards) or received
 # (treasures and encounters); played by the hero's choice (a hand card played
@@ -139,7 +278,12 @@ ENEMY_MONSTER, ENEMY_MINI_BOSS, ENEMY_BOSS = range(3)
 # Sacrificed); buried for +1; playable: steps at which one of the hero's legal
 # actions would play it (see ``note_offered``).
 CARD_COUNTERS = ("in_opening_hand", "drawn", "played", "buried_for_bonus", "playable")
-_OPENING, _DRAWN, _PLAYED, _BURIED, _PLAYABLE = range(5)
+_OPENING: Final = 0
+_DRAWN: Final = 1
+_PLAYED: Final = 2
+_BURIED: Final = 3
+_PLAYABLE: Final = 4
+_ROW_COUNTERS: Final = (_DRAWN, _PLAYED, _BURIED, _PLAYABLE)
 
 INFO = GameInfo(
     id="party_wanted",
@@ -169,385 +313,243 @@ INFO = GameInfo(
 )
 
 
-class Pile:
-    """A deck with its bury pile: ``cards[-1]`` is the top; the lowest
-    ``face_up`` cards are buried face up under the deck. When a draw finds
-    only face-up cards left, the whole pile is shuffled face down first."""
-
-    cards: list[int]
-    face_up: int
-
-    def __init__(self, cards: list[int]) -> None:
-        self.cards = cards
-        self.face_up = 0
-
-    def draw(self, rng: Generator) -> int:
-        """The top card (-1 if the pile is empty), reshuffling a face-up pile."""
-        if len(self.cards) <= self.face_up:
-            if not self.cards:
-                return -1
-            rng.shuffle(self.cards)
-            self.face_up = 0
-        return self.cards.pop()
-
-    def bury(self, card: int) -> None:
-        """Place ``card`` face up at the bottom."""
-        self.cards.insert(0, card)
-        self.face_up += 1
-
-    def shuffle_all(self, rng: Generator, extra: list[int]) -> None:
-        """Add ``extra`` and shuffle everything face down."""
-        self.cards.extend(extra)
-        rng.shuffle(self.cards)
-        self.face_up = 0
-
-    def hidden(self) -> list[int]:
-        """The face-down cards (bottom to top)."""
-        return self.cards[self.face_up:]
-
-    def copy(self) -> Pile:
-        """An independent copy."""
-        twin = Pile(list(self.cards))
-        twin.face_up = self.face_up
-        return twin
-
-
 def stats_for(config: PartyConfig, card: int, level: int) -> tuple[int, ...]:
     """[attack, defense, speed, hp] of an enemy card at party ``level``."""
     return config.stats_12[card] if level <= 2 else config.stats_34[card]
 
 
-class PartyState(GameState):
+def distinct_positions(hand: list[int]) -> list[int]:
+    """The first position of each distinct card (equal cards are one choice)."""
+    seen: set[int] = set()
+    positions = []
+    for position, card in enumerate(hand):
+        if card not in seen:
+            seen.add(card)
+            positions.append(position)
+    return positions
+
+
+class PartyState(KitState):
     """One game of Party Wanted in progress."""
 
     config: PartyConfig
-    rng: Generator
-    trace: TraceSink | None
-    phase: int
-    classes: list[int]
-    level: int
-    hp: list[int]
-    alive: list[bool]
-    hands: list[list[int]]
-    decks: list[Pile]
-    pools: list[list[int]]
-    weapons: list[int]
-    armors: list[int]
-    minions: list[list[int]]
-    items: list[list[int]]
-    aside: list[list[int]]
-    in_play: list[list[int]]
-    treasure_deck: Pile
-    encounter_deck: Pile
-    monster_deck: Pile
-    land_deck: Pile
-    boss_pools: list[list[int]]
-    defeated_bosses: list[int]
-    tiers: list[list[int]]
-    revealed: list[list[bool]]
-    tier: int
-    holder: int
-    holder_starts: bool
-    turn_count: int
-    bosses_killed: int
-    tasks: list[tuple[int, int, int, int]]
-    pending_items: list[int]
-    pending_owners: list[int]
-    order_seat: int
-    choice_seat: int
-    choice_left: int
-    in_combat: bool
-    enemies: list[int]
-    enemy_kinds: list[int]
-    enemy_hp: list[int]
-    enemy_stats: list[tuple[int, ...]]
-    enemy_slow: list[int]
-    enemy_weaken: list[int]
-    enemy_expose: list[int]
-    enemy_attack_bonus: int
-    # Round numbers per hero and per enemy (cards are designated to one enemy).
-    card_attack: list[list[int]]
-    bonus_attack: list[list[int]]
-    card_defense: list[list[int]]
-    bonus_defense: list[list[int]]
-    bonus_speed: list[list[int]]
-    multiply_attack: list[list[int]]
-    multiply_defense: list[list[int]]
-    negated: list[list[bool]]
-    shielded: list[bool]
-    combat_round: int
-    planners: list[int]
-    planner_index: int
-    passes: int
-    # Bumped by every planning action but "done" and by every new round:
-    # while it stays the same, so do the round's numbers (agents cache them).
-    combat_version: int
-    social_card: int
-    add_any_card: bool
-    last_enemy: str
-    damage_source: str
-    counters: list[list[list[int]]]
-    first_played: list[dict[int, int]]
-    boss_kills: list[int]
-    hero_deaths: int
-    wipes: int
-    first_wipe_level: int
-    modifier_triggers: int
-    total_rounds: int
-    ended_by: str
+    max_enemies: int  # config.max_enemies, read on every round number
 
     # ----------------------------------------------------------------- set-up
 
     def __init__(self, config: PartyConfig, n_players: int, rng: Generator, trace: TraceSink | None) -> None:
+        super().__init__(n_players, rng, trace, ENEMY_NUMBERS + ENEMY_STATS * config.max_enemies,
+                         ROUND_NUMBERS + ROUND_STATS * config.max_enemies,
+                         CardStats(n_players, len(CARD_COUNTERS), len(config.names)))
         self.config = config
-        self.n_players = n_players
-        self.rng = rng
-        self.trace = trace
-        self.current_player = 0
-        self.phase = REVEAL
-        self.classes = []
-        self.level = 1
-        self.hp = [0] * n_players
-        self.alive = [True] * n_players
-        self.hands = [[] for _ in range(n_players)]
-        self.decks = [Pile([]) for _ in range(n_players)]
-        self.pools = [[] for _ in range(n_players)]
-        self.weapons = [-1] * n_players
-        self.armors = [-1] * n_players
-        self.minions = [[] for _ in range(n_players)]
-        self.items = [[] for _ in range(n_players)]
-        self.aside = [[] for _ in range(n_players)]
-        self.in_play = [[] for _ in range(n_players)]
-        self.treasure_deck = Pile([])
-        self.encounter_deck = Pile([])
-        self.monster_deck = Pile([])
-        self.land_deck = Pile([])
-        self.boss_pools = [[] for _ in range(LEVELS)]
-        self.defeated_bosses = []
-        self.tiers = []
-        self.revealed = []
-        self.tier = 0
-        self.holder = -1
-        self.holder_starts = False
-        self.turn_count = 0
-        self.bosses_killed = 0
-        self.tasks = []
-        self.pending_items = []
-        self.pending_owners = []
-        self.order_seat = -1
-        self.choice_seat = -1
-        self.choice_left = 0
-        self.in_combat = False
-        enemies = config.max_enemies
-        self.card_attack = [[0] * enemies for _ in range(n_players)]
-        self.bonus_attack = [[0] * enemies for _ in range(n_players)]
-        self.card_defense = [[0] * enemies for _ in range(n_players)]
-        self.bonus_defense = [[0] * enemies for _ in range(n_players)]
-        self.bonus_speed = [[0] * enemies for _ in range(n_players)]
-        self.multiply_attack = [[1] * enemies for _ in range(n_players)]
-        self.multiply_defense = [[1] * enemies for _ in range(n_players)]
-        self.negated = [[False] * enemies for _ in range(n_players)]
-        self.shielded = [False] * n_players
-        self.planners = []
-        self.planner_index = 0
-        self.passes = 0
-        self.combat_version = 0
-        self.social_card = -1
-        self.add_any_card = False
-        self.last_enemy = ""
-        self.damage_source = ""
-        n_cards = len(config.names)
-        self.counters = [[[0] * n_cards for _ in CARD_COUNTERS] for _ in range(n_players)]
-        self.first_played = [{} for _ in range(n_players)]
-        self.boss_kills = [0] * LEVELS
-        self.hero_deaths = 0
-        self.wipes = 0
-        self.first_wipe_level = 0
-        self.modifier_triggers = 0
-        self.total_rounds = 0
-        self.ended_by = ""
-        # Last, so that mypyc still knows every attribute above is always
-        # defined (calling a method lets ``self`` escape its analysis).
-        self._clear_enemies()
-
-    def _clear_enemies(self) -> None:
-        """No enemy on the table: before the first combat and after each one."""
-        self.enemies = []
-        self.enemy_kinds = []
-        self.enemy_hp = []
-        self.enemy_stats = []
-        self.enemy_slow = []
-        self.enemy_weaken = []
-        self.enemy_expose = []
-        self.enemy_attack_bonus = 0
-        self.combat_round = 0
+        self.max_enemies = config.max_enemies
 
     @staticmethod
     def new_game(config: PartyConfig, n_players: int, seed: int, trace: TraceSink | None) -> PartyState:
         """Choose the heroes, build the decks and the Pyramid, deal, and wait
         for the first land reveal."""
-        if not 1 <= n_players <= len(config.enabled_classes):
-            raise ValueError(f"party_wanted is played by 1 to {len(config.enabled_classes)} heroes, not {n_players}")
+        enabled = config.decks.enabled_classes
+        if not 1 <= n_players <= len(enabled):
+            raise ValueError(f"party_wanted is played by 1 to {len(enabled)} heroes, not {n_players}")
         if config.composition and len(config.composition) < n_players:
             raise ValueError(f"rules.composition names {len(config.composition)} heroes, the game has {n_players}")
         state = PartyState(config, n_players, make_rng(seed), trace)
         state._set_up()
-        state._run()
+        state.run()
         return state
+
+    def blank(self) -> PartyState:
+        """An empty state of the same config (``clone`` fills it)."""
+        return PartyState(self.config, self.n_players, self.rng, None)
+
+    def clone(self) -> PartyState:
+        """An exact copy with its own generator state and tracing off (the kit's)."""
+        copy = super().clone()
+        assert isinstance(copy, PartyState)
+        return copy
+
+    def resample_hidden(self, seat: int, rng: Generator) -> PartyState:
+        """The kit's re-sampling, typed as a Party Wanted state: the face-down
+        order of every deck and of the Pyramid's lands is redrawn, and the
+        face-down boss among its level's bosses (RULES.md, assumption 28)."""
+        copy = super().resample_hidden(seat, rng)
+        assert isinstance(copy, PartyState)
+        return copy
+
+    def card_classes(self) -> list[int]:
+        """Each card's boss level (0 for a card that is no boss): each level's
+        boss pool holds only its level's bosses."""
+        return list(self.config.boss_levels)
+
+    def _add_zones(self) -> None:
+        for name, pool in (("Treasure Deck", 0), ("Encounter Deck", 1), ("Monster Deck", 2), ("Land Deck", 3)):
+            self.add_zone(Zone(name, TABLE, FACE_UP_COUNT, pool))
+        self.add_zone(Zone("defeated bosses", TABLE, PUBLIC))
+        self.add_zone(Zone("drawn, waiting to be resolved", TABLE, PUBLIC))
+        self.add_zone(Zone("monsters fighting", TABLE, PUBLIC))
+        for level in range(1, LEVELS + 1):
+            self.add_zone(Zone(f"level-{level} bosses", TABLE, HIDDEN, BOSSES_POOL, card_class=level))
+        self.add_zone(Zone("Pyramid tier 1 (top)", TABLE, HIDDEN, BOSSES_POOL))
+        for seat in range(self.n_players):
+            self.add_zone(Zone("hand", seat, PUBLIC))
+            self.add_zone(Zone("Hero Deck", seat, FACE_UP_COUNT, HERO_DECK_POOL + seat))
+            for name in ("Build Pool", "weapon", "armor", "minions in play", "items", "set aside this combat",
+                         "in play this round"):
+                self.add_zone(Zone(name, seat, PUBLIC))
+
+    def _add_tier(self, cards: list[int]) -> None:
+        """A new bottom tier of the Pyramid: ``cards`` face down."""
+        tier = Zone(f"Pyramid tier {self.tier_count() + 1}", TABLE, HIDDEN, PYRAMID_POOL)
+        tier.extend(cards)
+        self.add_zone(tier)
 
     def _set_up(self) -> None:
         config, rng = self.config, self.rng
+        decks = config.decks
         if config.composition:
-            self.classes = list(config.composition[: self.n_players])
+            classes = list(config.composition[: self.n_players])
         else:
-            available = list(config.enabled_classes)
-            rng.shuffle(available)
-            self.classes = available[: self.n_players]
-        for deck_name, cards in (
-            ("treasure", config.treasure_deck), ("encounter", config.encounter_deck),
-            ("monster", config.monster_deck), ("land", config.land_deck),
-        ):
-            pile = Pile(list(cards))
-            rng.shuffle(pile.cards)
-            if deck_name == "treasure":
-                self.treasure_deck = pile
-            elif deck_name == "encounter":
-                self.encounter_deck = pile
-            elif deck_name == "monster":
-                self.monster_deck = pile
-            else:
-                self.land_deck = pile
-        self.boss_pools = [list(bosses) for bosses in config.bosses_by_level]
-        s_lands = list(config.s_lands)
+            classes = list(decks.enabled_classes)
+            rng.shuffle(classes)
+        self._add_zones()
+        for seat in range(self.n_players):
+            self.set_seat_number(seat, HERO_CLASS, classes[seat])
+            self.set_seat_number(seat, ALIVE, 1)
+        self._reset_round_stats()  # multipliers at 1
+        for which, cards in ((TREASURE_DECK, decks.treasure_deck), (ENCOUNTER_DECK, decks.encounter_deck),
+                             (MONSTER_DECK, decks.monster_deck), (LAND_DECK, decks.land_deck)):
+            self.zones[which].extend(list(cards))
+            self.zones[which].shuffle(rng)
+        for level in range(1, LEVELS + 1):
+            self.zones[BOSS_POOL + level - 1].extend(list(decks.bosses_by_level[level - 1]))
+        s_lands = list(decks.s_lands)
         rng.shuffle(s_lands)
-        self.tiers = [[self._draw_boss(1)], s_lands[:2], s_lands[2:5]]
-        self.revealed = [[False] * len(row) for row in self.tiers]
-        self.tier = len(self.tiers) - 1
+        self.numbers[LEVEL] = 1
+        self.numbers[HOLDER] = -1
+        self.numbers[LAST_ENEMY] = -1
+        self.numbers[DAMAGE_SOURCE] = -1
+        self._draw_boss(1)
+        self._add_tier(s_lands[:2])
+        self._add_tier(s_lands[2:5])
+        self.numbers[TIER] = self.tier_count() - 1
         for seat in range(self.n_players):
             self._build_hero(seat)
         if self.trace is not None:
-            names = ", ".join(config.class_names[cls] for cls in self.classes)
-            self._emit("setup", f"party of {self.n_players}: {names}; tiers {[len(row) for row in self.tiers]}",
-                       heroes=[config.class_names[cls] for cls in self.classes])
+            names = ", ".join(self.class_name(seat) for seat in range(self.n_players))
+            tiers = [len(self.tier_zone(tier).cards) for tier in range(self.tier_count())]
+            self.emit("setup", f"party of {self.n_players}: {names}; tiers {tiers}",
+                      heroes=[self.class_name(seat) for seat in range(self.n_players)])
         for seat in range(self.n_players):
             self._draw_cards(seat, config.hand_size)
-            for card in self.hands[seat]:
-                self.counters[seat][_OPENING][card] += 1
+            for card in self.hand(seat):
+                self.stats.add(seat, _OPENING, card)
             if self.trace is not None:
-                self._emit("deal", f"seat {seat} ({self.class_name(seat)}) holds {self._names(self.hands[seat])}",
-                           seat=seat)
-        self.tasks.append((T_START_TURN, -1, 0, 0))
+                self.emit("deal", f"seat {seat} ({self.class_name(seat)}) holds {self._names(self.hand(seat))}",
+                          seat=seat)
+        self.push(_TABLE_TASK[START_TURN])
 
     def _build_hero(self, seat: int) -> None:
         """Build Pool, level-1 HP and the starting Hero Deck: the hero's S
         cards (H class/utility cards instead of the S ones in Hard mode),
         shuffled face down."""
-        config = self.config
-        cls = self.classes[seat]
-        pool = list(config.build_pools[cls])
-        deck = list(config.starting_decks[cls])
+        decks = self.config.decks
+        cls = self.seat_number(seat, HERO_CLASS)
+        pool = list(decks.build_pools[cls])
+        deck = list(decks.starting_decks[cls])
         for card in deck:
             pool.remove(card)
-        self.pools[seat] = pool
-        self.decks[seat] = Pile(deck)
-        self.rng.shuffle(self.decks[seat].cards)
-        self.hp[seat] = self.max_hp(seat)
+        self.seat_zone(seat, BUILD_POOL).extend(pool)
+        hero_deck = self.seat_zone(seat, HERO_DECK)
+        hero_deck.extend(deck)
+        hero_deck.shuffle(self.rng)
+        self.set_seat_number(seat, HP, self.max_hp(seat))
 
-    def _draw_boss(self, level: int) -> int:
-        pool = self.boss_pools[level - 1]
-        return pool.pop(self.rng.below(len(pool)))
+    def _draw_boss(self, level: int) -> None:
+        """A random boss of ``level`` face down on top of the Pyramid."""
+        pool = self.zones[BOSS_POOL + level - 1]
+        self.zones[PYRAMID_TOP].add(pool.take(self.rng.below(len(pool))), NOBODY)
 
-    # ------------------------------------------------------------ public API
+    # ----------------------------------------------------------- the zones
 
-    def legal_actions(self) -> Sequence[int]:
-        """The current player's legal actions (see the module docstring)."""
-        phase = self.phase
-        seat = self.current_player
-        if phase == PLAN:
-            return self._plan_actions(seat)
-        if phase == REVEAL:
-            return tuple(slot for slot, shown in enumerate(self.revealed[self.tier]) if not shown)
-        if phase in (BURY, REMOVE):
-            return self._distinct_positions(self.hands[seat])
-        if phase == ORDER:
-            return tuple(range(len(self.pending_items)))
-        if phase == ADD:
-            return tuple(self._addable(seat))
-        if phase == VOTE:
-            return tuple(self._ultimate_candidates())
-        if phase == SOCIAL:
-            return (0, 1)
-        if phase == ITEMS:
-            return self._outside_item_actions(seat)
-        return ()
+    def seat_zone(self, seat: int, which: int) -> Zone:
+        """Zone ``which`` (``HAND``, ``HERO_DECK``...) of ``seat``."""
+        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + which]
 
-    def note_offered(self, legal_actions: Sequence[int]) -> None:
-        """Count, once per card, the cards one of ``legal_actions`` would play
-        for the current hero: hand cards played for their effect, single-use
-        items used, armor, weapons and minions Sacrificed (the ``playable``
-        counter; burying a card for +1 is not a play of it)."""
-        phase = self.phase
-        if phase != PLAN and phase != ITEMS:
-            return
-        seat = self.current_player
-        playable = self.counters[seat][_PLAYABLE]
-        counted: list[int] = []
-        last_key = -1
-        for action in legal_actions:
-            key = action >> 8
-            if key == last_key:
-                continue  # the same card with another target
-            last_key = key
-            card = self._played_card(seat, key >> 8, key & 0xFF)
-            if card >= 0 and card not in counted:
-                counted.append(card)
-                playable[card] += 1
+    def hand(self, seat: int) -> list[int]:
+        """``seat``'s hand, in hand order (positions are answers: read only)."""
+        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + HAND].cards
 
-    def _played_card(self, seat: int, verb: int, index: int) -> int:
-        """The card a planning action of ``verb`` on ``index`` plays (-1: none)."""
-        if verb == PLAY:
-            return self.hands[seat][index]
-        if verb == USE:
-            return self.items[seat][index]
-        if verb == SACRIFICE:
-            return self._sacrificeable(seat, index)
-        return -1
+    def weapon(self, seat: int) -> int:
+        """``seat``'s weapon; -1 for none."""
+        cards = self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + WEAPON_SLOT].cards
+        return cards[0] if cards else -1
 
-    def _sacrificeable(self, seat: int, index: int) -> int:
-        """Sacrifice index -> card: 0 the weapon, 1 the armor, 2 + k the k-th minion."""
-        if index == 0:
-            return self.weapons[seat]
-        if index == 1:
-            return self.armors[seat]
-        return self.minions[seat][index - SACRIFICE_MINION]
+    def armor(self, seat: int) -> int:
+        """``seat``'s armor; -1 for none."""
+        cards = self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + ARMOR_SLOT].cards
+        return cards[0] if cards else -1
 
-    def apply(self, action: int) -> None:
-        """Play ``action`` for the current player and run the rules on."""
-        phase = self.phase
-        seat = self.current_player
-        if phase == PLAN:
-            self._plan(seat, action)
-        elif phase == REVEAL:
-            self._reveal_land(seat, action)
-        elif phase == BURY:
-            self._bury_from_hand(seat, action)
-        elif phase == REMOVE:
-            self._remove_from_hand(seat, action)
-        elif phase == ORDER:
-            self._choose_item(action)
-        elif phase == ADD:
-            self._add_card(seat, action)
-        elif phase == VOTE:
-            self._give_ultimate(action)
-        elif phase == SOCIAL:
-            self._take_part(seat, action == 1)
-        elif phase == ITEMS:
-            self._use_outside_combat(seat, action)
-        self._run()
+    def tier_count(self) -> int:
+        """Tiers of the Pyramid, the boss's included."""
+        return len(self.zones) - FIRST_SEAT_ZONE - ZONES_PER_SEAT * self.n_players + 1
 
-    def is_terminal(self) -> bool:
-        """True once the game has ended."""
-        return self.phase == OVER
+    def tier_zone(self, tier: int) -> Zone:
+        """The zone of Pyramid ``tier`` (0 = the boss's, then 1, 2... down)."""
+        if tier == 0:
+            return self.zones[PYRAMID_TOP]
+        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * self.n_players + tier - 1]
+
+    def boss(self) -> int:
+        """The boss on top of the Pyramid; -1 between its death and the next level."""
+        cards = self.zones[PYRAMID_TOP].cards
+        return cards[0] if cards else -1
+
+    def _item_pile(self, card: int) -> Zone:
+        return self.zones[TREASURE_DECK if self.config.kinds[card] == TREASURE else ENCOUNTER_DECK]
+
+    # --------------------------------------------------------------- numbers
+
+    def hp(self, seat: int) -> int:
+        """``seat``'s hit points."""
+        return self.seat_numbers[seat * self.n_seat_numbers + HP]
+
+    def alive(self, seat: int) -> bool:
+        """Whether ``seat``'s hero lives."""
+        return self.seat_numbers[seat * self.n_seat_numbers + ALIVE] != 0
+
+    def _set_hp(self, seat: int, hp: int) -> None:
+        self.seat_numbers[seat * self.n_seat_numbers + HP] = hp
+
+    def round_index(self, seat: int, stat: int, enemy: int) -> int:
+        """Where ``seat``'s round number ``stat`` (``CARD_ATTACK``...) against ``enemy`` is in ``seat_numbers``."""
+        return seat * self.n_seat_numbers + ROUND_NUMBERS + stat * self.max_enemies + enemy
+
+    def round_number(self, seat: int, stat: int, enemy: int) -> int:
+        """``seat``'s round number ``stat`` against ``enemy``."""
+        return self.seat_numbers[seat * self.n_seat_numbers + ROUND_NUMBERS + stat * self.max_enemies + enemy]
+
+    def enemy_count(self) -> int:
+        """Enemies in the fight (dead ones included); 0 outside combat."""
+        return self.numbers[ENEMY_COUNT]
+
+    def enemy_number(self, stat: int, enemy: int) -> int:
+        """Number ``stat`` (``ENEMY_CARD``, ``ENEMY_HP``...) of ``enemy``."""
+        return self.numbers[ENEMY_NUMBERS + stat * self.max_enemies + enemy]
+
+    def enemy_index(self, stat: int, enemy: int) -> int:
+        """Where number ``stat`` of ``enemy`` is in ``numbers``."""
+        return ENEMY_NUMBERS + stat * self.max_enemies + enemy
+
+    def enemy_cards(self) -> list[int]:
+        """The cards of the enemies in the fight, in enemy order."""
+        base = ENEMY_NUMBERS + ENEMY_CARD * self.max_enemies
+        return self.numbers[base:base + self.numbers[ENEMY_COUNT]]
+
+    def in_combat(self) -> bool:
+        """Whether a combat is under way."""
+        return self.numbers[IN_COMBAT] != 0
+
+    # ------------------------------------------------------------ results
 
     def winners(self) -> list[int]:
         """Every seat when the level-4 boss died, nobody otherwise."""
@@ -560,7 +562,7 @@ class PartyState(GameState):
 
     def scores(self) -> list[int]:
         """Bosses killed by the party (the same for every seat)."""
-        return [self.bosses_killed] * self.n_players
+        return [self.numbers[BOSSES_KILLED]] * self.n_players
 
     def ranks(self) -> list[int]:
         """Everyone shares rank 1: the party wins or loses together."""
@@ -568,597 +570,499 @@ class PartyState(GameState):
 
     def factions(self) -> list[str | None]:
         """Each seat's hero class."""
-        return [self.config.class_names[cls] for cls in self.classes]
-
-    def end_reason(self) -> str:
-        """``victory``, ``party_dead``, ``turn_cap`` or ``round_cap``."""
-        return self.ended_by
+        return [self.class_name(seat) for seat in range(self.n_players)]
 
     def turns(self) -> int:
         """Land turns taken (boss reveals are not turns)."""
-        return self.turn_count
+        return self.numbers[TURN_COUNT]
 
     def game_columns(self) -> dict[str, Any]:
         """Composition, level reached, final enemy, boss kills, deaths."""
+        numbers = self.numbers
+        last = numbers[LAST_ENEMY]
         return {
-            "composition": ",".join(sorted(self.config.class_names[cls] for cls in self.classes)),
-            "level_reached": self.level,
-            "final_enemy": self.last_enemy,
-            "boss_kills_level_1": self.boss_kills[0],
-            "boss_kills_level_2": self.boss_kills[1],
-            "boss_kills_level_3": self.boss_kills[2],
-            "boss_kills_level_4": self.boss_kills[3],
-            "heroes_dead": sum(1 for alive in self.alive if not alive),
-            "hero_deaths": self.hero_deaths,
-            "combat_rounds": self.total_rounds,
-            "wipes": self.wipes,
-            "first_wipe_level": self.first_wipe_level,
-            "modifier_triggers": self.modifier_triggers,
+            "composition": ",".join(sorted(self.class_name(seat) for seat in range(self.n_players))),
+            "level_reached": numbers[LEVEL],
+            "final_enemy": self.config.names[last] if last >= 0 else "",
+            "boss_kills_level_1": numbers[BOSS_KILLS],
+            "boss_kills_level_2": numbers[BOSS_KILLS + 1],
+            "boss_kills_level_3": numbers[BOSS_KILLS + 2],
+            "boss_kills_level_4": numbers[BOSS_KILLS + 3],
+            "heroes_dead": sum(1 for seat in range(self.n_players) if not self.alive(seat)),
+            "hero_deaths": numbers[HERO_DEATHS],
+            "combat_rounds": numbers[TOTAL_ROUNDS],
+            "wipes": numbers[WIPES],
+            "first_wipe_level": numbers[FIRST_WIPE_LEVEL],
+            "modifier_triggers": numbers[MODIFIER_TRIGGERS],
         }
 
     def add_card_rows(self, columns: CardColumns) -> None:
         """One row per card each seat drew, received, buried, played or could
         have played (hero cards, treasures and encounters, armor and weapons)."""
-        names, copies = self.config.names, self.config.copies
-        columns.names = names
-        opening_column, drawn_column, played_column, buried_column, playable_column = columns.counters
-        for seat in range(self.n_players):
-            opening, drawn, played, buried, playable = self.counters[seat]
-            first_played = self.first_played[seat]
-            for card in range(len(names)):
-                if drawn[card] or buried[card] or played[card] or playable[card]:
-                    columns.seat.append(seat)
-                    columns.card.append(card)
-                    columns.copies.append(copies[card])
-                    opening_column.append(opening[card])
-                    drawn_column.append(drawn[card])
-                    played_column.append(played[card])
-                    buried_column.append(buried[card])
-                    playable_column.append(playable[card])
-                    columns.first_played_turn.append(first_played.get(card, -1))
+        self.stats.add_rows(columns, self.config.names, self.config.copies, _ROW_COUNTERS)
 
-    def observation(self, seat: int) -> Any:
-        """Everything on the table: hands are open in Party Wanted, so every
-        seat sees the same; only the order of face-down cards is hidden."""
-        face_down_tiers = tuple(
-            tuple(card if shown else -1 for card, shown in zip(row, shown_row, strict=True))
-            for row, shown_row in zip(self.tiers, self.revealed, strict=True)
-        )
-        piles = tuple(
-            (tuple(pile.cards[: pile.face_up]), len(pile.cards))
-            for pile in (*self.decks, self.treasure_deck, self.encounter_deck, self.monster_deck, self.land_deck)
-        )
-        hero_decks = tuple(tuple(sorted(pile.hidden())) for pile in self.decks)
-        return (
-            self.phase, self.current_player, self.level, self.tier, self.holder, self.turn_count,
-            tuple(self.hp), tuple(self.alive), tuple(map(tuple, self.hands)), hero_decks, piles,
-            tuple(map(tuple, self.pools)), tuple(self.weapons), tuple(self.armors), tuple(map(tuple, self.minions)),
-            tuple(map(tuple, self.items)),
-            tuple(map(tuple, self.aside)), tuple(map(tuple, self.in_play)), face_down_tiers,
-            tuple(self.pending_items), tuple(self.pending_owners), self.choice_seat, self.choice_left,
-            tuple(self.enemies), tuple(self.enemy_hp), tuple(self.enemy_slow), tuple(self.enemy_weaken),
-            tuple(self.enemy_expose), self.enemy_attack_bonus, tuple(map(tuple, self.card_attack)),
-            tuple(map(tuple, self.bonus_attack)),
-            tuple(map(tuple, self.card_defense)), tuple(map(tuple, self.bonus_defense)),
-            tuple(map(tuple, self.bonus_speed)), tuple(map(tuple, self.multiply_attack)),
-            tuple(map(tuple, self.multiply_defense)), tuple(map(tuple, self.negated)), tuple(self.shielded),
-            self.combat_round, tuple(self.planners), self.planner_index, self.passes, self.social_card,
-            self.add_any_card,
-            tuple(self.tasks), self.holder_starts, tuple(self.boss_kills), self.ended_by,
-        )
+    # ------------------------------------------------------ the questions
 
-    def resample_hidden(self, seat: int, rng: Generator) -> PartyState:
-        """A copy with the order of every face-down card redrawn: hero decks,
-        the Treasure, Encounter, Monster and Land decks, the face-down lands of
-        the Pyramid among themselves and the face-down boss among the bosses
-        of its level. What any seat sees is kept."""
-        copy = self.clone()
-        # Future chance (reshuffles, later draws) is hidden too: the copy gets
-        # its own generator, so no search can foresee the real game's shuffles.
-        copy.rng = Generator(rng.next_u32() << 32 | rng.next_u32())
-        for pile in (*copy.decks, copy.treasure_deck, copy.encounter_deck, copy.monster_deck, copy.land_deck):
-            # Sorted before shuffling (here and below), so the copy depends
-            # only on what the seats see and on ``rng`` (seat-honest search).
-            hidden = sorted(pile.cards[pile.face_up:])
-            rng.shuffle(hidden)
-            pile.cards[pile.face_up:] = hidden
-        slots = [(t, s) for t in range(1,
-                                       len(copy.tiers)) for s in range(len(copy.tiers[t])) if not copy.revealed[t][s]]
-        lands = sorted(copy.tiers[t][s] for t, s in slots)
-        rng.shuffle(lands)
-        for (t, s), land in zip(slots, lands, strict=True):
-            copy.tiers[t][s] = land
-        if not copy.revealed[0][0] and copy.boss_pools[copy.level - 1]:
-            pool = copy.boss_pools[copy.level - 1]
-            choices = sorted([copy.tiers[0][0], *pool])
-            copy.tiers[0][0] = choices.pop(rng.below(len(choices)))
-            copy.boss_pools[copy.level - 1] = choices
-        return copy
+    def choices(self, task: Task) -> list[int]:
+        """The legal answers to question ``task`` (see the module docstring)."""
+        kind, seat = task.kind, task.seat
+        if kind == PLAN:
+            return self._plan_actions(seat)
+        if kind == REVEAL:
+            tier = self.tier_zone(self.numbers[TIER])
+            return [REVEAL_SLOT.encode(slot) for slot in range(len(tier.cards)) if tier.seen[slot] != EVERY_SEAT]
+        if kind in (BURY, REMOVE):
+            return [HAND_POSITION.encode(position) for position in distinct_positions(self.hand(seat))]
+        if kind == ORDER:
+            return [ORDER_POSITION.encode(index) for index in range(len(self.zones[PENDING_ITEMS].cards))]
+        if kind == ADD:
+            return [BUILD_POOL_CARD.encode(card) for card in self._addable(seat, task.a == ADD_ANY_CARD)]
+        if kind == VOTE:
+            return [VOTE_SEAT.encode(hero) for hero in self._ultimate_candidates()]
+        if kind == SOCIAL:
+            return [TAKE_PART.encode(0), TAKE_PART.encode(1)]
+        return self._outside_item_actions(seat)  # ITEMS
 
-    def clone(self) -> PartyState:
-        """An exact copy with its own generator state and tracing off."""
-        copy = PartyState(self.config, self.n_players, self.rng.copy(), None)
-        copy.phase = self.phase
-        copy.current_player = self.current_player
-        copy.classes = list(self.classes)
-        copy.level = self.level
-        copy.hp = list(self.hp)
-        copy.alive = list(self.alive)
-        copy.hands = [list(hand) for hand in self.hands]
-        copy.decks = [pile.copy() for pile in self.decks]
-        copy.pools = [list(pool) for pool in self.pools]
-        copy.weapons = list(self.weapons)
-        copy.armors = list(self.armors)
-        copy.minions = [list(minions) for minions in self.minions]
-        copy.items = [list(held) for held in self.items]
-        copy.aside = [list(cards) for cards in self.aside]
-        copy.in_play = [list(cards) for cards in self.in_play]
-        copy.treasure_deck = self.treasure_deck.copy()
-        copy.encounter_deck = self.encounter_deck.copy()
-        copy.monster_deck = self.monster_deck.copy()
-        copy.land_deck = self.land_deck.copy()
-        copy.boss_pools = [list(pool) for pool in self.boss_pools]
-        copy.defeated_bosses = list(self.defeated_bosses)
-        copy.tiers = [list(row) for row in self.tiers]
-        copy.revealed = [list(row) for row in self.revealed]
-        copy.tier = self.tier
-        copy.holder = self.holder
-        copy.holder_starts = self.holder_starts
-        copy.turn_count = self.turn_count
-        copy.bosses_killed = self.bosses_killed
-        copy.tasks = list(self.tasks)
-        copy.pending_items = list(self.pending_items)
-        copy.pending_owners = list(self.pending_owners)
-        copy.order_seat = self.order_seat
-        copy.choice_seat = self.choice_seat
-        copy.choice_left = self.choice_left
-        copy.in_combat = self.in_combat
-        copy.enemies = list(self.enemies)
-        copy.enemy_kinds = list(self.enemy_kinds)
-        copy.enemy_hp = list(self.enemy_hp)
-        copy.enemy_stats = list(self.enemy_stats)
-        copy.enemy_slow = list(self.enemy_slow)
-        copy.enemy_weaken = list(self.enemy_weaken)
-        copy.enemy_expose = list(self.enemy_expose)
-        copy.enemy_attack_bonus = self.enemy_attack_bonus
-        copy.card_attack = [list(row) for row in self.card_attack]
-        copy.bonus_attack = [list(row) for row in self.bonus_attack]
-        copy.card_defense = [list(row) for row in self.card_defense]
-        copy.bonus_defense = [list(row) for row in self.bonus_defense]
-        copy.bonus_speed = [list(row) for row in self.bonus_speed]
-        copy.multiply_attack = [list(row) for row in self.multiply_attack]
-        copy.multiply_defense = [list(row) for row in self.multiply_defense]
-        copy.negated = [list(row) for row in self.negated]
-        copy.shielded = list(self.shielded)
-        copy.combat_round = self.combat_round
-        copy.planners = list(self.planners)
-        copy.planner_index = self.planner_index
-        copy.passes = self.passes
-        copy.combat_version = self.combat_version
-        copy.social_card = self.social_card
-        copy.add_any_card = self.add_any_card
-        copy.last_enemy = self.last_enemy
-        copy.damage_source = self.damage_source
-        copy.counters = [[list(counter) for counter in seat] for seat in self.counters]
-        copy.first_played = [dict(seat) for seat in self.first_played]
-        copy.boss_kills = list(self.boss_kills)
-        copy.hero_deaths = self.hero_deaths
-        copy.wipes = self.wipes
-        copy.first_wipe_level = self.first_wipe_level
-        copy.modifier_triggers = self.modifier_triggers
-        copy.total_rounds = self.total_rounds
-        copy.ended_by = self.ended_by
-        return copy
+    def _ask_if(self, task: Task, possible: bool) -> None:
+        """Ask ``task``'s question if there is a choice to make."""
+        if possible:
+            self.ask(task, self.choices(task))
+
+    def perform(self, task: Task, choice: int) -> None:
+        """Do one step of the rules, or ask (``NO_CHOICE``) or answer a question."""
+        kind, seat = task.kind, task.seat
+        if kind < QUESTIONS:
+            if choice == NO_CHOICE:
+                self._ask_question(task)
+            else:
+                self._answer(task, choice)
+        elif kind == COMBAT:
+            self._combat_needs_decision()
+        elif kind == START_TURN:
+            self._start_turn()
+        elif kind == SOCIAL_STEP:
+            self._social(seat, task.a)
+        elif kind == EFFECT:
+            self._out_of_combat_effect(seat, task.a, task.b)
+        elif kind == DAMAGE:
+            self._damage_outside_combat(seat, task.a, task.b == 1)
+        elif kind == END_TURN:
+            self._end_turn()
+        elif kind == REVEAL_BOSS:
+            self._reveal_boss()
+        elif kind == BOSS_FIGHT:
+            self._start_combat([self.boss()], ENEMY_BOSS)
+        elif kind == LEVEL_UP:
+            self._level_up()
+        elif kind == NEXT_LEVEL:
+            self._next_level(advance=task.a == 1, heal=not self.config.hardcore or task.b == 1)
+        elif kind == DRAW_ITEMS:
+            self._draw_items(seat, task.a, task.b)
+        elif kind == RESOLVE_ITEM:
+            self._resolve_item(seat, task.a)
+        elif kind == FIGHT:
+            self._fight_monsters(task.a)
+        else:  # MINI_BOSS
+            self._start_combat([task.a], ENEMY_MINI_BOSS)
+
+    def _ask_question(self, task: Task) -> None:
+        """Ask ``task``'s question if it has a choice (else the task is done)."""
+        kind, seat = task.kind, task.seat
+        if kind == ORDER:
+            self._order(task)
+        elif kind == VOTE:
+            voter = seat if self.alive(seat) else self._next_living(seat)
+            self._ask_if(_TASK_OF[VOTE * MAX_SEATS + voter] if voter >= 0 else task,
+                         voter >= 0 and bool(self._ultimate_candidates()))
+        elif kind == ITEMS:
+            if self.alive(seat):
+                actions = self._outside_item_actions(seat)
+                if len(actions) > 1:
+                    self.ask(task, actions)
+        elif kind == ADD:
+            self._ask_if(task, self.alive(seat) and bool(self._addable(seat, task.a == ADD_ANY_CARD)))
+        elif kind in (BURY, REMOVE):
+            self._ask_if(task, self.alive(seat) and bool(self.hand(seat)))
+        else:  # REVEAL, PLAN, SOCIAL: asked only when there is a choice
+            self.ask(task, self.choices(task))
+
+    def _answer(self, task: Task, action: int) -> None:
+        kind, seat = task.kind, task.seat
+        if kind == PLAN:
+            self._plan(seat, action)
+            if self.numbers[IN_COMBAT]:
+                self.push(_TABLE_TASK[COMBAT])
+        elif kind == REVEAL:
+            self._reveal_land(seat, REVEAL_SLOT.value(action))
+        elif kind == BURY:
+            self._bury_from_hand(seat, HAND_POSITION.value(action))
+        elif kind == REMOVE:
+            self._remove_from_hand(seat, HAND_POSITION.value(action))
+        elif kind == ORDER:
+            self._choose_item(task.a, ORDER_POSITION.value(action))
+        elif kind == ADD:
+            self._add_card(seat, BUILD_POOL_CARD.value(action))
+        elif kind == VOTE:
+            self._give_ultimate(VOTE_SEAT.value(action))
+        elif kind == SOCIAL:
+            self._take_part(seat, task.a, TAKE_PART.value(action) == 1)
+        else:  # ITEMS
+            self._use_outside_combat(seat, action)
+
+    def note_offered(self, legal_actions: Sequence[int]) -> None:
+        """Count, once per card, the cards one of ``legal_actions`` would play
+        for the current hero: hand cards played for their effect, single-use
+        items used, armor, weapons and minions Sacrificed (the ``playable``
+        counter; burying a card for +1 is not a play of it)."""
+        kind = self.decisions.asked.kind
+        if self.over or (kind != PLAN and kind != ITEMS):
+            return
+        seat = self.current_player
+        counts = self.stats.counts
+        base = self.stats.offset(seat, _PLAYABLE)
+        counted: list[int] = []
+        last_key = -1
+        for action in legal_actions:
+            key = action >> CARD_SHIFT
+            if key == last_key:
+                continue  # the same card with another target
+            last_key = key
+            card = self.played_card(seat, action)
+            if card >= 0 and card not in counted:
+                counted.append(card)
+                counts[base + card] += 1
+
+    def played_card(self, seat: int, action: int) -> int:
+        """The card a planning action plays, uses or sacrifices (-1: none)."""
+        if PLAY_CARD.matches(action):
+            return self.hand(seat)[PLAY_CARD.value(action)]
+        if USE_ITEM.matches(action):
+            return self.seat_zone(seat, ITEMS_HELD).cards[USE_ITEM.value(action)]
+        if SACRIFICE.matches(action):
+            return self.sacrificeable(seat, SACRIFICE.value(action))
+        return -1
+
+    def sacrificeable(self, seat: int, index: int) -> int:
+        """Sacrifice index -> card: 0 the weapon, 1 the armor, 2 + k the k-th minion."""
+        if index == 0:
+            return self.weapon(seat)
+        if index == 1:
+            return self.armor(seat)
+        return self.seat_zone(seat, MINIONS).cards[index - SACRIFICE_MINION]
 
     def describe_action(self, action: int) -> str:
         """The action in words, e.g. ``play fighter_strike`` or ``reveal slot 2``."""
-        seat, phase = self.current_player, self.phase
-        if phase == REVEAL:
-            return f"reveal the land in slot {action} of tier {self.tier + 1}"
-        if phase in (BURY, REMOVE):
-            verb = "bury" if phase == BURY else "remove"
-            return f"{verb} {self.config.names[self.hands[seat][action]]}"
-        if phase == ORDER:
-            return f"resolve {self.config.names[self.pending_items[action]]} next"
-        if phase == ADD:
-            return f"add {self.config.names[action]} to the Hero Deck"
-        if phase == VOTE:
-            return f"vote the Ultimate to seat {action} ({self.class_name(action)})"
-        if phase == SOCIAL:
-            return "take part in the Social" if action == 1 else "sit the Social out"
-        if phase in (PLAN, ITEMS):
-            return self._describe_plan(seat, action)
-        return "nothing"
+        seat, kind, names = self.current_player, self.decisions.asked.kind, self.config.names
+        if self.over:
+            return "nothing"
+        if kind == REVEAL:
+            return f"reveal the land in slot {REVEAL_SLOT.value(action)} of tier {self.numbers[TIER] + 1}"
+        if kind in (BURY, REMOVE):
+            verb = "bury" if kind == BURY else "remove"
+            return f"{verb} {names[self.hand(seat)[HAND_POSITION.value(action)]]}"
+        if kind == ORDER:
+            return f"resolve {names[self.zones[PENDING_ITEMS].cards[ORDER_POSITION.value(action)]]} next"
+        if kind == ADD:
+            return f"add {names[BUILD_POOL_CARD.value(action)]} to the Hero Deck"
+        if kind == VOTE:
+            hero = VOTE_SEAT.value(action)
+            return f"vote the Ultimate to seat {hero} ({self.class_name(hero)})"
+        if kind == SOCIAL:
+            return "take part in the Social" if TAKE_PART.value(action) == 1 else "sit the Social out"
+        return self._describe_plan(seat, action)
 
     # --------------------------------------------------------- hero numbers
 
     def class_name(self, seat: int) -> str:
         """The hero class of ``seat``."""
-        return self.config.class_names[self.classes[seat]]
+        return self.config.heroes.names[self.seat_number(seat, HERO_CLASS)]
 
     def _permanent_total(self, seat: int, stat: int) -> int:
         """What the hero's permanents (armor, weapon, minions, permanent
         items) add to ``stat`` (PERM_ATTACK, PERM_DEFENSE, PERM_SPEED, PERM_HP)."""
         bonuses = self.config.permanent_bonuses
+        zones = self.zones
+        first = FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat
         total = 0
-        weapon, armor = self.weapons[seat], self.armors[seat]
-        if weapon >= 0:
-            total += bonuses[weapon][stat]
-        if armor >= 0:
-            total += bonuses[armor][stat]
-        for card in self.minions[seat]:
-            total += bonuses[card][stat]
-        for card in self.items[seat]:
-            total += bonuses[card][stat]
+        for which in range(first + WEAPON_SLOT, first + ITEMS_HELD + 1):
+            for card in zones[which].cards:
+                total += bonuses[card][stat]
         return total
+
+    def _level_stat(self, stats: tuple[tuple[int, ...], ...], seat: int) -> int:
+        return stats[self.seat_numbers[seat * self.n_seat_numbers + HERO_CLASS]][self.numbers[LEVEL] - 1]
 
     def max_hp(self, seat: int) -> int:
         """HP of the hero's level card plus permanent HP boosts."""
-        return self.config.class_hp[self.classes[seat]][self.level - 1] + self._permanent_total(seat, PERM_HP)
+        return self._level_stat(self.config.heroes.hp, seat) + self._permanent_total(seat, PERM_HP)
 
     def base_attack(self, seat: int) -> int:
         """Level attack plus permanents (the Base Stat)."""
-        return self.config.class_attack[self.classes[seat]][self.level - 1] + self._permanent_total(seat, PERM_ATTACK)
+        return self._level_stat(self.config.heroes.attack, seat) + self._permanent_total(seat, PERM_ATTACK)
 
     def base_defense(self, seat: int) -> int:
         """Level defense plus permanents, minus the Nemesis penalty in a nemesis fight."""
         config = self.config
-        cls = self.classes[seat]
-        value = config.class_defense[cls][self.level - 1] + self._permanent_total(seat, PERM_DEFENSE)
-        if self.in_combat and config.nemesis and self._facing_nemesis(seat):
-            value -= config.nemesis_penalty[cls]
+        value = self._level_stat(config.heroes.defense, seat) + self._permanent_total(seat, PERM_DEFENSE)
+        if self.numbers[IN_COMBAT] and config.nemesis and self._facing_nemesis(seat):
+            value -= config.heroes.nemesis_penalty[self.seat_number(seat, HERO_CLASS)]
         return value
 
     def base_speed(self, seat: int) -> int:
         """Level speed plus permanents."""
-        return self.config.class_speed[self.classes[seat]][self.level - 1] + self._permanent_total(seat, PERM_SPEED)
+        return self._level_stat(self.config.heroes.speed, seat) + self._permanent_total(seat, PERM_SPEED)
 
     def _facing_nemesis(self, seat: int) -> bool:
-        if not self.config.nemesis:
-            return False
-        wanted = self.config.nemesis_types[self.classes[seat]]
-        return any(
-            hp > 0 and kind != ENEMY_MONSTER and self.config.enemy_types[card] == wanted
-            for card, kind, hp in zip(self.enemies, self.enemy_kinds, self.enemy_hp, strict=True)
-        )
+        config = self.config
+        wanted = config.heroes.nemesis_types[self.seat_number(seat, HERO_CLASS)]
+        for enemy in range(self.numbers[ENEMY_COUNT]):
+            if (self.enemy_number(ENEMY_HP, enemy) > 0 and self.enemy_number(ENEMY_KIND, enemy) != ENEMY_MONSTER
+                    and config.enemy_types[self.enemy_number(ENEMY_CARD, enemy)] == wanted):
+                return True
+        return False
 
     def hero_attack(self, seat: int, enemy: int) -> int:
         """Total attack of ``seat`` against ``enemy`` this round (base stats
         apply to every enemy, cards to the one they are designated to)."""
-        return (self.base_attack(seat) + self.bonus_attack[seat][enemy]
-                + self.card_attack[seat][enemy] * self.multiply_attack[seat][enemy])
+        numbers, at = self.seat_numbers, seat * self.n_seat_numbers + ROUND_NUMBERS + enemy
+        step = self.max_enemies
+        return (self.base_attack(seat) + numbers[at + BONUS_ATTACK * step]
+                + numbers[at + CARD_ATTACK * step] * numbers[at + MULTIPLY_ATTACK * step])
 
     def hero_defense(self, seat: int, enemy: int) -> int:
         """Total defense of ``seat`` against ``enemy`` this round."""
-        cards = self.card_defense[seat][enemy] * self.multiply_defense[seat][enemy]
-        return self.base_defense(seat) + self.bonus_defense[seat][enemy] + cards
+        numbers, at = self.seat_numbers, seat * self.n_seat_numbers + ROUND_NUMBERS + enemy
+        step = self.max_enemies
+        cards = numbers[at + CARD_DEFENSE * step] * numbers[at + MULTIPLY_DEFENSE * step]
+        return self.base_defense(seat) + numbers[at + BONUS_DEFENSE * step] + cards
 
     def hero_speed(self, seat: int, enemy: int) -> int:
         """Speed of ``seat`` against ``enemy`` this round."""
-        return self.base_speed(seat) + self.bonus_speed[seat][enemy]
+        return self.base_speed(seat) + self.round_number(seat, BONUS_SPEED, enemy)
 
     def enemy_attack(self, enemy: int) -> int:
         """Attack of ``enemy`` this round (the Combat Modifier's bonus included)."""
-        return max(0, self.enemy_stats[enemy][0] + self.enemy_attack_bonus - self.enemy_weaken[enemy])
+        return max(0, self.enemy_number(ENEMY_BASE_ATTACK, enemy) + self.numbers[ENEMY_ATTACK_BONUS]
+                   - self.enemy_number(ENEMY_WEAKEN, enemy))
 
     def enemy_defense(self, enemy: int) -> int:
         """Defense of ``enemy`` this round."""
-        return max(0, self.enemy_stats[enemy][1] - self.enemy_expose[enemy])
+        return max(0, self.enemy_number(ENEMY_BASE_DEFENSE, enemy) - self.enemy_number(ENEMY_EXPOSE, enemy))
 
     def enemy_speed(self, enemy: int) -> int:
         """Speed of ``enemy`` this round."""
-        return self.enemy_stats[enemy][2] - self.enemy_slow[enemy]
+        return self.enemy_number(ENEMY_BASE_SPEED, enemy) - self.enemy_number(ENEMY_SLOW, enemy)
 
     def damage_from(self, seat: int, enemy: int) -> int:
         """Damage ``enemy`` does to ``seat`` when it attacks this round."""
-        if self.negated[seat][enemy]:
+        if self.round_number(seat, NEGATED, enemy):
             return 0
         return max(0, self.enemy_attack(enemy) - self.hero_defense(seat, enemy))
 
     def incoming_damage(self, seat: int) -> int:
         """Damage ``seat`` takes this round if every living enemy attacks it."""
-        return sum(self.damage_from(seat, e) for e in range(len(self.enemies)) if self.enemy_hp[e] > 0)
+        return sum(self.damage_from(seat, enemy) for enemy in self.living_enemies())
 
     def living_enemies(self) -> list[int]:
         """Indices of the enemies still alive."""
-        return [e for e in range(len(self.enemies)) if self.enemy_hp[e] > 0]
+        base = ENEMY_NUMBERS + ENEMY_HP * self.max_enemies
+        numbers = self.numbers
+        return [enemy for enemy in range(numbers[ENEMY_COUNT]) if numbers[base + enemy] > 0]
 
     # ------------------------------------------------------------- the engine
 
-    def _run(self) -> None:
-        """Perform tasks until one needs a decision or the game is over."""
-        while self.phase != OVER:
-            if self.in_combat:
-                if self._combat_needs_decision():
-                    return
-                continue
-            if not self.tasks:
-                self.tasks.append((T_START_TURN, -1, 0, 0))
-            op, seat, amount, arg = self.tasks.pop()
-            if self._perform(op, seat, amount, arg):
-                return
-
-    def _perform(self, op: int, seat: int, amount: int, arg: int) -> bool:
-        """Perform one task; True when it stopped for a decision."""
-        if op == T_START_TURN:
-            return self._start_turn()
-        if op == T_SOCIAL:
-            return self._social(seat, arg)
-        if op == T_ITEM_WINDOW:
-            return self._ask(ITEMS, seat, 1, self.alive[seat] and len(self._outside_item_actions(seat)) > 1)
-        if op == T_DAMAGE:
-            self._damage_outside_combat(seat, amount, arg == 1)
-            return False
-        if op == T_BURY:
-            return self._ask(BURY, seat, amount, bool(self.hands[seat]) and self.alive[seat])
-        if op == T_EFFECT:
-            self._out_of_combat_effect(seat, arg, amount)
-            return False
-        if op == T_END_TURN:
-            self._end_turn()
-            return False
-        if op == T_BOSS:
-            self._reveal_boss()
-            return False
-        if op == T_BOSS_FIGHT:
-            self._start_combat([self.tiers[0][0]], [ENEMY_BOSS])
-            return False
-        if op == T_LEVEL_UP:
-            self._level_up()
-            return False
-        if op == T_NEXT_LEVEL:
-            self._next_level(advance=bool(amount & 1), heal=not self.config.hardcore or bool(amount & 2))
-            return False
-        if op == T_DRAW_ITEMS:
-            self._draw_items(seat, amount, arg)
-            return False
-        if op == T_ORDER:
-            return self._order(seat)
-        if op == T_RESOLVE_ITEM:
-            self._resolve_item(seat, arg)
-            return False
-        if op == T_FIGHT:
-            self._fight_monsters(amount)
-            return False
-        if op == T_MINI_BOSS:
-            self._start_combat([arg], [ENEMY_MINI_BOSS])
-            return False
-        if op == T_ADD:
-            self.add_any_card = arg == ADD_ANY_CARD
-            return self._ask(ADD, seat, 1, self.alive[seat] and bool(self._addable(seat)))
-        if op == T_REMOVE:
-            return self._ask(REMOVE, seat, 1, self.alive[seat] and bool(self.hands[seat]))
-        if op == T_VOTE:
-            voter = self.holder if self.alive[self.holder] else self._next_living(self.holder)
-            return self._ask(VOTE, voter, 1, voter >= 0 and bool(self._ultimate_candidates()))
-        raise AssertionError(f"unknown task {op}")
-
-    def _ask(self, phase: int, seat: int, count: int, possible: bool) -> bool:
-        """Stop for ``seat``'s decision in ``phase`` (if there is a choice to make)."""
-        if not possible or count <= 0:
-            return False
-        self.phase = phase
-        self.current_player = seat
-        self.choice_seat = seat
-        self.choice_left = count
-        return True
-
     def _end(self, reason: str) -> None:
-        self.phase = OVER
-        self.current_player = -1
-        self.ended_by = reason
-        self.tasks = []
+        self.end(reason)
         if self.trace is not None:
-            self._emit("game_over", f"game over ({reason}) at level {self.level}; bosses killed {self.bosses_killed}",
-                       reason=reason, winners=self.winners())
-
-    def _emit(self, kind: str, text: str, **data: Any) -> None:
-        assert self.trace is not None
-        self.trace({"turn": self.turn_count, "type": kind, "text": text, **data})
+            self.emit("game_over", f"game over ({reason}) at level {self.numbers[LEVEL]}; bosses killed "
+                      f"{self.numbers[BOSSES_KILLED]}", reason=reason, winners=self.winners())
 
     def _names(self, cards: Sequence[int]) -> str:
         return ", ".join(self.config.names[card] for card in cards) or "nothing"
+
+    def _push_all(self, tasks: list[Task]) -> None:
+        """Push ``tasks`` so that the first one runs first."""
+        stack = self.decisions.stack
+        for index in range(len(tasks) - 1, -1, -1):
+            stack.append(tasks[index])
 
     # ------------------------------------------------------- cards and decks
 
     def _draw_cards(self, seat: int, count: int) -> int:
         """Draw up to ``count`` cards from the Hero Deck; return how many came."""
-        deck, hand, drawn = self.decks[seat], self.hands[seat], self.counters[seat][_DRAWN]
+        deck, hand = self.seat_zone(seat, HERO_DECK), self.hand(seat)
+        counts, drawn = self.stats.counts, self.stats.offset(seat, _DRAWN)
         for done in range(count):
-            card = deck.draw(self.rng)
+            card = draw_face_down(deck, self.rng)
             if card < 0:
                 return done
             hand.append(card)
-            drawn[card] += 1
+            counts[drawn + card] += 1
         return count
 
     def _bury_hero_card(self, seat: int, card: int) -> None:
-        self.decks[seat].bury(card)
+        self.seat_zone(seat, HERO_DECK).bury_face_up(card)
 
-    def _item_pile(self, card: int) -> Pile:
-        return self.treasure_deck if self.config.kinds[card] == TREASURE else self.encounter_deck
+    def _shuffle_into_deck(self, seat: int, cards: list[int]) -> None:
+        deck = self.seat_zone(seat, HERO_DECK)
+        deck.extend(cards)
+        deck.shuffle(self.rng)
 
     def _kill_hero(self, seat: int) -> None:
         """Death: permanents and held items are lost, the hand is shuffled back."""
-        if not self.alive[seat]:
+        if not self.alive(seat):
             return
-        self.alive[seat] = False
-        self.hp[seat] = 0
-        self.hero_deaths += 1
+        self.set_seat_number(seat, ALIVE, 0)
+        self._set_hp(seat, 0)
+        self.numbers[HERO_DEATHS] += 1
         # Every permanent is lost: armor, weapons and minions go back to the
         # Build Pool, treasures and encounters under their decks.
-        for card in (self.weapons[seat], self.armors[seat]):
-            if card >= 0:
-                self.pools[seat].append(card)
-        self.weapons[seat] = -1
-        self.armors[seat] = -1
-        self.pools[seat].extend(self.minions[seat])
-        self.minions[seat] = []
-        for card in self.items[seat]:
-            self._item_pile(card).bury(card)
-        self.items[seat] = []
-        self.decks[seat].shuffle_all(self.rng, self.hands[seat])
-        self.hands[seat] = []
+        pool = self.seat_zone(seat, BUILD_POOL)
+        for which in (WEAPON_SLOT, ARMOR_SLOT, MINIONS):
+            pool.extend(self.seat_zone(seat, which).take_all())
+        for card in self.seat_zone(seat, ITEMS_HELD).take_all():
+            self._item_pile(card).bury_face_up(card)
+        self._shuffle_into_deck(seat, self.seat_zone(seat, HAND).take_all())
         if self.trace is not None:
-            self._emit("death", f"seat {seat} ({self.class_name(seat)}) dies", seat=seat)
+            self.emit("death", f"seat {seat} ({self.class_name(seat)}) dies", seat=seat)
 
     def _revive(self, seat: int, hp: int, draw: int) -> None:
         """Resurrection: back with ``hp``, Hero Deck shuffled, ``draw`` cards drawn."""
-        self.alive[seat] = True
-        self.hp[seat] = max(1, min(hp, self.max_hp(seat)))
-        self.decks[seat].shuffle_all(self.rng, [])
+        self.set_seat_number(seat, ALIVE, 1)
+        self._set_hp(seat, max(1, min(hp, self.max_hp(seat))))
+        self._shuffle_into_deck(seat, [])
         self._draw_cards(seat, draw)
         if self.trace is not None:
-            self._emit("resurrect", f"seat {seat} ({self.class_name(seat)}) returns with {self.hp[seat]} HP", seat=seat)
+            self.emit("resurrect", f"seat {seat} ({self.class_name(seat)}) returns with {self.hp(seat)} HP",
+                      seat=seat)
 
     def _damage_hero(self, seat: int, amount: int) -> None:
-        if amount <= 0 or not self.alive[seat]:
+        if amount <= 0 or not self.alive(seat):
             return
-        self.hp[seat] -= amount
-        if self.hp[seat] <= 0:
-            if not self.in_combat:
-                self.last_enemy = self.damage_source
+        hp = self.hp(seat) - amount
+        self._set_hp(seat, hp)
+        if hp <= 0:
+            if not self.numbers[IN_COMBAT]:
+                self.numbers[LAST_ENEMY] = self.numbers[DAMAGE_SOURCE]
             self._kill_hero(seat)
 
     def _heal_hero(self, seat: int, amount: int) -> None:
-        if self.alive[seat]:
-            self.hp[seat] = min(self.max_hp(seat), self.hp[seat] + amount)
+        if self.alive(seat):
+            self._set_hp(seat, min(self.max_hp(seat), self.hp(seat) + amount))
+
+    def _cap_hp(self, seat: int) -> None:
+        """HP no higher than the maximum (a permanent HP boost was lost or replaced)."""
+        self._set_hp(seat, min(self.hp(seat), self.max_hp(seat)))
 
     def _party_alive(self) -> bool:
-        return any(self.alive)
+        return any(self.alive(seat) for seat in range(self.n_players))
 
     def _next_living(self, seat: int) -> int:
         for step in range(1, self.n_players + 1):
             other = (seat + step) % self.n_players
-            if self.alive[other]:
+            if self.alive(other):
                 return other
         return -1
 
-    @staticmethod
-    def _distinct_positions(hand: list[int]) -> tuple[int, ...]:
-        """The first position of each distinct card (equal cards are one choice)."""
-        seen: set[int] = set()
-        positions = []
-        for position, card in enumerate(hand):
-            if card not in seen:
-                seen.add(card)
-                positions.append(position)
-        return tuple(positions)
-
     # ------------------------------------------------------------------ turns
 
-    def _start_turn(self) -> bool:
+    def _start_turn(self) -> None:
         """The next hero takes the Turn Counter and reveals a land on the tier."""
-        if self.turn_count >= self.config.max_turns:
+        numbers = self.numbers
+        if numbers[TURN_COUNT] >= self.config.max_turns:
             self._end(END_TURN_CAP)
-            return False
-        if self.holder < 0:
-            living = [seat for seat in range(self.n_players) if self.alive[seat]]
-            self.holder = max(living, key=lambda seat: (self.base_speed(seat), -seat))
-        elif self.holder_starts and self.alive[self.holder]:
-            self.holder_starts = False  # a new level starts with whoever has the Turn Counter
-        else:
-            self.holder_starts = False
-            self.holder = self._next_living(self.holder)
-        self.turn_count += 1
+            return
+        holder = numbers[HOLDER]
+        if holder < 0:
+            living = [seat for seat in range(self.n_players) if self.alive(seat)]
+            holder = max(living, key=lambda seat: (self.base_speed(seat), -seat))
+        elif not (numbers[HOLDER_STARTS] and self.alive(holder)):  # a new level starts with the holder
+            holder = self._next_living(holder)
+        numbers[HOLDER] = holder
+        numbers[HOLDER_STARTS] = 0
+        numbers[TURN_COUNT] += 1
         if self.trace is not None:
-            self._emit("turn", f"turn {self.turn_count}: seat {self.holder} ({self.class_name(self.holder)}) takes the "
-                       f"Turn Counter and reveals a land on tier {self.tier + 1}", seat=self.holder)
-        return self._ask(REVEAL, self.holder, 1, True)
+            self.emit("turn", f"turn {numbers[TURN_COUNT]}: seat {holder} ({self.class_name(holder)}) takes the "
+                      f"Turn Counter and reveals a land on tier {numbers[TIER] + 1}", seat=holder)
+        self._ask_question(_TASK_OF[REVEAL * MAX_SEATS + holder])
 
     def _reveal_land(self, seat: int, slot: int) -> None:
-        land = self.tiers[self.tier][slot]
-        self.revealed[self.tier][slot] = True
-        self.damage_source = self.config.names[land]
-        self.phase = -1
+        tier = self.tier_zone(self.numbers[TIER])
+        tier.reveal(slot)
+        land = tier.cards[slot]
+        self.numbers[DAMAGE_SOURCE] = land
         if self.trace is not None:
-            self._emit("reveal", f"seat {seat} reveals {self.config.names[land]}", land=self.config.names[land])
-        steps: list[tuple[int, int, int, int]] = []
-        for offset in range(self.n_players):
-            steps.append((T_SOCIAL, (seat + offset) % self.n_players, 0, land))
+            self.emit("reveal", f"seat {seat} reveals {self.config.names[land]}", land=self.config.names[land])
+        steps = [Task(SOCIAL_STEP, (seat + offset) % self.n_players, land) for offset in range(self.n_players)]
         for primitive, amount in self.config.effects[land]:
             if primitive == P_MINI_BOSS:
-                steps.append((T_MINI_BOSS, seat, 0, land))
+                steps.append(Task(MINI_BOSS, seat, land))
             else:
-                steps.append((T_EFFECT, seat, amount, primitive))
-        steps.append((T_END_TURN, seat, 0, 0))
-        self.tasks.extend(reversed(steps))
+                steps.append(Task(EFFECT, seat, primitive, amount))
+        steps.append(_TABLE_TASK[END_TURN])
+        self._push_all(steps)
 
-    def _social(self, seat: int, card: int) -> bool:
+    def _social(self, seat: int, card: int) -> None:
         """The Social step of ``card`` (a land or the boss) for one hero: alone,
         draw 1 and bury 1; in a party, the hero chooses whether to take part
         (``rules.social`` offers the other models)."""
         config = self.config
-        if not self.alive[seat]:
-            return False
+        if not self.alive(seat):
+            return
         if config.social == SOCIAL_SOLO or (config.social == SOCIAL_RULEBOOK and self.n_players == 1):
             self._draw_cards(seat, 1)
-            return self._ask(BURY, seat, 1, bool(self.hands[seat]))
-        if config.social == SOCIAL_RULEBOOK:
-            self.social_card = card
-            return self._ask(SOCIAL, seat, 1, bool(config.socials[card]))
-        if config.social == SOCIAL_REWARD:
+            self._ask_question(_TASK_OF[BURY * MAX_SEATS + seat])
+        elif config.social == SOCIAL_RULEBOOK:
+            self._ask_if(Task(SOCIAL, seat, card), bool(config.socials[card]))
+        elif config.social == SOCIAL_REWARD:
             self._draw_cards(seat, config.social_reward)
-        return False
 
-    def _take_part(self, seat: int, joins: bool) -> None:
+    def _take_part(self, seat: int, card: int, joins: bool) -> None:
         """A hero takes part in the Social (and gets its reward) or sits it out."""
-        card = self.social_card
-        self.social_card = -1
-        self._continue_choice(SOCIAL, seat, False)
         if self.trace is not None:
             verb = "takes part in" if joins else "sits out"
-            self._emit("social", f"seat {seat} ({self.class_name(seat)}) {verb} the Social of "
-                       f"{self.config.names[card]}", seat=seat, joins=joins)
+            self.emit("social", f"seat {seat} ({self.class_name(seat)}) {verb} the Social of "
+                      f"{self.config.names[card]}", seat=seat, joins=joins)
         if joins:
-            self.damage_source = self.config.names[card]
-            steps = [(T_EFFECT, seat, amount, primitive) for primitive, amount in self.config.socials[card]]
-            self.tasks.extend(reversed(steps))
+            self.numbers[DAMAGE_SOURCE] = card
+            self._push_all([Task(EFFECT, seat, primitive, amount) for primitive, amount in self.config.socials[card]])
 
     def _bury_from_hand(self, seat: int, position: int) -> None:
-        card = self.hands[seat].pop(position)
+        card = self.seat_zone(seat, HAND).take(position)
         self._bury_hero_card(seat, card)
         if self.trace is not None:
-            self._emit("bury", f"seat {seat} buries {self.config.names[card]}", seat=seat, card=self.config.names[card])
-        self._continue_choice(BURY, seat, bool(self.hands[seat]))
-
-    def _continue_choice(self, phase: int, seat: int, possible: bool) -> None:
-        self.choice_left -= 1
-        if self.choice_left > 0 and possible:
-            return
-        self.phase = -1
-        self.choice_left = 0
-        self.choice_seat = -1
+            self.emit("bury", f"seat {seat} buries {self.config.names[card]}", seat=seat, card=self.config.names[card])
 
     def _end_turn(self) -> None:
         """Healing between turns (``rules.heal_between_turns``); the next tier up."""
         config = self.config
         if config.heal_between_turns == HEAL_FULL:
             for seat in range(self.n_players):
-                if self.alive[seat]:
-                    self.hp[seat] = self.max_hp(seat)
+                if self.alive(seat):
+                    self._set_hp(seat, self.max_hp(seat))
         elif config.heal_between_turns == HEAL_AMOUNT:
             for seat in range(self.n_players):
                 self._heal_hero(seat, config.heal_amount)
-        self.tier -= 1
-        self.tasks.append((T_BOSS, -1, 0, 0) if self.tier == 0 else (T_START_TURN, -1, 0, 0))
+        self.numbers[TIER] -= 1
+        self.push(_TABLE_TASK[REVEAL_BOSS] if self.numbers[TIER] == 0 else _TABLE_TASK[START_TURN])
 
     def _reveal_boss(self) -> None:
         """The boss is flipped (not a turn), its Social resolved, then the fight."""
-        self.revealed[0][0] = True
-        boss = self.tiers[0][0]
+        self.zones[PYRAMID_TOP].reveal(0)
+        boss = self.boss()
         if self.trace is not None:
-            self._emit("boss", f"the level-{self.level} boss {self.config.names[boss]} is revealed",
-                       boss=self.config.names[boss])
-        steps = [(T_SOCIAL, (self.holder + offset) % self.n_players, 0, boss) for offset in range(self.n_players)]
-        steps.append((T_BOSS_FIGHT, -1, 0, 0))
-        self.tasks.extend(reversed(steps))
+            self.emit("boss", f"the level-{self.numbers[LEVEL]} boss {self.config.names[boss]} is revealed",
+                      boss=self.config.names[boss])
+        holder = self.numbers[HOLDER]
+        steps = [Task(SOCIAL_STEP, (holder + offset) % self.n_players, boss) for offset in range(self.n_players)]
+        steps.append(_TABLE_TASK[BOSS_FIGHT])
+        self._push_all(steps)
 
     # ------------------------------------------------- out-of-combat effects
 
     def _out_of_combat_effect(self, seat: int, primitive: int, amount: int) -> None:
         """A land action or an instant treasure/encounter effect for ``seat``."""
-        if not self.alive[seat] and primitive not in (P_DAMAGE_PARTY, P_PARTY_HEAL, P_DRAW_PARTY):
+        if not self.alive(seat) and primitive not in (P_DAMAGE_PARTY, P_PARTY_HEAL, P_DRAW_PARTY):
             return
         if primitive == P_PARTY_HEAL:
             for other in range(self.n_players):
@@ -1171,20 +1075,18 @@ class PartyState(GameState):
             self._draw_cards(seat, amount)
         elif primitive == P_DRAW_PARTY:
             for other in range(self.n_players):
-                if self.alive[other]:
+                if self.alive(other):
                     self._draw_cards(other, amount)
-        elif primitive == P_TREASURE:
-            self.tasks.append((T_DRAW_ITEMS, seat, amount, TREASURE))
-        elif primitive == P_ENCOUNTER:
-            self.tasks.append((T_DRAW_ITEMS, seat, amount, ENCOUNTER))
+        elif primitive in (P_TREASURE, P_ENCOUNTER):
+            self.push(Task(DRAW_ITEMS, seat, amount, TREASURE if primitive == P_TREASURE else ENCOUNTER))
         elif primitive == P_FIGHT:
-            self.tasks.append((T_FIGHT, seat, amount, 0))
+            self.push(Task(FIGHT, seat, amount))
         elif primitive == P_ADD:
             for _ in range(amount):
-                self.tasks.append((T_ADD, seat, 1, ADD_ANY_CARD))
+                self.push(Task(ADD, seat, ADD_ANY_CARD))
         elif primitive == P_REMOVE:
             for _ in range(amount):
-                self.tasks.append((T_REMOVE, seat, 1, 0))
+                self.push(_TASK_OF[REMOVE * MAX_SEATS + seat])
         elif primitive in (P_WEAPON, P_ARMOR):
             for _ in range(amount):
                 self._equip(seat, WEAPON if primitive == P_WEAPON else ARMOR)
@@ -1192,84 +1094,87 @@ class PartyState(GameState):
     def _equip(self, seat: int, kind: int) -> None:
         """Put a weapon or armor from the Build Pool onto the hero; if the hero
         already has one (or none is left), the next hero clockwise who can."""
+        config = self.config
         for offset in range(self.n_players):
             other = (seat + offset) % self.n_players
-            slots = self.weapons if kind == WEAPON else self.armors
-            if not self.alive[other] or slots[other] >= 0:
+            slot = self.seat_zone(other, WEAPON_SLOT if kind == WEAPON else ARMOR_SLOT)
+            if not self.alive(other) or slot.cards:
                 continue
-            for card in self.pools[other]:
-                if self.config.kinds[card] == kind:
-                    self.pools[other].remove(card)
-                    slots[other] = card
-                    if kind == ARMOR or any(p == P_PERM_HP for p, _ in self.config.effects[card]):
-                        self.hp[other] = min(self.hp[other], self.max_hp(other))
+            pool = self.seat_zone(other, BUILD_POOL)
+            for position, card in enumerate(pool.cards):
+                if config.kinds[card] == kind:
+                    move_card(pool, position, slot)
+                    if kind == ARMOR or any(p == P_PERM_HP for p, _ in config.effects[card]):
+                        self._cap_hp(other)
                     if self.trace is not None:
-                        self._emit("equip", f"seat {other} equips {self.config.names[card]}", seat=other)
+                        self.emit("equip", f"seat {other} equips {config.names[card]}", seat=other)
                     return
 
     def _before_damage(self, seat: int, amount: int, party: bool) -> None:
         """Damage outside combat lands after every hero holding a single-use
         item that works outside combat (negate, heal, resurrection...) has had
         the chance to use it, from ``seat`` clockwise."""
-        steps: list[tuple[int, int, int, int]] = []
+        usable = self.config.usable_outside_combat
+        steps: list[Task] = []
         for offset in range(self.n_players):
             hero = (seat + offset) % self.n_players
-            if self.alive[hero] and any(self.config.usable_outside_combat[card] for card in self.items[hero]):
-                steps.append((T_ITEM_WINDOW, hero, 0, 0))
-        steps.append((T_DAMAGE, seat, amount, 1 if party else 0))
-        self.tasks.extend(reversed(steps))
+            if self.alive(hero) and any(usable[card] for card in self.seat_zone(hero, ITEMS_HELD).cards):
+                steps.append(_TASK_OF[ITEMS * MAX_SEATS + hero])
+        steps.append(Task(DAMAGE, seat, amount, 1 if party else 0))
+        self._push_all(steps)
 
     def pending_outside_damage(self) -> tuple[int, int, bool]:
         """(seat, amount, whole party) of the damage outside combat waiting
         for the item window to close; (-1, 0, False) if none."""
-        for op, seat, amount, arg in reversed(self.tasks):
-            if op == T_DAMAGE:
-                return seat, amount, arg == 1
+        for task in reversed(self.decisions.stack):
+            if task.kind == DAMAGE:
+                return task.seat, task.a, task.b == 1
         return -1, 0, False
 
     def _damage_outside_combat(self, seat: int, amount: int, party: bool) -> None:
         """A trap, a hazard or a dare: ``amount`` damage to every hero (or to
         ``seat``) except those shielded by a negate item; then the wipe check."""
         for hero in range(self.n_players) if party else (seat,):
-            if self.shielded[hero]:
+            if self.seat_number(hero, SHIELDED):
                 if self.trace is not None:
-                    self._emit("negated", f"seat {hero} takes no damage from {self.damage_source}", seat=hero)
+                    self.emit("negated", f"seat {hero} takes no damage from "
+                              f"{self._card_name(self.numbers[DAMAGE_SOURCE])}", seat=hero)
             else:
                 self._damage_hero(hero, amount)
-        self.shielded = [False] * self.n_players
-        self._check_wipe(None)
+        for hero in range(self.n_players):
+            self.set_seat_number(hero, SHIELDED, 0)
+        self._check_wipe()
 
-    def _outside_item_actions(self, seat: int) -> tuple[int, ...]:
+    def _card_name(self, card: int) -> str:
+        """A card's name; the empty string for none (-1)."""
+        return self.config.names[card] if card >= 0 else ""
+
+    def _outside_item_actions(self, seat: int) -> list[int]:
         """DONE, or using a held single-use item that works outside combat on
         each hero it can aim at."""
         config = self.config
         actions = [DONE]
-        any_dead = not all(self.alive)
-        for index, card in enumerate(self.items[seat]):
+        any_dead = not all(self.alive(hero) for hero in range(self.n_players))
+        for index, card in enumerate(self.seat_zone(seat, ITEMS_HELD).cards):
             if config.usable_outside_combat[card]:
-                actions.extend(self._targets(USE << 16 | index << 8, config.targets[card], False, [], any_dead, True))
-        return tuple(actions)
+                self._add_targets(actions, USE_ITEM, index, config.targets[card], False, [], any_dead, True)
+        return actions
 
     def _use_outside_combat(self, seat: int, action: int) -> None:
         """Use one item before the damage lands (the hero may then use another)."""
-        self.phase = -1
-        self.choice_left = 0
-        self.choice_seat = -1
         if action == DONE:
             return
         config = self.config
-        index, target = action >> 8 & 0xFF, action & 0xFF
-        card = self.items[seat].pop(index)
-        self._item_pile(card).bury(card)
-        self.counters[seat][_PLAYED][card] += 1
-        self.first_played[seat].setdefault(card, self.turn_count)
-        hero = target // SLOTS
+        index, hero = USE_ITEM.field(action, 0), USE_ITEM.field(action, 1)
+        card = self.seat_zone(seat, ITEMS_HELD).take(index)
+        self._item_pile(card).bury_face_up(card)
+        self.stats.note_played(seat, _PLAYED, card, self.numbers[TURN_COUNT])
         if self.trace is not None:
-            self._emit("use", f"seat {seat} uses {config.names[card]} outside combat (hero {hero})", seat=seat,
-                       card=config.names[card])
+            self.emit("use", f"seat {seat} uses {config.names[card]} outside combat (hero {hero})", seat=seat,
+                      card=config.names[card])
         for primitive, amount in config.effects[card]:
             if primitive == P_NEGATE:
-                self.shielded[hero] = True
+                self.set_seat_number(hero, SHIELDED, 1)
             elif primitive == P_HEAL:
                 self._heal_hero(hero, amount)
             elif primitive == P_HEAL_SELF:
@@ -1278,129 +1183,126 @@ class PartyState(GameState):
                 for other in range(self.n_players):
                     self._heal_hero(other, amount)
             elif primitive == P_RESURRECT:
-                if not self.alive[hero]:
+                if not self.alive(hero):
                     self._revive(hero, amount, config.hand_size)
             elif primitive == P_DRAW:
                 self._draw_cards(seat, amount)
-        self.tasks.append((T_ITEM_WINDOW, seat, 0, 0))
+        self.push(_TASK_OF[ITEMS * MAX_SEATS + seat])
 
     def _draw_items(self, seat: int, count: int, kind: int) -> None:
-        pile = self.treasure_deck if kind == TREASURE else self.encounter_deck
+        pile = self.zones[TREASURE_DECK if kind == TREASURE else ENCOUNTER_DECK]
+        pending = self.zones[PENDING_ITEMS]
         for _ in range(count):
-            card = pile.draw(self.rng)
+            card = draw_face_down(pile, self.rng)
             if card < 0:
                 break
-            self.pending_items.append(card)
-            self.pending_owners.append(seat)
+            pending.add(card)
             if self.trace is not None:
-                self._emit("draw_item", f"seat {seat} draws {self.config.names[card]}", seat=seat,
-                           card=self.config.names[card])
-        self.tasks.append((T_ORDER, seat, 0, 0))
+                self.emit("draw_item", f"seat {seat} draws {self.config.names[card]}", seat=seat,
+                          card=self.config.names[card])
+        # The drawn cards all belong to ``seat``: the items one hero's card
+        # brings resolve (on top of the stack) before another hero draws any.
+        self.push(Task(ORDER, seat, seat))
 
-    def _order(self, seat: int) -> bool:
+    def _order(self, task: Task) -> None:
         """Several drawn treasures/encounters: the party picks which resolves next."""
-        if not self.pending_items:
-            return False
-        if len(self.pending_items) == 1:
-            self._choose_item(0)
-            return False
-        self.order_seat = seat
-        return self._ask(ORDER, seat if self.alive[seat] else self._next_living(seat), 1, self._party_alive())
+        count = len(self.zones[PENDING_ITEMS].cards)
+        if count == 0:
+            return
+        owner = task.a
+        if count == 1:
+            self._choose_item(owner, 0)
+            return
+        chooser = owner if self.alive(owner) else self._next_living(owner)
+        if self._party_alive():
+            self.ask(task if chooser == task.seat else Task(ORDER, chooser, owner), self.choices(task))
 
-    def _choose_item(self, index: int) -> None:
-        card = self.pending_items.pop(index)
-        owner = self.pending_owners.pop(index)
-        self.phase = -1
-        if self.pending_items:
-            self.tasks.append((T_ORDER, owner, 0, 0))
-        self.tasks.append((T_RESOLVE_ITEM, owner, 0, card))
+    def _choose_item(self, owner: int, index: int) -> None:
+        pending = self.zones[PENDING_ITEMS]
+        card = pending.take(index)
+        if pending.cards:
+            self.push(Task(ORDER, owner, owner))
+        self.push(Task(RESOLVE_ITEM, owner, card))
 
     def _resolve_item(self, seat: int, card: int) -> None:
         """Instant: resolve, then bury; single use / permanent: keep it."""
         config = self.config
-        if not self.alive[seat]:
-            self._item_pile(card).bury(card)
+        if not self.alive(seat):
+            self._item_pile(card).bury_face_up(card)
             return
-        self.counters[seat][_DRAWN][card] += 1
+        self.stats.add(seat, _DRAWN, card)
         if config.uses[card] != INSTANT:
-            self.items[seat].append(card)
+            self.seat_zone(seat, ITEMS_HELD).add(card)
             if any(p == P_PERM_HP for p, _ in config.effects[card]):
-                self.hp[seat] = min(self.hp[seat], self.max_hp(seat))
+                self._cap_hp(seat)
             return
-        self._item_pile(card).bury(card)
-        self.damage_source = config.names[card]
-        steps = [(T_EFFECT, seat, amount, primitive) for primitive, amount in config.effects[card]]
-        self.tasks.extend(reversed(steps))
+        self._item_pile(card).bury_face_up(card)
+        self.numbers[DAMAGE_SOURCE] = card
+        self._push_all([Task(EFFECT, seat, primitive, amount) for primitive, amount in config.effects[card]])
 
-    def _addable(self, seat: int) -> list[int]:
+    def _addable(self, seat: int, any_card: bool) -> list[int]:
         """Distinct cards of the Build Pool the hero may Add: class and utility
         cards (minions included) at a level-up; any card but armor, weapons
         and the Ultimate for a land's or an item's Add."""
         kinds = self.config.kinds
-        allowed = ADDABLE_BY_CARDS if self.add_any_card else SKILL_KINDS
-        return sorted({card for card in self.pools[seat] if kinds[card] in allowed})
+        allowed = ADDABLE_BY_CARDS if any_card else SKILL_KINDS
+        return sorted({card for card in self.seat_zone(seat, BUILD_POOL).cards if kinds[card] in allowed})
 
     def _add_card(self, seat: int, card: int) -> None:
         """Added cards go to the bury pile (face up under the Hero Deck)."""
-        self.pools[seat].remove(card)
-        self._bury_hero_card(seat, card)
+        pool = self.seat_zone(seat, BUILD_POOL)
+        self._bury_hero_card(seat, pool.take(pool.cards.index(card)))
         if self.trace is not None:
-            self._emit("add", f"seat {seat} adds {self.config.names[card]}", seat=seat, card=self.config.names[card])
-        self._continue_choice(ADD, seat, False)
+            self.emit("add", f"seat {seat} adds {self.config.names[card]}", seat=seat, card=self.config.names[card])
 
     def _remove_from_hand(self, seat: int, position: int) -> None:
         """Back to the Build Pool; a card removed from the hand is replaced by a draw."""
-        card = self.hands[seat].pop(position)
-        self.pools[seat].append(card)
+        card = move_card(self.seat_zone(seat, HAND), position, self.seat_zone(seat, BUILD_POOL))
         self._draw_cards(seat, 1)
         if self.trace is not None:
-            self._emit("remove", f"seat {seat} removes {self.config.names[card]}", seat=seat,
-                       card=self.config.names[card])
-        self._continue_choice(REMOVE, seat, False)
+            self.emit("remove", f"seat {seat} removes {self.config.names[card]}", seat=seat,
+                      card=self.config.names[card])
 
     # ---------------------------------------------------------------- combat
 
     def _fight_monsters(self, count: int) -> None:
-        monsters = []
+        deck, fighting = self.zones[MONSTER_DECK], self.zones[FIGHTING_MONSTERS]
         for _ in range(count):
-            card = self.monster_deck.draw(self.rng)
+            card = draw_face_down(deck, self.rng)
             if card >= 0:
-                monsters.append(card)
-        if monsters:
-            self._start_combat(monsters, [ENEMY_MONSTER] * len(monsters))
+                fighting.add(card)
+        if fighting.cards:
+            self._start_combat(list(fighting.cards), ENEMY_MONSTER)
 
-    def _start_combat(self, cards: list[int], kinds: list[int]) -> None:
+    def _start_combat(self, cards: list[int], kind: int) -> None:
         """Enemy stats by party level, HP multiplied by the number of heroes."""
-        config = self.config
-        self.in_combat = True
-        self.enemies = list(cards)
-        self.enemy_kinds = list(kinds)
-        self.enemy_stats = []
-        self.enemy_hp = []
-        for card in cards:
-            stats = stats_for(config, card, self.level)
-            self.enemy_stats.append(stats)
-            self.enemy_hp.append(stats[3] * self.n_players)
-        count = len(cards)
-        self.enemy_slow = [0] * count
-        self.enemy_weaken = [0] * count
-        self.enemy_expose = [0] * count
-        self.combat_round = 0
+        config, numbers, step = self.config, self.numbers, self.max_enemies
+        numbers[IN_COMBAT] = 1
+        numbers[ENEMY_COUNT] = len(cards)
+        numbers[COMBAT_ROUND] = 0
+        for enemy, card in enumerate(cards):
+            stats = stats_for(config, card, numbers[LEVEL])
+            for stat, value in ((ENEMY_CARD, card), (ENEMY_KIND, kind), (ENEMY_HP, stats[3] * self.n_players),
+                                (ENEMY_BASE_ATTACK, stats[0]), (ENEMY_BASE_DEFENSE, stats[1]),
+                                (ENEMY_BASE_SPEED, stats[2]), (ENEMY_SLOW, 0), (ENEMY_WEAKEN, 0), (ENEMY_EXPOSE, 0)):
+                numbers[ENEMY_NUMBERS + stat * step + enemy] = value
         if self.trace is not None:
-            text = ", ".join(f"{config.names[c]} (attack {s[0]}, defense {s[1]}, speed {s[2]}, HP {h})"
-                             for c, s, h in zip(cards, self.enemy_stats, self.enemy_hp, strict=True))
-            self._emit("combat", f"combat against {text}", enemies=[config.names[c] for c in cards])
+            text = ", ".join(f"{config.names[card]} (attack {self.enemy_number(ENEMY_BASE_ATTACK, enemy)}, defense "
+                             f"{self.enemy_number(ENEMY_BASE_DEFENSE, enemy)}, speed "
+                             f"{self.enemy_number(ENEMY_BASE_SPEED, enemy)}, HP {self.enemy_number(ENEMY_HP, enemy)})"
+                             for enemy, card in enumerate(cards))
+            self.emit("combat", f"combat against {text}", enemies=[config.names[card] for card in cards])
         self._start_round()
+        self.push(_TABLE_TASK[COMBAT])
 
     def _start_round(self) -> None:
-        self.combat_round += 1
-        self.total_rounds += 1
-        start = self.holder if self.holder >= 0 else 0
-        self.planners = [(start + offset) % self.n_players for offset in range(self.n_players)]
-        self.planner_index = 0
-        self.passes = 0
-        self.combat_version += 1
-        if self.config.modifier_effects:
+        numbers = self.numbers
+        numbers[COMBAT_ROUND] += 1
+        numbers[TOTAL_ROUNDS] += 1
+        numbers[PLANNER_INDEX] = 0
+        numbers[PASSES] = 0
+        numbers[COMBAT_VERSION] += 1
+        if self.config.decks.modifier_effects:
             self._apply_combat_modifier()
 
     def _apply_combat_modifier(self) -> None:
@@ -1409,267 +1311,229 @@ class PartyState(GameState):
         against every enemy); a round in which one of them changes a number
         counts as a trigger."""
         config = self.config
-        dead = sum(1 for alive in self.alive if not alive)
+        dead = sum(1 for seat in range(self.n_players) if not self.alive(seat))
         triggered = False
-        for primitive, amount in config.modifier_effects:
+        for primitive, amount in config.decks.modifier_effects:
             if primitive == P_ENEMY_ATTACK_PER_DEAD:
-                self.enemy_attack_bonus += amount * dead
+                self.numbers[ENEMY_ATTACK_BONUS] += amount * dead
                 triggered = triggered or amount * dead != 0
             else:
-                self._combat_effects(self.holder, ((primitive, amount),), 0, -1, False)
+                self._combat_effects(self.numbers[HOLDER], ((primitive, amount),), 0, -1, False)
                 triggered = triggered or amount != 0
         if triggered:
-            self.modifier_triggers += 1
+            self.numbers[MODIFIER_TRIGGERS] += 1
             if self.trace is not None:
-                names = self._names(config.combat_modifiers)
-                self._emit("modifier", f"combat modifier {names}: {dead} dead heroes, enemy attack "
-                           f"+{self.enemy_attack_bonus} this round", dead=dead,
-                           enemy_attack_bonus=self.enemy_attack_bonus)
+                bonus = self.numbers[ENEMY_ATTACK_BONUS]
+                self.emit("modifier", f"combat modifier {self._names(config.decks.combat_modifiers)}: {dead} dead "
+                          f"heroes, enemy attack +{bonus} this round", dead=dead, enemy_attack_bonus=bonus)
 
-    def _combat_needs_decision(self) -> bool:
-        """Walk the planners; when planning is over, execute the round.
+    def _combat_needs_decision(self) -> None:
+        """Walk the planners (from the Turn Counter holder) and ask the next one
+        who can act; when planning is over, execute the round, until the combat ends.
 
-        ``rules.planning = "once"``: each hero plans once, in turn from the
-        Turn Counter holder. ``"anytime"`` (skills "may be used anytime within
-        the combat, even out of turn"): planning goes round the table again
-        and again until every hero has passed in a row, so a hero who was done
-        may answer what a teammate played."""
-        planners = self.planners
-        count = len(planners)
-        if self.config.planning == PLANNING_ONCE:
-            while self.planner_index < count:
-                seat = planners[self.planner_index]
-                if self.alive[seat] and self._can_plan(seat):
-                    return self._ask_plan(seat)
-                self.planner_index += 1
-        else:
-            while self.passes < count:
-                seat = planners[self.planner_index % count]
-                if self.alive[seat] and self._can_plan(seat):
-                    return self._ask_plan(seat)
-                self.passes += 1
-                self.planner_index += 1
-        self.phase = -1
-        self._execute_round()
-        return False
+        ``rules.planning = "once"``: each hero plans once, in turn. ``"anytime"``
+        (skills "may be used anytime within the combat, even out of turn"):
+        planning goes round the table again and again until every hero has
+        passed in a row, so a hero who was done may answer what a teammate played."""
+        numbers, count = self.numbers, self.n_players
+        once = self.config.planning == PLANNING_ONCE
+        while numbers[IN_COMBAT]:
+            start = numbers[HOLDER] if numbers[HOLDER] >= 0 else 0
+            while numbers[PLANNER_INDEX] < count if once else numbers[PASSES] < count:
+                seat = (start + numbers[PLANNER_INDEX] % count) % count
+                if self.alive(seat):
+                    actions = self._plan_actions(seat)
+                    if len(actions) > 1 or self.hand(seat):
+                        self.ask(_TASK_OF[PLAN * MAX_SEATS + seat], actions)
+                        return
+                if not once:
+                    numbers[PASSES] += 1
+                numbers[PLANNER_INDEX] += 1
+            self._execute_round()
 
-    def _ask_plan(self, seat: int) -> bool:
-        self.phase = PLAN
-        self.current_player = seat
-        return True
-
-    def _can_plan(self, seat: int) -> bool:
-        """Whether ``seat`` has anything to do but "done": any hand card can
-        at least be buried for +1, held single-use items can be used."""
-        if self.hands[seat]:
-            return True
-        return len(self._plan_actions(seat)) > 1
-
-    def _plan_actions(self, seat: int) -> tuple[int, ...]:
+    def _plan_actions(self, seat: int) -> list[int]:
         config = self.config
         actions = [DONE]
         living = self.living_enemies()
         designate = len(living) > 1
-        hand = self.hands[seat]
-        any_dead = not all(self.alive)
-        positions = self._distinct_positions(hand)
+        hand = self.hand(seat)
+        any_dead = not all(self.alive(hero) for hero in range(self.n_players))
+        positions = distinct_positions(hand)
         for position in positions:
             card = hand[position]
-            actions.extend(self._targets(PLAY << 16 | position << 8, config.targets[card],
-                                         designate and config.aims_at_enemy[card], living, any_dead,
-                                         self._playable(seat, config.effects[card])))
+            self._add_targets(actions, PLAY_CARD, position, config.targets[card],
+                              designate and config.aims_at_enemy[card], living, any_dead,
+                              self._playable(seat, config.effects[card]))
         for position in positions:
-            base = BURY_BONUS << 16 | position << 8
             for hero in range(self.n_players):
-                if self.alive[hero]:
+                if self.alive(hero):
                     for enemy in living:
-                        actions.append(base | hero * SLOTS + enemy)
+                        actions.append(BURY_FOR_DEFENSE.encode(position, hero, enemy))
                     for enemy in living:
-                        actions.append(base | hero * SLOTS + ATTACK_SLOT + enemy)
-        for index, card in enumerate(self.items[seat]):
+                        actions.append(BURY_FOR_ATTACK.encode(position, hero, enemy))
+        for index, card in enumerate(self.seat_zone(seat, ITEMS_HELD).cards):
             if config.uses[card] == SINGLE_USE:
-                actions.extend(self._targets(USE << 16 | index << 8, config.targets[card],
-                                             designate and config.aims_at_enemy[card], living, any_dead,
-                                             self._playable(seat, config.effects[card])))
-        for index in range(SACRIFICE_MINION + len(self.minions[seat])):
-            card = self._sacrificeable(seat, index)
+                self._add_targets(actions, USE_ITEM, index, config.targets[card],
+                                  designate and config.aims_at_enemy[card], living, any_dead,
+                                  self._playable(seat, config.effects[card]))
+        for index in range(SACRIFICE_MINION + len(self.seat_zone(seat, MINIONS).cards)):
+            card = self.sacrificeable(seat, index)
             if card >= 0 and config.sacrifices[card]:
-                actions.extend(self._targets(SACRIFICE << 16 | index << 8, config.sacrifice_targets[card],
-                                             designate and config.sacrifice_aims_at_enemy[card], living, any_dead,
-                                             self._playable(seat, config.sacrifices[card])))
-        return tuple(actions)
+                self._add_targets(actions, SACRIFICE, index, config.sacrifice_targets[card],
+                                  designate and config.sacrifice_aims_at_enemy[card], living, any_dead,
+                                  self._playable(seat, config.sacrifices[card]))
+        return actions
 
     def _playable(self, seat: int, effects: Effects) -> bool:
         """Only one 2x/3x multiplier per stat per hero per round."""
         for primitive, _ in effects:
-            if primitive == P_MULTIPLY_ATTACK and max(self.multiply_attack[seat]) > 1:
-                return False
-            if primitive == P_MULTIPLY_DEFENSE and max(self.multiply_defense[seat]) > 1:
-                return False
+            if primitive in (P_MULTIPLY_ATTACK, P_MULTIPLY_DEFENSE):
+                stat = MULTIPLY_ATTACK if primitive == P_MULTIPLY_ATTACK else MULTIPLY_DEFENSE
+                if max(self.round_number(seat, stat, enemy) for enemy in range(self.max_enemies)) > 1:
+                    return False
         return True
 
-    def _targets(self, base: int, target: int, designate: bool, living: list[int], any_dead: bool,
-                 playable: bool) -> list[int]:
-        """``base`` with every (hero, enemy) target the card can take: the
-        heroes it may aim at (none, a living or a dead one) times the living
-        enemies it may be designated to (only when there are two or more)."""
+    def _add_targets(self, actions: list[int], action_type: ActionType, index: int, target: int, designate: bool,
+                     living: list[int], any_dead: bool, playable: bool) -> None:
+        """Append ``action_type`` on ``index`` with every (hero, enemy) target
+        the card can take: the heroes it may aim at (none, a living or a dead
+        one) times the living enemies it may be designated to (only when
+        there are two or more)."""
         if not playable:
-            return []
+            return
         if target == TARGET_HERO:
-            heroes = [hero for hero in range(self.n_players) if self.alive[hero]]
+            heroes = [hero for hero in range(self.n_players) if self.alive(hero)]
         elif target == TARGET_DEAD:
             if not any_dead:
-                return []
-            heroes = [hero for hero in range(self.n_players) if not self.alive[hero]]
+                return
+            heroes = [hero for hero in range(self.n_players) if not self.alive(hero)]
         else:
             heroes = [0]
         enemies = living if designate else [living[0] if living else 0]
-        return [base | hero * SLOTS + enemy for hero in heroes for enemy in enemies]
+        for hero in heroes:
+            for enemy in enemies:
+                actions.append(action_type.encode(index, hero, enemy))
 
     def _plan(self, seat: int, action: int) -> None:
         """One planning action: play, bury for +1, use an item, sacrifice, or done."""
+        numbers = self.numbers
         if action == DONE:
-            self.planner_index += 1
-            self.passes += 1
+            numbers[PLANNER_INDEX] += 1
+            numbers[PASSES] += 1
             return
-        self.passes = 0
-        self.combat_version += 1
+        numbers[PASSES] = 0
+        numbers[COMBAT_VERSION] += 1
         config = self.config
-        verb, index, target = action >> 16, action >> 8 & 0xFF, action & 0xFF
-        hero, slot = target // SLOTS, target % SLOTS
-        if verb == PLAY:
-            card = self.hands[seat].pop(index)
-            self._count_play(seat, card)
+        index, hero, enemy = PLAY_CARD.field(action, 0), PLAY_CARD.field(action, 1), PLAY_CARD.field(action, 2)
+        turn = numbers[TURN_COUNT]
+        if PLAY_CARD.matches(action):
+            hand = self.seat_zone(seat, HAND)
+            card = hand.cards[index]
+            self.stats.note_played(seat, _PLAYED, card, turn)
             kind = config.kinds[card]
-            if kind == MINION:
-                self.minions[seat].append(card)  # a permanent from now on
-            else:
-                (self.aside if config.once_per_combat[card] else self.in_play)[seat].append(card)
+            # A minion is a permanent from now on; a once-per-combat card waits for the end of the combat.
+            move_card(hand, index, self.seat_zone(seat, MINIONS if kind == MINION else
+                                                  ASIDE if config.once_per_combat[card] else IN_PLAY))
             if self.trace is not None:
-                self._emit("play", f"seat {seat} plays {config.names[card]}{self._aim(card, hero, slot)}", seat=seat,
-                           card=config.names[card], target=target)
-            self._combat_effects(seat, config.effects[card], hero, slot, kind in (ATTACK, DEFENSE))
-        elif verb == BURY_BONUS:
-            card = self.hands[seat].pop(index)
-            self.counters[seat][_BURIED][card] += 1
+                self.emit("play", f"seat {seat} plays {config.names[card]}{self._aim(card, hero, enemy)}", seat=seat,
+                          card=config.names[card], hero=hero, enemy=enemy)
+            self._combat_effects(seat, config.effects[card], hero, enemy, kind in (ATTACK, DEFENSE))
+        elif BURY_FOR_DEFENSE.matches(action) or BURY_FOR_ATTACK.matches(action):
+            card = self.seat_zone(seat, HAND).take(index)
+            self.stats.add(seat, _BURIED, card)
             self._bury_hero_card(seat, card)
-            if slot < ATTACK_SLOT:
-                self.bonus_defense[hero][slot] += 1
-            else:
-                self.bonus_attack[hero][slot - ATTACK_SLOT] += 1
+            attack = BURY_FOR_ATTACK.matches(action)
+            self.seat_numbers[self.round_index(hero, BONUS_ATTACK if attack else BONUS_DEFENSE, enemy)] += 1
             if self.trace is not None:
-                self._emit("bury_bonus", f"seat {seat} buries {config.names[card]} for {self._bonus_text(hero, slot)}",
-                           seat=seat)
-        elif verb == USE:
-            card = self.items[seat].pop(index)
-            self._item_pile(card).bury(card)
-            self._count_play(seat, card)
+                self.emit("bury_bonus", f"seat {seat} buries {config.names[card]} for "
+                          f"{self._bonus_text(hero, enemy, attack)}", seat=seat)
+        elif USE_ITEM.matches(action):
+            card = self.seat_zone(seat, ITEMS_HELD).take(index)
+            self._item_pile(card).bury_face_up(card)
+            self.stats.note_played(seat, _PLAYED, card, turn)
             if self.trace is not None:
-                self._emit("use", f"seat {seat} uses {config.names[card]}{self._aim(card, hero, slot)}", seat=seat,
-                           card=config.names[card])
-            self._combat_effects(seat, config.effects[card], hero, slot, False)
+                self.emit("use", f"seat {seat} uses {config.names[card]}{self._aim(card, hero, enemy)}", seat=seat,
+                          card=config.names[card])
+            self._combat_effects(seat, config.effects[card], hero, enemy, False)
         else:
-            card = self._sacrificeable(seat, index)
-            if index == 0:
-                self.weapons[seat] = -1
-            elif index == 1:
-                self.armors[seat] = -1
-            else:
-                self.minions[seat].pop(index - SACRIFICE_MINION)
-            self.pools[seat].append(card)  # sacrificed: back to the Build Pool
-            self._count_play(seat, card)
-            self.hp[seat] = min(self.hp[seat], self.max_hp(seat))
+            card = self.sacrificeable(seat, index)
+            which = WEAPON_SLOT if index == 0 else ARMOR_SLOT if index == 1 else MINIONS
+            source = self.seat_zone(seat, which)
+            move_card(source, 0 if which != MINIONS else index - SACRIFICE_MINION, self.seat_zone(seat, BUILD_POOL))
+            self.stats.note_played(seat, _PLAYED, card, turn)
+            self._cap_hp(seat)
             if self.trace is not None:
-                aim = self._aim(card, hero, slot, True)
-                self._emit("sacrifice", f"seat {seat} sacrifices {config.names[card]}{aim}", seat=seat,
-                           card=config.names[card])
-            self._combat_effects(seat, config.sacrifices[card], hero, slot, False)
+                aim = self._aim(card, hero, enemy, True)
+                self.emit("sacrifice", f"seat {seat} sacrifices {config.names[card]}{aim}", seat=seat,
+                          card=config.names[card])
+            self._combat_effects(seat, config.sacrifices[card], hero, enemy, False)
         if not self.living_enemies():
             self._finish_round()
-
-    def _count_play(self, seat: int, card: int) -> None:
-        self.counters[seat][_PLAYED][card] += 1
-        self.first_played[seat].setdefault(card, self.turn_count)
 
     def _combat_effects(self, seat: int, effects: Effects, hero: int, enemy: int, basic_card: bool) -> None:
         """Apply a card's effects, aimed at ``hero`` (for guard, negate, heal,
         resurrect) and designated to ``enemy`` (every enemy when -1: the
         Combat Modifier's party bonuses); the numbers of Attack and Defense
         cards are the ones a 2x/3x multiplier doubles or triples."""
-        enemies = [enemy] if enemy >= 0 else list(range(len(self.enemies)))
-        heroes = range(self.n_players)
+        enemies = [enemy] if enemy >= 0 else list(range(self.numbers[ENEMY_COUNT]))
+        numbers = self.seat_numbers
         for primitive, amount in effects:
+            # (who, stat, how): the round number it changes for ``who`` (-1: every hero)
+            # by adding ``amount`` (or setting it, for multipliers and negate).
+            stat = -1
+            who = seat
             if primitive == P_ATTACK:
-                for e in enemies:
-                    if basic_card:
-                        self.card_attack[seat][e] += amount
-                    else:
-                        self.bonus_attack[seat][e] += amount
+                stat = CARD_ATTACK if basic_card else BONUS_ATTACK
             elif primitive == P_DEFENSE:
-                for e in enemies:
-                    if basic_card:
-                        self.card_defense[seat][e] += amount
-                    else:
-                        self.bonus_defense[seat][e] += amount
+                stat = CARD_DEFENSE if basic_card else BONUS_DEFENSE
             elif primitive == P_SPEED:
-                for e in enemies:
-                    self.bonus_speed[seat][e] += amount
-            elif primitive == P_PARTY_ATTACK:
-                for other in heroes:
-                    for e in enemies:
-                        self.bonus_attack[other][e] += amount
-            elif primitive == P_PARTY_DEFENSE:
-                for other in heroes:
-                    for e in enemies:
-                        self.bonus_defense[other][e] += amount
-            elif primitive == P_PARTY_SPEED:
-                for other in heroes:
-                    for e in enemies:
-                        self.bonus_speed[other][e] += amount
-            elif primitive == P_MULTIPLY_ATTACK:
-                for e in enemies:
-                    self.multiply_attack[seat][e] = amount
-            elif primitive == P_MULTIPLY_DEFENSE:
-                for e in enemies:
-                    self.multiply_defense[seat][e] = amount
+                stat = BONUS_SPEED
+            elif primitive in (P_PARTY_ATTACK, P_PARTY_DEFENSE, P_PARTY_SPEED):
+                stat = (BONUS_ATTACK if primitive == P_PARTY_ATTACK else
+                        BONUS_DEFENSE if primitive == P_PARTY_DEFENSE else BONUS_SPEED)
+                who = -1
+            elif primitive in (P_MULTIPLY_ATTACK, P_MULTIPLY_DEFENSE):
+                stat = MULTIPLY_ATTACK if primitive == P_MULTIPLY_ATTACK else MULTIPLY_DEFENSE
             elif primitive == P_GUARD:
-                for e in enemies:
-                    self.bonus_defense[hero][e] += amount
+                stat, who = BONUS_DEFENSE, hero
             elif primitive == P_NEGATE:
-                for e in enemies:
-                    self.negated[hero][e] = True
+                stat, who = NEGATED, hero
+            if stat >= 0:
+                setting = stat in (MULTIPLY_ATTACK, MULTIPLY_DEFENSE, NEGATED)
+                value = 1 if stat == NEGATED else amount
+                for other in range(self.n_players) if who < 0 else (who,):
+                    for target in enemies:
+                        at = self.round_index(other, stat, target)
+                        numbers[at] = value if setting else numbers[at] + value
             elif primitive == P_DAMAGE:
-                for e in enemies:
-                    self._damage_enemy(e, amount)
-            elif primitive == P_SLOW:
-                for e in enemies:
-                    self.enemy_slow[e] += amount
-            elif primitive == P_WEAKEN:
-                for e in enemies:
-                    self.enemy_weaken[e] += amount
-            elif primitive == P_EXPOSE:
-                for e in enemies:
-                    self.enemy_expose[e] += amount
+                for target in enemies:
+                    self._damage_enemy(target, amount)
+            elif primitive in (P_SLOW, P_WEAKEN, P_EXPOSE):
+                stat = ENEMY_SLOW if primitive == P_SLOW else ENEMY_WEAKEN if primitive == P_WEAKEN else ENEMY_EXPOSE
+                for target in enemies:
+                    self.numbers[self.enemy_index(stat, target)] += amount
             elif primitive == P_HEAL:
                 self._heal_hero(hero, amount)
             elif primitive == P_HEAL_SELF:
                 self._heal_hero(seat, amount)
             elif primitive == P_PARTY_HEAL:
-                for other in heroes:
+                for other in range(self.n_players):
                     self._heal_hero(other, amount)
             elif primitive == P_RESURRECT:
-                if not self.alive[hero]:
+                if not self.alive(hero):
                     self._revive(hero, amount, self.config.hand_size)
             elif primitive == P_DRAW:
                 self._draw_cards(seat, amount)
 
     def _damage_enemy(self, enemy: int, amount: int) -> None:
-        if self.enemy_hp[enemy] <= 0:
+        at = self.enemy_index(ENEMY_HP, enemy)
+        hp = self.numbers[at]
+        if hp <= 0:
             return
-        self.enemy_hp[enemy] = max(0, self.enemy_hp[enemy] - amount)
-        if self.enemy_hp[enemy] == 0 and self.trace is not None:
-            self._emit("enemy_dies", f"{self.config.names[self.enemies[enemy]]} dies",
-                       enemy=self.config.names[self.enemies[enemy]])
+        self.numbers[at] = max(0, hp - amount)
+        if hp <= amount and self.trace is not None:
+            name = self.config.names[self.enemy_number(ENEMY_CARD, enemy)]
+            self.emit("enemy_dies", f"{name} dies", enemy=name)
 
     def initiative(self) -> list[tuple[bool, int, int]]:
         """The round's attacks by speed, fastest first: ``(True, seat, enemy)``
@@ -1679,7 +1543,7 @@ class PartyState(GameState):
         order: list[tuple[int, int, int, int, bool]] = []
         living = self.living_enemies()
         for seat in range(self.n_players):
-            if self.alive[seat]:
+            if self.alive(seat):
                 for enemy in living:
                     order.append((-self.hero_speed(seat, enemy), 0, seat, enemy, True))
         for enemy in living:
@@ -1693,9 +1557,9 @@ class PartyState(GameState):
             if not self.living_enemies() or not self._party_alive():
                 break
             if is_hero:
-                if self.alive[index] and self.enemy_hp[enemy] > 0:
+                if self.alive(index) and self.enemy_number(ENEMY_HP, enemy) > 0:
                     self._hero_attacks(index, enemy)
-            elif self.enemy_hp[index] > 0:
+            elif self.enemy_number(ENEMY_HP, index) > 0:
                 self._enemy_attacks(index)
         self._finish_round()
 
@@ -1704,160 +1568,153 @@ class PartyState(GameState):
         total, defense = self.hero_attack(seat, enemy), self.enemy_defense(enemy)
         hit = total >= defense
         if self.trace is not None:
-            self._emit("attack", f"seat {seat} attacks {self.config.names[self.enemies[enemy]]}: {total} against "
-                       f"defense {defense}: {'hit' if hit else 'miss'}", seat=seat, hit=hit)
+            self.emit("attack", f"seat {seat} attacks {self.config.names[self.enemy_number(ENEMY_CARD, enemy)]}: "
+                      f"{total} against defense {defense}: {'hit' if hit else 'miss'}", seat=seat, hit=hit)
         if hit:
             self._damage_enemy(enemy, 1)
 
     def _enemy_attacks(self, enemy: int) -> None:
         """The enemy attacks every living hero once for the attack above each
         hero's defense against it."""
-        attack = self.enemy_attack(enemy)
+        attack, card = self.enemy_attack(enemy), self.enemy_number(ENEMY_CARD, enemy)
         for seat in range(self.n_players):
-            if not self.alive[seat]:
+            if not self.alive(seat):
                 continue
             damage = self.damage_from(seat, enemy)
             if self.trace is not None:
-                self._emit("enemy_attack", f"{self.config.names[self.enemies[enemy]]} attacks seat {seat}: {attack} "
-                           f"against defense {self.hero_defense(seat, enemy)}: {damage} damage", seat=seat,
-                           damage=damage)
+                self.emit("enemy_attack", f"{self.config.names[card]} attacks seat {seat}: {attack} against defense "
+                          f"{self.hero_defense(seat, enemy)}: {damage} damage", seat=seat, damage=damage)
             self._damage_hero(seat, damage)
-            if not self.alive[seat]:
-                self.last_enemy = self.config.names[self.enemies[enemy]]
+            if not self.alive(seat):
+                self.numbers[LAST_ENEMY] = card
 
     def _finish_round(self) -> None:
         """Bury used cards, reset stats, one draw per living hero; then the
         next round, or the end of combat."""
         for seat in range(self.n_players):
-            for card in self.in_play[seat]:
+            for card in self.seat_zone(seat, IN_PLAY).take_all():
                 self._bury_hero_card(seat, card)
-            self.in_play[seat] = []
         self._reset_round_stats()
         for seat in range(self.n_players):
-            if self.alive[seat]:
+            if self.alive(seat):
                 self._draw_cards(seat, 1)
         if not self._party_alive() or not self.living_enemies():
             self._end_combat()
             return
-        if self.combat_round >= self.config.max_combat_rounds:
-            self.in_combat = False
+        if self.numbers[COMBAT_ROUND] >= self.config.max_combat_rounds:
+            self.numbers[IN_COMBAT] = 0
             self._end(END_ROUND_CAP)
             return
         self._start_round()
 
     def _reset_round_stats(self) -> None:
+        numbers, size, step = self.seat_numbers, self.n_seat_numbers, self.max_enemies
         for seat in range(self.n_players):
-            for enemy in range(self.config.max_enemies):
-                self.card_attack[seat][enemy] = 0
-                self.bonus_attack[seat][enemy] = 0
-                self.card_defense[seat][enemy] = 0
-                self.bonus_defense[seat][enemy] = 0
-                self.bonus_speed[seat][enemy] = 0
-                self.multiply_attack[seat][enemy] = 1
-                self.multiply_defense[seat][enemy] = 1
-                self.negated[seat][enemy] = False
-        for enemy in range(len(self.enemies)):
-            self.enemy_slow[enemy] = 0
-            self.enemy_weaken[enemy] = 0
-            self.enemy_expose[enemy] = 0
-        self.enemy_attack_bonus = 0
+            for stat in range(ROUND_STATS):
+                value = 1 if stat in (MULTIPLY_ATTACK, MULTIPLY_DEFENSE) else 0
+                first = seat * size + ROUND_NUMBERS + stat * step
+                for at in range(first, first + step):
+                    numbers[at] = value
+        for stat in (ENEMY_SLOW, ENEMY_WEAKEN, ENEMY_EXPOSE):
+            first = ENEMY_NUMBERS + stat * step
+            for at in range(first, first + self.numbers[ENEMY_COUNT]):
+                self.numbers[at] = 0
+        self.numbers[ENEMY_ATTACK_BONUS] = 0
 
     def _end_combat(self) -> None:
         """Once-per-combat cards are buried; dead monsters buried; rewards."""
-        config = self.config
-        self.in_combat = False
-        self.phase = -1
+        config, numbers = self.config, self.numbers
+        numbers[IN_COMBAT] = 0
         for seat in range(self.n_players):
-            for card in self.aside[seat]:
+            for card in self.seat_zone(seat, ASIDE).take_all():
                 self._bury_hero_card(seat, card)
-            self.aside[seat] = []
         won = self._party_alive()
         boss_killed = False
-        nemesis_rewards: list[tuple[int, int, int, int]] = []
-        for card, kind in zip(self.enemies, self.enemy_kinds, strict=True):
-            if kind == ENEMY_MONSTER:
-                self.monster_deck.bury(card)
-            elif kind == ENEMY_BOSS:
+        nemesis_rewards: list[Task] = []
+        monster_deck = self.zones[MONSTER_DECK]
+        for card in self.zones[FIGHTING_MONSTERS].take_all():
+            monster_deck.bury_face_up(card)
+        enemies = self.enemy_cards()
+        for enemy, card in enumerate(enemies):
+            kind = self.enemy_number(ENEMY_KIND, enemy)
+            if kind == ENEMY_BOSS:
                 boss_killed = won
             if won and kind != ENEMY_MONSTER and config.nemesis:
                 for seat in range(self.n_players):
-                    cls = self.classes[seat]
-                    if self.alive[seat] and config.nemesis_types[cls] == config.enemy_types[card]:
-                        nemesis_rewards.append((T_DRAW_ITEMS, seat, config.nemesis_reward[cls], TREASURE))
+                    cls = self.seat_number(seat, HERO_CLASS)
+                    if self.alive(seat) and config.heroes.nemesis_types[cls] == config.enemy_types[card]:
+                        nemesis_rewards.append(Task(DRAW_ITEMS, seat, config.heroes.nemesis_reward[cls], TREASURE))
         if won:
-            self.last_enemy = config.names[self.enemies[-1]]
+            numbers[LAST_ENEMY] = enemies[-1]
         if self.trace is not None:
-            self._emit("combat_end", "the party wins the combat" if won else "the party is wiped out")
-        enemies = self.enemies
-        self._clear_enemies()
+            self.emit("combat_end", "the party wins the combat" if won else "the party is wiped out")
+        numbers[ENEMY_COUNT] = 0
+        numbers[ENEMY_ATTACK_BONUS] = 0
+        numbers[COMBAT_ROUND] = 0
         if not won:
-            self._check_wipe(enemies)
+            self._check_wipe()
             return
         if boss_killed:
-            self.tasks.append((T_LEVEL_UP, -1, 0, 0))
-        self.tasks.extend(reversed(nemesis_rewards))
+            self.push(_TABLE_TASK[LEVEL_UP])
+        self._push_all(nemesis_rewards)
 
-    def _check_wipe(self, enemies: list[int] | None) -> None:
+    def _check_wipe(self) -> None:
         """Every hero dead: the party loses - or, in Party mode, goes on."""
         if self._party_alive():
             return
-        self.in_combat = False
-        self.wipes += 1
-        if self.wipes == 1:
-            self.first_wipe_level = self.level
+        numbers = self.numbers
+        numbers[IN_COMBAT] = 0
+        numbers[WIPES] += 1
+        if numbers[WIPES] == 1:
+            numbers[FIRST_WIPE_LEVEL] = numbers[LEVEL]
         if not self.config.party_mode:
             self._end(END_PARTY_DEAD)
             return
         if self.trace is not None:
-            self._emit("wipe", "Party mode: the party is revived and advances")
-        self.tasks = []
-        for card in self.pending_items:
-            self._item_pile(card).bury(card)
-        self.pending_items = []
-        self.pending_owners = []
-        self.shielded = [False] * self.n_players
+            self.emit("wipe", "Party mode: the party is revived and advances")
+        self.decisions.stack.clear()
+        for card in self.zones[PENDING_ITEMS].take_all():
+            self._item_pile(card).bury_face_up(card)
         for seat in range(self.n_players):
-            self.alive[seat] = True
-            self.hp[seat] = 1  # full HP on the next level card, even in Hardcore
-        boss = self.tiers[0][0]
-        if boss >= 0:
-            self.boss_pools[self.config.boss_levels[boss] - 1].append(boss)
-            self.tiers[0][0] = -1
-        steps: list[tuple[int, int, int, int]] = [(T_ADD, seat, 1, ADD_SKILL_CARD) for seat in range(self.n_players)]
-        steps.append((T_NEXT_LEVEL, -1, (1 if self.level < LEVELS else 0) | 2, 0))
-        self.tasks.extend(reversed(steps))
+            self.set_seat_number(seat, SHIELDED, 0)
+            self.set_seat_number(seat, ALIVE, 1)
+            self._set_hp(seat, 1)  # full HP on the next level card, even in Hardcore
+        boss = self.boss()
+        if boss >= 0:  # back into its level's pool, face down: nobody knows where
+            self.zones[BOSS_POOL + self.config.boss_levels[boss] - 1].add(self.zones[PYRAMID_TOP].take(0), NOBODY)
+        steps = [Task(ADD, seat, ADD_SKILL_CARD) for seat in range(self.n_players)]
+        steps.append(Task(NEXT_LEVEL, -1, 1 if numbers[LEVEL] < LEVELS else 0, 1))
+        self._push_all(steps)
 
     # -------------------------------------------------------------- level-up
 
     def _level_up(self) -> None:
         """After a boss: a treasure each, an added class/utility card each,
         the Ultimate vote, then the next level."""
-        boss = self.tiers[0][0]
-        self.boss_kills[self.level - 1] += 1
-        self.bosses_killed += 1
-        self.defeated_bosses.append(boss)
-        self.tiers[0][0] = -1
+        numbers = self.numbers
+        level = numbers[LEVEL]
+        boss = move_card(self.zones[PYRAMID_TOP], 0, self.zones[DEFEATED_BOSSES])
+        numbers[BOSS_KILLS + level - 1] += 1
+        numbers[BOSSES_KILLED] += 1
         if self.trace is not None:
-            self._emit("boss_killed", f"the party kills {self.config.names[boss]}: level {self.level} done")
-        if self.level == LEVELS:
+            self.emit("boss_killed", f"the party kills {self.config.names[boss]}: level {level} done")
+        if level == LEVELS:
             self._end(END_VICTORY)
             return
         if self.config.revive_at_level_up and not self.config.hardcore:
             # Not in the rulebook, which brings the dead back only by
             # resurrection: the switch rules.revive_at_level_up (off).
             for seat in range(self.n_players):
-                if not self.alive[seat]:
-                    self.alive[seat] = True
-                    self.hp[seat] = 1
-        steps: list[tuple[int, int, int, int]] = []
-        for offset in range(self.n_players):
-            steps.append((T_DRAW_ITEMS, (self.holder + offset) % self.n_players, 1, TREASURE))
-        for offset in range(self.n_players):
-            steps.append((T_ADD, (self.holder + offset) % self.n_players, 1, ADD_SKILL_CARD))
-        if self._ultimate_due(self.bosses_killed):
-            steps.append((T_VOTE, self.holder, 1, 0))
-        steps.append((T_NEXT_LEVEL, -1, 1, 0))
-        self.tasks.extend(reversed(steps))
+                if not self.alive(seat):
+                    self.set_seat_number(seat, ALIVE, 1)
+                    self._set_hp(seat, 1)
+        holder = numbers[HOLDER]
+        steps = [Task(DRAW_ITEMS, (holder + offset) % self.n_players, 1, TREASURE) for offset in range(self.n_players)]
+        steps += [Task(ADD, (holder + offset) % self.n_players, ADD_SKILL_CARD) for offset in range(self.n_players)]
+        if self._ultimate_due(numbers[BOSSES_KILLED]):
+            steps.append(_TASK_OF[VOTE * MAX_SEATS + holder])
+        steps.append(Task(NEXT_LEVEL, -1, 1, 0))
+        self._push_all(steps)
 
     def _ultimate_due(self, boss_number: int) -> bool:
         """4+ heroes: after every boss; 2-3: from the 2nd boss; solo: after the 3rd."""
@@ -1870,58 +1727,61 @@ class PartyState(GameState):
     def _ultimate_candidates(self) -> list[int]:
         kinds = self.config.kinds
         return [seat for seat in range(self.n_players)
-                if self.alive[seat] and any(kinds[card] == ULTIMATE for card in self.pools[seat])]
+                if self.alive(seat) and any(kinds[card] == ULTIMATE for card in self.seat_zone(seat, BUILD_POOL).cards)]
 
     def _give_ultimate(self, seat: int) -> None:
-        for card in self.pools[seat]:
+        pool = self.seat_zone(seat, BUILD_POOL)
+        for position, card in enumerate(pool.cards):
             if self.config.kinds[card] == ULTIMATE:
-                self.pools[seat].remove(card)
-                self._bury_hero_card(seat, card)
+                self._bury_hero_card(seat, pool.take(position))
                 if self.trace is not None:
-                    self._emit("ultimate",
-                               f"the party votes the Ultimate to seat {seat} ({self.class_name(seat)})", seat=seat)
-                break
-        self._continue_choice(VOTE, seat, False)
+                    self.emit("ultimate",
+                              f"the party votes the Ultimate to seat {seat} ({self.class_name(seat)})", seat=seat)
+                return
 
     def _next_level(self, advance: bool, heal: bool) -> None:
         """Flip the level card, reset HP (not in Hardcore), rebuild the Pyramid,
         shuffle every Hero Deck and draw a new hand."""
-        config, rng = self.config, self.rng
+        config, rng, numbers = self.config, self.rng, self.numbers
         if advance:
-            self.level += 1
+            numbers[LEVEL] += 1
         for seat in range(self.n_players):
-            if self.alive[seat]:
-                self.hp[seat] = self.max_hp(seat) if heal else min(self.hp[seat], self.max_hp(seat))
+            if self.alive(seat):
+                self._set_hp(seat, self.max_hp(seat) if heal else min(self.hp(seat), self.max_hp(seat)))
         # Revealed lands are buried and replaced; the longer game adds a tier.
-        for row, shown_row in zip(self.tiers[1:], self.revealed[1:], strict=True):
-            for slot, shown in enumerate(shown_row):
-                if shown:
-                    self.land_deck.bury(row[slot])
-                    row[slot] = self.land_deck.draw(rng)
+        land_deck = self.zones[LAND_DECK]
+        tiers = [self.tier_zone(tier) for tier in range(1, self.tier_count())]
+        for tier in tiers:
+            for slot in range(len(tier.cards)):
+                if tier.seen[slot] == EVERY_SEAT:
+                    land_deck.bury_face_up(tier.cards[slot])
+                    tier.cards[slot] = draw_face_down(land_deck, rng)
         if config.longer_game:
-            new_row = [self.land_deck.draw(rng) for _ in range(len(self.tiers) + 1)]
-            self.tiers.append(new_row)
-        lands = [land for row in self.tiers[1:] for land in row]
+            self._add_tier([draw_face_down(land_deck, rng) for _ in range(self.tier_count() + 1)])
+            tiers.append(self.tier_zone(self.tier_count() - 1))
+        lands = [land for tier in tiers for land in tier.cards]
         rng.shuffle(lands)
         position = 0
-        for row in self.tiers[1:]:
-            for slot in range(len(row)):
-                row[slot] = lands[position]
+        for tier in tiers:
+            for slot in range(len(tier.cards)):
+                tier.cards[slot] = lands[position]
+                tier.seen[slot] = NOBODY
                 position += 1
-        self.tiers[0] = [self._draw_boss(self.level)]
-        self.revealed = [[False] * len(row) for row in self.tiers]
-        self.tier = len(self.tiers) - 1
+        self._draw_boss(numbers[LEVEL])
+        numbers[TIER] = self.tier_count() - 1
         for seat in range(self.n_players):
             # "your Hand and any cards in play": minions come back into the deck.
-            cards = self.hands[seat] + self.in_play[seat] + self.aside[seat] + self.minions[seat]
-            self.hands[seat], self.in_play[seat], self.aside[seat], self.minions[seat] = [], [], [], []
-            self.decks[seat].shuffle_all(rng, cards)
-            if self.alive[seat]:
+            cards: list[int] = []
+            for which in (HAND, IN_PLAY, ASIDE, MINIONS):
+                cards += self.seat_zone(seat, which).take_all()
+            self._shuffle_into_deck(seat, cards)
+            if self.alive(seat):
                 self._draw_cards(seat, config.hand_size)
         if self.trace is not None:
-            self._emit("level", f"the party is now level {self.level}; HP {self.hp}", level=self.level)
-        self.holder_starts = True
-        self.tasks.append((T_START_TURN, -1, 0, 0))
+            hp = [self.hp(seat) for seat in range(self.n_players)]
+            self.emit("level", f"the party is now level {numbers[LEVEL]}; HP {hp}", level=numbers[LEVEL])
+        numbers[HOLDER_STARTS] = 1
+        self.push(_TABLE_TASK[START_TURN])
 
     # ---------------------------------------------------------- descriptions
 
@@ -1929,13 +1789,13 @@ class PartyState(GameState):
         if action == DONE:
             return "done"
         config = self.config
-        verb, index, target = action >> 16, action >> 8 & 0xFF, action & 0xFF
-        hero, slot = target // SLOTS, target % SLOTS
-        if verb == BURY_BONUS:
-            return f"bury {config.names[self.hands[seat][index]]} for {self._bonus_text(hero, slot)}"
-        card = self._played_card(seat, verb, index)
-        words = ("play", "use", "sacrifice")[(PLAY, USE, SACRIFICE).index(verb)]
-        return f"{words} {config.names[card]}{self._aim(card, hero, slot, verb == SACRIFICE)}"
+        index, hero, enemy = PLAY_CARD.field(action, 0), PLAY_CARD.field(action, 1), PLAY_CARD.field(action, 2)
+        if BURY_FOR_DEFENSE.matches(action) or BURY_FOR_ATTACK.matches(action):
+            return (f"bury {config.names[self.hand(seat)[index]]} for "
+                    f"{self._bonus_text(hero, enemy, BURY_FOR_ATTACK.matches(action))}")
+        card = self.played_card(seat, action)
+        words = "play" if PLAY_CARD.matches(action) else "use" if USE_ITEM.matches(action) else "sacrifice"
+        return f"{words} {config.names[card]}{self._aim(card, hero, enemy, SACRIFICE.matches(action))}"
 
     def _aim(self, card: int, hero: int, enemy: int, sacrifice: bool = False) -> str:
         """" on seat 1", " against goblin" or both: what a played card aims at."""
@@ -1943,17 +1803,17 @@ class PartyState(GameState):
         target = (config.sacrifice_targets if sacrifice else config.targets)[card]
         aims = (config.sacrifice_aims_at_enemy if sacrifice else config.aims_at_enemy)[card]
         text = f" on seat {hero}" if target in (TARGET_HERO, TARGET_DEAD) else ""
-        if aims and enemy < len(self.enemies):
-            text += f" against {config.names[self.enemies[enemy]]}"
-            if len(self.enemies) > 1:
+        count = self.numbers[ENEMY_COUNT]
+        if aims and enemy < count:
+            text += f" against {config.names[self.enemy_number(ENEMY_CARD, enemy)]}"
+            if count > 1:
                 text += f" (enemy {enemy})"
         return text
 
-    def _bonus_text(self, hero: int, slot: int) -> str:
+    def _bonus_text(self, hero: int, enemy: int, attack: bool) -> str:
         """"+1 defense to seat 0 against goblin" for a card buried for +1."""
-        stat, enemy = ("defense", slot) if slot < ATTACK_SLOT else ("attack", slot - ATTACK_SLOT)
-        against = f" against {self.config.names[self.enemies[enemy]]}" if enemy < len(self.enemies) else ""
-        if len(self.enemies) > 1:
+        count = self.numbers[ENEMY_COUNT]
+        against = f" against {self.config.names[self.enemy_number(ENEMY_CARD, enemy)]}" if enemy < count else ""
+        if count > 1:
             against += f" (enemy {enemy})"
-        return f"+1 {stat} to seat {hero}{against}"
-
+        return f"+1 {'attack' if attack else 'defense'} to seat {hero}{against}"

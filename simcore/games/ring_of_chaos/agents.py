@@ -41,7 +41,6 @@ from simcore.api import Agent, GameState
 from simcore.games.ring_of_chaos.config import (
     ATTACK_SLOT,
     BULLY,
-    CARD_SLOTS,
     CHAOS_MAGIC,
     CLERIC,
     DODGE,
@@ -69,12 +68,15 @@ from simcore.games.ring_of_chaos.config import (
     WIZARD,
 )
 from simcore.games.ring_of_chaos.rules import (
+    CARD,
     DEAD,
     DEFENDERS_POWER,
-    DEN_STEAL,
+    DISCARD_PILE,
     DRAW_CARD,
     END_TURN,
     FULL,
+    HAND_POSITION,
+    HERO,
     K_ATTACKER_HERO,
     K_BULLY_TARGET,
     K_CHAOS_OFFER,
@@ -99,12 +101,19 @@ from simcore.games.ring_of_chaos.rules import (
     K_TARGET,
     K_TITHE_DROP,
     K_TITHE_PICK,
-    MOVE_TO,
+    MOVE,
+    PAIR,
     PASS,
     PICK_UP_RING,
+    PLAY,
     PLAY_AS_RANGED,
-    PLAY_CARD,
+    RING_HOLDER,
+    RING_SPACE,
+    SEAT,
+    SPACE,
+    STEAL_CARD,
     STEAL_RING,
+    USED_BONUS,
     WOUNDED,
     RingState,
 )
@@ -136,37 +145,38 @@ class RingHeuristicAgent(Agent):
     def choose(self, state: GameState, legal_actions: Sequence[int]) -> int:
         """Pick the answer the strategy prescribes for the question asked."""
         assert isinstance(state, RingState)
-        kind = state.asked[0]
+        kind = state.decisions.asked.kind
         seat = state.current_player
         if kind == K_MAIN:
             return main_action(state, seat, legal_actions)
         if kind == K_DRAFT:
             return legal_actions[self.rng.below(len(legal_actions))]
         if kind == K_TARGET:
-            return card_target(state, seat, state.asked[2], legal_actions)
+            return card_target(state, seat, state.decisions.asked.a, legal_actions)
         if kind == K_BULLY_TARGET:
             return best_target(state, legal_actions)
         if kind == K_ATTACKER_HERO:
-            return hero_to_attack(state, state.asked[2], legal_actions)
+            return hero_to_attack(state, state.decisions.asked.a, legal_actions)
         if kind in (K_GUARDIAN_DEFEND, K_OWN_HERO_HIT):
             return hero_to_lose(state, seat, legal_actions)
         if kind == K_COUNTER:
             return counter_choice(state, seat, legal_actions)
         if kind in (K_DISCARD_EXCESS, K_POISON_DISCARD, K_TITHE_DROP, K_DEFENDERS_DISCARD):
-            return min(legal_actions, key=lambda position: card_value(state, seat, state.hands[seat][position]))
+            hand = state.hand(seat)
+            return min(legal_actions, key=lambda action: card_value(state, seat, hand[HAND_POSITION.value(action)]))
         if kind in (K_SCAVENGE, K_TITHE_PICK):
-            return max(legal_actions, key=lambda card: card_value(state, seat, card))
+            return max(legal_actions, key=lambda action: card_value(state, seat, CARD.value(action)))
         if kind in (K_SPACE, K_RETREAT):
             return own_space(state, seat, legal_actions)
         if kind == K_PUSH:
-            return max(legal_actions, key=lambda space: ring_distance(state, space))
+            return max(legal_actions, key=lambda action: ring_distance(state, SPACE.value(action)))
         if kind == K_LEADERSHIP:
-            return leadership_space(state, seat, state.asked[2], legal_actions)
+            return leadership_space(state, seat, state.decisions.asked.a, legal_actions)
         if kind == K_CHAOS_OFFER:
-            victim = state.asked[2] % 8
+            victim = PAIR.field(state.decisions.asked.a, 1)
             return legal_actions[0] if victim == seat else PASS
         if kind == K_HELL_OFFER:
-            return legal_actions[0] if len(state.hands[seat]) >= 2 else PASS
+            return legal_actions[0] if len(state.hand(seat)) >= 2 else PASS
         if kind == K_SACRIFICE:
             return sacrifice_choice(state, seat, legal_actions)
         if kind == K_DEFENDERS_HERO:
@@ -185,18 +195,18 @@ def card_value(state: RingState, seat: int, card: int) -> int:
         return 0
     if card in CARD_VALUE:
         return CARD_VALUE[card]
-    return ATTACK_VALUE if CARD_SLOTS[card] == ATTACK_SLOT else OTHER_VALUE
+    return ATTACK_VALUE if state.config.card_slots[card] == ATTACK_SLOT else OTHER_VALUE
 
 
 def ring_space(state: RingState) -> int:
     """Where the Ring is: its space on the map, or its wearer's space."""
-    return state.ring_space if state.ring_holder < 0 else state.position[state.ring_holder]
+    return state.numbers[RING_SPACE] if state.numbers[RING_HOLDER] < 0 else state.position(state.numbers[RING_HOLDER])
 
 
 def ring_distance(state: RingState, space: int) -> int:
     """Steps from ``space`` to the Ring (to a space next to it when it is worn)."""
     distance = state.config.board.distance[space][ring_space(state)]
-    return abs(distance - 1) if state.ring_holder >= 0 else distance
+    return abs(distance - 1) if state.numbers[RING_HOLDER] >= 0 else distance
 
 
 def nearest_rival(state: RingState, seat: int, space: int) -> int:
@@ -204,7 +214,7 @@ def nearest_rival(state: RingState, seat: int, space: int) -> int:
     distance = state.config.board.distance[space]
     nearest = 99
     for other in state.others_alive(seat):
-        nearest = min(nearest, distance[state.position[other]])
+        nearest = min(nearest, distance[state.position(other)])
     return nearest
 
 
@@ -212,26 +222,26 @@ def open_spaces(state: RingState, altar_too: bool) -> list[int]:
     """Spaces nobody stands on (the Chaos Altar only if ``altar_too``)."""
     altar = state.config.board.altar
     return [space for space in range(state.config.board.n_spaces)
-            if state.occupant[space] < 0 and (altar_too or space != altar)]
+            if state.occupant(space) < 0 and (altar_too or space != altar)]
 
 
 def own_space(state: RingState, seat: int, legal_actions: Sequence[int]) -> int:
     """Where to go (Teleport, Bully, Hasty Retreat): next to or onto the Ring; the wearer away from the others."""
-    if state.ring_holder == seat:
-        return max(legal_actions, key=lambda space: nearest_rival(state, seat, space))
-    return min(legal_actions, key=lambda space: ring_distance(state, space))
+    if state.numbers[RING_HOLDER] == seat:
+        return max(legal_actions, key=lambda action: nearest_rival(state, seat, SPACE.value(action)))
+    return min(legal_actions, key=lambda action: ring_distance(state, SPACE.value(action)))
 
 
 def leadership_space(state: RingState, seat: int, target: int, legal_actions: Sequence[int]) -> int:
     """Leadership: another party's wearer next to us (to steal the Ring), everyone else far from
     the Ring, or far from us when we wear it or are about to."""
-    distance_from_me = state.config.board.distance[state.position[seat]]
-    if target == state.ring_holder:
-        return min(legal_actions, key=lambda space: abs(distance_from_me[space] - 1))
-    if state.ring_holder < 0:
-        anchor = state.config.board.distance[state.ring_space]
-        return max(legal_actions, key=lambda space: anchor[space])
-    return max(legal_actions, key=lambda space: distance_from_me[space])
+    distance_from_me = state.config.board.distance[state.position(seat)]
+    if target == state.numbers[RING_HOLDER]:
+        return min(legal_actions, key=lambda action: abs(distance_from_me[SPACE.value(action)] - 1))
+    if state.numbers[RING_HOLDER] < 0:
+        anchor = state.config.board.distance[state.numbers[RING_SPACE]]
+        return max(legal_actions, key=lambda action: anchor[SPACE.value(action)])
+    return max(legal_actions, key=lambda action: distance_from_me[SPACE.value(action)])
 
 
 # ------------------------------------------------------------------------ targets
@@ -239,51 +249,57 @@ def leadership_space(state: RingState, seat: int, target: int, legal_actions: Se
 
 def best_target(state: RingState, legal_actions: Sequence[int]) -> int:
     """The Ring wearer, else the points leader, else the party with fewest living Heroes."""
-    if state.ring_holder in legal_actions:
-        return state.ring_holder
-    return max(legal_actions, key=lambda seat: (state.points[seat], -len(state.living_heroes(seat))))
+    holder = state.numbers[RING_HOLDER]
+    for action in legal_actions:
+        if SEAT.value(action) == holder:
+            return action
+    return max(legal_actions, key=lambda action: (state.points(SEAT.value(action)),
+                                                  -len(state.living_heroes(SEAT.value(action)))))
 
 
 def card_target(state: RingState, seat: int, card: int, legal_actions: Sequence[int]) -> int:
     """The party a targeted card is aimed at (see the module docstring)."""
     if card == SNEAK:
-        return min(legal_actions, key=lambda other: ring_distance(state, state.position[other]))
+        return min(legal_actions, key=lambda action: ring_distance(state, state.position(SEAT.value(action))))
     if card in (POISON, PICKPOCKET):
-        if state.ring_holder in legal_actions:
-            return state.ring_holder
-        return max(legal_actions, key=lambda other: (len(state.hands[other]), state.points[other]))
+        holder = state.numbers[RING_HOLDER]
+        for action in legal_actions:
+            if SEAT.value(action) == holder:
+                return action
+        return max(legal_actions, key=lambda action: (len(state.hand(SEAT.value(action))),
+                                                      state.points(SEAT.value(action))))
     return best_target(state, legal_actions)
 
 
 def hero_to_attack(state: RingState, defender: int, legal_actions: Sequence[int]) -> int:
     """A Wounded Hero (a kill), else the first of Fighter, Wizard, Cleric, Rogue."""
-    statuses = state.heroes[defender]
-    wounded = [hero for hero in legal_actions if statuses[hero] == WOUNDED]
+    statuses = state.statuses(defender)
+    wounded = [action for action in legal_actions if statuses[HERO.value(action)] == WOUNDED]
     if wounded:
         return wounded[0]
-    return min(legal_actions, key=HERO_TARGET_ORDER.index)
+    return min(legal_actions, key=lambda action: HERO_TARGET_ORDER.index(HERO.value(action)))
 
 
 def hero_to_lose(state: RingState, seat: int, legal_actions: Sequence[int]) -> int:
     """A Full Strength Hero if any (it survives, and may be defended)."""
-    statuses = state.heroes[seat]
-    full = [hero for hero in legal_actions if statuses[hero] == FULL]
+    statuses = state.statuses(seat)
+    full = [action for action in legal_actions if statuses[HERO.value(action)] == FULL]
     return full[-1] if full else legal_actions[0]
 
 
 def can_lose_a_level(state: RingState, seat: int) -> bool:
     """Whether one of the party's Heroes can lose a level without the party being eliminated."""
-    statuses = state.heroes[seat]
+    statuses = state.statuses(seat)
     return FULL in statuses or len(state.living_heroes(seat)) >= 2
 
 
 def defenders_hero(state: RingState, seat: int, legal_actions: Sequence[int]) -> int:
     """Defenders of the Faith's raise: a Dead Hero (its Class cards come back) unless Hell Raisers
     with cards could negate that; else a Wounded one."""
-    statuses = state.heroes[seat]
-    negator = any(state.power(other) == HELL_RAISERS and state.hands[other] for other in state.others_alive(seat))
-    dead = [hero for hero in legal_actions if statuses[hero] == DEAD]
-    wounded = [hero for hero in legal_actions if statuses[hero] == WOUNDED]
+    statuses = state.statuses(seat)
+    negator = any(state.power(other) == HELL_RAISERS and state.hand(other) for other in state.others_alive(seat))
+    dead = [action for action in legal_actions if statuses[HERO.value(action)] == DEAD]
+    wounded = [action for action in legal_actions if statuses[HERO.value(action)] == WOUNDED]
     if dead and not (negator and wounded):
         return dead[0]
     return wounded[0] if wounded else legal_actions[0]
@@ -295,14 +311,15 @@ def defenders_hero(state: RingState, seat: int, legal_actions: Sequence[int]) ->
 def counter_choice(state: RingState, seat: int, legal_actions: Sequence[int]) -> int:
     """Counter with the cheapest card: Dodge/Parry, then Hasty Retreat, then an Attack card or
     Chaos Magic; never Heroic Sacrifice against a Guardian (its price is the hit it avoids)."""
-    hand = state.hands[seat]
+    hand = state.hand(seat)
     for preferred in COUNTER_PREFERENCE:
         for action in legal_actions:
-            if action != PASS and hand[action] == preferred:
+            if action != PASS and hand[HAND_POSITION.value(action)] == preferred:
                 return action
-    playable = [action for action in legal_actions if action != PASS and hand[action] != HEROIC_SACRIFICE]
+    playable = [action for action in legal_actions
+                if action != PASS and hand[HAND_POSITION.value(action)] != HEROIC_SACRIFICE]
     if playable:
-        return min(playable, key=lambda position: card_value(state, seat, hand[position]))
+        return min(playable, key=lambda action: card_value(state, seat, hand[HAND_POSITION.value(action)]))
     return PASS
 
 
@@ -311,10 +328,10 @@ def sacrifice_choice(state: RingState, seat: int, legal_actions: Sequence[int]) 
     never when it would eliminate us."""
     if len(legal_actions) == 1 or not can_lose_a_level(state, seat):
         return PASS
-    taker = state.asked[2]
-    if state.ring_holder != seat:
+    taker = state.decisions.asked.a
+    if state.numbers[RING_HOLDER] != seat:
         config = state.config
-        if state.points[taker] + config.ring_take_points + config.ring_wear_points < config.points_to_win:
+        if state.points(taker) + config.ring_take_points + config.ring_wear_points < config.points_to_win:
             return PASS
     return next(action for action in legal_actions if action != PASS)
 
@@ -329,8 +346,8 @@ def main_action(state: RingState, seat: int, legal_actions: Sequence[int]) -> in
         return PICK_UP_RING
     if STEAL_RING in legal:
         return STEAL_RING
-    hand = state.hands[seat]
-    plays = {hand[action - PLAY_CARD]: action for action in legal_actions if PLAY_CARD <= action < PLAY_AS_RANGED}
+    hand = state.hand(seat)
+    plays = {hand[PLAY.value(action)]: action for action in legal_actions if PLAY.matches(action)}
     for card in (MIND_CONTROL, DOMINANCE):
         if card in plays:
             return plays[card]
@@ -356,11 +373,13 @@ def main_action(state: RingState, seat: int, legal_actions: Sequence[int]) -> in
     for card in (TITHE, PICKPOCKET):
         if card in plays:
             return plays[card]
-    if SCAVENGE in plays and max(card_value(state, seat, card) for card in state.discard_pile) >= SCAVENGE_WORTH:
+    discard_pile = state.zones[DISCARD_PILE].cards
+    if SCAVENGE in plays and max(card_value(state, seat, card) for card in discard_pile) >= SCAVENGE_WORTH:
         return plays[SCAVENGE]
-    thefts = [action for action in legal_actions if DEN_STEAL <= action < MOVE_TO]
+    thefts = [action for action in legal_actions if STEAL_CARD.matches(action)]
     if thefts:
-        return max(thefts, key=lambda action: (len(state.hands[action - DEN_STEAL]), state.points[action - DEN_STEAL]))
+        return max(thefts, key=lambda action: (len(state.hand(STEAL_CARD.value(action))),
+                                               state.points(STEAL_CARD.value(action))))
     if DRAW_CARD in legal:
         return DRAW_CARD
     return END_TURN
@@ -368,10 +387,10 @@ def main_action(state: RingState, seat: int, legal_actions: Sequence[int]) -> in
 
 def leadership_brings_the_ring(state: RingState, seat: int) -> bool:
     """Leadership can place another party's wearer next to us while our Bonus Action is open."""
-    holder = state.ring_holder
-    if holder < 0 or holder == seat or state.used_bonus:
+    holder = state.numbers[RING_HOLDER]
+    if holder < 0 or holder == seat or state.numbers[USED_BONUS]:
         return False
-    return any(state.occupant[space] < 0 for space in state.config.board.neighbours[state.position[seat]])
+    return any(state.occupant(space) < 0 for space in state.config.board.neighbours[state.position(seat)])
 
 
 def leadership_scatters(state: RingState, seat: int) -> bool:
@@ -379,36 +398,36 @@ def leadership_scatters(state: RingState, seat: int) -> bool:
     stealing it from us, or (the Ring on the map) any that stands nearer it than we do."""
     distance = state.config.board.distance
     others = state.others_alive(seat)
-    if state.ring_holder == seat:
-        here = distance[state.position[seat]]
-        return any(here[state.position[other]] <= STEAL_REACH for other in others)
-    if state.ring_holder >= 0:
+    if state.numbers[RING_HOLDER] == seat:
+        here = distance[state.position(seat)]
+        return any(here[state.position(other)] <= STEAL_REACH for other in others)
+    if state.numbers[RING_HOLDER] >= 0:
         return False
-    ring = distance[state.ring_space]
-    mine = ring[state.position[seat]]
-    return any(ring[state.position[other]] < mine and ring[state.position[other]] <= 2 for other in others)
+    ring = distance[state.numbers[RING_SPACE]]
+    mine = ring[state.position(seat)]
+    return any(ring[state.position(other)] < mine and ring[state.position(other)] <= 2 for other in others)
 
 
 def chaos_magic_takes_something(state: RingState, seat: int) -> bool:
     """Below 10 points Chaos Magic takes a point; at 10 it only costs the victim one, and only
     under ``rules.chaos_magic_at_ten_costs_victim``."""
     config = state.config
-    return state.points[seat] < config.max_taken_points or config.chaos_magic_at_ten_costs_victim
+    return state.points(seat) < config.max_taken_points or config.chaos_magic_at_ten_costs_victim
 
 
 def earthquake_helps(state: RingState, seat: int) -> bool:
     """Earthquake: our party keeps all its Heroes (one is at Full Strength) and a rival loses one."""
-    if FULL not in state.heroes[seat]:
+    if FULL not in state.statuses(seat):
         return False
-    return any(FULL not in state.heroes[other] for other in state.others_alive(seat))
+    return any(FULL not in state.statuses(other) for other in state.others_alive(seat))
 
 
 def bully_reaches_the_wearer(state: RingState, seat: int) -> bool:
     """Bully can put us next to another party wearing the Ring (then attack it, then steal it)."""
-    holder = state.ring_holder
+    holder = state.numbers[RING_HOLDER]
     if holder < 0 or holder == seat:
         return False
-    wearer_space = state.position[holder]
+    wearer_space = state.position(holder)
     distance = state.config.board.distance
     return any(distance[space][wearer_space] == 1 for space in state.bully_spaces(seat))
 
@@ -419,13 +438,13 @@ def _heal_play(state: RingState, seat: int, plays: dict[int, int], legal: set[in
     for card in (HEALING_POTION, RESURRECTION):
         if card in plays:
             return plays[card]
-    if NECROMANCY in plays and DEAD in state.heroes[seat] and state.necromancy_parties(seat) == [seat]:
+    if NECROMANCY in plays and DEAD in state.statuses(seat) and state.necromancy_parties(seat) == [seat]:
         return plays[NECROMANCY]
     if DEFENDERS_POWER in legal:
         cost = state.config.defenders_cards_to_discard
-        values = sorted(card_value(state, seat, card) for card in state.hands[seat])
+        values = sorted(card_value(state, seat, card) for card in state.hand(seat))
         # the dearest card paid must be cheap, and a Wounded Hero is not worth the last card
-        if (cost == 0 or values[cost - 1] <= ATTACK_VALUE) and (DEAD in state.heroes[seat] or len(values) > cost):
+        if (cost == 0 or values[cost - 1] <= ATTACK_VALUE) and (DEAD in state.statuses(seat) or len(values) > cost):
             return DEFENDERS_POWER
     return -1
 
@@ -433,33 +452,33 @@ def _heal_play(state: RingState, seat: int, plays: dict[int, int], legal: set[in
 def _attack_play(state: RingState, seat: int, plays: dict[int, int], legal_actions: Sequence[int]) -> int:
     """An attack card that can reach the Ring wearer (or anyone when nobody wears it), else a
     Death from Above ranged play of the least valuable Attack card at a distant target; -1 if none."""
-    holder = state.ring_holder
+    holder = state.numbers[RING_HOLDER]
     for card, action in plays.items():
-        if CARD_SLOTS[card] != ATTACK_SLOT:
+        if state.config.card_slots[card] != ATTACK_SLOT:
             continue
         if card == PIT_TRAP:
-            if any(state.heroes[other][ROGUE] == DEAD for other in state.others_alive(seat)):
+            if any(state.statuses(other)[ROGUE] == DEAD for other in state.others_alive(seat)):
                 return action  # it only hurts parties whose Rogue is Dead
             continue
         targets = state.attack_targets(seat, card, False)
         if targets and (holder < 0 or holder == seat or holder in targets):
             return action
-    ranged = [action for action in legal_actions if action >= PLAY_AS_RANGED]
+    ranged = [action for action in legal_actions if PLAY_AS_RANGED.matches(action)]
     if ranged and (holder < 0 or holder == seat or not state.is_adjacent(seat, holder)):
-        hand = state.hands[seat]
-        return min(ranged, key=lambda action: card_value(state, seat, hand[action - PLAY_AS_RANGED]))
+        hand = state.hand(seat)
+        return min(ranged, key=lambda action: card_value(state, seat, hand[PLAY_AS_RANGED.value(action)]))
     return -1
 
 
 def _move_play(state: RingState, seat: int, plays: dict[int, int], legal_actions: Sequence[int]) -> int:
     """The Move Action that helps most, or -1: toward the Ring on foot, by Teleport or by Sneak;
     the wearer away from the others; Leadership to scatter the parties that threaten the Ring."""
-    walks = [action for action in legal_actions if MOVE_TO <= action < PLAY_CARD]
-    if state.ring_holder == seat:
-        here = nearest_rival(state, seat, state.position[seat])
+    walks = [action for action in legal_actions if MOVE.matches(action)]
+    if state.numbers[RING_HOLDER] == seat:
+        here = nearest_rival(state, seat, state.position(seat))
         best, best_gap = -1, here
         for action in walks:
-            gap = nearest_rival(state, seat, action - MOVE_TO)
+            gap = nearest_rival(state, seat, MOVE.value(action))
             if gap > best_gap:
                 best, best_gap = action, gap
         if best_gap <= STEAL_REACH:
@@ -469,10 +488,10 @@ def _move_play(state: RingState, seat: int, plays: dict[int, int], legal_actions
                                          for space in open_spaces(state, False)) > best_gap:
                 return plays[TELEPORT]
         return best
-    here = ring_distance(state, state.position[seat])
+    here = ring_distance(state, state.position(seat))
     best, best_distance = -1, here
     for action in walks:
-        distance = ring_distance(state, action - MOVE_TO)
+        distance = ring_distance(state, MOVE.value(action))
         if distance < best_distance:
             best, best_distance = action, distance
     if best_distance > 0:
@@ -482,8 +501,8 @@ def _move_play(state: RingState, seat: int, plays: dict[int, int], legal_actions
         if teleport_distance < best_distance:
             return plays[TELEPORT]
         if SNEAK in plays:
-            holder = state.ring_holder
-            swaps = [ring_distance(state, state.position[other]) for other in state.others_alive(seat)
+            holder = state.numbers[RING_HOLDER]
+            swaps = [ring_distance(state, state.position(other)) for other in state.others_alive(seat)
                      if other != holder]
             if swaps and min(swaps) < best_distance:
                 return plays[SNEAK]

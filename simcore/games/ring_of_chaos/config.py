@@ -39,22 +39,15 @@ CARD_NAMES = (
     "dodge", "hasty_retreat", "heroic_sacrifice", "parry", "temple_guardian",
 )
 
-# The Action each card is played as.
+# A card's facts (``cards.<name>.action``, ``reach``, ``sure``, ``counters`` in cards.toml), compiled
+# to one tuple per fact in ``RingConfig``: the Action it is played as, whom its attack reaches, and
+# the attack styles (who may counter with what) it counters.
 MOVE_SLOT, ATTACK_SLOT, BONUS_SLOT, COUNTER_ONLY, THREAT = range(5)
 SLOT_NAMES = ("move", "attack", "bonus", "counter", "threat")
-CARD_SLOTS = (
-    (MOVE_SLOT,) * 9 + (ATTACK_SLOT,) * 16 + (BONUS_SLOT,) * 6 + (COUNTER_ONLY,) * 4 + (THREAT,)
-)
-MELEE_CARDS = (DAGGER, MACE, STAFF, SWORD, DAGGER_OF_BITING, SWORD_OF_SLAYING, SAVAGE_ATTACK)
-UNPARRYABLE = (DAGGER_OF_BITING, SWORD_OF_SLAYING)
-RANGED_CARDS = (BOW, HOLY_STRIKE, LIGHTNING_BOLT, THROWING_AXE, LIGHTNING_STORM, HOLY_VENGEANCE, FIREBALL)
-UNDODGEABLE = (LIGHTNING_STORM, HOLY_VENGEANCE)
-# Where a card's attack reaches, by card id: the hot legality check reads this.
 NO_REACH, MELEE_REACH, RANGED_REACH = range(3)
-CARD_REACH = tuple(
-    MELEE_REACH if card in MELEE_CARDS else RANGED_REACH if card in RANGED_CARDS else NO_REACH
-    for card in range(len(CARD_NAMES))
-)
+REACH_NAMES = ("none", "melee", "ranged")
+MELEE, MELEE_SURE, RANGED, RANGED_SURE, GUARDIAN = range(5)
+STYLE_KEYS = ("melee", "melee_sure", "ranged", "ranged_sure", "guardian")
 
 # Party powers, by the party's key in cards.toml.
 (
@@ -84,6 +77,10 @@ class RingConfig:
     """Compiled parameters: card attributes as tuples indexed by card id."""
 
     card_classes: tuple[int, ...]
+    card_slots: tuple[int, ...]  # the Action each card is played as (``MOVE_SLOT``...)
+    card_reach: tuple[int, ...]  # ``NO_REACH``, ``MELEE_REACH``, ``RANGED_REACH``
+    card_sure: tuple[bool, ...]  # its attack cannot be parried or dodged
+    card_counter_styles: tuple[int, ...]  # a bit per attack style it counters (``MELEE``...)
     copies: tuple[int, ...]
     deck: tuple[int, ...]
     party_keys: tuple[str, ...]
@@ -136,6 +133,11 @@ CONSTRAINTS = (
     Constraint("cards.*.class", choices=("none", *CLASS_NAMES),
                expected="expected none, cleric, fighter, rogue or wizard"),
     Constraint("cards.*.copies", minimum=0, expected="expected at least 0 copies"),
+    Constraint("cards.*.action", choices=SLOT_NAMES, expected="expected move, attack, bonus, counter or threat"),
+    Constraint("cards.*.reach", choices=REACH_NAMES, expected="expected none, melee or ranged"),
+    Constraint("cards.*.sure", choices=(True, False), expected="expected true or false"),
+    Constraint("cards.*.counters", choices=STYLE_KEYS, each_item=True,
+               expected="expected a list of: melee, melee_sure, ranged, ranged_sure, guardian"),
     Constraint("parties.*.power", choices=("none", *POWER_KEYS),
                expected=f"expected none or one of: {', '.join(POWER_KEYS)}"),
     Constraint("powers.brute_squad.melee_hits", choices=(1, 2),
@@ -213,6 +215,11 @@ def compile_config(parameters: Mapping[str, Any]) -> RingConfig:
     classes = [NO_CLASS if cards[name]["class"] == "none" else CLASS_NAMES.index(cards[name]["class"])
                for name in CARD_NAMES]
     copies = [cards[name]["copies"] for name in CARD_NAMES]
+    counter_styles = [sum(1 << STYLE_KEYS.index(style) for style in set(cards[name]["counters"]))
+                      for name in CARD_NAMES]
+    if not rules["guardian_every_counter_card"]:  # the reading that keeps these two off a Temple Guardian
+        for card in (CHAOS_MAGIC, HEROIC_SACRIFICE):
+            counter_styles[card] &= ~(1 << GUARDIAN)
     deck = tuple(card for card, count in enumerate(copies) for _ in range(count))
     non_guardians = len(deck) - copies[TEMPLE_GUARDIAN]
     require(non_guardians >= 6 * rules["opening_hand"] + 1, "cards",
@@ -236,6 +243,10 @@ def compile_config(parameters: Mapping[str, Any]) -> RingConfig:
     board = compile_map(map_name, parameters["maps"][map_name])
     return RingConfig(
         card_classes=tuple(classes),
+        card_slots=tuple(SLOT_NAMES.index(cards[name]["action"]) for name in CARD_NAMES),
+        card_reach=tuple(REACH_NAMES.index(cards[name]["reach"]) for name in CARD_NAMES),
+        card_sure=tuple(cards[name]["sure"] for name in CARD_NAMES),
+        card_counter_styles=tuple(counter_styles),
         copies=tuple(copies),
         deck=deck,
         party_keys=tuple(keys),

@@ -7,67 +7,68 @@ at once and is replaced), then at most one Move, one Attack and one Bonus
 Action in any order, then discard down to five cards. Win with 11 Summoning
 Points (the last one only from the Ring) or as the last party alive.
 
-How decisions are modelled. The rules run a stack of small *tasks* (tuples
-``(kind, seat, a, b, c)``): a turn is "draw, draw, draw, main menu, end of
-turn", an attack is "attacker picks the hero, defender may counter, the hit".
-A task either does its work (and may push more tasks) or *asks* one seat a
-question: it stores itself in ``asked`` with the legal answers in
-``choices`` and sets ``current_player`` to that seat — the active player, or
-the targeted player for an out-of-turn counter. ``apply(answer)`` re-runs the
-asked task with the answer and then runs the stack until the next question.
-Every answer is a small int whose meaning depends on the asked task (see
-``describe_action``): a main-menu code, a seat, a hero class, a space, a hand
-position, a card id, or ``PASS``.
+The state is a ``simcore.kit.state.KitState``: every card in a zone (the draw
+pile, the discard pile, the cards in play, the Tithe pool, the party cards;
+per seat its hand and its Imprison cards), the public numbers (the Ring, the
+Actions used, each space's occupant; per seat its party, space, points and
+Heroes' statuses) and the task stack. A turn is "draw, draw, draw, main menu,
+end of turn", an attack is "attacker picks the hero, defender may counter,
+the hit": each a task (``TASKS``) that does its work, pushes more tasks, or
+asks one seat a question (the active player, or the targeted player for an
+out-of-turn counter). Every answer is made by an action type (``MENU``,
+``MOVE``, ``PLAY``, ``PLAY_AS_RANGED``, ``STEAL_CARD``, ``PASS`` and the
+value answers of ``ANSWER_TYPES``); ``describe_action`` and the heuristic
+decode through them.
 
-A task asked without an answer (``NO_CHOICE``) only computes its choices, so
-``resample_hidden`` can ask the same question again after redrawing what the
-seat cannot see.
+A task performed without an answer (``NO_CHOICE``) only computes its choices,
+so the kit's ``resample_hidden`` can ask the same question again after
+redrawing what the seat cannot see.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Final
 
-from simcore.api import CardColumns, GameInfo, GameState, TraceSink, ranks_from_scores
+from simcore.api import CardColumns, GameInfo, TraceSink, ranks_from_scores
 from simcore.games.ring_of_chaos.config import (
     ATTACK_SLOT,
     BONUS_SLOT,
     BRUTE_SQUAD,
     BULLY,
     CARD_NAMES,
-    CARD_REACH,
-    CARD_SLOTS,
     CHAOS_MAGIC,
     CLASS_NAMES,
     DAGGER,
     DEATH_FROM_ABOVE,
     DEFENDERS_OF_THE_FAITH,
     DEN_OF_THIEVES,
-    DODGE,
     DOMINANCE,
     DREAD_LEGION,
     EARTHQUAKE,
     FIREBALL,
     GIANT_SLAYERS,
+    GUARDIAN,
     HASTY_RETREAT,
     HEALING_POTION,
     HELL_RAISERS,
     HEROIC_SACRIFICE,
     IMPRISON,
     LEADERSHIP,
-    MELEE_CARDS,
+    MELEE,
     MELEE_REACH,
+    MELEE_SURE,
     MIND_CONTROL,
     MOVE_SLOT,
     NECROMANCY,
     NO_CLASS,
-    PARRY,
+    NO_REACH,
     PICKPOCKET,
     PIT_TRAP,
     POISON,
-    RANGED_CARDS,
+    RANGED,
     RANGED_REACH,
+    RANGED_SURE,
     RESURRECTION,
     ROGUE,
     SAVAGE_ATTACK,
@@ -76,43 +77,58 @@ from simcore.games.ring_of_chaos.config import (
     TELEPORT,
     TEMPLE_GUARDIAN,
     TITHE,
-    UNDODGEABLE,
-    UNPARRYABLE,
     RingConfig,
 )
+from simcore.kit.cardstats import CardStats
+from simcore.kit.decisions import FIELD_BITS, NO_CHOICE, ActionType, Task, TaskKinds
+from simcore.kit.state import KitState
+from simcore.kit.zones import EVERY_SEAT, HIDDEN, OWNER_ONLY, PUBLIC, TABLE, Zone, move_card
 from simcore.rng import Generator
 from simcore.seeding import make_rng
 
 DEAD, WOUNDED, FULL = 0, 1, 2
 STATUS_NAMES = ("dead", "wounded", "full strength")
 
-# Answers that are not a seat, hero, space, position or card.
-NO_CHOICE = -1
-PASS = 999
-
-# Main-menu answers (the active player's Actions).
-END_TURN = 0
-DRAW_CARD = 1  # Attack Action: draw a card instead of attacking
-PICK_UP_RING = 2  # Bonus Action
-STEAL_RING = 3  # Bonus Action, from an Adjacent wearer
-DEFENDERS_POWER = 4  # Bonus Action of Defenders of the Faith
-DEN_STEAL = 10  # + seat: Den of Thieves takes a random card instead of drawing
-MOVE_TO = 100  # + space: move up to two spaces
-PLAY_CARD = 200  # + hand position
-PLAY_AS_RANGED = 400  # + hand position: Death from Above plays any Attack card as a ranged attack
-
-# Attack styles: who may counter with what.
-MELEE, MELEE_SURE, RANGED, RANGED_SURE, GUARDIAN = range(5)
+# Attack styles (``config.MELEE``...): who may counter with what.
 STYLE_NAMES = ("melee", "melee (cannot be parried)", "ranged", "ranged (cannot be dodged)", "Temple Guardian")
 
-# Task kinds.
-(
-    K_DRAFT, K_TURN_START, K_DRAW, K_GUARDIAN_DEFEND, K_MAIN, K_END_TURN, K_DISCARD_EXCESS, K_PUSH,
-    K_TARGET, K_ATTACKER_HERO, K_COUNTER, K_OWN_HERO_HIT, K_RETREAT, K_SPACE, K_BULLY_TARGET,
-    K_LEADERSHIP, K_SCAVENGE, K_TITHE_DROP, K_TITHE_PICK, K_SAVAGE_MORE, K_TAKE_RING, K_SACRIFICE,
-    K_GIVE_RING, K_CHAOS_OFFER, K_RAISE, K_HELL_OFFER, K_NECROMANCY, K_DEFENDERS_HERO,
-    K_DEFENDERS_DISCARD, K_RAISE_HERO, K_POISON_DISCARD, K_PIT_TRAP, K_EARTHQUAKE, K_SPLASH,
-) = range(34)
+# The task kinds, with their fields' names (``a``, ``b``, ``c`` in order), in the order of
+# the old ``K_*`` numbers.
+TASKS: Final = TaskKinds()
+K_DRAFT: Final = TASKS.add("draft", ("offer_a", "offer_b", "drafted"))
+K_TURN_START: Final = TASKS.add("turn_start")
+K_DRAW: Final = TASKS.add("draw", ("replace_guardian",))
+K_GUARDIAN_DEFEND: Final = TASKS.add("guardian_defend", ("drawer",))
+K_MAIN: Final = TASKS.add("main")
+K_END_TURN: Final = TASKS.add("end_turn")
+K_DISCARD_EXCESS: Final = TASKS.add("discard_excess")
+K_PUSH: Final = TASKS.add("push", ("occupant", "destination"))
+K_TARGET: Final = TASKS.add("target", ("card", "mode"))
+K_ATTACKER_HERO: Final = TASKS.add("attacker_hero", ("defender", "style", "card"))
+K_COUNTER: Final = TASKS.add("counter", ("attacker", "hero", "attack"))
+K_OWN_HERO_HIT: Final = TASKS.add("own_hero_hit", ("attacker", "is_attack"))
+K_RETREAT: Final = TASKS.add("retreat")
+K_SPACE: Final = TASKS.add("space", ("card",))
+K_BULLY_TARGET: Final = TASKS.add("bully_target")
+K_LEADERSHIP: Final = TASKS.add("leadership", ("target",))
+K_SCAVENGE: Final = TASKS.add("scavenge")
+K_TITHE_DROP: Final = TASKS.add("tithe_drop", ("caster",))
+K_TITHE_PICK: Final = TASKS.add("tithe_pick")
+K_SAVAGE_MORE: Final = TASKS.add("savage_more")
+K_TAKE_RING: Final = TASKS.add("take_ring", ("holder", "card"))
+K_SACRIFICE: Final = TASKS.add("sacrifice", ("taker", "card", "step"))
+K_GIVE_RING: Final = TASKS.add("give_ring", ("holder",))
+K_CHAOS_OFFER: Final = TASKS.add("chaos_offer", ("caster_victim", "last", "countered_step"))
+K_RAISE: Final = TASKS.add("raise", ("from_status",))
+K_HELL_OFFER: Final = TASKS.add("hell_offer", ("caster", "card"))
+K_NECROMANCY: Final = TASKS.add("necromancy")
+K_DEFENDERS_HERO: Final = TASKS.add("defenders_hero")
+K_DEFENDERS_DISCARD: Final = TASKS.add("defenders_discard")
+K_RAISE_HERO: Final = TASKS.add("raise_hero", ("hero",))
+K_POISON_DISCARD: Final = TASKS.add("poison_discard")
+K_PIT_TRAP: Final = TASKS.add("pit_trap")
+K_EARTHQUAKE: Final = TASKS.add("earthquake")
+K_SPLASH: Final = TASKS.add("splash", ("other", "style", "card"))
 
 # Tasks that stay on the stack when a party is eliminated although they name it: its turn
 # still ends (and the next begins), and a Chaos Magic chain offered to it carries on past it.
@@ -120,6 +136,77 @@ _TASKS_OUTLIVING_THEIR_SEAT = (K_END_TURN, K_TURN_START, K_CHAOS_OFFER)
 # Tasks whose ``a`` field is the party whose card they come from (an attack's attacker, Pit
 # Trap's or Earthquake's caster, Tithe's or a raise's caster): they fizzle with that party.
 _TASKS_OWNED_THROUGH_A = (K_COUNTER, K_OWN_HERO_HIT, K_TITHE_DROP, K_HELL_OFFER)
+
+# The answers. The value answers (code 0) are the value itself; the question asked says which
+# type they are (``ANSWER_TYPES``). The main menu mixes types, told apart by their codes.
+HAND_POSITION: Final = ActionType(0, "hand position", ("position",), (FIELD_BITS,))
+HERO: Final = ActionType(0, "hero", ("hero",), (FIELD_BITS,))
+SPACE: Final = ActionType(0, "space", ("space",), (FIELD_BITS,))
+SEAT: Final = ActionType(0, "seat", ("seat",), (FIELD_BITS,))
+CARD: Final = ActionType(0, "card", ("card",), (FIELD_BITS,))
+PARTY: Final = ActionType(0, "party", ("party",), (FIELD_BITS,))
+NEGATE: Final = ActionType(0, "negate", (), ())
+MENU: Final = ActionType(0, "menu", ("choice",), (FIELD_BITS,))
+MOVE: Final = ActionType(1, "move to", ("space",), (FIELD_BITS,))
+PLAY: Final = ActionType(2, "play", ("position",), (FIELD_BITS,))
+PLAY_AS_RANGED: Final = ActionType(3, "play as ranged", ("position",), (FIELD_BITS,))
+STEAL_CARD: Final = ActionType(4, "steal a card from", ("seat",), (FIELD_BITS,))
+PASS_TYPE: Final = ActionType(5, "pass", (), ())
+PASS: Final = PASS_TYPE.encode()
+
+# Main-menu choices (``MENU`` values: the active player's Actions without a card).
+END_TURN: Final = MENU.encode(0)
+DRAW_CARD: Final = MENU.encode(1)  # Attack Action: draw a card instead of attacking
+PICK_UP_RING: Final = MENU.encode(2)  # Bonus Action
+STEAL_RING: Final = MENU.encode(3)  # Bonus Action, from an Adjacent wearer
+DEFENDERS_POWER: Final = MENU.encode(4)  # Bonus Action of Defenders of the Faith
+_MENU_TEXTS: Final = ("end the turn", "draw a card (Attack Action)", "pick up the Ring", "steal the Ring",
+                      "discard two cards to raise a Hero (Defenders of the Faith)")
+
+_VALUE_ANSWERS: Final = {
+    K_DRAFT: PARTY, K_GUARDIAN_DEFEND: HERO, K_DISCARD_EXCESS: HAND_POSITION, K_PUSH: SPACE, K_TARGET: SEAT,
+    K_ATTACKER_HERO: HERO, K_COUNTER: HAND_POSITION, K_OWN_HERO_HIT: HERO, K_RETREAT: SPACE, K_SPACE: SPACE,
+    K_BULLY_TARGET: SEAT, K_LEADERSHIP: SPACE, K_SCAVENGE: CARD, K_TITHE_DROP: HAND_POSITION, K_TITHE_PICK: CARD,
+    K_SAVAGE_MORE: HAND_POSITION, K_SACRIFICE: HAND_POSITION, K_CHAOS_OFFER: HAND_POSITION, K_RAISE: HERO,
+    K_HELL_OFFER: NEGATE, K_DEFENDERS_HERO: HERO, K_DEFENDERS_DISCARD: HAND_POSITION,
+    K_POISON_DISCARD: HAND_POSITION, K_SPLASH: SEAT,
+}
+ANSWER_TYPES: Final = tuple(_VALUE_ANSWERS.get(kind, MENU) for kind in range(len(TASKS.names)))
+"""The value answers' type of each task kind, by kind (``MENU`` for a kind never asked)."""
+
+# The zones: five on the table, then two per seat (``seat_zone``).
+DRAW_PILE: Final = 0
+DISCARD_PILE: Final = 1
+LIMBO: Final = 2  # cards in play: an Imprison on its way to a player, a Scavenge until its pick
+TITHE_POOL: Final = 3
+PARTY_DECK: Final = 4  # party ids, not cards: a re-sampling pool of their own
+FIRST_SEAT_ZONE: Final = 5
+HAND: Final = 0
+IMPRISONED: Final = 1
+ZONES_PER_SEAT: Final = 2
+
+# Table numbers (all public), then one per space: its occupant (``OCCUPANT + space``).
+RING_HOLDER: Final = 0  # the seat wearing the Ring, -1 for none
+RING_SPACE: Final = 1  # the Ring's space on the map, -1 while worn
+ACTIVE: Final = 2
+FIRST_PLAYER: Final = 3  # the seat that took the first turn (left of the first drafter)
+USED_MOVE: Final = 4
+USED_ATTACK: Final = 5
+USED_BONUS: Final = 6
+ACTIVE_IMPRISONED: Final = 7  # the active player's turn began imprisoned: its Imprison goes when the turn ends
+TURN_COUNT: Final = 8
+WINNER: Final = 9
+ELIMINATIONS: Final = 10
+RING_TAKES: Final = 11
+RESHUFFLES: Final = 12
+OCCUPANT: Final = 13
+# Seat numbers (all public): the party, alive (1) or not, space, points, the four Heroes' statuses.
+PARTY_NUMBER: Final = 0
+ALIVE: Final = 1
+POSITION: Final = 2
+POINTS: Final = 3
+HEROES: Final = 4  # + the class: that Hero's status
+SEAT_NUMBERS: Final = 8
 
 END_POINTS = "points"
 END_ELIMINATION = "elimination"
@@ -131,6 +218,8 @@ END_TURN_CAP = "turn_cap"
 # have played the card (at most once per step), counted by ``note_offered``.
 CARD_COUNTERS = ("in_opening_hand", "drawn", "played", "countered", "played_as_counter", "playable")
 _OPENING, _DRAWN, _PLAYED, _COUNTERED, _AS_COUNTER, _PLAYABLE = range(6)
+_ROW_COUNTERS: Final = (_DRAWN, _PLAYED, _PLAYABLE)
+"""A card gets a row in the ``cards`` table when its seat drew, played or could have played it."""
 
 # Players-table columns: steps at which the party's power was a legal option, and the times
 # it was used (passive powers, Brute Squad and Giant Slayers, are never an option: 0 offers,
@@ -157,111 +246,54 @@ INFO = GameInfo(
     faction_label="party",
 )
 
-Task = tuple[int, int, int, int, int]
+
+# Two small numbers in one task field (a counter's attack, a Chaos Magic chain's parties and
+# progress), packed by the kit's encoder rather than by arithmetic.
+ATTACK: Final = ActionType(0, "attack", ("style", "card + 1"), (8, 8))
+PAIR: Final = ActionType(0, "pair", ("first", "second"), (8, 8))
 
 
-def pack_attack(style: int, card: int) -> int:
-    """An attack's style and card (-1 for none) in one int."""
-    return style * 100 + card + 1
-
-
-def attack_style(packed: int) -> int:
-    """The style of a packed attack."""
-    return packed // 100
-
-
-def attack_card(packed: int) -> int:
-    """The card of a packed attack, -1 for none."""
-    return packed % 100 - 1
-
-
-class RingState(GameState):
+class RingState(KitState):
     """One game of Ring of Chaos in progress."""
 
     config: RingConfig
-    rng: Generator
-    trace: TraceSink | None
-    party: list[int]
-    heroes: list[list[int]]
-    alive: list[bool]
-    position: list[int]
-    occupant: list[int]
-    ring_holder: int
-    ring_space: int
-    points: list[int]
-    hands: list[list[int]]
-    draw_pile: list[int]
-    discard_pile: list[int]
-    limbo: list[int]
-    tithe_pool: list[int]
-    imprisoned: list[list[int]]
-    party_deck: list[int]
-    active: int
-    first_player: int  # the seat that took the first turn (left of the first drafter)
-    used_move: bool
-    used_attack: bool
-    used_bonus: bool
-    active_imprisoned: bool  # the active player's turn began imprisoned: its Imprison goes when the turn ends
-    turn_count: int
-    stack: list[Task]
-    asked: Task
-    choices: list[int]
-    waiting: bool
-    over: bool
-    ended_by: str
-    winner: int
-    eliminations: int
-    ring_takes: int
-    reshuffles: int
-    counters: list[list[list[int]]]
-    first_played: list[dict[int, int]]
+    # The players table's statistics (``PLAYER_COLUMNS``), kept outside the numbers on purpose:
+    # ``power_playable`` counts offers that depend on the seat's hand, so it must stay out of
+    # the observations (which show every number); copied by ``copy_extra``.
     power_playable: list[int]
     power_used: list[int]
 
     # ----------------------------------------------------------------- set-up
 
-    def __init__(self, config: RingConfig, n_players: int, rng: Generator, trace: TraceSink | None) -> None:
-        self.n_players = n_players
-        self.current_player = -1
+    def __init__(self, config: RingConfig, n_players: int, rng: Generator, trace: TraceSink | None,
+                 stats: CardStats | None = None) -> None:
+        super().__init__(n_players, rng, trace, OCCUPANT + config.board.n_spaces, SEAT_NUMBERS,
+                         stats if stats is not None else CardStats(n_players, len(CARD_COUNTERS), len(CARD_NAMES)))
         self.config = config
-        self.rng = rng
-        self.trace = trace
-        self.party = [-1] * n_players
-        self.heroes = [[FULL, FULL, FULL, FULL] for _ in range(n_players)]
-        self.alive = [True] * n_players
-        self.position = [-1] * n_players
-        self.occupant = [-1] * config.board.n_spaces
-        self.ring_holder = -1
-        self.ring_space = config.board.altar
-        self.points = [0] * n_players
-        self.hands = [[] for _ in range(n_players)]
-        self.draw_pile = []
-        self.discard_pile = []
-        self.limbo = []
-        self.tithe_pool = []
-        self.imprisoned = [[] for _ in range(n_players)]
-        self.party_deck = []
-        self.active = -1
-        self.first_player = -1
-        self.used_move = False
-        self.used_attack = False
-        self.used_bonus = False
-        self.active_imprisoned = False
-        self.turn_count = 0
-        self.stack = []
-        self.asked = (K_DRAFT, -1, -1, -1, -1)
-        self.choices = []
-        self.waiting = False
-        self.over = False
-        self.ended_by = ""
-        self.winner = -1
-        self.eliminations = 0
-        self.ring_takes = 0
-        self.reshuffles = 0
-        self.counters = [[[0] * len(CARD_NAMES) for _ in CARD_COUNTERS] for _ in range(n_players)]
-        self.first_played = [{} for _ in range(n_players)]
         self.power_playable = [0] * n_players
         self.power_used = [0] * n_players
+
+    def add_zones(self) -> None:
+        """The table's zones, then each seat's (``seat_zone``); every number at its start."""
+        self.add_zone(Zone("draw pile", TABLE, HIDDEN, pool=0))
+        self.add_zone(Zone("discard pile", TABLE, PUBLIC))
+        self.add_zone(Zone("in play", TABLE, PUBLIC))
+        self.add_zone(Zone("Tithe pool", TABLE, PUBLIC))
+        self.add_zone(Zone("party cards", TABLE, HIDDEN, pool=1))
+        for seat in range(self.n_players):
+            self.add_zone(Zone("hand", seat, OWNER_ONLY, pool=0))
+            self.add_zone(Zone("imprisoned by", seat, PUBLIC))
+        numbers = self.numbers
+        numbers[RING_HOLDER] = numbers[ACTIVE] = numbers[FIRST_PLAYER] = numbers[WINNER] = -1
+        numbers[RING_SPACE] = self.config.board.altar
+        for space in range(self.config.board.n_spaces):
+            numbers[OCCUPANT + space] = -1
+        for seat in range(self.n_players):
+            self.set_seat_number(seat, PARTY_NUMBER, -1)
+            self.set_seat_number(seat, ALIVE, 1)
+            self.set_seat_number(seat, POSITION, -1)
+            for hero in range(4):
+                self.set_seat_number(seat, HEROES + hero, FULL)
 
     @staticmethod
     def new_game(config: RingConfig, n_players: int, seed: int, trace: TraceSink | None) -> RingState:
@@ -270,81 +302,147 @@ class RingState(GameState):
         if len(config.draft_parties) < n_players + 1:
             raise ValueError(f"the draft needs {n_players + 1} party cards, only {len(config.draft_parties)} are in it")
         state = RingState(config, n_players, make_rng(seed), trace)
-        state.draw_pile = list(config.deck)
-        state.rng.shuffle(state.draw_pile)
-        state.party_deck = list(config.draft_parties)
-        state.rng.shuffle(state.party_deck)
+        state.add_zones()
+        draw_pile, party_deck = state.zones[DRAW_PILE], state.zones[PARTY_DECK]
+        draw_pile.extend(list(config.deck))
+        draw_pile.shuffle(state.rng)
+        party_deck.extend(list(config.draft_parties))
+        party_deck.shuffle(state.rng)
         first = state.rng.below(n_players)
         if trace is not None:
-            state._emit("setup", f"{n_players} players on the {config.board.name} map; deck of "
-                        f"{len(state.draw_pile)} cards shuffled; seat {first} drafts first", first=first)
-        offer_a, offer_b = state.party_deck.pop(), state.party_deck.pop()
-        state.stack.append((K_DRAFT, first, offer_a, offer_b, 0))
-        state._run()
+            state.emit("setup", f"{n_players} players on the {config.board.name} map; deck of "
+                       f"{len(draw_pile)} cards shuffled; seat {first} drafts first", first=first)
+        offer_a, offer_b = party_deck.take_top(), party_deck.take_top()
+        state.push(Task(K_DRAFT, first, offer_a, offer_b, 0))
+        state.run()
         return state
+
+    def blank(self) -> RingState:
+        """An empty state of the same config (``clone`` fills it; its card stats are replaced)."""
+        return RingState(self.config, self.n_players, self.rng, None, self.stats)
+
+    def copy_extra(self, copy: KitState) -> None:
+        """The players table's statistics (see the class)."""
+        assert isinstance(copy, RingState)
+        copy.power_playable = self.power_playable[:]
+        copy.power_used = self.power_used[:]
+
+    def clone(self) -> RingState:
+        """An exact copy with its own generator state and tracing off (the kit's)."""
+        copy = super().clone()
+        assert isinstance(copy, RingState)
+        return copy
+
+    def resample_hidden(self, seat: int, rng: Generator) -> RingState:
+        """The kit's re-sampling (the other hands and the draw pile redealt among the cards
+        ``seat`` cannot see, the party cards reshuffled), typed as a Ring of Chaos state."""
+        copy = super().resample_hidden(seat, rng)
+        assert isinstance(copy, RingState)
+        return copy
+
+    def trace_turn(self) -> int:
+        """Trace events carry the number of the turn under way."""
+        return self.numbers[TURN_COUNT]
 
     def _finish_setup(self, first_drafter: int) -> None:
         """Standees on the starting spaces, the Ring on the Altar, four cards each."""
         board = self.config.board
         for seat in range(self.n_players):
-            space = board.starts[seat * 6 // self.n_players]
-            self.position[seat] = space
-            self.occupant[space] = seat
-        self.ring_space = board.altar
+            self._place(seat, board.starts[seat * 6 // self.n_players])
+        self.numbers[RING_SPACE] = board.altar
+        stats = self.stats
         for _ in range(self.config.opening_hand):
             for seat in range(self.n_players):
                 card = self._draw_card()
                 while card == TEMPLE_GUARDIAN:  # discarded and replaced in the opening hand
-                    self.discard_pile.append(card)
+                    self.zones[DISCARD_PILE].cards.append(card)
                     card = self._draw_card()
-                self.hands[seat].append(card)
-                self.counters[seat][_OPENING][card] += 1
-                self.counters[seat][_DRAWN][card] += 1
+                self.hand_zone(seat).add(card)
+                stats.add(seat, _OPENING, card)
+                stats.add(seat, _DRAWN, card)
         first = (first_drafter + 1) % self.n_players
-        self.first_player = first
+        self.numbers[FIRST_PLAYER] = first
         if self.trace is not None:
             for seat in range(self.n_players):
-                self._emit("deal", f"seat {seat} ({self.party_name(seat)}) starts on space {self.position[seat]} "
-                           f"holding {', '.join(self.card_name(c) for c in self.hands[seat])}", seat=seat)
-            self._emit("first_player", f"seat {first}, left of the first drafter, goes first", seat=first)
-        self.stack.append((K_TURN_START, first, 0, 0, 0))
+                self.emit("deal", f"seat {seat} ({self.party_name(seat)}) starts on space {self.position(seat)} "
+                          f"holding {', '.join(self.card_name(c) for c in self.hand(seat))}", seat=seat)
+            self.emit("first_player", f"seat {first}, left of the first drafter, goes first", seat=first)
+        self.push(Task(K_TURN_START, first))
+
+    # ------------------------------------------------------------ zones and numbers
+
+    def seat_zone(self, seat: int, which: int) -> Zone:
+        """Zone ``which`` (``HAND``, ``IMPRISONED``) of ``seat``."""
+        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + which]
+
+    def hand_zone(self, seat: int) -> Zone:
+        """``seat``'s hand."""
+        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + HAND]
+
+    def hand(self, seat: int) -> list[int]:
+        """The cards in ``seat``'s hand, in hand order (positions are answers: do not change the list)."""
+        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + HAND].cards
+
+    def imprisoned(self, seat: int) -> list[int]:
+        """The Imprison cards in front of ``seat``."""
+        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + IMPRISONED].cards
+
+    def party(self, seat: int) -> int:
+        """The seat's party id (-1 before the draft reaches it)."""
+        return self.seat_numbers[seat * SEAT_NUMBERS + PARTY_NUMBER]
+
+    def alive(self, seat: int) -> bool:
+        """Whether the seat's party is still in the game."""
+        return self.seat_numbers[seat * SEAT_NUMBERS + ALIVE] != 0
+
+    def position(self, seat: int) -> int:
+        """The seat's space (-1 before set-up or once eliminated)."""
+        return self.seat_numbers[seat * SEAT_NUMBERS + POSITION]
+
+    def points(self, seat: int) -> int:
+        """The seat's Summoning Points."""
+        return self.seat_numbers[seat * SEAT_NUMBERS + POINTS]
+
+    def set_points(self, seat: int, points: int) -> None:
+        """Set the seat's Summoning Points."""
+        self.seat_numbers[seat * SEAT_NUMBERS + POINTS] = points
+
+    def status(self, seat: int, hero: int) -> int:
+        """The status (``DEAD``, ``WOUNDED``, ``FULL``) of ``seat``'s Hero of class ``hero``."""
+        return self.seat_numbers[seat * SEAT_NUMBERS + HEROES + hero]
+
+    def statuses(self, seat: int) -> list[int]:
+        """The four Heroes' statuses of ``seat``, by class (a copy)."""
+        base = seat * SEAT_NUMBERS + HEROES
+        return self.seat_numbers[base:base + 4]
+
+    def occupant(self, space: int) -> int:
+        """The seat standing on ``space``, -1 for none."""
+        return self.numbers[OCCUPANT + space]
 
     # ------------------------------------------------------------ public API
 
-    def legal_actions(self) -> Sequence[int]:
-        """The answers to the question the current player is asked."""
-        return self.choices
-
-    def apply(self, action: int) -> None:
-        """Answer the pending question with ``action`` and play on to the next one."""
-        kind, seat, a, b, c = self.asked
-        self.waiting = False
-        self.choices = []
-        self._handle(kind, seat, a, b, c, action)
-        self._run()
-
-    def is_terminal(self) -> bool:
-        """True once the game has ended."""
-        return self.over
-
     def winners(self) -> list[int]:
         """The party with 11 points or the last alive; nobody at the turn cap."""
-        return [self.winner] if self.winner >= 0 else []
+        winner = self.numbers[WINNER]
+        return [winner] if winner >= 0 else []
 
     def returns(self) -> list[float]:
         """1 for the winner, 0 for the others; at the turn cap 1/n each for a draw."""
-        if self.winner < 0:
+        winner = self.numbers[WINNER]
+        if winner < 0:
             return [1.0 / self.n_players] * self.n_players
-        return [1.0 if seat == self.winner else 0.0 for seat in range(self.n_players)]
+        return [1.0 if seat == winner else 0.0 for seat in range(self.n_players)]
 
     def scores(self) -> list[int]:
         """Summoning Points (an eliminated party's end at 0)."""
-        return list(self.points)
+        return [self.points(seat) for seat in range(self.n_players)]
 
     def ranks(self) -> list[int]:
         """The winner first, then parties still alive by points, then the eliminated."""
+        winner = self.numbers[WINNER]
         keys = [
-            (1000 if seat == self.winner else 0) + (100 if self.alive[seat] else 0) + self.points[seat]
+            (1000 if seat == winner else 0) + (100 if self.alive(seat) else 0) + self.points(seat)
             for seat in range(self.n_players)
         ]
         return ranks_from_scores(keys)
@@ -353,25 +451,23 @@ class RingState(GameState):
         """Each seat's Adventuring Party."""
         return [self.party_name(seat) for seat in range(self.n_players)]
 
-    def end_reason(self) -> str:
-        """``points``, ``elimination`` or ``turn_cap``."""
-        return self.ended_by
-
     def turns(self) -> int:
         """Player turns played: those completed, and at the end also the one the game ended in."""
-        if self.over or self.turn_count == 0:
-            return self.turn_count
-        return self.turn_count - 1
+        turn_count = self.numbers[TURN_COUNT]
+        if self.over or turn_count == 0:
+            return turn_count
+        return turn_count - 1
 
     def game_columns(self) -> dict[str, Any]:
         """Map, victory type, the first player, eliminations, Ring takes and reshuffles."""
+        numbers = self.numbers
         return {
             "map": self.config.board.name,
-            "victory": self.ended_by if self.winner >= 0 else "none",
-            "first_player": self.first_player,
-            "eliminations": self.eliminations,
-            "ring_takes": self.ring_takes,
-            "reshuffles": self.reshuffles,
+            "victory": self.ended_by if numbers[WINNER] >= 0 else "none",
+            "first_player": numbers[FIRST_PLAYER],
+            "eliminations": numbers[ELIMINATIONS],
+            "ring_takes": numbers[RING_TAKES],
+            "reshuffles": numbers[RESHUFFLES],
         }
 
     def player_columns(self, seat: int) -> dict[str, Any]:
@@ -390,199 +486,92 @@ class RingState(GameState):
         Above's ranged plays, Hell Raisers' negation, Dread Legion's Class cards of Dead Heroes.
         """
         seat = self.current_player
-        kind = self.asked[0]
+        kind = self.decisions.asked.kind
         if seat < 0 or kind == K_DRAFT:
             return
-        hand = self.hands[seat]
-        playable = self.counters[seat][_PLAYABLE]
+        hand = self.hand(seat)
         power = self.power(seat)
         power_offered = False
         seen = 0  # a bit per card id already counted at this step
         cards: list[int] = []
         if kind == K_MAIN:
             for action in legal_actions:
-                if action >= PLAY_AS_RANGED:
-                    cards.append(hand[action - PLAY_AS_RANGED])
+                if PLAY_AS_RANGED.matches(action):
+                    cards.append(hand[PLAY_AS_RANGED.value(action)])
                     power_offered = True
-                elif action >= PLAY_CARD:
-                    cards.append(hand[action - PLAY_CARD])
-                elif action == DEFENDERS_POWER or DEN_STEAL <= action < MOVE_TO:
+                elif PLAY.matches(action):
+                    cards.append(hand[PLAY.value(action)])
+                elif action == DEFENDERS_POWER or STEAL_CARD.matches(action):
                     power_offered = True
         elif kind in (K_COUNTER, K_SACRIFICE, K_CHAOS_OFFER, K_SAVAGE_MORE):
             for action in legal_actions:
                 if action != PASS:
-                    cards.append(hand[action])
-        elif kind == K_HELL_OFFER and 0 in legal_actions:
+                    cards.append(hand[HAND_POSITION.value(action)])
+        elif kind == K_HELL_OFFER and NEGATE.encode() in legal_actions:
             cards = list(hand)
             power_offered = True
         if not cards and not power_offered:
             return
-        statuses = self.heroes[seat]
         classes = self.config.card_classes
+        offset = self.stats.offset(seat, _PLAYABLE)
+        counts = self.stats.counts
         for card in cards:
             bit = 1 << card
             if seen & bit:
                 continue
             seen |= bit
-            playable[card] += 1
-            if power == DREAD_LEGION and classes[card] != NO_CLASS and statuses[classes[card]] == DEAD:
+            counts[offset + card] += 1
+            if power == DREAD_LEGION and classes[card] != NO_CLASS and self.status(seat, classes[card]) == DEAD:
                 power_offered = True
         if power_offered:
             self.power_playable[seat] += 1
 
     def add_card_rows(self, columns: CardColumns) -> None:
         """One row per card each seat drew, played, countered with or could have played."""
-        copies = self.config.copies
-        columns.names = CARD_NAMES
-        counter_columns = columns.counters
-        for seat in range(self.n_players):
-            seat_counters = self.counters[seat]
-            drawn, played, playable = seat_counters[_DRAWN], seat_counters[_PLAYED], seat_counters[_PLAYABLE]
-            first_played = self.first_played[seat]
-            for card in range(len(CARD_NAMES)):
-                if drawn[card] or played[card] or playable[card]:
-                    columns.seat.append(seat)
-                    columns.card.append(card)
-                    columns.copies.append(copies[card])
-                    for index in range(len(CARD_COUNTERS)):
-                        counter_columns[index].append(seat_counters[index][card])
-                    columns.first_played_turn.append(first_played.get(card, -1))
-
-    def observation(self, seat: int) -> tuple[Any, ...]:
-        """All ``seat`` sees: the table, its own hand, the other hands' sizes,
-        and the question asked (its answers only when asked of ``seat``)."""
-        return (
-            self.over, self.ended_by, self.winner, self.current_player, self.asked,
-            tuple(self.choices) if self.current_player == seat else (),
-            tuple(self.party), tuple(map(tuple, self.heroes)), tuple(self.alive), tuple(self.position),
-            self.ring_holder, self.ring_space, tuple(self.points), tuple(self.hands[seat]),
-            tuple(len(hand) for hand in self.hands), len(self.draw_pile), tuple(self.discard_pile),
-            tuple(self.limbo), tuple(self.tithe_pool), tuple(map(tuple, self.imprisoned)),
-            len(self.party_deck), self.active, self.used_move, self.used_attack, self.used_bonus,
-            self.active_imprisoned, self.turn_count, tuple(self.stack),
-        )
-
-    def resample_hidden(self, seat: int, rng: Generator) -> RingState:
-        """A copy in which the other hands and the draw pile's order are dealt
-        again from the cards ``seat`` cannot see (the hand sizes kept), and
-        the party cards not yet offered are reshuffled; a question pending
-        for another seat is asked again of its new hand."""
-        copy = self.clone()
-        hidden = list(copy.draw_pile)
-        for other in range(copy.n_players):
-            if other != seat:
-                hidden.extend(copy.hands[other])
-        # Sorted first (here and for the party deck), so the copy depends only
-        # on what ``seat`` sees and on ``rng`` (seat-honest search).
-        hidden.sort()
-        rng.shuffle(hidden)
-        start = 0
-        for other in range(copy.n_players):
-            if other != seat:
-                size = len(copy.hands[other])
-                copy.hands[other] = hidden[start:start + size]
-                start += size
-        copy.draw_pile = hidden[start:]
-        copy.party_deck.sort()
-        rng.shuffle(copy.party_deck)
-        if copy.waiting and copy.current_player != seat:
-            kind, asked_seat, a, b, c = copy.asked
-            copy.waiting = False
-            copy._handle(kind, asked_seat, a, b, c, NO_CHOICE)
-            copy._run()
-        # Future chance (reshuffles, later draws) is hidden too: from here on
-        # the copy has its own generator, so no search foresees the real shuffles.
-        copy.rng = Generator(rng.next_u32() << 32 | rng.next_u32())
-        return copy
-
-    def clone(self) -> RingState:
-        """An exact copy with its own generator state and tracing off."""
-        copy = RingState(self.config, self.n_players, self.rng.copy(), None)
-        copy.current_player = self.current_player
-        copy.party = list(self.party)
-        copy.heroes = [list(statuses) for statuses in self.heroes]
-        copy.alive = list(self.alive)
-        copy.position = list(self.position)
-        copy.occupant = list(self.occupant)
-        copy.ring_holder = self.ring_holder
-        copy.ring_space = self.ring_space
-        copy.points = list(self.points)
-        copy.hands = [list(hand) for hand in self.hands]
-        copy.draw_pile = list(self.draw_pile)
-        copy.discard_pile = list(self.discard_pile)
-        copy.limbo = list(self.limbo)
-        copy.tithe_pool = list(self.tithe_pool)
-        copy.imprisoned = [list(cards) for cards in self.imprisoned]
-        copy.party_deck = list(self.party_deck)
-        copy.active = self.active
-        copy.first_player = self.first_player
-        copy.used_move = self.used_move
-        copy.used_attack = self.used_attack
-        copy.used_bonus = self.used_bonus
-        copy.active_imprisoned = self.active_imprisoned
-        copy.turn_count = self.turn_count
-        copy.stack = list(self.stack)
-        copy.asked = self.asked
-        copy.choices = list(self.choices)
-        copy.waiting = self.waiting
-        copy.over = self.over
-        copy.ended_by = self.ended_by
-        copy.winner = self.winner
-        copy.eliminations = self.eliminations
-        copy.ring_takes = self.ring_takes
-        copy.reshuffles = self.reshuffles
-        copy.counters = [[list(counter) for counter in seat] for seat in self.counters]
-        copy.first_played = [dict(seat) for seat in self.first_played]
-        copy.power_playable = list(self.power_playable)
-        copy.power_used = list(self.power_used)
-        return copy
+        self.stats.add_rows(columns, CARD_NAMES, self.config.copies, _ROW_COUNTERS)
 
     def describe_action(self, action: int) -> str:
         """The answer in words for the question now asked."""
-        kind, seat, _a, _b, _c = self.asked
-        hand = self.hands[seat] if 0 <= seat < self.n_players else []
+        asked = self.decisions.asked
+        kind, seat = asked.kind, asked.seat
+        hand = self.hand(seat) if 0 <= seat < self.n_players else []
         if action == PASS:
             return "pass"
-        if kind == K_DRAFT:
-            return f"choose the {self.config.party_names[action]}"
         if kind == K_MAIN:
             return self._describe_main(action, hand)
+        value = ANSWER_TYPES[kind].value(action)
+        if kind == K_DRAFT:
+            return f"choose the {self.config.party_names[value]}"
         if kind in (K_TARGET, K_BULLY_TARGET):
-            return f"target seat {action} ({self.party_name(action)})"
+            return f"target seat {value} ({self.party_name(value)})"
         if kind == K_SPLASH:
-            return f"the Fireball also attacks seat {action} ({self.party_name(action)})"
+            return f"the Fireball also attacks seat {value} ({self.party_name(value)})"
         if kind in (K_ATTACKER_HERO, K_GUARDIAN_DEFEND, K_OWN_HERO_HIT, K_RAISE, K_DEFENDERS_HERO):
-            return f"the {CLASS_NAMES[action]}"
+            return f"the {CLASS_NAMES[value]}"
         if kind in (K_PUSH, K_RETREAT, K_SPACE, K_LEADERSHIP):
-            return f"space {action}"
+            return f"space {value}"
         if kind in (K_SCAVENGE, K_TITHE_PICK):
-            return f"take {self.card_name(action)}"
+            return f"take {self.card_name(value)}"
         if kind == K_HELL_OFFER:
             return "negate it with a random card"
-        if 0 <= action < len(hand):
+        if 0 <= value < len(hand):
             verb = "discard" if kind in (K_DISCARD_EXCESS, K_TITHE_DROP, K_DEFENDERS_DISCARD, K_POISON_DISCARD) \
                 else "play"
-            return f"{verb} {self.card_name(hand[action])}"
+            return f"{verb} {self.card_name(hand[value])}"
         return str(action)
 
     def _describe_main(self, action: int, hand: list[int]) -> str:
-        if action == END_TURN:
-            return "end the turn"
-        if action == DRAW_CARD:
-            return "draw a card (Attack Action)"
-        if action == PICK_UP_RING:
-            return "pick up the Ring"
-        if action == STEAL_RING:
-            return f"steal the Ring from seat {self.ring_holder}"
-        if action == DEFENDERS_POWER:
-            return "discard two cards to raise a Hero (Defenders of the Faith)"
-        if DEN_STEAL <= action < MOVE_TO:
-            return f"take a random card from seat {action - DEN_STEAL} (Den of Thieves)"
-        if MOVE_TO <= action < PLAY_CARD:
-            return f"move to space {action - MOVE_TO}"
-        if PLAY_CARD <= action < PLAY_AS_RANGED:
-            return f"play {self.card_name(hand[action - PLAY_CARD])}"
-        return f"play {self.card_name(hand[action - PLAY_AS_RANGED])} as a ranged attack (Death from Above)"
+        if MENU.matches(action):
+            if action == STEAL_RING:
+                return f"steal the Ring from seat {self.numbers[RING_HOLDER]}"
+            return _MENU_TEXTS[MENU.value(action)]
+        if STEAL_CARD.matches(action):
+            return f"take a random card from seat {STEAL_CARD.value(action)} (Den of Thieves)"
+        if MOVE.matches(action):
+            return f"move to space {MOVE.value(action)}"
+        if PLAY.matches(action):
+            return f"play {self.card_name(hand[PLAY.value(action)])}"
+        return f"play {self.card_name(hand[PLAY_AS_RANGED.value(action)])} as a ranged attack (Death from Above)"
 
     def card_name(self, card: int) -> str:
         """A card's name, e.g. ``fireball``."""
@@ -590,82 +579,86 @@ class RingState(GameState):
 
     def party_name(self, seat: int) -> str | None:
         """The seat's party name (None before the draft reaches it)."""
-        party = self.party[seat]
+        party = self.party(seat)
         return self.config.party_names[party] if party >= 0 else None
 
     def power(self, seat: int) -> int:
         """The seat's party power id."""
-        return self.config.party_powers[self.party[seat]]
+        return self.config.party_powers[self.party(seat)]
 
     # ------------------------------------------------------------ queries
 
     def is_adjacent(self, seat: int, other: int) -> bool:
         """Whether two parties' spaces are linked on the battle map."""
-        return self.config.board.distance[self.position[seat]][self.position[other]] == 1
+        return self.config.board.distance[self.position(seat)][self.position(other)] == 1
 
     def living_heroes(self, seat: int) -> list[int]:
         """Classes whose Hero is alive (Full Strength or Wounded)."""
-        statuses = self.heroes[seat]
+        statuses = self.statuses(seat)
         return [hero for hero in range(4) if statuses[hero] > DEAD]
 
     def can_use_class(self, seat: int, card: int) -> bool:
         """Class cards only while that class's Hero is alive (Dread Legion: always)."""
         card_class = self.config.card_classes[card]
-        if card_class == NO_CLASS or self.heroes[seat][card_class] > DEAD:
+        if card_class == NO_CLASS or self.status(seat, card_class) > DEAD:
             return True
         return self.power(seat) == DREAD_LEGION
 
     def others_alive(self, seat: int) -> list[int]:
         """The other parties still in the game, clockwise from ``seat``."""
         n = self.n_players
-        return [(seat + step) % n for step in range(1, n) if self.alive[(seat + step) % n]]
+        return [(seat + step) % n for step in range(1, n) if self.alive((seat + step) % n)]
 
     def retreat_destinations(self, seat: int) -> list[int]:
         """Spaces 1..retreat_spaces steps away where Hasty Retreat may end (it may pass occupied
         spaces): empty ones, and with ``rules.retreat_may_push`` occupied ones whose party can be
         pushed to an empty Adjacent space, as in a Move."""
-        occupant = self.occupant
+        numbers = self.numbers
         if not self.config.retreat_may_push:
-            return [space for space in self.config.retreat_reach[self.position[seat]] if occupant[space] < 0]
-        return [space for space in self.config.retreat_reach[self.position[seat]]
-                if occupant[space] < 0 or self.push_spaces(seat, space)]
+            return [space for space in self.config.retreat_reach[self.position(seat)] if numbers[OCCUPANT + space] < 0]
+        return [space for space in self.config.retreat_reach[self.position(seat)]
+                if numbers[OCCUPANT + space] < 0 or self.push_spaces(seat, space)]
 
     def attack_targets(self, seat: int, card: int, as_ranged: bool) -> list[int]:
         """Parties ``card`` may target: Adjacent for melee, not Adjacent for ranged, any for Imprison."""
         others = self.others_alive(seat)
-        if as_ranged or card in RANGED_CARDS:
+        reach = self.config.card_reach[card]
+        if as_ranged or reach == RANGED_REACH:
             return [other for other in others if not self.is_adjacent(seat, other)]
-        if card in MELEE_CARDS:
+        if reach == MELEE_REACH:
             return [other for other in others if self.is_adjacent(seat, other)]
         if card == IMPRISON:
-            return [other for other in others if not self.imprisoned[other]]
+            return [other for other in others if not self.imprisoned(other)]
         return others
 
     def move_destinations(self, seat: int) -> list[int]:
         """Spaces 1..move_spaces away where the party may end its move."""
-        occupant = self.occupant
+        numbers = self.numbers
         result = []
-        for space in self.config.move_reach[self.position[seat]]:
-            if occupant[space] < 0 or self.push_spaces(seat, space):
+        for space in self.config.move_reach[self.position(seat)]:
+            if numbers[OCCUPANT + space] < 0 or self.push_spaces(seat, space):
                 result.append(space)
         return result
 
     def push_spaces(self, mover: int, destination: int) -> list[int]:
         """Empty spaces Adjacent to ``destination`` its occupant may be pushed to
         (the space the mover vacates counts as empty)."""
-        origin = self.position[mover]
+        origin = self.position(mover)
+        numbers = self.numbers
         return [space for space in self.config.board.neighbours[destination]
-                if self.occupant[space] < 0 or space == origin]
+                if numbers[OCCUPANT + space] < 0 or space == origin]
 
     def bully_spaces(self, seat: int) -> list[int]:
         """Open spaces, not the Altar, Adjacent to another party."""
         board = self.config.board
+        numbers = self.numbers
         result = []
         for space in range(board.n_spaces):
-            if self.occupant[space] >= 0 or space == board.altar:
+            if numbers[OCCUPANT + space] >= 0 or space == board.altar:
                 continue
             for neighbour in board.neighbours[space]:
-                if self.occupant[neighbour] >= 0 and self.occupant[neighbour] != seat:
+                occupant = numbers[OCCUPANT + neighbour]
+                if occupant >= 0 and occupant != seat:
                     result.append(space)
                     break
         return result
@@ -673,21 +666,21 @@ class RingState(GameState):
     def can_play(self, seat: int, card: int, has_adjacent: bool, has_distant: bool) -> bool:
         """Whether ``card`` may be played now as the active player's Action
         (``has_adjacent``/``has_distant``: whether another party is / is not Adjacent)."""
-        slot = CARD_SLOTS[card]
+        slot = self.config.card_slots[card]
         if slot == MOVE_SLOT:
-            if self.used_move:
+            if self.numbers[USED_MOVE]:
                 return False
         elif slot == ATTACK_SLOT:
-            if self.used_attack:
+            if self.numbers[USED_ATTACK]:
                 return False
         elif slot == BONUS_SLOT:
-            if self.used_bonus:
+            if self.numbers[USED_BONUS]:
                 return False
         else:
             return False
         if not self.can_use_class(seat, card):
             return False
-        reach = CARD_REACH[card]
+        reach = self.config.card_reach[card]
         if reach == MELEE_REACH:
             return has_adjacent
         if reach == RANGED_REACH:
@@ -696,28 +689,28 @@ class RingState(GameState):
 
     def _has_effect(self, seat: int, card: int) -> bool:
         """Whether the card has something to act on (a target, a Hero to raise...)."""
-        holder = self.ring_holder
+        holder = self.numbers[RING_HOLDER]
         if card in (DOMINANCE, MIND_CONTROL):
             return holder >= 0 and holder != seat
         if card == SNEAK:  # "The Party that possesses the Ring cannot be moved by this card": nor by its own
             return holder != seat and any(other != holder for other in self.others_alive(seat))
         if card == TELEPORT:
             altar = self.config.board.altar
-            return any(self.occupant[s] < 0 and s != altar for s in range(self.config.board.n_spaces))
+            return any(self.numbers[OCCUPANT + s] < 0 and s != altar for s in range(self.config.board.n_spaces))
         if card == BULLY:
             return len(self.bully_spaces(seat)) > 0
         if card == PICKPOCKET:
-            return any(self.hands[other] and self.is_adjacent(seat, other) for other in self.others_alive(seat))
+            return any(self.hand(other) and self.is_adjacent(seat, other) for other in self.others_alive(seat))
         if card == SCAVENGE:
-            return len(self.discard_pile) > 0
+            return len(self.zones[DISCARD_PILE].cards) > 0
         if card in (TITHE, POISON):
-            return any(self.hands[other] for other in self.others_alive(seat))
+            return any(self.hand(other) for other in self.others_alive(seat))
         if card == CHAOS_MAGIC:
-            return any(self.points[other] > 0 for other in self.others_alive(seat))
+            return any(self.points(other) > 0 for other in self.others_alive(seat))
         if card == HEALING_POTION:
-            return WOUNDED in self.heroes[seat]
+            return WOUNDED in self.statuses(seat)
         if card == RESURRECTION:
-            return DEAD in self.heroes[seat] and self.power(seat) != DREAD_LEGION
+            return DEAD in self.statuses(seat) and self.power(seat) != DREAD_LEGION
         if card == NECROMANCY:
             return len(self.necromancy_parties(seat)) > 0
         if card == IMPRISON:
@@ -726,34 +719,26 @@ class RingState(GameState):
 
     def necromancy_parties(self, seat: int) -> list[int]:
         """The caster and every Adjacent party that has a Dead Hero to raise."""
-        parties = [seat] if DEAD in self.heroes[seat] else []
+        parties = [seat] if DEAD in self.statuses(seat) else []
         for other in self.others_alive(seat):
-            if self.is_adjacent(seat, other) and DEAD in self.heroes[other]:
+            if self.is_adjacent(seat, other) and DEAD in self.statuses(other):
                 parties.append(other)
         return parties
 
     def counter_positions(self, defender: int, style: int) -> list[int]:
         """Hand positions (one per card type) of the cards that can counter an
         attack of ``style`` on a Full Strength Hero of ``defender``."""
-        hand = self.hands[defender]
+        hand = self.hand(defender)
+        counter_styles = self.config.card_counter_styles  # ``cards.<name>.counters``
         seen: list[int] = []
         result: list[int] = []
         for position in range(len(hand)):
             card = hand[position]
             if card in seen or not self.can_use_class(defender, card):
                 continue
-            if card == HASTY_RETREAT:
-                usable = len(self.retreat_destinations(defender)) > 0
-            elif card == PARRY:
-                usable = style in (MELEE, GUARDIAN)
-            elif card == DODGE:
-                usable = style in (RANGED, GUARDIAN)
-            elif style != GUARDIAN:
-                usable = False
-            elif card in (CHAOS_MAGIC, HEROIC_SACRIFICE):  # Counter Action cards too
-                usable = self.config.guardian_every_counter_card
-            else:
-                usable = CARD_SLOTS[card] == ATTACK_SLOT
+            if not counter_styles[card] >> style & 1:
+                continue
+            usable = card != HASTY_RETREAT or len(self.retreat_destinations(defender)) > 0
             if usable:
                 seen.append(card)
                 result.append(position)
@@ -761,7 +746,7 @@ class RingState(GameState):
 
     def distinct_positions(self, seat: int) -> list[int]:
         """One hand position per card type (same cards are the same choice)."""
-        hand = self.hands[seat]
+        hand = self.hand(seat)
         seen = 0  # a bit per card id
         result: list[int] = []
         for position in range(len(hand)):
@@ -773,7 +758,7 @@ class RingState(GameState):
 
     def positions_of(self, seat: int, card: int) -> list[int]:
         """The first hand position holding ``card`` (empty if none, or the class cannot use it)."""
-        hand = self.hands[seat]
+        hand = self.hand(seat)
         if card in hand and self.can_use_class(seat, card):
             return [hand.index(card)]
         return []
@@ -781,140 +766,63 @@ class RingState(GameState):
     def main_choices(self, seat: int) -> list[int]:
         """The active player's Actions still open this turn."""
         choices = [END_TURN]
-        if not self.used_move:
-            choices.extend(MOVE_TO + space for space in self.move_destinations(seat))
-        if not self.used_attack:
+        numbers = self.numbers
+        holder = numbers[RING_HOLDER]
+        if not numbers[USED_MOVE]:
+            choices.extend(MOVE.encode(space) for space in self.move_destinations(seat))
+        if not numbers[USED_ATTACK]:
             choices.append(DRAW_CARD)
             if self.power(seat) == DEN_OF_THIEVES:
-                choices.extend(DEN_STEAL + other for other in self.others_alive(seat) if self.hands[other])
-        if not self.used_bonus:
-            if self.ring_holder < 0 and self.ring_space == self.position[seat]:
+                choices.extend(STEAL_CARD.encode(other) for other in self.others_alive(seat) if self.hand(other))
+        if not numbers[USED_BONUS]:
+            if holder < 0 and numbers[RING_SPACE] == self.position(seat):
                 choices.append(PICK_UP_RING)
-            if 0 <= self.ring_holder != seat and self.is_adjacent(seat, self.ring_holder):
+            if 0 <= holder != seat and self.is_adjacent(seat, holder):
                 choices.append(STEAL_RING)
             if (self.power(seat) == DEFENDERS_OF_THE_FAITH
-                    and len(self.hands[seat]) >= self.config.defenders_cards_to_discard
-                    and min(self.heroes[seat]) < FULL):
+                    and len(self.hand(seat)) >= self.config.defenders_cards_to_discard
+                    and min(self.statuses(seat)) < FULL):
                 choices.append(DEFENDERS_POWER)
-        hand = self.hands[seat]
+        hand = self.hand(seat)
         has_adjacent = has_distant = False
         for other in self.others_alive(seat):
             if self.is_adjacent(seat, other):
                 has_adjacent = True
             else:
                 has_distant = True
-        open_slots = (not self.used_move, not self.used_attack, not self.used_bonus, False, False)
+        slots = self.config.card_slots
+        open_slots = (not numbers[USED_MOVE], not numbers[USED_ATTACK], not numbers[USED_BONUS], False, False)
         for position in self.distinct_positions(seat):
             card = hand[position]
-            if open_slots[CARD_SLOTS[card]] and self.can_play(seat, card, has_adjacent, has_distant):
-                choices.append(PLAY_CARD + position)
-        if not self.used_attack and self.power(seat) == DEATH_FROM_ABOVE and has_distant:
+            if open_slots[slots[card]] and self.can_play(seat, card, has_adjacent, has_distant):
+                choices.append(PLAY.encode(position))
+        if not numbers[USED_ATTACK] and self.power(seat) == DEATH_FROM_ABOVE and has_distant:
             any_class = self.config.death_from_above_dead_classes
             for position in self.distinct_positions(seat):
                 card = hand[position]
-                if CARD_SLOTS[card] == ATTACK_SLOT and (any_class or self.can_use_class(seat, card)):
-                    choices.append(PLAY_AS_RANGED + position)
+                if slots[card] == ATTACK_SLOT and (any_class or self.can_use_class(seat, card)):
+                    choices.append(PLAY_AS_RANGED.encode(position))
         return choices
 
     # ------------------------------------------------------------- the engine
 
-    def _emit(self, kind: str, text: str, **data: Any) -> None:
-        assert self.trace is not None
-        self.trace({"turn": self.turn_count, "type": kind, "text": text, **data})
+    def _push(self, kind: int, seat: int, a: int = 0, b: int = 0, c: int = 0) -> None:
+        """Put the task (kind, seat, a, b, c) on top of the stack."""
+        self.decisions.stack.append(Task(kind, seat, a, b, c))
 
-    def _run(self) -> None:
-        """Run tasks until a question is asked or the game is over."""
-        stack = self.stack
-        while not self.waiting and not self.over and stack:
-            kind, seat, a, b, c = stack.pop()
-            self._handle(kind, seat, a, b, c, NO_CHOICE)
-        if self.over:
-            self.current_player = -1
-            self.choices = []
-            self.stack = []
+    def _discard(self, seat: int, position: int) -> int:
+        """Put the card at ``position`` of ``seat``'s hand on the discard pile; the card."""
+        card = self.hand_zone(seat).take(position)
+        self.zones[DISCARD_PILE].cards.append(card)
+        return card
 
     def _ask(self, kind: int, seat: int, a: int, b: int, c: int, choices: list[int]) -> None:
         """Ask ``seat`` the question of task (kind, seat, a, b, c); answers in ``choices``."""
-        self.asked = (kind, seat, a, b, c)
-        self.choices = choices
-        self.current_player = seat
-        self.waiting = True
+        self.ask(Task(kind, seat, a, b, c), choices)
 
-    def _push(self, kind: int, seat: int, a: int = 0, b: int = 0, c: int = 0) -> None:
-        self.stack.append((kind, seat, a, b, c))
-
-    def _handle(self, kind: int, seat: int, a: int, b: int, c: int, choice: int) -> None:
+    def perform(self, task: Task, choice: int) -> None:
         """Do one task (``choice`` is NO_CHOICE unless the task's question was answered)."""
-        if kind == K_MAIN:
-            self._main(seat, choice)
-        elif kind == K_DRAW:
-            self._draw_task(seat, a == 1)
-        elif kind == K_TURN_START:
-            self._turn_start(seat)
-        elif kind == K_END_TURN:
-            self._end_turn(seat)
-        elif kind == K_GUARDIAN_DEFEND:
-            self._guardian_defend(seat, a, choice)
-        elif kind == K_TARGET:
-            self._target(seat, a, b, choice)
-        elif kind == K_ATTACKER_HERO:
-            self._attacker_hero(seat, a, b, c, choice)
-        elif kind == K_COUNTER:
-            self._counter(seat, a, b, c, choice)
-        elif kind == K_OWN_HERO_HIT:
-            self._own_hero_hit(seat, a, b == 1, choice)
-        elif kind == K_DISCARD_EXCESS:
-            self._discard_excess(seat, choice)
-        elif kind == K_DRAFT:
-            self._draft(seat, a, b, c, choice)
-        elif kind == K_PUSH:
-            self._push_occupant(seat, a, b, choice)
-        elif kind == K_RETREAT:
-            self._retreat(seat, choice)
-        elif kind == K_SPACE:
-            self._space(seat, a, choice)
-        elif kind == K_BULLY_TARGET:
-            self._bully_target(seat, choice)
-        elif kind == K_LEADERSHIP:
-            self._leadership(seat, a, choice)
-        elif kind == K_SCAVENGE:
-            self._scavenge(seat, choice)
-        elif kind == K_TITHE_DROP:
-            self._tithe_drop(seat, a, choice)
-        elif kind == K_TITHE_PICK:
-            self._tithe_pick(seat, choice)
-        elif kind == K_SAVAGE_MORE:
-            self._savage_more(seat, choice)
-        elif kind == K_TAKE_RING:
-            self._take_ring(seat, a, b)
-        elif kind == K_SACRIFICE:
-            self._sacrifice(seat, a, b, c, choice)
-        elif kind == K_GIVE_RING:
-            self._give_ring(seat, a)
-        elif kind == K_CHAOS_OFFER:
-            self._chaos_offer(seat, a, b, c, choice)
-        elif kind == K_RAISE:
-            self._raise(seat, a, choice)
-        elif kind == K_HELL_OFFER:
-            self._hell_offer(seat, a, b, choice)
-        elif kind == K_NECROMANCY:
-            self._necromancy(seat)
-        elif kind == K_DEFENDERS_HERO:
-            self._defenders_hero(seat, choice)
-        elif kind == K_DEFENDERS_DISCARD:
-            self._defenders_discard(seat, choice)
-        elif kind == K_RAISE_HERO:
-            self._raise_hero(seat, a)
-        elif kind == K_POISON_DISCARD:
-            self._poison_discard(seat, choice)
-        elif kind == K_PIT_TRAP:
-            self._pit_trap(seat)
-        elif kind == K_EARTHQUAKE:
-            self._earthquake(seat)
-        elif kind == K_SPLASH:
-            self._splash(seat, a, choice)
-        else:
-            raise AssertionError(f"unknown task {kind}")
+        _PERFORM[task.kind](self, task, choice)
 
     # --------------------------------------------------------- draft and turn
 
@@ -924,54 +832,55 @@ class RingState(GameState):
             self._ask(K_DRAFT, seat, offer_a, offer_b, drafted, [offer_a, offer_b])
             return
         rejected = offer_b if choice == offer_a else offer_a
-        self.party[seat] = choice
+        self.set_seat_number(seat, PARTY_NUMBER, choice)
         if self.trace is not None:
-            self._emit("draft", f"seat {seat} chooses the {self.config.party_names[choice]} over the "
+            self.emit("draft", f"seat {seat} chooses the {self.config.party_names[choice]} over the "
                        f"{self.config.party_names[rejected]}", seat=seat, party=self.config.party_names[choice])
         drafted += 1
         first_drafter = (seat - drafted + 1) % self.n_players
         if drafted == self.n_players:
-            self.party_deck.append(rejected)  # the unchosen cards leave the game
+            self.zones[PARTY_DECK].add(rejected)  # the unchosen cards leave the game
             self._finish_setup(first_drafter)
             return
-        self._push(K_DRAFT, (seat + 1) % self.n_players, rejected, self.party_deck.pop(), drafted)
+        self._push(K_DRAFT, (seat + 1) % self.n_players, rejected, self.zones[PARTY_DECK].take_top(), drafted)
 
     def _turn_start(self, seat: int) -> None:
         """Ring points, then the three draws, the Actions and the end of the turn."""
-        if self.turn_count >= self.config.max_turns:
+        numbers = self.numbers
+        if numbers[TURN_COUNT] >= self.config.max_turns:
             self._end(END_TURN_CAP, -1)
             return
-        self.turn_count += 1
-        self.active = seat
-        self.used_move = self.used_attack = self.used_bonus = False
-        self.active_imprisoned = len(self.imprisoned[seat]) > 0
+        numbers[TURN_COUNT] += 1
+        numbers[ACTIVE] = seat
+        numbers[USED_MOVE] = numbers[USED_ATTACK] = numbers[USED_BONUS] = 0
+        imprisoned = len(self.imprisoned(seat)) > 0
+        numbers[ACTIVE_IMPRISONED] = int(imprisoned)
         if self.trace is not None:
-            self._emit("turn", f"seat {seat} ({self.party_name(seat)}) begins turn {self.turn_count}", seat=seat)
+            self.emit("turn", f"seat {seat} ({self.party_name(seat)}) begins turn {numbers[TURN_COUNT]}", seat=seat)
         self._push(K_END_TURN, seat)
-        if self.active_imprisoned:
+        if imprisoned:
             if self.trace is not None:
-                self._emit("imprisoned", f"seat {seat} is imprisoned: no Actions this turn", seat=seat)
+                self.emit("imprisoned", f"seat {seat} is imprisoned: no Actions this turn", seat=seat)
         else:
             self._push(K_MAIN, seat)
         for _ in range(self.config.draws_per_turn):
             self._push(K_DRAW, seat, 1)
-        if self.ring_holder == seat:
+        if numbers[RING_HOLDER] == seat:
             self._gain_ring_points(seat, self.config.ring_wear_points, "wears the Ring as the turn begins")
 
     def _end_turn(self, seat: int) -> None:
         """Discard down to the hand limit, release an Imprison card, pass the turn."""
-        if self.alive[seat] and len(self.hands[seat]) > self.config.hand_limit:
+        if self.alive(seat) and len(self.hand(seat)) > self.config.hand_limit:
             self._push(K_END_TURN, seat)
             self._ask(K_DISCARD_EXCESS, seat, 0, 0, 0, self.distinct_positions(seat))
             return
         # Only an imprisonment this turn served is over: one laid during the turn (an Imprison
         # played against a Temple Guardian) waits for the player's next turn.
-        if self.active_imprisoned:
-            self.discard_pile.extend(self.imprisoned[seat])
-            self.imprisoned[seat] = []
-            self.active_imprisoned = False
+        if self.numbers[ACTIVE_IMPRISONED]:
+            self.zones[DISCARD_PILE].cards.extend(self.seat_zone(seat, IMPRISONED).take_all())
+            self.numbers[ACTIVE_IMPRISONED] = 0
         following = (seat + 1) % self.n_players
-        while not self.alive[following]:
+        while not self.alive(following):
             following = (following + 1) % self.n_players
         self._push(K_TURN_START, following)
 
@@ -979,62 +888,62 @@ class RingState(GameState):
         if position == NO_CHOICE:  # asked again after a resample
             self._ask(K_DISCARD_EXCESS, seat, 0, 0, 0, self.distinct_positions(seat))
             return
-        card = self.hands[seat].pop(position)
-        self.discard_pile.append(card)
+        card = self._discard(seat, position)
         if self.trace is not None:
-            self._emit("discard", f"seat {seat} discards {self.card_name(card)} to the hand limit", seat=seat)
+            self.emit("discard", f"seat {seat} discards {self.card_name(card)} to the hand limit", seat=seat)
 
     def _draw_card(self) -> int:
         """Top card of the draw pile; the discard pile is reshuffled when it runs out; -1 if both are empty."""
-        if not self.draw_pile:
-            if not self.discard_pile:
+        draw_pile = self.zones[DRAW_PILE]
+        if not draw_pile.cards:
+            discard_pile = self.zones[DISCARD_PILE]
+            if not discard_pile.cards:
                 return -1
-            self.draw_pile = self.discard_pile
-            self.discard_pile = []
-            self.rng.shuffle(self.draw_pile)
-            self.reshuffles += 1
+            draw_pile.extend(discard_pile.take_all())
+            draw_pile.shuffle(self.rng)
+            self.numbers[RESHUFFLES] += 1
             if self.trace is not None:
-                self._emit("reshuffle", f"the discard pile of {len(self.draw_pile)} cards becomes the draw pile")
-        return self.draw_pile.pop()
+                self.emit("reshuffle", f"the discard pile of {len(draw_pile)} cards becomes the draw pile")
+        return draw_pile.take_top()
 
     def _draw_task(self, seat: int, replace_guardian: bool) -> None:
         """Draw one card; a Temple Guardian attacks everyone and (usually) is replaced."""
-        if not self.alive[seat]:
+        if not self.alive(seat):
             return
         card = self._draw_card()
         if card < 0:
             return
-        self.counters[seat][_DRAWN][card] += 1
+        self.stats.add(seat, _DRAWN, card)
         if card == TEMPLE_GUARDIAN:
-            self.discard_pile.append(card)
+            self.zones[DISCARD_PILE].cards.append(card)
             self._start_guardian(seat, replace_guardian)
             return
-        self.hands[seat].append(card)
+        self.hand_zone(seat).add(card)
         if self.trace is not None:
-            self._emit("draw", f"seat {seat} draws {self.card_name(card)}", seat=seat, card=CARD_NAMES[card])
+            self.emit("draw", f"seat {seat} draws {self.card_name(card)}", seat=seat, card=CARD_NAMES[card])
 
     def _start_guardian(self, drawer: int, replace: bool) -> None:
         """Every party, the drawer's first and then clockwise, is attacked."""
         if self.trace is not None:
-            self._emit("guardian", f"seat {drawer} draws a Temple Guardian: every party is attacked", seat=drawer)
+            self.emit("guardian", f"seat {drawer} draws a Temple Guardian: every party is attacked", seat=drawer)
         if replace:
             self._push(K_DRAW, drawer, 1)
-        order = [drawer, *self.others_alive(drawer)] if self.alive[drawer] else self.others_alive(drawer)
+        order = [drawer, *self.others_alive(drawer)] if self.alive(drawer) else self.others_alive(drawer)
         for defender in reversed(order):
             self._push(K_GUARDIAN_DEFEND, defender, drawer)
 
     def _guardian_defend(self, defender: int, drawer: int, hero: int) -> None:
         """The defender picks the Hero the Guardian attacks; then it may counter."""
-        if not self.alive[defender]:
+        if not self.alive(defender):
             return
         if hero == NO_CHOICE:
             self._ask(K_GUARDIAN_DEFEND, defender, drawer, 0, 0, self.living_heroes(defender))
             return
-        self._push(K_COUNTER, defender, -1 - drawer, hero, pack_attack(GUARDIAN, TEMPLE_GUARDIAN))
+        self._push(K_COUNTER, defender, -1 - drawer, hero, ATTACK.encode(GUARDIAN, TEMPLE_GUARDIAN + 1))
 
     def _main(self, seat: int, choice: int) -> None:
         """The active player's menu: one Move, one Attack, one Bonus Action, any order."""
-        if not self.alive[seat]:
+        if not self.alive(seat):
             return
         if choice == NO_CHOICE:
             self._ask(K_MAIN, seat, 0, 0, 0, self.main_choices(seat))
@@ -1043,66 +952,68 @@ class RingState(GameState):
             return
         self._push(K_MAIN, seat)
         if choice == DRAW_CARD:
-            self.used_attack = True
+            self.numbers[USED_ATTACK] = 1
             self._push(K_DRAW, seat, 1)
         elif choice == PICK_UP_RING:
-            self.used_bonus = True
+            self.numbers[USED_BONUS] = 1
             self._give_ring(seat, -1)
         elif choice == STEAL_RING:
-            self.used_bonus = True
-            self._push(K_TAKE_RING, seat, self.ring_holder, -1)
+            self.numbers[USED_BONUS] = 1
+            self._push(K_TAKE_RING, seat, self.numbers[RING_HOLDER], -1)
         elif choice == DEFENDERS_POWER:
-            self.used_bonus = True
+            self.numbers[USED_BONUS] = 1
             self.power_used[seat] += 1
             self._push(K_DEFENDERS_HERO, seat)
-        elif DEN_STEAL <= choice < MOVE_TO:
-            self.used_attack = True
+        elif STEAL_CARD.matches(choice):
+            self.numbers[USED_ATTACK] = 1
             self.power_used[seat] += 1
-            self._take_random_card(seat, choice - DEN_STEAL)
-        elif MOVE_TO <= choice < PLAY_CARD:
-            self.used_move = True
-            self._move(seat, choice - MOVE_TO)
-        elif PLAY_CARD <= choice < PLAY_AS_RANGED:
-            self._play_card(seat, choice - PLAY_CARD, False)
+            self._take_random_card(seat, STEAL_CARD.value(choice))
+        elif MOVE.matches(choice):
+            self.numbers[USED_MOVE] = 1
+            self._move(seat, MOVE.value(choice))
+        elif PLAY.matches(choice):
+            self._play_card(seat, PLAY.value(choice), False)
         else:
             self.power_used[seat] += 1
-            self._play_card(seat, choice - PLAY_AS_RANGED, True)
+            self._play_card(seat, PLAY_AS_RANGED.value(choice), True)
 
     # --------------------------------------------------------------- movement
 
     def _place(self, seat: int, space: int) -> None:
         """Put a party's standee on ``space`` (a worn Ring moves with it)."""
-        old = self.position[seat]
-        if old >= 0 and self.occupant[old] == seat:
-            self.occupant[old] = -1
-        self.position[seat] = space
-        self.occupant[space] = seat
+        numbers = self.numbers
+        old = self.position(seat)
+        if old >= 0 and numbers[OCCUPANT + old] == seat:
+            numbers[OCCUPANT + old] = -1
+        self.set_seat_number(seat, POSITION, space)
+        numbers[OCCUPANT + space] = seat
 
     def _move(self, seat: int, destination: int) -> None:
-        occupant = self.occupant[destination]
+        occupant = self.numbers[OCCUPANT + destination]
         if occupant >= 0:
             self._push(K_PUSH, seat, occupant, destination)
             return
         self._place(seat, destination)
         if self.trace is not None:
-            self._emit("move", f"seat {seat} moves to space {destination}", seat=seat, space=destination)
+            self.emit("move", f"seat {seat} moves to space {destination}", seat=seat, space=destination)
 
     def _push_occupant(self, mover: int, occupant: int, destination: int, space: int) -> None:
         """The mover pushes the party on its destination to an empty Adjacent space."""
         if space == NO_CHOICE:
             self._ask(K_PUSH, mover, occupant, destination, 0, self.push_spaces(mover, destination))
             return
-        self.occupant[self.position[mover]] = -1
+        self.numbers[OCCUPANT + self.position(mover)] = -1
         self._place(occupant, space)
         self._place(mover, destination)
         if self.trace is not None:
-            self._emit("move", f"seat {mover} moves to space {destination}, pushing seat {occupant} to space {space}",
+            self.emit("move", f"seat {mover} moves to space {destination}, pushing seat {occupant} to space {space}",
                        seat=mover, space=destination, pushed=occupant)
 
     def _swap(self, seat: int, other: int) -> None:
-        mine, theirs = self.position[seat], self.position[other]
-        self.position[seat], self.position[other] = theirs, mine
-        self.occupant[mine], self.occupant[theirs] = other, seat
+        mine, theirs = self.position(seat), self.position(other)
+        self.set_seat_number(seat, POSITION, theirs)
+        self.set_seat_number(other, POSITION, mine)
+        self.numbers[OCCUPANT + mine], self.numbers[OCCUPANT + theirs] = other, seat
 
     def _retreat(self, seat: int, space: int) -> None:
         """Hasty Retreat: move 1 to 3 spaces to an empty space."""
@@ -1111,20 +1022,21 @@ class RingState(GameState):
             if choices:
                 self._ask(K_RETREAT, seat, 0, 0, 0, choices)
             return
-        occupant = self.occupant[space]
+        occupant = self.numbers[OCCUPANT + space]
         if occupant >= 0:  # rules.retreat_may_push: as in a Move, the party there is pushed aside
             self._push(K_PUSH, seat, occupant, space)
             return
         self._place(seat, space)
         if self.trace is not None:
-            self._emit("move", f"seat {seat} retreats to space {space}", seat=seat, space=space)
+            self.emit("move", f"seat {seat} retreats to space {space}", seat=seat, space=space)
 
     def _space(self, seat: int, card: int, space: int) -> None:
         """Teleport or Bully: choose the space to move to."""
         if space == NO_CHOICE:
             if card == TELEPORT:
                 altar = self.config.board.altar
-                choices = [s for s in range(self.config.board.n_spaces) if self.occupant[s] < 0 and s != altar]
+                numbers = self.numbers
+                choices = [s for s in range(self.config.board.n_spaces) if numbers[OCCUPANT + s] < 0 and s != altar]
             else:
                 choices = self.bully_spaces(seat)
             if choices:
@@ -1132,7 +1044,7 @@ class RingState(GameState):
             return
         self._place(seat, space)
         if self.trace is not None:
-            self._emit("move", f"seat {seat} moves to space {space}", seat=seat, space=space)
+            self.emit("move", f"seat {seat} moves to space {space}", seat=seat, space=space)
         if card == BULLY:
             self._push(K_BULLY_TARGET, seat)
 
@@ -1146,64 +1058,63 @@ class RingState(GameState):
 
     def _leadership(self, seat: int, target: int, space: int) -> None:
         """Leadership: place each other party on any space (empty, or where it stands)."""
-        if not self.alive[target]:
+        if not self.alive(target):
             return
         if space == NO_CHOICE:
+            numbers = self.numbers
             choices = [s for s in range(self.config.board.n_spaces)
-                       if self.occupant[s] < 0 or self.occupant[s] == target]
+                       if numbers[OCCUPANT + s] < 0 or numbers[OCCUPANT + s] == target]
             self._ask(K_LEADERSHIP, seat, target, 0, 0, choices)
             return
         self._place(target, space)
         if self.trace is not None:
-            self._emit("move", f"seat {seat} moves seat {target} to space {space}", seat=target, space=space)
+            self.emit("move", f"seat {seat} moves seat {target} to space {space}", seat=target, space=space)
 
     # ------------------------------------------------------------- the cards
 
     def _mark_played(self, seat: int, card: int) -> None:
         """Count a card the seat chose to play, in turn or out of it."""
-        self.counters[seat][_PLAYED][card] += 1
-        if card not in self.first_played[seat]:
-            self.first_played[seat][card] = self.turn_count
+        self.stats.note_played(seat, _PLAYED, card, self.numbers[TURN_COUNT])
         card_class = self.config.card_classes[card]
-        if card_class != NO_CLASS and self.heroes[seat][card_class] == DEAD and self.power(seat) == DREAD_LEGION:
+        if card_class != NO_CLASS and self.status(seat, card_class) == DEAD and self.power(seat) == DREAD_LEGION:
             self.power_used[seat] += 1  # a Class card of a Dead Hero
 
     def _mark_played_as_counter(self, seat: int, card: int) -> None:
         self._mark_played(seat, card)
-        self.counters[seat][_AS_COUNTER][card] += 1
+        self.stats.add(seat, _AS_COUNTER, card)
 
     def _play_card(self, seat: int, position: int, as_ranged: bool) -> None:
         """Take the card from the hand, use up its Action, and start its effect."""
-        card = self.hands[seat].pop(position)
+        card = self.hand_zone(seat).take(position)
         self._mark_played(seat, card)
-        slot = ATTACK_SLOT if as_ranged else CARD_SLOTS[card]
+        slot = ATTACK_SLOT if as_ranged else self.config.card_slots[card]
         if slot == MOVE_SLOT:
-            self.used_move = True
+            self.numbers[USED_MOVE] = 1
         elif slot == ATTACK_SLOT:
-            self.used_attack = True
+            self.numbers[USED_ATTACK] = 1
         else:
-            self.used_bonus = True
+            self.numbers[USED_BONUS] = 1
         if (card in (IMPRISON, SCAVENGE)) and not as_ranged:
-            self.limbo.append(card)  # placed in front of a player / discarded after the pick
+            self.zones[LIMBO].cards.append(card)  # placed in front of a player / discarded after the pick
         else:
-            self.discard_pile.append(card)
+            self.zones[DISCARD_PILE].cards.append(card)
         if self.trace is not None:
             how = " as a ranged attack" if as_ranged else ""
-            self._emit("play", f"seat {seat} plays {self.card_name(card)}{how}", seat=seat, card=CARD_NAMES[card])
+            self.emit("play", f"seat {seat} plays {self.card_name(card)}{how}", seat=seat, card=CARD_NAMES[card])
         if as_ranged:
             self._push(K_TARGET, seat, card, 1)
         else:
             self._start_effect(seat, card)
 
     def _start_effect(self, seat: int, card: int) -> None:
-        if card in MELEE_CARDS or card in RANGED_CARDS or card in (IMPRISON, SNEAK, PICKPOCKET, POISON, CHAOS_MAGIC):
+        if self.config.card_reach[card] != NO_REACH or card in (IMPRISON, SNEAK, PICKPOCKET, POISON, CHAOS_MAGIC):
             self._push(K_TARGET, seat, card, 0)
         elif card == DOMINANCE:
-            holder = self.ring_holder
+            holder = self.numbers[RING_HOLDER]
             self._swap(seat, holder)
             self._push(K_TAKE_RING, seat, holder, DOMINANCE)
         elif card == MIND_CONTROL:
-            self._push(K_TAKE_RING, seat, self.ring_holder, MIND_CONTROL)
+            self._push(K_TAKE_RING, seat, self.numbers[RING_HOLDER], MIND_CONTROL)
         elif card == LEADERSHIP:
             for other in reversed(self.others_alive(seat)):
                 self._push(K_LEADERSHIP, seat, other)
@@ -1237,25 +1148,26 @@ class RingState(GameState):
                 self._ask(K_TARGET, seat, card, mode, 0, choices)
             return
         if self.trace is not None:
-            self._emit("target", f"seat {seat} targets seat {target} with {self.card_name(card)}",
+            self.emit("target", f"seat {seat} targets seat {target} with {self.card_name(card)}",
                        seat=seat, target=target)
+        reach, sure = self.config.card_reach[card], self.config.card_sure[card]
         if mode == 1:
             self._push(K_ATTACKER_HERO, seat, target, RANGED, card)
-        elif card in MELEE_CARDS:
+        elif reach == MELEE_REACH:
             if card == SAVAGE_ATTACK and mode == 0:
                 self._push(K_SAVAGE_MORE, seat)
-            self._push(K_ATTACKER_HERO, seat, target, MELEE_SURE if card in UNPARRYABLE else MELEE, card)
-        elif card in RANGED_CARDS:
+            self._push(K_ATTACKER_HERO, seat, target, MELEE_SURE if sure else MELEE, card)
+        elif reach == RANGED_REACH:
             if card == FIREBALL:
-                space = self.position[target]
+                space = self.position(target)
                 splash = K_SPLASH if self.config.fireball_splash_optional else K_ATTACKER_HERO
                 for other in reversed(self.others_alive(seat)):
-                    if other != target and self.config.board.distance[space][self.position[other]] == 1:
+                    if other != target and self.config.board.distance[space][self.position(other)] == 1:
                         self._push(splash, seat, other, RANGED, FIREBALL)
-            self._push(K_ATTACKER_HERO, seat, target, RANGED_SURE if card in UNDODGEABLE else RANGED, card)
+            self._push(K_ATTACKER_HERO, seat, target, RANGED_SURE if sure else RANGED, card)
         elif card == IMPRISON:
-            self.limbo.remove(IMPRISON)
-            self.imprisoned[target].append(IMPRISON)
+            self.zones[LIMBO].cards.remove(IMPRISON)
+            self.imprisoned(target).append(IMPRISON)  # a public zone: no history to keep
         elif card == SNEAK:
             self._swap(seat, target)
         elif card == PICKPOCKET:
@@ -1267,10 +1179,10 @@ class RingState(GameState):
 
     def _splash(self, seat: int, other: int, choice: int) -> None:
         """rules.fireball_splash_optional: whether the Fireball also attacks ``other`` (its seat) or not (PASS)."""
-        if not self.alive[other]:
+        if not self.alive(other):
             return
         if choice == NO_CHOICE:
-            self._ask(K_SPLASH, seat, other, RANGED, FIREBALL, [other, PASS])
+            self._ask(K_SPLASH, seat, other, RANGED, FIREBALL, [SEAT.encode(other), PASS])
             return
         if choice != PASS:
             self._push(K_ATTACKER_HERO, seat, other, RANGED, FIREBALL)
@@ -1278,91 +1190,89 @@ class RingState(GameState):
     def _targets(self, seat: int, card: int, as_ranged: bool) -> list[int]:
         others = self.others_alive(seat)
         if card == SNEAK:
-            if self.ring_holder == seat:
+            if self.numbers[RING_HOLDER] == seat:
                 return []
-            return [other for other in others if other != self.ring_holder]
+            return [other for other in others if other != self.numbers[RING_HOLDER]]
         if card == PICKPOCKET:
-            return [other for other in others if self.hands[other] and self.is_adjacent(seat, other)]
+            return [other for other in others if self.hand(other) and self.is_adjacent(seat, other)]
         if card == POISON:
-            return [other for other in others if self.hands[other]]
+            return [other for other in others if self.hand(other)]
         if card == CHAOS_MAGIC:
-            return [other for other in others if self.points[other] > 0]
+            return [other for other in others if self.points(other) > 0]
         return self.attack_targets(seat, card, as_ranged)
 
     def _take_random_card(self, seat: int, victim: int) -> None:
-        hand = self.hands[victim]
-        if not hand:
+        hand = self.hand_zone(victim)
+        if not hand.cards:
             return
-        card = hand.pop(self.rng.below(len(hand)))
-        self.hands[seat].append(card)
+        # The card keeps its history: its former owner knows where it went (``move_card``).
+        move_card(hand, self.rng.below(len(hand.cards)), self.hand_zone(seat))
         if self.trace is not None:
-            self._emit("take_card", f"seat {seat} takes a random card from seat {victim}", seat=seat, victim=victim)
+            self.emit("take_card", f"seat {seat} takes a random card from seat {victim}", seat=seat, victim=victim)
 
     def _poison_discard(self, seat: int, position: int) -> None:
         if position == NO_CHOICE:
-            if self.hands[seat]:
+            if self.hand(seat):
                 self._ask(K_POISON_DISCARD, seat, 0, 0, 0, self.distinct_positions(seat))
             return
-        card = self.hands[seat].pop(position)
-        self.discard_pile.append(card)
+        card = self._discard(seat, position)
         if self.trace is not None:
-            self._emit("discard", f"seat {seat} discards {self.card_name(card)} (Poison)", seat=seat)
+            self.emit("discard", f"seat {seat} discards {self.card_name(card)} (Poison)", seat=seat)
 
     def _scavenge(self, seat: int, card: int) -> None:
         """Take any card from the discard pile; a Temple Guardian attacks at once, not replaced."""
         if card == NO_CHOICE:
-            choices = sorted(set(self.discard_pile))
+            choices = sorted(set(self.zones[DISCARD_PILE].cards))
             if choices:
                 self._ask(K_SCAVENGE, seat, 0, 0, 0, choices)
             else:
-                self.discard_pile.extend(self.limbo)
-                self.limbo = []
+                self.zones[DISCARD_PILE].cards.extend(self.zones[LIMBO].take_all())
             return
-        self.discard_pile.remove(card)
-        self.limbo.remove(SCAVENGE)
-        self.discard_pile.append(SCAVENGE)
-        self.counters[seat][_DRAWN][card] += 1
+        self.zones[DISCARD_PILE].cards.remove(card)
+        self.zones[LIMBO].cards.remove(SCAVENGE)
+        self.zones[DISCARD_PILE].cards.append(SCAVENGE)
+        self.stats.add(seat, _DRAWN, card)
         if card == TEMPLE_GUARDIAN:
-            self.discard_pile.append(card)
+            self.zones[DISCARD_PILE].cards.append(card)
             self._start_guardian(seat, False)
             return
-        self.hands[seat].append(card)
+        self.hand_zone(seat).add(card, EVERY_SEAT)  # taken face up from the discard pile
         if self.trace is not None:
-            self._emit("scavenge", f"seat {seat} takes {self.card_name(card)} from the discard pile", seat=seat)
+            self.emit("scavenge", f"seat {seat} takes {self.card_name(card)} from the discard pile", seat=seat)
 
     def _tithe_drop(self, seat: int, caster: int, position: int) -> None:
-        if not self.alive[seat]:
+        if not self.alive(seat):
             return
         if position == NO_CHOICE:
-            if self.hands[seat]:
+            if self.hand(seat):
                 self._ask(K_TITHE_DROP, seat, caster, 0, 0, self.distinct_positions(seat))
             return
-        card = self.hands[seat].pop(position)
-        self.tithe_pool.append(card)
+        card = self.hand_zone(seat).take(position)
+        self.zones[TITHE_POOL].cards.append(card)
         if self.trace is not None:
-            self._emit("tithe", f"seat {seat} drops {self.card_name(card)} face up", seat=seat)
+            self.emit("tithe", f"seat {seat} drops {self.card_name(card)} face up", seat=seat)
 
     def _tithe_pick(self, seat: int, card: int) -> None:
         if card == NO_CHOICE:
-            if self.tithe_pool:
-                self._ask(K_TITHE_PICK, seat, 0, 0, 0, sorted(set(self.tithe_pool)))
+            if self.zones[TITHE_POOL].cards:
+                self._ask(K_TITHE_PICK, seat, 0, 0, 0, sorted(set(self.zones[TITHE_POOL].cards)))
             return
-        self.tithe_pool.remove(card)
-        self.hands[seat].append(card)
-        self.discard_pile.extend(self.tithe_pool)
-        self.tithe_pool = []
+        tithe_pool = self.zones[TITHE_POOL]
+        tithe_pool.cards.remove(card)
+        self.hand_zone(seat).add(card, EVERY_SEAT)  # taken face up from the Tithe pool
+        self.zones[DISCARD_PILE].cards.extend(tithe_pool.take_all())
         if self.trace is not None:
-            self._emit("tithe", f"seat {seat} keeps {self.card_name(card)}; the rest are discarded", seat=seat)
+            self.emit("tithe", f"seat {seat} keeps {self.card_name(card)}; the rest are discarded", seat=seat)
 
     def _savage_more(self, seat: int, position: int) -> None:
         """Savage Attack: play further Melee Attack cards as part of the same Action."""
         if position == NO_CHOICE:
             choices = [PASS]
-            hand = self.hands[seat]
+            hand = self.hand(seat)
             if self.attack_targets(seat, DAGGER, False):
                 for candidate in self.distinct_positions(seat):
                     card = hand[candidate]
-                    if card in MELEE_CARDS and self.can_use_class(seat, card):
+                    if self.config.card_reach[card] == MELEE_REACH and self.can_use_class(seat, card):
                         choices.append(candidate)
             # Asked even when passing is the only answer (then applied without a
             # decision), so that the question does not reveal the hand.
@@ -1370,18 +1280,17 @@ class RingState(GameState):
             return
         if position == PASS:
             return
-        card = self.hands[seat].pop(position)
+        card = self._discard(seat, position)
         self._mark_played(seat, card)
-        self.discard_pile.append(card)
         self._push(K_SAVAGE_MORE, seat)
         self._push(K_TARGET, seat, card, 2)
 
     def _pit_trap(self, seat: int) -> None:
         """Every other party lowers one Hero, unless its Rogue is alive."""
         for other in reversed(self.others_alive(seat)):
-            if self.heroes[other][ROGUE] > DEAD:
+            if self.status(other, ROGUE) > DEAD:
                 if self.trace is not None:
-                    self._emit("pit_trap", f"seat {other}'s Rogue is alive: the Pit Trap fails", seat=other)
+                    self.emit("pit_trap", f"seat {other}'s Rogue is alive: the Pit Trap fails", seat=other)
             else:
                 self._push(K_OWN_HERO_HIT, other, seat, 1)
 
@@ -1395,20 +1304,20 @@ class RingState(GameState):
 
     def _attacker_hero(self, attacker: int, defender: int, style: int, card: int, hero: int) -> None:
         """The attacker chooses which of the defender's Heroes it attacks."""
-        if not self.alive[defender]:
+        if not self.alive(defender):
             return
         if hero == NO_CHOICE:
             self._ask(K_ATTACKER_HERO, attacker, defender, style, card, self.living_heroes(defender))
             return
-        self._push(K_COUNTER, defender, attacker, hero, pack_attack(style, card))
+        self._push(K_COUNTER, defender, attacker, hero, ATTACK.encode(style, card + 1))
 
     def _counter(self, defender: int, attacker: int, hero: int, packed: int, position: int) -> None:
         """The defender of a Full Strength Hero may play a counter card."""
-        style = attack_style(packed)
+        style = ATTACK.field(packed, 0)
         if position == NO_CHOICE:
             # A Full Strength Hero's player is always asked, even holding no counter (then
             # PASS is the only answer): whether it holds one stays hidden.
-            if self.heroes[defender][hero] == FULL:
+            if self.status(defender, hero) == FULL:
                 choices = self.counter_positions(defender, style)
                 choices.append(PASS)
                 self._ask(K_COUNTER, defender, attacker, hero, packed, choices)
@@ -1418,19 +1327,18 @@ class RingState(GameState):
             levels = 1
             if (style in (MELEE, MELEE_SURE)) and attacker >= 0 and self.power(attacker) == BRUTE_SQUAD:
                 levels = self.config.brute_squad_melee_hits
-                if levels > 1 and self.heroes[defender][hero] == FULL:
+                if levels > 1 and self.status(defender, hero) == FULL:
                     self.power_used[attacker] += 1  # the second hit counts: Full Strength to Dead
             self._hit(attacker, defender, hero, levels, True)
             return
-        card = self.hands[defender].pop(position)
-        self.discard_pile.append(card)
+        card = self._discard(defender, position)
         self._mark_played_as_counter(defender, card)
-        attacking_card = attack_card(packed)
+        attacking_card = ATTACK.field(packed, 1) - 1
         owner = attacker if attacker >= 0 else -1 - attacker
-        if attacking_card >= 0 and self.alive[owner]:
-            self.counters[owner][_COUNTERED][attacking_card] += 1
+        if attacking_card >= 0 and self.alive(owner):
+            self.stats.add(owner, _COUNTERED, attacking_card)
         if self.trace is not None:
-            self._emit("counter", f"seat {defender} counters the {STYLE_NAMES[style]} attack with "
+            self.emit("counter", f"seat {defender} counters the {STYLE_NAMES[style]} attack with "
                        f"{self.card_name(card)}", seat=defender, card=CARD_NAMES[card])
         if card == HASTY_RETREAT:
             self._push(K_RETREAT, defender)
@@ -1449,15 +1357,15 @@ class RingState(GameState):
             return
         elif card == IMPRISON:
             if self.attack_targets(defender, IMPRISON, False):
-                self.discard_pile.pop()
-                self.limbo.append(IMPRISON)  # placed in front of the player it imprisons
+                self.zones[DISCARD_PILE].cards.pop()
+                self.zones[LIMBO].cards.append(IMPRISON)  # placed in front of the player it imprisons
                 self._push(K_TARGET, defender, IMPRISON, 0)
         elif card == SAVAGE_ATTACK:
             self._push(K_SAVAGE_MORE, defender)  # further melee attacks on Adjacent parties
 
     def _own_hero_hit(self, defender: int, attacker: int, is_attack: bool, hero: int) -> None:
         """The defender chooses which of its Heroes takes a hit (Pit Trap, Earthquake, Heroic Sacrifice)."""
-        if not self.alive[defender]:
+        if not self.alive(defender):
             return
         if hero == NO_CHOICE:
             self._ask(K_OWN_HERO_HIT, defender, attacker, 1 if is_attack else 0, 0, self.living_heroes(defender))
@@ -1466,12 +1374,12 @@ class RingState(GameState):
 
     def _hit(self, attacker: int, defender: int, hero: int, levels: int, is_attack: bool) -> None:
         """Lower a Hero by ``levels``; a party with no living Hero is eliminated."""
-        statuses = self.heroes[defender]
-        statuses[hero] = max(DEAD, statuses[hero] - levels)
+        status = max(DEAD, self.status(defender, hero) - levels)
+        self.set_seat_number(defender, HEROES + hero, status)
         if self.trace is not None:
-            self._emit("hit", f"seat {defender}'s {CLASS_NAMES[hero]} is now {STATUS_NAMES[statuses[hero]]}",
-                       seat=defender, hero=CLASS_NAMES[hero], status=STATUS_NAMES[statuses[hero]])
-        if max(statuses) == DEAD:
+            self.emit("hit", f"seat {defender}'s {CLASS_NAMES[hero]} is now {STATUS_NAMES[status]}",
+                      seat=defender, hero=CLASS_NAMES[hero], status=STATUS_NAMES[status])
+        if max(self.statuses(defender)) == DEAD:
             self._eliminate(defender, attacker)
             return
         if is_attack and self.power(defender) == GIANT_SLAYERS and self.config.giant_slayers_cards_per_hit:
@@ -1482,28 +1390,27 @@ class RingState(GameState):
     def _eliminate(self, seat: int, attacker: int) -> None:
         """Discard the hand, remove the standee, drop the Ring, reward the final blow; every
         remaining effect of the party's cards fizzles."""
-        self.alive[seat] = False
+        self.set_seat_number(seat, ALIVE, 0)
         self._drop_tasks_of(seat)
-        self.eliminations += 1
-        self.discard_pile.extend(self.hands[seat])
-        self.hands[seat] = []
-        self.discard_pile.extend(self.imprisoned[seat])
-        self.imprisoned[seat] = []
-        space = self.position[seat]
-        self.occupant[space] = -1
-        self.position[seat] = -1
-        if self.ring_holder == seat:
-            self.ring_holder = -1
-            self.ring_space = space
+        self.numbers[ELIMINATIONS] += 1
+        discard_pile = self.zones[DISCARD_PILE].cards
+        discard_pile.extend(self.hand_zone(seat).take_all())
+        discard_pile.extend(self.seat_zone(seat, IMPRISONED).take_all())
+        space = self.position(seat)
+        self.numbers[OCCUPANT + space] = -1
+        self.set_seat_number(seat, POSITION, -1)
+        if self.numbers[RING_HOLDER] == seat:
+            self.numbers[RING_HOLDER] = -1
+            self.numbers[RING_SPACE] = space
         reward = 0
-        if 0 <= attacker != seat and self.alive[attacker]:
-            reward = max(0, min(self.config.max_taken_points - self.points[attacker], self.points[seat]))
-            self.points[attacker] += reward
-        self.points[seat] = 0
+        if 0 <= attacker != seat and self.alive(attacker):
+            reward = max(0, min(self.config.max_taken_points - self.points(attacker), self.points(seat)))
+            self.set_points(attacker, self.points(attacker) + reward)
+        self.set_points(seat, 0)
         if self.trace is not None:
-            self._emit("eliminated", f"seat {seat} ({self.party_name(seat)}) is eliminated"
+            self.emit("eliminated", f"seat {seat} ({self.party_name(seat)}) is eliminated"
                        + (f"; seat {attacker} gains {reward} points" if reward else ""), seat=seat)
-        survivors = [other for other in range(self.n_players) if self.alive[other]]
+        survivors = [other for other in range(self.n_players) if self.alive(other)]
         if len(survivors) == 1:
             self._end(END_ELIMINATION, survivors[0])
 
@@ -1512,22 +1419,16 @@ class RingState(GameState):
         so the rest of its card (Fireball's other attacks, Savage Attack's extras, Pit Trap's
         hits...) fizzles, wherever the elimination happened. Its turn still ends, and attacks
         that are not its own (a Temple Guardian's) go on."""
-        kept: list[Task] = []
-        for task in self.stack:
-            kind, task_seat, a = task[0], task[1], task[2]
-            if task_seat == seat and kind not in _TASKS_OUTLIVING_THEIR_SEAT:
-                continue
-            if a == seat and kind in _TASKS_OWNED_THROUGH_A:
-                continue
-            kept.append(task)
-        self.stack[:] = kept  # in place: ``_run`` holds the list
+        self.decisions.drop(lambda task: not (
+            (task.seat == seat and task.kind not in _TASKS_OUTLIVING_THEIR_SEAT)
+            or (task.a == seat and task.kind in _TASKS_OWNED_THROUGH_A)))
 
     # ------------------------------------------------------------- the Ring
 
     def _take_ring(self, taker: int, holder: int, card: int) -> None:
         """Taking the Ring from another party: it (with ``rules.heroic_sacrifice_any_player``,
         then every other player but the taker, clockwise) may answer with Heroic Sacrifice."""
-        if not self.alive[taker] or self.ring_holder != holder:
+        if not self.alive(taker) or self.numbers[RING_HOLDER] != holder:
             return
         self._push(K_GIVE_RING, taker, holder)
         self._offer_sacrifice(taker, holder, card, 0)
@@ -1539,7 +1440,7 @@ class RingState(GameState):
         last_step = n - 1 if self.config.heroic_sacrifice_any_player else 0
         while step <= last_step:
             seat = (holder + step) % n
-            if seat != taker and self.alive[seat] and self.can_use_class(seat, HEROIC_SACRIFICE):
+            if seat != taker and self.alive(seat) and self.can_use_class(seat, HEROIC_SACRIFICE):
                 choices = self.positions_of(seat, HEROIC_SACRIFICE)
                 choices.append(PASS)
                 self._ask(K_SACRIFICE, seat, taker, card, step, choices)
@@ -1554,34 +1455,32 @@ class RingState(GameState):
         if position == PASS:
             self._offer_sacrifice(taker, holder, card, step + 1)
             return
-        self.stack.pop()  # the K_GIVE_RING below: the Ring stays
-        sacrifice = self.hands[seat].pop(position)
-        self.discard_pile.append(sacrifice)
-        self._mark_played_as_counter(seat, sacrifice)
+        self.decisions.stack.pop()  # the K_GIVE_RING below: the Ring stays
+        self._mark_played_as_counter(seat, self._discard(seat, position))
         if card >= 0:
-            self.counters[taker][_COUNTERED][card] += 1
+            self.stats.add(taker, _COUNTERED, card)
         if self.trace is not None:
             whose = "keeps the Ring" if seat == holder else f"keeps seat {taker} from taking the Ring"
-            self._emit("counter", f"seat {seat} {whose} with a Heroic Sacrifice", seat=seat)
+            self.emit("counter", f"seat {seat} {whose} with a Heroic Sacrifice", seat=seat)
         self._push(K_OWN_HERO_HIT, seat, -1, 0)
 
     def _give_ring(self, taker: int, holder: int) -> None:
         """The taker wears the Ring and gains a Summoning Point."""
-        self.ring_holder = taker
-        self.ring_space = -1
-        self.ring_takes += 1
+        self.numbers[RING_HOLDER] = taker
+        self.numbers[RING_SPACE] = -1
+        self.numbers[RING_TAKES] += 1
         if self.trace is not None:
             source = "from the map" if holder < 0 else f"from seat {holder}"
-            self._emit("ring", f"seat {taker} takes the Ring {source}", seat=taker)
+            self.emit("ring", f"seat {taker} takes the Ring {source}", seat=taker)
         self._gain_ring_points(taker, self.config.ring_take_points, "takes the Ring")
 
     def _gain_ring_points(self, seat: int, points: int, why: str) -> None:
         """Ring points: the only way to the winning point."""
-        self.points[seat] = min(self.config.points_to_win, self.points[seat] + points)
+        total = min(self.config.points_to_win, self.points(seat) + points)
+        self.set_points(seat, total)
         if self.trace is not None:
-            self._emit("points", f"seat {seat} {why}: {self.points[seat]} Summoning Points", seat=seat,
-                       points=self.points[seat])
-        if self.points[seat] >= self.config.points_to_win:
+            self.emit("points", f"seat {seat} {why}: {total} Summoning Points", seat=seat, points=total)
+        if total >= self.config.points_to_win:
             self._end(END_POINTS, seat)
 
     # ------------------------------------------------------- Chaos Magic chain
@@ -1592,26 +1491,26 @@ class RingState(GameState):
         n = self.n_players
         while step < n:
             seat = (last + step) % n
-            if self.alive[seat]:  # asked even without the card: hands stay hidden
-                self._push(K_CHAOS_OFFER, seat, caster * 8 + victim, last, countered * 8 + step)
+            if self.alive(seat):  # asked even without the card: hands stay hidden
+                self._push(K_CHAOS_OFFER, seat, PAIR.encode(caster, victim), last, PAIR.encode(countered, step))
                 return
             step += 1
-        if countered or self.points[victim] == 0:
+        if countered or self.points(victim) == 0:
             return
-        if self.points[caster] >= self.config.max_taken_points:  # never the winning point by stealing
+        if self.points(caster) >= self.config.max_taken_points:  # never the winning point by stealing
             if not self.config.chaos_magic_at_ten_costs_victim:
                 return  # the point cannot be given to the thief: the victim keeps it
-            self.points[victim] -= 1
+            self.set_points(victim, self.points(victim) - 1)
             return
-        self.points[victim] -= 1
-        self.points[caster] += 1
+        self.set_points(victim, self.points(victim) - 1)
+        self.set_points(caster, self.points(caster) + 1)
         if self.trace is not None:
-            self._emit("points", f"seat {caster} takes a Summoning Point from seat {victim} (Chaos Magic)",
+            self.emit("points", f"seat {caster} takes a Summoning Point from seat {victim} (Chaos Magic)",
                        seat=caster, victim=victim)
 
     def _chaos_offer(self, seat: int, who: int, last: int, chain: int, position: int) -> None:
-        caster, victim = who // 8, who % 8
-        countered, step = chain // 8, chain % 8
+        caster, victim = PAIR.field(who, 0), PAIR.field(who, 1)
+        countered, step = PAIR.field(chain, 0), PAIR.field(chain, 1)
         if position == NO_CHOICE:
             choices = self.positions_of(seat, CHAOS_MAGIC)
             choices.append(PASS)
@@ -1620,60 +1519,57 @@ class RingState(GameState):
         if position == PASS:
             self._offer_chaos_magic(caster, victim, last, countered, step + 1)
             return
-        card = self.hands[seat].pop(position)
-        self.discard_pile.append(card)
-        self._mark_played_as_counter(seat, card)
+        self._mark_played_as_counter(seat, self._discard(seat, position))
         if not countered:
-            self.counters[caster][_COUNTERED][CHAOS_MAGIC] += 1
+            self.stats.add(caster, _COUNTERED, CHAOS_MAGIC)
         if self.trace is not None:
-            self._emit("counter", f"seat {seat} counters the Chaos Magic with a Chaos Magic", seat=seat)
+            self.emit("counter", f"seat {seat} counters the Chaos Magic with a Chaos Magic", seat=seat)
         self._offer_chaos_magic(caster, victim, seat, 1 - countered, 1)
 
     # -------------------------------------------------------- raising Heroes
 
-    def _offer_hell_raisers(self, caster: int, card: int, hero: int = -1) -> None:
+    def _offer_hell_raisers(self, caster: int, card: int) -> None:
         """Hell Raisers may negate a Resurrection, Necromancy or Defenders' raise of a Dead Hero."""
         for other in self.others_alive(caster):
-            if self.power(other) == HELL_RAISERS and self.hands[other]:
+            if self.power(other) == HELL_RAISERS and self.hand(other):
                 self._push(K_HELL_OFFER, other, caster, card)
                 return
 
     def _hell_offer(self, seat: int, caster: int, card: int, choice: int) -> None:
         if choice == NO_CHOICE:
-            if self.hands[seat]:
-                self._ask(K_HELL_OFFER, seat, caster, card, 0, [0, PASS])
+            if self.hand(seat):
+                self._ask(K_HELL_OFFER, seat, caster, card, 0, [NEGATE.encode(), PASS])
             return
         if choice == PASS:
             return
-        self.stack.pop()  # the raise below is negated
-        hand = self.hands[seat]
-        discarded = hand.pop(self.rng.below(len(hand)))  # the victim picks blindly
-        self.discard_pile.append(discarded)
+        self.decisions.stack.pop()  # the raise below is negated
+        discarded = self._discard(seat, self.rng.below(len(self.hand(seat))))  # the victim picks blindly
         self._mark_played_as_counter(seat, discarded)
         self.power_used[seat] += 1
         if card >= 0:
-            self.counters[caster][_COUNTERED][card] += 1
+            self.stats.add(caster, _COUNTERED, card)
         if self.trace is not None:
-            self._emit("counter", f"seat {seat} (Hell Raisers) negates it, discarding {self.card_name(discarded)}",
+            self.emit("counter", f"seat {seat} (Hell Raisers) negates it, discarding {self.card_name(discarded)}",
                        seat=seat)
 
     def _raise(self, seat: int, from_status: int, hero: int) -> None:
         """Raise one Hero of status ``from_status`` by one level (the party chooses)."""
-        if not self.alive[seat]:
+        if not self.alive(seat):
             return
         if hero == NO_CHOICE:
-            choices = [h for h in range(4) if self.heroes[seat][h] == from_status]
+            choices = [h for h in range(4) if self.status(seat, h) == from_status]
             if choices:
                 self._ask(K_RAISE, seat, from_status, 0, 0, choices)
             return
         self._raise_hero(seat, hero)
 
     def _raise_hero(self, seat: int, hero: int) -> None:
-        if not self.alive[seat]:
+        if not self.alive(seat):
             return
-        self.heroes[seat][hero] = min(FULL, self.heroes[seat][hero] + 1)
+        status = min(FULL, self.status(seat, hero) + 1)
+        self.set_seat_number(seat, HEROES + hero, status)
         if self.trace is not None:
-            self._emit("raise", f"seat {seat}'s {CLASS_NAMES[hero]} rises to {STATUS_NAMES[self.heroes[seat][hero]]}",
+            self.emit("raise", f"seat {seat}'s {CLASS_NAMES[hero]} rises to {STATUS_NAMES[status]}",
                        seat=seat, hero=CLASS_NAMES[hero])
 
     def _necromancy(self, seat: int) -> None:
@@ -1684,10 +1580,10 @@ class RingState(GameState):
         """Defenders of the Faith: pick the Hero, discard two cards (powers.defenders_of_the_faith.
         cards_to_discard), raise it one level."""
         if hero == NO_CHOICE:
-            self._ask(K_DEFENDERS_HERO, seat, 0, 0, 0, [h for h in range(4) if self.heroes[seat][h] < FULL])
+            self._ask(K_DEFENDERS_HERO, seat, 0, 0, 0, [h for h in range(4) if self.status(seat, h) < FULL])
             return
         self._push(K_RAISE_HERO, seat, hero)
-        if self.heroes[seat][hero] == DEAD:
+        if self.status(seat, hero) == DEAD:
             self._offer_hell_raisers(seat, -1)
         for _ in range(self.config.defenders_cards_to_discard):
             self._push(K_DEFENDERS_DISCARD, seat)
@@ -1696,16 +1592,56 @@ class RingState(GameState):
         if position == NO_CHOICE:
             self._ask(K_DEFENDERS_DISCARD, seat, 0, 0, 0, self.distinct_positions(seat))
             return
-        self.discard_pile.append(self.hands[seat].pop(position))
+        self._discard(seat, position)
 
     # ------------------------------------------------------------- the end
 
     def _end(self, reason: str, winner: int) -> None:
-        self.over = True
-        self.waiting = False
-        self.ended_by = reason
-        self.winner = winner
-        self.current_player = -1
+        self.end(reason)
+        self.decisions.waiting = False
+        self.numbers[WINNER] = winner
         if self.trace is not None:
-            self._emit("game_over", f"game over ({reason}): winner seat {winner}, points {self.points}",
-                       reason=reason, winners=self.winners(), points=list(self.points))
+            points = self.scores()
+            self.emit("game_over", f"game over ({reason}): winner seat {winner}, points {points}",
+                      reason=reason, winners=self.winners(), points=points)
+
+
+# What each task kind does: ``perform`` calls the entry of its kind with the state, the task and
+# the answer (``NO_CHOICE`` before the question is asked).
+_PERFORMERS: Final[dict[int, Callable[[RingState, Task, int], None]]] = {
+    K_MAIN: lambda state, task, choice: state._main(task.seat, choice),
+    K_DRAW: lambda state, task, choice: state._draw_task(task.seat, task.a == 1),
+    K_TURN_START: lambda state, task, choice: state._turn_start(task.seat),
+    K_END_TURN: lambda state, task, choice: state._end_turn(task.seat),
+    K_GUARDIAN_DEFEND: lambda state, task, choice: state._guardian_defend(task.seat, task.a, choice),
+    K_TARGET: lambda state, task, choice: state._target(task.seat, task.a, task.b, choice),
+    K_ATTACKER_HERO: lambda state, task, choice: state._attacker_hero(task.seat, task.a, task.b, task.c, choice),
+    K_COUNTER: lambda state, task, choice: state._counter(task.seat, task.a, task.b, task.c, choice),
+    K_OWN_HERO_HIT: lambda state, task, choice: state._own_hero_hit(task.seat, task.a, task.b == 1, choice),
+    K_DISCARD_EXCESS: lambda state, task, choice: state._discard_excess(task.seat, choice),
+    K_DRAFT: lambda state, task, choice: state._draft(task.seat, task.a, task.b, task.c, choice),
+    K_PUSH: lambda state, task, choice: state._push_occupant(task.seat, task.a, task.b, choice),
+    K_RETREAT: lambda state, task, choice: state._retreat(task.seat, choice),
+    K_SPACE: lambda state, task, choice: state._space(task.seat, task.a, choice),
+    K_BULLY_TARGET: lambda state, task, choice: state._bully_target(task.seat, choice),
+    K_LEADERSHIP: lambda state, task, choice: state._leadership(task.seat, task.a, choice),
+    K_SCAVENGE: lambda state, task, choice: state._scavenge(task.seat, choice),
+    K_TITHE_DROP: lambda state, task, choice: state._tithe_drop(task.seat, task.a, choice),
+    K_TITHE_PICK: lambda state, task, choice: state._tithe_pick(task.seat, choice),
+    K_SAVAGE_MORE: lambda state, task, choice: state._savage_more(task.seat, choice),
+    K_TAKE_RING: lambda state, task, choice: state._take_ring(task.seat, task.a, task.b),
+    K_SACRIFICE: lambda state, task, choice: state._sacrifice(task.seat, task.a, task.b, task.c, choice),
+    K_GIVE_RING: lambda state, task, choice: state._give_ring(task.seat, task.a),
+    K_CHAOS_OFFER: lambda state, task, choice: state._chaos_offer(task.seat, task.a, task.b, task.c, choice),
+    K_RAISE: lambda state, task, choice: state._raise(task.seat, task.a, choice),
+    K_HELL_OFFER: lambda state, task, choice: state._hell_offer(task.seat, task.a, task.b, choice),
+    K_NECROMANCY: lambda state, task, choice: state._necromancy(task.seat),
+    K_DEFENDERS_HERO: lambda state, task, choice: state._defenders_hero(task.seat, choice),
+    K_DEFENDERS_DISCARD: lambda state, task, choice: state._defenders_discard(task.seat, choice),
+    K_RAISE_HERO: lambda state, task, choice: state._raise_hero(task.seat, task.a),
+    K_POISON_DISCARD: lambda state, task, choice: state._poison_discard(task.seat, choice),
+    K_PIT_TRAP: lambda state, task, choice: state._pit_trap(task.seat),
+    K_EARTHQUAKE: lambda state, task, choice: state._earthquake(task.seat),
+    K_SPLASH: lambda state, task, choice: state._splash(task.seat, task.a, choice),
+}
+_PERFORM: Final = tuple(_PERFORMERS[kind] for kind in range(len(TASKS.names)))

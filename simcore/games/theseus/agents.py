@@ -51,19 +51,22 @@ from collections.abc import Sequence
 
 from simcore.api import Agent, GameState
 from simcore.games.theseus.rules import (
-    ALT_EXPLORE,
+    BOARD_POSITION,
+    BONUSES,
     END_ALL_ICONS,
     END_PER_ICON,
     END_TURN,
+    ENDING,
     EXILE,
-    EXPLORE,
     HAND_AREA,
+    HAND_LIMIT_BONUS,
+    HAND_POSITION,
     LAST_RANK,
     MAIN,
     PARTY_AREA,
+    PARTY_POSITION,
     PILLAGE,
-    PILLAGE_STRIDE,
-    RECRUIT,
+    RANK,
     REWARD_AREA,
     STEP_DRAW,
     STEP_EXPLORE,
@@ -72,7 +75,7 @@ from simcore.games.theseus.rules import (
     STEP_PILLAGE,
     STEP_RECRUIT,
     STEP_SUBJUGATE,
-    SUBJUGATE,
+    WITHOUT_A_CARD,
     TheseusConfig,
     TheseusState,
 )
@@ -113,20 +116,22 @@ class TheseusHeuristicAgent(Agent):
             self.engine = engine_worths(state.config)
             self.party_dependent = party_dependent_cards(state.config)
         values = CardValues(state, self.seat, self.engine, self.party_dependent)
-        phase = state.phase
-        if phase == MAIN:
+        kind = state.asked_kind()
+        hand = state.hand(self.seat)
+        if kind == MAIN:
             return values.main_choice(legal_actions)
-        if phase == EXPLORE:
-            return max(legal_actions, key=lambda p: values.explore_value(state.board[p]))
-        if phase == RECRUIT:
-            return max(legal_actions, key=lambda p: values.recruit_value(state.hands[self.seat][p]))
-        if phase == SUBJUGATE:
-            return max(legal_actions, key=lambda p: values.subjugate_target(state.hands[self.seat][p]))
-        if phase == EXILE:
-            if state.exile_areas[-1] == PARTY_AREA:
-                return min(legal_actions, key=lambda p: values.party_value(state.parties[self.seat][p]))
-            return min(legal_actions, key=lambda p: values.keep_value(state.hands[self.seat][p]))
-        if phase == PILLAGE:
+        if kind == STEP_EXPLORE:
+            return max(legal_actions, key=lambda a: values.explore_value(BOARD_POSITION.value(a)))
+        if kind == STEP_RECRUIT:
+            return max(legal_actions, key=lambda a: values.recruit_value(hand[HAND_POSITION.value(a)]))
+        if kind == STEP_SUBJUGATE:
+            return max(legal_actions, key=lambda a: values.subjugate_target(hand[HAND_POSITION.value(a)]))
+        if kind == EXILE:
+            if state.decisions.asked.a == PARTY_AREA:
+                party = state.party(self.seat)
+                return min(legal_actions, key=lambda a: values.party_value(party[PARTY_POSITION.value(a)]))
+            return min(legal_actions, key=lambda a: values.keep_value(hand[HAND_POSITION.value(a)]))
+        if kind == STEP_PILLAGE:
             return max(legal_actions, key=values.pillage_action_value)
         return legal_actions[0]
 
@@ -162,8 +167,8 @@ def own_score_with_party(state: TheseusState, seat: int, party: list[int]) -> in
     card lies) if ``party`` (instances) were its Party; Hand cards that are in
     ``party`` count there."""
     config, card_of = state.config, state.card_of
-    total = state.bonuses[seat] * config.bonus_vp
-    for instance in state.rewards[seat]:
+    total = state.seat_number(seat, BONUSES) * config.bonus_vp
+    for instance in state.reward(seat):
         card = card_of[instance]
         total += config.vps[card]
         if config.end_effects[card] and config.end_counts_from[card][REWARD_AREA]:
@@ -172,7 +177,7 @@ def own_score_with_party(state: TheseusState, seat: int, party: list[int]) -> in
         card = card_of[instance]
         if config.end_effects[card] and config.end_counts_from[card][PARTY_AREA]:
             total += state.end_effect_vp_with_party(seat, card, party)
-    for instance in state.hands[seat]:
+    for instance in state.hand(seat):
         card = card_of[instance]
         if config.end_effects[card] and config.end_counts_from[card][HAND_AREA] and instance not in party:
             total += state.end_effect_vp_with_party(seat, card, party)
@@ -184,18 +189,18 @@ def visible_score(state: TheseusState, seat: int, viewer: int) -> int:
     Bonuses, and the end effects of the face-up Party and Reward (and of the
     Hand, only when ``seat`` is the viewer: other Hands are hidden)."""
     config, card_of = state.config, state.card_of
-    total = state.bonuses[seat] * config.bonus_vp
-    for instance in state.rewards[seat]:
+    total = state.seat_number(seat, BONUSES) * config.bonus_vp
+    for instance in state.reward(seat):
         card = card_of[instance]
         total += config.vps[card]
         if config.end_effects[card] and config.end_counts_from[card][REWARD_AREA]:
             total += state.end_effect_vp(seat, card)
-    for instance in state.parties[seat]:
+    for instance in state.party(seat):
         card = card_of[instance]
         if config.end_effects[card] and config.end_counts_from[card][PARTY_AREA]:
             total += state.end_effect_vp(seat, card)
     if seat == viewer:
-        for instance in state.hands[seat]:
+        for instance in state.hand(seat):
             card = card_of[instance]
             if config.end_effects[card] and config.end_counts_from[card][HAND_AREA]:
                 total += state.end_effect_vp(seat, card)
@@ -208,23 +213,21 @@ class CardValues:
     def __init__(self, state: TheseusState, seat: int, engine: list[float], party_dependent: list[bool]) -> None:
         self.state = state
         self.seat = seat
-        self.late = state.rank >= LATE_RANK
+        self.late = state.numbers[RANK] >= LATE_RANK
         # The game ends after this turn: only VP count now (no engine, no cover).
-        self.final_turn = state.ending
+        self.final_turn = state.numbers[ENDING] != 0
         self.engine = engine
         self.party_dependent = party_dependent
         icons = state.config.icons
         card_of = state.card_of
         self.party_icons = [0, 0, 0]
-        for instance in state.parties[seat]:
+        for instance in state.party(seat):
             self.party_icons[icons[card_of[instance]]] += 1
         # The seat's instances whose end effect counts the Party's icons and
         # counts where they lie: only their VP moves when the Party changes.
         counts_from = state.config.end_counts_from
-        self.icon_counters = [instance for area, cards in ((PARTY_AREA, state.parties[seat]),
-                                                           (HAND_AREA, state.hands[seat]),
-                                                           (REWARD_AREA, state.rewards[seat]))
-                              for instance in cards
+        self.icon_counters = [instance for area in (PARTY_AREA, HAND_AREA, REWARD_AREA)
+                              for instance in state.seat_zone(seat, area).cards
                               if party_dependent[card_of[instance]] and counts_from[card_of[instance]][area]]
         # -1 until needed: whether this seat leads on the visible score.
         self.leading = -1
@@ -305,11 +308,12 @@ class CardValues:
         """The better of recruiting and subjugating the card."""
         return max(self.recruit_value(instance), self.subjugate_value(instance))
 
-    def explore_value(self, instance: int) -> float:
-        """Keep value plus the Bonus on the card, and what ending the game is
-        worth if the card is the last Rank 6 card."""
+    def explore_value(self, position: int) -> float:
+        """Keep value of the Board card at ``position`` plus its Bonus, and what
+        ending the game is worth if it is the last Rank 6 card."""
         state = self.state
-        value = self.keep_value(instance) + (state.config.bonus_vp if state.has_bonus[instance] else 0)
+        instance = state.board()[position]
+        value = self.keep_value(instance) + (state.config.bonus_vp if state.has_bonus(position) else 0)
         if self.ends_game(instance):
             value += ENDING_LEAD_WORTH if self.is_leading() else -ENDING_BEHIND_PENALTY
         return value
@@ -318,12 +322,12 @@ class CardValues:
         """Taking ``instance`` from the Board ends the game this turn: it is the
         last Rank 6 card, with Rank 6 active and its deck empty."""
         state = self.state
-        if state.ending or state.rank < LAST_RANK or state.decks[LAST_RANK]:
+        if state.numbers[ENDING] or state.numbers[RANK] < LAST_RANK or state.zones[LAST_RANK].cards:
             return False
-        ranks, card_of = state.config.ranks, state.card_of
-        if ranks[card_of[instance]] != LAST_RANK:
+        rank_of = state.rank_of
+        if rank_of[instance] != LAST_RANK:
             return False
-        return sum(1 for other in state.board if ranks[card_of[other]] == LAST_RANK) == 1
+        return sum(1 for other in state.board() if rank_of[other] == LAST_RANK) == 1
 
     def is_leading(self) -> bool:
         """No other seat is ahead on (visible score, Party Rank total), the
@@ -334,7 +338,7 @@ class CardValues:
             state, seat = self.state, self.seat
             party = self.party_after_limit()
             mine = (own_score_with_party(state, seat, party), state.rank_total(party))
-            best_other = max((visible_score(state, other, seat), state.rank_total(state.parties[other]))
+            best_other = max((visible_score(state, other, seat), state.rank_total(state.party(other)))
                              for other in range(state.n_players) if other != seat)
             self.leading = 1 if mine >= best_other else 0
         return self.leading == 1
@@ -343,7 +347,7 @@ class CardValues:
         """The seat's Party once brought down to the limit, dropping each time
         the card whose loss costs the fewest VP (the Party itself when within it)."""
         state, seat = self.state, self.seat
-        party = list(state.parties[seat])
+        party = list(state.party(seat))
         while len(party) > state.config.party_limit:
             party.remove(max(party, key=lambda instance: own_score_with_party(
                 state, seat, [other for other in party if other != instance])))
@@ -359,9 +363,9 @@ class CardValues:
         return self.subjugate_value(instance) + self.reward_worth(victim, instance)
 
     def pillage_action_value(self, action: int) -> float:
-        """``pillage_value`` of a PILLAGE action (``seat * PILLAGE_STRIDE + position``)."""
-        victim, position = divmod(action, PILLAGE_STRIDE)
-        return self.pillage_value(victim, self.state.rewards[victim][position])
+        """``pillage_value`` of a ``PILLAGE`` action (victim, position in its Reward)."""
+        victim, position = PILLAGE.field(action, 0), PILLAGE.field(action, 1)
+        return self.pillage_value(victim, self.state.reward(victim)[position])
 
     # ------------------------------------------------------------ the turn
 
@@ -376,19 +380,20 @@ class CardValues:
     def compute_step_value(self, step: int) -> float:
         """``step_value`` before caching."""
         state, seat = self.state, self.seat
-        hand = state.hands[seat]
+        hand = state.hand(seat)
         if step == STEP_EXPLORE:
-            if not state.board:
+            board = state.board()
+            if not board:
                 return 0.0
-            best = max(self.explore_value(instance) for instance in state.board)
-            if len(hand) >= state.config.hand_limit + state.hand_limit_bonus and hand:
+            best = max(self.explore_value(position) for position in range(len(board)))
+            if len(hand) >= state.config.hand_limit + state.numbers[HAND_LIMIT_BONUS] and hand:
                 best -= min(self.keep_value(instance) for instance in hand)
             return max(best, 0.0)
         if step == STEP_RECRUIT:
             if not hand:
                 return 0.0
             best = max(self.recruit_value(instance) for instance in hand)
-            party = state.parties[seat]
+            party = state.party(seat)
             if len(party) >= state.config.party_limit:
                 best -= min(self.party_value(instance) for instance in party)
             return max(best, 0.0)
@@ -398,12 +403,12 @@ class CardValues:
             best = max(self.subjugate_value(instance) for instance in hand)
             return best if self.late else best * EARLY_SUBJUGATE_WEIGHT
         if step == STEP_DRAW:
-            return DRAW_VALUE if state.decks[state.rank] else 0.0
+            return DRAW_VALUE if state.zones[state.numbers[RANK]].cards else 0.0
         if step == STEP_HEX:
-            return HEX_VALUE * sum(1 for other in range(state.n_players) if other != seat and state.hands[other])
+            return HEX_VALUE * sum(1 for other in range(state.n_players) if other != seat and state.hand(other))
         if step == STEP_PILLAGE:
             loot = [self.pillage_value(other, instance) for other in range(state.n_players) if other != seat
-                    for instance in state.rewards[other]]
+                    for instance in state.reward(other)]
             return max(loot, default=0.0)
         return HAND_LIMIT_VALUE if step == STEP_HAND_LIMIT else 0.0
 
@@ -425,15 +430,16 @@ class CardValues:
         either way, and the card's own play rate then says how often it was
         worth using."""
         state = self.state
-        party, ranks, card_of = state.parties[self.seat], state.config.ranks, state.card_of
+        party, rank_of = state.party(self.seat), state.rank_of
         best_action, best_value, best_rank = END_TURN, WORTHWHILE, -1
         for action in legal_actions:
             rank = -1
-            if action < ALT_EXPLORE:
-                value = self.card_use_value(party[action])
-                rank = ranks[card_of[party[action]]]
-            elif action < END_TURN:
-                value = self.step_value(action - ALT_EXPLORE) - ALTERNATIVE_PENALTY
+            if PARTY_POSITION.matches(action):
+                instance = party[PARTY_POSITION.value(action)]
+                value = self.card_use_value(instance)
+                rank = rank_of[instance]
+            elif WITHOUT_A_CARD.matches(action):
+                value = self.step_value(WITHOUT_A_CARD.value(action)) - ALTERNATIVE_PENALTY
             else:
                 continue
             if value > best_value + TIE or (value > best_value - TIE and rank > best_rank and best_rank >= 0):

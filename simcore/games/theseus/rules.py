@@ -10,60 +10,123 @@ runs out the next Rank begins and Bonuses are placed on (and later exiled
 with) older cards still on the Board. The game ends at the end of the turn in
 which the last Rank 6 card leaves the Board.
 
-Physical cards are *instances* (ints): ``card_of[instance]`` is the card type
-(an index into ``TheseusConfig.names``). Every instance is in exactly one place:
-a Rank deck, the Board, a Party, a Hand, a Reward, or the exile pile.
+Built with the game kit (``simcore.kit``). Physical cards are *instances*
+(ints): ``card_of[instance]`` is the card type (an index into
+``TheseusConfig.names``), and observations show the type (``observe_as``), so
+two copies of a card look the same. Every instance is in exactly one zone: a
+Rank deck (zone ``r`` for Rank ``r``, bound to its Rank), the Board, the
+exile pile, or a seat's Party, Hand or Reward (``seat_zone``).
 
-A turn is broken into small decisions; the phase says what an action means:
+A turn is a stack of tasks (``TASKS``): ``main`` asks what to do next; a used
+card pushes its unit steps (its icon, then each unit of its effect, from
+``TheseusConfig.use_stack``) above a ``limits`` task and the ``main`` question
+again. Steps needing a choice ask it; the others resolve at once. Exiles
+demanded by an effect (``hex``) or by the limits are ``exile`` tasks pushed on
+top, so an exile obligation is resolved before the next step, and the limits
+come after every step of the use. Ending the turn pushes ``finish turn``
+under the end-of-turn limit exiles.
 
-- ``MAIN``: ``0 .. 15`` use the Party card at that position; ``ALT_EXPLORE``,
-  ``ALT_RECRUIT``, ``ALT_SUBJUGATE`` perform that ability without a card;
-  ``END_TURN`` ends the turn.
-- ``EXPLORE``: a Board position. ``RECRUIT``, ``SUBJUGATE``: a Hand position.
-- ``EXILE``: a position in the Party or Hand named by the exile obligation.
-- ``PILLAGE``: ``seat * PILLAGE_STRIDE + position`` in that seat's Reward.
-
-A used card's Icon Ability and effect become a queue of unit *steps*
-(``STEP_*``); steps needing a choice switch the phase, the others resolve at
-once. Exiling to the limits happens after the queue is empty (all effects
-resolved); exiles demanded by effects (``hex``) are obligations resolved
-before the next step. All mutation happens in ``TheseusState`` methods.
+Each question is answered with actions of one or more ``ACTIONS`` types:
+``main``: ``PARTY_POSITION`` (use that Party card), ``WITHOUT_A_CARD`` (an
+icon), ``END_TURN``; ``explore``: ``BOARD_POSITION``; ``recruit``,
+``subjugate``: ``HAND_POSITION``; ``exile``: ``PARTY_POSITION`` or
+``HAND_POSITION`` (the task's ``area``); ``pillage``: ``PILLAGE`` (victim,
+position in its Reward). All mutation happens in ``TheseusState`` methods.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-from simcore.api import CardColumns, GameInfo, GameState, TraceSink
+from simcore.api import CardColumns, GameInfo, TraceSink
+from simcore.kit.cardstats import CardStats
+from simcore.kit.decisions import NO_CHOICE, ActionType, ActionTypes, Task, TaskKinds
+from simcore.kit.state import KitState
+from simcore.kit.zones import EVERY_SEAT, HIDDEN, OWNER_ONLY, PUBLIC, TABLE, Zone, move_card
 from simcore.parameters import Constraint, require
 from simcore.rng import Generator
 from simcore.seeding import make_rng
 
-LAST_RANK = 6  # the rulebook's six Rank decks
+LAST_RANK: Final = 6  # the rulebook's six Rank decks
+MAX_PLAYERS: Final = 4
 
 EXPLORE_ICON, RECRUIT_ICON, SUBJUGATE_ICON = 0, 1, 2
 ICON_NAMES = ("explore", "recruit", "subjugate")
 
-MAIN, EXPLORE, RECRUIT, SUBJUGATE, PILLAGE, EXILE, OVER = range(7)
-PHASE_NAMES = ("main", "explore", "recruit", "subjugate", "pillage", "exile", "over")
-
-# MAIN actions beyond the Party positions.
-MAX_PARTY_POSITIONS = 16
-ALT_EXPLORE, ALT_RECRUIT, ALT_SUBJUGATE, END_TURN = 16, 17, 18, 19
-PILLAGE_STRIDE = 1000
-
-# Unit steps of an ability or effect. The first three are the Icon Abilities
-# (their codes equal the icon codes) and need a choice, as does pillage.
-STEP_EXPLORE, STEP_RECRUIT, STEP_SUBJUGATE, STEP_DRAW, STEP_HAND_LIMIT, STEP_HEX, STEP_PILLAGE = range(7)
+# The task kinds. The unit steps of an ability or effect come first, their
+# codes the ``STEP_*`` codes of ``use_stack``: the first three are the Icon
+# Abilities (their codes equal the icon codes) and need a choice, as does
+# pillage. Final: the compiled core inlines them.
+TASKS: Final = TaskKinds()
+STEP_EXPLORE: Final = TASKS.add("explore")
+STEP_RECRUIT: Final = TASKS.add("recruit")
+STEP_SUBJUGATE: Final = TASKS.add("subjugate")
+STEP_DRAW: Final = TASKS.add("draw")
+STEP_HAND_LIMIT: Final = TASKS.add("hand limit")
+STEP_HEX: Final = TASKS.add("hex")
+STEP_PILLAGE: Final = TASKS.add("pillage")
 USE_PRIMITIVES = ("explore", "recruit", "subjugate", "draw", "hand_limit", "hex", "pillage")
 # Board steps around the picks of one multi-card explore (``rules.multi_explore``):
 # refills wait from HOLD until REFILL. They are in ``use_stack`` only, never in
 # ``effect_steps`` (they are not part of what a card does).
-STEP_HOLD_REFILL, STEP_REFILL = 7, 8
+STEP_HOLD_REFILL: Final = TASKS.add("hold refill")
+STEP_REFILL: Final = TASKS.add("refill")
+MAIN: Final = TASKS.add("main")  # the active seat: use a card, an ability without a card, or end the turn
+EXILE: Final = TASKS.add("exile", ("area", "keep"))  # the seat exiles from the area until ``keep`` cards remain
+LIMITS: Final = TASKS.add("limits")  # everything resolved: exile down to the limits
+FINISH_TURN: Final = TASKS.add("finish turn")
+OVER: Final = len(TASKS.names)
+"""``asked_kind`` of a finished game (no task)."""
+PHASE_NAMES = (*TASKS.names, "over")
+
+# The ready-made task of each fieldless kind and seat (``kind * MAX_PLAYERS +
+# seat``): tasks are immutable, so one object serves every game and clone.
+_TASK_OF: Final = [Task(kind, seat) for kind in range(len(TASKS.names)) for seat in range(MAX_PLAYERS)]
+
+# The answers (``simcore.kit.decisions``). A Party position keeps code 0, so
+# using the card at position p is the action p, as before the kit.
+MAX_PARTY_POSITIONS: Final = 16
+ACTIONS: Final = ActionTypes()
+PARTY_POSITION: Final = ACTIONS.add("party position", ("position",))
+WITHOUT_A_CARD: Final = ACTIONS.add("without a card", ("icon",))
+END_TURN_TYPE: Final = ACTIONS.add("end turn")
+BOARD_POSITION: Final = ACTIONS.add("board position", ("position",))
+HAND_POSITION: Final = ACTIONS.add("hand position", ("position",))
+PILLAGE: Final = ACTIONS.add("pillage", ("victim", "position"), (8, 16))
+END_TURN: Final = END_TURN_TYPE.encode()
+"""The one action of the ``end turn`` type."""
+
+# The zones: the Board, the six Rank decks (zone r holds Rank r), the exile
+# pile, then per seat its Party, Hand and Reward (``seat_zone(seat, area)``).
+BOARD: Final = 0
+EXILE_PILE: Final = LAST_RANK + 1
+FIRST_SEAT_ZONE: Final = LAST_RANK + 2
+PARTY_AREA: Final = 0
+HAND_AREA: Final = 1
+REWARD_AREA: Final = 2
+AREA_NAMES = ("party", "hand", "reward")
+END_AREA_CHOICES = ("party", "hand", "reward", "any")
+
+# Table numbers and seat numbers (all public).
+ACTIVE: Final = 0  # the seat whose turn it is
+RANK: Final = 1  # the active Rank deck
+USES: Final = 2  # Party cards used this turn
+ALTERNATIVE_USED: Final = 3  # 1 once an ability was performed without a card this turn
+HAND_LIMIT_BONUS: Final = 4  # this turn's ``hand_limit`` effects
+REFILL_HELD: Final = 5  # 1 between the picks of a multi-card explore
+ENDING: Final = 6  # 1 once the last Rank 6 card left the Board: the game ends with this turn
+TURN: Final = 7  # turns completed
+BOARD_EXILES: Final = 8  # cards exiled from the Board with their Bonus
+USED_MASK: Final = 9  # bit p: the Party card at position p was used this turn
+BONUS_MASK: Final = 10  # bit p: the Board card at position p carries a Bonus
+NUMBER_NAMES = ("active seat", "Rank", "cards used", "ability without a card used", "Hand limit bonus",
+                "refill held", "ending", "turns", "Board exiles", "used Party positions (mask)",
+                "Board positions with a Bonus (mask)")
+BONUSES: Final = 0
+SEAT_NUMBER_NAMES = ("Bonuses",)
 
 # Readings of "If an effect allows you to Explore multiple cards at once, take
 # all of those cards before resolving your Hand limit" (``rules.multi_explore``):
@@ -78,10 +141,6 @@ MULTI_EXPLORE_READINGS = (MULTI_EXPLORE_PER_EFFECT, MULTI_EXPLORE_PER_CARD, MULT
 # End-of-game scoring primitives.
 END_VP, END_PER_BONUS, END_PER_ICON, END_PER_RANK, END_ALL_ICONS, END_PER_BONUSES = range(6)
 END_PRIMITIVES = ("vp", "vp_per_bonus", "vp_per_icon", "vp_per_rank", "vp_if_all_icons", "vp_per_bonuses")
-
-PARTY_AREA, HAND_AREA, REWARD_AREA = 0, 1, 2
-AREA_NAMES = ("party", "hand", "reward")
-END_AREA_CHOICES = ("party", "hand", "reward", "any")
 
 END_FINAL = "final_rank_card_taken"
 END_CAP = "turn_cap"
@@ -98,7 +157,18 @@ TIEBREAK_NONE, TIEBREAK_PARTY, TIEBREAK_HAND, TIEBREAK_SHARED = "none", "party_r
 # invented deck measures: effect VP per scoring copy).
 CARD_COUNTERS = ("explored", "recruited", "subjugated", "exiled", "used", "drawn", "played", "playable",
                  "effect_copies", "effect_vp")
-_EXPLORED, _RECRUITED, _SUBJUGATED, _EXILED, _USED, _DRAWN, _PLAYABLE = range(7)
+_EXPLORED: Final = 0
+_RECRUITED: Final = 1
+_SUBJUGATED: Final = 2
+_EXILED: Final = 3
+_USED: Final = 4
+_DRAWN: Final = 5
+_PLAYED: Final = 6
+_PLAYABLE: Final = 7
+_EFFECT_COPIES: Final = 8
+_EFFECT_VP: Final = 9
+_ROW_COUNTERS: Final = (_EXPLORED, _RECRUITED, _SUBJUGATED, _EXILED, _USED, _DRAWN, _PLAYABLE, _EFFECT_COPIES)
+"""A (seat, card) gets a row when the seat did something with the card, could use it, or scores its end effect."""
 
 DATA_FILE = Path(__file__).with_name("cards.toml")
 
@@ -106,7 +176,7 @@ INFO = GameInfo(
     id="theseus",
     name="Party of the Theseus",
     min_players=2,
-    max_players=4,
+    max_players=MAX_PLAYERS,
     description="Engine building with six Rank decks: explore, recruit, subjugate; Bonuses on old cards.",
     game_columns={
         "rank_reached": "int8",
@@ -120,22 +190,39 @@ INFO = GameInfo(
     bench_players=3,
 )
 
+# Legal-action lists, made once per shape and kept (never changed: every
+# state asked the same question shares one list).
+_POSITIONS: dict[int, list[int]] = {}
+_MAIN_CHOICES: dict[int, list[int]] = {}
 
-@cache
-def positions(count: int) -> tuple[int, ...]:
-    """Actions choosing one of ``count`` positions."""
-    return tuple(range(count))
+
+def positions(action_type: ActionType, count: int) -> list[int]:
+    """The answers choosing one of ``count`` positions, of ``action_type`` (shared: do not change the list)."""
+    key = action_type.code << 16 | count
+    found = _POSITIONS.get(key)
+    if found is None:
+        found = _POSITIONS[key] = [action_type.encode(position) for position in range(count)]
+    return found
 
 
-@cache
-def main_actions(usable_mask: int, alternatives: int) -> tuple[int, ...]:
-    """MAIN actions: usable Party positions (bit mask), then the alternative
-    abilities (bit i set: ability i may be performed without a card), then
-    ``END_TURN``."""
-    actions = [position for position in range(MAX_PARTY_POSITIONS) if usable_mask >> position & 1]
-    actions += [ALT_EXPLORE + icon for icon in range(3) if alternatives >> icon & 1]
-    actions.append(END_TURN)
-    return tuple(actions)
+def main_choices(usable_mask: int, alternatives: int) -> list[int]:
+    """The ``main`` answers: the usable Party positions (bit mask), then the
+    abilities without a card (bit i set: icon i may be performed), then
+    ``END_TURN`` (shared: do not change the list)."""
+    key = usable_mask << 3 | alternatives
+    found = _MAIN_CHOICES.get(key)
+    if found is None:
+        found = [PARTY_POSITION.encode(position) for position in range(MAX_PARTY_POSITIONS)
+                 if usable_mask >> position & 1]
+        found += [WITHOUT_A_CARD.encode(icon) for icon in range(3) if alternatives >> icon & 1]
+        found.append(END_TURN)
+        _MAIN_CHOICES[key] = found
+    return found
+
+
+def without_bit(mask: int, position: int) -> int:
+    """``mask`` of positions after the item at ``position`` left (the higher bits move down one)."""
+    return (mask & ((1 << position) - 1)) | (mask >> (position + 1) << position)
 
 
 @dataclass(frozen=True)
@@ -322,159 +409,450 @@ def compile_config(parameters: Mapping[str, Any]) -> TheseusConfig:
     )
 
 
-class TheseusState(GameState):
+class TheseusState(KitState):
     """One game of Party of the Theseus in progress."""
 
     config: TheseusConfig
-    rng: Generator
-    trace: TraceSink | None
+    # Set up once per game and shared by its clones (never changed after set-up).
     card_of: list[int]
-    phase: int
-    active: int
-    rank: int
-    decks: list[list[int]]
-    board: list[int]
-    has_bonus: list[bool]
-    parties: list[list[int]]
-    hands: list[list[int]]
-    rewards: list[list[int]]
-    bonuses: list[int]
-    exiled: list[int]
-    used_this_turn: list[int]
-    uses: int
-    alternative_used: bool
-    hand_limit_bonus: int
-    steps: list[int]
-    exile_seats: list[int]
-    exile_areas: list[int]
-    exile_keep: list[int]
-    limits_due: bool
-    refill_held: bool
-    closing: bool
-    ending: bool
-    turn: int
-    ended_by: str
-    board_exiles: int
-    final_key: list[tuple[int, int, int]]
-    tiebreak: str
-    counters: list[list[list[int]]]
-    first_used: list[dict[int, int]]
+    """Instance -> card type (also what a seat sees of it: ``observe_as``)."""
+    rank_of: list[int]
+    """Instance -> its Rank (0 for a starting card): the class of each card for the Rank decks."""
 
     # ----------------------------------------------------------------- set-up
 
-    def __init__(self, config: TheseusConfig, n_players: int, rng: Generator, trace: TraceSink | None) -> None:
-        self.n_players = n_players
-        self.current_player = 0
+    def __init__(self, config: TheseusConfig, n_players: int, rng: Generator, trace: TraceSink | None,
+                 card_of: list[int] | None = None, rank_of: list[int] | None = None) -> None:
+        super().__init__(n_players, rng, trace, len(NUMBER_NAMES), len(SEAT_NUMBER_NAMES),
+                         CardStats(n_players, len(CARD_COUNTERS), len(config.names)))
         self.config = config
-        self.rng = rng
-        self.trace = trace
-        self.card_of = []
-        self.phase = MAIN
-        self.active = 0
-        self.rank = 1
-        self.decks = [[] for _ in range(LAST_RANK + 1)]
-        self.board = []
-        self.has_bonus = []
-        self.parties = [[] for _ in range(n_players)]
-        self.hands = [[] for _ in range(n_players)]
-        self.rewards = [[] for _ in range(n_players)]
-        self.bonuses = [0] * n_players
-        self.exiled = []
-        self.used_this_turn = []
-        self.uses = 0
-        self.alternative_used = False
-        self.hand_limit_bonus = 0
-        self.steps = []
-        self.exile_seats = []
-        self.exile_areas = []
-        self.exile_keep = []
-        self.limits_due = False
-        self.refill_held = False
-        self.closing = False
-        self.ending = False
-        self.turn = 0
-        self.ended_by = ""
-        self.board_exiles = 0
-        self.final_key = []
-        self.tiebreak = TIEBREAK_NONE
-        # Per seat, per counter up to ``playable`` (``played`` is written from
-        # ``used``, the effect counters from the final position), per card type.
-        self.counters = [[[0] * len(config.names) for _ in range(_PLAYABLE + 1)] for _ in range(n_players)]
-        self.first_used = [{} for _ in range(n_players)]
+        self.card_of = [] if card_of is None else card_of
+        self.rank_of = [] if rank_of is None else rank_of
 
     @staticmethod
     def new_game(config: TheseusConfig, n_players: int, seed: int, trace: TraceSink | None) -> TheseusState:
         """Starting Parties, six shuffled Rank decks, four Board cards from Rank 1; seat 0 starts."""
         state = TheseusState(config, n_players, make_rng(seed), trace)
+        state.add_zones()
         card_of = state.card_of
         for rank in range(1, LAST_RANK + 1):
-            deck = state.decks[rank]
+            deck = state.zones[rank]
             for card in config.rank_decks[rank]:
-                deck.append(len(card_of))
+                deck.add(len(card_of))
                 card_of.append(card)
-            state.rng.shuffle(deck)
+            deck.shuffle(state.rng)
         for seat in range(n_players):
+            party = state.seat_zone(seat, PARTY_AREA)
             for card in config.starting_party:
-                state.parties[seat].append(len(card_of))
+                party.add(len(card_of))
                 card_of.append(card)
-        state.has_bonus = [False] * len(card_of)
+        state.rank_of.extend(config.ranks[card] for card in card_of)
+        state.numbers[RANK] = 1
         if trace is not None:
-            sizes = [len(state.decks[rank]) for rank in range(1, LAST_RANK + 1)]
-            state._emit("setup", f"{n_players} players, each with Party "
-                        + ", ".join(config.names[card] for card in config.starting_party)
-                        + f"; Rank decks of {sizes} cards shuffled", deck_sizes=sizes)
-        if not state.decks[1]:
+            sizes = [len(state.zones[rank]) for rank in range(1, LAST_RANK + 1)]
+            state.emit("setup", f"{n_players} players, each with Party "
+                       + ", ".join(config.names[card] for card in config.starting_party)
+                       + f"; Rank decks of {sizes} cards shuffled", deck_sizes=sizes)
+        if not state.zones[1].cards:
             state._advance_rank()
         state._refill_board()
+        state.push(_TASK_OF[MAIN * MAX_PLAYERS])
+        state.run()
         return state
 
-    # ------------------------------------------------------------ public API
+    def add_zones(self) -> None:
+        """The game's zones, empty (``BOARD``, the Rank decks, ``EXILE_PILE``, then ``seat_zone``'s per seat)."""
+        self.add_zone(Zone("Board", TABLE, PUBLIC))
+        for rank in range(1, LAST_RANK + 1):
+            self.add_zone(Zone(f"Rank {rank} deck", TABLE, HIDDEN, pool=0, card_class=rank))
+        self.add_zone(Zone("exiled (face down)", TABLE, HIDDEN, pool=0))
+        for seat in range(self.n_players):
+            self.add_zone(Zone("Party", seat, PUBLIC))
+            self.add_zone(Zone("hand", seat, OWNER_ONLY, pool=0))
+            self.add_zone(Zone("Reward", seat, PUBLIC))
 
-    def legal_actions(self) -> Sequence[int]:
-        """The current player's legal actions (see the module docstring)."""
-        phase = self.phase
-        if phase == MAIN:
-            return self._main_actions()
-        if phase == EXPLORE:
-            return positions(len(self.board))
-        if phase in (RECRUIT, SUBJUGATE):
-            return positions(len(self.hands[self.active]))
-        if phase == EXILE:
-            area = self.exile_areas[-1]
-            seat = self.exile_seats[-1]
-            return positions(len(self.parties[seat] if area == PARTY_AREA else self.hands[seat]))
-        if phase == PILLAGE:
-            return self._pillage_actions()
-        return ()
+    def blank(self) -> TheseusState:
+        """An empty state of the same game (``clone`` fills it)."""
+        return TheseusState(self.config, self.n_players, self.rng, None, self.card_of, self.rank_of)
 
-    def apply(self, action: int) -> None:
-        """Play ``action`` for the current player."""
-        phase = self.phase
-        if phase == MAIN:
-            self._main(action)
+    def clone(self) -> TheseusState:
+        """An exact copy with its own generator state and tracing off (the kit's)."""
+        copy = super().clone()
+        assert isinstance(copy, TheseusState)
+        return copy
+
+    def resample_hidden(self, seat: int, rng: Generator) -> TheseusState:
+        """The kit's re-sampling: the cards ``seat`` neither sees nor saw (other
+        Hands, the Rank decks, the exile pile) are dealt again; each Rank deck
+        keeps its size and holds only cards of its Rank (``card_classes``)."""
+        copy = super().resample_hidden(seat, rng)
+        assert isinstance(copy, TheseusState)
+        return copy
+
+    def card_classes(self) -> list[int] | None:
+        """Each instance's Rank: a Rank deck is redrawn only from cards of its Rank."""
+        return self.rank_of
+
+    def observe_as(self) -> list[int] | None:
+        """A seat sees the card type of an instance, not which copy it is."""
+        return self.card_of
+
+    def trace_turn(self) -> int:
+        """Trace events carry the turn being played (1 = the first)."""
+        return self.numbers[TURN] + 1
+
+    # ----------------------------------------------------------- the zones
+
+    def seat_zone(self, seat: int, area: int) -> Zone:
+        """``seat``'s Party, Hand or Reward (``PARTY_AREA``, ``HAND_AREA``, ``REWARD_AREA``)."""
+        return self.zones[FIRST_SEAT_ZONE + 3 * seat + area]
+
+    def party(self, seat: int) -> list[int]:
+        """The instances in ``seat``'s Party, in order (positions are answers: do not change the list)."""
+        return self.zones[FIRST_SEAT_ZONE + 3 * seat + PARTY_AREA].cards
+
+    def hand(self, seat: int) -> list[int]:
+        """The instances in ``seat``'s Hand, in order (do not change the list)."""
+        return self.zones[FIRST_SEAT_ZONE + 3 * seat + HAND_AREA].cards
+
+    def reward(self, seat: int) -> list[int]:
+        """The instances in ``seat``'s Reward, in order (do not change the list)."""
+        return self.zones[FIRST_SEAT_ZONE + 3 * seat + REWARD_AREA].cards
+
+    def board(self) -> list[int]:
+        """The instances on the Board, in order (do not change the list)."""
+        return self.zones[BOARD].cards
+
+    def has_bonus(self, position: int) -> bool:
+        """Whether the Board card at ``position`` carries a Bonus."""
+        return (self.numbers[BONUS_MASK] >> position & 1) != 0
+
+    def asked_kind(self) -> int:
+        """The task kind asked now (``MAIN``, ``STEP_EXPLORE``, ``EXILE``...), ``OVER`` once the game has ended."""
+        return OVER if self.over else self.decisions.asked.kind
+
+    # ------------------------------------------------------------- the rules
+
+    def perform(self, task: Task, choice: int) -> None:
+        """Do ``task``: ask its question (``NO_CHOICE``) or carry out its answer
+        (see the module docstring). A step that cannot be performed (an empty
+        Board or Hand, no other Reward to pillage) is skipped."""
+        kind = task.kind
+        seat = task.seat
+        numbers = self.numbers
+        if kind == MAIN:
+            if choice == NO_CHOICE:
+                self.ask(task, self._main_choices(seat))
+            elif choice == END_TURN:
+                self._close_turn(seat)
+            else:
+                self._use(task, choice)
+        elif kind == STEP_EXPLORE:
+            if choice != NO_CHOICE:
+                self._explore(seat, BOARD_POSITION.value(choice))
+                return
+            board = self.zones[BOARD]
+            if not board.cards and numbers[REFILL_HELD]:
+                # The Board as it stood is used up: the remaining picks come from its refill.
+                self._refill_board()
+            if board.cards:
+                self.ask(task, positions(BOARD_POSITION, len(board.cards)))
+        elif kind in (STEP_RECRUIT, STEP_SUBJUGATE):
+            if choice != NO_CHOICE:
+                self._take_from_hand(seat, HAND_POSITION.value(choice), kind)
+                return
+            hand = self.hand(seat)
+            if hand:
+                self.ask(task, positions(HAND_POSITION, len(hand)))
+        elif kind == EXILE:
+            self._exile_task(task, choice)
+        elif kind == LIMITS:
+            self._demand_limits(seat, self.config.hand_limit + numbers[HAND_LIMIT_BONUS])
+        elif kind == STEP_DRAW:
+            self._draw(seat)
+        elif kind == STEP_HOLD_REFILL:
+            numbers[REFILL_HELD] = 1
+        elif kind == STEP_REFILL:
+            numbers[REFILL_HELD] = 0
+            self._refill_board()
+            self._check_final_card()
+        elif kind == STEP_HAND_LIMIT:
+            numbers[HAND_LIMIT_BONUS] += 1
+            if self.trace is not None:
+                self.emit("hand_limit", f"seat {seat}'s Hand limit is "
+                          f"{self.config.hand_limit + numbers[HAND_LIMIT_BONUS]} this turn", seat=seat)
+        elif kind == STEP_HEX:
+            self._hex(seat)
+        elif kind == STEP_PILLAGE:
+            if choice != NO_CHOICE:
+                self._pillage(seat, choice)
+                return
+            choices = self._pillage_choices(seat)
+            if choices:
+                self.ask(task, choices)
+        else:  # FINISH_TURN
+            self._finish_turn(seat)
+
+    def _main_choices(self, seat: int) -> list[int]:
+        numbers = self.numbers
+        usable = 0
+        if numbers[USES] < self.config.uses_per_turn and not numbers[ALTERNATIVE_USED]:
+            usable = ((1 << len(self.party(seat))) - 1) & ~numbers[USED_MASK]
+        alternatives = 0
+        if numbers[USES] == 0 and not numbers[ALTERNATIVE_USED]:
+            if self.zones[BOARD].cards:
+                alternatives |= 1 << EXPLORE_ICON
+            if self.hand(seat):
+                alternatives |= 1 << RECRUIT_ICON | 1 << SUBJUGATE_ICON
+        return main_choices(usable, alternatives)
+
+    def _pillage_choices(self, seat: int) -> list[int]:
+        return [PILLAGE.encode(victim, position)
+                for victim in range(self.n_players) if victim != seat
+                for position in range(len(self.reward(victim)))]
+
+    def _use(self, main: Task, choice: int) -> None:
+        """Use a Party card or perform an ability without a card: its steps, then
+        the limits, then the ``main`` question again (pushed in reverse)."""
+        seat = main.seat
+        numbers = self.numbers
+        stack = self.decisions.stack
+        stack.append(main)
+        stack.append(_TASK_OF[LIMITS * MAX_PLAYERS + seat])
+        if WITHOUT_A_CARD.matches(choice):
+            icon = WITHOUT_A_CARD.value(choice)
+            numbers[ALTERNATIVE_USED] = 1
+            if self.trace is not None:
+                self.emit("alternative", f"seat {seat} performs {ICON_NAMES[icon]} without a card", seat=seat)
+            stack.append(_TASK_OF[icon * MAX_PLAYERS + seat])
             return
-        if phase == EXPLORE:
-            self._explore(action)
-        elif phase == RECRUIT:
-            self._recruit(action)
-        elif phase == SUBJUGATE:
-            self._subjugate(action)
-        elif phase == EXILE:
-            self._exile(action)
-        elif phase == PILLAGE:
-            self._pillage(action)
-        self._resolve()
+        position = PARTY_POSITION.value(choice)
+        instance = self.party(seat)[position]
+        card = self.card_of[instance]
+        numbers[USED_MASK] |= 1 << position
+        numbers[USES] += 1
+        self.stats.note_played(seat, _USED, card, numbers[TURN] + 1)
+        if self.trace is not None:
+            self.emit("use", f"seat {seat} uses {self.card_name(instance)}", seat=seat, card=self.config.names[card])
+        for step in self.config.use_stack[card]:
+            stack.append(_TASK_OF[step * MAX_PLAYERS + seat])
 
-    def is_terminal(self) -> bool:
-        """True once the game has ended."""
-        return self.phase == OVER
+    def _exile_task(self, task: Task, choice: int) -> None:
+        """Exile one card of the seat's choice while the area holds more than ``keep`` (the task's fields)."""
+        seat, area = task.seat, task.a
+        if choice != NO_CHOICE:
+            position = (PARTY_POSITION if area == PARTY_AREA else HAND_POSITION).value(choice)
+            self._exile(seat, area, position)
+            self.push(task)  # asked again until the area is down to ``keep``
+            return
+        count = len(self.seat_zone(seat, area))
+        if count > task.b:
+            self.ask(task, positions(PARTY_POSITION if area == PARTY_AREA else HAND_POSITION, count))
+
+    def _demand_limits(self, seat: int, hand_limit: int) -> None:
+        """Exiles for ``seat`` down to the limits; the Party's on top, so it is done first."""
+        if len(self.hand(seat)) > hand_limit:
+            self.push(Task(EXILE, seat, HAND_AREA, hand_limit))
+        if len(self.party(seat)) > self.config.party_limit:
+            self.push(Task(EXILE, seat, PARTY_AREA, self.config.party_limit))
+
+    def _close_turn(self, seat: int) -> None:
+        """End of turn: the temporary Hand limit lapses, so both limits are checked once more before it ends."""
+        self.numbers[HAND_LIMIT_BONUS] = 0
+        self.push(_TASK_OF[FINISH_TURN * MAX_PLAYERS + seat])
+        self._demand_limits(seat, self.config.hand_limit)
+
+    def _finish_turn(self, seat: int) -> None:
+        numbers = self.numbers
+        numbers[TURN] += 1
+        if self.trace is not None:
+            self.emit("turn_end", f"seat {seat} ends the turn", seat=seat)
+        if numbers[ENDING]:
+            self._end(END_FINAL)
+            return
+        if numbers[TURN] >= self.config.max_turns:
+            self._end(END_CAP)
+            return
+        following = (seat + 1) % self.n_players
+        numbers[ACTIVE] = following
+        numbers[USED_MASK] = 0
+        numbers[USES] = 0
+        numbers[ALTERNATIVE_USED] = 0
+        self.push(_TASK_OF[MAIN * MAX_PLAYERS + following])
+
+    def note_offered(self, legal_actions: Sequence[int]) -> None:
+        """Count, for the player to act, each card type that one of
+        ``legal_actions`` would use from the Party (once per type per step)."""
+        if self.over or self.decisions.asked.kind != MAIN:
+            return
+        seat = self.current_player
+        party, card_of = self.party(seat), self.card_of
+        counts = self.stats.counts
+        playable = self.stats.offset(seat, _PLAYABLE)
+        counted: list[int] = []
+        for action in legal_actions:
+            if not PARTY_POSITION.matches(action):
+                break  # ``main_choices`` lists the Party positions first
+            card = card_of[party[PARTY_POSITION.value(action)]]
+            if card not in counted:
+                counted.append(card)
+                counts[playable + card] += 1
+
+    # ---------------------------------------------------- abilities, effects
+
+    def _explore(self, seat: int, position: int) -> None:
+        numbers = self.numbers
+        bonuses = numbers[BONUS_MASK]
+        bonus = bonuses >> position & 1
+        if bonuses:
+            numbers[BONUS_MASK] = without_bit(bonuses, position)
+        instance = move_card(self.zones[BOARD], position, self.seat_zone(seat, HAND_AREA))
+        card = self.card_of[instance]
+        stats = self.stats
+        stats.add(seat, _EXPLORED, card)
+        stats.add(seat, _DRAWN, card)
+        if bonus:
+            self.set_seat_number(seat, BONUSES, self.seat_number(seat, BONUSES) + 1)
+        if self.trace is not None:
+            self.emit("explore", f"seat {seat} explores {self.card_name(instance)}"
+                      + (" and adds its Bonus to the Reward" if bonus else ""),
+                      seat=seat, card=self.config.names[card], bonus=bonus != 0)
+        if not numbers[REFILL_HELD]:
+            self._refill_board()
+        self._check_final_card()
+
+    def _take_from_hand(self, seat: int, position: int, kind: int) -> None:
+        """Recruit (into the Party) or subjugate (into the Reward) the Hand card at ``position``."""
+        area = PARTY_AREA if kind == STEP_RECRUIT else REWARD_AREA
+        instance = move_card(self.seat_zone(seat, HAND_AREA), position, self.seat_zone(seat, area))
+        card = self.card_of[instance]
+        self.stats.add(seat, _RECRUITED if kind == STEP_RECRUIT else _SUBJUGATED, card)
+        if self.trace is not None:
+            verb = TASKS.names[kind]
+            self.emit(verb, f"seat {seat} {verb}s {self.card_name(instance)}", seat=seat,
+                      card=self.config.names[card])
+
+    def _exile(self, seat: int, area: int, position: int) -> None:
+        instance = move_card(self.seat_zone(seat, area), position, self.zones[EXILE_PILE])
+        if area == PARTY_AREA and seat == self.numbers[ACTIVE]:
+            self.numbers[USED_MASK] = without_bit(self.numbers[USED_MASK], position)
+        card = self.card_of[instance]
+        self.stats.add(seat, _EXILED, card)
+        if self.trace is not None:
+            self.emit("exile", f"seat {seat} exiles {self.card_name(instance)} from the {AREA_NAMES[area]}",
+                      seat=seat, card=self.config.names[card], area=AREA_NAMES[area])
+
+    def _pillage(self, seat: int, choice: int) -> None:
+        victim, position = PILLAGE.field(choice, 0), PILLAGE.field(choice, 1)
+        instance = move_card(self.seat_zone(victim, REWARD_AREA), position, self.seat_zone(seat, HAND_AREA))
+        card = self.card_of[instance]
+        self.stats.add(seat, _DRAWN, card)
+        if self.trace is not None:
+            self.emit("pillage", f"seat {seat} takes {self.card_name(instance)} from seat {victim}'s Reward",
+                      seat=seat, victim=victim, card=self.config.names[card])
+
+    def _hex(self, seat: int) -> None:
+        """Each other player (in turn order) exiles one card from the Hand, if any."""
+        victims = [(seat + offset) % self.n_players for offset in range(1, self.n_players)]
+        if self.trace is not None:
+            self.emit("hex", f"seat {seat} hexes: every other player exiles a card from the Hand", seat=seat)
+        for victim in reversed(victims):  # the stack pops the next seat first
+            held = len(self.hand(victim))
+            if held:
+                self.push(Task(EXILE, victim, HAND_AREA, held - 1))
+
+    def _draw(self, seat: int) -> None:
+        """Draw the top card of the current Rank deck face down into the Hand."""
+        rank = self.numbers[RANK]
+        deck = self.zones[rank]
+        if not deck.cards:
+            return
+        instance = move_card(deck, len(deck.cards) - 1, self.seat_zone(seat, HAND_AREA))
+        self.stats.add(seat, _DRAWN, self.card_of[instance])
+        if self.trace is not None:
+            self.emit("draw", f"seat {seat} draws a Rank {rank} card", seat=seat, rank=rank)
+        if not deck.cards:
+            self._advance_rank()
+            if not self.numbers[REFILL_HELD]:
+                self._refill_board()
+        self._check_final_card()
+
+    # ------------------------------------------------------- board and ranks
+
+    def _refill_board(self) -> None:
+        """Reveal cards from the current Rank deck until the Board is full, advancing Ranks as decks run out."""
+        board, size = self.zones[BOARD], self.config.board_size
+        while len(board.cards) < size:
+            deck = self.zones[self.numbers[RANK]]
+            if not deck.cards:
+                return  # only at the last Rank: there is no deck after Rank 6
+            instance = deck.take_top()
+            board.cards.append(instance)  # face up: a public zone keeps no history
+            if self.trace is not None:
+                self.emit("reveal", f"revealed {self.card_name(instance)} on the Board",
+                          card=self.config.names[self.card_of[instance]], rank=self.numbers[RANK])
+            if not deck.cards:
+                self._advance_rank()
+
+    def _advance_rank(self) -> None:
+        """The current deck is empty: the next Rank begins. Cards still carrying a
+        Bonus are exiled with it, then every lower-Rank card on the Board gets one."""
+        numbers, rank_of, board = self.numbers, self.rank_of, self.zones[BOARD]
+        while numbers[RANK] < LAST_RANK and not self.zones[numbers[RANK]].cards:
+            rank = numbers[RANK] + 1
+            numbers[RANK] = rank
+            bonuses = numbers[BONUS_MASK]
+            lost = [instance for position, instance in enumerate(board.cards) if bonuses >> position & 1]
+            if lost:
+                board.cards[:] = [instance for position, instance in enumerate(board.cards)
+                                  if not bonuses >> position & 1]
+                self.zones[EXILE_PILE].extend(lost, EVERY_SEAT)  # they lay face up
+                numbers[BOARD_EXILES] += len(lost)
+            gained = 0
+            for position, instance in enumerate(board.cards):
+                if rank_of[instance] < rank:
+                    gained |= 1 << position
+            numbers[BONUS_MASK] = gained
+            if self.trace is not None:
+                with_bonus = [instance for position, instance in enumerate(board.cards) if gained >> position & 1]
+                self.emit("rank", f"Rank {rank} begins: exiled with their Bonus: {self._names(lost) or 'none'}; "
+                          f"Bonus placed on: {self._names(with_bonus) or 'none'}", rank=rank,
+                          exiled=self._names(lost), bonus=self._names(with_bonus))
+
+    def _check_final_card(self) -> None:
+        """The game ends this turn once the last Rank 6 deck is empty and no Rank 6 card is on the Board."""
+        numbers = self.numbers
+        if numbers[ENDING] or numbers[RANK] < LAST_RANK or self.zones[LAST_RANK].cards:
+            return
+        rank_of = self.rank_of
+        for instance in self.zones[BOARD].cards:
+            if rank_of[instance] == LAST_RANK:
+                return
+        numbers[ENDING] = 1
+        if self.trace is not None:
+            self.emit("final_card", "the last Rank 6 card has left the Board: the game ends after this turn")
+
+    def _end(self, reason: str) -> None:
+        self.end(reason)
+        if self.trace is not None:
+            parts = [self.score_parts(seat) for seat in range(self.n_players)]
+            tiebreak = self._tiebreak()
+            self.emit("game_over", f"game over ({reason}): VP {[sum(p) for p in parts]} "
+                      f"(printed, effects, bonuses: {parts}); winners {self.winners()}, tiebreak {tiebreak}",
+                      reason=reason, scores=[sum(p) for p in parts], winners=self.winners(), tiebreak=tiebreak)
+
+    def _names(self, instances: list[int]) -> list[str]:
+        return [self.config.names[self.card_of[instance]] for instance in instances]
+
+    # ------------------------------------------------------------- results
 
     def winners(self) -> list[int]:
         """The seats with the best (VP, Party Rank total, Hand Rank total); all of them on a full tie."""
-        if not self.final_key:
+        if not self.over:
             return []
-        best = max(self.final_key)
-        return [seat for seat in range(self.n_players) if self.final_key[seat] == best]
+        keys = self.tie_keys()
+        best = max(keys)
+        return [seat for seat in range(self.n_players) if keys[seat] == best]
 
     def returns(self) -> list[float]:
         """1 for a sole winner, 1/k each for k winners sharing, 0 otherwise."""
@@ -487,45 +865,28 @@ class TheseusState(GameState):
 
     def ranks(self) -> list[int]:
         """Competition ranks by VP, then the tiebreakers."""
-        key = self.final_key or [self.tie_key(seat) for seat in range(self.n_players)]
-        return [1 + sum(1 for other in key if other > mine) for mine in key]
+        keys = self.tie_keys()
+        return [1 + sum(1 for other in keys if other > mine) for mine in keys]
 
     def factions(self) -> list[str | None]:
         """Theseus has no factions."""
         return [None] * self.n_players
 
-    def end_reason(self) -> str:
-        """``final_rank_card_taken`` or ``turn_cap``."""
-        return self.ended_by
-
     def turns(self) -> int:
         """Turns completed (each player's turn counts one)."""
-        return self.turn
+        return self.numbers[TURN]
 
     def game_columns(self) -> dict[str, Any]:
         """Rank reached, tiebreak used, Bonuses taken, cards exiled from the Board with their Bonus."""
         return {
-            "rank_reached": self.rank,
-            "tiebreak_used": self.tiebreak,
-            "bonuses_taken": sum(self.bonuses),
-            "board_exiles": self.board_exiles,
+            "rank_reached": self.numbers[RANK],
+            "tiebreak_used": self._tiebreak(),
+            "bonuses_taken": sum(self.seat_number(seat, BONUSES) for seat in range(self.n_players)),
+            "board_exiles": self.numbers[BOARD_EXILES],
         }
 
-    def note_offered(self, legal_actions: Sequence[int]) -> None:
-        """Count, for the player to act, each card type that one of
-        ``legal_actions`` would use from the Party (once per type per step)."""
-        if self.phase != MAIN:
-            return
-        party, card_of = self.parties[self.current_player], self.card_of
-        playable = self.counters[self.current_player][_PLAYABLE]
-        counted: list[int] = []
-        for action in legal_actions:
-            if action >= ALT_EXPLORE:
-                break  # ``main_actions`` lists the Party positions first
-            card = card_of[party[action]]
-            if card not in counted:
-                counted.append(card)
-                playable[card] += 1
+    def _tiebreak(self) -> str:
+        return tiebreak_used(self.tie_keys()) if self.over else TIEBREAK_NONE
 
     def end_effect_counts(self, seat: int) -> tuple[list[int], list[int]]:
         """Per card type: the seat's copies whose end effect counts where they
@@ -533,9 +894,8 @@ class TheseusState(GameState):
         config, card_of = self.config, self.card_of
         copies = [0] * len(config.names)
         vp = [0] * len(config.names)
-        for area, cards in ((PARTY_AREA, self.parties[seat]), (HAND_AREA, self.hands[seat]),
-                            (REWARD_AREA, self.rewards[seat])):
-            for instance in cards:
+        for area in (PARTY_AREA, HAND_AREA, REWARD_AREA):
+            for instance in self.seat_zone(seat, area).cards:
                 card = card_of[instance]
                 if config.end_effects[card] and config.end_counts_from[card][area]:
                     copies[card] += 1
@@ -544,151 +904,44 @@ class TheseusState(GameState):
 
     def add_card_rows(self, columns: CardColumns) -> None:
         """One row per (seat, card type) the seat explored, recruited, subjugated,
-        exiled, used, could use, got into its Hand or scored an end effect with."""
-        config = self.config
-        names = config.names
-        columns.names = names
-        (explored_column, recruited_column, subjugated_column, exiled_column, used_column, drawn_column,
-         played_column, playable_column, effect_copies_column, effect_vp_column) = columns.counters
+        exiled, used, could use, got into its Hand or scored an end effect with;
+        ``played`` is ``used``, the effect counters are read from the final position."""
+        config, stats = self.config, self.stats
+        counts, n_cards = stats.counts, len(config.names)
         for seat in range(self.n_players):
-            explored, recruited, subjugated, exiled, used, drawn, playable = self.counters[seat]
+            used, played = stats.offset(seat, _USED), stats.offset(seat, _PLAYED)
+            counts[played:played + n_cards] = counts[used:used + n_cards]
             effect_copies, effect_vp = self.end_effect_counts(seat)
-            first_used = self.first_used[seat]
-            for card in range(len(names)):
-                if (explored[card] or recruited[card] or subjugated[card] or exiled[card] or used[card]
-                        or drawn[card] or playable[card] or effect_copies[card]):
-                    columns.seat.append(seat)
-                    columns.card.append(card)
-                    columns.copies.append(config.copies[card] or (self.n_players if config.ranks[card] == 0 else 0))
-                    explored_column.append(explored[card])
-                    recruited_column.append(recruited[card])
-                    subjugated_column.append(subjugated[card])
-                    exiled_column.append(exiled[card])
-                    used_column.append(used[card])
-                    drawn_column.append(drawn[card])
-                    played_column.append(used[card])
-                    playable_column.append(playable[card])
-                    effect_copies_column.append(effect_copies[card])
-                    effect_vp_column.append(effect_vp[card])
-                    columns.first_played_turn.append(first_used.get(card, -1))
-
-    def observation(self, seat: int) -> tuple[Any, ...]:
-        """All ``seat`` can see: everything face up, its own Hand, how many
-        cards the other Hands hold, and the sizes of the Rank decks and the
-        exile pile."""
-        card_of = self.card_of
-        hands: list[Any] = [
-            tuple(card_of[instance] for instance in self.hands[other]) if other == seat else len(self.hands[other])
-            for other in range(self.n_players)
-        ]
-        return (
-            self.phase, self.current_player, self.active, self.rank, self.turn,
-            tuple(card_of[instance] for instance in self.board),
-            tuple(self.has_bonus[instance] for instance in self.board),
-            tuple(len(deck) for deck in self.decks), len(self.exiled),
-            tuple(tuple(card_of[instance] for instance in party) for party in self.parties),
-            tuple(tuple(card_of[instance] for instance in reward) for reward in self.rewards),
-            tuple(hands), tuple(self.bonuses),
-            tuple(self.parties[self.active].index(instance) for instance in self.used_this_turn
-                  if instance in self.parties[self.active]),
-            self.uses, self.alternative_used, self.hand_limit_bonus, tuple(self.steps),
-            tuple(self.exile_seats), tuple(self.exile_areas), tuple(self.exile_keep),
-            self.limits_due, self.refill_held, self.closing, self.ending, self.ended_by,
-        )
-
-    def resample_hidden(self, seat: int, rng: Generator) -> TheseusState:
-        """A copy in which the cards ``seat`` cannot see — the other Hands, the
-        Rank decks and the exile pile — are dealt again; ``observation(seat)``
-        is kept. Each Rank deck keeps its size and holds only cards of its
-        Rank; every other hidden card may land in any other Hand or the exile
-        pile (card backs do not show the Rank)."""
-        copy = self.clone()
-        # Future chance (reshuffles, later draws) is hidden too: the copy gets
-        # its own generator, so no search can foresee the real game's shuffles.
-        copy.rng = Generator(rng.next_u32() << 32 | rng.next_u32())
-        ranks, card_of = self.config.ranks, self.card_of
-        loose_places = [copy.hands[other] for other in range(self.n_players) if other != seat]
-        loose_places.append(copy.exiled)
-        by_rank: list[list[int]] = [[] for _ in range(LAST_RANK + 1)]
-        for place in loose_places:
-            for instance in place:
-                by_rank[ranks[card_of[instance]]].append(instance)
-        loose: list[int] = list(by_rank[0])
-        for rank in range(1, LAST_RANK + 1):
-            deck = copy.decks[rank]
-            # Sorted before shuffling, so the copy depends only on what ``seat``
-            # sees and on ``rng`` (seat-honest search).
-            pool = sorted(by_rank[rank] + deck)
-            rng.shuffle(pool)
-            deck[:] = pool[:len(deck)]
-            loose += pool[len(deck):]
-        loose.sort()
-        rng.shuffle(loose)
-        dealt = 0
-        for place in loose_places:
-            place[:] = loose[dealt:dealt + len(place)]
-            dealt += len(place)
-        return copy
-
-    def clone(self) -> TheseusState:
-        """An exact copy with its own generator state and tracing off."""
-        copy = TheseusState(self.config, self.n_players, self.rng.copy(), None)
-        copy.current_player = self.current_player
-        copy.card_of = self.card_of  # never changed after set-up
-        copy.phase = self.phase
-        copy.active = self.active
-        copy.rank = self.rank
-        copy.decks = [list(deck) for deck in self.decks]
-        copy.board = list(self.board)
-        copy.has_bonus = list(self.has_bonus)
-        copy.parties = [list(party) for party in self.parties]
-        copy.hands = [list(hand) for hand in self.hands]
-        copy.rewards = [list(reward) for reward in self.rewards]
-        copy.bonuses = list(self.bonuses)
-        copy.exiled = list(self.exiled)
-        copy.used_this_turn = list(self.used_this_turn)
-        copy.uses = self.uses
-        copy.alternative_used = self.alternative_used
-        copy.hand_limit_bonus = self.hand_limit_bonus
-        copy.steps = list(self.steps)
-        copy.exile_seats = list(self.exile_seats)
-        copy.exile_areas = list(self.exile_areas)
-        copy.exile_keep = list(self.exile_keep)
-        copy.limits_due = self.limits_due
-        copy.refill_held = self.refill_held
-        copy.closing = self.closing
-        copy.ending = self.ending
-        copy.turn = self.turn
-        copy.ended_by = self.ended_by
-        copy.board_exiles = self.board_exiles
-        copy.final_key = list(self.final_key)
-        copy.tiebreak = self.tiebreak
-        copy.counters = [[list(counter) for counter in seat] for seat in self.counters]
-        copy.first_used = [dict(seat) for seat in self.first_used]
-        return copy
+            copies_at, vp_at = stats.offset(seat, _EFFECT_COPIES), stats.offset(seat, _EFFECT_VP)
+            counts[copies_at:copies_at + n_cards] = effect_copies
+            counts[vp_at:vp_at + n_cards] = effect_vp
+        # A starting card has one copy per player.
+        copies = [config.copies[card] or (self.n_players if config.ranks[card] == 0 else 0) for card in range(n_cards)]
+        stats.add_rows(columns, config.names, copies, _ROW_COUNTERS)
 
     def describe_action(self, action: int) -> str:
         """The action in words, e.g. ``use Rogue (explore)`` or ``explore Scout``."""
-        phase = self.phase
+        kind = self.asked_kind()
         seat = self.current_player
-        if phase == MAIN:
+        if kind == MAIN:
             if action == END_TURN:
                 return "end the turn"
-            if action >= ALT_EXPLORE:
-                return f"{ICON_NAMES[action - ALT_EXPLORE]} without a card"
-            return f"use {self.card_name(self.parties[seat][action])}"
-        if phase == EXPLORE:
-            instance = self.board[action]
-            return f"explore {self.card_name(instance)}" + (" with its Bonus" if self.has_bonus[instance] else "")
-        if phase in (RECRUIT, SUBJUGATE):
-            return f"{PHASE_NAMES[phase]} {self.card_name(self.hands[seat][action])}"
-        if phase == EXILE:
-            area = self.exile_areas[-1]
-            cards = self.parties[seat] if area == PARTY_AREA else self.hands[seat]
-            return f"exile {self.card_name(cards[action])} from the {AREA_NAMES[area]}"
-        if phase == PILLAGE:
-            victim, position = divmod(action, PILLAGE_STRIDE)
-            return f"take {self.card_name(self.rewards[victim][position])} from seat {victim}'s Reward"
+            if WITHOUT_A_CARD.matches(action):
+                return f"{ICON_NAMES[WITHOUT_A_CARD.value(action)]} without a card"
+            return f"use {self.card_name(self.party(seat)[PARTY_POSITION.value(action)])}"
+        if kind == STEP_EXPLORE:
+            position = BOARD_POSITION.value(action)
+            return (f"explore {self.card_name(self.board()[position])}"
+                    + (" with its Bonus" if self.has_bonus(position) else ""))
+        if kind in (STEP_RECRUIT, STEP_SUBJUGATE):
+            return f"{TASKS.names[kind]} {self.card_name(self.hand(seat)[HAND_POSITION.value(action)])}"
+        if kind == EXILE:
+            area = self.decisions.asked.a
+            position = (PARTY_POSITION if area == PARTY_AREA else HAND_POSITION).value(action)
+            return f"exile {self.card_name(self.seat_zone(seat, area).cards[position])} from the {AREA_NAMES[area]}"
+        if kind == STEP_PILLAGE:
+            victim, position = PILLAGE.decode(action)
+            return f"take {self.card_name(self.reward(victim)[position])} from seat {victim}'s Reward"
         return f"action {action}"
 
     def card_name(self, instance: int) -> str:
@@ -709,345 +962,47 @@ class TheseusState(GameState):
     def score_parts(self, seat: int) -> tuple[int, int, int]:
         """(printed VP of the Reward, VP from card end effects, VP from Bonuses)."""
         config, card_of = self.config, self.card_of
-        printed = sum(config.vps[card_of[instance]] for instance in self.rewards[seat])
-        return printed, sum(self.end_effect_counts(seat)[1]), self.bonuses[seat] * config.bonus_vp
+        printed = sum(config.vps[card_of[instance]] for instance in self.reward(seat))
+        return printed, sum(self.end_effect_counts(seat)[1]), self.seat_number(seat, BONUSES) * config.bonus_vp
 
     def end_effect_vp(self, seat: int, card: int) -> int:
         """What ``card``'s end-of-game effects are worth to ``seat`` now (wherever the card is)."""
-        return self.end_effect_vp_with_party(seat, card, self.parties[seat])
+        return self.end_effect_vp_with_party(seat, card, self.party(seat))
 
     def end_effect_vp_with_party(self, seat: int, card: int, party: list[int]) -> int:
         """What ``card``'s end-of-game effects would be worth to ``seat`` with
         ``party`` (instances) as its Party and everything else as it is."""
         config, card_of = self.config, self.card_of
+        bonuses = self.seat_number(seat, BONUSES)
         total = 0
         for kind, argument, amount in config.end_effects[card]:
             if kind == END_VP:
                 total += amount
             elif kind == END_PER_BONUS:
-                total += amount * self.bonuses[seat]
+                total += amount * bonuses
             elif kind == END_PER_ICON:
                 total += amount * sum(1 for instance in party if config.icons[card_of[instance]] == argument)
             elif kind == END_PER_RANK:
-                total += amount * sum(1 for instance in self.rewards[seat]
+                total += amount * sum(1 for instance in self.reward(seat)
                                       if config.ranks[card_of[instance]] == argument)
             elif kind == END_PER_BONUSES:
-                total += amount * (self.bonuses[seat] // argument)
+                total += amount * (bonuses // argument)
             elif len({config.icons[card_of[instance]] for instance in party}) == 3:
                 total += amount  # END_ALL_ICONS
         return total
 
     def rank_total(self, cards: list[int]) -> int:
         """Sum of the Ranks of ``cards`` (instances), for the tiebreakers."""
-        ranks, card_of = self.config.ranks, self.card_of
-        return sum(ranks[card_of[instance]] for instance in cards)
+        rank_of = self.rank_of
+        return sum(rank_of[instance] for instance in cards)
 
     def tie_key(self, seat: int) -> tuple[int, int, int]:
         """(VP, Party Rank total, Hand Rank total): higher is better, in that order."""
-        return sum(self.score_parts(seat)), self.rank_total(self.parties[seat]), self.rank_total(self.hands[seat])
+        return sum(self.score_parts(seat)), self.rank_total(self.party(seat)), self.rank_total(self.hand(seat))
 
-    # ------------------------------------------------------------- internals
-
-    def _emit(self, kind: str, text: str, **data: Any) -> None:
-        assert self.trace is not None
-        self.trace({"turn": self.turn + 1, "type": kind, "text": text, **data})
-
-    def _names(self, instances: list[int]) -> list[str]:
-        return [self.config.names[self.card_of[instance]] for instance in instances]
-
-    def _main_actions(self) -> tuple[int, ...]:
-        seat = self.active
-        usable = 0
-        if self.uses < self.config.uses_per_turn and not self.alternative_used:
-            used = self.used_this_turn
-            for position, instance in enumerate(self.parties[seat]):
-                if instance not in used:
-                    usable |= 1 << position
-        alternatives = 0
-        if self.uses == 0 and not self.alternative_used:
-            if self.board:
-                alternatives |= 1 << EXPLORE_ICON
-            if self.hands[seat]:
-                alternatives |= 1 << RECRUIT_ICON | 1 << SUBJUGATE_ICON
-        return main_actions(usable, alternatives)
-
-    def _pillage_actions(self) -> tuple[int, ...]:
-        return tuple(victim * PILLAGE_STRIDE + position
-                     for victim in range(self.n_players) if victim != self.active
-                     for position in range(len(self.rewards[victim])))
-
-    def _main(self, action: int) -> None:
-        seat = self.active
-        if action == END_TURN:
-            self._close_turn()
-            return
-        if action >= ALT_EXPLORE:
-            icon = action - ALT_EXPLORE
-            self.alternative_used = True
-            if self.trace is not None:
-                self._emit("alternative", f"seat {seat} performs {ICON_NAMES[icon]} without a card", seat=seat)
-            self.steps.append(icon)
-        else:
-            instance = self.parties[seat][action]
-            card = self.card_of[instance]
-            self.used_this_turn.append(instance)
-            self.uses += 1
-            self.counters[seat][_USED][card] += 1
-            if card not in self.first_used[seat]:
-                self.first_used[seat][card] = self.turn + 1
-            if self.trace is not None:
-                self._emit("use", f"seat {seat} uses {self.card_name(instance)}", seat=seat,
-                           card=self.config.names[card])
-            self.steps.extend(self.config.use_stack[card])
-        self.limits_due = True
-        self._resolve()
-
-    def _resolve(self) -> None:
-        """Run the pending exiles and steps until a choice is needed or the turn goes on."""
-        seat = self.active
-        while True:
-            if self.exile_seats:
-                owner, area, keep = self.exile_seats[-1], self.exile_areas[-1], self.exile_keep[-1]
-                if len(self.parties[owner] if area == PARTY_AREA else self.hands[owner]) > keep:
-                    self.phase = EXILE
-                    self.current_player = owner
-                    return
-                self.exile_seats.pop()
-                self.exile_areas.pop()
-                self.exile_keep.pop()
-                continue
-            if self.steps:
-                step = self.steps.pop()
-                if step == STEP_EXPLORE:
-                    if not self.board and self.refill_held:
-                        # The Board as it stood is used up: the remaining picks come from its refill.
-                        self._refill_board()
-                    if self.board:
-                        self._await(EXPLORE)
-                        return
-                elif step in (STEP_RECRUIT, STEP_SUBJUGATE):
-                    if self.hands[seat]:
-                        self._await(RECRUIT if step == STEP_RECRUIT else SUBJUGATE)
-                        return
-                elif step == STEP_DRAW:
-                    self._draw(seat)
-                elif step == STEP_HAND_LIMIT:
-                    self.hand_limit_bonus += 1
-                    if self.trace is not None:
-                        self._emit("hand_limit", f"seat {seat}'s Hand limit is "
-                                   f"{self.config.hand_limit + self.hand_limit_bonus} this turn", seat=seat)
-                elif step == STEP_HEX:
-                    self._hex(seat)
-                elif step == STEP_PILLAGE and self._pillage_actions():
-                    self._await(PILLAGE)
-                    return
-                elif step == STEP_HOLD_REFILL:
-                    self.refill_held = True
-                elif step == STEP_REFILL:
-                    self.refill_held = False
-                    self._refill_board()
-                    self._check_final_card()
-                continue
-            if self.limits_due:
-                # Everything resolved: exile down to the limits (Party first, then Hand).
-                self.limits_due = False
-                self._demand_limits(seat, self.config.hand_limit + self.hand_limit_bonus)
-                continue
-            if self.closing:
-                self._finish_turn()
-                return
-            self.phase = MAIN
-            self.current_player = seat
-            return
-
-    def _await(self, phase: int) -> None:
-        self.phase = phase
-        self.current_player = self.active
-
-    def _demand_limits(self, seat: int, hand_limit: int) -> None:
-        """Queue exiles for ``seat`` down to the limits; the Party is done first (stack order)."""
-        if len(self.hands[seat]) > hand_limit:
-            self._demand_exile(seat, HAND_AREA, hand_limit)
-        if len(self.parties[seat]) > self.config.party_limit:
-            self._demand_exile(seat, PARTY_AREA, self.config.party_limit)
-
-    def _demand_exile(self, seat: int, area: int, keep: int) -> None:
-        self.exile_seats.append(seat)
-        self.exile_areas.append(area)
-        self.exile_keep.append(keep)
-
-    def _close_turn(self) -> None:
-        """End of turn: the temporary Hand limit lapses, so both limits are checked once more."""
-        self.hand_limit_bonus = 0
-        self.closing = True
-        self._demand_limits(self.active, self.config.hand_limit)
-        self._resolve()
-
-    def _finish_turn(self) -> None:
-        seat = self.active
-        self.turn += 1
-        self.closing = False
-        if self.trace is not None:
-            self._emit("turn_end", f"seat {seat} ends the turn", seat=seat)
-        if self.ending:
-            self._end(END_FINAL)
-            return
-        if self.turn >= self.config.max_turns:
-            self._end(END_CAP)
-            return
-        self.active = (seat + 1) % self.n_players
-        self.used_this_turn.clear()
-        self.uses = 0
-        self.alternative_used = False
-        self.phase = MAIN
-        self.current_player = self.active
-
-    # ---------------------------------------------------- abilities, effects
-
-    def _explore(self, position: int) -> None:
-        seat = self.active
-        instance = self.board.pop(position)
-        self.hands[seat].append(instance)
-        self.counters[seat][_EXPLORED][self.card_of[instance]] += 1
-        self.counters[seat][_DRAWN][self.card_of[instance]] += 1
-        bonus = self.has_bonus[instance]
-        if bonus:
-            self.has_bonus[instance] = False
-            self.bonuses[seat] += 1
-        if self.trace is not None:
-            self._emit("explore", f"seat {seat} explores {self.card_name(instance)}"
-                       + (" and adds its Bonus to the Reward" if bonus else ""),
-                       seat=seat, card=self.config.names[self.card_of[instance]], bonus=bonus)
-        if not self.refill_held:
-            self._refill_board()
-        self._check_final_card()
-
-    def _recruit(self, position: int) -> None:
-        seat = self.active
-        instance = self.hands[seat].pop(position)
-        self.parties[seat].append(instance)
-        self.counters[seat][_RECRUITED][self.card_of[instance]] += 1
-        if self.trace is not None:
-            self._emit("recruit", f"seat {seat} recruits {self.card_name(instance)}", seat=seat,
-                       card=self.config.names[self.card_of[instance]])
-
-    def _subjugate(self, position: int) -> None:
-        seat = self.active
-        instance = self.hands[seat].pop(position)
-        self.rewards[seat].append(instance)
-        self.counters[seat][_SUBJUGATED][self.card_of[instance]] += 1
-        if self.trace is not None:
-            self._emit("subjugate", f"seat {seat} subjugates {self.card_name(instance)}", seat=seat,
-                       card=self.config.names[self.card_of[instance]])
-
-    def _exile(self, position: int) -> None:
-        seat = self.exile_seats[-1]
-        area = self.exile_areas[-1]
-        cards = self.parties[seat] if area == PARTY_AREA else self.hands[seat]
-        instance = cards.pop(position)
-        self.exiled.append(instance)
-        self.counters[seat][_EXILED][self.card_of[instance]] += 1
-        if self.trace is not None:
-            self._emit("exile", f"seat {seat} exiles {self.card_name(instance)} from the {AREA_NAMES[area]}",
-                       seat=seat, card=self.config.names[self.card_of[instance]], area=AREA_NAMES[area])
-
-    def _pillage(self, action: int) -> None:
-        seat = self.active
-        victim, position = divmod(action, PILLAGE_STRIDE)
-        instance = self.rewards[victim].pop(position)
-        self.hands[seat].append(instance)
-        self.counters[seat][_DRAWN][self.card_of[instance]] += 1
-        if self.trace is not None:
-            self._emit("pillage", f"seat {seat} takes {self.card_name(instance)} from seat {victim}'s Reward",
-                       seat=seat, victim=victim, card=self.config.names[self.card_of[instance]])
-
-    def _hex(self, seat: int) -> None:
-        """Each other player (in turn order) exiles one card from the Hand, if any."""
-        victims = [(seat + offset) % self.n_players for offset in range(1, self.n_players)]
-        if self.trace is not None:
-            self._emit("hex", f"seat {seat} hexes: every other player exiles a card from the Hand", seat=seat)
-        for victim in reversed(victims):  # the stack pops the next seat first
-            if self.hands[victim]:
-                self._demand_exile(victim, HAND_AREA, len(self.hands[victim]) - 1)
-
-    def _draw(self, seat: int) -> None:
-        """Draw the top card of the current Rank deck face down into the Hand."""
-        deck = self.decks[self.rank]
-        if not deck:
-            return
-        instance = deck.pop()
-        self.hands[seat].append(instance)
-        self.counters[seat][_DRAWN][self.card_of[instance]] += 1
-        if self.trace is not None:
-            self._emit("draw", f"seat {seat} draws a Rank {self.rank} card", seat=seat, rank=self.rank)
-        if not deck:
-            self._advance_rank()
-            if not self.refill_held:
-                self._refill_board()
-        self._check_final_card()
-
-    # ------------------------------------------------------- board and ranks
-
-    def _refill_board(self) -> None:
-        """Reveal cards from the current Rank deck until the Board is full, advancing Ranks as decks run out."""
-        board, size = self.board, self.config.board_size
-        while len(board) < size:
-            deck = self.decks[self.rank]
-            if not deck:
-                return  # only at the last Rank: there is no deck after Rank 6
-            instance = deck.pop()
-            board.append(instance)
-            if self.trace is not None:
-                self._emit("reveal", f"revealed {self.card_name(instance)} on the Board",
-                           card=self.config.names[self.card_of[instance]], rank=self.rank)
-            if not deck:
-                self._advance_rank()
-
-    def _advance_rank(self) -> None:
-        """The current deck is empty: the next Rank begins. Cards still carrying a
-        Bonus are exiled with it, then every lower-Rank card on the Board gets one."""
-        ranks, card_of, has_bonus, board = self.config.ranks, self.card_of, self.has_bonus, self.board
-        while self.rank < LAST_RANK and not self.decks[self.rank]:
-            self.rank += 1
-            lost = [instance for instance in board if has_bonus[instance]]
-            if lost:
-                board[:] = [instance for instance in board if not has_bonus[instance]]
-                for instance in lost:
-                    has_bonus[instance] = False
-                    self.exiled.append(instance)
-                self.board_exiles += len(lost)
-            gained = [instance for instance in board if ranks[card_of[instance]] < self.rank]
-            for instance in gained:
-                has_bonus[instance] = True
-            if self.trace is not None:
-                self._emit("rank", f"Rank {self.rank} begins: exiled with their Bonus: {self._names(lost) or 'none'}; "
-                           f"Bonus placed on: {self._names(gained) or 'none'}", rank=self.rank,
-                           exiled=self._names(lost), bonus=self._names(gained))
-
-    def _check_final_card(self) -> None:
-        """The game ends this turn once the last Rank 6 deck is empty and no Rank 6 card is on the Board."""
-        if self.ending or self.rank < LAST_RANK or self.decks[LAST_RANK]:
-            return
-        ranks, card_of = self.config.ranks, self.card_of
-        if any(ranks[card_of[instance]] == LAST_RANK for instance in self.board):
-            return
-        self.ending = True
-        if self.trace is not None:
-            self._emit("final_card", "the last Rank 6 card has left the Board: the game ends after this turn")
-
-    def _end(self, reason: str) -> None:
-        self.phase = OVER
-        self.current_player = -1
-        self.ended_by = reason
-        keys = [self.tie_key(seat) for seat in range(self.n_players)]
-        self.final_key = keys
-        self.tiebreak = tiebreak_used(keys)
-        if self.trace is not None:
-            parts = [self.score_parts(seat) for seat in range(self.n_players)]
-            self._emit("game_over", f"game over ({reason}): VP {[sum(p) for p in parts]} "
-                       f"(printed, effects, bonuses: {parts}); winners {self.winners()}, tiebreak {self.tiebreak}",
-                       reason=reason, scores=[sum(p) for p in parts], winners=self.winners(),
-                       tiebreak=self.tiebreak)
+    def tie_keys(self) -> list[tuple[int, int, int]]:
+        """Every seat's ``tie_key``."""
+        return [self.tie_key(seat) for seat in range(self.n_players)]
 
 
 def tiebreak_used(keys: list[tuple[int, int, int]]) -> str:

@@ -1,7 +1,7 @@
 """Hand-made Divvy positions and moves by card name, shared by the rule tests.
 
 A position starts from ``DivvyState.new_game`` and is then laid out by
-``DivvyState.arrange``: the hands, the treasure row (in reveal order: the last one is the most
+``arrange``: the hands, the treasure row (in reveal order: the last one is the most
 recently revealed), the top of the draw pile (``draw_top``, top card first),
 the discard pile and won treasure. Every card not named goes under the draw
 pile (or to the discard pile with ``rest="discard"``), so each card of the
@@ -15,12 +15,36 @@ and check that action is legal before applying it.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
 
 from simcore.games.divvy import GAME
-from simcore.games.divvy.rules import ICON_NAMES, LEAD, REPLACE, DivvyConfig, DivvyState
+from simcore.games.divvy.rules import (
+    BATTLE_CARD,
+    BATTLE_RECORD,
+    BRAWL_RESULT,
+    CHAFF_BID,
+    COINS,
+    DISCARD_PILE,
+    DRAW_PILE,
+    HAND,
+    ICON_NAMES,
+    LEAD,
+    LEAD_FIGHTER,
+    REINFORCEMENTS,
+    REPLACE,
+    RESHUFFLED,
+    ROUND,
+    STRENGTH,
+    TREASURE_ROW,
+    WON_TREASURE,
+    DivvyConfig,
+    DivvyState,
+)
+from simcore.kit.decisions import NO_CHOICE, Task
 from simcore.parameters import apply_overrides
+
+T = TypeVar("T")
 
 DEFAULT = GAME.configure(GAME.default_parameters())
 
@@ -74,6 +98,36 @@ def coin(name: str, config: DivvyConfig = DEFAULT) -> int:
     return config.coins[card(name, config)]
 
 
+def arrange(state: DivvyState, hands: Sequence[Sequence[int]], treasure_row: Sequence[int],
+            draw_pile: Sequence[int], discard_pile: Sequence[int], won_treasure: Sequence[Sequence[int]],
+            round_number: int, reshuffled: bool, leads: Sequence[int], kind: int, seat: int) -> None:
+    """Lay out a hand-made position in ``state``: the cards of every zone (the
+    draw pile's top is its last card; ``leads`` -1 for none), no bid, brawl
+    card or reinforcement, coins from the won treasure, and ``kind``'s
+    question asked of ``seat``. The caller keeps every card in one place."""
+    for zone in state.zones:
+        zone.take_all()
+    state.zones[TREASURE_ROW].extend(list(treasure_row))
+    state.zones[DRAW_PILE].extend(list(draw_pile))
+    state.zones[DISCARD_PILE].extend(list(discard_pile))
+    coins = state.config.coins
+    for player in (0, 1):
+        state.seat_zone(player, HAND).extend(list(hands[player]))
+        state.seat_zone(player, WON_TREASURE).extend(list(won_treasure[player]))
+        if leads[player] >= 0:
+            state.seat_zone(player, LEAD_FIGHTER).add(leads[player])
+        state.set_seat_number(player, COINS, sum(coins[card] for card in won_treasure[player]))
+        state.set_seat_number(player, BATTLE_RECORD, -1)
+        state.set_seat_number(player, STRENGTH, 0)
+    state.numbers[ROUND] = round_number
+    state.numbers[RESHUFFLED] = int(reshuffled)
+    state.numbers[BRAWL_RESULT] = -1
+    state.over = False
+    state.ended_by = ""
+    state.decisions.clear()
+    state.perform(Task(kind, seat), NO_CHOICE)
+
+
 def build(
     hands: tuple[Sequence[str], Sequence[str]],
     treasure: Sequence[str],
@@ -102,10 +156,10 @@ def build(
     else:
         assert rest == "discard"
         discard_pile.extend(rest_cards)
-    state.arrange(hands=[ids(hands[0], config), ids(hands[1], config)], treasure_row=ids(treasure, config),
-                  draw_pile=draw_pile, discard_pile=discard_pile,
-                  won_treasure=[ids(won[0], config), ids(won[1], config)], round_number=round_number,
-                  reshuffled=reshuffled, leads=[-1, -1], kind=phase, seat=current_player)
+    arrange(state, hands=[ids(hands[0], config), ids(hands[1], config)], treasure_row=ids(treasure, config),
+            draw_pile=draw_pile, discard_pile=discard_pile,
+            won_treasure=[ids(won[0], config), ids(won[1], config)], round_number=round_number,
+            reshuffled=reshuffled, leads=[-1, -1], kind=phase, seat=current_player)
     if events is not None:
         events.clear()
     return state
@@ -119,7 +173,7 @@ def act(state: DivvyState, action: int) -> None:
 
 def position(state: DivvyState, seat: int, name: str) -> int:
     """Where ``name`` is in ``seat``'s hand."""
-    return state.hands[seat].index(card(name, state.config))
+    return state.hand(seat).index(card(name, state.config))
 
 
 def mask(state: DivvyState, seat: int, names: Iterable[str]) -> int:
@@ -143,23 +197,38 @@ def choose_many(state: DivvyState, first: Sequence[str], second: Sequence[str]) 
 
 def hand_names(state: DivvyState, seat: int) -> Counter[str]:
     """``seat``'s hand as a multiset of names (order does not matter to the rules)."""
-    return Counter(named(state.hands[seat], state.config))
+    return Counter(named(state.hand(seat), state.config))
+
+
+def both(read: Callable[[int], T]) -> list[T]:
+    """``read`` for seat 0 and seat 1, e.g. ``both(state.hand)``, ``both(state.lead_card)``."""
+    return [read(0), read(1)]
+
+
+def seat_cards(state: DivvyState, which: int) -> list[list[int]]:
+    """Both seats' cards in their zone ``which`` (``CHAFF_BID``, ``WON_TREASURE``...)."""
+    return [state.seat_zone(0, which).cards, state.seat_zone(1, which).cards]
+
+
+def seat_numbers(state: DivvyState, which: int) -> list[int]:
+    """Both seats' number ``which`` (``BATTLE_RECORD``, ``STRENGTH``, ``COINS``)."""
+    return [state.seat_number(0, which), state.seat_number(1, which)]
 
 
 def locations(state: DivvyState) -> Counter[int]:
     """Every card in play, counted once per place it occupies.
 
-    ``battle`` keeps a face-up record of the battle cards after they have
-    moved on (back to a hand, or to the discard pile), so it is a place only
-    while the brawl winner decides whether to replace its placed cards.
+    The brawl card zone is a place only while the brawl winner decides whether
+    to replace its placed cards (the loser's battle card is back in its hand
+    at once); ``BATTLE_RECORD`` keeps a face-up record of both for the rest of
+    the round, which is no place.
     """
-    cards = [*state.draw_pile, *state.discard_pile, *state.treasure_row]
+    cards = [*state.zones[DRAW_PILE].cards, *state.zones[DISCARD_PILE].cards, *state.zones[TREASURE_ROW].cards]
     for seat in (0, 1):
-        cards += state.hands[seat] + state.chaff[seat] + state.reinforcements[seat] + state.won_treasure[seat]
-        if state.lead[seat] >= 0:
-            cards.append(state.lead[seat])
+        for which in (HAND, CHAFF_BID, REINFORCEMENTS, WON_TREASURE, LEAD_FIGHTER):
+            cards += state.seat_zone(seat, which).cards
     if state.phase == REPLACE:  # the winner's battle card is still on the table
-        cards.append(state.battle[state.current_player])
+        cards += state.seat_zone(state.current_player, BATTLE_CARD).cards
     return Counter(cards)
 
 

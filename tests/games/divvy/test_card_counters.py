@@ -40,7 +40,7 @@ def _set_dealt(state: DivvyState) -> None:
     """Mark the hand-made hands as drawn, so that every held card has a row."""
     drawn = CARD_COUNTERS.index("drawn")
     for seat in (0, 1):
-        for card in state.hands[seat]:
+        for card in state.hand(seat):
             state.stats.add(seat, drawn, card)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from simcore.describe import StateView, Zone, describe_state
 from simcore.games.divvy import GAME
-from simcore.games.divvy.rules import DivvyState
+from simcore.games.divvy.rules import DRAW_PILE, TREASURE_ROW, DivvyState
 
 from .helpers import DEFAULT, act, build, choose_many, choose_one, mask, named, position
 
@@ -17,11 +17,12 @@ def test_each_seat_s_hand_is_named_card_by_card_from_the_card_data() -> None:
     state = DivvyState.new_game(DEFAULT, 11, None)
     view = describe_state(GAME, state)
     for seat in (0, 1):
-        assert list(view.seats[seat].hand) == named(state.hands[seat])
+        assert list(view.seats[seat].hand) == named(state.hand(seat))
         assert len(view.seats[seat].hand) == DEFAULT.hand_size
     treasure = next(zone for zone in view.table if zone.name == "treasure row")
-    assert list(treasure.cards) == named(state.treasure_row)
-    assert ("draw pile", f"{len(state.draw_pile)} cards") in [(fact.name, fact.value) for fact in view.table_facts]
+    assert list(treasure.cards) == named(state.zones[TREASURE_ROW].cards)
+    draw_pile = ("draw pile", f"{len(state.zones[DRAW_PILE].cards)} cards")
+    assert draw_pile in [(fact.name, fact.value) for fact in view.table_facts]
     assert (view.phase, view.to_act, view.turns) == ("lead", 0, 0)
 
 

@@ -6,13 +6,26 @@ from collections import Counter
 
 import pytest
 
-from simcore.games.divvy.rules import DISCARD, END_DECK, END_ROUNDS, OVER, REINFORCE
+from simcore.games.divvy.rules import (
+    DISCARD,
+    DISCARD_PILE,
+    DRAW_PILE,
+    END_DECK,
+    END_ROUNDS,
+    OVER,
+    REINFORCE,
+    RESHUFFLED,
+    ROUND,
+    TREASURE_ROW,
+    WON_TREASURE,
+)
 
 from .helpers import (
     BRAWL_HANDS,
     DEFAULT,
     PLAIN_HANDS,
     act,
+    both,
     build,
     choose_many,
     choose_one,
@@ -31,13 +44,14 @@ DECK = Counter(DEFAULT.deck)
 
 def test_the_game_ends_after_the_fifth_round_without_a_new_set_up() -> None:
     state = build(PLAIN_HANDS, ["bows_8"], round_number=5)
-    pile_before = list(state.draw_pile)
+    pile_before = list(state.zones[DRAW_PILE].cards)
     play_plain_round(state)
     assert state.is_terminal() and state.phase == OVER
     assert state.end_reason() == END_ROUNDS and state.turns() == 5
     assert state.current_player == -1 and list(state.legal_actions()) == []
-    assert state.draw_pile == pile_before and state.treasure_row == []  # nothing revealed, nothing dealt
-    assert named(state.won_treasure[0]) == ["bows_8"]  # the fifth round was settled first
+    assert state.zones[DRAW_PILE].cards == pile_before  # nothing dealt
+    assert state.zones[TREASURE_ROW].cards == []  # nothing revealed
+    assert named(state.seat_zone(0, WON_TREASURE).cards) == ["bows_8"]  # the fifth round was settled first
     assert locations(state) == DECK
 
 
@@ -46,7 +60,7 @@ def test_rounds_one_to_four_are_followed_by_another_round(round_number: int) -> 
     state = build(PLAIN_HANDS, ["bows_8"], round_number=round_number)
     play_plain_round(state)
     assert not state.is_terminal()
-    assert state.round == round_number + 1 and state.turns() == round_number
+    assert state.numbers[ROUND] == round_number + 1 and state.turns() == round_number
     assert state.phase == DISCARD
 
 
@@ -61,28 +75,29 @@ def test_the_discard_pile_is_shuffled_into_a_new_draw_pile_when_the_draw_pile_fi
     # Only blades_3 (the next treasure) is left to draw; every other card is in the discard pile.
     state = build(PLAIN_HANDS, ["bows_8"], draw_top=["blades_3"], rest="discard")
     assert d20("blades_3") >= 20
-    old_discards = set(named(state.discard_pile)) | {"axes_12", "axes_6"}  # the leads are discarded at the end
+    # The leads are discarded at the end of the round.
+    old_discards = set(named(state.zones[DISCARD_PILE].cards)) | {"axes_12", "axes_6"}
     play_plain_round(state)
-    assert state.reshuffled and not state.is_terminal()
-    assert state.round == 2 and named(state.treasure_row) == ["blades_3"]
-    assert [len(hand) for hand in state.hands] == [9, 9]  # the deal went on from the reshuffled pile
-    assert state.discard_pile == []
+    assert state.numbers[RESHUFFLED] and not state.is_terminal()
+    assert state.numbers[ROUND] == 2 and named(state.zones[TREASURE_ROW].cards) == ["blades_3"]
+    assert [len(hand) for hand in both(state.hand)] == [9, 9]  # the deal went on from the reshuffled pile
+    assert state.zones[DISCARD_PILE].cards == []
     dealt = (hand_names(state, 0) + hand_names(state, 1)) - Counter(PLAIN_HANDS[0][1:] + PLAIN_HANDS[1][1:])
     assert set(dealt) <= old_discards and sum(dealt.values()) == 10
-    assert set(named(state.draw_pile)) == old_discards - set(dealt)
+    assert set(named(state.zones[DRAW_PILE].cards)) == old_discards - set(dealt)
     assert locations(state) == DECK
 
 
 def test_the_pile_is_reshuffled_only_once_and_a_deal_failing_on_the_second_pass_ends_the_game() -> None:
     dealt = ["bows_1", "bows_2", "bows_4", "bows_5"]  # 4 of the 10 cards the deal needs
     state = build(PLAIN_HANDS, ["bows_8"], draw_top=["blades_3", *dealt], rest="discard", reshuffled=True)
-    discard_before = list(state.discard_pile)
+    discard_before = list(state.zones[DISCARD_PILE].cards)
     play_plain_round(state)
     assert state.is_terminal() and state.end_reason() == END_DECK
     assert state.turns() == 1 and state.current_player == -1
-    assert state.draw_pile == []
-    assert Counter(state.discard_pile) == Counter(discard_before) + Counter(ids(["axes_12", "axes_6"]))
-    assert named(state.treasure_row) == ["blades_3"]
+    assert state.zones[DRAW_PILE].cards == []
+    assert Counter(state.zones[DISCARD_PILE].cards) == Counter(discard_before) + Counter(ids(["axes_12", "axes_6"]))
+    assert named(state.zones[TREASURE_ROW].cards) == ["blades_3"]
     assert locations(state) == DECK
 
 
@@ -91,7 +106,7 @@ def test_a_treasure_reveal_failing_on_the_second_pass_ends_the_game_and_leaves_i
     state = build(PLAIN_HANDS, ["bows_8"], draw_top=["staves_2"], rest="discard", reshuffled=True)
     play_plain_round(state)
     assert state.is_terminal() and state.end_reason() == END_DECK and state.turns() == 1
-    assert named(state.treasure_row) == ["staves_2"]  # turned over, never claimed
+    assert named(state.zones[TREASURE_ROW].cards) == ["staves_2"]  # turned over, never claimed
     assert state.game_columns()["unclaimed_coins"] == coin("staves_2")
     assert locations(state) == DECK
 
@@ -115,7 +130,7 @@ def test_replacement_draws_on_the_first_pass_reshuffle_the_discards_when_the_pil
     choose_many(state, ["axes_1"], ["blades_1"])
     choose_one(state, "bows_10", "staves_10")
     act(state, 1)
-    assert state.reshuffled and len(state.hands[0]) == 4  # bows_1, then one card of the reshuffled pile
+    assert state.numbers[RESHUFFLED] and len(state.hand(0)) == 4  # bows_1, then one card of the reshuffled pile
     assert state.phase == REINFORCE
     assert locations(state) == DECK
 

@@ -48,13 +48,13 @@ def test_it_never_sends_reinforcements_into_a_round_it_cannot_win_or_tie() -> No
             seat, legal = state.current_player, state.legal_actions()
             action = agents[seat].choose(state, legal)
             if state.phase == REINFORCE and len(legal) > 1:
-                chosen, _ = split_by_mask(state.hands[seat], action)
-                everything, _ = split_by_mask(state.hands[seat], legal[-1])
-                best_reachable = values[state.lead[seat]] + sum(values[card] for card in everything)
+                chosen, _ = split_by_mask(state.hand(seat), action)
+                everything, _ = split_by_mask(state.hand(seat), legal[-1])
+                best_reachable = values[state.lead_card(seat)] + sum(values[card] for card in everything)
                 if chosen:
                     sent += 1
-                    assert best_reachable >= values[state.lead[1 - seat]]
-                elif best_reachable < values[state.lead[1 - seat]]:
+                    assert best_reachable >= values[state.lead_card(1 - seat)]
+                elif best_reachable < values[state.lead_card(1 - seat)]:
                     withheld += 1
             state.apply(action)
     assert sent > 100 and withheld > 10

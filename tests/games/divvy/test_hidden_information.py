@@ -5,11 +5,39 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from simcore.games.divvy.rules import CHAFF, DRAW_PILE, HAND, REPLACE, DivvyState
+from simcore.games.divvy.rules import (
+    BATTLE_RECORD,
+    BRAWL_RESULT,
+    CHAFF,
+    CHAFF_BID,
+    DISCARD_PILE,
+    DRAW_PILE,
+    HAND,
+    REINFORCEMENTS,
+    REPLACE,
+    RESHUFFLED,
+    ROUND,
+    TREASURE_ROW,
+    WON_TREASURE,
+    DivvyState,
+)
 from simcore.kit.zones import UNSEEN, move_card
 from simcore.rng import Generator
 
-from .helpers import BRAWL_HANDS, BY_ICON, DEFAULT, PLAIN_HANDS, build, card, choose_many, choose_one, locations
+from .helpers import (
+    BRAWL_HANDS,
+    BY_ICON,
+    DEFAULT,
+    PLAIN_HANDS,
+    both,
+    build,
+    card,
+    choose_many,
+    choose_one,
+    locations,
+    seat_cards,
+    seat_numbers,
+)
 
 
 def _positions_along_random_games(seeds: range) -> Iterator[DivvyState]:
@@ -25,17 +53,20 @@ def _positions_along_random_games(seeds: range) -> Iterator[DivvyState]:
 
 def _public(state: DivvyState, seat: int) -> tuple[object, ...]:
     """Everything outside the opponent's hand, its face-down bid and the draw pile's order."""
+    other = 1 - seat
     return (
-        state.phase, state.current_player, state.round, state.reshuffled, state.hands[seat], state.chaff[seat],
-        state.pending[seat], state.pending[1 - seat] >= 0, state.lead, state.battle, state.brawl_result,
-        state.reinforcements, state.treasure_row, state.won_treasure, state.coin_totals, state.discard_pile,
-        state.ended_by, len(state.hands[1 - seat]), len(state.chaff[1 - seat]), len(state.draw_pile),
+        state.phase, state.current_player, state.numbers[ROUND], state.numbers[RESHUFFLED],
+        state.hand(seat), state.seat_zone(seat, CHAFF_BID).cards, state.decisions.committed[seat],
+        state.decisions.committed[other] >= 0, both(state.lead_card), seat_numbers(state, BATTLE_RECORD),
+        state.numbers[BRAWL_RESULT], seat_cards(state, REINFORCEMENTS), state.zones[TREASURE_ROW].cards,
+        seat_cards(state, WON_TREASURE), state.scores(), state.zones[DISCARD_PILE].cards, state.ended_by,
+        len(state.hand(other)), len(state.seat_zone(other, CHAFF_BID).cards), len(state.zones[DRAW_PILE].cards),
     )
 
 
 def _hidden(state: DivvyState, seat: int) -> Counter[int]:
     other = 1 - seat
-    return Counter(state.hands[other] + state.chaff[other] + state.draw_pile)
+    return Counter(state.hand(other) + state.seat_zone(other, CHAFF_BID).cards + state.zones[DRAW_PILE].cards)
 
 
 def test_resample_hidden_keeps_the_observation_and_redraws_only_what_the_seat_cannot_see() -> None:
@@ -50,13 +81,15 @@ def test_resample_hidden_keeps_the_observation_and_redraws_only_what_the_seat_ca
             assert _hidden(copy, seat) == _hidden(state, seat)  # the same unseen cards, dealt again
             assert locations(copy) == locations(state)
             other = 1 - seat
-            if copy.pending[other] >= 0:
-                assert copy.pending[other] in copy.choices_for(other)
-                pending_changed += copy.pending[other] != state.pending[other]
-            changed += (copy.hands[other], copy.draw_pile) != (state.hands[other], state.draw_pile)
+            if copy.decisions.committed[other] >= 0:
+                assert copy.decisions.committed[other] in copy.choices_for(other)
+                pending_changed += copy.decisions.committed[other] != state.decisions.committed[other]
+            changed += (copy.hand(other), copy.zones[DRAW_PILE].cards) != (state.hand(other),
+                                                                           state.zones[DRAW_PILE].cards)
             # The original is untouched.
             assert state.observation(0) == before.observation(0) and state.observation(1) == before.observation(1)
-            assert state.hands == before.hands and state.draw_pile == before.draw_pile
+            assert both(state.hand) == both(before.hand)
+            assert state.zones[DRAW_PILE].cards == before.zones[DRAW_PILE].cards
     assert changed > 0 and pending_changed > 0  # it does redraw
 
 
@@ -78,9 +111,9 @@ def test_the_opponents_bid_is_hidden_but_the_own_bid_is_seen() -> None:
     state.apply(0b0001)
     state.apply(0b0011)
     first, second = state.clone(), state.clone()
-    bid, hand = second.chaff[1], second.hands[1]  # the zones' own lists: swap cards in place
+    bid, hand = second.seat_zone(1, CHAFF_BID).cards, second.hand(1)  # the zones' own lists: swap cards in place
     bid[:], hand[:] = hand[:2], bid + hand[2:]
-    assert first.chaff[1] != second.chaff[1]
+    assert first.seat_zone(1, CHAFF_BID).cards != second.seat_zone(1, CHAFF_BID).cards
     assert first.observation(0) == second.observation(0)
     assert first.observation(1) != second.observation(1)
 
@@ -88,11 +121,11 @@ def test_the_opponents_bid_is_hidden_but_the_own_bid_is_seen() -> None:
 def test_clone_is_an_exact_and_independent_copy() -> None:
     state = build(PLAIN_HANDS, ["bows_8"])
     copy = state.clone()
-    assert copy.observation(0) == state.observation(0) and copy.draw_pile == state.draw_pile
+    assert copy.observation(0) == state.observation(0) and copy.zones[DRAW_PILE].cards == state.zones[DRAW_PILE].cards
     copy.apply(0)
-    move_card(copy.zones[DRAW_PILE], len(copy.draw_pile) - 1, copy.seat_zone(0, HAND))
-    assert state.current_player == 0 and len(state.hands[0]) == 5
-    assert len(state.draw_pile) == len(copy.draw_pile) + 1
+    move_card(copy.zones[DRAW_PILE], len(copy.zones[DRAW_PILE].cards) - 1, copy.seat_zone(0, HAND))
+    assert state.current_player == 0 and len(state.hand(0)) == 5
+    assert len(state.zones[DRAW_PILE].cards) == len(copy.zones[DRAW_PILE].cards) + 1
 
 
 def test_a_battle_card_taken_back_stays_known_to_the_opponent_and_re_sampling_keeps_it() -> None:
@@ -103,7 +136,7 @@ def test_a_battle_card_taken_back_stays_known_to_the_opponent_and_re_sampling_ke
     choose_many(state, ["axes_1"], ["blades_1"])
     choose_one(state, BY_ICON[0]["shield"], BY_ICON[1]["sword"])
     assert state.phase == REPLACE and state.current_player == 0
-    hand = state.hands[1]
+    hand = state.hand(1)
     battle_position, bid_position = hand.index(card("staves_10")), hand.index(card("blades_1"))
     opponent_hand = state.seat_zone(1, HAND).observe(0)  # what seat 0's observation shows of it
     assert opponent_hand in state.observation(0)[5]
@@ -112,6 +145,6 @@ def test_a_battle_card_taken_back_stays_known_to_the_opponent_and_re_sampling_ke
     rng = Generator(3)
     for _ in range(20):
         copy = state.resample_hidden(0, rng)
-        assert copy.hands[1][battle_position] == card("staves_10")
-        redrawn_bids.add(copy.hands[1][bid_position])
+        assert copy.hand(1)[battle_position] == card("staves_10")
+        redrawn_bids.add(copy.hand(1)[bid_position])
     assert len(redrawn_bids) > 1  # the bid, seen only by its owner, is redrawn

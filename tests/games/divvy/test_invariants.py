@@ -14,11 +14,11 @@ import pytest
 from simcore.agents import parse_agent_spec
 from simcore.agents.registry import make_agent
 from simcore.games.divvy import GAME
-from simcore.games.divvy.rules import END_DECK, END_ROUNDS, LEAD, DivvyState
+from simcore.games.divvy.rules import END_DECK, END_ROUNDS, LEAD, RESHUFFLED, ROUND, WON_TREASURE, DivvyState
 from simcore.play import play_game
 from simcore.seeding import agent_seed
 
-from .helpers import DEFAULT, locations
+from .helpers import DEFAULT, both, locations, seat_cards
 
 DECK = Counter(DEFAULT.deck)
 
@@ -27,13 +27,13 @@ def _check_step(state: DivvyState) -> None:
     config = state.config
     assert locations(state) == DECK  # every card in exactly one place
     for seat in (0, 1):
-        assert state.coin_totals[seat] == sum(config.coins[card] for card in state.won_treasure[seat])
+        assert state.scores()[seat] == sum(config.coins[card] for card in state.seat_zone(seat, WON_TREASURE).cards)
     if state.phase == LEAD:
-        for hand in state.hands:
+        for hand in both(state.hand):
             assert config.min_chaff + 2 <= len(hand) <= config.hand_limit
     if not state.is_terminal():
         assert state.current_player in (0, 1) and len(state.legal_actions()) > 0
-        assert 1 <= state.round <= config.rounds
+        assert 1 <= state.numbers[ROUND] <= config.rounds
 
 
 @pytest.mark.parametrize("lineup", [("random", "random"), ("heuristic", "random")], ids=["random", "heuristic"])
@@ -60,11 +60,12 @@ def test_every_card_is_in_exactly_one_place_and_coins_match_the_won_treasure_at_
         if state.end_reason() == END_ROUNDS:
             assert state.turns() == DEFAULT.rounds
         else:
-            assert state.end_reason() == END_DECK and state.reshuffled  # only on the second pass
+            assert state.end_reason() == END_DECK and state.numbers[RESHUFFLED]  # only on the second pass
             assert state.turns() < DEFAULT.rounds
         played = play_game(GAME, DEFAULT, 2, seed, specs)
         assert isinstance(played.state, DivvyState)
         assert played.decisions == decisions
-        assert played.state.won_treasure == state.won_treasure and played.state.scores() == state.scores()
+        assert seat_cards(played.state, WON_TREASURE) == seat_cards(state, WON_TREASURE)
+        assert played.state.scores() == state.scores()
         assert played.state.end_reason() == state.end_reason() and played.state.winners() == state.winners()
     assert endings[END_ROUNDS] > 0

@@ -9,7 +9,7 @@ import pytest
 
 from simcore.agents import parse_agent_spec
 from simcore.games.divvy import GAME
-from simcore.games.divvy.rules import CHAFF, END_ROUNDS, LEAD, DivvyState
+from simcore.games.divvy.rules import CHAFF, CONSTRAINTS, DRAW_PILE, END_ROUNDS, LEAD, TREASURE_ROW, DivvyState
 from simcore.parameters import ParameterError, apply_overrides
 from simcore.play import play_game
 
@@ -40,7 +40,8 @@ def test_card_copies_overrides_change_the_deck() -> None:
     assert deck[config.names.index("bows_1")] == 3
     assert len(config.deck) == len(DEFAULT.deck) - 1 + 2
     state = DivvyState.new_game(config, 4, None)
-    assert Counter(state.hands[0] + state.hands[1] + state.treasure_row + state.draw_pile) == deck
+    everything = state.hand(0) + state.hand(1) + state.zones[TREASURE_ROW].cards + state.zones[DRAW_PILE].cards
+    assert Counter(everything) == deck
 
 
 def test_a_card_attribute_override_changes_that_card() -> None:
@@ -111,13 +112,34 @@ def test_configure_rejects_values_out_of_range_naming_the_path(path: str, value:
     assert str(raised.value).startswith(f"{path}: expected")
 
 
+def test_the_ranges_and_choices_are_declared_on_the_game_whose_configure_checks_them() -> None:
+    assert GAME.constraints == CONSTRAINTS
+
+
+ROOM = "a lead fighter, the chaff bid and a brawl card (min_chaff + 2 or more)"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"rules.hand_size": 2}, f"rules.hand_size: expected a first hand with room for {ROOM}"),
+        ({"rules.hand_limit": 3, "rules.min_chaff": 2}, f"rules.hand_limit: expected room for {ROOM}"),
+    ],
+)
+def test_a_hand_without_room_for_a_fighter_a_bid_and_a_brawl_card_is_an_error_saying_so(
+    overrides: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(ParameterError) as raised:
+        configured(overrides)
+    assert str(raised.value) == message
+
+
 def test_a_deck_too_small_to_deal_is_an_error_naming_the_cards() -> None:
     names = list(GAME.default_parameters()["cards"])
     overrides = {f"cards.{name}.copies": 0 for name in names[:40]}  # 8 cards left for two hands of 5
     with pytest.raises(ParameterError) as raised:
         configured(overrides)
-    assert raised.value.path == "cards"
-    assert "11" in raised.value.message and "8" in raised.value.message
+    assert str(raised.value) == "cards: expected a deck of at least 11 cards, got 8"
 
 
 def test_a_game_with_an_override_obeys_it() -> None:
@@ -125,7 +147,7 @@ def test_a_game_with_an_override_obeys_it() -> None:
     played = play_game(GAME, config, 2, 9, [parse_agent_spec("random")] * 2)
     assert played.state.end_reason() == END_ROUNDS and played.state.turns() == 3
     state = DivvyState.new_game(config, 9, None)
-    row_d20 = [config.d20[card] for card in state.treasure_row]
+    row_d20 = [config.d20[card] for card in state.zones[TREASURE_ROW].cards]
     assert sum(row_d20) >= 30 and sum(row_d20[:-1]) < 30
     assert state.phase == LEAD
     state.apply(0)

@@ -14,7 +14,24 @@ from typing import Any
 
 import pytest
 
-from simcore.games.divvy.rules import BRAWL, CHAFF, DISCARD, LEAD, REINFORCE, REPLACE, DivvyState
+from simcore.games.divvy.rules import (
+    BATTLE_RECORD,
+    BRAWL,
+    BRAWL_RESULT,
+    CHAFF,
+    CHAFF_BID,
+    DISCARD,
+    DISCARD_PILE,
+    DRAW_PILE,
+    LEAD,
+    REINFORCE,
+    REINFORCEMENTS,
+    REPLACE,
+    ROUND,
+    TREASURE_ROW,
+    WON_TREASURE,
+    DivvyState,
+)
 
 from .helpers import (
     BRAWL_HANDS,
@@ -23,6 +40,7 @@ from .helpers import (
     PLAIN_HANDS,
     PLAIN_LEFTOVERS,
     act,
+    both,
     build,
     choose_many,
     choose_one,
@@ -35,6 +53,8 @@ from .helpers import (
     named,
     play_plain_round,
     position,
+    seat_cards,
+    seat_numbers,
     suit,
     value,
 )
@@ -57,10 +77,10 @@ def test_each_player_chooses_a_lead_fighter_from_the_hand_and_both_are_revealed_
     assert list(state.legal_actions()) == list(range(5))
     act(state, position(state, 0, "axes_12"))
     assert state.phase == LEAD and state.current_player == 1
-    assert state.lead == [-1, -1] and len(state.hands[0]) == 5  # nothing is revealed yet
+    assert both(state.lead_card) == [-1, -1] and len(state.hand(0)) == 5  # nothing is revealed yet
     assert list(state.legal_actions()) == list(range(5))
     act(state, position(state, 1, "axes_6"))
-    assert named(state.lead) == ["axes_12", "axes_6"]
+    assert named(both(state.lead_card)) == ["axes_12", "axes_6"]
     assert hand_names(state, 0) == Counter(PLAIN_HANDS[0][1:]) and hand_names(state, 1) == Counter(PLAIN_HANDS[1][1:])
     assert state.phase == CHAFF and state.current_player == 0
 
@@ -85,7 +105,8 @@ def test_seat_one_cannot_see_what_seat_zero_chose_before_choosing_itself(phase: 
         after = state.clone()
         after.apply(action)
         assert after.current_player == 1 and after.phase == phase
-        assert after.hands == state.hands and after.lead == state.lead and after.battle == state.battle
+        assert both(after.hand) == both(state.hand) and both(after.lead_card) == both(state.lead_card)
+        assert seat_numbers(after, BATTLE_RECORD) == seat_numbers(state, BATTLE_RECORD)
         seen_by_one.add(after.observation(1))
         seen_by_zero.add(after.observation(0))
     assert len(seen_by_one) == 1  # the same for every choice of seat 0
@@ -105,12 +126,12 @@ def test_only_suit_and_value_of_the_lead_fighter_count_never_its_battle_icon() -
     choose_one(state, "bows_10", "blades_12")
     choose_many(state, ["axes_1"], ["blades_1"])
     choose_one(state, "axes_7", "staves_9")
-    assert state.brawl_result == 1 and state.current_player == 1
+    assert state.numbers[BRAWL_RESULT] == 1 and state.current_player == 1
     act(state, 0)  # seat 1 takes its placed cards back
     choose_many(state, [], [])
     # Fighter Strength is by value: blades_12 (12) beats bows_10 (10), icons aside.
     assert value("blades_12") > value("bows_10")
-    assert named(state.won_treasure[1]) == ["bows_8"] and state.won_treasure[0] == []
+    assert named(state.seat_zone(1, WON_TREASURE).cards) == ["bows_8"] and state.seat_zone(0, WON_TREASURE).cards == []
 
 
 # -------------------------------------------------------------------- chaff
@@ -119,10 +140,10 @@ def test_only_suit_and_value_of_the_lead_fighter_count_never_its_battle_icon() -
 def test_the_chaff_bid_is_at_least_one_card_and_leaves_one_card_for_the_brawl() -> None:
     state = _advance_to(CHAFF)
     for seat in (0, 1):
-        assert len(state.hands[seat]) == 4
+        assert len(state.hand(seat)) == 4
         assert set(state.legal_actions()) == _masks([0, 1, 2, 3], 1, 3)
         assert 0 not in state.legal_actions() and 0b1111 not in state.legal_actions()
-        act(state, mask(state, seat, named(state.hands[seat][:2])))
+        act(state, mask(state, seat, named(state.hand(seat)[:2])))
 
 
 def test_the_chaff_is_placed_face_down_and_the_opponent_sees_only_how_many_cards() -> None:
@@ -131,7 +152,7 @@ def test_the_chaff_is_placed_face_down_and_the_opponent_sees_only_how_many_cards
         state = _advance_to(CHAFF)
         choose_many(state, bid, ["blades_4"])
         assert state.phase == BRAWL
-        assert named(state.chaff[0]) == bid and bid[0] not in hand_names(state, 0)
+        assert named(state.seat_zone(0, CHAFF_BID).cards) == bid and bid[0] not in hand_names(state, 0)
         seen.add(state.observation(1))
     assert len(seen) == 1
     state = _advance_to(CHAFF)
@@ -168,8 +189,8 @@ def test_shield_beats_sword_sword_beats_scroll_scroll_beats_shield_and_equal_ico
     state = _to_brawl(["bows_8"])
     assert set(state.legal_actions()) == {0, 1, 2}  # any card left in hand
     choose_one(state, BY_ICON[0][first], BY_ICON[1][second])
-    assert named(state.battle) == [BY_ICON[0][first], BY_ICON[1][second]]
-    assert state.brawl_result == winner
+    assert named(seat_numbers(state, BATTLE_RECORD)) == [BY_ICON[0][first], BY_ICON[1][second]]
+    assert state.numbers[BRAWL_RESULT] == winner
     if winner < 0:
         assert state.phase == REINFORCE and state.current_player == 0
     else:
@@ -183,12 +204,12 @@ def test_shield_beats_sword_and_the_winner_may_replace_the_placed_cards() -> Non
     choose_one(state, "bows_10", "staves_10")
     assert state.phase == REPLACE and state.current_player == 0
     assert sorted(state.legal_actions()) == [0, 1]  # replace them, or take them back
-    discard_before = list(state.discard_pile)
+    discard_before = list(state.zones[DISCARD_PILE].cards)
     act(state, 1)
     # The bid (axes_1) and the battle card (bows_10) are replaced by as many draws: two.
     assert hand_names(state, 0) == Counter(["bows_11", "bows_12", "bows_1", "bows_2"])
-    assert Counter(named(state.discard_pile)) == Counter([*named(discard_before), "axes_1", "bows_10"])
-    assert named(state.draw_pile[-2:]) == ["bows_4", "bows_3"]  # bows_3 is the new top card
+    assert Counter(named(state.zones[DISCARD_PILE].cards)) == Counter([*named(discard_before), "axes_1", "bows_10"])
+    assert named(state.zones[DRAW_PILE].cards[-2:]) == ["bows_4", "bows_3"]  # bows_3 is the new top card
     assert state.phase == REINFORCE and state.current_player == 0
     assert locations(state) == Counter(DEFAULT.deck)
 
@@ -196,10 +217,10 @@ def test_shield_beats_sword_and_the_winner_may_replace_the_placed_cards() -> Non
 def test_the_winner_may_instead_take_the_placed_cards_back() -> None:
     state = _to_brawl(["staves_2"], ["bows_1", "bows_2", "bows_3"])
     choose_one(state, "bows_10", "staves_10")
-    pile_before, discard_before = list(state.draw_pile), list(state.discard_pile)
+    pile_before, discard_before = list(state.zones[DRAW_PILE].cards), list(state.zones[DISCARD_PILE].cards)
     act(state, 0)
     assert hand_names(state, 0) == Counter(["bows_11", "bows_12", "axes_1", "bows_10"])
-    assert state.draw_pile == pile_before and state.discard_pile == discard_before
+    assert state.zones[DRAW_PILE].cards == pile_before and state.zones[DISCARD_PILE].cards == discard_before
     assert state.phase == REINFORCE
 
 
@@ -215,22 +236,22 @@ def test_a_bid_of_several_cards_is_replaced_by_as_many_draws() -> None:
 def test_the_loser_of_the_brawl_keeps_the_bid_and_battle_cards_and_draws_nothing() -> None:
     state = _to_brawl(["staves_2"], ["bows_1", "bows_2", "bows_3"])
     choose_one(state, "bows_10", "staves_10")
-    assert state.brawl_result == 0
+    assert state.numbers[BRAWL_RESULT] == 0
     assert hand_names(state, 1) == Counter(["staves_9", "staves_11", "blades_1", "staves_10"])
-    assert state.chaff[1] == []
+    assert state.seat_zone(1, CHAFF_BID).cards == []
     act(state, 1)
     assert hand_names(state, 1) == Counter(["staves_9", "staves_11", "blades_1", "staves_10"])
 
 
 def test_a_tied_brawl_returns_every_placed_card_and_no_card_is_replaced() -> None:
     state = _to_brawl(["staves_2"], ["bows_1", "bows_2", "bows_3"])
-    pile_before, discard_before = list(state.draw_pile), list(state.discard_pile)
+    pile_before, discard_before = list(state.zones[DRAW_PILE].cards), list(state.zones[DISCARD_PILE].cards)
     choose_one(state, "bows_12", "staves_11")
-    assert state.brawl_result == -1 and state.phase == REINFORCE
+    assert state.numbers[BRAWL_RESULT] == -1 and state.phase == REINFORCE
     assert hand_names(state, 0) == Counter(["axes_1", "bows_10", "bows_11", "bows_12"])
     assert hand_names(state, 1) == Counter(["blades_1", "staves_9", "staves_10", "staves_11"])
-    assert state.chaff == [[], []]
-    assert state.draw_pile == pile_before and state.discard_pile == discard_before
+    assert seat_cards(state, CHAFF_BID) == [[], []]
+    assert state.zones[DRAW_PILE].cards == pile_before and state.zones[DISCARD_PILE].cards == discard_before
 
 
 # -------------------------------------------------------------------- bonus
@@ -248,7 +269,7 @@ def test_winning_with_the_icon_of_the_last_treasure_card_draws_an_extra_card(rep
         assert hand_names(state, 0) == Counter([*kept, "bows_1", "bows_2", "bows_3"])  # 2 replaced + 1 extra
     else:
         assert hand_names(state, 0) == Counter([*kept, "axes_1", "bows_10", "bows_1"])  # 1 extra
-    assert len(state.hands[1]) == 4
+    assert len(state.hand(1)) == 4
 
 
 def test_no_extra_card_when_the_winning_icon_matches_only_an_earlier_treasure_card() -> None:
@@ -263,11 +284,11 @@ def test_no_extra_card_when_the_winning_icon_matches_only_an_earlier_treasure_ca
 
 def test_a_tied_brawl_gives_no_extra_card_even_with_the_matching_icon() -> None:
     state = _to_brawl(["axes_9"], ["bows_1", "bows_2"])
-    pile_before = list(state.draw_pile)
+    pile_before = list(state.zones[DRAW_PILE].cards)
     choose_one(state, "bows_10", "staves_9")  # shield against shield, shield last in the row
-    assert state.brawl_result == -1
-    assert state.draw_pile == pile_before
-    assert [len(hand) for hand in state.hands] == [4, 4]
+    assert state.numbers[BRAWL_RESULT] == -1
+    assert state.zones[DRAW_PILE].cards == pile_before
+    assert [len(hand) for hand in both(state.hand)] == [4, 4]
 
 
 def test_a_bonus_draw_override_draws_that_many_extra_cards() -> None:
@@ -291,14 +312,14 @@ def test_only_cards_of_the_lead_fighters_suit_may_reinforce() -> None:
     choose_many(state, ["axes_1"], ["staves_2"])
     choose_one(state, "bows_10", "staves_9")  # shield against shield: both take their cards back
     assert state.phase == REINFORCE
-    same_suit = [p for p, c in enumerate(state.hands[0]) if suit(named([c])[0]) == "axes"]
+    same_suit = [p for p, c in enumerate(state.hand(0)) if suit(named([c])[0]) == "axes"]
     assert len(same_suit) == 3  # axes_5, axes_9 and axes_1 (back from the bid); bows_10 may not reinforce
     assert set(state.legal_actions()) == _masks(same_suit, 0, 3)
     act(state, mask(state, 0, ["axes_5", "axes_1"]))
     # Seat 1 leads blades and holds blades_1 (back from its bid) and staves.
     assert list(state.legal_actions()) == [0, 1 << position(state, 1, "blades_1")]
     act(state, 0)
-    assert {"axes_5", "axes_1"} <= set(named(state.discard_pile))
+    assert {"axes_5", "axes_1"} <= set(named(state.zones[DISCARD_PILE].cards))
     assert hand_names(state, 0)["axes_5"] == hand_names(state, 0)["axes_1"] == 0
     assert hand_names(state, 0)["axes_9"] == 1
 
@@ -339,9 +360,9 @@ def test_fighter_strength_is_the_lead_value_plus_the_reinforcement_values(
     assert winner == (-1 if expected[0] == expected[1] else int(expected[1] > expected[0]))  # the premise
     row_coins = coin("axes_1") + coin("staves_4")
     if winner < 0:
-        assert state.coin_totals == [0, 0]
+        assert state.scores() == [0, 0]
     else:
-        assert state.coin_totals[winner] == row_coins and state.coin_totals[1 - winner] == 0
+        assert state.scores()[winner] == row_coins and state.scores()[1 - winner] == 0
 
 
 # --------------------------------------------------------------- settle score
@@ -351,9 +372,9 @@ def test_the_stronger_fighter_wins_every_treasure_card_in_the_row() -> None:
     row = ["axes_1", "axes_5", "axes_9"]  # a gold, a silver and a copper
     state = build(PLAIN_HANDS, row, draw_top=["blades_3"])
     play_plain_round(state)
-    assert named(state.won_treasure[0]) == row and state.won_treasure[1] == []
-    assert state.coin_totals == [sum(coin(name) for name in row), 0]
-    assert named(state.treasure_row) == ["blades_3"]  # only the new reveal is left
+    assert named(state.seat_zone(0, WON_TREASURE).cards) == row and state.seat_zone(1, WON_TREASURE).cards == []
+    assert state.scores() == [sum(coin(name) for name in row), 0]
+    assert named(state.zones[TREASURE_ROW].cards) == ["blades_3"]  # only the new reveal is left
 
 
 def test_tied_fighter_strength_leaves_the_treasure_in_the_row_for_the_next_round() -> None:
@@ -367,9 +388,10 @@ def test_tied_fighter_strength_leaves_the_treasure_in_the_row_for_the_next_round
     choose_many(state, ["axes_2"], ["blades_4"])
     choose_one(state, "blades_1", "bows_6")
     choose_many(state, [], [])
-    assert state.coin_totals == [0, 0] and state.won_treasure == [[], []]
-    assert named(state.treasure_row) == ["axes_1", "axes_5", "blades_3"]  # carried over, then the new reveal
-    assert state.round == 2
+    assert state.scores() == [0, 0] and seat_cards(state, WON_TREASURE) == [[], []]
+    # Carried over, then the new reveal.
+    assert named(state.zones[TREASURE_ROW].cards) == ["axes_1", "axes_5", "blades_3"]
+    assert state.numbers[ROUND] == 2
     assert locations(state) == Counter(DEFAULT.deck)
 
 
@@ -384,8 +406,8 @@ def test_the_discard_variant_sends_tied_treasure_to_the_discard_pile() -> None:
     choose_many(state, ["axes_2"], ["blades_4"])
     choose_one(state, "blades_1", "bows_6")
     choose_many(state, [], [])
-    assert named(state.treasure_row) == ["blades_3"]
-    assert {"axes_1", "axes_5"} <= set(named(state.discard_pile))
+    assert named(state.zones[TREASURE_ROW].cards) == ["blades_3"]
+    assert {"axes_1", "axes_5"} <= set(named(state.zones[DISCARD_PILE].cards))
 
 
 def test_lead_fighters_and_reinforcements_are_discarded_at_the_end_of_the_round() -> None:
@@ -398,8 +420,8 @@ def test_lead_fighters_and_reinforcements_are_discarded_at_the_end_of_the_round(
     choose_many(state, ["bows_3"], ["blades_4"])
     choose_one(state, "staves_5", "bows_6")  # scroll against scroll
     choose_many(state, ["axes_2", "axes_3"], [])
-    assert {"axes_12", "axes_6", "axes_2", "axes_3"} <= set(named(state.discard_pile))
-    assert state.lead == [-1, -1] and state.reinforcements == [[], []]
+    assert {"axes_12", "axes_6", "axes_2", "axes_3"} <= set(named(state.zones[DISCARD_PILE].cards))
+    assert both(state.lead_card) == [-1, -1] and seat_cards(state, REINFORCEMENTS) == [[], []]
     assert hand_names(state, 0)["axes_2"] == 0 and hand_names(state, 0)["bows_3"] == 1
 
 
@@ -411,7 +433,7 @@ def test_players_keep_the_cards_they_did_not_use_into_the_next_round() -> None:
     play_plain_round(state)
     for seat in (0, 1):
         assert hand_names(state, seat) >= Counter(PLAIN_LEFTOVERS[seat])
-        assert len(state.hands[seat]) == len(PLAIN_LEFTOVERS[seat]) + 5
+        assert len(state.hand(seat)) == len(PLAIN_LEFTOVERS[seat]) + 5
 
 
 def test_players_over_the_hand_limit_discard_down_to_five_seat_zero_first() -> None:
@@ -419,13 +441,13 @@ def test_players_over_the_hand_limit_discard_down_to_five_seat_zero_first() -> N
     play_plain_round(state)
     assert state.phase == DISCARD and state.current_player == 0
     assert set(state.legal_actions()) == _masks(list(range(9)), 4, 4)  # exactly the 4 extra cards
-    dropped = named(state.hands[0][:4])
+    dropped = named(state.hand(0)[:4])
     act(state, 0b1111)
-    assert len(state.hands[0]) == 5 and named(state.discard_pile[-4:]) == dropped
+    assert len(state.hand(0)) == 5 and named(state.zones[DISCARD_PILE].cards[-4:]) == dropped
     assert state.phase == DISCARD and state.current_player == 1
     assert set(state.legal_actions()) == _masks(list(range(9)), 4, 4)
     act(state, 0b11110000)
-    assert [len(hand) for hand in state.hands] == [5, 5]
+    assert [len(hand) for hand in both(state.hand)] == [5, 5]
     assert state.phase == LEAD and state.current_player == 0
     assert locations(state) == Counter(DEFAULT.deck)
 
@@ -441,7 +463,7 @@ def test_a_player_within_the_hand_limit_does_not_discard() -> None:
     choose_many(state, ["axes_1"], ["blades_4"])
     choose_one(state, "axes_2", "bows_6")  # scroll against scroll
     choose_many(state, ["axes_1", "axes_2", "axes_4", "axes_5"], [])
-    assert [len(hand) for hand in state.hands] == [5, 9]
+    assert [len(hand) for hand in both(state.hand)] == [5, 9]
     assert state.phase == DISCARD and state.current_player == 1
     act(state, 0b1111)
     assert state.phase == LEAD and state.current_player == 0

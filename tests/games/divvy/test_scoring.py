@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from simcore.games.divvy import GAME
-from simcore.games.divvy.rules import END_ROUNDS, DivvyState
+from simcore.games.divvy.rules import END_ROUNDS, TREASURE_ROW, WON_TREASURE, DivvyState
 
 from .helpers import DEFAULT, RULEBOOK_COINS, build, choose_many, choose_one, coin, configured, named
 
@@ -33,14 +33,14 @@ def _final_round(won: tuple[list[str], list[str]], row: list[str], tie: bool = F
     choose_many(state, [], [])
     assert state.is_terminal() and state.end_reason() == END_ROUNDS
     for seat in (0, 1):
-        assert state.coin_totals[seat] == sum(DEFAULT.coins[card] for card in state.won_treasure[seat])
+        assert state.scores()[seat] == sum(DEFAULT.coins[card] for card in state.seat_zone(seat, WON_TREASURE).cards)
     return state
 
 
 def test_each_player_scores_the_coins_of_the_treasure_cards_they_won() -> None:
     state = _final_round((["axes_9"], ["axes_5", "bows_9"]), ["axes_1", "blades_10"])
     assert state.scores() == [coin("axes_9") + coin("axes_1") + coin("blades_10"), coin("axes_5") + coin("bows_9")]
-    assert named(state.won_treasure[0]) == ["axes_9", "axes_1", "blades_10"]
+    assert named(state.seat_zone(0, WON_TREASURE).cards) == ["axes_9", "axes_1", "blades_10"]
 
 
 def test_the_player_with_the_most_treasure_wins() -> None:
@@ -56,7 +56,7 @@ def test_the_player_with_the_most_treasure_wins() -> None:
 def test_more_cards_do_not_beat_more_coins() -> None:
     won = (["axes_9", "axes_10", "axes_11"], ["axes_1", "axes_3"])  # three coppers against two golds
     state = _final_round(won, ["bows_12"])
-    assert len(state.won_treasure[0]) > len(state.won_treasure[1])
+    assert len(state.seat_zone(0, WON_TREASURE).cards) > len(state.seat_zone(1, WON_TREASURE).cards)
     assert state.scores()[0] < state.scores()[1] and state.winners() == [1]
 
 
@@ -73,7 +73,7 @@ def test_equal_coins_are_a_draw_with_half_a_win_each() -> None:
 def test_treasure_left_in_the_row_at_the_end_belongs_to_nobody() -> None:
     state = _final_round((["axes_9"], ["axes_10"]), ["axes_1", "bows_8"], tie=True)
     assert state.scores() == [coin("axes_9"), coin("axes_10")]
-    assert named(state.treasure_row) == ["axes_1", "bows_8"]
+    assert named(state.zones[TREASURE_ROW].cards) == ["axes_1", "bows_8"]
     assert state.game_columns()["unclaimed_coins"] == coin("axes_1") + coin("bows_8")
 
 

@@ -7,10 +7,31 @@ from collections import Counter
 import pytest
 
 from simcore.games.divvy import GAME
-from simcore.games.divvy.rules import DISCARD, LEAD, DivvyState
+from simcore.games.divvy.rules import (
+    DISCARD,
+    DISCARD_PILE,
+    DRAW_PILE,
+    LEAD,
+    ROUND,
+    TREASURE_ROW,
+    WON_TREASURE,
+    DivvyState,
+)
 from simcore.seeding import make_rng
 
-from .helpers import DEFAULT, PLAIN_HANDS, PLAIN_LEFTOVERS, build, d20, hand_names, locations, named, play_plain_round
+from .helpers import (
+    DEFAULT,
+    PLAIN_HANDS,
+    PLAIN_LEFTOVERS,
+    both,
+    build,
+    d20,
+    hand_names,
+    locations,
+    named,
+    play_plain_round,
+    seat_cards,
+)
 
 SEEDS = range(100)
 
@@ -22,16 +43,16 @@ def _d20_total(cards: list[int]) -> int:
 def test_each_player_is_dealt_five_cards_and_the_rest_of_the_deck_is_the_draw_pile() -> None:
     for seed in SEEDS:
         state = DivvyState.new_game(DEFAULT, seed, None)
-        assert [len(hand) for hand in state.hands] == [5, 5]
-        assert state.discard_pile == [] and state.won_treasure == [[], []]
-        everything = state.hands[0] + state.hands[1] + state.treasure_row + state.draw_pile
+        assert [len(hand) for hand in both(state.hand)] == [5, 5]
+        assert state.zones[DISCARD_PILE].cards == [] and seat_cards(state, WON_TREASURE) == [[], []]
+        everything = state.hand(0) + state.hand(1) + state.zones[TREASURE_ROW].cards + state.zones[DRAW_PILE].cards
         assert Counter(everything) == Counter(DEFAULT.deck)
-        assert len(state.draw_pile) == len(DEFAULT.deck) - 10 - len(state.treasure_row)
+        assert len(state.zones[DRAW_PILE].cards) == len(DEFAULT.deck) - 10 - len(state.zones[TREASURE_ROW].cards)
 
 
 def test_treasure_is_revealed_until_the_d20_total_reaches_twenty_and_not_one_card_more() -> None:
     for seed in SEEDS:
-        row = DivvyState.new_game(DEFAULT, seed, None).treasure_row
+        row = DivvyState.new_game(DEFAULT, seed, None).zones[TREASURE_ROW].cards
         assert _d20_total(row) >= 20
         assert _d20_total(row[:-1]) < 20  # the last card revealed is the one that reached 20
 
@@ -48,21 +69,21 @@ def test_the_first_round_deals_from_the_top_of_the_shuffled_deck_and_then_reveal
             if _d20_total(expected_row) >= 20:
                 break
         state = DivvyState.new_game(DEFAULT, seed, None)
-        assert Counter(state.hands[0] + state.hands[1]) == Counter(top_first[:10])
-        assert state.treasure_row == expected_row
-        assert state.draw_pile[::-1] == top_first[10 + len(expected_row):]
+        assert Counter(state.hand(0) + state.hand(1)) == Counter(top_first[:10])
+        assert state.zones[TREASURE_ROW].cards == expected_row
+        assert state.zones[DRAW_PILE].cards[::-1] == top_first[10 + len(expected_row):]
 
 
 def test_the_game_starts_with_both_players_choosing_a_lead_fighter_seat_zero_first() -> None:
     state = GAME.new_state(DEFAULT, 2, 3)
-    assert state.phase == LEAD and state.current_player == 0 and state.round == 1
+    assert state.phase == LEAD and state.current_player == 0 and state.numbers[ROUND] == 1
     assert list(state.legal_actions()) == [0, 1, 2, 3, 4]
 
 
 def test_the_same_seed_gives_the_same_set_up_and_another_seed_another() -> None:
     first, again, other = (DivvyState.new_game(DEFAULT, seed, None) for seed in (11, 11, 12))
-    assert first.observation(0) == again.observation(0) and first.draw_pile == again.draw_pile
-    assert (first.hands, first.treasure_row) != (other.hands, other.treasure_row)
+    assert first.observation(0) == again.observation(0) and first.zones[DRAW_PILE].cards == again.zones[DRAW_PILE].cards
+    assert (both(first.hand), first.zones[TREASURE_ROW].cards) != (both(other.hand), other.zones[TREASURE_ROW].cards)
 
 
 def test_divvy_is_for_exactly_two_players() -> None:
@@ -86,7 +107,7 @@ def test_a_reveal_stops_on_the_card_that_brings_the_d20_total_to_twenty(reveal: 
     after = "bows_9"  # the next card down the pile: it must not be revealed
     state = build(PLAIN_HANDS, ["bows_8"], draw_top=[*reveal, after])
     play_plain_round(state)  # seat 0 takes bows_8; round 2 reveals anew, as in Set Up
-    assert named(state.treasure_row) == reveal
+    assert named(state.zones[TREASURE_ROW].cards) == reveal
     assert "bows_9" in hand_names(state, 0) + hand_names(state, 1)  # dealt instead
 
 
@@ -95,11 +116,11 @@ def test_a_later_round_reveals_treasure_before_dealing_five_cards_to_each_player
     state = build(PLAIN_HANDS, ["bows_8"], draw_top=["blades_3", *dealt])
     assert d20("blades_3") >= 20
     play_plain_round(state)
-    assert state.round == 2
-    assert named(state.treasure_row) == ["blades_3"]  # taken from the top first
+    assert state.numbers[ROUND] == 2
+    assert named(state.zones[TREASURE_ROW].cards) == ["blades_3"]  # taken from the top first
     new_cards = [hand_names(state, seat) - Counter(PLAIN_LEFTOVERS[seat]) for seat in (0, 1)]
     assert new_cards[0] + new_cards[1] == Counter(dealt)
     assert [sum(cards.values()) for cards in new_cards] == [5, 5]
-    assert [len(hand) for hand in state.hands] == [4 + 5, 4 + 5]
+    assert [len(hand) for hand in both(state.hand)] == [4 + 5, 4 + 5]
     assert state.phase == DISCARD
     assert locations(state) == Counter(DEFAULT.deck)

@@ -6,113 +6,136 @@ from __future__ import annotations
 from collections import Counter
 
 from simcore.games.party_wanted.config import ARMOR, MINION, WEAPON
-from simcore.games.party_wanted.rules import ADD, REMOVE, T_ADD, T_REMOVE, PartyState, Pile
+from simcore.games.party_wanted.rules import (
+    ADD,
+    ADD_SKILL_CARD,
+    BUILD_POOL,
+    COMBAT_ROUND,
+    HERO_DECK,
+    ITEMS_HELD,
+    MINIONS,
+    NEGATED,
+    REMOVE,
+    TREASURE_DECK,
+    PartyState,
+)
+from simcore.kit.decisions import Task
 
 from .helpers import (
-    act,
+    answer,
     cid,
+    deck,
     done,
     fight,
     finish_planning,
     hero_cards,
-    ids,
+    legal_values,
     named,
     party,
+    phase,
     play,
+    reask,
     sacrifice,
     set_deck,
     set_enemy,
+    set_enemy_hp,
     set_hand,
+    set_zone,
+    start,
+    zone,
 )
 
 
 def test_a_buried_card_goes_face_up_under_the_hero_deck_and_the_deck_is_reshuffled_when_it_surfaces() -> None:
     state = party("fighter")
     set_deck(state, 0, ["fighter_guard"])
-    state.decks[0].bury(cid("fighter_strike"))
-    state.decks[0].bury(cid("fighter_block"))
-    assert named(state.decks[0].cards) == ["fighter_block", "fighter_strike", "fighter_guard"]
-    assert state._draw_cards(0, 1) == 1 and named(state.hands[0][-1:]) == ["fighter_guard"]
-    assert state.decks[0].face_up == 2  # only face-up cards are left
+    deck(state, 0).bury_face_up(cid("fighter_strike"))
+    deck(state, 0).bury_face_up(cid("fighter_block"))
+    assert named(deck(state, 0).cards) == ["fighter_block", "fighter_strike", "fighter_guard"]
+    assert state._draw_cards(0, 1) == 1 and named(state.hand(0)[-1:]) == ["fighter_guard"]
+    assert deck(state, 0).face_up == 2  # only face-up cards are left
     state._draw_cards(0, 1)
-    assert state.decks[0].face_up == 0 and len(state.decks[0].cards) == 1  # reshuffled face down, then drawn
-    assert Counter(named(state.hands[0][-1:] + state.decks[0].cards)) == Counter(["fighter_strike", "fighter_block"])
+    assert deck(state, 0).face_up == 0 and len(deck(state, 0).cards) == 1  # reshuffled face down, then drawn
+    assert Counter(named(state.hand(0)[-1:] + deck(state, 0).cards)) == Counter(["fighter_strike", "fighter_block"])
 
 
 def test_an_empty_hero_deck_draws_nothing() -> None:
     state = party("fighter")
-    state.decks[0] = Pile([])
-    before = list(state.hands[0])
-    assert state._draw_cards(0, 2) == 0 and state.hands[0] == before
+    set_zone(state, 0, HERO_DECK, [])
+    before = list(state.hand(0))
+    assert state._draw_cards(0, 2) == 0 and state.hand(0) == before
 
 
 def test_add_takes_a_class_or_utility_card_from_the_build_pool_to_the_bury_pile() -> None:
     state = party("fighter")
-    state.tasks = [(T_ADD, 0, 1, 0)]
-    state._run()
-    assert state.phase == ADD
-    kinds = {state.config.kinds[card] for card in state.legal_actions()}
+    start(state, Task(ADD, 0, ADD_SKILL_CARD))
+    assert phase(state) == ADD
+    kinds = {state.config.kinds[card] for card in legal_values(state)}
     assert kinds <= {2, 3}  # class and utility only
     card = cid("fighter_war_banner")
-    act(state, card)
-    assert card not in state.pools[0] and state.decks[0].cards[0] == card and state.decks[0].face_up == 1
+    answer(state, card)
+    assert card not in zone(state, 0, BUILD_POOL) and deck(state, 0).cards[0] == card and deck(state, 0).face_up == 1
 
 
 def test_remove_sends_a_hand_card_back_to_the_build_pool_and_draws_a_replacement() -> None:
     state = party("fighter")
     set_hand(state, 0, ["fighter_strike", "fighter_guard"])
     set_deck(state, 0, ["fighter_block"])
-    state.tasks = [(T_REMOVE, 0, 1, 0)]
-    state._run()
-    assert state.phase == REMOVE
-    act(state, 0)
-    assert named(state.hands[0]) == ["fighter_guard", "fighter_block"]
-    assert cid("fighter_strike") in state.pools[0]
+    start(state, Task(REMOVE, 0))
+    assert phase(state) == REMOVE
+    answer(state, 0)
+    assert named(state.hand(0)) == ["fighter_guard", "fighter_block"]
+    assert cid("fighter_strike") in zone(state, 0, BUILD_POOL)
 
 
 def test_only_one_weapon_and_one_armor_per_hero_and_the_next_hero_gets_the_extra_one() -> None:
     state = party("fighter,wizard")
     state._equip(0, WEAPON)
+    reask(state)
     state._equip(0, ARMOR)
-    assert state.config.kinds[state.weapons[0]] == WEAPON and state.config.kinds[state.armors[0]] == ARMOR
+    reask(state)
+    assert state.config.kinds[state.weapon(0)] == WEAPON and state.config.kinds[state.armor(0)] == ARMOR
     state._equip(0, WEAPON)  # the fighter has one: the wizard gets it
-    assert state.config.names[state.weapons[1]] == "wizard_staff"
+    assert state.config.names[state.weapon(1)] == "wizard_staff"
     state._equip(0, WEAPON)  # nobody can: good job, geared up
-    assert named(state.pools[0]).count("fighter_longsword") == 1
+    assert named(zone(state, 0, BUILD_POOL)).count("fighter_longsword") == 1
 
 
 def test_a_weapon_raises_the_base_attack_and_sacrificing_it_returns_it_to_the_build_pool() -> None:
     state = party("fighter")
     base = state.base_attack(0)
     state._equip(0, WEAPON)
-    weapon = state.weapons[0]
+    reask(state)
+    weapon = state.weapon(0)
     assert state.base_attack(0) == base + 1
     set_hand(state, 0, ["fighter_strike"])
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=0, defense=99, speed=0, hp=5)
     before = state.hero_attack(0, 0)
     sacrifice(state, 0)  # longsword: +4 attack this round
-    assert state.weapons[0] == -1 and weapon in state.pools[0]
+    assert state.weapon(0) == -1 and weapon in zone(state, 0, BUILD_POOL)
     assert state.hero_attack(0, 0) == before - 1 + 4
 
 
 def test_a_dead_hero_loses_armor_weapon_and_items_and_shuffles_the_hand_into_the_hero_deck() -> None:
     state = party("fighter,wizard")
     state._equip(0, WEAPON)
+    reask(state)
     state._equip(0, ARMOR)
-    state.items[0] = ids(["ring_of_power", "bomb"])
+    reask(state)
+    set_zone(state, 0, ITEMS_HELD, ["ring_of_power", "bomb"])
     owned = hero_cards(state, 0)
     set_hand(state, 1, ["wizard_strike"])
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=99, defense=99, speed=9, hp=5)
-    state.negated[1][0] = True  # only the fighter is hit
+    state.seat_numbers[state.round_index(1, NEGATED, 0)] = 1  # only the fighter is hit
     done(state)
-    while state.current_player == 1 and state.in_combat and state.combat_round == 1:
+    while state.current_player == 1 and state.in_combat() and state.numbers[COMBAT_ROUND] == 1:
         done(state)
-    assert not state.alive[0] and state.hp[0] == 0
-    assert state.weapons[0] == state.armors[0] == -1 and state.items[0] == [] and state.hands[0] == []
+    assert not state.alive(0) and state.hp(0) == 0
+    assert state.weapon(0) == state.armor(0) == -1 and zone(state, 0, ITEMS_HELD) == [] and state.hand(0) == []
     assert hero_cards(state, 0) == owned  # nothing lost from the hero's cards: back to pool or deck
-    assert cid("ring_of_power") in state.treasure_deck.cards and cid("bomb") in state.treasure_deck.cards
+    assert cid("ring_of_power") in state.zones[TREASURE_DECK].cards and cid("bomb") in state.zones[TREASURE_DECK].cards
 
 
 def test_resurrection_shuffles_the_hero_deck_and_draws_four() -> None:
@@ -121,9 +144,10 @@ def test_resurrection_shuffles_the_hero_deck_and_draws_four() -> None:
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=0, defense=99, speed=0, hp=5)
     state._kill_hero(1)
-    assert state.hands[1] == []
+    reask(state)
+    assert state.hand(1) == []
     play(state, "healer_resurrect", hero=1)
-    assert state.alive[1] and state.hp[1] == 5 and len(state.hands[1]) == 4
+    assert state.alive(1) and state.hp(1) == 5 and len(state.hand(1)) == 4
 
 
 # Necromancer minions: permanents once played; "Sacrificing weapon, minions
@@ -143,12 +167,12 @@ def test_a_minion_played_stays_in_play_and_adds_to_the_base_stat_round_after_rou
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=0, defense=99, speed=0, hp=5)
     play(state, "necromancer_skeleton_minion")
-    assert named(state.minions[0]) == ["necromancer_skeleton_minion"] and state.base_attack(0) == base + 1
+    assert named(zone(state, 0, MINIONS)) == ["necromancer_skeleton_minion"] and state.base_attack(0) == base + 1
     finish_planning(state)
-    assert state.combat_round == 2 and state.base_attack(0) == base + 1  # not buried at the end of the round
-    state.enemy_hp[0] = 0
+    assert state.numbers[COMBAT_ROUND] == 2 and state.base_attack(0) == base + 1  # not buried at the end of the round
+    set_enemy_hp(state, 0, 0)
     state._finish_round()
-    assert not state.in_combat and named(state.minions[0]) == ["necromancer_skeleton_minion"]
+    assert not state.in_combat() and named(zone(state, 0, MINIONS)) == ["necromancer_skeleton_minion"]
     fight(state, ["wolf"])
     assert state.hero_attack(0, 0) == base + 1
 
@@ -161,32 +185,32 @@ def test_sacrificing_a_minion_gives_its_sacrifice_effect_and_sends_it_back_to_th
     before = state.hero_attack(0, 0)
     minion = cid("necromancer_skeleton_minion")
     sacrifice(state, 2)  # the first minion in play: attack +3 this round
-    assert state.minions[0] == [] and minion in state.pools[0] and minion not in state.decks[0].cards
+    assert zone(state, 0, MINIONS) == [] and minion in zone(state, 0, BUILD_POOL) and minion not in deck(state, 0).cards
     assert state.hero_attack(0, 0) == before - 1 + 3
-    assert state.counters[0][2][minion] == 2  # played, then sacrificed: two plays by the hero's choice
+    assert state.stats.get(0, 2, minion) == 2  # played, then sacrificed: two plays by the hero's choice
 
 
 def test_a_dead_necromancer_loses_its_minions_to_the_build_pool() -> None:
     state = _necromancer_with(["necromancer_zombie_minion"])
-    state.minions[0] = ids(["necromancer_zombie_minion"])
+    set_zone(state, 0, MINIONS, ["necromancer_zombie_minion"])
     set_hand(state, 0, [])
     owned = hero_cards(state, 0)
     state._kill_hero(0)
-    assert state.minions[0] == [] and cid("necromancer_zombie_minion") in state.pools[0]
+    reask(state)
+    assert zone(state, 0, MINIONS) == [] and cid("necromancer_zombie_minion") in zone(state, 0, BUILD_POOL)
     assert hero_cards(state, 0) == owned
 
 
 def test_at_level_up_the_minions_in_play_are_shuffled_back_into_the_hero_deck() -> None:
     state = _necromancer_with([])
-    state.minions[0] = ids(["necromancer_zombie_minion"])
+    set_zone(state, 0, MINIONS, ["necromancer_zombie_minion"])
     state._next_level(advance=True, heal=True)
-    assert state.minions[0] == []
-    assert cid("necromancer_zombie_minion") in state.decks[0].cards + state.hands[0]
+    assert zone(state, 0, MINIONS) == []
+    assert cid("necromancer_zombie_minion") in deck(state, 0).cards + state.hand(0)
 
 
 def test_minions_are_class_cards_a_necromancer_may_add() -> None:
     state = party("necromancer")
-    state.tasks = [(T_ADD, 0, 1, 0)]
-    state._run()
-    assert state.phase == ADD and cid("necromancer_wraith_minion") in state.legal_actions()
+    start(state, Task(ADD, 0, ADD_SKILL_CARD))
+    assert phase(state) == ADD and cid("necromancer_wraith_minion") in legal_values(state)
     assert state.config.kinds[cid("necromancer_wraith_minion")] == MINION

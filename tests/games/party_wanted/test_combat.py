@@ -6,21 +6,44 @@ from __future__ import annotations
 
 import pytest
 
-from simcore.games.party_wanted.rules import PLAN, REVEAL, PartyState, stats_for
+from simcore.games.party_wanted.rules import (
+    ASIDE,
+    COMBAT_ROUND,
+    ENEMY_ATTACK_BONUS,
+    IN_COMBAT,
+    IN_PLAY,
+    LEVEL,
+    MODIFIER_TRIGGERS,
+    PLAN,
+    REVEAL,
+    PartyState,
+    stats_for,
+)
 
 from .helpers import (
     ENEMY_MINI_BOSS,
+    alive,
+    buried,
     bury_for,
     cid,
     done,
+    enemy_hps,
+    enemy_stats,
     fight,
     finish_planning,
+    hps,
     named,
     party,
+    phase,
     play,
+    reask,
     set_deck,
     set_enemy,
+    set_enemy_hp,
     set_hand,
+    set_hp,
+    set_number,
+    zone,
 )
 
 STEADY = {"heroes.fighter.attack": [4, 4, 4, 4], "heroes.fighter.defense": [10, 10, 10, 10],
@@ -39,11 +62,11 @@ def test_enemy_stats_follow_the_party_level_one_two_and_three_four() -> None:
     goblin = cid("goblin")
     for level, expected in ((1, state.config.stats_12[goblin]), (2, state.config.stats_12[goblin]),
                             (3, state.config.stats_34[goblin]), (4, state.config.stats_34[goblin])):
-        state.level = level
+        set_number(state, LEVEL, level)
         set_hand(state, 0, ["fighter_strike"])
         fight(state, ["goblin"])
-        assert state.enemy_stats[0] == expected == stats_for(state.config, goblin, level)
-        state.in_combat = False
+        assert enemy_stats(state)[0] == expected[:3] == stats_for(state.config, goblin, level)[:3]
+        set_number(state, IN_COMBAT, 0)
     assert state.config.stats_12[goblin] != state.config.stats_34[goblin]
 
 
@@ -52,29 +75,29 @@ def test_a_two_hp_boss_has_eight_hp_against_four_heroes() -> None:
     for seat in range(4):
         set_hand(state, seat, ["fighter_strike"] if seat == 0 else [])
     fight(state, ["goblin_chief"])
-    assert state.enemy_hp == [8]
+    assert enemy_hps(state) == [8]
     solo = party("fighter", overrides={"cards.goblin_chief.stats": [7, 6, 3, 2]})
     set_hand(solo, 0, ["fighter_strike"])
     fight(solo, ["goblin_chief"])
-    assert solo.enemy_hp == [2]
+    assert enemy_hps(solo) == [2]
 
 
 def test_an_enemy_attack_of_twelve_against_defense_ten_costs_two_hp() -> None:
     state = _solo_fighter(["fighter_strike"])
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=12, defense=99, speed=9, hp=5)
-    before = state.hp[0]
+    before = state.hp(0)
     done(state)
-    assert state.hp[0] == before - 2
+    assert state.hp(0) == before - 2
 
 
 def test_an_attack_at_or_below_defense_does_no_damage() -> None:
     state = _solo_fighter(["fighter_strike"])
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=10, defense=99, speed=9, hp=5)
-    before = state.hp[0]
+    before = state.hp(0)
     done(state)
-    assert state.hp[0] == before
+    assert state.hp(0) == before
 
 
 def test_a_hit_needs_total_attack_at_least_the_defense_and_deals_one_hp() -> None:
@@ -82,13 +105,13 @@ def test_a_hit_needs_total_attack_at_least_the_defense_and_deals_one_hp() -> Non
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=0, defense=5, speed=0, hp=5)
     done(state)  # attack 4 against defense 5: a miss
-    assert state.enemy_hp == [5]
+    assert enemy_hps(state) == [5]
     play(state, "fighter_strike")  # 4 + 2 = 6 >= 5: one hit
     done(state)
-    assert state.enemy_hp == [4]
-    state.enemy_stats[0] = (0, 4, 0, 5)
+    assert enemy_hps(state) == [4]
+    set_enemy(state, 0, attack=0, defense=4, speed=0, hp=4)
     done(state)  # 4 >= 4: meeting the defense is enough
-    assert state.enemy_hp == [3]
+    assert enemy_hps(state) == [3]
 
 
 def test_each_hero_attacks_each_enemy_once_per_round() -> None:
@@ -99,7 +122,7 @@ def test_each_hero_attacks_each_enemy_once_per_round() -> None:
     for enemy in range(2):
         set_enemy(state, enemy, attack=0, defense=0, speed=0, hp=9)
     finish_planning(state)
-    assert state.enemy_hp == [7, 7]  # two heroes, one hit each on each enemy
+    assert enemy_hps(state) == [7, 7]  # two heroes, one hit each on each enemy
 
 
 def test_speed_decides_initiative_and_ties_go_to_the_heroes() -> None:
@@ -107,15 +130,15 @@ def test_speed_decides_initiative_and_ties_go_to_the_heroes() -> None:
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=20, defense=0, speed=3, hp=1)  # same speed as the fighter
     assert state.initiative() == [(True, 0, 0), (False, 0, -1)]
-    before = state.hp[0]
+    before = state.hp(0)
     done(state)
-    assert state.enemy_hp == [] and state.hp[0] == before  # the hero struck first: the enemy never attacked
+    assert enemy_hps(state) == [] and state.hp(0) == before  # the hero struck first: the enemy never attacked
     faster = _solo_fighter(["fighter_strike"])
     fight(faster, ["goblin"])
     set_enemy(faster, 0, attack=20, defense=0, speed=4, hp=1)
     assert faster.initiative() == [(False, 0, -1), (True, 0, 0)]
     done(faster)
-    assert faster.hp[0] == before - 10
+    assert faster.hp(0) == before - 10
 
 
 def test_buffs_played_before_initiative_change_the_order() -> None:
@@ -132,10 +155,10 @@ def test_defense_cards_played_in_response_reduce_the_damage() -> None:
     state = _solo_fighter(["fighter_guard", "fighter_strike"])
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=13, defense=99, speed=9, hp=5)
-    before = state.hp[0]
+    before = state.hp(0)
     play(state, "fighter_guard")  # defense 10 + 2
     done(state)
-    assert state.hp[0] == before - 1
+    assert state.hp(0) == before - 1
 
 
 def test_burying_any_card_gives_plus_one_attack_or_defense_to_any_hero() -> None:
@@ -150,9 +173,9 @@ def test_burying_any_card_gives_plus_one_attack_or_defense_to_any_hero() -> None
     attack_before = state.hero_attack(0, 0)
     bury_for(state, "fighter_rally", hero=0, attack=True)
     assert state.hero_attack(0, 0) == attack_before + 1
-    bottom = named(state.decks[0].cards[: state.decks[0].face_up])
+    bottom = named(buried(state, 0))
     assert sorted(bottom) == ["fighter_cleave", "fighter_rally"]  # buried face up under the Hero Deck
-    assert state.counters[0][3][cid("fighter_cleave")] == 1
+    assert state.stats.get(0, 3, cid("fighter_cleave")) == 1
 
 
 def test_only_one_multiplier_per_stat_applies_each_round_and_it_multiplies_the_card_numbers() -> None:
@@ -173,12 +196,12 @@ def test_once_per_combat_cards_are_set_aside_until_the_combat_ends_then_buried()
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=0, defense=0, speed=0, hp=2)
     play(state, "fighter_rally")  # draws: once per combat
-    assert named(state.aside[0]) == ["fighter_rally"]
+    assert named(zone(state, 0, ASIDE)) == ["fighter_rally"]
     done(state)  # round 1: one hit, the rally stays aside
-    assert named(state.aside[0]) == ["fighter_rally"] and state.in_combat
+    assert named(zone(state, 0, ASIDE)) == ["fighter_rally"] and state.in_combat()
     done(state)  # round 2: the goblin dies, combat ends
-    assert not state.in_combat and state.aside[0] == []
-    assert cid("fighter_rally") in state.decks[0].cards[: state.decks[0].face_up]
+    assert not state.in_combat() and zone(state, 0, ASIDE) == []
+    assert cid("fighter_rally") in buried(state, 0)
 
 
 def test_stats_reset_used_cards_are_buried_and_each_hero_draws_one_at_the_end_of_a_round() -> None:
@@ -187,11 +210,11 @@ def test_stats_reset_used_cards_are_buried_and_each_hero_draws_one_at_the_end_of
     set_enemy(state, 0, attack=0, defense=99, speed=0, hp=5)
     play(state, "fighter_strike")
     play(state, "fighter_guard")  # the hand is empty: nothing left to plan, the round runs
-    assert state.phase == PLAN and state.combat_round == 2
+    assert phase(state) == PLAN and state.numbers[COMBAT_ROUND] == 2
     assert state.hero_attack(0, 0) == 4 and state.hero_defense(0, 0) == 10  # back to base
-    assert sorted(named(state.decks[0].cards[: state.decks[0].face_up])) == ["fighter_guard", "fighter_strike"]
-    assert named(state.hands[0]) == ["fighter_guard"]  # the one draw of the round
-    assert state.in_play[0] == []
+    assert sorted(named(buried(state, 0))) == ["fighter_guard", "fighter_strike"]
+    assert named(state.hand(0)) == ["fighter_guard"]  # the one draw of the round
+    assert zone(state, 0, IN_PLAY) == []
 
 
 def test_with_several_enemies_attack_cards_are_assigned_to_one_enemy() -> None:
@@ -202,7 +225,7 @@ def test_with_several_enemies_attack_cards_are_assigned_to_one_enemy() -> None:
     play(state, "fighter_strike", enemy=1)
     assert state.hero_attack(0, 0) == 4 and state.hero_attack(0, 1) == 6
     done(state)
-    assert state.enemy_hp == [4, 3]
+    assert enemy_hps(state) == [4, 3]
 
 
 def test_every_enemy_attacks_every_hero_once_on_its_initiative() -> None:
@@ -214,15 +237,15 @@ def test_every_enemy_attacks_every_hero_once_on_its_initiative() -> None:
     set_enemy(state, 0, attack=11, defense=99, speed=9, hp=5)
     set_enemy(state, 1, attack=12, defense=99, speed=9, hp=5)
     finish_planning(state)
-    assert state.hp == [12 - 1 - 2, 12 - 3 - 4]  # defense 10 and 8 against attacks 11 and 12
+    assert hps(state) == [12 - 1 - 2, 12 - 3 - 4]  # defense 10 and 8 against attacks 11 and 12
 
 
 def test_a_mini_boss_land_is_fought_with_its_own_stats() -> None:
     state = _solo_fighter(["fighter_strike"])
     land = cid("troll_bridge")
-    fight(state, ["troll_bridge"], kinds=[ENEMY_MINI_BOSS])
-    assert state.enemy_stats == [state.config.stats_12[land]]
-    assert state.enemy_hp == [state.config.stats_12[land][3]]
+    fight(state, ["troll_bridge"], kind=ENEMY_MINI_BOSS)
+    assert enemy_stats(state) == [state.config.stats_12[land][:3]]
+    assert enemy_hps(state) == [state.config.stats_12[land][3]]
 
 
 def test_combat_ends_when_every_enemy_is_dead_and_play_goes_on() -> None:
@@ -230,7 +253,7 @@ def test_combat_ends_when_every_enemy_is_dead_and_play_goes_on() -> None:
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=0, defense=0, speed=0, hp=1)
     done(state)
-    assert not state.in_combat and state.phase == REVEAL
+    assert not state.in_combat() and phase(state) == REVEAL
 
 
 # The Necromancer box's Combat Modifier card (necrotic_aura, our design).
@@ -243,24 +266,25 @@ def _fighter_and_rogue_with_a_dead_healer(overrides: dict[str, object] | None = 
     set_hand(state, 0, ["fighter_strike"])
     set_hand(state, 1, ["rogue_strike"])
     state._kill_hero(2)
+    reask(state)
     return state
 
 
 def test_the_combat_modifier_gives_every_enemy_one_attack_per_dead_hero_counted_each_round() -> None:
     state = _fighter_and_rogue_with_a_dead_healer()
-    assert named(state.config.combat_modifiers) == ["necrotic_aura"]
+    assert named(state.config.decks.combat_modifiers) == ["necrotic_aura"]
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=11, defense=99, speed=0, hp=50)
-    assert state.enemy_attack_bonus == 1 and state.enemy_attack(0) == 12
-    state.hp[1] = 4
+    assert state.numbers[ENEMY_ATTACK_BONUS] == 1 and state.enemy_attack(0) == 12
+    set_hp(state, 1, 4)
     finish_planning(state)
     # Round 1: attack 11 + 1 against defense 10 and 8; the rogue (4 HP) dies.
-    assert state.hp == [12 - 2, 0, 0] and state.alive == [True, False, False]
+    assert hps(state) == [12 - 2, 0, 0] and alive(state) == [True, False, False]
     # Round 2 counts two dead heroes: attack 11 + 2 against defense 10.
-    assert state.combat_round == 2 and state.enemy_attack(0) == 13
+    assert state.numbers[COMBAT_ROUND] == 2 and state.enemy_attack(0) == 13
     finish_planning(state)
-    assert state.hp[0] == 12 - 2 - 3
-    assert state.modifier_triggers == 3 and state.game_columns()["modifier_triggers"] == 3
+    assert state.hp(0) == 12 - 2 - 3
+    assert state.numbers[MODIFIER_TRIGGERS] == 3 and state.game_columns()["modifier_triggers"] == 3
 
 
 def test_the_combat_modifier_does_nothing_while_every_hero_lives() -> None:
@@ -270,7 +294,8 @@ def test_the_combat_modifier_does_nothing_while_every_hero_lives() -> None:
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=11, defense=99, speed=0, hp=50)
     finish_planning(state)
-    assert state.hp == [12 - 1, 12 - 3] and state.enemy_attack_bonus == 0 and state.modifier_triggers == 0
+    assert hps(state) == [12 - 1, 12 - 3]
+    assert state.numbers[ENEMY_ATTACK_BONUS] == 0 and state.numbers[MODIFIER_TRIGGERS] == 0
 
 
 @pytest.mark.parametrize("overrides", [
@@ -278,12 +303,12 @@ def test_the_combat_modifier_does_nothing_while_every_hero_lives() -> None:
 ])
 def test_without_the_combat_modifier_a_dead_hero_does_not_strengthen_the_enemies(overrides: dict[str, object]) -> None:
     state = _fighter_and_rogue_with_a_dead_healer(overrides)
-    assert state.config.combat_modifiers == () and state.config.modifier_effects == ()
+    assert state.config.decks.combat_modifiers == () and state.config.decks.modifier_effects == ()
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=11, defense=99, speed=0, hp=50)
     assert state.enemy_attack(0) == 11
     finish_planning(state)
-    assert state.hp == [12 - 1, 12 - 3, 0] and state.modifier_triggers == 0
+    assert hps(state) == [12 - 1, 12 - 3, 0] and state.numbers[MODIFIER_TRIGGERS] == 0
 
 
 def test_a_combat_modifier_built_from_party_primitives_acts_at_the_start_of_every_round() -> None:
@@ -295,9 +320,10 @@ def test_a_combat_modifier_built_from_party_primitives_acts_at_the_start_of_ever
     set_enemy(state, 0, attack=11, defense=99, speed=0, hp=50)
     assert state.hero_attack(0, 0) == 4 + 1 and state.hero_defense(0, 0) == 10 + 2
     finish_planning(state)
-    assert state.hp == [12, 12 - 1]  # attack 11 against defense 12 and 10
+    assert hps(state) == [12, 12 - 1]  # attack 11 against defense 12 and 10
     # The round's bonuses were reset and the modifier acted again for round 2.
-    assert state.combat_round == 2 and state.hero_defense(1, 0) == 8 + 2 and state.modifier_triggers == 2
+    assert state.numbers[COMBAT_ROUND] == 2 and state.hero_defense(1, 0) == 8 + 2
+    assert state.numbers[MODIFIER_TRIGGERS] == 2
 
 
 # Several enemies: "Only Base Stats will apply to both monsters. The Party will
@@ -325,7 +351,7 @@ def test_with_two_enemies_a_defense_card_guard_party_defense_or_negate_counts_ag
     protected = {"fighter_guard": 3 - 2, "fighter_cover": 0, "fighter_war_banner": 1, "wizard_mirror_image": 0}[card]
     assert state.damage_from(0, 0) == 3 and state.damage_from(0, 1) == protected
     finish_planning(state)
-    assert state.hp[0] == 12 - 3 - protected  # the goblin's attack is not reduced
+    assert state.hp(0) == 12 - 3 - protected  # the goblin's attack is not reduced
 
 
 def test_with_two_enemies_a_card_buried_for_one_defense_counts_against_one_enemy() -> None:
@@ -333,7 +359,7 @@ def test_with_two_enemies_a_card_buried_for_one_defense_counts_against_one_enemy
     bury_for(state, "fighter_strike", hero=0, enemy=0)
     assert state.damage_from(0, 0) == 2 and state.damage_from(0, 1) == 3
     finish_planning(state)
-    assert state.hp[0] == 12 - 2 - 3
+    assert state.hp(0) == 12 - 2 - 3
 
 
 def test_with_two_enemies_every_play_offers_each_living_enemy_and_one_enemy_offers_one_target() -> None:
@@ -341,7 +367,7 @@ def test_with_two_enemies_every_play_offers_each_living_enemy_and_one_enemy_offe
     plays = [state.describe_action(action) for action in state.legal_actions()
              if state.describe_action(action).startswith("play fighter_guard")]
     assert plays == ["play fighter_guard against goblin (enemy 0)", "play fighter_guard against wolf (enemy 1)"]
-    state.enemy_hp[0] = 0  # with one enemy left there is nothing to choose
+    set_enemy_hp(state, 0, 0)  # with one enemy left there is nothing to choose
     plays = [state.describe_action(action) for action in state.legal_actions()
              if state.describe_action(action).startswith("play fighter_guard")]
     assert plays == ["play fighter_guard against wolf (enemy 1)"]
@@ -387,7 +413,7 @@ def test_with_two_enemies_each_hero_attacks_each_at_its_own_speed_against_it() -
     set_enemy(state, 1, attack=0, defense=0, speed=4, hp=1)
     assert state.initiative() == [(False, 0, -1), (True, 0, 0), (True, 0, 1), (False, 1, -1)]
     done(state)
-    assert not state.in_combat  # both killed in one round
+    assert not state.in_combat()  # both killed in one round
 
 
 # Planning: skills "may be used anytime within the combat (even out of turn)".
@@ -410,9 +436,9 @@ def test_anytime_planning_asks_a_hero_again_after_a_teammate_acts_until_everyone
     play(state, "healer_strike")  # the healer acts...
     done(state)
     asked.append(state.current_player)  # ...so the fighter may answer
-    assert asked == [1, 0] and state.combat_round == 1
+    assert asked == [1, 0] and state.numbers[COMBAT_ROUND] == 1
     done(state)  # the healer's pass and the fighter's: everyone passed in a row, the round runs
-    assert state.combat_round == 2 and state.current_player == 0
+    assert state.numbers[COMBAT_ROUND] == 2 and state.current_player == 0
 
 
 def test_once_planning_asks_each_hero_once_per_round_in_turn() -> None:
@@ -420,4 +446,4 @@ def test_once_planning_asks_each_hero_once_per_round_in_turn() -> None:
     done(state)
     play(state, "healer_strike")
     done(state)
-    assert state.combat_round == 2 and state.current_player == 0
+    assert state.numbers[COMBAT_ROUND] == 2 and state.current_player == 0

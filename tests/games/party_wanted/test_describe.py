@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from simcore.describe import StateView, Zone, describe_state
 from simcore.games.party_wanted import GAME
+from simcore.games.party_wanted.rules import MINIONS
 
-from .helpers import act, cid, fight, ids, named, party, set_enemy, set_hand
+from .helpers import answer, cid, fight, named, party, set_enemy, set_enemy_hp, set_hand, set_zone, tier
 
 
 def _table_zone(view: StateView, name: str) -> Zone | None:
@@ -17,9 +18,9 @@ def test_every_hero_s_hand_class_and_hp_are_shown() -> None:
     set_hand(state, 1, ["wizard_strike", "wizard_strike"])
     view = describe_state(GAME, state)
     for seat in range(3):
-        assert list(view.seats[seat].hand) == named(state.hands[seat], state.config)
+        assert list(view.seats[seat].hand) == named(state.hand(seat), state.config)
         facts = {fact.name: fact.value for fact in view.seats[seat].facts}
-        assert facts["HP"] == f"{state.hp[seat]} of {state.max_hp(seat)}"
+        assert facts["HP"] == f"{state.hp(seat)} of {state.max_hp(seat)}"
     assert [seat.title for seat in view.seats] == ["fighter", "wizard", "healer"]
     assert view.seats[1].hand == ("wizard_strike", "wizard_strike")
 
@@ -31,8 +32,8 @@ def test_revealing_a_land_moves_it_from_face_down_to_face_up_in_its_tier() -> No
     hidden = _table_zone(before, f"{bottom}, face down")
     assert hidden is not None and hidden.hidden and len(hidden.cards) == 3
     assert _table_zone(before, f"{bottom}, face up") == Zone(f"{bottom}, face up", ())
-    state.tiers[2][1] = cid("quiet_glade")
-    act(state, 1)
+    tier(state, 2)[1] = cid("quiet_glade")
+    answer(state, 1)
     after = describe_state(GAME, state)
     assert _table_zone(after, f"{bottom}, face up") == Zone(f"{bottom}, face up", ("quiet_glade",))
     still_hidden = _table_zone(after, f"{bottom}, face down")
@@ -43,7 +44,7 @@ def test_a_fight_lists_the_enemies_with_their_hp_and_a_killed_one_as_dead() -> N
     state = party("fighter")
     fight(state, ["goblin", "goblin"])
     set_enemy(state, 0, attack=2, defense=1, speed=3, hp=4)
-    state.enemy_hp[1] = 0
+    set_enemy_hp(state, 1, 0)
     view = describe_state(GAME, state)
     assert _table_zone(view, "enemies") == Zone("enemies", ("goblin", "goblin"))
     facts = {fact.name: fact.value for fact in view.table_facts}
@@ -55,6 +56,6 @@ def test_a_necromancers_minions_in_play_are_a_zone_of_its_panel() -> None:
     state = party("necromancer,fighter")
     view = describe_state(GAME, state)
     assert "minions in play" not in [zone.name for zone in view.seats[0].zones]
-    state.minions[0] = ids(["necromancer_zombie_minion"])
+    set_zone(state, 0, MINIONS, ["necromancer_zombie_minion"])
     zones = {zone.name: zone.cards for zone in describe_state(GAME, state).seats[0].zones}
     assert zones["minions in play"] == ("necromancer_zombie_minion",)

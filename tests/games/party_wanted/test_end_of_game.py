@@ -3,15 +3,40 @@ hero dead); Party mode goes on after a wipe; caps stop endless games."""
 
 from __future__ import annotations
 
-from simcore.games.party_wanted.rules import END_PARTY_DEAD, END_ROUND_CAP, END_TURN_CAP, END_VICTORY, REVEAL
+from simcore.games.party_wanted.rules import (
+    BOSS_POOL,
+    END_PARTY_DEAD,
+    END_ROUND_CAP,
+    END_TURN_CAP,
+    END_VICTORY,
+    LEVEL,
+    REVEAL,
+    WIPES,
+)
 
-from .helpers import act, done, fight, party, set_enemy, set_hand
+from .helpers import (
+    act,
+    alive,
+    answer,
+    boss_kills,
+    cid,
+    done,
+    fight,
+    hps,
+    party,
+    phase,
+    reask,
+    set_enemy,
+    set_hand,
+    set_number,
+    tier,
+)
 
 
 def test_killing_the_level_four_boss_wins_for_every_seat() -> None:
     state = party("fighter,wizard,healer")
-    state.level = 4
-    state.tiers[0][0] = state.config.names.index("dragon")
+    set_number(state, LEVEL, 4)
+    tier(state, 0)[0] = cid("dragon")
     for seat in range(3):
         set_hand(state, seat, ["fighter_strike"] if seat == 0 else [])
     fight(state, ["dragon"])
@@ -19,7 +44,7 @@ def test_killing_the_level_four_boss_wins_for_every_seat() -> None:
     done(state)
     assert state.is_terminal() and state.end_reason() == END_VICTORY
     assert state.winners() == [0, 1, 2] and state.returns() == [1.0, 1.0, 1.0]
-    assert state.boss_kills == [0, 0, 0, 1] and state.current_player == -1
+    assert boss_kills(state) == [0, 0, 0, 1] and state.current_player == -1
 
 
 def test_the_party_loses_together_when_every_hero_is_dead() -> None:
@@ -37,7 +62,8 @@ def test_the_party_loses_together_when_every_hero_is_dead() -> None:
 def test_one_dead_hero_is_not_the_end() -> None:
     state = party("fighter,wizard")
     state._damage_hero(0, 99)
-    assert not state.alive[0] and not state.is_terminal()
+    reask(state)
+    assert not state.alive(0) and not state.is_terminal()
 
 
 def test_in_party_mode_the_game_goes_on_after_a_wipe_at_the_next_level() -> None:
@@ -47,33 +73,33 @@ def test_in_party_mode_the_game_goes_on_after_a_wipe_at_the_next_level() -> None
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=99, defense=99, speed=9, hp=5)
     done(state)
-    assert not state.is_terminal() and state.wipes == 1
+    assert not state.is_terminal() and state.numbers[WIPES] == 1
     assert state.game_columns()["wipes"] == 1 and state.game_columns()["first_wipe_level"] == 1
-    while state.phase != REVEAL:
+    while phase(state) != REVEAL:
         act(state, state.legal_actions()[0])  # each hero adds one class or utility card
-    assert state.level == 2 and all(state.alive) and state.boss_kills == [0, 0, 0, 0]
-    assert state.hp == [state.max_hp(seat) for seat in range(2)]
+    assert state.numbers[LEVEL] == 2 and all(alive(state)) and boss_kills(state) == [0, 0, 0, 0]
+    assert hps(state) == [state.max_hp(seat) for seat in range(2)]
 
 
 def test_in_party_mode_a_wipe_at_level_four_stays_at_level_four() -> None:
     state = party("fighter", overrides={"rules.party_mode": True})
-    state.level = 4
-    state.tiers[0][0] = state.config.names.index("lich")
-    state.boss_pools[0].append(state.config.names.index("goblin_chief"))
+    set_number(state, LEVEL, 4)
+    tier(state, 0)[0] = cid("lich")
+    state.zones[BOSS_POOL].add(cid("goblin_chief"))
     set_hand(state, 0, ["fighter_strike"])
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=99, defense=99, speed=9, hp=5)
     done(state)
-    while state.phase != REVEAL:
+    while phase(state) != REVEAL:
         act(state, state.legal_actions()[0])
-    assert state.level == 4 and not state.is_terminal()
-    assert state.config.boss_levels[state.tiers[0][0]] == 4
+    assert state.numbers[LEVEL] == 4 and not state.is_terminal()
+    assert state.config.boss_levels[state.boss()] == 4
     assert state.game_columns()["first_wipe_level"] == 4
 
 
 def test_the_turn_cap_ends_a_game_that_would_go_on() -> None:
     state = party("fighter", overrides={"rules.max_turns": 1})
-    act(state, 0)
+    answer(state, 0)
     while not state.is_terminal():
         act(state, state.legal_actions()[0])
     assert state.end_reason() in (END_TURN_CAP, END_PARTY_DEAD) and state.turns() <= 1

@@ -14,24 +14,52 @@ from simcore.games.party_wanted.config import ARMOR
 from simcore.games.party_wanted.rules import (
     ADD,
     ADD_ANY_CARD,
+    BUILD_POOL_CARD,
     BURY,
     DONE,
     END_VICTORY,
+    HAND_POSITION,
     ITEMS,
+    ITEMS_HELD,
     SOCIAL,
-    T_ADD,
+    TAKE_PART,
     PartyState,
 )
+from simcore.kit.decisions import Task
 from simcore.play import play_game
 from simcore.rng import Generator
 from simcore.seeding import make_rng
 
-from .helpers import DEFAULT, act, cid, configured, fight, ids, named, party, set_enemy, set_hand
+from .helpers import (
+    DEFAULT,
+    act,
+    answer,
+    cid,
+    configured,
+    counter,
+    fight,
+    legal_values,
+    named,
+    party,
+    phase,
+    place_land,
+    set_enemy,
+    set_hand,
+    set_hp,
+    set_zone,
+    start,
+)
 
 
 def _choice(state: PartyState) -> int:
     agent = PartyHeuristicAgent(state.current_player, Generator(0))
     return agent.choose(state, state.legal_actions())
+
+
+def _card_to_add(state: PartyState, cards: list[int], seed: int) -> int:
+    """The card seat 0's heuristic Adds out of ``cards``."""
+    legal = [BUILD_POOL_CARD.encode(card) for card in cards]
+    return BUILD_POOL_CARD.value(card_to_add(state, 0, legal, make_rng(seed)))
 
 
 STEADY = {"heroes.fighter.attack": [4, 4, 4, 4], "heroes.fighter.defense": [10, 10, 10, 10]}
@@ -67,65 +95,64 @@ def test_it_protects_the_hero_in_danger_first() -> None:
     set_hand(state, 1, ["healer_strike"])
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=state.hero_defense(1, 0) + 4, defense=6, speed=9, hp=5)
-    state.hp[1] = 3  # the healer would die
+    set_hp(state, 1, 3)  # the healer would die
     action = _choice(state)
     assert state.describe_action(action) == "play fighter_cover on seat 1 against goblin"
     act(state, action)
-    assert state.incoming_damage(1) < state.hp[1]
+    assert state.incoming_damage(1) < state.hp(1)
 
 
 def test_outside_combat_it_buries_the_least_valuable_card() -> None:
     state = party("fighter")
     set_hand(state, 0, ["fighter_strike", "fighter_power_strike"])
-    state.tiers[state.tier][0] = cid("quiet_glade")
-    act(state, 0)
-    assert state.phase == BURY
-    buried = named([state.hands[0][_choice(state)]])[0]
-    worths = {name: card_worth(DEFAULT, cid(name)) for name in named(state.hands[0])}
+    place_land(state, "quiet_glade", slot=0)
+    answer(state, 0)
+    assert phase(state) == BURY
+    buried = named([state.hand(0)[HAND_POSITION.value(_choice(state))]])[0]
+    worths = {name: card_worth(DEFAULT, cid(name)) for name in named(state.hand(0))}
     assert worths[buried] == min(worths.values())
 
 
 def test_it_adds_a_near_best_card_and_values_a_new_effect_above_one_more_of_what_the_deck_has() -> None:
     state = party("fighter")
-    state.tasks = [(T_ADD, 0, 1, ADD_ANY_CARD)]
-    state._run()
-    assert state.phase == ADD
-    legal = list(state.legal_actions())
+    start(state, Task(ADD, 0, ADD_ANY_CARD))
+    assert phase(state) == ADD
+    legal = legal_values(state)
     assert cid("fighter_power_strike") in legal  # a land's Add may take an attack card
     # +4 attack is worth more than guard 3 alone, but the deck holds four attack cards already
     power_strike, cover = cid("fighter_power_strike"), cid("fighter_cover")
     assert card_worth(DEFAULT, power_strike) > card_worth(DEFAULT, cover)
-    assert {card_to_add(state, 0, [power_strike, cover], make_rng(seed)) for seed in range(20)} == {cover}
-    chosen = {card_to_add(state, 0, legal, make_rng(seed)) for seed in range(40)}
+    assert {_card_to_add(state, [power_strike, cover], seed) for seed in range(20)} == {cover}
+    chosen = {_card_to_add(state, legal, seed) for seed in range(40)}
     best = max(legal, key=lambda card: card_worth(DEFAULT, card))
     assert chosen == {best}  # nothing else comes near: no choice
     # Two new effects of near-equal worth (negate 3.0, party speed 2.4): the generator picks either.
     wizard = party("wizard")
     near = [cid("wizard_mirror_image"), cid("wizard_haste")]
-    assert {card_to_add(wizard, 0, near, make_rng(seed)) for seed in range(40)} == set(near)
+    assert {_card_to_add(wizard, near, seed) for seed in range(40)} == set(near)
 
 
 def test_it_takes_part_in_a_social_unless_its_dare_would_leave_it_under_half_its_hp() -> None:
     for hp, joins in ((12, 1), (6, 0)):
         state = party("fighter,wizard", overrides={"heroes.wizard.speed": [9, 9, 9, 9]})
-        state.hp[1] = hp * state.max_hp(1) // 12
-        state.tiers[state.tier][0] = cid("tavern")  # a drinking contest: 1 damage, draw 2
-        act(state, 0)
-        assert state.phase == SOCIAL and state.current_player == 1
-        assert _choice(state) == joins, hp
+        set_hp(state, 1, hp * state.max_hp(1) // 12)
+        place_land(state, "tavern", slot=0)  # a drinking contest: 1 damage, draw 2
+        answer(state, 0)
+        assert phase(state) == SOCIAL and state.current_player == 1
+        assert TAKE_PART.value(_choice(state)) == joins, hp
 
 
 def test_before_damage_outside_combat_it_uses_an_item_only_to_save_a_hero() -> None:
     for hp, uses in ((2, True), (9, False)):
         state = party("fighter,wizard", overrides={"rules.heal_between_turns": "none",
                                                    "heroes.wizard.speed": [9, 9, 9, 9]})
-        state.items[1] = ids(["lucky_charm"])
-        state.hp[0] = hp
-        state.tiers[state.tier][0] = cid("spike_trap")  # 2 damage to every hero
-        act(state, 0)
-        while state.phase == SOCIAL:
-            act(state, 0)
-        assert state.phase == ITEMS
+        set_zone(state, 1, ITEMS_HELD, ["lucky_charm"])
+        set_hp(state, 0, hp)
+        place_land(state, "spike_trap", slot=0)  # 2 damage to every hero
+        answer(state, 0)
+        while phase(state) == SOCIAL:
+            answer(state, 0)
+        assert phase(state) == ITEMS
         action = _choice(state)
         assert (action != DONE) == uses
         if uses:
@@ -157,7 +184,7 @@ def test_it_never_plays_a_card_that_lowers_its_defense_where_that_would_kill_it(
         fight(state, ["goblin"])
         # Both miss by one (party attack +1: two hits); 1 damage to the fighter, 2 with its defense -1.
         set_enemy(state, 0, attack=11, defense=5, speed=9, hp=9)
-        state.hp[0] = hp
+        set_hp(state, 0, hp)
         choice = state.describe_action(_choice(state))
         assert choice.startswith("play fighter_shout") == plays, (hp, choice)
 
@@ -186,7 +213,7 @@ def test_with_two_enemies_it_designates_its_defense_to_the_enemy_that_would_kill
     fight(state, ["goblin", "wolf"])
     set_enemy(state, 0, attack=10, defense=99, speed=9, hp=5)  # harmless against defense 10
     set_enemy(state, 1, attack=14, defense=99, speed=9, hp=5)  # 4 damage
-    state.hp[0] = 3
+    set_hp(state, 0, 3)
     assert state.describe_action(_choice(state)) == "play fighter_block against wolf (enemy 1)"
 
 
@@ -215,7 +242,7 @@ def test_over_two_thousand_games_every_card_the_heroes_could_often_play_was_play
             state = play_game(GAME, config, n_players, seed, [parse_agent_spec("heuristic")] * n_players).state
             assert isinstance(state, PartyState)
             for seat in range(n_players):
-                for card, (offered, taken) in enumerate(zip(state.counters[seat][4], state.counters[seat][2],
+                for card, (offered, taken) in enumerate(zip(counter(state, seat, 4), counter(state, seat, 2),
                                                             strict=True)):
                     playable[config.names[card]] += offered
                     played[config.names[card]] += taken

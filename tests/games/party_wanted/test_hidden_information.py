@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from simcore.games.party_wanted.rules import PartyState
+from simcore.games.party_wanted.rules import ADD, BOSS_POOL, MONSTER_DECK, PartyState
 from simcore.rng import Generator
 
-from .helpers import DEFAULT
+from .helpers import DEFAULT, deck, done, fight, party, phase, reveal, revealed, set_enemy, set_hand, tier
 
 
 def _states(seeds: range, n_players: int = 3) -> Iterator[PartyState]:
@@ -20,6 +20,11 @@ def _states(seeds: range, n_players: int = 3) -> Iterator[PartyState]:
             yield state
             actions = state.legal_actions()
             state.apply(actions[agent.below(len(actions))])
+
+
+def tiers(state: PartyState) -> list[list[int]]:
+    """The cards of every Pyramid tier."""
+    return [list(state.tier_zone(row).cards) for row in range(state.tier_count())]
 
 
 def test_every_seat_sees_the_same_open_table() -> None:
@@ -35,8 +40,8 @@ def test_resample_hidden_keeps_the_observation_and_redraws_the_face_down_order()
         assert copy.observation(0) == state.observation(0)
         assert copy.legal_actions() == state.legal_actions()
         for seat in range(state.n_players):
-            assert Counter(copy.decks[seat].cards) == Counter(state.decks[seat].cards)
-        changed += copy.monster_deck.cards != state.monster_deck.cards or copy.tiers != state.tiers
+            assert Counter(deck(copy, seat).cards) == Counter(deck(state, seat).cards)
+        changed += copy.zones[MONSTER_DECK].cards != state.zones[MONSTER_DECK].cards or tiers(copy) != tiers(state)
     assert changed > 0
 
 
@@ -55,6 +60,33 @@ def test_clone_is_an_exact_and_independent_copy() -> None:
     copy = state.clone()
     assert copy.observation(0) == state.observation(0)
     copy.apply(copy.legal_actions()[0])
-    copy.hands[0].append(copy.decks[0].cards.pop())
+    copy.hand(0).append(deck(copy, 0).take_top())
     assert copy.observation(0) != state.observation(0)
     assert state.observation(0) == PartyState.new_game(DEFAULT, 2, 9, None).observation(0)
+
+
+def test_revealed_lands_stay_in_their_slots_and_the_face_down_ones_stay_in_the_pyramid_through_resampling() -> None:
+    state = party("fighter,wizard")
+    reveal(state, 1)
+    land = tier(state, 2)[1]
+    face_down = sorted([*tier(state, 1), tier(state, 2)[0], tier(state, 2)[2]])
+    for seed in range(20):
+        copy = state.resample_hidden(0, Generator(seed))
+        assert tier(copy, 2)[1] == land and revealed(copy, 2, 1)
+        assert sorted([*tier(copy, 1), tier(copy, 2)[0], tier(copy, 2)[2]]) == face_down
+
+
+def test_after_a_party_mode_wipe_resampling_keeps_the_pyramid_top_empty_and_the_boss_in_its_pool() -> None:
+    """Before the kit, re-sampling drew a boss onto the empty top of the
+    Pyramid (and put the empty slot, -1, into the boss pool)."""
+    state = party("fighter,wizard", overrides={"rules.party_mode": True})
+    set_hand(state, 0, ["fighter_strike"])
+    set_hand(state, 1, [])
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=99, defense=99, speed=9, hp=5)
+    done(state)
+    assert phase(state) == ADD and state.boss() == -1  # the level-1 boss went back to its pool
+    pool = sorted(state.zones[BOSS_POOL].cards)
+    for seed in range(10):
+        copy = state.resample_hidden(0, Generator(seed))
+        assert copy.boss() == -1 and sorted(copy.zones[BOSS_POOL].cards) == pool

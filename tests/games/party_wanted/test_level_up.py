@@ -7,18 +7,54 @@ from __future__ import annotations
 from collections import Counter
 
 from simcore.games.party_wanted.config import ULTIMATE
-from simcore.games.party_wanted.rules import ADD, VOTE, PartyState
+from simcore.games.party_wanted.rules import (
+    ADD,
+    ASIDE,
+    BUILD_POOL,
+    BURY,
+    HOLDER,
+    IN_PLAY,
+    ITEMS_HELD,
+    LAND_DECK,
+    LEVEL,
+    ORDER,
+    REVEAL,
+    TIER,
+    TREASURE_DECK,
+    VOTE,
+    PartyState,
+)
 
-from .helpers import act, fight, finish_planning, party, set_enemy, set_hand
+from .helpers import (
+    act,
+    answer,
+    boss_kills,
+    classes,
+    deck,
+    fight,
+    finish_planning,
+    hps,
+    legal_values,
+    party,
+    phase,
+    reask,
+    revealed,
+    set_enemy,
+    set_hand,
+    set_hp,
+    set_number,
+    tier,
+    zone,
+)
 
 
 def _kill_boss(state: PartyState) -> None:
     """Fight the pyramid's boss and kill it in one round."""
     for seat in range(state.n_players):
         set_hand(state, seat, ["fighter_strike"] if seat == 0 else [])
-    state.revealed[0][0] = True
-    state.holder = 0
-    fight(state, [state.config.names[state.tiers[0][0]]])
+    state.tier_zone(0).reveal(0)
+    set_number(state, HOLDER, 0)
+    fight(state, [state.config.names[state.boss()]])
     set_enemy(state, 0, attack=0, defense=0, speed=0, hp=1)
     finish_planning(state)
 
@@ -26,24 +62,24 @@ def _kill_boss(state: PartyState) -> None:
 def _finish_level_up(state: PartyState) -> list[int]:
     """Play the level-up choices; return who got the Ultimate vote choices."""
     votes: list[int] = []
-    while state.phase in (ADD, VOTE) or state.phase == 2:
-        if state.phase == VOTE:
-            votes = list(state.legal_actions())
+    while phase(state) in (ADD, VOTE, ORDER):
+        if phase(state) == VOTE:
+            votes = legal_values(state)
         act(state, state.legal_actions()[0])
     return votes
 
 
 def test_killing_the_boss_gives_each_hero_a_treasure_and_an_added_card() -> None:
     state = party("fighter,wizard")
-    treasures_before = len(state.treasure_deck.cards)
-    pools_before = [len(pool) for pool in state.pools]
+    treasures_before = len(state.zones[TREASURE_DECK].cards)
+    pools_before = [len(zone(state, seat, BUILD_POOL)) for seat in range(2)]
     _kill_boss(state)
-    assert state.phase == ADD and state.boss_kills[0] == 1
+    assert phase(state) == ADD and boss_kills(state)[0] == 1
     _finish_level_up(state)
-    held = sum(len(items) for items in state.items)
-    buried = state.treasure_deck.face_up
-    assert held + buried == 2 and len(state.treasure_deck.cards) == treasures_before - held
-    assert [len(pool) for pool in state.pools] == [size - 1 for size in pools_before]
+    held = sum(len(zone(state, seat, ITEMS_HELD)) for seat in range(2))
+    buried = state.zones[TREASURE_DECK].face_up
+    assert held + buried == 2 and len(state.zones[TREASURE_DECK].cards) == treasures_before - held
+    assert [len(zone(state, seat, BUILD_POOL)) for seat in range(2)] == [size - 1 for size in pools_before]
 
 
 def _ultimate_votes(composition: str, bosses: int) -> list[bool]:
@@ -70,59 +106,62 @@ def test_a_solo_hero_adds_the_ultimate_after_the_third_boss() -> None:
     for boss in range(3):
         _kill_boss(state)
         _finish_level_up(state)
-        has_ultimate = any(state.config.kinds[card] == ULTIMATE for card in state.decks[0].cards + state.hands[0])
+        has_ultimate = any(state.config.kinds[card] == ULTIMATE for card in deck(state, 0).cards + state.hand(0))
         assert has_ultimate == (boss == 2)
 
 
 def test_the_voted_hero_adds_its_ultimate_to_its_hero_deck() -> None:
     state = party("fighter,wizard,healer,rogue")
     _kill_boss(state)
-    while state.phase != VOTE:
+    while phase(state) != VOTE:
         act(state, state.legal_actions()[0])
-    act(state, 2)
+    answer(state, 2)
     ultimate = state.config.names.index("healer_ultimate")
-    assert ultimate not in state.pools[2] and ultimate in state.decks[2].cards + state.hands[2]
+    assert ultimate not in zone(state, 2, BUILD_POOL) and ultimate in deck(state, 2).cards + state.hand(2)
 
 
 def test_the_next_level_card_resets_hp_to_the_new_maximum() -> None:
     state = party("fighter,wizard")
-    state.hp = [2, 3]
+    set_hp(state, 0, 2)
+    set_hp(state, 1, 3)
     _kill_boss(state)
     _finish_level_up(state)
-    assert state.level == 2
-    assert state.hp == [state.max_hp(seat) for seat in range(2)]
-    assert [state.max_hp(seat) for seat in range(2)] >= [state.config.class_hp[cls][1] for cls in state.classes]
-    assert state.base_attack(0) == state.config.class_attack[state.classes[0]][1]
+    assert state.numbers[LEVEL] == 2
+    assert hps(state) == [state.max_hp(seat) for seat in range(2)]
+    assert [state.max_hp(seat) for seat in range(2)] >= [state.config.heroes.hp[cls][1] for cls in classes(state)]
+    assert state.base_attack(0) == state.config.heroes.attack[classes(state)[0]][1]
 
 
 def test_hardcore_mode_does_not_heal_on_level_up() -> None:
     state = party("fighter,wizard", overrides={"rules.hardcore": True})
-    state.hp = [2, 3]
+    set_hp(state, 0, 2)
+    set_hp(state, 1, 3)
     _kill_boss(state)
     _finish_level_up(state)
-    assert state.level == 2 and state.hp == [2, 3]
+    assert state.numbers[LEVEL] == 2 and hps(state) == [2, 3]
 
 
 def test_revealed_lands_are_buried_and_replaced_and_a_boss_of_the_next_level_waits_face_down() -> None:
     state = party("fighter")
-    state.revealed[2][1] = True
-    state.revealed[1][0] = True
-    revealed = [state.tiers[2][1], state.tiers[1][0]]
-    hidden = [state.tiers[2][0], state.tiers[2][2], state.tiers[1][1]]
+    state.tier_zone(2).reveal(1)
+    state.tier_zone(1).reveal(0)
+    shown = [tier(state, 2)[1], tier(state, 1)[0]]
+    hidden = [tier(state, 2)[0], tier(state, 2)[2], tier(state, 1)[1]]
     _kill_boss(state)
     _finish_level_up(state)
-    lands = state.tiers[1] + state.tiers[2]
+    lands = tier(state, 1) + tier(state, 2)
     assert Counter(hidden) <= Counter(lands)
-    assert all(card in state.land_deck.cards[: state.land_deck.face_up] for card in revealed)
-    assert state.config.boss_levels[state.tiers[0][0]] == 2
-    assert not any(any(row) for row in state.revealed) and state.tier == 2
+    assert all(card in state.zones[LAND_DECK].cards[: state.zones[LAND_DECK].face_up] for card in shown)
+    assert state.config.boss_levels[state.boss()] == 2
+    assert not any(revealed(state, row, slot) for row in range(3) for slot in range(len(tier(state, row))))
+    assert state.numbers[TIER] == 2
 
 
 def test_the_longer_game_adds_one_more_tier_after_each_boss() -> None:
     state = party("fighter", overrides={"rules.longer_game": True})
     _kill_boss(state)
     _finish_level_up(state)
-    assert [len(row) for row in state.tiers] == [1, 2, 3, 4] and state.tier == 3
+    assert [len(tier(state, row)) for row in range(state.tier_count())] == [1, 2, 3, 4] and state.numbers[TIER] == 3
 
 
 def test_after_the_level_up_every_card_is_shuffled_back_and_each_hero_draws_four() -> None:
@@ -130,36 +169,38 @@ def test_after_the_level_up_every_card_is_shuffled_back_and_each_hero_draws_four
     _kill_boss(state)
     _finish_level_up(state)
     for seat in range(2):
-        assert len(state.hands[seat]) == 4 and state.decks[seat].face_up == 0
-        assert state.in_play[seat] == [] and state.aside[seat] == []
+        assert len(state.hand(seat)) == 4 and deck(state, seat).face_up == 0
+        assert zone(state, seat, IN_PLAY) == [] and zone(state, seat, ASIDE) == []
 
 
 def test_the_next_level_starts_with_whoever_has_the_turn_counter() -> None:
     state = party("fighter,wizard,healer")
-    state.holder = 2
+    set_number(state, HOLDER, 2)
     _kill_boss(state)
-    state.holder = 2
+    set_number(state, HOLDER, 2)
     _finish_level_up(state)
-    assert state.holder == 2 and state.current_player == 2 and state.tier == 2
-    act(state, 0)
-    while state.phase == 1:
+    assert state.numbers[HOLDER] == 2 and state.current_player == 2 and state.numbers[TIER] == 2
+    answer(state, 0)
+    while phase(state) == BURY:
         act(state, state.legal_actions()[0])
-    if state.phase == 0:
-        assert state.holder == 0  # then clockwise again
+    if phase(state) == REVEAL:
+        assert state.numbers[HOLDER] == 0  # then clockwise again
 
 
 def test_a_hero_dead_at_the_level_up_stays_dead_until_resurrected() -> None:
     state = party("fighter,wizard")
     state._kill_hero(1)
+    reask(state)
     _kill_boss(state)
     _finish_level_up(state)
-    assert state.level == 2 and not state.alive[1] and state.hp[1] == 0 and state.hands[1] == []
-    assert state.alive[0] and state.hp[0] == state.max_hp(0)
+    assert state.numbers[LEVEL] == 2 and not state.alive(1) and state.hp(1) == 0 and state.hand(1) == []
+    assert state.alive(0) and state.hp(0) == state.max_hp(0)
 
 
 def test_with_the_revive_switch_the_dead_come_back_at_the_level_up_with_the_new_maximum() -> None:
     state = party("fighter,wizard", overrides={"rules.revive_at_level_up": True})
     state._kill_hero(1)
+    reask(state)
     _kill_boss(state)
     _finish_level_up(state)
-    assert state.alive[1] and state.hp[1] == state.max_hp(1) and len(state.hands[1]) == 4
+    assert state.alive(1) and state.hp(1) == state.max_hp(1) and len(state.hand(1)) == 4

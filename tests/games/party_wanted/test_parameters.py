@@ -92,14 +92,14 @@ def test_an_override_changes_one_leaf_and_leaves_the_defaults_untouched() -> Non
 
 def test_copies_overrides_change_the_decks() -> None:
     config = configured({"cards.goblin.copies": 0, "cards.wolf.copies": 4})
-    assert cid("goblin", config) not in config.monster_deck
-    assert Counter(config.monster_deck)[cid("wolf", config)] == 4
+    assert cid("goblin", config) not in config.decks.monster_deck
+    assert Counter(config.decks.monster_deck)[cid("wolf", config)] == 4
 
 
 def test_turning_a_box_off_removes_its_heroes_and_cards() -> None:
     config = configured({"rules.sets.necromancer": False})
-    assert "necromancer" not in [config.class_names[c] for c in config.enabled_classes]
-    assert cid("ghoul", config) not in config.monster_deck
+    assert "necromancer" not in [config.heroes.names[c] for c in config.decks.enabled_classes]
+    assert cid("ghoul", config) not in config.decks.monster_deck
     with pytest.raises(ValueError):
         GAME.new_state(config, 8, 1)
 

@@ -5,23 +5,40 @@ from __future__ import annotations
 
 from simcore.api import CardColumns
 from simcore.games.party_wanted.config import WEAPON
-from simcore.games.party_wanted.rules import INFO, PartyState
+from simcore.games.party_wanted.rules import BOSS_KILLS, BOSSES_KILLED, INFO, ITEMS_HELD, LEVEL, PartyState
 
-from .helpers import bury_for, cid, done, fight, ids, party, play, sacrifice, set_enemy, set_hand, use_item
+from .helpers import (
+    DEFAULT,
+    bury_for,
+    cid,
+    counter,
+    done,
+    fight,
+    party,
+    play,
+    reask,
+    sacrifice,
+    set_enemy,
+    set_hand,
+    set_number,
+    set_zone,
+    use_item,
+)
 
 
 def test_everyone_shares_rank_one_and_the_bosses_killed_as_score() -> None:
     state = party("fighter,wizard")
-    state.bosses_killed = 2
+    set_number(state, BOSSES_KILLED, 2)
     assert state.ranks() == [1, 1] and state.scores() == [2, 2]
     assert state.returns() == [0.0, 0.0] and state.winners() == []
 
 
 def test_the_games_columns_describe_the_run() -> None:
     state = party("wizard,fighter")
-    state.boss_kills = [1, 1, 0, 0]
-    state.level = 3
+    state.numbers[BOSS_KILLS:BOSS_KILLS + 4] = [1, 1, 0, 0]
+    set_number(state, LEVEL, 3)
     state._kill_hero(1)
+    reask(state)
     columns = state.game_columns()
     assert set(columns) == set(INFO.game_columns)
     assert columns["composition"] == "fighter,wizard" and columns["level_reached"] == 3
@@ -42,18 +59,18 @@ def test_card_rows_count_drawn_played_and_buried_for_plus_one() -> None:
     rows = {columns.names[card]: [counter[i] for counter in columns.counters] for i, card in enumerate(columns.card)}
     assert rows["fighter_strike"][2] == 1 and rows["fighter_guard"][3] == 1
     assert all(row[1] >= row[0] for row in rows.values())  # the opening hand counts as drawn
-    assert state.counters[0][2][cid("fighter_strike")] == 1
+    assert state.stats.get(0, 2, cid("fighter_strike")) == 1
 
 
 def test_playable_counts_each_card_once_per_step_at_which_a_legal_action_plays_it() -> None:
     state = party("fighter")
     set_hand(state, 0, ["fighter_strike", "fighter_strike", "fighter_guard"])
-    state.items[0] = ids(["bomb", "bomb"])  # two copies of an item: one card
+    set_zone(state, 0, ITEMS_HELD, ["bomb", "bomb"])  # two copies of an item: one card
     fight(state, ["goblin", "wolf"])  # two enemies: each card has a target per enemy
     set_enemy(state, 0, attack=0, defense=99, speed=0, hp=5)
     set_enemy(state, 1, attack=0, defense=99, speed=0, hp=5)
     state.note_offered(state.legal_actions())
-    playable = state.counters[0][4]
+    playable = counter(state, 0, 4)
     assert {name: playable[cid(name)] for name in ("fighter_strike", "fighter_guard", "bomb")} == {
         "fighter_strike": 1, "fighter_guard": 1, "bomb": 1}
     assert sum(playable) == 3  # burying a card for +1 is not a play of it
@@ -62,8 +79,9 @@ def test_playable_counts_each_card_once_per_step_at_which_a_legal_action_plays_i
 def test_played_counts_items_used_and_equipment_sacrificed_and_their_rows_are_written() -> None:
     state = party("fighter")
     state._equip(0, WEAPON)
-    weapon = state.weapons[0]
-    state.items[0] = ids(["bomb"])
+    reask(state)
+    weapon = state.weapon(0)
+    set_zone(state, 0, ITEMS_HELD, ["bomb"])
     set_hand(state, 0, ["fighter_strike"])
     fight(state, ["goblin"])
     set_enemy(state, 0, attack=0, defense=99, speed=0, hp=5)
@@ -86,7 +104,6 @@ def test_in_real_games_no_card_is_played_more_often_than_it_was_playable() -> No
     from simcore.games.party_wanted import GAME
     from simcore.play import play_game
 
-    from .helpers import DEFAULT
 
     checked = 0
     for seed in range(12):
@@ -95,7 +112,7 @@ def test_in_real_games_no_card_is_played_more_often_than_it_was_playable() -> No
             state = play_game(GAME, DEFAULT, n_players, seed, [parse_agent_spec(agent)] * n_players).state
             assert isinstance(state, PartyState)
             for seat in range(n_players):
-                played, playable = state.counters[seat][2], state.counters[seat][4]
+                played, playable = counter(state, seat, 2), counter(state, seat, 4)
                 assert all(p <= q for p, q in zip(played, playable, strict=True))
                 checked += sum(played)
     assert checked > 100

@@ -21,7 +21,27 @@ from typing import Any
 
 from simcore.games.ring_of_chaos import GAME
 from simcore.games.ring_of_chaos.config import CARD_NAMES, CLASS_NAMES, RingConfig
-from simcore.games.ring_of_chaos.rules import K_END_TURN, K_MAIN, K_TURN_START, PASS, PLAY_CARD, RingState
+from simcore.games.ring_of_chaos.rules import (
+    ACTIVE,
+    DISCARD_PILE,
+    DRAW_PILE,
+    FIRST_SEAT_ZONE,
+    HEROES,
+    K_END_TURN,
+    K_MAIN,
+    K_TURN_START,
+    OCCUPANT,
+    PARTY_DECK,
+    PARTY_NUMBER,
+    PASS,
+    PLAY,
+    POSITION,
+    RING_HOLDER,
+    RING_SPACE,
+    TURN_COUNT,
+    RingState,
+)
+from simcore.kit.decisions import Task
 from simcore.parameters import apply_overrides
 from simcore.seeding import make_rng
 
@@ -75,32 +95,37 @@ def build(
     """A hand-made position (see the module docstring); ``ring_space`` -2 means the Altar."""
     n_players = len(parties)
     state = RingState(config, n_players, make_rng(7), None if events is None else events.append)
-    state.party = [party_id(key, config) for key in parties]
+    state.add_zones()
+    for seat, key in enumerate(parties):
+        state.set_seat_number(seat, PARTY_NUMBER, party_id(key, config))
     for seat, space in enumerate(spaces):
-        state.position[seat] = space
-        state.occupant[space] = seat
-    state.heroes = [list(statuses) for statuses in heroes] or [list(FULL_PARTY) for _ in range(n_players)]
-    state.hands = [ids(hand) for hand in hands] or [[] for _ in range(n_players)]
-    while len(state.hands) < n_players:
-        state.hands.append([])
-    state.ring_holder = ring_holder
-    state.ring_space = -1 if ring_holder >= 0 else (config.board.altar if ring_space == -2 else ring_space)
-    state.points = list(points) or [0] * n_players
+        state.set_seat_number(seat, POSITION, space)
+        state.numbers[OCCUPANT + space] = seat
+    for seat, statuses in enumerate(heroes):
+        for hero_class, status in enumerate(statuses):
+            state.set_seat_number(seat, HEROES + hero_class, status)
+    for seat, hand in enumerate(hands):
+        state.hand_zone(seat).extend(ids(hand))
+    state.numbers[RING_HOLDER] = ring_holder
+    state.numbers[RING_SPACE] = -1 if ring_holder >= 0 else (config.board.altar if ring_space == -2 else ring_space)
+    for seat, seat_points in enumerate(points):
+        state.set_points(seat, seat_points)
     placed = [name for hand in hands for name in hand] + list(draw_top) + list(discard)
     left = Counter(config.deck) - Counter(ids(placed))
     assert sum(left.values()) == len(config.deck) - len(placed), "a card is placed more often than the deck holds"
     # The rest lies under the named cards, Temple Guardians at the very bottom.
     rest = [card_id for card_id in reversed(range(len(CARD_NAMES))) for _ in range(left[card_id])]
-    state.draw_pile = rest + ids(reversed(draw_top))  # the top of the pile is the end of the list
-    state.discard_pile = ids(discard)
-    state.turn_count = 1
-    state.active = active
+    state.zones[DRAW_PILE].extend(rest + ids(reversed(draw_top)))  # the top of the pile is the end of the list
+    state.zones[DISCARD_PILE].extend(ids(discard))
+    state.numbers[TURN_COUNT] = 1
+    state.numbers[ACTIVE] = active
     if start_turn:
-        state.turn_count = 0
-        state.stack = [(K_TURN_START, active, 0, 0, 0)]
+        state.numbers[TURN_COUNT] = 0
+        state.push(Task(K_TURN_START, active))
     else:
-        state.stack = [(K_END_TURN, active, 0, 0, 0), (K_MAIN, active, 0, 0, 0)]
-    state._run()
+        state.push(Task(K_END_TURN, active))
+        state.push(Task(K_MAIN, active))
+    state.run()
     pass_forced(state)
     if events is not None:
         events.clear()
@@ -124,28 +149,53 @@ def pass_forced(state: RingState) -> None:
 
 def play(state: RingState, name: str) -> None:
     """The active player plays the first ``name`` in its hand from the main menu."""
-    position = state.hands[state.current_player].index(card(name))
-    act(state, PLAY_CARD + position)
+    position = state.hand(state.current_player).index(card(name))
+    act(state, PLAY.encode(position))
 
 
 def position_of(state: RingState, seat: int, name: str) -> int:
     """Where ``name`` is in ``seat``'s hand."""
-    return state.hands[seat].index(card(name))
+    return state.hand(seat).index(card(name))
 
 
 def hand_names(state: RingState, seat: int) -> Counter[str]:
     """``seat``'s hand as a multiset of names."""
-    return Counter(CARD_NAMES[c] for c in state.hands[seat])
+    return Counter(CARD_NAMES[c] for c in state.hand(seat))
 
 
 def locations(state: RingState) -> Counter[int]:
     """Every card, counted once per place it occupies."""
-    cards = [*state.draw_pile, *state.discard_pile, *state.limbo, *state.tithe_pool]
-    for seat in range(state.n_players):
-        cards += state.hands[seat] + state.imprisoned[seat]
-    return Counter(cards)
+    card_zones = state.zones[:PARTY_DECK] + state.zones[FIRST_SEAT_ZONE:]  # the party cards are no cards
+    return Counter(card_id for zone in card_zones for card_id in zone.cards)
 
 
 def names(cards: Iterable[int]) -> list[str]:
     """Card names of ids."""
     return [CARD_NAMES[c] for c in cards]
+
+
+def all_hands(state: RingState) -> list[list[int]]:
+    """Every seat's hand, by seat."""
+    return [list(state.hand(seat)) for seat in range(state.n_players)]
+
+
+def all_heroes(state: RingState) -> list[list[int]]:
+    """Every seat's Heroes' statuses, by seat."""
+    return [state.statuses(seat) for seat in range(state.n_players)]
+
+
+def all_positions(state: RingState) -> list[int]:
+    """Every seat's space, by seat."""
+    return [state.position(seat) for seat in range(state.n_players)]
+
+
+def all_parties(state: RingState) -> list[int]:
+    """Every seat's party id, by seat."""
+    return [state.party(seat) for seat in range(state.n_players)]
+
+
+def seat_counters(state: RingState, seat: int) -> list[list[int]]:
+    """``seat``'s card counters: ``seat_counters(state, seat)[counter][card]`` (``CARD_COUNTERS`` order)."""
+    stats = state.stats
+    return [[stats.get(seat, counter, card_id) for card_id in range(len(CARD_NAMES))]
+            for counter in range(stats.n_counters)]

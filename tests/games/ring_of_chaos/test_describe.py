@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from simcore.describe import StateView, describe_state
 from simcore.games.ring_of_chaos import GAME
-from simcore.games.ring_of_chaos.rules import MOVE_TO, RingState
+from simcore.games.ring_of_chaos.rules import (
+    MOVE,
+    RingState,
+)
 
 from .helpers import DEFAULT, act, build, names, play
 
@@ -20,9 +23,9 @@ def test_hands_parties_points_and_spaces_are_shown_for_every_seat() -> None:
                   [["mace", "dodge"], ["fireball"], []], points=[3, 0, 5], ring_holder=2)
     view = describe_state(GAME, state)
     for seat in range(3):
-        assert list(view.seats[seat].hand) == names(state.hands[seat])
+        assert list(view.seats[seat].hand) == names(state.hand(seat))
         assert view.seats[seat].title == state.party_name(seat)
-        assert _facts(view, seat)["space"] == str(state.position[seat])
+        assert _facts(view, seat)["space"] == str(state.position(seat))
     assert view.seats[0].hand == ("mace", "dodge") and view.seats[1].title == "Hell Raisers"
     assert _facts(view, 2)["Summoning Points"] == "5" and _facts(view, 2)["Ring of Chaos"] == "wears it"
     assert {fact.name: fact.value for fact in view.table_facts}["Ring of Chaos"] == "worn by seat 2"
@@ -30,7 +33,7 @@ def test_hands_parties_points_and_spaces_are_shown_for_every_seat() -> None:
 
 def test_a_move_changes_the_space_and_a_played_card_leaves_the_hand_for_the_discard_pile() -> None:
     state = build([NEUTRAL, NEUTRAL], [1, 16], [["healing_potion", "bow"], []], heroes=[(1, 2, 2, 2), (2, 2, 2, 2)])
-    act(state, MOVE_TO + 7)
+    act(state, MOVE.encode(7))
     view = describe_state(GAME, state)
     assert _facts(view, 0)["space"] == "7"
     assert {fact.name: fact.value for fact in view.table_facts}["actions used"] == "move"

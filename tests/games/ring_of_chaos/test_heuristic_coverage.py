@@ -33,8 +33,8 @@ from simcore.games.ring_of_chaos.rules import (
     K_SACRIFICE,
     K_SCAVENGE,
     PASS,
-    PLAY_AS_RANGED,
-    PLAY_CARD,
+    PLAY,
+    TURN_COUNT,
     RingState,
 )
 from simcore.seeding import agent_seed, make_rng
@@ -47,32 +47,32 @@ PLAYED, PLAYABLE = CARD_COUNTERS.index("played"), CARD_COUNTERS.index("playable"
 
 def survives_losing_a_level(state: RingState, seat: int) -> bool:
     """Whether the party still has a living Hero after one of its Heroes loses a level."""
-    return FULL in state.heroes[seat] or len(state.living_heroes(seat)) >= 2
+    return FULL in state.statuses(seat) or len(state.living_heroes(seat)) >= 2
 
 
 def self_destructive(state: RingState, action: int) -> str:
     """Why the current player's ``action`` is plainly self-destructive or wasted ('' if it is not)."""
-    seat, kind = state.current_player, state.asked[0]
-    hand = state.hands[seat]
+    seat, kind = state.current_player, state.decisions.asked.kind
+    hand = state.hand(seat)
     if kind == K_SACRIFICE and action != PASS and not survives_losing_a_level(state, seat):
         return "a Heroic Sacrifice of its last living Hero"
     if kind == K_COUNTER and action != PASS and hand[action] == HEROIC_SACRIFICE:
         return "a Heroic Sacrifice against a Temple Guardian (its price is the hit it avoids)"
     if kind == K_SCAVENGE and action == TEMPLE_GUARDIAN:
         return "a Temple Guardian taken with Scavenge"
-    if kind != K_MAIN or not PLAY_CARD <= action < PLAY_AS_RANGED:
+    if kind != K_MAIN or not PLAY.matches(action):
         return ""
-    card = hand[action - PLAY_CARD]
+    card = hand[PLAY.value(action)]
     others = state.others_alive(seat)
-    if card == EARTHQUAKE and FULL not in state.heroes[seat]:
+    if card == EARTHQUAKE and FULL not in state.statuses(seat):
         return "an Earthquake that kills one of its own Heroes"
-    if card == PIT_TRAP and all(state.heroes[other][ROGUE] > DEAD for other in others):
+    if card == PIT_TRAP and all(state.status(other, ROGUE) > DEAD for other in others):
         return "a Pit Trap that can hurt nobody"
     config = state.config
-    takes_nothing = state.points[seat] >= config.max_taken_points and not config.chaos_magic_at_ten_costs_victim
+    takes_nothing = state.points(seat) >= config.max_taken_points and not config.chaos_magic_at_ten_costs_victim
     if card == CHAOS_MAGIC and takes_nothing:
         return "a Chaos Magic at 10 points, which takes nothing"
-    if card == NECROMANCY and DEAD not in state.heroes[seat]:
+    if card == NECROMANCY and DEAD not in state.statuses(seat):
         return "a Necromancy that raises only rivals"
     return ""
 
@@ -90,7 +90,7 @@ def play_watched(config: RingConfig, n_players: int, seed: int, faults: list[str
             action = agents[state.current_player].choose(state, actions)
             why = self_destructive(state, action)
             if why:
-                faults.append(f"seed {seed}, turn {state.turn_count}, seat {state.current_player}: {why}")
+                faults.append(f"seed {seed}, turn {state.numbers[TURN_COUNT]}, seat {state.current_player}: {why}")
         state.apply(action)
     return state
 
@@ -105,9 +105,9 @@ def test_over_thousands_of_games_every_card_and_power_is_used_and_never_self_des
         state = play_watched(DEFAULT if seed % 2 else LABYRINTH, n_players, seed, faults)
         for seat in range(n_players):
             for card_id, name in enumerate(CARD_NAMES):
-                played[name] += state.counters[seat][PLAYED][card_id]
-                playable[name] += state.counters[seat][PLAYABLE][card_id]
-            power_used[state.config.party_keys[state.party[seat]]] += state.power_used[seat]
+                played[name] += state.stats.get(seat, PLAYED, card_id)
+                playable[name] += state.stats.get(seat, PLAYABLE, card_id)
+            power_used[state.config.party_keys[state.party(seat)]] += state.power_used[seat]
     assert faults == []
     never_played = [name for name in CARD_NAMES if name != "temple_guardian" and played[name] == 0]
     assert never_played == []

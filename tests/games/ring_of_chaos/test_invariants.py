@@ -13,7 +13,18 @@ import pytest
 
 from simcore.api import GameState
 from simcore.games.ring_of_chaos import GAME
-from simcore.games.ring_of_chaos.rules import DEAD, END_ELIMINATION, END_POINTS, END_TURN_CAP, FULL, RingState
+from simcore.games.ring_of_chaos.rules import (
+    DEAD,
+    END_ELIMINATION,
+    END_POINTS,
+    END_TURN_CAP,
+    FULL,
+    RING_HOLDER,
+    RING_SPACE,
+    TURN_COUNT,
+    WINNER,
+    RingState,
+)
 from tests import gamekit
 
 from .helpers import DEFAULT, LABYRINTH, locations
@@ -24,35 +35,35 @@ def check_step(state: GameState) -> None:
     assert isinstance(state, RingState)
     config = state.config
     assert locations(state) == Counter(config.deck)  # every card in exactly one place
-    occupied = [space for space in range(config.board.n_spaces) if state.occupant[space] >= 0]
-    assert len(occupied) == sum(1 for seat in range(state.n_players) if state.alive[seat] and state.position[seat] >= 0)
+    occupied = [space for space in range(config.board.n_spaces) if state.occupant(space) >= 0]
+    assert len(occupied) == sum(1 for seat in range(state.n_players) if state.alive(seat) and state.position(seat) >= 0)
     for seat in range(state.n_players):
-        assert all(DEAD <= status <= FULL for status in state.heroes[seat])
-        assert 0 <= state.points[seat] <= config.points_to_win
-        if state.party[seat] < 0:
+        assert all(DEAD <= status <= FULL for status in state.statuses(seat))
+        assert 0 <= state.points(seat) <= config.points_to_win
+        if state.party(seat) < 0:
             continue
-        if state.alive[seat]:
-            assert max(state.heroes[seat]) > DEAD
-            if state.position[seat] >= 0:
-                assert state.occupant[state.position[seat]] == seat
+        if state.alive(seat):
+            assert max(state.statuses(seat)) > DEAD
+            if state.position(seat) >= 0:
+                assert state.occupant(state.position(seat)) == seat
         else:
-            assert state.hands[seat] == [] and state.position[seat] == -1 and state.imprisoned[seat] == []
-            assert state.ring_holder != seat
-    assert (state.ring_holder >= 0) != (state.ring_space >= 0)  # worn or on the map, never both
-    if config.points_to_win in state.points:
+            assert state.hand(seat) == [] and state.position(seat) == -1 and state.imprisoned(seat) == []
+            assert state.numbers[RING_HOLDER] != seat
+    assert (state.numbers[RING_HOLDER] >= 0) != (state.numbers[RING_SPACE] >= 0)  # worn or on the map, never both
+    if config.points_to_win in state.scores():
         assert state.is_terminal()
     if not state.is_terminal():
         assert 0 <= state.current_player < state.n_players and len(state.legal_actions()) > 0
-        assert state.alive[state.current_player]  # an eliminated party is never asked anything
+        assert state.alive(state.current_player)  # an eliminated party is never asked anything
         assert len(set(state.legal_actions())) == len(state.legal_actions())
-        assert state.turn_count <= config.max_turns
+        assert state.numbers[TURN_COUNT] <= config.max_turns
 
 
 def play_checked(config: object, n_players: int, seed: int, lineup: list[str]) -> RingState:
     """Play one game step by step, checking every position; compare with play_game."""
     state, played = gamekit.play_checked(GAME, config, n_players, seed, check_step, lineup)
     assert isinstance(state, RingState) and isinstance(played.state, RingState)
-    assert played.state.points == state.points
+    assert played.state.scores() == state.scores()
     return state
 
 
@@ -68,7 +79,7 @@ def test_every_card_is_in_one_place_statuses_are_legal_and_points_stay_within_0_
         endings[state.end_reason()] += 1
         assert state.end_reason() in (END_POINTS, END_ELIMINATION, END_TURN_CAP)
         if state.end_reason() == END_POINTS:
-            assert state.points[state.winner] == DEFAULT.points_to_win
+            assert state.points(state.numbers[WINNER]) == DEFAULT.points_to_win
         if state.end_reason() == END_ELIMINATION:
-            assert [seat for seat in range(n_players) if state.alive[seat]] == state.winners()
+            assert [seat for seat in range(n_players) if state.alive(seat)] == state.winners()
     assert endings[END_POINTS] > 0 and endings[END_ELIMINATION] > 0

@@ -7,14 +7,15 @@ from typing import Any
 
 import pytest
 
+from cardlab.cli import main
 from simcore.agents import parse_agent_spec
 from simcore.games.ring_of_chaos import GAME
 from simcore.games.ring_of_chaos.config import CARD_NAMES, TEMPLE_GUARDIAN
-from simcore.games.ring_of_chaos.rules import RingState
+from simcore.games.ring_of_chaos.rules import FULL, K_COUNTER, K_MAIN, PASS, WOUNDED, RingState
 from simcore.parameters import ParameterError, apply_overrides
 from simcore.play import play_game
 
-from .helpers import DEFAULT, LABYRINTH, card, configured
+from .helpers import DEFAULT, LABYRINTH, act, build, card, configured, hero, play, position_of
 
 
 def test_the_deck_holds_94_cards_with_8_temple_guardians_and_every_rulebook_card() -> None:
@@ -50,6 +51,53 @@ def test_a_card_class_override_makes_it_a_class_card() -> None:
     assert config.card_classes[card("scavenge")] == 2 and DEFAULT.card_classes[card("scavenge")] == -1
 
 
+def test_a_cards_facts_are_in_cards_toml_with_the_rulebooks_values_by_default() -> None:
+    cards = GAME.default_parameters()["cards"]
+    assert (cards["bow"]["action"], cards["bow"]["reach"], cards["bow"]["sure"]) == ("attack", "ranged", False)
+    assert (cards["sword_of_slaying"]["reach"], cards["sword_of_slaying"]["sure"]) == ("melee", True)
+    assert cards["parry"]["counters"] == ["melee", "guardian"] and cards["dodge"]["counters"] == ["ranged", "guardian"]
+    assert cards["hasty_retreat"]["counters"] == ["melee", "melee_sure", "ranged", "ranged_sure", "guardian"]
+    assert [name for name in CARD_NAMES if cards[name]["action"] == "counter"] == [
+        "dodge", "hasty_retreat", "heroic_sacrifice", "parry"]
+    assert sum(cards[name]["reach"] != "none" for name in CARD_NAMES) == 14  # 7 melee and 7 ranged attacks
+
+
+def test_a_cards_reach_override_changes_whom_it_attacks_and_sure_makes_it_unparryable() -> None:
+    melee_bow = configured({"cards.bow.reach": "melee"})
+    state = build(["nameless_band"] * 3, [1, 2, 15], [["bow"], ["parry"], []], config=melee_bow)
+    play(state, "bow")
+    assert sorted(state.legal_actions()) == [1]  # the Adjacent party only, no longer the distant one
+    act(state, 1)
+    act(state, hero("cleric"))
+    assert state.decisions.asked.kind == K_COUNTER
+    assert sorted(state.legal_actions()) == [position_of(state, 1, "parry"), PASS]  # a melee attack: Parry counters
+    sure_sword = configured({"cards.sword.sure": True})
+    state = build(["nameless_band"] * 2, [1, 2], [["sword"], ["parry"]], config=sure_sword)
+    play(state, "sword")
+    act(state, 1)
+    act(state, hero("cleric"))
+    assert state.decisions.asked.kind == K_MAIN and state.status(1, hero("cleric")) == WOUNDED  # nobody asked
+
+
+def test_a_cards_counters_override_changes_which_attacks_it_counters() -> None:
+    config = configured({"cards.parry.counters": ["melee", "ranged", "guardian"]})
+    state = build(["nameless_band"] * 2, [1, 15], [["bow"], ["parry"]], config=config)
+    play(state, "bow")
+    act(state, 1)
+    act(state, hero("cleric"))
+    assert state.decisions.asked.kind == K_COUNTER and state.legal_actions() == [0, PASS]  # Parry now stops a Bow
+    act(state, 0)
+    assert state.status(1, hero("cleric")) == FULL
+
+
+def test_the_card_facts_are_listed_by_cardlab_games(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["games", "ring_of_chaos"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    for line in ("cards.bow.reach = 'ranged'", "cards.dagger_of_biting.sure = True",
+                 "cards.dodge.counters = ['ranged', 'guardian']", "cards.mace.action = 'attack'"):
+        assert line in listed
+
+
 @pytest.mark.parametrize(
     ("path", "value"),
     [("rules.maps", "x"), ("cards.lightsaber.copies", 1), ("parties.brute_squad.hue", "x"), ("maps.sanctum.size", 3)],
@@ -70,6 +118,9 @@ def test_an_unknown_path_is_an_error_that_names_it(path: str, value: Any) -> Non
         ("rules.ring_wear_points", -1),
         ("cards.fireball.copies", -1),
         ("cards.fireball.class", "bard"),
+        ("cards.fireball.action", "dance"),
+        ("cards.bow.reach", "far"),
+        ("cards.parry.counters", ["melee", "spells"]),
         ("maps.sanctum.altar", 40),
         ("maps.sanctum.starts", [1, 2, 3]),
         ("maps.sanctum.links", [[0, 1]]),
@@ -100,9 +151,9 @@ def test_a_game_with_overrides_obeys_them() -> None:
     for seed in range(20):
         state = play_game(GAME, config, 3, seed, [parse_agent_spec("heuristic")] * 3).state
         assert isinstance(state, RingState)
-        assert max(state.points) <= 5
+        assert max(state.scores()) <= 5
         if state.end_reason() == "points":
-            assert state.points[state.winners()[0]] == 5
+            assert state.points(state.winners()[0]) == 5
 
 
 def test_power_parameters_out_of_range_name_their_path() -> None:

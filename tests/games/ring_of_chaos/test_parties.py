@@ -7,8 +7,9 @@ from simcore.games.ring_of_chaos.config import NO_POWER, POWER_KEYS
 from simcore.games.ring_of_chaos.rules import (
     DEAD,
     DEFENDERS_POWER,
-    DEN_STEAL,
+    DISCARD_PILE,
     DRAW_CARD,
+    DRAW_PILE,
     FULL,
     K_COUNTER,
     K_DEFENDERS_DISCARD,
@@ -18,8 +19,9 @@ from simcore.games.ring_of_chaos.rules import (
     K_MAIN,
     K_RAISE,
     PASS,
+    PLAY,
     PLAY_AS_RANGED,
-    PLAY_CARD,
+    STEAL_CARD,
     WOUNDED,
     RingState,
 )
@@ -31,7 +33,7 @@ FULL_4 = (2, 2, 2, 2)
 
 
 def _playable(state: RingState, name: str) -> bool:
-    return PLAY_CARD + position_of(state, state.current_player, name) in state.legal_actions()
+    return PLAY.encode(position_of(state, state.current_player, name)) in state.legal_actions()
 
 
 def test_brute_squad_melee_hits_count_twice_and_its_ranged_hits_once() -> None:
@@ -39,12 +41,12 @@ def test_brute_squad_melee_hits_count_twice_and_its_ranged_hits_once() -> None:
     play(state, "sword")
     act(state, 1)
     act(state, hero("wizard"))
-    assert state.heroes[1][hero("wizard")] == DEAD  # Full Strength straight to Dead
+    assert state.status(1, hero("wizard")) == DEAD  # Full Strength straight to Dead
     state = build(["brute_squad", NEUTRAL], [1, 15], [["bow"], []])
     play(state, "bow")
     act(state, 1)
     act(state, hero("wizard"))
-    assert state.heroes[1][hero("wizard")] == WOUNDED
+    assert state.status(1, hero("wizard")) == WOUNDED
 
 
 def test_a_parried_brute_squad_attack_does_nothing() -> None:
@@ -53,38 +55,40 @@ def test_a_parried_brute_squad_attack_does_nothing() -> None:
     act(state, 1)
     act(state, hero("wizard"))
     act(state, position_of(state, 1, "parry"))
-    assert state.heroes[1] == [FULL] * 4
+    assert state.statuses(1) == [FULL] * 4
 
 
 def test_death_from_above_plays_any_attack_card_as_a_standard_ranged_attack_of_any_class() -> None:
     state = build(["death_from_above", NEUTRAL], [1, 15], [["sword_of_slaying"], ["dodge", "parry"]],
                   heroes=[(2, 2, 0, 2), (2, 2, 2, 2)])
     position = position_of(state, 0, "sword_of_slaying")
-    assert PLAY_CARD + position not in state.legal_actions()  # not as itself: no Adjacent target
-    act(state, PLAY_AS_RANGED + position)
+    assert PLAY.encode(position not in state.legal_actions())  # not as itself: no Adjacent target
+    act(state, PLAY_AS_RANGED.encode(position))
     assert list(state.legal_actions()) == [1]  # a non-Adjacent party
     act(state, 1)
     act(state, hero("rogue"))
-    assert state.asked[0] == K_COUNTER and sorted(state.legal_actions()) == [position_of(state, 1, "dodge"), PASS]
+    assert state.decisions.asked.kind == K_COUNTER
+    assert sorted(state.legal_actions()) == [position_of(state, 1, "dodge"), PASS]
     act(state, PASS)
-    assert state.heroes[1][hero("rogue")] == WOUNDED
+    assert state.status(1, hero("rogue")) == WOUNDED
 
 
 def test_other_parties_cannot_play_cards_as_ranged_attacks() -> None:
     state = build([NEUTRAL, NEUTRAL], [1, 15], [["sword"], []])
-    assert not any(action >= PLAY_AS_RANGED for action in state.legal_actions())
+    assert not any(PLAY_AS_RANGED.matches(action) for action in state.legal_actions())
 
 
 def test_defenders_of_the_faith_discard_two_cards_as_a_bonus_action_to_raise_a_hero_one_level() -> None:
     state = build(["defenders_of_the_faith", NEUTRAL], [13, 16], [["sword", "bow", "dodge"], []],
                   heroes=[(2, 0, 1, 2), (2, 2, 2, 2)])
     act(state, DEFENDERS_POWER)
-    assert state.asked[0] == K_DEFENDERS_HERO and sorted(state.legal_actions()) == [hero("fighter"), hero("rogue")]
+    assert state.decisions.asked.kind == K_DEFENDERS_HERO
+    assert sorted(state.legal_actions()) == [hero("fighter"), hero("rogue")]
     act(state, hero("rogue"))
-    assert state.asked[0] == K_DEFENDERS_DISCARD
+    assert state.decisions.asked.kind == K_DEFENDERS_DISCARD
     act(state, position_of(state, 0, "sword"))
     act(state, position_of(state, 0, "bow"))
-    assert state.heroes[0][hero("rogue")] == FULL and hand_names(state, 0) == {"dodge": 1}
+    assert state.status(0, hero("rogue")) == FULL and hand_names(state, 0) == {"dodge": 1}
     assert DEFENDERS_POWER not in state.legal_actions()  # the Bonus Action is used
 
 
@@ -102,20 +106,20 @@ def test_a_dead_hero_raised_by_defenders_of_the_faith_can_be_negated_by_hell_rai
     act(state, hero("fighter"))
     act(state, 0)
     act(state, 0)
-    assert state.asked[0] == K_HELL_OFFER and state.current_player == 1
+    assert state.decisions.asked.kind == K_HELL_OFFER and state.current_player == 1
     act(state, 0)
-    assert state.heroes[0][hero("fighter")] == DEAD and state.hands[1] == []
+    assert state.status(0, hero("fighter")) == DEAD and state.hand(1) == []
 
 
 def test_den_of_thieves_may_take_a_random_card_from_any_player_instead_of_drawing() -> None:
     state = build(["den_of_thieves", NEUTRAL, NEUTRAL], [13, 15, 17], [[], ["fireball"], []])
-    assert DRAW_CARD in state.legal_actions() and DEN_STEAL + 1 in state.legal_actions()
-    assert DEN_STEAL + 2 not in state.legal_actions()  # an empty hand
-    act(state, DEN_STEAL + 1)
-    assert hand_names(state, 0) == {"fireball": 1} and state.hands[1] == []
+    assert DRAW_CARD in state.legal_actions() and STEAL_CARD.encode(1 in state.legal_actions())
+    assert STEAL_CARD.encode(2 not in state.legal_actions())  # an empty hand
+    act(state, STEAL_CARD.encode(1))
+    assert hand_names(state, 0) == {"fireball": 1} and state.hand(1) == []
     assert DRAW_CARD not in state.legal_actions()  # that was the Attack Action
     other = build([NEUTRAL, NEUTRAL], [13, 15], [[], ["fireball"]])
-    assert not any(DEN_STEAL <= action < DEN_STEAL + 10 for action in other.legal_actions())
+    assert not any(STEAL_CARD.matches(action) for action in other.legal_actions())
 
 
 def test_dread_legion_uses_class_cards_of_dead_heroes_but_never_resurrection() -> None:
@@ -130,7 +134,7 @@ def test_giant_slayers_draw_a_card_after_each_successful_attack_too_late_to_coun
     play(state, "sword")
     act(state, 1)
     act(state, hero("cleric"))
-    assert state.heroes[1][hero("cleric")] == WOUNDED  # no counter question: the Parry came afterwards
+    assert state.status(1, hero("cleric")) == WOUNDED  # no counter question: the Parry came afterwards
     assert hand_names(state, 1) == {"parry": 1}
 
 
@@ -140,16 +144,17 @@ def test_giant_slayers_draw_nothing_when_the_attack_is_countered() -> None:
     act(state, 1)
     act(state, hero("cleric"))
     act(state, 0)
-    assert state.hands[1] == [] and state.draw_pile[-1] == card("dodge")
+    assert state.hand(1) == [] and state.zones[DRAW_PILE].cards[-1] == card("dodge")
 
 
 def test_hell_raisers_negate_a_resurrection_with_a_random_card_from_their_hand() -> None:
     state = build([NEUTRAL, "hell_raisers"], [13, 16], [["resurrection"], ["sword"]], heroes=[(2, 0, 2, 2), FULL_4])
     play(state, "resurrection")
-    assert state.asked[0] == K_HELL_OFFER and state.current_player == 1
+    assert state.decisions.asked.kind == K_HELL_OFFER and state.current_player == 1
     act(state, 0)
-    assert state.heroes[0][hero("fighter")] == DEAD and state.hands[1] == [] and card("sword") in state.discard_pile
-    assert state.asked[0] == K_MAIN and state.counters[0][3][card("resurrection")] == 1
+    assert state.status(0, hero("fighter")) == DEAD and state.hand(1) == []
+    assert card("sword") in state.zones[DISCARD_PILE].cards
+    assert state.decisions.asked.kind == K_MAIN and state.stats.get(0, 3, card("resurrection")) == 1
 
 
 def test_hell_raisers_negate_necromancy_and_may_let_it_pass() -> None:
@@ -157,16 +162,16 @@ def test_hell_raisers_negate_necromancy_and_may_let_it_pass() -> None:
                   heroes=[(2, 0, 2, 2), (0, 2, 2, 2)])
     play(state, "necromancy")
     act(state, PASS)
-    assert state.asked[0] == K_RAISE
+    assert state.decisions.asked.kind == K_RAISE
     act(state, hero("fighter"))
     act(state, hero("cleric"))
-    assert state.heroes[0][hero("fighter")] == WOUNDED and state.heroes[1][hero("cleric")] == WOUNDED
+    assert state.status(0, hero("fighter")) == WOUNDED and state.status(1, hero("cleric")) == WOUNDED
 
 
 def test_without_cards_hell_raisers_cannot_negate() -> None:
     state = build([NEUTRAL, "hell_raisers"], [13, 16], [["resurrection"], []], heroes=[(2, 0, 2, 2), FULL_4])
     play(state, "resurrection")
-    assert state.asked[0] == K_RAISE
+    assert state.decisions.asked.kind == K_RAISE
 
 
 def test_the_eighth_party_card_has_no_power_and_is_left_out_of_the_draft_unless_enabled() -> None:
@@ -178,7 +183,7 @@ def test_the_eighth_party_card_has_no_power_and_is_left_out_of_the_draft_unless_
     seen: set[int] = set()
     for seed in range(30):
         state = GAME.new_state(enabled, 6, seed)
-        while state.asked[0] == K_DRAFT:
+        while state.decisions.asked.kind == K_DRAFT:
             seen.update(state.legal_actions())
             state.apply(state.legal_actions()[0])
     assert enabled.party_keys.index("nameless_band") in seen
@@ -199,19 +204,19 @@ def test_a_party_given_another_partys_power_plays_with_that_power() -> None:
     play(state, "sword")
     act(state, 1)
     act(state, hero("wizard"))
-    assert state.heroes[1][hero("wizard")] == DEAD  # Brute Squad's two hits
+    assert state.status(1, hero("wizard")) == DEAD  # Brute Squad's two hits
     state = build([NEUTRAL, "giant_slayers"], [1, 2], [["sword"], []], draw_top=["parry"], config=config)
     play(state, "sword")
     act(state, 1)
     act(state, hero("cleric"))
-    assert state.hands[1] == []  # and no longer the Giant Slayers' draw
+    assert state.hand(1) == []  # and no longer the Giant Slayers' draw
 
 
 def test_a_party_whose_power_is_none_has_no_power() -> None:
     config = configured({"parties.den_of_thieves.power": "none"})
     state = build(["den_of_thieves", NEUTRAL], [13, 15], [[], ["fireball"]], config=config)
     assert DRAW_CARD in state.legal_actions()
-    assert not any(DEN_STEAL <= action < DEN_STEAL + 10 for action in state.legal_actions())
+    assert not any(STEAL_CARD.matches(action) for action in state.legal_actions())
 
 
 def test_brute_squad_melee_hits_set_to_one_counts_a_melee_hit_once() -> None:
@@ -220,7 +225,7 @@ def test_brute_squad_melee_hits_set_to_one_counts_a_melee_hit_once() -> None:
     play(state, "sword")
     act(state, 1)
     act(state, hero("wizard"))
-    assert state.heroes[1][hero("wizard")] == WOUNDED
+    assert state.status(1, hero("wizard")) == WOUNDED
     assert state.power_used[0] == 0  # no second hit, no use of the power
 
 
@@ -231,8 +236,8 @@ def test_giant_slayers_draw_as_many_cards_per_hit_as_the_power_says() -> None:
         play(state, "sword")
         act(state, 1)
         act(state, hero("cleric"))
-        assert state.heroes[1][hero("cleric")] == WOUNDED
-        assert len(state.hands[1]) == cards_per_hit
+        assert state.status(1, hero("cleric")) == WOUNDED
+        assert len(state.hand(1)) == cards_per_hit
         assert state.power_used[1] == (1 if cards_per_hit else 0)
 
 
@@ -243,10 +248,10 @@ def test_defenders_of_the_faith_discard_as_many_cards_as_the_power_says() -> Non
     assert DEFENDERS_POWER in state.legal_actions()  # one card is enough now
     act(state, DEFENDERS_POWER)
     act(state, hero("rogue"))
-    assert state.asked[0] == K_DEFENDERS_DISCARD
+    assert state.decisions.asked.kind == K_DEFENDERS_DISCARD
     act(state, position_of(state, 0, "sword"))
-    assert state.heroes[0][hero("rogue")] == FULL and state.hands[0] == []
-    assert state.asked[0] == K_MAIN
+    assert state.status(0, hero("rogue")) == FULL and state.hand(0) == []
+    assert state.decisions.asked.kind == K_MAIN
     config = configured({"powers.defenders_of_the_faith.cards_to_discard": 3})
     state = build(["defenders_of_the_faith", NEUTRAL], [13, 16], [["sword", "bow"], []],
                   heroes=[(2, 0, 1, 2), FULL_4], config=config)

@@ -11,6 +11,8 @@ from cardlab.cli import main
 from simcore.games.ring_of_chaos import GAME
 from simcore.games.ring_of_chaos.config import READING_SWITCHES
 from simcore.games.ring_of_chaos.rules import (
+    ACTIVE,
+    DISCARD_PILE,
     END_TURN,
     FULL,
     K_ATTACKER_HERO,
@@ -25,13 +27,14 @@ from simcore.games.ring_of_chaos.rules import (
     K_SPLASH,
     K_TARGET,
     PASS,
+    PLAY,
     PLAY_AS_RANGED,
-    PLAY_CARD,
+    RING_HOLDER,
     STEAL_RING,
     WOUNDED,
 )
 
-from .helpers import act, build, card, configured, hero, play, position_of
+from .helpers import act, all_positions, build, card, configured, hero, play, position_of
 
 NEUTRAL = "nameless_band"
 GUARDIAN_FIRST = ["temple_guardian", "mace", "mace", "mace"]  # seat 0's draws: a Guardian, then its replacement
@@ -54,19 +57,19 @@ def test_a_temple_guardian_can_be_countered_with_chaos_magic_or_heroic_sacrifice
                   start_turn=True)
     act(state, hero("cleric"))
     act(state, hero("wizard"))
-    assert state.asked[0] == K_COUNTER and position_of(state, 1, "chaos_magic") in state.legal_actions()
+    assert state.decisions.asked.kind == K_COUNTER and position_of(state, 1, "chaos_magic") in state.legal_actions()
     act(state, position_of(state, 1, "chaos_magic"))
-    assert state.heroes[1] == [FULL] * 4 and state.points == [3, 0]  # a counter, not its Bonus Action theft
-    assert state.counters[1][4][card("chaos_magic")] == 1
+    assert state.statuses(1) == [FULL] * 4 and state.scores() == [3, 0]  # a counter, not its Bonus Action theft
+    assert state.stats.get(1, 4, card("chaos_magic")) == 1
     # Heroic Sacrifice avoids the attack, and its other effect takes place: one of its Heroes loses a level.
     state = build([NEUTRAL, NEUTRAL], [13, 16], [[], ["heroic_sacrifice"]], draw_top=GUARDIAN_FIRST,
                   start_turn=True)
     act(state, hero("cleric"))
     act(state, hero("wizard"))
     act(state, position_of(state, 1, "heroic_sacrifice"))
-    assert state.asked[0] == K_OWN_HERO_HIT and state.current_player == 1
+    assert state.decisions.asked.kind == K_OWN_HERO_HIT and state.current_player == 1
     act(state, hero("rogue"))
-    assert state.heroes[1] == [FULL, FULL, WOUNDED, FULL]
+    assert state.statuses(1) == [FULL, FULL, WOUNDED, FULL]
 
 
 def test_with_the_other_reading_chaos_magic_and_heroic_sacrifice_do_not_counter_a_guardian() -> None:
@@ -76,7 +79,7 @@ def test_with_the_other_reading_chaos_magic_and_heroic_sacrifice_do_not_counter_
                       config=config)
         act(state, hero("cleric"))
         act(state, hero("wizard"))  # the only answer to the counter question is PASS
-        assert state.heroes[1][hero("wizard")] == WOUNDED and state.hands[1] == [card(name)]
+        assert state.status(1, hero("wizard")) == WOUNDED and state.hand(1) == [card(name)]
 
 
 def test_imprison_played_against_a_guardian_also_imprisons_a_player_even_the_drawer_for_its_next_turn() -> None:
@@ -85,19 +88,21 @@ def test_imprison_played_against_a_guardian_also_imprisons_a_player_even_the_dra
     act(state, hero("cleric"))
     act(state, hero("wizard"))
     act(state, position_of(state, 1, "imprison"))
-    assert state.asked[0] == K_TARGET and state.current_player == 1
+    assert state.decisions.asked.kind == K_TARGET and state.current_player == 1
     assert sorted(state.legal_actions()) == [0, 2]
     act(state, 0)  # the drawer, in the middle of its turn
-    assert state.imprisoned[0] == [card("imprison")] and state.heroes[1] == [FULL] * 4
+    assert state.imprisoned(0) == [card("imprison")] and state.statuses(1) == [FULL] * 4
     act(state, hero("fighter"))  # the Guardian goes on to seat 2
-    assert state.asked[0] == K_MAIN and state.current_player == 0  # this turn's Actions are not lost
+    assert state.decisions.asked.kind == K_MAIN and state.current_player == 0  # this turn's Actions are not lost
     act(state, END_TURN)
-    assert state.imprisoned[0] == [card("imprison")]  # it waits for seat 0's next turn
+    assert state.imprisoned(0) == [card("imprison")]  # it waits for seat 0's next turn
     act(state, END_TURN)
     act(state, END_TURN)
-    assert state.active == 0 and state.asked[0] == K_DISCARD_EXCESS  # no Actions: straight to the hand limit
+    assert state.numbers[ACTIVE] == 0
+    assert state.decisions.asked.kind == K_DISCARD_EXCESS  # no Actions: straight to the hand limit
     act(state, state.legal_actions()[0])
-    assert state.imprisoned[0] == [] and card("imprison") in state.discard_pile and state.active == 1
+    assert state.imprisoned(0) == []
+    assert card("imprison") in state.zones[DISCARD_PILE].cards and state.numbers[ACTIVE] == 1
 
 
 def test_savage_attack_played_against_a_guardian_may_add_further_melee_attacks_on_adjacent_parties() -> None:
@@ -106,13 +111,15 @@ def test_savage_attack_played_against_a_guardian_may_add_further_melee_attacks_o
     act(state, hero("cleric"))
     act(state, hero("wizard"))
     act(state, position_of(state, 1, "savage_attack"))
-    assert state.asked[0] == K_SAVAGE_MORE and state.current_player == 1
+    assert state.decisions.asked.kind == K_SAVAGE_MORE and state.current_player == 1
     act(state, position_of(state, 1, "sword"))
     assert list(state.legal_actions()) == [2]  # the party Adjacent to seat 1
     act(state, 2)
     act(state, hero("fighter"))
-    assert state.heroes[2][hero("fighter")] == WOUNDED and state.heroes[1] == [FULL] * 4
-    assert state.asked[0] == K_GUARDIAN_DEFEND and state.current_player == 2  # then the Guardian reaches seat 2
+    assert state.status(2, hero("fighter")) == WOUNDED
+    assert state.statuses(1) == [FULL] * 4
+    assert state.decisions.asked.kind == K_GUARDIAN_DEFEND
+    assert state.current_player == 2  # then the Guardian reaches seat 2
 
 
 def test_with_the_other_reading_imprison_and_savage_attack_are_spent_on_the_guardian() -> None:
@@ -122,14 +129,14 @@ def test_with_the_other_reading_imprison_and_savage_attack_are_spent_on_the_guar
     act(state, hero("cleric"))
     act(state, hero("wizard"))
     act(state, position_of(state, 1, "imprison"))
-    assert state.asked[0] == K_GUARDIAN_DEFEND and state.current_player == 2
-    assert state.imprisoned == [[], [], []] and card("imprison") in state.discard_pile
+    assert state.decisions.asked.kind == K_GUARDIAN_DEFEND and state.current_player == 2
+    assert not any(state.imprisoned(seat) for seat in range(3)) and card("imprison") in state.zones[DISCARD_PILE].cards
     state = build([NEUTRAL] * 3, [13, 1, 2], [[], ["savage_attack", "sword"], []], draw_top=GUARDIAN_FIRST,
                   start_turn=True, config=config)
     act(state, hero("cleric"))
     act(state, hero("wizard"))
     act(state, position_of(state, 1, "savage_attack"))
-    assert state.asked[0] == K_GUARDIAN_DEFEND and state.current_player == 2
+    assert state.decisions.asked.kind == K_GUARDIAN_DEFEND and state.current_player == 2
 
 
 # ---------------------------------------------------------------- the other readings
@@ -139,26 +146,27 @@ def test_death_from_above_plays_a_card_as_a_ranged_attack_only_while_its_class_l
     hands = [["sword_of_slaying", "staff"], []]
     state = build(["death_from_above", NEUTRAL], [1, 15], hands, heroes=[(2, 0, 2, 2), (2, 2, 2, 2)])
     slaying, staff = position_of(state, 0, "sword_of_slaying"), position_of(state, 0, "staff")
-    assert PLAY_AS_RANGED + slaying not in state.legal_actions()  # the Fighter is Dead
-    assert PLAY_AS_RANGED + staff in state.legal_actions()
+    assert PLAY_AS_RANGED.encode(slaying not in state.legal_actions())  # the Fighter is Dead
+    assert PLAY_AS_RANGED.encode(staff in state.legal_actions())
     config = configured({"rules.death_from_above_dead_classes": True})
     state = build(["death_from_above", NEUTRAL], [1, 15], hands, heroes=[(2, 0, 2, 2), (2, 2, 2, 2)], config=config)
-    assert PLAY_AS_RANGED + slaying in state.legal_actions()
+    assert PLAY_AS_RANGED.encode(slaying in state.legal_actions())
 
 
 def test_only_the_party_losing_the_ring_plays_heroic_sacrifice_unless_any_player_may() -> None:
     hands = [[], [], ["heroic_sacrifice"]]
     state = build([NEUTRAL] * 3, [1, 2, 15], hands, ring_holder=1, points=[2, 5, 0])
     act(state, STEAL_RING)  # seat 1, holding no Heroic Sacrifice, passes; seat 2 is not asked
-    assert state.ring_holder == 0 and state.points == [3, 5, 0] and state.hands[2] == [card("heroic_sacrifice")]
+    assert state.numbers[RING_HOLDER] == 0 and state.scores() == [3, 5, 0]
+    assert state.hand(2) == [card("heroic_sacrifice")]
     config = configured({"rules.heroic_sacrifice_any_player": True})
     state = build([NEUTRAL] * 3, [1, 2, 15], hands, ring_holder=1, points=[2, 5, 0], config=config)
     act(state, STEAL_RING)
-    assert state.asked[0] == K_SACRIFICE and state.current_player == 2
+    assert state.decisions.asked.kind == K_SACRIFICE and state.current_player == 2
     act(state, position_of(state, 2, "heroic_sacrifice"))
     act(state, hero("cleric"))  # seat 2 pays with one of its own Heroes
-    assert state.ring_holder == 1 and state.points == [2, 5, 0]
-    assert state.heroes[2][hero("cleric")] == WOUNDED and state.heroes[1] == [FULL] * 4
+    assert state.numbers[RING_HOLDER] == 1 and state.scores() == [2, 5, 0]
+    assert state.status(2, hero("cleric")) == WOUNDED and state.statuses(1) == [FULL] * 4
 
 
 def test_hasty_retreat_may_end_on_an_occupied_space_pushing_that_party_aside_as_a_move_does() -> None:
@@ -167,11 +175,12 @@ def test_hasty_retreat_may_end_on_an_occupied_space_pushing_that_party_aside_as_
     act(state, 1)
     act(state, hero("cleric"))
     act(state, position_of(state, 1, "hasty_retreat"))
-    assert 8 in state.legal_actions() and 1 in state.legal_actions()  # occupied spaces whose party can move aside
+    assert 8 in state.legal_actions()
+    assert 1 in state.legal_actions()  # occupied spaces whose party can move aside
     act(state, 8)
-    assert state.asked[0] == K_PUSH and sorted(state.legal_actions()) == [2, 14]  # 2: the space seat 1 vacates
+    assert state.decisions.asked.kind == K_PUSH and sorted(state.legal_actions()) == [2, 14]  # 2: seat 1's space
     act(state, 14)
-    assert state.position == [1, 8, 14] and state.heroes[1] == [FULL] * 4
+    assert all_positions(state) == [1, 8, 14] and state.statuses(1) == [FULL] * 4
     config = configured({"rules.retreat_may_push": False})
     state = build([NEUTRAL] * 3, [1, 2, 8], [["sword"], ["hasty_retreat"], []], config=config)
     play(state, "sword")
@@ -185,12 +194,12 @@ def test_chaos_magic_by_a_party_at_ten_points_takes_nothing_unless_the_victim_st
     state = build([NEUTRAL, NEUTRAL], [13, 16], [["chaos_magic"], []], points=[10, 4])
     play(state, "chaos_magic")
     act(state, 1)
-    assert state.points == [10, 4] and not state.is_terminal()
+    assert state.scores() == [10, 4] and not state.is_terminal()
     config = configured({"rules.chaos_magic_at_ten_costs_victim": True})
     state = build([NEUTRAL, NEUTRAL], [13, 16], [["chaos_magic"], []], points=[10, 4], config=config)
     play(state, "chaos_magic")
     act(state, 1)
-    assert state.points == [10, 3] and not state.is_terminal()
+    assert state.scores() == [10, 3] and not state.is_terminal()
 
 
 def test_the_fireball_attacks_every_party_adjacent_to_its_target_unless_its_caster_may_choose() -> None:
@@ -199,16 +208,16 @@ def test_the_fireball_attacks_every_party_adjacent_to_its_target_unless_its_cast
     play(state, "fireball")
     act(state, 1)
     act(state, hero("cleric"))
-    assert state.asked[0] == K_ATTACKER_HERO and state.asked[2] == 2  # no question whether to
+    assert state.decisions.asked.kind == K_ATTACKER_HERO and state.decisions.asked.a == 2  # no question whether to
     config = configured({"rules.fireball_splash_optional": True})
     state = build([NEUTRAL] * 4, [1, 13, 14, 18], hands, config=config)
     play(state, "fireball")
     act(state, 1)
     act(state, hero("cleric"))
-    assert state.asked[0] == K_SPLASH and sorted(state.legal_actions()) == [2, PASS]
+    assert state.decisions.asked.kind == K_SPLASH and sorted(state.legal_actions()) == [2, PASS]
     act(state, PASS)  # spare seat 2
-    assert state.asked[0] == K_SPLASH and sorted(state.legal_actions()) == [3, PASS]
+    assert state.decisions.asked.kind == K_SPLASH and sorted(state.legal_actions()) == [3, PASS]
     act(state, 3)
     act(state, hero("rogue"))
-    assert state.heroes[2] == [FULL] * 4 and state.heroes[3][hero("rogue")] == WOUNDED
-    assert state.asked[0] == K_MAIN and PLAY_CARD not in state.legal_actions()
+    assert state.statuses(2) == [FULL] * 4 and state.status(3, hero("rogue")) == WOUNDED
+    assert state.decisions.asked.kind == K_MAIN and PLAY.encode(0) not in state.legal_actions()

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from simcore.games.ring_of_chaos import GAME
-from simcore.games.ring_of_chaos.config import CARD_NAMES, CARD_SLOTS, DATA_FILE, READING_SWITCHES, SLOT_NAMES
+from simcore.games.ring_of_chaos.config import CARD_NAMES, DATA_FILE, READING_SWITCHES
 from tests.gamekit import missing_tests, named_tests, rule_rows, table_rows
 
 RULES_MD = Path(DATA_FILE).with_name("RULES.md").read_text(encoding="utf-8")
@@ -15,7 +15,7 @@ RULES_MD = Path(DATA_FILE).with_name("RULES.md").read_text(encoding="utf-8")
 def test_the_card_table_matches_cards_toml() -> None:
     rows = table_rows(RULES_MD, "Cards")
     expected = [
-        [name, card["class"], SLOT_NAMES[CARD_SLOTS[CARD_NAMES.index(name)]], str(card["copies"])]
+        [name, card["class"], card["action"], str(card["copies"])]
         for name, card in GAME.default_parameters()["cards"].items()
     ]
     assert rows == expected

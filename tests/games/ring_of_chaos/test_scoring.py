@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from simcore.games.ring_of_chaos.rules import END_POINTS, PICK_UP_RING, STEAL_RING
+from simcore.games.ring_of_chaos.rules import (
+    ALIVE,
+    END_POINTS,
+    PICK_UP_RING,
+    PLAY,
+    RING_HOLDER,
+    STEAL_RING,
+)
 
 from .helpers import act, build, hero, play
 
@@ -23,20 +30,20 @@ def test_taking_the_ring_by_any_means_gives_one_point(how: str) -> None:
             act(state, STEAL_RING)
         else:
             play(state, how)
-    assert state.ring_holder == 0 and state.points == [6, 5]
+    assert state.numbers[RING_HOLDER] == 0 and state.scores() == [6, 5]
 
 
 def test_taking_the_ring_for_the_eleventh_point_wins_at_once() -> None:
     state = build([NEUTRAL, NEUTRAL], [0, 16], points=[10, 9])
     act(state, PICK_UP_RING)
     assert state.is_terminal() and state.winners() == [0] and state.end_reason() == END_POINTS
-    assert state.points == [11, 9] and state.current_player == -1
+    assert state.scores() == [11, 9] and state.current_player == -1
     assert state.returns() == [1.0, 0.0] and state.ranks() == [1, 2]
 
 
 def test_wearing_the_ring_as_the_turn_begins_can_win_and_never_counts_past_eleven() -> None:
     state = build([NEUTRAL, NEUTRAL], [1, 16], ring_holder=0, points=[9, 0], start_turn=True)
-    assert state.is_terminal() and state.winners() == [0] and state.points == [11, 0]
+    assert state.is_terminal() and state.winners() == [0] and state.scores() == [11, 0]
     assert state.scores() == [11, 0]
 
 
@@ -46,7 +53,7 @@ def test_the_eliminating_party_takes_the_victims_points_but_never_past_ten() -> 
     play(state, "sword")
     act(state, 1)
     act(state, hero("rogue"))
-    assert not state.alive[1] and state.points == [10, 0, 0] and not state.is_terminal()
+    assert not state.alive(1) and state.scores() == [10, 0, 0] and not state.is_terminal()
 
 
 def test_the_eliminating_party_takes_all_the_victims_points_below_ten() -> None:
@@ -55,16 +62,16 @@ def test_the_eliminating_party_takes_all_the_victims_points_below_ten() -> None:
     play(state, "sword")
     act(state, 1)
     act(state, hero("rogue"))
-    assert state.points == [8, 0, 0]
+    assert state.scores() == [8, 0, 0]
 
 
 def test_points_never_go_below_zero_chaos_magic_needs_a_point_to_take() -> None:
     state = build([NEUTRAL, NEUTRAL], [13, 16], [["chaos_magic"], []], points=[0, 0])
-    assert all(action != 200 for action in state.legal_actions())
+    assert PLAY.encode(0) not in state.legal_actions()
 
 
 def test_ranks_put_the_winner_first_then_living_parties_by_points_then_the_eliminated() -> None:
     state = build([NEUTRAL, NEUTRAL, NEUTRAL], [0, 2, 16], points=[10, 9, 3])
-    state.alive[1] = False
+    state.set_seat_number(1, ALIVE, 0)
     act(state, PICK_UP_RING)
     assert state.ranks() == [1, 3, 2]

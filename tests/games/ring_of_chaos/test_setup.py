@@ -9,16 +9,35 @@ import pytest
 
 from simcore.games.ring_of_chaos import GAME
 from simcore.games.ring_of_chaos.config import TEMPLE_GUARDIAN
-from simcore.games.ring_of_chaos.rules import FULL, K_DRAFT, K_MAIN, RingState
+from simcore.games.ring_of_chaos.rules import (
+    ACTIVE,
+    DISCARD_PILE,
+    FULL,
+    K_DRAFT,
+    K_MAIN,
+    RING_HOLDER,
+    RING_SPACE,
+    RingState,
+)
 from simcore.trace import TraceRecorder
 
-from .helpers import DEFAULT, LABYRINTH, configured, locations
+from .helpers import (
+    DEFAULT,
+    LABYRINTH,
+    all_hands,
+    all_heroes,
+    all_parties,
+    all_positions,
+    configured,
+    locations,
+    seat_counters,
+)
 
 
 def _draft_all(state: RingState, pick_second: bool = False) -> list[tuple[int, list[int]]]:
     """Answer every draft question; return (seat, offered parties) in order."""
     offers = []
-    while state.asked[0] == K_DRAFT and not state.is_terminal():
+    while state.decisions.asked.kind == K_DRAFT and not state.is_terminal():
         offered = list(state.legal_actions())
         offers.append((state.current_player, offered))
         state.apply(offered[1] if pick_second else offered[0])
@@ -33,17 +52,17 @@ def test_the_draft_offers_two_party_cards_and_passes_the_rejected_one_on_with_a_
     for (seat, offered), (_, following) in itertools.pairwise(offers):
         assert len(offered) == 2
         rejected = offered[1]  # the first card was chosen
-        assert state.party[seat] == offered[0]
+        assert state.party(seat) == offered[0]
         assert rejected in following and len(set(following)) == 2
-    assert len(set(state.party)) == 4  # every party is different
-    assert all(DEFAULT.party_keys[party] != "nameless_band" for party in state.party)
+    assert len(set(all_parties(state))) == 4  # every party is different
+    assert all(DEFAULT.party_keys[party] != "nameless_band" for party in all_parties(state))
 
 
 def test_a_draft_with_six_players_uses_all_seven_described_parties() -> None:
     state = GAME.new_state(DEFAULT, 6, 3)
     offers = _draft_all(state, pick_second=True)
     offered = {party for _, pair in offers for party in pair}
-    assert len(offered) == 7 and len(set(state.party)) == 6
+    assert len(offered) == 7 and len(set(all_parties(state))) == 6
 
 
 def test_the_first_player_is_left_of_the_first_drafter_and_is_random_by_seed() -> None:
@@ -53,9 +72,9 @@ def test_the_first_player_is_left_of_the_first_drafter_and_is_random_by_seed() -
         state = GAME.new_state(no_guardians, 5, seed)
         drafter = state.current_player
         _draft_all(state)
-        assert state.asked[0] == K_MAIN
-        assert state.active == (drafter + 1) % 5 == state.current_player
-        assert state.game_columns()["first_player"] == state.active  # the games table records it
+        assert state.decisions.asked.kind == K_MAIN
+        assert state.numbers[ACTIVE] == (drafter + 1) % 5 == state.current_player
+        assert state.game_columns()["first_player"] == state.numbers[ACTIVE]  # the games table records it
         firsts.add(drafter)
     assert len(firsts) > 2
 
@@ -65,17 +84,17 @@ def test_every_party_starts_with_four_full_strength_heroes_no_points_and_a_stand
     for n_players in range(2, 7):
         state = GAME.new_state(no_guardians, n_players, 5)
         _draft_all(state)
-        assert state.heroes == [[FULL] * 4 for _ in range(n_players)]
+        assert all_heroes(state) == [[FULL] * 4 for _ in range(n_players)]
         starts = DEFAULT.board.starts
-        assert all(space in starts for space in state.position)
-        assert len(set(state.position)) == n_players
-        assert state.points == [0] * n_players
+        assert all(space in starts for space in all_positions(state))
+        assert len(set(all_positions(state))) == n_players
+        assert state.scores() == [0] * n_players
 
 
 def test_the_ring_starts_on_the_chaos_altar() -> None:
     state = GAME.new_state(LABYRINTH, 3, 2)
     _draft_all(state)
-    assert state.ring_holder == -1 and state.ring_space == LABYRINTH.board.altar
+    assert state.numbers[RING_HOLDER] == -1 and state.numbers[RING_SPACE] == LABYRINTH.board.altar
 
 
 def test_each_player_is_dealt_four_cards_and_temple_guardians_are_replaced() -> None:
@@ -84,13 +103,13 @@ def test_each_player_is_dealt_four_cards_and_temple_guardians_are_replaced() -> 
         recorder = TraceRecorder()
         state = GAME.new_state(DEFAULT, 6, seed, recorder.record)
         _draft_all(state)
-        opening = [sum(state.counters[seat][0]) for seat in range(6)]
+        opening = [sum(seat_counters(state, seat)[0]) for seat in range(6)]
         assert opening == [4] * 6
         for seat in range(6):
-            assert state.counters[seat][0][TEMPLE_GUARDIAN] == 0
+            assert state.stats.get(seat, 0, TEMPLE_GUARDIAN) == 0
         deal_discards = [event for event in recorder.events if event["type"] == "deal"]
         assert len(deal_discards) == 6
-        replaced += Counter(state.discard_pile)[TEMPLE_GUARDIAN]
+        replaced += Counter(state.zones[DISCARD_PILE].cards)[TEMPLE_GUARDIAN]
         assert locations(state) == Counter(DEFAULT.deck)
     assert replaced > 0  # some seeds dealt a Guardian, which went to the discard pile
 
@@ -105,8 +124,8 @@ def test_the_same_seed_gives_the_same_set_up_and_another_seed_another() -> None:
     first, again, other = (GAME.new_state(DEFAULT, 4, seed) for seed in (8, 8, 9))
     for state in (first, again, other):
         _draft_all(state)
-    assert first.hands == again.hands and first.party == again.party
-    assert (first.hands, first.party) != (other.hands, other.party)
+    assert all_hands(first) == all_hands(again) and all_parties(first) == all_parties(again)
+    assert (all_hands(first), all_parties(first)) != (all_hands(other), all_parties(other))
 
 
 @pytest.mark.parametrize("config", [DEFAULT, LABYRINTH], ids=["sanctum", "labyrinth"])
@@ -132,4 +151,4 @@ def test_starting_spaces_are_spread_around_the_table() -> None:
     state = GAME.new_state(DEFAULT, 3, 1)
     _draft_all(state)
     starts = DEFAULT.board.starts
-    assert state.position == [starts[0], starts[2], starts[4]]
+    assert all_positions(state) == [starts[0], starts[2], starts[4]]

@@ -7,24 +7,34 @@ stairs 7-12 (7-1, 8-2 ...), starting spaces 13-18 (13-7, 14-8 ...) on a gallery 
 from __future__ import annotations
 
 from simcore.games.ring_of_chaos.rules import (
+    ACTIVE,
+    ALIVE,
+    DEAD,
+    DISCARD_PILE,
     DRAW_CARD,
+    DRAW_PILE,
     END_TURN,
     FULL,
+    HEROES,
     K_COUNTER,
     K_DISCARD_EXCESS,
     K_GUARDIAN_DEFEND,
     K_MAIN,
     K_PUSH,
     K_RETREAT,
-    MOVE_TO,
+    MOVE,
+    OCCUPANT,
     PASS,
     PICK_UP_RING,
-    PLAY_CARD,
+    PLAY,
+    POSITION,
+    RING_HOLDER,
+    RING_SPACE,
     STEAL_RING,
     WOUNDED,
 )
 
-from .helpers import DEFAULT, act, build, card, hand_names, hero, names, play, position_of
+from .helpers import DEFAULT, act, all_positions, build, card, hand_names, hero, names, play, position_of
 
 NEUTRAL = "nameless_band"  # the party without a power
 
@@ -36,35 +46,35 @@ def _defend(state: object, choice: str) -> None:
 
 def test_a_turn_begins_by_drawing_three_cards_one_at_a_time() -> None:
     state = build([NEUTRAL, NEUTRAL], [13, 16], draw_top=["mace", "dodge", "sneak", "parry"], start_turn=True)
-    assert state.asked[0] == K_MAIN and state.current_player == 0
+    assert state.decisions.asked.kind == K_MAIN and state.current_player == 0
     assert hand_names(state, 0) == {"mace": 1, "dodge": 1, "sneak": 1}
-    assert state.draw_pile[-1] == card("parry")  # the fourth card stays on the pile
+    assert state.zones[DRAW_PILE].cards[-1] == card("parry")  # the fourth card stays on the pile
 
 
 def test_a_temple_guardian_attacks_every_party_at_once_before_the_next_card_is_drawn_and_is_replaced() -> None:
     state = build([NEUTRAL, NEUTRAL, NEUTRAL], [13, 15, 17],
                   draw_top=["temple_guardian", "mace", "dodge", "sneak"], start_turn=True)
     # The Guardian resolves at once: the drawer has not seen the cards below it.
-    assert state.asked[0] == K_GUARDIAN_DEFEND and state.current_player == 0
-    assert state.hands[0] == [] and names(state.draw_pile[-3:]) == ["sneak", "dodge", "mace"]
+    assert state.decisions.asked.kind == K_GUARDIAN_DEFEND and state.current_player == 0
+    assert state.hand(0) == [] and names(state.zones[DRAW_PILE].cards[-3:]) == ["sneak", "dodge", "mace"]
     defenders = []
     for choice in ("rogue", "wizard", "cleric"):
         defenders.append(state.current_player)
         _defend(state, choice)
     assert defenders == [0, 1, 2]  # every party, the drawer first, then clockwise
-    assert state.heroes[0][hero("rogue")] == WOUNDED
-    assert state.heroes[1][hero("wizard")] == WOUNDED
-    assert state.heroes[2][hero("cleric")] == WOUNDED
+    assert state.status(0, hero("rogue")) == WOUNDED
+    assert state.status(1, hero("wizard")) == WOUNDED
+    assert state.status(2, hero("cleric")) == WOUNDED
     # Replaced: three cards reach the hand all the same.
-    assert state.asked[0] == K_MAIN and hand_names(state, 0) == {"mace": 1, "dodge": 1, "sneak": 1}
-    assert card("temple_guardian") in state.discard_pile
+    assert state.decisions.asked.kind == K_MAIN and hand_names(state, 0) == {"mace": 1, "dodge": 1, "sneak": 1}
+    assert card("temple_guardian") in state.zones[DISCARD_PILE].cards
 
 
 def test_the_defender_picks_which_hero_the_guardian_attacks() -> None:
     state = build([NEUTRAL, NEUTRAL], [13, 16], draw_top=["temple_guardian", "mace", "mace", "mace"],
                   heroes=[(2, 2, 2, 2), (1, 2, 0, 2)], start_turn=True)
     _defend(state, "fighter")
-    assert state.current_player == 1 and state.asked[0] == K_GUARDIAN_DEFEND
+    assert state.current_player == 1 and state.decisions.asked.kind == K_GUARDIAN_DEFEND
     assert sorted(state.legal_actions()) == [hero("cleric"), hero("fighter"), hero("wizard")]  # living Heroes only
 
 
@@ -74,11 +84,11 @@ def test_a_guardian_attack_can_be_countered_by_dodge_parry_or_an_attack_card() -
                       draw_top=["temple_guardian", "mace", "mace", "mace"], start_turn=True)
         _defend(state, "cleric")
         _defend(state, "wizard")
-        assert state.asked[0] == K_COUNTER and state.current_player == 1  # out of turn
+        assert state.decisions.asked.kind == K_COUNTER and state.current_player == 1  # out of turn
         act(state, position_of(state, 1, counter))
-        assert state.heroes[1] == [FULL] * 4 and state.hands[1] == []
-        assert state.counters[1][4][card(counter)] == 1  # played as a counter
-        assert state.counters[0][3][card("temple_guardian")] == 1  # the drawer's Guardian was countered
+        assert state.statuses(1) == [FULL] * 4 and state.hand(1) == []
+        assert state.stats.get(1, 4, card(counter)) == 1  # played as a counter
+        assert state.stats.get(0, 3, card("temple_guardian")) == 1  # the drawer's Guardian was countered
 
 
 def test_a_wounded_hero_cannot_be_defended_with_a_counter() -> None:
@@ -86,8 +96,8 @@ def test_a_wounded_hero_cannot_be_defended_with_a_counter() -> None:
                   draw_top=["temple_guardian", "mace", "mace", "mace"], start_turn=True)
     _defend(state, "cleric")
     _defend(state, "cleric")  # the Wounded Cleric: no counter is offered
-    assert state.heroes[1][hero("cleric")] == 0
-    assert state.asked[0] == K_MAIN and hand_names(state, 1) == {"dodge": 1}
+    assert state.status(1, hero("cleric")) == 0
+    assert state.decisions.asked.kind == K_MAIN and hand_names(state, 1) == {"dodge": 1}
 
 
 def test_countering_a_guardian_with_hasty_retreat_also_moves_the_party_one_to_three_spaces() -> None:
@@ -96,12 +106,12 @@ def test_countering_a_guardian_with_hasty_retreat_also_moves_the_party_one_to_th
     _defend(state, "cleric")
     _defend(state, "fighter")
     act(state, position_of(state, 1, "hasty_retreat"))
-    assert state.asked[0] == K_RETREAT and state.current_player == 1
+    assert state.decisions.asked.kind == K_RETREAT and state.current_player == 1
     distance = DEFAULT.board.distance[16]
     # Every space one to three steps away: 13, where seat 0 stands, too (it would be pushed aside).
     assert sorted(state.legal_actions()) == sorted(s for s in range(DEFAULT.board.n_spaces) if 1 <= distance[s] <= 3)
     act(state, 4)
-    assert state.position[1] == 4 and state.occupant[16] == -1 and state.heroes[1] == [FULL] * 4
+    assert state.position(1) == 4 and state.occupant(16) == -1 and state.statuses(1) == [FULL] * 4
 
 
 def test_countering_a_guardian_with_pit_trap_also_hits_every_other_party_whose_rogue_is_dead() -> None:
@@ -114,9 +124,9 @@ def test_countering_a_guardian_with_pit_trap_also_hits_every_other_party_whose_r
     # The Pit Trap's own attack: seat 0's Rogue is alive (it fails), seat 2's is Dead (seat 2 picks a Hero).
     assert state.current_player == 2
     act(state, hero("wizard"))
-    assert state.heroes[2][hero("wizard")] == WOUNDED
+    assert state.status(2, hero("wizard")) == WOUNDED
     _defend(state, "fighter")  # then the Guardian reaches seat 2
-    assert state.heroes[0] == [WOUNDED, FULL, FULL, FULL]
+    assert state.statuses(0) == [WOUNDED, FULL, FULL, FULL]
 
 
 def test_countering_a_guardian_with_fireball_hurts_no_other_party() -> None:
@@ -125,9 +135,9 @@ def test_countering_a_guardian_with_fireball_hurts_no_other_party() -> None:
     _defend(state, "cleric")
     _defend(state, "fighter")
     act(state, position_of(state, 1, "fireball"))
-    assert state.current_player == 2 and state.asked[0] == K_GUARDIAN_DEFEND  # no splash attack on seat 2
+    assert state.current_player == 2 and state.decisions.asked.kind == K_GUARDIAN_DEFEND  # no splash attack on seat 2
     _defend(state, "rogue")
-    assert state.heroes[1] == [FULL] * 4 and state.heroes[2] == [FULL, FULL, WOUNDED, FULL]
+    assert state.statuses(1) == [FULL] * 4 and state.statuses(2) == [FULL, FULL, WOUNDED, FULL]
 
 
 def test_a_party_cannot_counter_with_an_attack_card_of_a_dead_class() -> None:
@@ -135,28 +145,28 @@ def test_a_party_cannot_counter_with_an_attack_card_of_a_dead_class() -> None:
                   draw_top=["temple_guardian", "mace", "mace", "mace"], start_turn=True)
     _defend(state, "cleric")
     _defend(state, "cleric")
-    assert state.asked[0] == K_COUNTER  # Dread Legion may: its Class cards work with the Wizard Dead
+    assert state.decisions.asked.kind == K_COUNTER  # Dread Legion may: its Class cards work with the Wizard Dead
     nobody = build([NEUTRAL, NEUTRAL], [13, 16], [[], ["fireball"]], heroes=[(2, 2, 2, 2), (2, 2, 2, 0)],
                    draw_top=["temple_guardian", "mace", "mace", "mace"], start_turn=True)
     _defend(nobody, "cleric")
     _defend(nobody, "cleric")
-    assert nobody.asked[0] == K_MAIN and nobody.heroes[1][hero("cleric")] == WOUNDED
+    assert nobody.decisions.asked.kind == K_MAIN and nobody.status(1, hero("cleric")) == WOUNDED
 
 
 def test_at_most_one_move_one_attack_and_one_bonus_action_in_any_order() -> None:
     state = build([NEUTRAL, NEUTRAL], [1, 16], [["healing_potion", "bow", "teleport", "sneak"], []],
                   heroes=[(1, 2, 2, 2), (2, 2, 2, 2)])
     legal = state.legal_actions()
-    assert DRAW_CARD in legal and any(MOVE_TO <= a < PLAY_CARD for a in legal)
+    assert DRAW_CARD in legal and any(MOVE.matches(a) for a in legal)
     play(state, "healing_potion")  # the Bonus Action first
     act(state, hero("cleric"))
-    assert not any(PLAY_CARD + p in state.legal_actions() for p in range(len(state.hands[0]))
-                   if state.hands[0][p] == card("chaos_magic"))
-    act(state, MOVE_TO + 7)  # then the Move Action
+    assert not any(PLAY.encode(p in state.legal_actions()) for p in range(len(state.hand(0)))
+                   if state.hand(0)[p] == card("chaos_magic"))
+    act(state, MOVE.encode(7))  # then the Move Action
     legal = state.legal_actions()
-    assert not any(MOVE_TO <= a < PLAY_CARD for a in legal)
-    assert PLAY_CARD + position_of(state, 0, "teleport") not in legal  # a Move card needs the Move Action
-    assert PLAY_CARD + position_of(state, 0, "sneak") not in legal
+    assert not any(MOVE.matches(a) for a in legal)
+    assert PLAY.encode(position_of(state, 0, "teleport")) not in legal  # a Move card needs the Move Action
+    assert PLAY.encode(position_of(state, 0, "sneak")) not in legal
     play(state, "bow")  # then the Attack Action
     act(state, 1)
     act(state, hero("wizard"))
@@ -166,31 +176,31 @@ def test_at_most_one_move_one_attack_and_one_bonus_action_in_any_order() -> None
 
 def test_moving_without_a_card_goes_up_to_two_spaces() -> None:
     state = build([NEUTRAL, NEUTRAL], [13, 16])
-    moves = {a - MOVE_TO for a in state.legal_actions() if MOVE_TO <= a < PLAY_CARD}
+    moves = {MOVE.value(a) for a in state.legal_actions() if MOVE.matches(a)}
     assert moves == {7, 14, 18, 1, 8, 12, 15, 17}  # one or two links away; the Altar is three
-    act(state, MOVE_TO + 1)
-    assert state.position[0] == 1 and state.occupant[13] == -1 and state.occupant[1] == 0
+    act(state, MOVE.encode(1))
+    assert state.position(0) == 1 and state.occupant(13) == -1 and state.occupant(1) == 0
 
 
 def test_moving_onto_an_occupied_space_pushes_that_party_to_an_empty_adjacent_space_of_the_movers_choice() -> None:
     state = build([NEUTRAL, NEUTRAL, NEUTRAL], [7, 1, 2])
-    act(state, MOVE_TO + 1)
-    assert state.asked[0] == K_PUSH and state.current_player == 0
+    act(state, MOVE.encode(1))
+    assert state.decisions.asked.kind == K_PUSH and state.current_player == 0
     assert sorted(state.legal_actions()) == [0, 6, 7]  # 2 is taken; 7 is the space the mover vacates
     act(state, 7)
-    assert state.position[:2] == [1, 7] and state.occupant[1] == 0 and state.occupant[7] == 1
+    assert all_positions(state)[:2] == [1, 7] and state.occupant(1) == 0 and state.occupant(7) == 1
 
 
 def test_passing_through_an_occupied_space_does_not_move_that_party() -> None:
     state = build([NEUTRAL, NEUTRAL], [7, 1])
-    act(state, MOVE_TO + 0)  # through space 1
-    assert state.position == [0, 1]
+    act(state, MOVE.encode(0))  # through space 1
+    assert all_positions(state) == [0, 1]
 
 
 def test_drawing_a_card_is_an_attack_action_and_a_guardian_drawn_so_is_resolved_and_replaced() -> None:
     state = build([NEUTRAL, NEUTRAL], [13, 16], [["sneak"], []], draw_top=["temple_guardian", "dodge"])
     act(state, DRAW_CARD)
-    assert state.asked[0] == K_GUARDIAN_DEFEND
+    assert state.decisions.asked.kind == K_GUARDIAN_DEFEND
     _defend(state, "rogue")
     _defend(state, "rogue")
     assert hand_names(state, 0) == {"sneak": 1, "dodge": 1}
@@ -201,8 +211,8 @@ def test_picking_up_the_ring_on_your_space_is_a_bonus_action_worth_a_point() -> 
     state = build([NEUTRAL, NEUTRAL], [0, 16], [["chaos_magic"], []], points=[0, 2])
     assert PICK_UP_RING in state.legal_actions()
     act(state, PICK_UP_RING)
-    assert state.ring_holder == 0 and state.ring_space == -1 and state.points[0] == 1
-    assert PLAY_CARD not in state.legal_actions()  # the Bonus Action is used: no Chaos Magic
+    assert state.numbers[RING_HOLDER] == 0 and state.numbers[RING_SPACE] == -1 and state.points(0) == 1
+    assert PLAY.encode(0) not in state.legal_actions()  # the Bonus Action is used: no Chaos Magic
 
 
 def test_the_ring_can_be_picked_up_only_on_its_space() -> None:
@@ -214,7 +224,7 @@ def test_stealing_the_ring_from_an_adjacent_wearer_is_a_bonus_action_worth_a_poi
     state = build([NEUTRAL, NEUTRAL, NEUTRAL], [1, 2, 15], ring_holder=1, points=[3, 5, 0])
     assert STEAL_RING in state.legal_actions()
     act(state, STEAL_RING)
-    assert state.ring_holder == 0 and state.points[:2] == [4, 5]
+    assert state.numbers[RING_HOLDER] == 0 and state.scores()[:2] == [4, 5]
     far = build([NEUTRAL, NEUTRAL], [1, 15], ring_holder=1)
     assert STEAL_RING not in far.legal_actions()
 
@@ -222,30 +232,31 @@ def test_stealing_the_ring_from_an_adjacent_wearer_is_a_bonus_action_worth_a_poi
 def test_wearing_the_ring_when_the_turn_begins_gives_three_points() -> None:
     state = build([NEUTRAL, NEUTRAL], [1, 15], ring_holder=0, points=[4, 0], draw_top=["mace"] * 3,
                   start_turn=True)
-    assert state.points == [7, 0]
+    assert state.scores() == [7, 0]
 
 
 def test_at_the_end_of_the_turn_the_player_discards_down_to_five_cards() -> None:
     hand = ["mace", "dodge", "parry", "sneak", "bow", "staff", "dagger"]
     state = build([NEUTRAL, NEUTRAL], [13, 16], [hand, []], draw_top=["sword"] * 3)
-    assert len(state.hands[0]) == 7  # more than five is fine during the turn
+    assert len(state.hand(0)) == 7  # more than five is fine during the turn
     act(state, END_TURN)
-    assert state.asked[0] == K_DISCARD_EXCESS and state.current_player == 0
+    assert state.decisions.asked.kind == K_DISCARD_EXCESS and state.current_player == 0
     act(state, position_of(state, 0, "dagger"))
     act(state, position_of(state, 0, "staff"))
-    assert len(state.hands[0]) == 5 and state.active == 1
-    assert card("dagger") in state.discard_pile and card("staff") in state.discard_pile
+    assert len(state.hand(0)) == 5 and state.numbers[ACTIVE] == 1
+    assert card("dagger") in state.zones[DISCARD_PILE].cards and card("staff") in state.zones[DISCARD_PILE].cards
 
 
 def test_turns_pass_clockwise_and_skip_eliminated_parties() -> None:
     state = build([NEUTRAL, NEUTRAL, NEUTRAL], [13, 15, 17],
                   draw_top=["mace", "mace", "sneak", "sneak", "dodge", "dodge"])
-    state.alive[1] = False
-    state.occupant[15] = -1
-    state.position[1] = -1
-    state.heroes[1] = [0, 0, 0, 0]
+    state.set_seat_number(1, ALIVE, 0)
+    state.numbers[OCCUPANT + 15] = -1
+    state.set_seat_number(1, POSITION, -1)
+    for hero_class in range(4):
+        state.set_seat_number(1, HEROES + hero_class, DEAD)
     act(state, END_TURN)
-    assert state.active == 2 and state.current_player == 2
+    assert state.numbers[ACTIVE] == 2 and state.current_player == 2
 
 
 def test_the_counter_question_goes_to_the_targeted_player_and_back() -> None:
@@ -253,7 +264,7 @@ def test_the_counter_question_goes_to_the_targeted_player_and_back() -> None:
     play(state, "sword")
     act(state, 1)
     act(state, hero("fighter"))
-    assert state.current_player == 1 and state.asked[0] == K_COUNTER
+    assert state.current_player == 1 and state.decisions.asked.kind == K_COUNTER
     assert sorted(state.legal_actions()) == [0, PASS]
     act(state, PASS)
-    assert state.current_player == 0 and state.asked[0] == K_MAIN
+    assert state.current_player == 0 and state.decisions.asked.kind == K_MAIN

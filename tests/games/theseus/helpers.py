@@ -21,20 +21,33 @@ from typing import Any
 
 from simcore.games.theseus import GAME
 from simcore.games.theseus.rules import (
-    ALT_EXPLORE,
+    ACTIVE,
+    BOARD,
+    BOARD_POSITION,
+    BONUS_MASK,
+    BONUSES,
     END_TURN,
+    ENDING,
     EXILE,
-    EXPLORE,
+    EXILE_PILE,
+    HAND_AREA,
+    HAND_POSITION,
     ICON_NAMES,
     LAST_RANK,
     MAIN,
     PARTY_AREA,
-    PILLAGE_STRIDE,
-    RECRUIT,
-    SUBJUGATE,
+    PARTY_POSITION,
+    PILLAGE,
+    RANK,
+    REWARD_AREA,
+    STEP_EXPLORE,
+    STEP_RECRUIT,
+    STEP_SUBJUGATE,
+    WITHOUT_A_CARD,
     TheseusConfig,
     TheseusState,
 )
+from simcore.kit.decisions import ActionType, Task
 from simcore.parameters import apply_overrides
 
 DEFAULT = GAME.configure(GAME.default_parameters())
@@ -89,7 +102,7 @@ def build(
     config: TheseusConfig = DEFAULT,
     events: list[dict[str, Any]] | None = None,
 ) -> TheseusState:
-    """A hand-made position (see the module docstring); ``active`` is to act in MAIN."""
+    """A hand-made position (see the module docstring); ``active`` is asked the ``main`` question."""
     state = TheseusState.new_game(config, n_players, 7, None if events is None else events.append)
     free: dict[int, list[int]] = {}
     for instance, card_type in enumerate(state.card_of):
@@ -100,35 +113,42 @@ def build(
         assert pile, f"no copy of {name} left to place"
         return pile.pop(0)
 
+    for zone in state.zones:
+        zone.take_all()
     empty: list[list[str]] = [[] for _ in range(n_players)]
     default_parties = [list(STARTERS) for _ in range(n_players)]
-    state.parties = [[take(name) for name in seat] for seat in (parties or default_parties)]
-    state.hands = [[take(name) for name in seat] for seat in (hands or empty)]
-    state.rewards = [[take(name) for name in seat] for seat in (rewards or empty)]
-    state.board = [take(name) for name in board]
-    state.has_bonus = [False] * len(state.card_of)
+    for area, by_seat in ((PARTY_AREA, parties or default_parties), (HAND_AREA, hands or empty),
+                          (REWARD_AREA, rewards or empty)):
+        for seat, seat_names in enumerate(by_seat):
+            state.seat_zone(seat, area).extend([take(name) for name in seat_names])
+    state.zones[BOARD].extend([take(name) for name in board])
+    bonus_mask = 0
     for name in bonus_on:
-        instance = next(i for i in state.board if names(state, [i])[0] == name and not state.has_bonus[i])
-        state.has_bonus[instance] = True
-    tops = deck_tops or {}
-    state.decks = [[] for _ in range(LAST_RANK + 1)]
-    for deck_rank, top_first in tops.items():
-        state.decks[deck_rank] = [take(name) for name in reversed(top_first)]  # the top is the end of the list
-    state.exiled = []
+        bonus_mask |= 1 << next(position for position, on_board in enumerate(board)
+                                if on_board == name and not bonus_mask >> position & 1)
+    tops = {deck_rank: [take(name) for name in reversed(top_first)]  # the top is the end of the list
+            for deck_rank, top_first in (deck_tops or {}).items()}
+    bottoms: dict[int, list[int]] = {}
+    exiled = []
     for card_type in sorted(free):
         for instance in free[card_type]:
             card_rank = config.ranks[card_type]
-            to_deck = rest == "decks" and card_rank >= rank and card_rank > 0 and card_rank not in only_tops
-            if to_deck:
-                state.decks[card_rank].insert(0, instance)
+            if rest == "decks" and card_rank >= rank and card_rank > 0 and card_rank not in only_tops:
+                bottoms.setdefault(card_rank, []).insert(0, instance)
             else:
-                state.exiled.append(instance)
-    state.rank = rank
-    state.bonuses = list(bonuses) if bonuses is not None else [0] * n_players
-    state.active = active
-    state.current_player = active
-    state.phase = MAIN
-    state.ending = ending
+                exiled.append(instance)
+    for deck_rank in range(1, LAST_RANK + 1):
+        state.zones[deck_rank].extend(bottoms.get(deck_rank, []) + tops.get(deck_rank, []))
+    state.zones[EXILE_PILE].extend(exiled)
+    state.numbers[RANK] = rank
+    state.numbers[ACTIVE] = active
+    state.numbers[BONUS_MASK] = bonus_mask
+    state.numbers[ENDING] = int(ending)
+    for seat in range(n_players):
+        state.set_seat_number(seat, BONUSES, bonuses[seat] if bonuses is not None else 0)
+    state.decisions.clear()
+    state.push(Task(MAIN, active))
+    state.run()
     if events is not None:
         events.clear()
     return state
@@ -137,98 +157,109 @@ def build(
 def act(state: TheseusState, action: int) -> None:
     """Apply ``action`` for the current player after checking it is legal."""
     legal = list(state.legal_actions())
-    assert action in legal, (action, legal, state.phase)
+    assert action in legal, (action, legal, state.asked_kind())
     state.apply(action)
 
 
 def party_position(state: TheseusState, name: str, seat: int | None = None) -> int:
-    """Where the first ``name`` is in the Party of ``seat`` (default: the active seat)."""
-    party = state.parties[state.active if seat is None else seat]
-    return names(state, party).index(name)
+    """Where the first ``name`` is in the Party of ``seat`` (default: the player to act)."""
+    return names(state, state.party(state.current_player if seat is None else seat)).index(name)
 
 
 def use(state: TheseusState, name: str) -> None:
     """The active player uses the Party card ``name``."""
-    assert state.phase == MAIN
-    act(state, party_position(state, name))
+    assert state.asked_kind() == MAIN
+    act(state, PARTY_POSITION.encode(party_position(state, name)))
 
 
 def without_card(state: TheseusState, ability: str) -> None:
     """The active player performs ``ability`` without using a card."""
-    assert state.phase == MAIN
-    act(state, ALT_EXPLORE + ICON_NAMES.index(ability))
+    assert state.asked_kind() == MAIN
+    act(state, WITHOUT_A_CARD.encode(ICON_NAMES.index(ability)))
 
 
 def end_turn(state: TheseusState) -> None:
     """The active player ends the turn."""
-    assert state.phase == MAIN
+    assert state.asked_kind() == MAIN
     act(state, END_TURN)
 
 
 def explore(state: TheseusState, name: str) -> None:
     """Choose ``name`` on the Board for the pending Explore."""
-    assert state.phase == EXPLORE
-    act(state, names(state, state.board).index(name))
+    assert state.asked_kind() == STEP_EXPLORE
+    act(state, BOARD_POSITION.encode(board(state).index(name)))
 
 
 def recruit(state: TheseusState, name: str) -> None:
     """Choose ``name`` in the Hand for the pending Recruit."""
-    assert state.phase == RECRUIT
-    act(state, names(state, state.hands[state.active]).index(name))
+    assert state.asked_kind() == STEP_RECRUIT
+    act(state, HAND_POSITION.encode(hand(state, state.current_player).index(name)))
 
 
 def subjugate(state: TheseusState, name: str) -> None:
     """Choose ``name`` in the Hand for the pending Subjugate."""
-    assert state.phase == SUBJUGATE
-    act(state, names(state, state.hands[state.active]).index(name))
+    assert state.asked_kind() == STEP_SUBJUGATE
+    act(state, HAND_POSITION.encode(hand(state, state.current_player).index(name)))
 
 
 def exile(state: TheseusState, name: str) -> None:
     """The player who must exile chooses ``name`` from the area named by the obligation."""
-    assert state.phase == EXILE
-    seat = state.current_player
-    area = state.parties[seat] if state.exile_areas[-1] == PARTY_AREA else state.hands[seat]
-    act(state, names(state, area).index(name))
+    assert state.asked_kind() == EXILE
+    area = exile_area(state)
+    cards = names(state, state.seat_zone(state.current_player, area).cards)
+    act(state, (PARTY_POSITION if area == PARTY_AREA else HAND_POSITION).encode(cards.index(name)))
+
+
+def exile_area(state: TheseusState) -> int:
+    """The area (``PARTY_AREA`` or ``HAND_AREA``) of the exile asked now."""
+    asked = state.decisions.asked
+    assert asked.kind == EXILE
+    return asked.a
 
 
 def pillage(state: TheseusState, victim: int, name: str) -> None:
     """Take ``name`` from ``victim``'s Reward for the pending pillage."""
-    act(state, victim * PILLAGE_STRIDE + names(state, state.rewards[victim]).index(name))
+    act(state, PILLAGE.encode(victim, reward(state, victim).index(name)))
 
 
 def party(state: TheseusState, seat: int) -> list[str]:
     """The Party of ``seat`` by name, in order."""
-    return names(state, state.parties[seat])
+    return names(state, state.party(seat))
 
 
 def hand(state: TheseusState, seat: int) -> list[str]:
     """The Hand of ``seat`` by name, in order."""
-    return names(state, state.hands[seat])
+    return names(state, state.hand(seat))
 
 
 def reward(state: TheseusState, seat: int) -> list[str]:
     """The Reward of ``seat`` by name, in order."""
-    return names(state, state.rewards[seat])
+    return names(state, state.reward(seat))
 
 
 def board(state: TheseusState) -> list[str]:
     """The Board by name, in order."""
-    return names(state, state.board)
+    return names(state, state.board())
+
+
+def exiled(state: TheseusState) -> list[str]:
+    """The exile pile by name, the last exiled card last."""
+    return names(state, state.zones[EXILE_PILE].cards)
 
 
 def bonus_cards(state: TheseusState) -> list[str]:
     """Board cards carrying a Bonus."""
-    return [name for name, instance in zip(board(state), state.board, strict=True) if state.has_bonus[instance]]
+    return [name for position, name in enumerate(board(state)) if state.has_bonus(position)]
+
+
+def bonuses(state: TheseusState) -> list[int]:
+    """Every seat's Bonuses."""
+    return [state.seat_number(seat, BONUSES) for seat in range(state.n_players)]
 
 
 def places(state: TheseusState) -> Counter[int]:
-    """Every card instance, counted once per place it occupies."""
-    cards = [*state.board, *state.exiled]
-    for deck in state.decks:
-        cards += deck
-    for seat in range(state.n_players):
-        cards += state.parties[seat] + state.hands[seat] + state.rewards[seat]
-    return Counter(cards)
+    """Every card instance, counted once per zone it is in."""
+    return Counter(instance for zone in state.zones for instance in zone.cards)
 
 
 def every_card_once(state: TheseusState) -> bool:
@@ -240,3 +271,25 @@ def finish(state: TheseusState) -> None:
     """End the current turn of a position built with ``ending=True``: the game is over."""
     end_turn(state)
     assert state.is_terminal()
+
+
+def legal_positions(state: TheseusState, action_type: ActionType) -> list[int]:
+    """The positions the legal actions choose, each checked to be of ``action_type``."""
+    legal = list(state.legal_actions())
+    assert all(action_type.matches(action) for action in legal), (action_type.name, legal)
+    return [action_type.value(action) for action in legal]
+
+
+def seen_by(state: TheseusState, viewer: int, seat: int, area: int) -> tuple[int, ...]:
+    """``seat``'s Party, Hand or Reward in ``viewer``'s observation (card types, ``UNSEEN`` for a card back)."""
+    zone = state.seat_zone(seat, area)
+    return state.observation(viewer)[OBSERVED_ZONES][state.zones.index(zone)]
+
+
+OBSERVED_ZONES = 5
+"""Where the zones are in a kit state's observation (``KitState.observation``)."""
+
+
+def decks(state: TheseusState) -> list[list[int]]:
+    """The six Rank decks' instances, Rank 1 first, each top card last."""
+    return [state.zones[rank].cards for rank in range(1, LAST_RANK + 1)]

@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 from simcore.games.theseus import GAME
-from simcore.games.theseus.rules import LAST_RANK
+from simcore.games.theseus.rules import (
+    BOARD_EXILES,
+    LAST_RANK,
+    RANK,
+)
 
 from .helpers import (
     board,
     bonus_cards,
+    bonuses,
     build,
     configured,
     end_turn,
     every_card_once,
+    exiled,
     explore,
     hand,
     names,
@@ -27,7 +33,7 @@ def test_the_board_is_refilled_from_the_current_rank_deck_as_soon_as_three_cards
     use(state, "rogue")
     explore(state, "herald")
     assert board(state) == ["shepherd", "fisherman", "porter", "scout"]  # the top card revealed at once
-    assert names(state, state.decks[1][-1:]) == ["torchbearer"]
+    assert names(state, state.zones[1].cards[-1:]) == ["torchbearer"]
 
 
 def test_each_card_of_a_multi_card_explore_is_replaced_before_the_next_is_taken() -> None:
@@ -37,7 +43,7 @@ def test_each_card_of_a_multi_card_explore_is_replaced_before_the_next_is_taken(
     explore(state, "herald")
     assert board(state) == ["shepherd", "fisherman", "porter", "torchbearer"]
     explore(state, "torchbearer")  # the card revealed by the refill can be taken
-    assert hand(state, 0) == ["herald", "torchbearer"] and len(state.board) == 4
+    assert hand(state, 0) == ["herald", "torchbearer"] and len(state.board()) == 4
 
 
 def test_when_the_current_rank_deck_empties_the_next_rank_deck_becomes_active() -> None:
@@ -45,7 +51,7 @@ def test_when_the_current_rank_deck_empties_the_next_rank_deck_becomes_active() 
                   only_tops=[1])
     use(state, "rogue")
     explore(state, "herald")  # the refill takes the last Rank 1 card
-    assert state.rank == 2 and state.decks[1] == []
+    assert state.numbers[RANK] == 2 and state.zones[1].cards == []
     assert board(state) == ["shepherd", "fisherman", "porter", "scout"]
     use(state, "knight")
     subjugate(state, "herald")
@@ -60,7 +66,7 @@ def test_a_new_rank_places_a_bonus_on_every_lower_rank_card_on_the_board() -> No
                   only_tops=[1])
     use(state, "rogue")
     explore(state, "herald")
-    assert state.rank == 2
+    assert state.numbers[RANK] == 2
     assert bonus_cards(state) == ["shepherd", "fisherman", "porter", "scout"]  # all Rank 1 < 2
 
 
@@ -72,10 +78,10 @@ def test_a_refill_that_empties_the_deck_continues_from_the_next_rank_deck() -> N
     explore(state, "cartographer")
     # thief empties Rank 2; Rank 3 begins: shepherd is exiled with its Bonus, the Rank 2 cards get one,
     # and the refill goes on from the Rank 3 deck.
-    assert state.rank == 3
+    assert state.numbers[RANK] == 3
     assert board(state) == ["oracle", "bailiff", "thief", "sentinel"]
     assert bonus_cards(state) == ["oracle", "bailiff", "thief"]
-    assert names(state, state.exiled[-1:]) == ["shepherd"] and state.board_exiles == 1
+    assert exiled(state)[-1:] == ["shepherd"] and state.numbers[BOARD_EXILES] == 1
     assert every_card_once(state)
 
 
@@ -83,7 +89,7 @@ def test_a_short_rank_one_deck_at_set_up_advances_in_the_middle_of_the_first_ref
     overrides = {f"cards.{name}.copies": 0 for name in ("scout", "porter", "herald", "torchbearer", "fisherman")}
     config = configured(overrides)  # Rank 1: the two shepherds only
     state = GAME.new_state(config, 2, 3)
-    assert state.rank == 2
+    assert state.numbers[RANK] == 2
     assert sorted(board(state)[:2]) == ["shepherd", "shepherd"]
     assert [rank_of(name) for name in board(state)] == [1, 1, 2, 2]
     assert bonus_cards(state) == ["shepherd", "shepherd"]
@@ -93,7 +99,7 @@ def test_drawing_the_last_card_of_the_current_deck_advances_the_rank() -> None:
     state = build(parties=[["oracle"], []], board=["cartographer", "oracle", "bailiff", "sage"],
                   deck_tops={2: ["thief"], 3: ["sentinel"]}, only_tops=[2], rank=2)
     use(state, "oracle")  # draw 2: thief, then (Rank 3 has begun) sentinel
-    assert state.rank == 3
+    assert state.numbers[RANK] == 3
     assert hand(state, 0) == ["thief", "sentinel"]
     assert bonus_cards(state) == ["cartographer", "oracle", "bailiff"]
 
@@ -102,11 +108,11 @@ def test_a_card_taken_with_its_bonus_adds_the_bonus_to_the_players_reward() -> N
     state = build(board=["shepherd", "cartographer", "oracle", "bailiff"], bonus_on=["shepherd"], rank=2)
     use(state, "rogue")
     explore(state, "shepherd")
-    assert state.bonuses == [1, 0]
-    assert hand(state, 0) == ["shepherd"] and not any(state.has_bonus[i] for i in state.hands[0])
+    assert bonuses(state) == [1, 0]
+    assert hand(state, 0) == ["shepherd"] and bonus_cards(state) == []  # the Bonus left the Board with it
     use(state, "mage")
     recruit(state, "shepherd")  # the Bonus stays in the Reward: never in a Hand or Party
-    assert state.bonuses == [1, 0] and state.score_parts(0) == (0, 0, state.config.bonus_vp)
+    assert bonuses(state) == [1, 0] and state.score_parts(0) == (0, 0, state.config.bonus_vp)
 
 
 def test_a_card_still_carrying_a_bonus_when_the_next_rank_begins_is_exiled_with_it() -> None:
@@ -114,8 +120,8 @@ def test_a_card_still_carrying_a_bonus_when_the_next_rank_begins_is_exiled_with_
                   deck_tops={2: ["thief"], 3: ["sentinel", "sage"]}, only_tops=[2], rank=2)
     use(state, "rogue")
     explore(state, "oracle")
-    assert "shepherd" not in board(state) and "shepherd" in names(state, state.exiled)
-    assert state.bonuses == [0, 0]  # nobody gets the exiled Bonus
+    assert "shepherd" not in board(state) and "shepherd" in exiled(state)
+    assert bonuses(state) == [0, 0]  # nobody gets the exiled Bonus
 
 
 def test_there_is_no_rank_after_six_and_rank_six_cards_never_receive_a_bonus() -> None:
@@ -123,10 +129,10 @@ def test_there_is_no_rank_after_six_and_rank_six_cards_never_receive_a_bonus() -
                   deck_tops={6: ["minotaur"]}, only_tops=[6], rank=LAST_RANK)
     use(state, "rogue")
     explore(state, "argonaut")  # the refill empties the Rank 6 deck: no next Rank
-    assert state.rank == LAST_RANK and state.decks[LAST_RANK] == []
+    assert state.numbers[RANK] == LAST_RANK and state.zones[LAST_RANK].cards == []
     assert board(state) == ["hero", "minotaur", "pythia", "minotaur"]
     assert bonus_cards(state) == ["hero"]  # the old Bonus stays, none is added, nothing is exiled
-    assert state.board_exiles == 0
+    assert state.numbers[BOARD_EXILES] == 0
 
 
 def test_at_rank_six_the_board_is_not_refilled_once_the_last_deck_is_empty() -> None:

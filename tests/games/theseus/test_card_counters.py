@@ -17,7 +17,7 @@ from simcore.games.theseus import GAME
 from simcore.games.theseus.rules import TheseusState
 from simcore.play import play_game
 
-from .helpers import DEFAULT, build, configured, end_turn, explore, finish, recruit, subjugate, use
+from .helpers import DEFAULT, build, configured, end_turn, explore, finish, recruit, subjugate, use, without_card
 
 
 def _rows(state: TheseusState) -> dict[tuple[int, str], dict[str, Any]]:
@@ -63,7 +63,7 @@ def test_two_copies_in_the_party_count_once_per_step() -> None:
 
 def test_no_party_card_is_playable_after_an_ability_without_a_card() -> None:
     state = build(hands=[["herald"], []], board=["shepherd", "fisherman", "herald", "porter"])
-    state.apply(17)  # ALT_RECRUIT
+    without_card(state, "recruit")
     recruit(state, "herald")
     _offer(state)
     assert all(row["playable"] == 0 for row in _rows(state).values())

@@ -22,8 +22,8 @@ def test_hands_parties_and_the_board_are_named_through_the_card_data() -> None:
                   bonus_on=["oracle"])
     view = describe_state(GAME, state)
     for seat in range(3):
-        assert list(view.seats[seat].hand) == [DEFAULT.names[state.card_of[i]] for i in state.hands[seat]]
-        assert list(_seat_zone(view, seat, "Party").cards) == names(state, state.parties[seat])
+        assert list(view.seats[seat].hand) == [DEFAULT.names[state.card_of[i]] for i in state.hand(seat)]
+        assert list(_seat_zone(view, seat, "Party").cards) == names(state, state.party(seat))
     assert view.seats[0].hand == ("scout", "porter") and view.seats[1].hand == ()
     assert _table_zone(view, "Board").cards == ("fisherman", "oracle")
     assert {fact.name: fact.value for fact in view.table_facts}["Bonuses on the Board"] == "oracle"
@@ -49,5 +49,5 @@ def test_a_new_game_shows_the_starting_parties_and_the_six_rank_deck_sizes() -> 
     view = describe_state(GAME, state)
     assert all(_seat_zone(view, seat, "Party").cards == ("knight", "mage", "rogue") for seat in (0, 1))
     decks = {fact.name: fact.value for fact in view.table_facts}["Rank decks"]
-    assert decks == ", ".join(f"R{rank} {len(state.decks[rank])}" for rank in range(1, 7))
+    assert decks == ", ".join(f"R{rank} {len(state.zones[rank].cards)}" for rank in range(1, 7))
     assert len(_table_zone(view, "Board").cards) == DEFAULT.board_size

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from simcore.agents import parse_agent_spec
 from simcore.games.theseus import GAME
-from simcore.games.theseus.rules import END_CAP, END_FINAL, LAST_RANK, MAIN, OVER
+from simcore.games.theseus.rules import (
+    END_CAP,
+    END_FINAL,
+    ENDING,
+    LAST_RANK,
+    MAIN,
+    OVER,
+)
 from simcore.play import play_game
 
 from .helpers import board, build, configured, end_turn, explore, hand, party, recruit, use
@@ -14,13 +21,13 @@ def test_the_game_ends_at_the_end_of_the_turn_in_which_the_last_rank_six_card_le
     state = build(board=["minotaur", "hero"], bonus_on=["hero"], only_tops=[6], rank=LAST_RANK)
     use(state, "rogue")
     explore(state, "minotaur")
-    assert state.ending and not state.is_terminal()
-    assert state.phase == MAIN and state.current_player == 0  # the turn goes on
+    assert state.numbers[ENDING] and not state.is_terminal()
+    assert state.asked_kind() == MAIN and state.current_player == 0  # the turn goes on
     use(state, "mage")
     recruit(state, "minotaur")
     assert party(state, 0)[-1] == "minotaur"
     end_turn(state)
-    assert state.is_terminal() and state.phase == OVER and state.current_player == -1
+    assert state.is_terminal() and state.asked_kind() == OVER and state.current_player == -1
     assert state.end_reason() == END_FINAL and state.turns() == 1
     assert board(state) == ["hero"]  # lower-Rank cards may stay on the Board
 
@@ -29,7 +36,7 @@ def test_the_game_goes_on_while_a_rank_six_card_remains_on_the_board() -> None:
     state = build(board=["minotaur", "argonaut"], only_tops=[6], rank=LAST_RANK)
     use(state, "rogue")
     explore(state, "minotaur")
-    assert not state.ending
+    assert not state.numbers[ENDING]
     end_turn(state)
     assert not state.is_terminal() and state.current_player == 1
 
@@ -39,7 +46,7 @@ def test_the_game_goes_on_while_the_rank_six_deck_still_holds_cards() -> None:
                   rank=LAST_RANK)
     use(state, "rogue")
     explore(state, "minotaur")
-    assert board(state) == ["hero", "weaver", "seer", "pythia"] and not state.ending
+    assert board(state) == ["hero", "weaver", "seer", "pythia"] and not state.numbers[ENDING]
     use(state, "mage")
     recruit(state, "minotaur")
     end_turn(state)
@@ -51,7 +58,7 @@ def test_the_game_does_not_end_before_rank_six() -> None:
     use(state, "rogue")
     explore(state, "hero")
     end_turn(state)
-    assert not state.ending and not state.is_terminal()
+    assert not state.numbers[ENDING] and not state.is_terminal()
 
 
 def test_drawing_the_last_rank_six_card_with_none_on_the_board_ends_the_game_that_turn() -> None:
@@ -59,7 +66,7 @@ def test_drawing_the_last_rank_six_card_with_none_on_the_board_ends_the_game_tha
                   deck_tops={6: ["minotaur"]}, only_tops=[6], rank=LAST_RANK)
     use(state, "pythia")  # recruit (empty Hand), draw 1: the last Rank 6 card, then recruit it
     recruit(state, "minotaur")
-    assert state.ending
+    assert state.numbers[ENDING]
     end_turn(state)
     assert state.is_terminal() and state.end_reason() == END_FINAL
     assert hand(state, 0) == []

@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from simcore.api import Agent
 from simcore.games.theseus import GAME
-from simcore.games.theseus.rules import END_TURN, PILLAGE_STRIDE, TheseusState
+from simcore.games.theseus.rules import (
+    ACTIONS,
+    END_TURN,
+    ENDING,
+    PARTY_POSITION,
+    PILLAGE,
+    TheseusState,
+)
 from simcore.rng import Generator
 from simcore.seeding import make_rng
 from tests.gamekit import share_won
@@ -31,40 +38,42 @@ def _choice(state: TheseusState) -> int:
 
 
 def _chosen_name(state: TheseusState, cards: list[int]) -> str:
-    return names(state, [cards[_choice(state)]])[0]
+    """The name of the card at the position the agent's choice names in ``cards``."""
+    action = _choice(state)
+    return names(state, [cards[ACTIONS.of(action).value(action)]])[0]
 
 
 def test_it_explores_a_card_with_a_bonus_over_an_equal_card_without() -> None:
     state = build(board=["shepherd", "herald", "herald", "porter"], bonus_on=["herald"], rank=2)
     use(state, "rogue")
     action = _choice(state)
-    assert state.has_bonus[state.board[action]]
+    assert state.has_bonus(ACTIONS.of(action).value(action))
 
 
 def test_it_builds_an_engine_early_recruiting_the_card_that_does_the_most() -> None:
     state = build(hands=[["shepherd", "navigator", "hero"], []], board=["shepherd", "herald", "scout", "porter"])
     use(state, "mage")
-    assert _chosen_name(state, state.hands[0]) == "navigator"  # explore icon + explore 2
+    assert _chosen_name(state, state.hand(0)) == "navigator"  # explore icon + explore 2
 
 
 def test_early_it_subjugates_the_card_least_useful_to_the_engine() -> None:
     state = build(hands=[["navigator", "shepherd"], []], board=["shepherd", "herald", "scout", "porter"])
     use(state, "knight")
-    assert _chosen_name(state, state.hands[0]) == "shepherd"
+    assert _chosen_name(state, state.hand(0)) == "shepherd"
 
 
 def test_late_it_subjugates_the_card_worth_the_most_vp() -> None:
     state = build(hands=[["navigator", "scout", "hero"], []], board=["hero", "seer", "weaver", "corsair"], rank=5)
     use(state, "knight")
-    assert _chosen_name(state, state.hands[0]) == "hero"
+    assert _chosen_name(state, state.hand(0)) == "hero"
 
 
 def test_it_uses_the_explore_card_first_when_its_hand_is_empty() -> None:
     state = build(board=["shepherd", "herald", "scout", "porter"])
-    assert _choice(state) == party_position(state, "rogue")
+    assert _choice(state) == PARTY_POSITION.encode(party_position(state, "rogue"))
     use(state, "rogue")
     explore(state, "scout")
-    assert _choice(state) == party_position(state, "mage")  # then recruits the engine card
+    assert _choice(state) == PARTY_POSITION.encode(party_position(state, "mage"))  # then recruits the engine card
 
 
 def test_it_exiles_the_weakest_party_card_and_the_least_valuable_hand_card() -> None:
@@ -72,14 +81,13 @@ def test_it_exiles_the_weakest_party_card_and_the_least_valuable_hand_card() -> 
                   board=["shepherd", "herald", "scout", "porter"])
     use(state, "mage")
     recruit(state, "scout")
-    party = state.parties[0]
-    assert names(state, [party[_choice(state)]])[0] in ("knight", "mage", "rogue")  # a plain starting card
+    assert _chosen_name(state, state.party(0)) in ("knight", "mage", "rogue")  # a plain starting card
     exile(state, "knight")
     hand_state = build(hands=[["hero", "navigator", "shepherd", "herald"], []],
                        board=["scout", "porter", "torchbearer", "fisherman"])
     use(hand_state, "rogue")
     explore(hand_state, "scout")
-    assert _chosen_name(hand_state, hand_state.hands[0]) in ("shepherd", "herald")
+    assert _chosen_name(hand_state, hand_state.hand(0)) in ("shepherd", "herald")
 
 
 def test_it_ends_the_turn_when_nothing_is_worth_doing() -> None:
@@ -93,10 +101,10 @@ def test_it_recruits_a_card_whose_icon_the_party_lacks_over_a_slightly_better_en
     board = ["shepherd", "herald", "scout", "porter"]
     without_subjugate = build(parties=[["mage", "rogue"], []], hands=[["torchbearer", "witch"], []], board=board)
     use(without_subjugate, "mage")
-    assert _chosen_name(without_subjugate, without_subjugate.hands[0]) == "witch"
+    assert _chosen_name(without_subjugate, without_subjugate.hand(0)) == "witch"
     with_knight = build(hands=[["torchbearer", "witch"], []], board=board)
     use(with_knight, "mage")
-    assert _chosen_name(with_knight, with_knight.hands[0]) == "torchbearer"
+    assert _chosen_name(with_knight, with_knight.hand(0)) == "torchbearer"
 
 
 def test_exiling_from_a_full_party_it_keeps_the_last_card_of_an_icon() -> None:
@@ -104,7 +112,7 @@ def test_exiling_from_a_full_party_it_keeps_the_last_card_of_an_icon() -> None:
                   board=["shepherd", "herald", "scout", "porter"])
     use(state, "mage")
     recruit(state, "torchbearer")  # five Party cards: one must go
-    exiled = names(state, [state.parties[0][_choice(state)]])[0]
+    exiled = _chosen_name(state, state.party(0))
     assert exiled in ("mage", "rogue")  # a plain card whose icon another Party card still has; never the knight
 
 
@@ -116,7 +124,7 @@ def _last_rank_six_card_on_the_board(rewards: list[list[str]], board: list[str])
 def test_it_does_not_end_a_game_it_is_losing_by_taking_the_last_rank_six_card() -> None:
     state = _last_rank_six_card_on_the_board([[], ["seer", "seer"]], ["minotaur", "hero"])
     use(state, "rogue")
-    assert _chosen_name(state, state.board) == "hero"
+    assert _chosen_name(state, state.board()) == "hero"
     alone = _last_rank_six_card_on_the_board([[], ["seer", "seer"]], ["minotaur"])
     assert _choice(alone) == END_TURN  # exploring would only end the game it is losing
 
@@ -124,9 +132,9 @@ def test_it_does_not_end_a_game_it_is_losing_by_taking_the_last_rank_six_card() 
 def test_it_ends_a_game_it_leads_by_taking_the_last_rank_six_card() -> None:
     state = _last_rank_six_card_on_the_board([["seer", "seer"], []], ["minotaur", "hero"])
     use(state, "rogue")
-    assert _chosen_name(state, state.board) == "minotaur"
+    assert _chosen_name(state, state.board()) == "minotaur"
     explore(state, "minotaur")
-    assert state.ending
+    assert state.numbers[ENDING]
 
 
 def test_level_with_the_best_other_seat_it_ends_the_game_rather_than_wait() -> None:
@@ -134,7 +142,7 @@ def test_level_with_the_best_other_seat_it_ends_the_game_rather_than_wait() -> N
     state = build(parties=[["rogue"], ["rogue"]], rewards=[["seer"], ["hero"]], board=["minotaur", "hero"],
                   rank=6, only_tops=[6])
     use(state, "rogue")
-    assert _chosen_name(state, state.board) == "minotaur"
+    assert _chosen_name(state, state.board()) == "minotaur"
 
 
 def test_it_pillages_the_card_worth_most_to_itself_and_to_its_owner() -> None:
@@ -145,14 +153,14 @@ def test_it_pillages_the_card_worth_most_to_itself_and_to_its_owner() -> None:
                   board=["oracle", "bailiff", "sage", "cartographer"], rank=2, config=config)
     use(state, "thief")
     explore(state, "oracle")
-    action = _choice(state)
-    assert names(state, [state.rewards[1][action % PILLAGE_STRIDE]]) == ["collector"]
+    victim, position = PILLAGE.decode(_choice(state))
+    assert victim == 1 and names(state, [state.reward(1)[position]]) == ["collector"]
 
 
 def test_between_two_equal_uses_it_uses_the_card_of_higher_rank() -> None:
     assert icon_of("collector") == icon_of("knight") == "subjugate"
     state = build(parties=[["knight", "collector"], []], hands=[["shepherd"], []], board=[], rank=6, only_tops=[6])
-    assert _choice(state) == party_position(state, "collector")
+    assert _choice(state) == PARTY_POSITION.encode(party_position(state, "collector"))
 
 
 def test_its_choices_depend_only_on_what_its_seat_can_see() -> None:

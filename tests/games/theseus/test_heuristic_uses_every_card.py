@@ -15,14 +15,17 @@ from simcore.agents import parse_agent_spec
 from simcore.api import CardColumns
 from simcore.games.theseus import GAME
 from simcore.games.theseus.rules import (
-    ALT_EXPLORE,
-    ALT_RECRUIT,
-    ALT_SUBJUGATE,
+    BOARD_POSITION,
     END_FINAL,
-    END_TURN,
-    EXPLORE,
+    ENDING,
+    EXPLORE_ICON,
     LAST_RANK,
     MAIN,
+    RANK,
+    RECRUIT_ICON,
+    STEP_EXPLORE,
+    SUBJUGATE_ICON,
+    WITHOUT_A_CARD,
     TheseusState,
 )
 from simcore.play import play_game
@@ -59,9 +62,8 @@ def test_every_card_is_recruited_subjugated_and_used_where_it_is_playable() -> N
 
 def _ends_the_game(state: TheseusState, position: int) -> bool:
     """Exploring Board ``position`` takes the last Rank 6 card (Rank 6 active, its deck empty)."""
-    ranks, card_of = state.config.ranks, state.card_of
-    on_board = [ranks[card_of[instance]] == LAST_RANK for instance in state.board]
-    return (not state.ending and state.rank == LAST_RANK and not state.decks[LAST_RANK]
+    on_board = [state.rank_of[instance] == LAST_RANK for instance in state.board()]
+    return (not state.numbers[ENDING] and state.numbers[RANK] == LAST_RANK and not state.zones[LAST_RANK].cards
             and on_board[position] and sum(on_board) == 1)
 
 
@@ -75,7 +77,8 @@ def test_a_heuristic_player_that_chooses_to_end_the_game_is_not_behind_and_no_ga
             while not state.is_terminal():
                 seat, legal = state.current_player, state.legal_actions()
                 action = agents[seat].choose(state, legal)
-                if state.phase == EXPLORE and len(legal) > 1 and _ends_the_game(state, action):
+                if (state.asked_kind() == STEP_EXPLORE and len(legal) > 1
+                        and _ends_the_game(state, BOARD_POSITION.value(action))):
                     ender = seat  # it could have taken another Board card
                 state.apply(action)
             assert state.end_reason() == END_FINAL, (n_players, seed)  # nobody waits for the turn cap
@@ -99,9 +102,9 @@ def test_each_ability_without_a_card_is_used_in_some_games() -> None:
         while not state.is_terminal():
             seat, legal = state.current_player, state.legal_actions()
             action = agents[seat].choose(state, legal)
-            if state.phase == MAIN:
-                offered.update(ability for ability in legal if ALT_EXPLORE <= ability < END_TURN)
+            if state.asked_kind() == MAIN:
+                offered.update(ability for ability in legal if WITHOUT_A_CARD.matches(ability))
                 chosen[action] += 1
             state.apply(action)
-    abilities = (ALT_EXPLORE, ALT_RECRUIT, ALT_SUBJUGATE)
+    abilities = [WITHOUT_A_CARD.encode(icon) for icon in (EXPLORE_ICON, RECRUIT_ICON, SUBJUGATE_ICON)]
     assert all(offered[ability] > 0 and chosen[ability] > 0 for ability in abilities), (offered, chosen)

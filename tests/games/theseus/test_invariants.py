@@ -14,7 +14,18 @@ import pytest
 
 from simcore.api import CardColumns, GameState
 from simcore.games.theseus import GAME
-from simcore.games.theseus.rules import END_FINAL, LAST_RANK, MAIN, TheseusState
+from simcore.games.theseus.rules import (
+    ACTIVE,
+    BONUS_MASK,
+    END_FINAL,
+    HAND_LIMIT_BONUS,
+    LAST_RANK,
+    MAIN,
+    RANK,
+    TURN,
+    USES,
+    TheseusState,
+)
 from tests import gamekit
 
 from .helpers import (
@@ -31,29 +42,29 @@ from .helpers import (
 
 
 def _check_step(state: TheseusState, turn_started: bool) -> None:
-    config, ranks, card_of = state.config, state.config.ranks, state.card_of
+    config = state.config
     assert every_card_once(state)
-    assert len(state.board) <= config.board_size
-    if state.phase == MAIN:
-        seat = state.active
+    assert len(state.board()) <= config.board_size
+    if state.asked_kind() == MAIN:
+        seat = state.numbers[ACTIVE]
         # Limits hold at every check point: before each card use and when the turn begins.
-        assert len(state.parties[seat]) <= config.party_limit
-        assert len(state.hands[seat]) <= config.hand_limit + state.hand_limit_bonus
+        assert len(state.party(seat)) <= config.party_limit
+        assert len(state.hand(seat)) <= config.hand_limit + state.numbers[HAND_LIMIT_BONUS]
         if turn_started:  # the previous turn ended within the limits, for every player
-            assert state.hand_limit_bonus == 0
+            assert state.numbers[HAND_LIMIT_BONUS] == 0
             for other in range(state.n_players):
-                assert len(state.parties[other]) <= config.party_limit
-                assert len(state.hands[other]) <= config.hand_limit
-        assert state.uses <= config.uses_per_turn
-        if state.decks[state.rank]:
-            assert len(state.board) == config.board_size  # refilled whenever three or fewer remain
-    for instance, bonus in enumerate(state.has_bonus):
-        if bonus:
-            assert instance in state.board  # Bonuses only on the Board ...
-            assert ranks[card_of[instance]] < state.rank  # ... on lower-Rank cards, never on Rank 6
-            assert ranks[card_of[instance]] != LAST_RANK
-    for rank in range(1, state.rank):
-        assert state.decks[rank] == []  # the active deck is the first non-empty one
+                assert len(state.party(other)) <= config.party_limit
+                assert len(state.hand(other)) <= config.hand_limit
+        assert state.numbers[USES] <= config.uses_per_turn
+        if state.zones[state.numbers[RANK]].cards:
+            assert len(state.board()) == config.board_size  # refilled whenever three or fewer remain
+    for position, instance in enumerate(state.board()):
+        if state.has_bonus(position):  # Bonuses only on the Board, on lower-Rank cards, never on Rank 6
+            assert state.rank_of[instance] < state.numbers[RANK]
+            assert state.rank_of[instance] != LAST_RANK
+    assert state.numbers[BONUS_MASK] < 1 << len(state.board())  # no Bonus on a position past the Board's end
+    for rank in range(1, state.numbers[RANK]):
+        assert state.zones[rank].cards == []  # the active deck is the first non-empty one
     if not state.is_terminal():
         assert len(state.legal_actions()) > 0
 
@@ -67,8 +78,8 @@ class TurnChecker:
 
     def __call__(self, state: GameState) -> None:
         assert isinstance(state, TheseusState)
-        _check_step(state, state.turn != self.last_turn)
-        self.last_turn = state.turn
+        _check_step(state, state.numbers[TURN] != self.last_turn)
+        self.last_turn = state.numbers[TURN]
 
 
 @pytest.mark.parametrize("lineup", ["random", "heuristic"])
@@ -82,8 +93,9 @@ def test_every_card_is_in_exactly_one_place_and_the_limits_hold_at_every_check_p
         state, played = gamekit.play_checked(GAME, DEFAULT, n_players, seed, TurnChecker(), lineup_by_seat)
         assert isinstance(state, TheseusState) and isinstance(played.state, TheseusState)
         endings[state.end_reason()] += 1
-        assert sum(len(reward) for reward in state.rewards) > 0
-        assert played.state.rewards == state.rewards
+        rewards = [state.reward(seat) for seat in range(n_players)]
+        assert sum(len(reward) for reward in rewards) > 0
+        assert [played.state.reward(seat) for seat in range(n_players)] == rewards
     assert endings == Counter({END_FINAL: 25})
 
 

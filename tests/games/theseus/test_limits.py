@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from simcore.games.theseus.rules import END_TURN, EXILE, EXPLORE, HAND_AREA, MAIN, PARTY_AREA
+from simcore.games.theseus.rules import (
+    CARD_COUNTERS,
+    END_TURN,
+    EXILE,
+    HAND_AREA,
+    HAND_POSITION,
+    MAIN,
+    PARTY_AREA,
+    PARTY_POSITION,
+    STEP_EXPLORE,
+)
 
 from .helpers import (
     build,
@@ -10,9 +20,11 @@ from .helpers import (
     end_turn,
     every_card_once,
     exile,
+    exile_area,
+    exiled,
     explore,
     hand,
-    names,
+    legal_positions,
     party,
     recruit,
     use,
@@ -32,19 +44,19 @@ def test_exile_waits_until_the_icon_ability_and_all_card_effects_have_resolved()
     state = build(parties=[["scout"], []], hands=[FULL_HAND, []], board=RANK_TWO_BOARD, rank=2)
     use(state, "scout")
     explore(state, "oracle")
-    assert state.phase == EXPLORE and len(hand(state, 0)) == 5  # over the limit, yet no exile
+    assert state.asked_kind() == STEP_EXPLORE and len(hand(state, 0)) == 5  # over the limit, yet no exile
     explore(state, "thief")
-    assert state.phase == EXILE and len(hand(state, 0)) == 6
+    assert state.asked_kind() == EXILE and len(hand(state, 0)) == 6
 
 
 def test_the_player_chooses_which_cards_to_exile_down_to_four() -> None:
     state = build(hands=[FULL_HAND, []], board=RANK_TWO_BOARD, rank=2)
     use(state, "rogue")
     explore(state, "thief")
-    assert state.phase == EXILE and state.current_player == 0
-    assert list(state.legal_actions()) == [0, 1, 2, 3, 4]  # any Hand card, the new one included
+    assert state.asked_kind() == EXILE and state.current_player == 0
+    assert legal_positions(state, HAND_POSITION) == [0, 1, 2, 3, 4]  # any Hand card, the new one included
     exile(state, "thief")
-    assert state.phase == MAIN and hand(state, 0) == FULL_HAND
+    assert state.asked_kind() == MAIN and hand(state, 0) == FULL_HAND
 
 
 def test_over_the_party_limit_the_player_exiles_before_using_another_card() -> None:
@@ -52,10 +64,10 @@ def test_over_the_party_limit_the_player_exiles_before_using_another_card() -> N
                   rank=2)
     use(state, "mage")
     recruit(state, "porter")
-    assert state.phase == EXILE and state.exile_areas[-1] == PARTY_AREA
-    assert len(state.legal_actions()) == 5  # the card just recruited may go too
+    assert state.asked_kind() == EXILE and exile_area(state) == PARTY_AREA
+    assert legal_positions(state, PARTY_POSITION) == [0, 1, 2, 3, 4]  # the card just recruited may go too
     exile(state, "knight")
-    assert state.phase == MAIN and party(state, 0) == ["mage", "rogue", "scout", "porter"]
+    assert state.asked_kind() == MAIN and party(state, 0) == ["mage", "rogue", "scout", "porter"]
 
 
 def test_the_party_is_at_most_four_before_the_turn_ends() -> None:
@@ -63,7 +75,7 @@ def test_the_party_is_at_most_four_before_the_turn_ends() -> None:
                   rank=2)
     without_card(state, "recruit")
     recruit(state, "porter")
-    assert state.phase == EXILE and state.current_player == 0  # before the turn may end
+    assert state.asked_kind() == EXILE and state.current_player == 0  # before the turn may end
     exile(state, "porter")
     assert list(state.legal_actions()) == [END_TURN] and len(party(state, 0)) == 4
 
@@ -73,9 +85,9 @@ def test_exiled_cards_are_removed_from_the_game() -> None:
     use(state, "rogue")
     explore(state, "thief")
     exile(state, "scout")
-    assert "scout" in names(state, state.exiled[-1:])
+    assert "scout" in exiled(state)[-1:]
     assert "scout" not in hand(state, 0) and every_card_once(state)
-    assert state.counters[0][3][state.config.names.index("scout")] == 1  # the exiled counter
+    assert state.stats.get(0, CARD_COUNTERS.index("exiled"), state.config.names.index("scout")) == 1
 
 
 def test_both_areas_over_their_limits_are_exiled_party_first() -> None:
@@ -84,15 +96,15 @@ def test_both_areas_over_their_limits_are_exiled_party_first() -> None:
                   board=RANK_TWO_BOARD, rank=2, config=config)
     use(state, "mage")
     recruit(state, "porter")
-    assert state.phase == EXILE and state.exile_areas[-1] == PARTY_AREA
+    assert state.asked_kind() == EXILE and exile_area(state) == PARTY_AREA
     exile(state, "knight")
-    assert state.phase == MAIN  # Hand 3: within the limit
+    assert state.asked_kind() == MAIN  # Hand 3: within the limit
     use(state, "porter")  # recruit, then explore 1
     recruit(state, "scout")
     explore(state, "oracle")
-    assert state.exile_areas[-1] == PARTY_AREA
+    assert exile_area(state) == PARTY_AREA
     exile(state, "scout")
-    assert state.phase == MAIN
+    assert state.asked_kind() == MAIN
     assert len(party(state, 0)) == 4 and len(hand(state, 0)) == 3
 
 
@@ -101,11 +113,11 @@ def test_the_limits_are_parameters() -> None:
     state = build(hands=[["scout", "porter"], []], board=RANK_TWO_BOARD, rank=2, config=config)
     use(state, "rogue")
     explore(state, "oracle")
-    assert state.phase == EXILE and state.exile_areas[-1] == HAND_AREA and state.exile_keep[-1] == 2
+    assert state.asked_kind() == EXILE and exile_area(state) == HAND_AREA and state.decisions.asked.b == 2
     exile(state, "oracle")
     use(state, "mage")
     recruit(state, "scout")
-    assert state.phase == EXILE and state.exile_areas[-1] == PARTY_AREA and state.exile_keep[-1] == 3
+    assert state.asked_kind() == EXILE and exile_area(state) == PARTY_AREA and state.decisions.asked.b == 3
 
 
 def test_a_hand_within_the_limit_at_the_end_of_the_turn_is_kept() -> None:

@@ -14,8 +14,8 @@ from __future__ import annotations
 import pytest
 
 from simcore.games.theseus.rules import (
-    EXPLORE,
     MAIN,
+    RANK,
     STEP_EXPLORE,
     STEP_HOLD_REFILL,
     STEP_REFILL,
@@ -24,7 +24,17 @@ from simcore.games.theseus.rules import (
 )
 from simcore.parameters import ParameterError
 
-from .helpers import board, bonus_cards, build, configured, every_card_once, explore, hand, use
+from .helpers import (
+    board,
+    bonus_cards,
+    bonuses,
+    build,
+    configured,
+    every_card_once,
+    explore,
+    hand,
+    use,
+)
 
 # A Navigator whose icon explores and whose effect explores two cards at once;
 # a Scout whose icon explores and whose effect explores one more card.
@@ -42,10 +52,10 @@ def test_the_cards_of_one_explore_effect_come_from_the_board_as_it_stood_and_the
     assert board(state) == ["fisherman", "herald", "porter", "scout"]
     explore(state, "fisherman")  # the first card of "explore 2"
     assert board(state) == ["herald", "porter", "scout"]  # not refilled between the cards of one effect
-    assert state.phase == EXPLORE
+    assert state.asked_kind() == STEP_EXPLORE
     explore(state, "scout")
     assert board(state) == ["herald", "porter", "torchbearer", "herald"]  # refilled after the last card
-    assert hand(state, 0) == ["shepherd", "fisherman", "scout"] and state.phase == MAIN
+    assert hand(state, 0) == ["shepherd", "fisherman", "scout"] and state.asked_kind() == MAIN
     assert every_card_once(state)
 
 
@@ -55,7 +65,7 @@ def test_an_effect_exploring_a_single_card_is_not_a_multi_card_explore() -> None
     explore(state, "herald")  # the icon
     assert board(state) == ["shepherd", "fisherman", "porter", "scout"]  # refilled before the effect's card
     explore(state, "scout")
-    assert hand(state, 0) == ["herald", "scout"] and len(state.board) == 4
+    assert hand(state, 0) == ["herald", "scout"] and len(state.board()) == 4
 
 
 def test_per_card_every_explore_of_one_card_use_comes_from_the_board_as_it_stood() -> None:
@@ -87,7 +97,7 @@ def test_a_multi_card_explore_larger_than_the_board_takes_the_rest_from_its_refi
         explore(state, name)
     assert board(state) == ["scout", "torchbearer", "herald", "porter"]  # the Board ran out: refilled
     explore(state, "torchbearer")
-    assert len(hand(state, 0)) == 5 and len(state.board) == 4
+    assert len(hand(state, 0)) == 5 and len(state.board()) == 4
 
 
 def test_the_new_rank_and_its_bonuses_come_only_after_all_cards_of_the_explore_are_taken() -> None:
@@ -99,9 +109,9 @@ def test_the_new_rank_and_its_bonuses_come_only_after_all_cards_of_the_explore_a
     use(state, "navigator")
     explore(state, "shepherd")
     explore(state, "fisherman")
-    assert state.rank == 1 and bonus_cards(state) == []
+    assert state.numbers[RANK] == 1 and bonus_cards(state) == []
     explore(state, "herald")
-    assert state.rank == 2 and state.bonuses[0] == 0
+    assert state.numbers[RANK] == 2 and bonuses(state)[0] == 0
     assert bonus_cards(state) == ["porter", "scout", "torchbearer"]  # the Board's lower-Rank cards at Rank 2
     assert board(state) == ["porter", "scout", "torchbearer", "oracle"]
 
@@ -114,9 +124,9 @@ def test_with_refills_between_picks_a_later_pick_can_take_a_bonus_placed_by_an_e
     use(state, "navigator")
     explore(state, "shepherd")
     explore(state, "fisherman")  # this refill reveals the last Rank 1 card: Rank 2 begins
-    assert state.rank == 2 and "herald" in bonus_cards(state)
+    assert state.numbers[RANK] == 2 and "herald" in bonus_cards(state)
     explore(state, "herald")
-    assert state.bonuses[0] == 1
+    assert bonuses(state)[0] == 1
 
 
 def test_the_readings_put_the_refill_hold_around_the_right_picks() -> None:

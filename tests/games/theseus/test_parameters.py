@@ -139,8 +139,8 @@ def test_an_empty_middle_rank_deck_is_skipped() -> None:
 def test_a_game_with_an_override_obeys_it() -> None:
     config = configured({"rules.board_size": 6, "rules.starting_party": ["rogue", "rogue"]})
     state = GAME.new_state(config, 2, 1)
-    assert len(state.board) == 6
-    assert [DEFAULT.names[state.card_of[i]] for i in state.parties[1]] == ["rogue", "rogue"]
+    assert len(state.board()) == 6
+    assert [DEFAULT.names[state.card_of[i]] for i in state.party(1)] == ["rogue", "rogue"]
 
 
 @pytest.mark.parametrize(("path", "value", "message"), [

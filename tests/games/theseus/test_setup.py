@@ -7,9 +7,27 @@ from collections import Counter
 import pytest
 
 from simcore.games.theseus import GAME
-from simcore.games.theseus.rules import LAST_RANK, MAIN, TheseusState
+from simcore.games.theseus.rules import (
+    ACTIVE,
+    LAST_RANK,
+    MAIN,
+    RANK,
+    TheseusState,
+)
 
-from .helpers import DEFAULT, STARTERS, board, every_card_once, hand, party, rank_of, reward
+from .helpers import (
+    DEFAULT,
+    STARTERS,
+    board,
+    bonus_cards,
+    bonuses,
+    decks,
+    every_card_once,
+    hand,
+    party,
+    rank_of,
+    reward,
+)
 
 SEEDS = range(30)
 
@@ -22,7 +40,7 @@ def test_each_player_starts_with_knight_mage_and_rogue_in_the_party_and_an_empty
     for seat in range(n_players):
         assert party(state, seat) == ["knight", "mage", "rogue"]
         assert hand(state, seat) == [] and reward(state, seat) == []
-        assert state.bonuses[seat] == 0
+        assert bonuses(state)[seat] == 0
     assert set(STARTERS) == {"knight", "mage", "rogue"}
     assert every_card_once(state)
 
@@ -33,33 +51,34 @@ def test_there_are_six_rank_decks_each_holding_only_cards_of_its_rank() -> None:
         expected = Counter({name: card["copies"] for name, card in parameters.items() if card["rank"] == rank})
         assert sum(expected.values()) > 0
         state = TheseusState.new_game(DEFAULT, 2, 1, None)
-        in_deck = Counter(DEFAULT.names[state.card_of[i]] for i in state.decks[rank])
+        in_deck = Counter(DEFAULT.names[state.card_of[i]] for i in state.zones[rank].cards)
         if rank == 1:
             in_deck += Counter(board(state))
         assert in_deck == expected
-    assert state.decks[0] == []  # the starting cards belong to no Rank deck
+    assert all(state.rank_of[instance] == 0 for instance in state.party(0))  # the starting cards: no Rank deck
+    assert [zone.card_class for zone in state.zones[1:LAST_RANK + 1]] == list(range(1, LAST_RANK + 1))
 
 
 def test_the_board_starts_with_four_face_up_cards_from_the_rank_one_deck() -> None:
     for seed in SEEDS:
         state = TheseusState.new_game(DEFAULT, 3, seed, None)
-        assert len(state.board) == 4
+        assert len(state.board()) == 4
         assert all(rank_of(name) == 1 for name in board(state))
-        assert state.rank == 1
-        assert not any(state.has_bonus)
+        assert state.numbers[RANK] == 1
+        assert bonus_cards(state) == []
 
 
 def test_the_board_is_revealed_from_the_top_of_the_shuffled_rank_one_deck() -> None:
     state = TheseusState.new_game(DEFAULT, 2, 11, None)
     rank_one = sum(card_copies for card_copies, rank in zip(DEFAULT.copies, DEFAULT.ranks, strict=True) if rank == 1)
-    assert len(state.decks[1]) == rank_one - 4
+    assert len(state.zones[1].cards) == rank_one - 4
     for rank in range(2, LAST_RANK + 1):
-        assert len(state.decks[rank]) == len(DEFAULT.rank_decks[rank])
+        assert len(state.zones[rank].cards) == len(DEFAULT.rank_decks[rank])
 
 
 def test_the_first_player_is_seat_zero_and_play_proceeds_clockwise() -> None:
     state = GAME.new_state(DEFAULT, 3, 2)
-    assert state.phase == MAIN and state.current_player == 0 and state.active == 0
+    assert state.asked_kind() == MAIN and state.current_player == 0 and state.numbers[ACTIVE] == 0
     for expected in (1, 2, 0):
         state.apply(state.legal_actions()[-1])  # END_TURN is always the last MAIN action
         assert state.current_player == expected
@@ -67,8 +86,8 @@ def test_the_first_player_is_seat_zero_and_play_proceeds_clockwise() -> None:
 
 def test_the_same_seed_gives_the_same_set_up_and_another_seed_another() -> None:
     first, again, other = (TheseusState.new_game(DEFAULT, 2, seed, None) for seed in (11, 11, 12))
-    assert first.observation(0) == again.observation(0) and first.decks == again.decks
-    assert first.decks != other.decks
+    assert first.observation(0) == again.observation(0) and decks(first) == decks(again)
+    assert decks(first) != decks(other)
 
 
 @pytest.mark.parametrize("n_players", [1, 5])

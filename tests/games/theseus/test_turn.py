@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from simcore.games.theseus.rules import ALT_EXPLORE, ALT_RECRUIT, ALT_SUBJUGATE, END_TURN, EXPLORE, MAIN, RECRUIT
+from simcore.games.theseus.rules import (
+    BOARD_POSITION,
+    END_TURN,
+    EXPLORE_ICON,
+    MAIN,
+    PARTY_POSITION,
+    RECRUIT_ICON,
+    STEP_EXPLORE,
+    STEP_RECRUIT,
+    SUBJUGATE_ICON,
+    WITHOUT_A_CARD,
+)
 
 from .helpers import (
     act,
@@ -11,6 +22,7 @@ from .helpers import (
     explore,
     hand,
     icon_of,
+    legal_positions,
     party,
     party_position,
     recruit,
@@ -20,17 +32,18 @@ from .helpers import (
 )
 
 RANK_ONE_BOARD = ["shepherd", "fisherman", "herald", "porter"]
+WITHOUT_ANY_CARD = [WITHOUT_A_CARD.encode(icon) for icon in (EXPLORE_ICON, RECRUIT_ICON, SUBJUGATE_ICON)]
 
 
 def test_a_player_may_use_up_to_two_party_cards_one_at_a_time() -> None:
     state = build(board=RANK_ONE_BOARD)
     use(state, "rogue")
-    assert state.phase == EXPLORE and state.current_player == 0
+    assert state.asked_kind() == STEP_EXPLORE and state.current_player == 0
     explore(state, "shepherd")
-    assert state.phase == MAIN
+    assert state.asked_kind() == MAIN
     use(state, "mage")
     recruit(state, "shepherd")
-    assert state.phase == MAIN
+    assert state.asked_kind() == MAIN
     assert list(state.legal_actions()) == [END_TURN]  # two cards used: only ending the turn is left
     assert party(state, 0) == ["knight", "mage", "rogue", "shepherd"]
 
@@ -40,11 +53,11 @@ def test_using_a_card_resolves_its_icon_ability_then_its_card_effect() -> None:
     state = build(parties=[["porter"], []], hands=[["shepherd"], []], deck_tops={1: ["fisherman"]},
                   board=[*RANK_ONE_BOARD[1:], "scout"])
     use(state, "porter")
-    assert state.phase == RECRUIT and hand(state, 0) == ["shepherd"]  # the icon first, nothing drawn yet
+    assert state.asked_kind() == STEP_RECRUIT and hand(state, 0) == ["shepherd"]  # the icon first, nothing drawn yet
     recruit(state, "shepherd")
     assert hand(state, 0) == ["fisherman"]  # then the effect: draw the top Rank 1 card
     assert party(state, 0) == ["porter", "shepherd"]
-    assert state.phase == MAIN
+    assert state.asked_kind() == MAIN
 
 
 def test_a_card_effect_is_fully_resolved_before_the_next_card_is_used() -> None:
@@ -52,10 +65,10 @@ def test_a_card_effect_is_fully_resolved_before_the_next_card_is_used() -> None:
     state = build(parties=[["scout", "knight"], []], board=RANK_ONE_BOARD)
     use(state, "scout")
     explore(state, "shepherd")
-    assert state.phase == EXPLORE  # the effect's explore comes before any other choice
-    assert list(state.legal_actions()) == [0, 1, 2, 3]  # Board positions, not Party cards
+    assert state.asked_kind() == STEP_EXPLORE  # the effect's explore comes before any other choice
+    assert legal_positions(state, BOARD_POSITION) == [0, 1, 2, 3]  # Board positions, not Party cards
     explore(state, "herald")
-    assert state.phase == MAIN and sorted(hand(state, 0)) == ["herald", "shepherd"]
+    assert state.asked_kind() == MAIN and sorted(hand(state, 0)) == ["herald", "shepherd"]
 
 
 def test_a_card_used_this_turn_cannot_be_used_again() -> None:
@@ -63,15 +76,16 @@ def test_a_card_used_this_turn_cannot_be_used_again() -> None:
     use(state, "rogue")
     explore(state, "shepherd")
     legal = state.legal_actions()
-    assert party_position(state, "rogue") not in legal
-    assert party_position(state, "knight") in legal and party_position(state, "mage") in legal
+    assert PARTY_POSITION.encode(party_position(state, "rogue")) not in legal
+    assert PARTY_POSITION.encode(party_position(state, "knight")) in legal
+    assert PARTY_POSITION.encode(party_position(state, "mage")) in legal
 
 
 def test_a_card_recruited_this_turn_can_be_used_the_same_turn() -> None:
     state = build(hands=[["scout"], []], board=RANK_ONE_BOARD)
     use(state, "mage")
     recruit(state, "scout")
-    assert party_position(state, "scout") in state.legal_actions()
+    assert PARTY_POSITION.encode(party_position(state, "scout")) in state.legal_actions()
     use(state, "scout")
     explore(state, "shepherd")
     explore(state, "herald")
@@ -98,16 +112,16 @@ def test_all_party_cards_are_available_again_at_the_players_next_turn() -> None:
     end_turn(state)
     assert state.current_player == 0
     assert [party_position(state, name) for name in ("knight", "mage", "rogue")] == [
-        action for action in state.legal_actions() if action < ALT_EXPLORE
+        PARTY_POSITION.value(action) for action in state.legal_actions() if PARTY_POSITION.matches(action)
     ]
 
 
 def test_an_ability_without_a_card_is_offered_only_before_any_party_card_is_used() -> None:
     state = build(hands=[["scout"], []], board=RANK_ONE_BOARD)
-    assert {ALT_EXPLORE, ALT_RECRUIT, ALT_SUBJUGATE} <= set(state.legal_actions())
+    assert set(WITHOUT_ANY_CARD) <= set(state.legal_actions())
     use(state, "rogue")
     explore(state, "shepherd")
-    assert not {ALT_EXPLORE, ALT_RECRUIT, ALT_SUBJUGATE} & set(state.legal_actions())
+    assert not set(WITHOUT_ANY_CARD) & set(state.legal_actions())
 
 
 def test_an_ability_without_a_card_ends_the_use_of_party_cards_for_the_turn() -> None:
@@ -120,14 +134,15 @@ def test_an_ability_without_a_card_ends_the_use_of_party_cards_for_the_turn() ->
             recruit(state, "scout")
         else:
             subjugate(state, "scout")
-        assert state.phase == MAIN
+        assert state.asked_kind() == MAIN
         assert list(state.legal_actions()) == [END_TURN]
 
 
 def test_an_ability_without_a_card_that_could_do_nothing_is_not_offered() -> None:
     state = build(board=RANK_ONE_BOARD)  # empty Hand: nothing to recruit or subjugate
     legal = set(state.legal_actions())
-    assert ALT_EXPLORE in legal and ALT_RECRUIT not in legal and ALT_SUBJUGATE not in legal
+    explore_only, recruit_only, subjugate_only = WITHOUT_ANY_CARD
+    assert explore_only in legal and recruit_only not in legal and subjugate_only not in legal
 
 
 def test_a_player_may_end_the_turn_without_using_any_card() -> None:
