@@ -378,6 +378,12 @@ class _Groups:
         largest = int(numpy.diff(first_rows, append=len(ordered)).max()) if len(first_rows) else 0
         return cls(of_row, keys[order[starts]], len(first_rows), largest)
 
+    @classmethod
+    def numbered(cls, ids: numpy.ndarray, keys: numpy.ndarray) -> _Groups:
+        """The rows of equal ``ids``, numbered ``0 .. len(keys) - 1`` already: group
+        ``i`` has key ``keys[i]`` (a number no row holds is an empty group)."""
+        return cls(ids, keys, len(keys), int(numpy.bincount(ids, minlength=len(keys)).max()) if len(ids) else 0)
+
     def totals(self, values: numpy.ndarray) -> numpy.ndarray:
         """``values`` summed per group."""
         if self.of_row is None:
@@ -385,11 +391,17 @@ class _Groups:
         return numpy.bincount(self.of_row, weights=values, minlength=self.count).astype(numpy.int64)
 
 
-class _CardRows:
-    """The ``cards`` rows of a shard as the card views count them
-    (``analytics.views._card_rows``; a counter the game does not have is 0 and a
-    flag that needs it is false, as NULL is in the SQL's filters): each row's
-    pattern of flags, key (agent, card) and per-game group (game, agent, card)."""
+NUMBERED_GROUPS_PER_ROW = 2
+"""When a shard's possible per-game card groups (games x agent slots x cards) are at
+most this many per card row, the groups are numbered by that product directly
+(Divvy, Ring of Chaos, Theseus); otherwise (Party Wanted's 273 cards, about 25
+rows a game) its rows are sorted into groups."""
+
+
+class _CardColumns:
+    """The ``cards`` columns the card views read, as numpy arrays of the whole shard
+    (a counter the game does not have is 0, and a flag that needs it is false, as
+    NULL is in the SQL's filters; ``analytics.views._card_rows``)."""
 
     def __init__(self, shard: _Shard) -> None:
         cards = shard.cards
@@ -399,58 +411,25 @@ class _CardRows:
         def counter(name: str) -> numpy.ndarray:
             return _numbers(cards.column(name)) if name in present else numpy.zeros(rows, numpy.int16)
 
-        self.drawn, opening, self.played, self.playable = (
+        self.drawn, self.opening, self.played, self.playable = (
             counter(name) for name in ("drawn", "in_opening_hand", "played", "playable"))
+        self.counts_hand = bool(present & {"drawn", "in_opening_hand"})
+        self.counts_later = {"drawn", "in_opening_hand"} <= present
+        self.counts_played = "played" in present
         first_played = cards.column("first_played_turn")
         self.first_played = _numbers(first_played)
-        has_first_played = (first_played.is_valid().to_numpy(zero_copy_only=False) if first_played.null_count
-                            else numpy.ones(rows, numpy.bool_))
+        self.has_first_played = (first_played.is_valid().to_numpy(zero_copy_only=False) if first_played.null_count
+                                 else numpy.ones(rows, numpy.bool_))
         self.won = cards.column("won").to_numpy()
-        in_hand = ((self.drawn > 0) | (opening > 0) if present & {"drawn", "in_opening_hand"}
-                   else numpy.ones(rows, numpy.bool_))
-        drawn_later = self.drawn > opening if {"drawn", "in_opening_hand"} <= present else numpy.zeros(rows, bool)
-        was_played = self.played > 0 if "played" in present else has_first_played
-        self.turn_played = was_played & has_first_played
-        pattern = numpy.zeros(rows, dtype=numpy.uint8)
-        for bit, values in enumerate((in_hand, self.won, was_played, self.playable > 0, opening > 0, drawn_later,
-                                      self.drawn > 0, self.turn_played)):
-            pattern |= values.view(numpy.uint8) << numpy.uint8(bit)
-        self.pattern = pattern
-
         self.card = _coded(cards.column("card"))
         self.n_cards = max(len(self.card.names), 1)
         self.n_keys = len(shard.agents.names) * self.n_cards
-        seats = shard.n_seats
-        game = self._game_positions(shard)
-        seat = cards.column("seat").to_numpy()
-        # A game's per-card group is (agent, card): the seats of one agent are one
-        # cluster, numbered here by the agent's first seat in the game. Then the groups
-        # of a game follow the order of its rows (seat, then card) when every seat has
-        # its own agent. (With one agent at every seat, or every seat its own agent, no
-        # row needs a lookup of its seat's agent.)
-        first_seat = (shard.agent[:, :, None] == shard.agent[:, None, :]).argmax(axis=2)
-        if len(shard.agents.names) == 1:
-            self.key, group_seat = self.card.codes, numpy.zeros(1, numpy.int64)
-        elif (first_seat == numpy.arange(seats)).all():
-            self.key, group_seat = shard.agent.reshape(-1)[game * seats + seat] * self.n_cards + self.card.codes, seat
-        else:
-            player = game * seats + seat
-            self.key = shard.agent.reshape(-1)[player] * self.n_cards + self.card.codes
-            group_seat = first_seat.reshape(-1)[player]
-        self.group = (game * seats + group_seat) * self.n_cards + self.card.codes
-        turns = self.first_played[self.turn_played]
+        self.game = self._game_positions(shard)
+        self.seat = cards.column("seat").to_numpy()
+        turns = self.first_played[(self.played > 0 if self.counts_played else self.has_first_played)
+                                  & self.has_first_played]
         self.first_turn = int(turns.min()) if len(turns) else 0
         self.n_turns = int(turns.max()) - self.first_turn + 1 if len(turns) else 1
-        # The first turn played of each row played, after first_turn.
-        self.turns_played = turns.astype(numpy.int64) - self.first_turn
-        if len(self.group) < 2 or bool(numpy.all(self.group[1:] > self.group[:-1])):
-            self.groups, self.order = _Groups.singles(self.key), None
-        else:
-            # The first-turn groups split those by turn: sorted by both, each group is a run.
-            turn_offsets = numpy.zeros(rows, numpy.int64)
-            turn_offsets[self.turn_played] = self.turns_played
-            self.order = numpy.argsort(self.group * self.n_turns + turn_offsets, kind="stable")
-            self.groups = _Groups.runs(self.order, self.group, self.key)
 
     @staticmethod
     def _game_positions(shard: _Shard) -> numpy.ndarray:
@@ -461,23 +440,75 @@ class _CardRows:
             return game_index - first
         return numpy.searchsorted(shard.game_index, game_index)
 
+
+class _CardRows:
+    """The ``cards`` rows as the card views count them: each row's pattern of
+    flags, key (agent, card) and per-game group (game, agent, card)."""
+
+    def __init__(self, shard: _Shard, columns: _CardColumns) -> None:
+        rows = shard.cards.num_rows
+        drawn, opening = columns.drawn, columns.opening
+        self.drawn, self.played, self.playable, self.won = drawn, columns.played, columns.playable, columns.won
+        self.first_played = columns.first_played
+        has_first_played = columns.has_first_played
+        in_hand = (drawn > 0) | (opening > 0) if columns.counts_hand else numpy.ones(rows, numpy.bool_)
+        drawn_later = drawn > opening if columns.counts_later else numpy.zeros(rows, numpy.bool_)
+        was_played = self.played > 0 if columns.counts_played else has_first_played
+        self.turn_played = was_played & has_first_played
+        pattern = numpy.zeros(rows, dtype=numpy.uint8)
+        for bit, values in enumerate((in_hand, self.won, was_played, self.playable > 0, opening > 0, drawn_later,
+                                      drawn > 0, self.turn_played)):
+            pattern |= values.view(numpy.uint8) << numpy.uint8(bit)
+        self.pattern = pattern
+
+        n_cards, seats, n_turns = columns.n_cards, shard.n_seats, columns.n_turns
+        card, game, seat = columns.card.codes, columns.game, columns.seat
+        # A game's per-card group is (agent, card): the seats of one agent are one
+        # cluster, numbered here by the agent's first seat in the game. Then the groups
+        # of a game follow the order of its rows (seat, then card) when every seat has
+        # its own agent. (With one agent at every seat, or every seat its own agent, no
+        # row needs a lookup of its seat's agent.)
+        first_seat = (shard.agent[:, :, None] == shard.agent[:, None, :]).argmax(axis=2)
+        if len(shard.agents.names) == 1:
+            self.key, group_seat, slots = card, numpy.zeros(1, numpy.int64), 1
+        elif (first_seat == numpy.arange(seats)).all():
+            self.key, group_seat, slots = shard.agent.reshape(-1)[game * seats + seat] * n_cards + card, seat, seats
+        else:
+            player = game * seats + seat
+            self.key = shard.agent.reshape(-1)[player] * n_cards + card
+            group_seat, slots = first_seat.reshape(-1)[player], seats
+        self.group = (game * slots + group_seat) * n_cards + card
+        # The first turn played of each row played, after the shard's first.
+        self.turns_played = self.first_played[self.turn_played].astype(numpy.int64) - columns.first_turn
+        self.n_turns = n_turns
+        if rows < 2 or bool(numpy.all(self.group[1:] > self.group[:-1])):
+            self.groups = _Groups.singles(self.key)
+        elif shard.n_games * slots * n_cards <= NUMBERED_GROUPS_PER_ROW * rows:
+            # Few possible groups: numbered by (game, slot, card) itself, no sorting; the
+            # key of each (the numbers of slots that hold no first seat stay empty).
+            slot_agents = shard.agent[:, :slots] if slots > 1 else numpy.zeros((shard.n_games, 1), numpy.int64)
+            keys_of = (slot_agents[:, :, None] * n_cards + numpy.arange(n_cards)).reshape(-1)
+            self.groups = _Groups.numbered(self.group, keys_of)
+        else:
+            self.groups = _Groups.runs(numpy.argsort(self.group, kind="stable"), self.group, self.key)
+
     def turn_groups(self, keys: numpy.ndarray) -> _Groups:
         """The per-game groups of the rows played (``turn_played``) split by their first
         turn played, with ``keys``."""
-        if self.order is None:
+        if self.groups.of_row is None:
             return _Groups.singles(keys)
-        picked = self.turn_played
-        index_in_picked = numpy.cumsum(picked) - 1
-        order = index_in_picked[self.order[picked[self.order]]]
-        return _Groups.runs(order, self.group[picked] * self.n_turns + self.turns_played, keys)
+        ids = self.group[self.turn_played] * self.n_turns + self.turns_played
+        if len(ids) < 2 or bool(numpy.all(ids[1:] > ids[:-1])):
+            return _Groups.singles(keys)
+        return _Groups.runs(numpy.argsort(ids, kind="stable"), ids, keys)
 
 
-def _card_views(shard: _Shard) -> dict[str, pa.Table]:
-    """``card_counts`` and ``card_turn_counts``."""
-    rows = _CardRows(shard)
-    keys, n_keys, groups = rows.key, rows.n_keys, rows.groups
+def _card_sums(rows: _CardRows, n_keys: int) -> dict[str, numpy.ndarray]:
+    """The ``card_counts`` sums per key (``rows``: how many rows)."""
+    keys, groups = rows.key, rows.groups
     patterns = _histogram(keys, n_keys, rows.pattern, len(_PATTERNS))
     sums = {name: patterns @ counted for name, counted in CARD_COUNTED.items()}
+    sums["rows"] = patterns.sum(axis=1)
     sums.update(_sums(keys, n_keys, times_drawn=rows.drawn, times_played=rows.played, times_playable=rows.playable,
                       sum_turn_played=numpy.where(rows.turn_played, rows.first_played, 0)))
     if groups.of_row is None:  # every row a group: the per-game counts are the rows' flags
@@ -497,33 +528,43 @@ def _card_views(shard: _Shard) -> dict[str, pa.Table]:
                      for index, prefix in enumerate(CARD_RATE_PATTERNS)}
     for prefix, sums_of_rate in clustered.items():
         sums.update({name: values for name, values in sums_of_rate.items() if name.startswith(prefix)})
-    present = numpy.flatnonzero(patterns.sum(axis=1))
-    return {"card_counts": _table("card_counts", shard, {
-        "agent": shard.agents.decode(present // rows.n_cards), "card": rows.card.decode(present % rows.n_cards)},
-        {name: sums[name][present] for name in COUNT_VIEWS["card_counts"][1]}),
-        "card_turn_counts": _card_turn_counts(shard, rows)}
+    return sums
 
 
-def _card_turn_counts(shard: _Shard, rows: _CardRows) -> pa.Table:
-    picked = rows.turn_played
+def _card_turn_sums(rows: _CardRows, n_keys: int) -> dict[str, numpy.ndarray]:
+    """The ``card_turn_counts`` sums per (key, first turn played)."""
     n_turns = rows.n_turns
-    keys = rows.key[picked] * n_turns + rows.turns_played
-    n_keys = rows.n_keys * n_turns
+    keys = rows.key[rows.turn_played] * n_turns + rows.turns_played
     groups = rows.turn_groups(keys)
-    won = rows.won[picked].astype(numpy.int64)
+    won = rows.won[rows.turn_played].astype(numpy.int64)
     if groups.of_row is None:  # every row a group: one seat-game played, won or not
-        cells = _histogram(keys, n_keys, won, 2)
+        cells = _histogram(keys, n_keys * n_turns, won, 2)
         sums = _cluster_sums("played", cells, numpy.array([1, 1]), numpy.array([0, 1]))
     else:
-        sums = _cluster_sums("played", *_pairs(groups.key, n_keys, groups.totals(numpy.ones(len(keys), numpy.int64)),
+        sums = _cluster_sums("played", *_pairs(groups.key, n_keys * n_turns,
+                                                groups.totals(numpy.ones(len(keys), numpy.int64)),
                                                 groups.totals(won)))
     sums["games_played"], sums["wins_played"] = sums.pop("n"), sums.pop("w")
-    present = numpy.flatnonzero(sums["games_played"])
+    return sums
+
+
+def _card_views(shard: _Shard) -> dict[str, pa.Table]:
+    """``card_counts`` and ``card_turn_counts``."""
+    columns = _CardColumns(shard)
+    n_keys, n_cards, n_turns = columns.n_keys, columns.n_cards, columns.n_turns
+    rows = _CardRows(shard, columns)
+    card_sums, turn_sums = _card_sums(rows, n_keys), _card_turn_sums(rows, n_keys)
+    present = numpy.flatnonzero(card_sums["rows"])
+    card_counts = _table("card_counts", shard, {
+        "agent": shard.agents.decode(present // n_cards), "card": columns.card.decode(present % n_cards)},
+        {name: card_sums[name][present] for name in COUNT_VIEWS["card_counts"][1]})
+    present = numpy.flatnonzero(turn_sums["games_played"])
     card_key = present // n_turns
-    return _table("card_turn_counts", shard, {
-        "agent": shard.agents.decode(card_key // rows.n_cards), "card": rows.card.decode(card_key % rows.n_cards),
-        "first_played_turn": present % n_turns + rows.first_turn},
-        {name: sums[name][present] for name in COUNT_VIEWS["card_turn_counts"][1]})
+    card_turn_counts = _table("card_turn_counts", shard, {
+        "agent": shard.agents.decode(card_key // n_cards), "card": columns.card.decode(card_key % n_cards),
+        "first_played_turn": present % n_turns + columns.first_turn},
+        {name: turn_sums[name][present] for name in COUNT_VIEWS["card_turn_counts"][1]})
+    return {"card_counts": card_counts, "card_turn_counts": card_turn_counts}
 
 
 def count_shard(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
