@@ -51,6 +51,12 @@ COUNTS_FORMAT = {"version": CACHE_VERSION, "views": VIEWS_FINGERPRINT}
 """What a shard's manifest entry records of its counts (``counts.format``): the
 report uses a shard's counts only when this matches."""
 
+COUNTS_PARQUET_OPTIONS: dict[str, object] = {"compression": "none", "write_statistics": False}
+"""How a shard's count files are written: a few kB each, read whole and summed (no
+filter reads their statistics); uncompressed and without statistics the nine files
+of a shard take 2.4 ms to encode instead of 6.2 ms with zstd, for 50 kB instead of 44
+kB (10,000 Divvy games)."""
+
 _KEY_TYPES: dict[str, pa.DataType] = {
     "experiment": pa.string(), "variant": pa.string(), "n_players": pa.int8(), "seat": pa.int8(),
     "agent": pa.string(), "faction": pa.string(), "opponent": pa.string(), "composition": pa.string(),

@@ -30,7 +30,7 @@ from simcore.play import play_game
 from simcore.records import ResultColumns
 from simcore.registry import get_game
 from simcore.seeding import game_seed
-from workers.counts import COUNTS_FORMAT, count_shard
+from workers.counts import COUNTS_FORMAT, COUNTS_PARQUET_OPTIONS, count_shard
 from workers.location import ResultsPath, results_path
 from workers.schemas import cards_schema, parquet_options, schemas
 from workers.storage import counts_path, manifest_path, table_path, write_json_atomically, write_parquet_atomically
@@ -182,7 +182,8 @@ def run_shard(spec: ExperimentSpec, shard: Shard, root: str | Path | ResultsPath
                                            parquet_options(name, table.schema))
             for name, table in tables.items()
         }
-        count_files = {view: write_parquet_atomically(table, counts_path(folder, view, shard.variant, shard.id))
+        count_files = {view: write_parquet_atomically(table, counts_path(folder, view, shard.variant, shard.id),
+                                                      COUNTS_PARQUET_OPTIONS)
                        for view, table in counts.items()}
     entry = {
         "shard": shard.id,
