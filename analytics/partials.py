@@ -1,16 +1,23 @@
-"""Per-shard counts, cached: how ``cardlab report`` stays fast on millions of games.
+"""Per-shard counts: how ``cardlab report`` stays fast on millions of games.
 
 Every metric view (``analytics.views``) reads only the *count views*
 (``COUNT_VIEWS``: seats, agents, factions, matchups, teams, cards, game
 histogram), whose columns are sums and counts. A finished shard never changes
 (``cardlab run`` writes its files once, then its manifest marker), and shards
 hold disjoint games, so the counts of an experiment are the sums of its
-shards' counts. ``register_cached_counts`` therefore computes each count view
-once per shard, in DuckDB over that shard's three files, keeps the result as a
-small Parquet file under ``<experiment>/_analytics/<CACHE_VERSION>/``, and
-builds the count tables of the whole experiment by adding the cached files
-up. The first report over a new shard pays for reading it; later ones read
-kilobytes.
+shards' counts. ``register_cached_counts`` builds the count tables of the
+whole experiment by adding up each shard's counts, read from small Parquet
+files:
+
+- the counts its shard task wrote beside its tables
+  (``counts/<view>/variant=<v>/part-<shard>.parquet``, ``workers.counts``),
+  checked like the shard's other files, when its manifest entry records
+  them in this cardlab's format (``workers.counts.COUNTS_FORMAT``);
+- otherwise (results written before shard tasks counted, or by a cardlab
+  whose count views differ) counts computed here once per shard, in DuckDB
+  over that shard's three files, and cached under
+  ``<experiment>/_analytics/<CACHE_VERSION>/``: the first report over such a
+  shard pays for reading it; later ones read kilobytes.
 
 A cache entry is used only if its key matches: the shard id, the size and
 modification time of the shard's three Parquet files, ``CACHE_VERSION``
@@ -23,9 +30,9 @@ objects beside the results too, written and read through pyarrow.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -34,19 +41,14 @@ import duckdb
 from analytics.catalog import NoResultsError, _sql_string, create_base_views, read_manifest
 from analytics.stats import register_sql_macros
 from analytics.views import COUNT_VIEWS, Columns, count_view_sql
+from workers.counts import CACHE_VERSION, COUNTS_FORMAT, VIEWS_FINGERPRINT
 from workers.location import ObjectPath, ResultsPath, remove_tree, results_path
 from workers.schemas import TABLES
-from workers.storage import table_path, write_bytes_atomically, write_parquet_atomically
+from workers.storage import counts_path, table_path, write_bytes_atomically, write_parquet_atomically
 
 CACHE_FOLDER = "_analytics"
-CACHE_VERSION = "v2"
 SHARD_MEMORY_LIMIT = "1GB"
 """DuckDB's memory limit while counting one shard (it spills to disk beyond)."""
-
-
-VIEWS_FINGERPRINT = hashlib.sha256(repr(sorted(COUNT_VIEWS.items())).encode()).hexdigest()[:16]
-"""Changes whenever a count view gains, loses or renames a column, so that a cache
-written by another cardlab version is recomputed rather than summed wrongly."""
 
 
 def _shard_key(files: dict[str, ResultsPath]) -> dict[str, Any]:
@@ -90,19 +92,43 @@ def _compute_shard(files: dict[str, ResultsPath], target: ResultsPath | None) ->
         con.close()
 
 
+def _written_counts(experiment_dir: ResultsPath, shard_id: str,
+                    entry: Mapping[str, Any]) -> dict[str, ResultsPath] | None:
+    """The count files a shard's task wrote, by view; None when its manifest entry
+    records none, or none in this cardlab's format."""
+    counts = entry.get("counts")
+    if not isinstance(counts, Mapping) or counts.get("format") != COUNTS_FORMAT:
+        return None
+    files = counts.get("files")
+    if not isinstance(files, Mapping) or set(files) != set(COUNT_VIEWS):
+        return None
+    return {view: counts_path(experiment_dir, view, str(entry["variant"]), shard_id) for view in COUNT_VIEWS}
+
+
+def _can_make(folder: ResultsPath) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return True
+
+
 def shard_counts(experiment_dir: ResultsPath | str) -> dict[str, list[Any]]:
-    """For each count view, one entry per finished shard: a cached Parquet path, or
-    an Arrow table when the cache cannot be written."""
+    """For each count view, one entry per finished shard: a Parquet path (written by the
+    shard's task, or cached here), or an Arrow table when the cache cannot be written."""
     experiment_dir = results_path(experiment_dir)
     manifest = read_manifest(experiment_dir)
     cache = experiment_dir / CACHE_FOLDER / CACHE_VERSION
-    writable = True
-    try:
-        cache.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        writable = False
+    writable: bool | None = None  # known once a shard needs counting here
     out: dict[str, list[Any]] = {name: [] for name in COUNT_VIEWS}
     for shard_id, entry in manifest.items():
+        written = _written_counts(experiment_dir, shard_id, entry)
+        if written is not None:
+            for name in COUNT_VIEWS:
+                out[name].append(written[name])
+            continue
+        if writable is None:
+            writable = _can_make(cache)
         files = {table: table_path(experiment_dir, table, entry["variant"], shard_id) for table in TABLES}
         key = _shard_key(files)
         folder = cache / shard_id

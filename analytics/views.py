@@ -399,6 +399,8 @@ def _card_additive(extra: tuple[str, ...] = ()) -> tuple[str, ...]:
             *(column for prefix in CARD_RATES for column in _cluster_columns(prefix)), *extra)
 
 
+# A shard task computes these same tables from its rows in memory (workers/counts.py, numpy):
+# a change here must be made there too; tests/workers/test_shard_counts.py holds both equal.
 COUNT_VIEWS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # name: (key columns, additive columns)
     "seat_counts": (("experiment", "variant", "n_players", "seat"), ("games", "wins", "draws")),

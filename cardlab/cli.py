@@ -322,9 +322,9 @@ def command_run(arguments: argparse.Namespace) -> int:
         started=cardlab.STARTED,
     )
     summary = run_experiment(spec, options, on_start=announce)
+    # Nothing is left to do after the summary: each shard task wrote the report's counts of its rows.
     for line in summary.lines():
         print(line)
-    _index_for_reports(arguments.results / spec.name)
     print(f"next: cardlab report {spec.name}   |   cardlab sql {spec.name} \"SELECT count(*) FROM games\"")
     return 0
 
@@ -379,18 +379,6 @@ def _dry_run(spec: Any, arguments: argparse.Namespace) -> int:
         print(f"expected: about {estimate.seconds:,.0f} s on {workers} worker(s), plus Ray start-up (a few seconds)")
     print(f"(dry run: calibrated in {estimate.calibration_seconds:.1f} s; nothing written to {arguments.results})")
     return 0
-
-
-def _index_for_reports(folder: ResultsPath) -> None:
-    """Count every finished shard once now (``analytics.partials``), so that the
-    first ``cardlab report`` reads small cached counts instead of every row."""
-    from analytics.catalog import AnalyticsError
-    from analytics.partials import shard_counts
-
-    try:
-        shard_counts(folder)
-    except (AnalyticsError, OSError) as error:
-        print(f"cardlab: note: no report cache written ({error})", file=sys.stderr)
 
 
 def command_sql(arguments: argparse.Namespace) -> int:

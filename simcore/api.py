@@ -53,6 +53,14 @@ INT16_SMALLEST: Final = -32768
 INT16_LARGEST: Final = 32767
 
 
+def append_int16(buffer: BytesWriter, value: int) -> None:
+    """Add ``value`` to a buffer of little-endian int16 (``Int16Column.buffer``);
+    ``OverflowError`` outside [-32768, 32767]."""
+    if value < INT16_SMALLEST or value > INT16_LARGEST:
+        raise OverflowError(f"{value} does not fit a 16-bit column")
+    write_i16_le(buffer, value)
+
+
 @final
 class Int16Column:
     """A growing column of 16-bit integers, appended to like a list.
@@ -72,9 +80,7 @@ class Int16Column:
 
     def append(self, value: int) -> None:
         """Add ``value`` at the end."""
-        if value < INT16_SMALLEST or value > INT16_LARGEST:
-            raise OverflowError(f"{value} does not fit a 16-bit column")
-        write_i16_le(self.buffer, value)
+        append_int16(self.buffer, value)
 
     def __len__(self) -> int:
         return len(self.buffer) >> 1

@@ -22,3 +22,17 @@ def flip_game_index_bytes(path: Path, count: int = 8) -> None:
         handle.write(data)
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     assert path.stat().st_size == stat.st_size and path.stat().st_mtime_ns == stat.st_mtime_ns
+
+
+def as_written_before_task_counts(folder: Path) -> None:
+    """Make an experiment folder look as a cardlab before shard tasks counted their rows
+    left it: no count files, and manifest entries that record none."""
+    import json
+    import shutil
+
+    shutil.rmtree(folder / "counts")
+    for marker in (folder / "_manifest").glob("*.json"):
+        entry = json.loads(marker.read_text())
+        entry.pop("counts")
+        entry.pop("count_seconds")
+        marker.write_text(json.dumps(entry, indent=2, sort_keys=True) + "\n")

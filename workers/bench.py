@@ -2,7 +2,8 @@
 
 Two rates per row: the *engine* rate (games played, nothing recorded) and the
 *recorded* rate (everything a shard task does: games played, result rows,
-Arrow tables and the three Parquet files written to a temporary folder). Runs
+Arrow tables, the report's counts of the rows (``workers.counts``) and the
+Parquet files written to a temporary folder). Runs
 in this process, on one core, with a fixed seed range so that repeated runs
 play the same games. The recorded rate is the one-core baseline that
 ``cardlab run`` on N workers is compared with.

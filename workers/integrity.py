@@ -1,8 +1,9 @@
 """Whether an experiment's files are the ones its manifest recorded.
 
 Every finished shard's manifest entry (``_manifest/<shard>.json``) keeps the
-size and SHA-256 of the bytes each of its three Parquet files was written
-with. Two checks read them back:
+size and SHA-256 of the bytes each of its Parquet files was written with:
+its three tables and its count files (``workers.storage.recorded_files``).
+Two checks read them back:
 
 - ``check_shards`` is what every reader runs before it counts anything
   (``cardlab report``, ``sql``, ``catalog``, ``replay``, the dashboard: through
@@ -53,9 +54,19 @@ from pathlib import Path
 from typing import Any
 
 from workers.location import ObjectPath, ResultsPath, is_remote
-from workers.storage import LOCK_FILE, MANIFEST_FOLDER, RUN_FILE, SPEC_FILE, table_path, write_bytes_atomically
+from workers.storage import (
+    COUNTS_FOLDER,
+    LOCK_FILE,
+    MANIFEST_FOLDER,
+    RUN_FILE,
+    SPEC_FILE,
+    recorded_files,
+    write_bytes_atomically,
+)
 
 TABLE_FOLDERS = ("games", "players", "cards")
+SHARD_FOLDERS = (*TABLE_FOLDERS, COUNTS_FOLDER)
+"""The folders holding shard files: the tables' and the counts'."""
 CACHE_FILE = "_analytics/verified.json"
 """Where the identities of files whose hash matched are remembered (relative to the experiment folder)."""
 CACHE_FORMAT = 1
@@ -212,21 +223,14 @@ def _relative(folder: ResultsPath, path: ResultsPath) -> str:
 def _expected_files(folder: ResultsPath, manifest: Mapping[str, Mapping[str, Any]]
                     ) -> list[tuple[str, ResultsPath, Mapping[str, Any]]]:
     """(shard, path, {"bytes", "sha256"}) of every file the manifest records."""
-    expected = []
-    for shard_id, entry in manifest.items():
-        files = entry.get("files")
-        if not isinstance(files, Mapping):
-            continue
-        for table, recorded in files.items():
-            if isinstance(recorded, Mapping):
-                expected.append((shard_id, table_path(folder, table, str(entry["variant"]), shard_id), recorded))
-    return expected
+    return [(shard_id, path, recorded) for shard_id, entry in manifest.items()
+            for path, recorded in recorded_files(folder, shard_id, entry)]
 
 
-def _listed_tables(folder: ResultsPath) -> dict[str, StoredFile]:
+def _listed_shard_files(folder: ResultsPath) -> dict[str, StoredFile]:
     listed: dict[str, StoredFile] = {}
-    for table in TABLE_FOLDERS:
-        listed.update(list_files(folder / table))
+    for shard_folder in SHARD_FOLDERS:
+        listed.update(list_files(folder / shard_folder))
     return listed
 
 
@@ -239,10 +243,10 @@ def check_shards(folder: ResultsPath, manifest: Mapping[str, Mapping[str, Any]],
     identity is remembered from an earlier match is not hashed again (module
     docstring); without it (``--resume``, ``cardlab verify``) every file is.
     Files that match are remembered either way. ``listed`` is
-    ``list_files`` of the table folders, listed here when not given.
+    ``list_files`` of the shard folders (``SHARD_FOLDERS``), listed here when not given.
     """
     if listed is None:
-        listed = _listed_tables(folder)
+        listed = _listed_shard_files(folder)
     cache = _load_cache(folder)
     findings: list[Finding] = []
     to_hash: list[tuple[str, ResultsPath, Mapping[str, Any], StoredFile]] = []
@@ -289,7 +293,8 @@ def _unexpected(folder: ResultsPath, everything: Iterable[StoredFile], expected:
             continue  # a manifest entry (read_manifest has read it)
         if name.startswith(".") and name.endswith(".tmp"):
             detail = "a temporary file of an interrupted write (`cardlab run --resume` removes it)"
-        elif parts[0] in TABLE_FOLDERS and len(parts) == 3 and shard is not None:
+        elif shard is not None and ((parts[0] in TABLE_FOLDERS and len(parts) == 3)
+                                    or (parts[0] == COUNTS_FOLDER and len(parts) == 4)):
             if shard in unfinished:
                 continue
             detail = "not in the manifest: a shard that never finished (`cardlab run --resume` plays it again)"
@@ -309,13 +314,13 @@ def verify_experiment(folder: ResultsPath, manifest: Mapping[str, Mapping[str, A
     """
     started = time.perf_counter()
     everything = list_files(folder)
-    tables = {text: stored for text, stored in everything.items()
-              if _relative(folder, stored.path).split("/")[0] in TABLE_FOLDERS}
-    damaged, hashed = check_shards(folder, manifest, trust_identity=False, listed=tables)
+    shard_files = {text: stored for text, stored in everything.items()
+                   if _relative(folder, stored.path).split("/")[0] in SHARD_FOLDERS}
+    damaged, hashed = check_shards(folder, manifest, trust_identity=False, listed=shard_files)
     expected = {str(path) for _shard, path, _recorded in _expected_files(folder, manifest)}
     unfinished = set() if writer is None else {
         _relative(folder, stored.path).rsplit("/", 1)[-1][len("part-"):-len(".parquet")]
-        for stored in tables.values()} - set(manifest)
+        for stored in shard_files.values()} - set(manifest)
     unexpected = _unexpected(folder, everything.values(), expected, unfinished)
     findings = sorted(damaged, key=lambda finding: str(finding.path)) + sorted(
         unexpected, key=lambda finding: str(finding.path))

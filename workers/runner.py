@@ -381,7 +381,7 @@ def _replay_damaged_shards(root: ResultsPath, report: Callable[[str], None]) -> 
     for finding in findings:
         report(f"shard {finding.shard}: {finding.line()}; playing it again")
     for shard_id in {finding.shard for finding in findings if finding.shard is not None}:
-        forget_shard(root, shard_id, manifest[shard_id]["variant"])
+        forget_shard(root, shard_id, manifest[shard_id])
 
 
 def _run_locked(

@@ -1,6 +1,7 @@
-"""One shard: play its games and write its three Parquet files and manifest.
+"""One shard: play its games and write its three Parquet files, its counts and manifest.
 
 ``play_shard`` is pure (games in, Arrow tables out); ``run_shard`` adds the
+counts of the report (``workers.counts``, from the tables in memory) and the
 writes. The Ray task in ``workers.runner`` calls ``run_shard``; tests and
 ``cardlab bench`` call both directly.
 
@@ -29,9 +30,10 @@ from simcore.play import play_game
 from simcore.records import ResultColumns
 from simcore.registry import get_game
 from simcore.seeding import game_seed
+from workers.counts import COUNTS_FORMAT, COUNTS_PARQUET_OPTIONS, count_shard
 from workers.location import ResultsPath, results_path
 from workers.schemas import cards_schema, parquet_options, schemas
-from workers.storage import manifest_path, table_path, write_json_atomically, write_parquet_atomically
+from workers.storage import counts_path, manifest_path, table_path, write_json_atomically, write_parquet_atomically
 
 
 def play_shard(spec: ExperimentSpec, shard: Shard) -> dict[str, pa.Table]:
@@ -161,8 +163,8 @@ def _to_arrow(values: list[Any], field: pa.Field) -> pa.Array:
 
 
 def run_shard(spec: ExperimentSpec, shard: Shard, root: str | Path | ResultsPath) -> dict[str, Any]:
-    """Play ``shard`` and write it under ``root`` (a local folder or an ``s3://`` prefix);
-    return its manifest entry.
+    """Play ``shard``, count its rows for the report and write both under ``root``
+    (a local folder or an ``s3://`` prefix); return its manifest entry.
 
     The manifest marker is written last: a shard without one is unfinished and
     will be played again (to the same file names) by ``--resume``.
@@ -170,6 +172,8 @@ def run_shard(spec: ExperimentSpec, shard: Shard, root: str | Path | ResultsPath
     started = time.perf_counter()
     tables = record_shard(spec, shard)
     played = time.perf_counter()
+    counts = count_shard(tables)
+    counted = time.perf_counter()
     folder = results_path(root)
     # The shard's tables hold no Python objects for the cyclic collector to find.
     with cyclic_collector_paused():
@@ -178,6 +182,9 @@ def run_shard(spec: ExperimentSpec, shard: Shard, root: str | Path | ResultsPath
                                            parquet_options(name, table.schema))
             for name, table in tables.items()
         }
+        count_files = {view: write_parquet_atomically(table, counts_path(folder, view, shard.variant, shard.id),
+                                                      COUNTS_PARQUET_OPTIONS)
+                       for view, table in counts.items()}
     entry = {
         "shard": shard.id,
         "variant": shard.variant,
@@ -186,8 +193,10 @@ def run_shard(spec: ExperimentSpec, shard: Shard, root: str | Path | ResultsPath
         "stop": shard.stop,
         "rows": {name: table.num_rows for name, table in tables.items()},
         "files": files,
+        "counts": {"format": COUNTS_FORMAT, "files": count_files},
         "play_seconds": round(played - started, 4),
-        "write_seconds": round(time.perf_counter() - played, 4),
+        "count_seconds": round(counted - played, 4),
+        "write_seconds": round(time.perf_counter() - counted, 4),
     }
     write_json_atomically(entry, manifest_path(folder, shard.id))
     return entry

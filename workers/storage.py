@@ -1,5 +1,10 @@
 """An experiment's files: their paths, atomic writes, checksums and the run lock.
 
+A finished shard is its three table files (``table_path``), its count files
+(``counts_path``: the count views of its rows, ``workers.counts``) and, written
+last, its manifest marker (``manifest_path``), which records every one of those
+files with its size and SHA-256 (``recorded_files``).
+
 Every function takes a ``workers.location.ResultsPath``: a local folder or an
 ``s3://`` prefix. Locally a file is written under a temporary name beginning
 with a dot (which readers' ``*.parquet`` globs skip) and renamed into place;
@@ -16,7 +21,7 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +31,7 @@ from workers.location import ObjectPath, ResultsPath, read_many, sorted_glob
 from workers.schemas import encode_parquet
 
 MANIFEST_FOLDER = "_manifest"
+COUNTS_FOLDER = "counts"
 SPEC_FILE = "spec.json"
 RUN_FILE = "run.json"
 """The run's status (running, finished, interrupted...), the spec file it ran and when."""
@@ -34,6 +40,30 @@ RUN_FILE = "run.json"
 def table_path(root: ResultsPath, table: str, variant: str, shard_id: str) -> ResultsPath:
     """``<root>/<table>/variant=<variant>/part-<shard>.parquet`` (Hive-style)."""
     return root / table / f"variant={variant}" / f"part-{shard_id}.parquet"
+
+
+def counts_path(root: ResultsPath, view: str, variant: str, shard_id: str) -> ResultsPath:
+    """``<root>/counts/<view>/variant=<variant>/part-<shard>.parquet``: a shard's rows of one count view."""
+    return table_path(root / COUNTS_FOLDER, view, variant, shard_id)
+
+
+def recorded_files(root: ResultsPath, shard_id: str, entry: Mapping[str, Any]
+                   ) -> list[tuple[ResultsPath, Mapping[str, Any]]]:
+    """Every file a shard's manifest ``entry`` records, with what it records of it
+    (``{"bytes", "sha256"}``): the table files, then the count files (an entry
+    written before shards counted their rows records none)."""
+    variant = str(entry["variant"])
+    found: list[tuple[ResultsPath, Mapping[str, Any]]] = []
+    files = entry.get("files")
+    if isinstance(files, Mapping):
+        found.extend((table_path(root, table, variant, shard_id), recorded)
+                     for table, recorded in files.items() if isinstance(recorded, Mapping))
+    counts = entry.get("counts")
+    count_files = counts.get("files") if isinstance(counts, Mapping) else None
+    if isinstance(count_files, Mapping):
+        found.extend((counts_path(root, view, variant, shard_id), recorded)
+                     for view, recorded in count_files.items() if isinstance(recorded, Mapping))
+    return found
 
 
 def manifest_path(root: ResultsPath, shard_id: str) -> ResultsPath:
@@ -205,8 +235,10 @@ def release_lock(root: ResultsPath) -> None:
         lock.unlink(missing_ok=True)
 
 
-def forget_shard(root: ResultsPath, shard_id: str, variant: str) -> None:
-    """Remove a shard's marker and files, so that it is played again."""
+def forget_shard(root: ResultsPath, shard_id: str, entry: Mapping[str, Any]) -> None:
+    """Remove a shard's marker and the files its manifest ``entry`` records, so that it is played again."""
     manifest_path(root, shard_id).unlink(missing_ok=True)
+    for path, _recorded in recorded_files(root, shard_id, entry):
+        path.unlink(missing_ok=True)
     for table in ("games", "players", "cards"):
-        table_path(root, table, variant, shard_id).unlink(missing_ok=True)
+        table_path(root, table, str(entry["variant"]), shard_id).unlink(missing_ok=True)

@@ -17,10 +17,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import final
 
+from librt.strings import BytesWriter
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from simcore.api import CardColumns
+from simcore.api import CardColumns, append_int16
 from simcore.kit.vectors import filled
 
 
@@ -98,15 +99,17 @@ class CardStats:
         """Append one row per (seat, card) with any of ``row_counters``
         non-zero: seat, card, ``copies[card]``, every counter, first played turn."""
         columns.names = names
-        counter_columns = columns.counters
-        n_counters, n_cards, counts = self.n_counters, self.n_cards, self.counts
-        # Typed lists, read once: the loops below then index native lists
-        # instead of iterating a generic sequence per card.
+        n_counters, n_cards, counts, first_played = self.n_counters, self.n_cards, self.counts, self.first_played
+        # Read once into typed locals, so that the loops below index native lists
+        # with machine integers and write each value straight into its column's
+        # buffer (a call to Int16Column.append per value cost as much as the rest).
         row_offsets = vec[i64]([counter * n_cards for counter in row_counters])
-        counter_offsets = vec[i64]([counter * n_cards for counter in range(n_counters)])
-        first_played = self.first_played
+        copy_counts: list[int] = list(copies)
+        seat_buffer, card_buffer = columns.seat.buffer, columns.card.buffer
+        copies_buffer, first_played_buffer = columns.copies.buffer, columns.first_played_turn.buffer
+        counter_buffers: list[BytesWriter] = [column.buffer for column in columns.counters]
         for seat in range(self.n_seats):
-            base = seat * n_counters * n_cards
+            base: i64 = seat * n_counters * n_cards
             for card in range(n_cards):
                 touched = False
                 for offset in row_offsets:
@@ -115,9 +118,9 @@ class CardStats:
                         break
                 if not touched:
                     continue
-                columns.seat.append(seat)
-                columns.card.append(card)
-                columns.copies.append(copies[card])
+                append_int16(seat_buffer, seat)
+                append_int16(card_buffer, card)
+                append_int16(copies_buffer, copy_counts[card])
                 for counter in range(n_counters):
-                    counter_columns[counter].append(counts[base + counter_offsets[counter] + card])
-                columns.first_played_turn.append(first_played[seat * n_cards + card])
+                    append_int16(counter_buffers[counter], counts[base + counter * n_cards + card])
+                append_int16(first_played_buffer, first_played[seat * n_cards + card])

@@ -16,7 +16,7 @@ from tests.conftest import SmallExperiment
 from tests.damage import flip_game_index_bytes
 from workers import integrity
 from workers.integrity import CACHE_FILE, list_files
-from workers.storage import LOCK_FILE, MANIFEST_FOLDER, table_path
+from workers.storage import LOCK_FILE, MANIFEST_FOLDER, counts_path, table_path
 
 
 def _part(folder: Path, table: str, variant: str, shard: str) -> Path:
@@ -24,9 +24,14 @@ def _part(folder: Path, table: str, variant: str, shard: str) -> Path:
     return Path(str(table_path(folder, table, variant, shard)))
 
 
+def _counts(folder: Path, view: str, variant: str, shard: str) -> Path:
+    """A shard's count file of one count view."""
+    return Path(str(counts_path(folder, view, variant, shard)))
+
+
 @pytest.fixture
 def folder(small_experiment: SmallExperiment, tmp_path: Path) -> Path:
-    """A private copy of the small experiment (6 shards, 18 Parquet files)."""
+    """A private copy of the small experiment (6 shards, each 3 table files and 9 count files)."""
     copy = tmp_path / "results" / "divvy_small"
     shutil.copytree(small_experiment.folder, copy, ignore=shutil.ignore_patterns("_analytics"))
     return copy
@@ -43,7 +48,7 @@ def test_an_intact_experiment_verifies_with_exit_code_zero(folder: Path, capsys:
     code, lines = _verify(folder, capsys)
     size = sum(path.stat().st_size for path in folder.rglob("*.parquet"))
     assert code == 0
-    assert lines == [f"{folder}: every file matches the manifest (6 finished shard(s), 18 file(s), "
+    assert lines == [f"{folder}: every file matches the manifest (6 finished shard(s), 72 file(s), "
                      f"{size / 1e6:,.1f} MB re-hashed in {lines[0].rsplit(' in ', 1)[1]}"]
 
 
@@ -55,27 +60,37 @@ def test_damaged_missing_and_unexpected_files_are_each_listed_with_exit_code_one
     truncated.write_bytes(truncated.read_bytes()[:100])
     missing = _part(folder, "players", "baseline", "baseline-2p-0000000200")
     missing.unlink()
+    miscounted = _counts(folder, "card_counts", "four_rounds", "four_rounds-2p-0000000000")
+    miscounted.write_bytes(miscounted.read_bytes()[:100])
+    uncounted = _counts(folder, "seat_counts", "baseline", "baseline-2p-0000000000")
+    uncounted.unlink()
     stray = folder / "notes.txt"
     stray.write_text("not ours")
     unfinished = _part(folder, "games", "baseline", "baseline-2p-0000000300")
     shutil.copy(flipped, unfinished)  # a shard whose run died before its marker
+    unfinished_counts = _counts(folder, "card_counts", "baseline", "baseline-2p-0000000300")
+    unfinished_counts.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(miscounted, unfinished_counts)
     temporary = folder / "cards" / "variant=baseline" / ".part-baseline-2p-0000000300.parquet.4242.tmp"
     temporary.write_bytes(b"half")
     code, lines = _verify(folder, capsys)
     assert code == 1
-    assert lines[:6] == [
+    never_finished = "not in the manifest: a shard that never finished (`cardlab run --resume` plays it again)"
+    assert lines[:9] == [
         f"damaged     {truncated}: 100 bytes, the manifest says {lines[0].rsplit(' ', 1)[1]}",
+        f"damaged     {miscounted}: 100 bytes, the manifest says {lines[1].rsplit(' ', 1)[1]}",
+        f"missing     {uncounted}: missing, though the manifest marks its shard finished",
         f"damaged     {flipped}: checksum differs from the manifest (damaged)",
         f"missing     {missing}: missing, though the manifest marks its shard finished",
         f"unexpected  {temporary}: a temporary file of an interrupted write (`cardlab run --resume` removes it)",
-        f"unexpected  {unfinished}: not in the manifest: a shard that never finished (`cardlab run --resume` "
-        "plays it again)",
+        f"unexpected  {unfinished_counts}: {never_finished}",
+        f"unexpected  {unfinished}: {never_finished}",
         f"unexpected  {stray}: not a file cardlab writes here (cardlab never reads it)",
     ]
-    assert lines[6].startswith(f"{folder}: 2 damaged, 1 missing, 3 unexpected (6 finished shard(s), 18 file(s), ")
-    assert lines[6].endswith(f"; `cardlab run SPEC --resume --results {folder.parent}` repairs the damaged and "
+    assert lines[9].startswith(f"{folder}: 3 damaged, 2 missing, 4 unexpected (6 finished shard(s), 72 file(s), ")
+    assert lines[9].endswith(f"; `cardlab run SPEC --resume --results {folder.parent}` repairs the damaged and "
                              "missing files; cardlab never reads the unexpected files")
-    assert len(lines) == 7
+    assert len(lines) == 10
 
 
 def test_the_json_form_lists_the_same_problems(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -83,7 +98,7 @@ def test_the_json_form_lists_the_same_problems(folder: Path, capsys: pytest.Capt
     code, lines = _verify(folder, capsys, "--json")
     report = json.loads("\n".join(lines))
     assert code == 1
-    assert report["shards"] == 6 and report["files_checked"] == 18 and report["running"] is False
+    assert report["shards"] == 6 and report["files_checked"] == 72 and report["running"] is False
     assert report["problems"] == [{
         "kind": "missing", "path": str(_part(folder, "games", "four_rounds", "four_rounds-2p-0000000000")),
         "detail": "missing, though the manifest marks its shard finished", "shard": "four_rounds-2p-0000000000"}]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from simcore.api import CardColumns
 from simcore.kit.cardstats import CardStats
 from simcore.kit.vectors import filled
@@ -49,3 +51,22 @@ def test_filled_vectors_have_the_asked_size_and_value_and_are_independent() -> N
     first[0] = 5
     assert list(first) == [5, -1, -1] and len(longer) == 200 and set(longer) == {-1}
     assert list(filled(-1, 2)) == [-1, -1] and list(filled(0, 0)) == []
+
+
+def test_a_counter_beyond_16_bits_is_refused_in_one_line_when_its_row_is_written() -> None:
+    stats = CardStats(1, 2, 3)
+    stats.add(0, 0, 1)
+    stats.add(0, 1, 1, 40000)
+    with pytest.raises(OverflowError, match=r"^40000 does not fit a 16-bit column$"):
+        stats.add_rows(CardColumns(2), ("a", "b", "c"), (1, 1, 1), row_counters=(0,))
+
+
+def test_rows_of_several_games_follow_each_other_in_every_column() -> None:
+    columns = CardColumns(1)
+    for game in range(3):
+        stats = CardStats(2, 1, 2)
+        stats.add(game % 2, 0, 1, game + 1)
+        stats.add_rows(columns, ("a", "b"), (4, 5), row_counters=(0,))
+    assert list(columns.seat) == [0, 1, 0] and list(columns.card) == [1, 1, 1]
+    assert list(columns.copies) == [5, 5, 5] and list(columns.counters[0]) == [1, 2, 3]
+    assert list(columns.first_played_turn) == [-1, -1, -1]

@@ -40,4 +40,4 @@ def test_a_rewritten_shard_object_is_refused_by_readers_and_listed_by_verify(
     assert main(["verify", "divvy_small", "--results", root]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"damaged     {damaged}: checksum differs from the manifest (damaged)"
-    assert lines[1].startswith(f"{folder}: 1 damaged (6 finished shard(s), 18 file(s), ")
+    assert lines[1].startswith(f"{folder}: 1 damaged (6 finished shard(s), 72 file(s), ")  # 3 tables + 9 counts each

@@ -14,6 +14,7 @@ import pytest
 
 from analytics.catalog import list_experiments, open_catalog, resolve_experiment
 from analytics.partials import CACHE_VERSION
+from analytics.views import COUNT_VIEWS
 from cardlab.cli import main
 from tests.storage.conftest import ACCESS_KEY, SECRET_KEY, S3Server
 from workers.location import ObjectPath, results_path
@@ -115,12 +116,50 @@ def test_report_on_the_s3_uri_gives_the_numbers_of_the_local_report(
     assert remote["games_played"] == 600
 
 
-def test_the_report_cache_lives_beside_the_results_in_the_bucket(twins: TwinRuns, s3: S3Server) -> None:
-    cache = results_path(f"{twins.remote_folder}/_analytics/{CACHE_VERSION}")
+def test_the_shard_tasks_counts_are_objects_beside_the_results_and_the_report_reads_only_them(
+        twins: TwinRuns, s3: S3Server, capsys: pytest.CaptureFixture[str]) -> None:
+    prefix = f"{s3.bucket}/twins/s3_divvy/counts/"
+    counted = [info.path for info in s3.filesystem().get_file_info(pafs.FileSelector(prefix, recursive=True))
+               if info.is_file]
+    assert len(counted) == 6 * len(COUNT_VIEWS)
+    assert f"{prefix}card_counts/variant=four_rounds/part-four_rounds-2p-0000000200.parquet" in counted
+    assert main(["report", "s3_divvy", "--results", twins.remote]) == 0
+    capsys.readouterr()
+    assert not results_path(f"{twins.remote_folder}/_analytics/{CACHE_VERSION}").exists()  # nothing counted again
+
+
+def test_a_bucket_experiment_without_task_counts_is_counted_once_into_a_cache_beside_it(
+        twins: TwinRuns, s3: S3Server, capsys: pytest.CaptureFixture[str]) -> None:
+    # The experiment as a cardlab before shard tasks counted their rows left it, under another prefix.
+    filesystem = s3.filesystem()
+    source, target = f"{s3.bucket}/twins/s3_divvy", f"{s3.bucket}/uncounted/s3_divvy"
+    for info in filesystem.get_file_info(pafs.FileSelector(source, recursive=True)):
+        relative = info.path[len(source) + 1:]
+        if not info.is_file or relative.startswith(("counts/", "_analytics/")):
+            continue
+        with filesystem.open_input_stream(info.path) as stream:
+            data = stream.read()
+        if relative.startswith("_manifest/"):
+            entry = json.loads(data)
+            del entry["counts"], entry["count_seconds"]
+            data = json.dumps(entry).encode()
+        with filesystem.open_output_stream(f"{target}/{relative}") as stream:
+            stream.write(data)
+    capsys.readouterr()
+    assert main(["report", "s3_divvy", "--results", s3.uri("uncounted"), "--format", "json"]) == 0
+    uncounted = json.loads(capsys.readouterr().out)
+    cache = results_path(f"{s3.uri('uncounted')}/s3_divvy/_analytics/{CACHE_VERSION}")
     assert isinstance(cache, ObjectPath)
     shards = sorted(path.name for path in cache.iterdir())
     assert len(shards) == 6
     assert (cache / shards[0] / "key.json").is_file()
+    assert main(["report", "s3_divvy", "--results", twins.remote, "--format", "json"]) == 0
+    counted = json.loads(capsys.readouterr().out)
+    for report in (uncounted, counted):
+        report.pop("folder")
+        for row in report["tables"]["agent_cost"]:  # wall-clock numbers: they differ between any two runs
+            del row["seconds_per_game"], row["ms_per_decision"]
+    assert uncounted == counted
 
 
 def test_sql_on_the_s3_uri_gives_the_answers_of_local_sql(

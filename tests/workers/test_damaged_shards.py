@@ -15,8 +15,8 @@ from streamlit.testing.v1 import AppTest
 
 from cardlab.cli import main
 from tests.conftest import SmallExperiment
-from tests.damage import flip_game_index_bytes
-from workers.storage import MANIFEST_FOLDER, table_path
+from tests.damage import as_written_before_task_counts, flip_game_index_bytes
+from workers.storage import MANIFEST_FOLDER, counts_path, table_path
 
 APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 SHARD = "baseline-2p-0000000100"
@@ -77,6 +77,21 @@ def test_a_truncated_shard_is_the_same_one_line_error_for_every_reader(
     assert "`cardlab run SPEC --resume" in line
 
 
+@pytest.mark.parametrize("reader", list(READERS))
+def test_a_damaged_count_file_is_refused_by_every_reader_as_the_tables_are(
+        copy: Path, capsys: pytest.CaptureFixture[str], reader: str) -> None:
+    assert main(["report", "divvy_small", "--results", str(copy)]) == 0  # read once: the files are remembered
+    capsys.readouterr()
+    damaged = counts_path(copy / "divvy_small", "card_counts", "baseline", SHARD)
+    data = bytearray(damaged.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # one byte, size and inode kept
+    with damaged.open("r+b") as handle:
+        handle.write(data)
+    line = _one_line_refusal(capsys, READERS[reader], copy)
+    assert line == (f"cardlab: error: shard {SHARD}: {damaged}: checksum differs from the manifest (damaged); "
+                    f"nothing is read until `cardlab run SPEC --resume --results {copy}` repairs it")
+
+
 def test_a_missing_and_a_garbled_file_are_named_with_how_many_more(copy: Path,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     _games_file(copy).unlink()
@@ -109,7 +124,7 @@ def test_the_dashboard_shows_the_refusal_instead_of_numbers(copy: Path, monkeypa
         assert not at.dataframe, f"{page}: numbers shown from a damaged experiment"
 
 
-def test_resume_repairs_a_damaged_shard_and_a_cut_marker_and_the_hint_names_the_spec_file(
+def test_resume_repairs_a_damaged_shard_a_lost_count_file_and_a_cut_marker_and_the_hint_names_the_spec_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec_file = tmp_path / "repair.toml"
     spec_file.write_text('name = "repair"\ngame = "divvy"\ngames = 300\nseed = 5\nshard_size = 100\n')
@@ -120,6 +135,8 @@ def test_resume_repairs_a_damaged_shard_and_a_cut_marker_and_the_hint_names_the_
     before = capsys.readouterr().out
     damaged = table_path(results / "repair", "games", "baseline", "baseline-2p-0000000100")
     flip_game_index_bytes(damaged)  # type: ignore[arg-type]
+    uncounted = counts_path(results / "repair", "card_counts", "baseline", "baseline-2p-0000000000")
+    uncounted.unlink()  # a count file lost
     line = _one_line_refusal(capsys, ["report", "repair"], results)
     assert line.endswith(f"`cardlab run {spec_file.resolve()} --resume --results {results}` repairs it")
     marker = results / "repair" / MANIFEST_FOLDER / "baseline-2p-0000000200.json"
@@ -128,6 +145,9 @@ def test_resume_repairs_a_damaged_shard_and_a_cut_marker_and_the_hint_names_the_
     repairs = capsys.readouterr().err
     assert f"{damaged}: checksum differs from the manifest (damaged); playing it again" in repairs
     assert f"shard baseline-2p-0000000200: {marker}: unreadable manifest entry (" in repairs
+    assert (f"shard baseline-2p-0000000000: {uncounted}: missing, though the manifest marks its shard finished; "
+            "playing it again") in repairs
+    assert uncounted.is_file()
     assert main(["report", "repair", "--results", str(results), "--format", "json"]) == 0
     after = capsys.readouterr().out
     assert _without_timings(after) == _without_timings(before)
@@ -165,6 +185,7 @@ def test_a_file_that_cannot_be_read_is_the_same_one_line_error(
 
 def test_a_damaged_report_cache_is_rebuilt_instead_of_a_traceback(
         copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    as_written_before_task_counts(copy / "divvy_small")  # the report counts the shards and caches that
     assert main(["report", "divvy_small", "--results", str(copy), "--format", "json"]) == 0
     before = capsys.readouterr().out
     cached = sorted((copy / "divvy_small" / "_analytics").rglob("*.parquet"))

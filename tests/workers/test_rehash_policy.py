@@ -18,14 +18,14 @@ from tests.conftest import SmallExperiment
 from tests.damage import flip_game_index_bytes
 from workers import integrity
 from workers.integrity import CACHE_FILE, check_shards
-from workers.storage import table_path
+from workers.storage import recorded_files, table_path
 
 SHARD_FILE = "games/variant=baseline/part-baseline-2p-0000000100.parquet"
 
 
 @pytest.fixture
 def folder(small_experiment: SmallExperiment, tmp_path: Path) -> Path:
-    """A private copy of the session's small experiment (6 shards, 18 files)."""
+    """A private copy of the session's small experiment (6 shards of 3 table files and 9 count files)."""
     copy = tmp_path / "divvy_small"
     shutil.copytree(small_experiment.folder, copy, ignore=shutil.ignore_patterns("_analytics"))
     return copy
@@ -44,9 +44,9 @@ def test_a_file_is_hashed_once_while_its_identity_holds_and_again_after_any_writ
     manifest = read_manifest(folder)
     monkeypatch.setattr(integrity, "RACY_SECONDS", 0.0)  # the copy is seconds old; see the racy test below
     findings, hashed = check_shards(folder, manifest)
-    assert findings == [] and hashed == sum(
-        recorded["bytes"] for entry in manifest.values() for recorded in entry["files"].values())
-    assert len(_remembered(folder)) == 18
+    recorded = [file for shard, entry in manifest.items() for _path, file in recorded_files(folder, shard, entry)]
+    assert findings == [] and hashed == sum(file["bytes"] for file in recorded)
+    assert len(recorded) == len(_remembered(folder)) == 6 * (3 + 9)
     integrity._remembered.clear()  # a new process: only the cache file remains
     assert check_shards(folder, manifest) == ([], 0)
     flip_game_index_bytes(_games_file(folder))  # size and mtime kept: the change time moves
@@ -64,7 +64,7 @@ def test_a_file_changed_within_the_racy_window_is_not_remembered(folder: Path) -
     findings, _ = check_shards(folder, read_manifest(folder))
     assert findings == []
     remembered = _remembered(folder)
-    assert len(remembered) == 17
+    assert len(remembered) == 6 * (3 + 9) - 1
     assert SHARD_FILE not in remembered
     assert check_shards(folder, read_manifest(folder))[1] == fresh.stat().st_size  # hashed again
 
