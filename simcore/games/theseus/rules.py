@@ -413,6 +413,11 @@ class TheseusState(KitState):
     """Instance -> card type (also what a seat sees of it: ``observe_as``)."""
     rank_of: list[int]
     """Instance -> its Rank (0 for a starting card): the class of each card for the Rank decks."""
+    # Once the game is over (a finished game never changes again): its results read each
+    # seat's end effects and tie key many times (winners, ranks, scores, the rows), so
+    # they are computed at the first read. A clone starts without them.
+    final_effects: list[tuple[list[int], list[int]]] | None
+    final_tie_keys: list[tuple[int, int, int]] | None
 
     # ----------------------------------------------------------------- set-up
 
@@ -423,6 +428,8 @@ class TheseusState(KitState):
         self.config = config
         self.card_of = [] if card_of is None else card_of
         self.rank_of = [] if rank_of is None else rank_of
+        self.final_effects = None
+        self.final_tie_keys = None
 
     @staticmethod
     def new_game(config: TheseusConfig, n_players: int, seed: int, trace: TraceSink | None) -> TheseusState:
@@ -889,7 +896,15 @@ class TheseusState(KitState):
 
     def end_effect_counts(self, seat: int) -> tuple[list[int], list[int]]:
         """Per card type: the seat's copies whose end effect counts where they
-        lie now, and the VP those effects score (``score_parts``' effect part)."""
+        lie now, and the VP those effects score (``score_parts``' effect part).
+        Do not change the lists."""
+        if not self.over:
+            return self._end_effect_counts_now(seat)
+        if self.final_effects is None:
+            self.final_effects = [self._end_effect_counts_now(other) for other in range(self.n_players)]
+        return self.final_effects[seat]
+
+    def _end_effect_counts_now(self, seat: int) -> tuple[list[int], list[int]]:
         config, card_of = self.config, self.card_of
         copies = [0] * len(config.names)
         vp = [0] * len(config.names)
@@ -998,8 +1013,12 @@ class TheseusState(KitState):
         return sum(self.score_parts(seat)), self.rank_total(self.party(seat)), self.rank_total(self.hand(seat))
 
     def tie_keys(self) -> list[tuple[int, int, int]]:
-        """Every seat's ``tie_key``."""
-        return [self.tie_key(seat) for seat in range(self.n_players)]
+        """Every seat's ``tie_key`` (do not change the list)."""
+        if not self.over:
+            return [self.tie_key(seat) for seat in range(self.n_players)]
+        if self.final_tie_keys is None:
+            self.final_tie_keys = [self.tie_key(seat) for seat in range(self.n_players)]
+        return self.final_tie_keys
 
 
 def tiebreak_used(keys: list[tuple[int, int, int]]) -> str:
