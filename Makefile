@@ -108,7 +108,7 @@ docker-check: $(STAMPS)/venv-dev
 	$(PY) docker/check_manifests.py docker/kuberay
 
 bench: compile reference
-	$(VENV)/bin/cardlab bench
+	$(VENV)/bin/cardlab bench --games 5000 --rounds 3
 
 # The C reference playout of Divvy: the reference line of `cardlab bench`.
 reference: build/divvy_playout

@@ -12,7 +12,9 @@ hour apart on a shared machine are not comparable. So:
 2. Both sides are measured by the same ``workers.bench.run_bench`` of their
    own tree (engine games/s, decisions/s, recorded games/s; one core, per CPU
    second), each in its own subprocess whose ``sys.path`` starts at its own
-   tree, so each imports its own sources and ``.so`` files (checked).
+   tree, so each imports its own sources and ``.so`` files (checked). A round
+   runs ``run_bench`` twice and keeps the second: neither side then pays a fresh
+   process's first touch of memory (older trees' benches warmed up less).
 3. The rounds alternate, working tree then REF, round after round (A B A B
    ...), one game and agent after another, so a change of load hits both
    sides alike; each side's rate is the median of its rounds, and the ratio
@@ -246,7 +248,8 @@ def compare(ref: str, game_ids: Sequence[str], agents: Sequence[str], games: int
 
 def _measure(request: dict[str, Any]) -> dict[str, Any]:
     """The subprocess's work: one round of ``workers.bench.run_bench`` of the tree
-    at ``request["root"]``, refusing to measure modules imported from elsewhere."""
+    at ``request["root"]`` (run twice, the second run's rates kept), refusing to
+    measure modules imported from elsewhere."""
     from dataclasses import asdict
     from importlib.machinery import EXTENSION_SUFFIXES
 
@@ -261,6 +264,9 @@ def _measure(request: dict[str, Any]) -> dict[str, Any]:
     compiled = str(simcore.play.__file__).endswith(tuple(EXTENSION_SUFFIXES))
     if request.get("search"):
         return {"compiled": compiled, "rows": [_measure_search(game_id) for game_id in request["games"]]}
+    # Measured twice, the second time kept: both sides then measure a process
+    # that has played such shards before, whatever their own bench warms up.
+    workers.bench.run_bench(request["games"], request["agents"], request["n"])
     rows = workers.bench.run_bench(request["games"], request["agents"], request["n"])
     return {"compiled": compiled, "rows": [asdict(row) for row in rows]}
 

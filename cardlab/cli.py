@@ -282,8 +282,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--compare", metavar="REF",
                        help="measure the working tree against git ref REF (built in a temporary worktree) "
                             "in alternating rounds; prints both sides and their ratio")
-    bench.add_argument("--rounds", type=_integer(1, 100), default=3,
-                       help="rounds of each side for --compare (default 3)")
+    bench.add_argument("--rounds", type=_integer(1, 100),
+                       help="with --compare: alternating rounds of each side (default 3); otherwise each rate "
+                            "is the best of this many measurements (default 1)")
     bench.set_defaults(handler=command_bench)
     return parser
 
@@ -711,7 +712,7 @@ def command_bench(arguments: argparse.Namespace) -> int:
         return 0
     from workers.bench import bench_reference
 
-    rows = run_bench(arguments.game, arguments.agent, arguments.games)
+    rows = run_bench(arguments.game, arguments.agent, arguments.games, arguments.rounds or 1)
     wants_reference = not arguments.game or "divvy" in arguments.game
     # The C reference plays 50 times as many games: about the same time as the engine row.
     reference = bench_reference(50 * arguments.games) if wants_reference else None
@@ -729,7 +730,7 @@ def _bench_compare(arguments: argparse.Namespace) -> int:
         raise UsageError("--compare: measures the engine, recorded and search rates; not with --memory")
     try:
         print(compare(arguments.compare, arguments.game or sorted(GAMES), arguments.agent or ["random", "heuristic"],
-                      arguments.games, arguments.rounds, lambda line: print(line, file=sys.stderr, flush=True),
+                      arguments.games, arguments.rounds or 3, lambda line: print(line, file=sys.stderr, flush=True),
                       arguments.search))
     except BadRefError as error:
         raise UsageError(str(error)) from None

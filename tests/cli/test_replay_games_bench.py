@@ -67,6 +67,20 @@ def test_bench_prints_a_row_per_agent_with_positive_rates(capsys: pytest.Capture
         assert float(cells[4]) > 0 and float(cells[5]) > float(cells[4])
 
 
+def test_bench_rounds_keep_the_best_measurement_of_each_rate(monkeypatch: pytest.MonkeyPatch) -> None:
+    import workers.bench
+
+    # Stand-ins for the clock-bound measurements, so that which round is kept is known.
+    engine_rounds = iter([(100.0, 4500.0, 45.0), (300.0, 13500.0, 45.0), (200.0, 9000.0, 45.0)])
+    recorded_rounds = iter([90.0, 60.0, 150.0])
+    monkeypatch.setattr(workers.bench, "bench_engine", lambda *arguments: next(engine_rounds))
+    monkeypatch.setattr(workers.bench, "bench_recorded", lambda *arguments: next(recorded_rounds))
+    [row] = workers.bench.run_bench(["divvy"], ["random"], games=10, rounds=3)
+    assert (row.engine_games_per_second, row.decisions_per_second, row.recorded_games_per_second) == (
+        300.0, 13500.0, 150.0)
+    assert row.recorded_share == 0.5
+
+
 def test_a_worker_playing_shard_after_shard_keeps_flat_memory() -> None:
     import subprocess
     import sys
