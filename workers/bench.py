@@ -63,12 +63,15 @@ class BenchRow:
 
 
 def bench_engine(game_id: str, agent: AgentSpec, n_players: int, games: int) -> tuple[float, float, float]:
-    """(games/s, decisions/s, decisions/game) of plain play, every seat ``agent``."""
+    """(games/s, decisions/s, decisions/game) of plain play, every seat ``agent``
+    (after a few untimed games, as ``bench_recorded`` warms up too)."""
     game = get_game(game_id)
     config = game.configure(game.default_parameters())
     lineup = [agent] * n_players
     decisions = 0
     with cyclic_collector_paused():
+        for index in range(min(games, 200)):
+            play_game(game, config, n_players, game_seed(0, BASELINE, n_players, index), lineup)
         started = time.process_time()
         for index in range(games):
             decisions += play_game(game, config, n_players, game_seed(0, BASELINE, n_players, index), lineup).decisions
