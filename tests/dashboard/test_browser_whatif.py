@@ -60,8 +60,8 @@ def type_into(browser: Browser, label: str, text: str, then: str) -> None:
     wait_for_text(browser, then)
 
 
-def click(browser: Browser, text: str, then: str) -> None:
-    """Click the button that says ``text`` and wait until the page shows ``then``."""
+def click(browser: Browser, text: str, then: str | tuple[str, ...]) -> None:
+    """Click the button that says ``text`` and wait until the page shows ``then`` (or one of several)."""
     clicked = browser.evaluate(f"""(() => {{
         const button = [...document.querySelectorAll('button')].find(b => b.innerText.trim() === {json.dumps(text)});
         if (!button) return false;
@@ -70,12 +70,13 @@ def click(browser: Browser, text: str, then: str) -> None:
     wait_for_text(browser, then)
 
 
-def wait_for_text(browser: Browser, text: str, timeout: float = 60) -> None:
-    """Wait until the page's text holds ``text`` and Streamlit is idle."""
+def wait_for_text(browser: Browser, text: str | tuple[str, ...], timeout: float = 60) -> None:
+    """Wait until the page's text holds ``text`` (or one of several) and Streamlit is idle."""
+    texts = (text,) if isinstance(text, str) else text
     deadline = time.monotonic() + timeout
-    while text not in page_text(browser) or browser.evaluate(
+    while not any(one in page_text(browser) for one in texts) or browser.evaluate(
             "!!document.querySelector('[data-testid=\"stStatusWidget\"]')"):
-        assert time.monotonic() < deadline, f"{text!r} not shown within {timeout} s: {page_text(browser)[-800:]!r}"
+        assert time.monotonic() < deadline, f"{texts!r} not shown within {timeout} s: {page_text(browser)[-800:]!r}"
         time.sleep(0.3)
 
 
@@ -99,7 +100,9 @@ def test_a_divvy_whatif_launched_from_the_browser_opens_on_its_comparison(
         type_into(browser, "Games per variant and player count", "60", then="Games per variant")
         type_into(browser, "Name", "browser_whatif", then="Name")
         time.sleep(1)  # the last value committed
-        click(browser, "Launch", then="browser_whatif: running (120 games)")
+        # The 120 games may be played before a poll sees them running: then the page
+        # has moved on to the comparison already.
+        click(browser, "Launch", then=("browser_whatif: running (120 games)", "What-if result"))
         deadline = time.monotonic() + 300
         while "What-if result" not in page_text(browser) or "Every metric" not in page_text(browser):
             assert time.monotonic() < deadline, page_text(browser)[:800]
