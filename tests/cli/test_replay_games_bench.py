@@ -72,7 +72,7 @@ def test_bench_rounds_keep_the_best_measurement_of_each_rate(monkeypatch: pytest
 
     # Stand-ins for the clock-bound measurements, so that which round is kept is known.
     engine_rounds = iter([(100.0, 4500.0, 45.0), (300.0, 13500.0, 45.0), (200.0, 9000.0, 45.0)])
-    recorded_rounds = iter([90.0, 60.0, 150.0])
+    recorded_rounds = iter([90.0, 150.0, 60.0])
     monkeypatch.setattr(workers.bench, "bench_engine", lambda *arguments: next(engine_rounds))
     monkeypatch.setattr(workers.bench, "bench_recorded", lambda *arguments: next(recorded_rounds))
     [row] = workers.bench.run_bench(["divvy"], ["random"], games=10, rounds=3)
