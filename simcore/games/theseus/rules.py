@@ -417,6 +417,7 @@ class TheseusState(KitState):
     # seat's end effects and tie key many times (winners, ranks, scores, the rows), so
     # they are computed at the first read. A clone starts without them.
     final_effects: list[tuple[list[int], list[int]]] | None
+    final_score_parts: list[tuple[int, int, int]] | None
     final_tie_keys: list[tuple[int, int, int]] | None
 
     # ----------------------------------------------------------------- set-up
@@ -429,6 +430,7 @@ class TheseusState(KitState):
         self.card_of = [] if card_of is None else card_of
         self.rank_of = [] if rank_of is None else rank_of
         self.final_effects = None
+        self.final_score_parts = None
         self.final_tie_keys = None
 
     @staticmethod
@@ -913,7 +915,10 @@ class TheseusState(KitState):
                 card = card_of[instance]
                 if config.end_effects[card] and config.end_counts_from[card][area]:
                     copies[card] += 1
-                    vp[card] += self.end_effect_vp(seat, card)
+        # Every copy of a card type scores the same (its effects read the seat, not the copy).
+        for card in range(len(copies)):
+            if copies[card]:
+                vp[card] = copies[card] * self.end_effect_vp(seat, card)
         return copies, vp
 
     def add_card_rows(self, columns: CardColumns) -> None:
@@ -973,6 +978,13 @@ class TheseusState(KitState):
 
     def score_parts(self, seat: int) -> tuple[int, int, int]:
         """(printed VP of the Reward, VP from card end effects, VP from Bonuses)."""
+        if not self.over:
+            return self._score_parts_now(seat)
+        if self.final_score_parts is None:
+            self.final_score_parts = [self._score_parts_now(other) for other in range(self.n_players)]
+        return self.final_score_parts[seat]
+
+    def _score_parts_now(self, seat: int) -> tuple[int, int, int]:
         config, card_of = self.config, self.card_of
         printed = sum(config.vps[card_of[instance]] for instance in self.reward(seat))
         return printed, sum(self.end_effect_counts(seat)[1]), self.seat_number(seat, BONUSES) * config.bonus_vp
