@@ -39,7 +39,9 @@ from simcore.parameters import Constraint, require
 from simcore.rng import Generator
 from simcore.seeding import make_rng
 
-SHIELD, SWORD, SCROLL = 0, 1, 2
+SHIELD: Final = 0
+SWORD: Final = 1
+SCROLL: Final = 2
 ICON_NAMES = ("shield", "sword", "scroll")
 
 # The task kinds, one per phase, registered in the order of the engine's old
@@ -55,7 +57,7 @@ REINFORCE: Final = TASKS.add("reinforce")
 OVER: Final = 6
 """``phase`` of a finished game (no task)."""
 PHASE_NAMES = ("discard", "lead", "chaff", "brawl", "replace", "reinforce", "over")
-SIMULTANEOUS_PHASES = (LEAD, CHAFF, BRAWL, REINFORCE)
+SIMULTANEOUS_PHASES: Final = (LEAD, CHAFF, BRAWL, REINFORCE)
 """Phases whose two choices are revealed together (``rewind_simultaneous_move``)."""
 
 # The ready-made task of each kind and seat (``kind * 2 + seat``): tasks are
@@ -69,8 +71,8 @@ REPLACEMENT: Final = ActionType(0, "replace", ("replace",), (FIELD_BITS,))
 ANSWER_TYPES: Final = (HAND_MASK, HAND_POSITION, HAND_MASK, HAND_POSITION, REPLACEMENT, HAND_MASK)
 """The action type of each task kind's answers, by kind."""
 
-END_ROUNDS = "rounds_complete"
-END_DECK = "deck_exhausted"
+END_ROUNDS: Final = "rounds_complete"
+END_DECK: Final = "deck_exhausted"
 
 # The zones: three on the table, then six per seat (``seat_zone``).
 DRAW_PILE: Final = 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from simcore.effects import Argument, Integer, Vocabulary
 from simcore.parameters import Constraint, require
@@ -21,24 +21,36 @@ DATA_FILE = Path(__file__).with_name("cards.toml")
 
 # Card kinds. A minion is a Necromancer class card that stays in play as a
 # permanent once played (until Sacrificed back to the Build Pool).
-(
-    ATTACK, DEFENSE, CLASS, UTILITY, ULTIMATE, ARMOR, WEAPON, LAND, MONSTER, BOSS, TREASURE, ENCOUNTER, MODIFIER,
-    MINION,
-) = range(14)
+ATTACK: Final = 0
+DEFENSE: Final = 1
+CLASS: Final = 2
+UTILITY: Final = 3
+ULTIMATE: Final = 4
+ARMOR: Final = 5
+WEAPON: Final = 6
+LAND: Final = 7
+MONSTER: Final = 8
+BOSS: Final = 9
+TREASURE: Final = 10
+ENCOUNTER: Final = 11
+MODIFIER: Final = 12
+MINION: Final = 13
 KIND_NAMES = (
     "attack", "defense", "class", "utility", "ultimate", "armor", "weapon",
     "land", "monster", "boss", "treasure", "encounter", "modifier", "minion",
 )
-HERO_KINDS = (ATTACK, DEFENSE, CLASS, UTILITY, ULTIMATE, ARMOR, WEAPON, MINION)
+HERO_KINDS: Final = (ATTACK, DEFENSE, CLASS, UTILITY, ULTIMATE, ARMOR, WEAPON, MINION)
 # Kinds a hero may Add from its Build Pool ("a Class or Utility card"; minions
 # are Necromancer class cards) and that the S/H marks choose for the deck.
-SKILL_KINDS = (CLASS, UTILITY, MINION)
+SKILL_KINDS: Final = (CLASS, UTILITY, MINION)
 # Kinds whose card, once equipped or played, can be Sacrificed for its
 # ``sacrifice`` effects.
-SACRIFICE_KINDS = (ARMOR, WEAPON, MINION)
+SACRIFICE_KINDS: Final = (ARMOR, WEAPON, MINION)
 
 # How a treasure or encounter is used (the words in parentheses on the card).
-INSTANT, SINGLE_USE, PERMANENT = range(3)
+INSTANT: Final = 0
+SINGLE_USE: Final = 1
+PERMANENT: Final = 2
 USE_NAMES = ("instant", "single_use", "permanent")
 
 # Effect primitives. Combat primitives act during the planning phase of a
@@ -47,15 +59,41 @@ USE_NAMES = ("instant", "single_use", "permanent")
 # permanent ones to armor, weapons and permanent treasures/encounters;
 # modifier ones to Combat Modifier table cards (they act at the start of
 # every combat round).
-(
-    P_ATTACK, P_DEFENSE, P_SPEED, P_PARTY_ATTACK, P_PARTY_DEFENSE, P_PARTY_SPEED,
-    P_MULTIPLY_ATTACK, P_MULTIPLY_DEFENSE, P_GUARD, P_NEGATE, P_DAMAGE, P_SLOW, P_WEAKEN, P_EXPOSE,
-    P_HEAL, P_HEAL_SELF, P_PARTY_HEAL, P_RESURRECT, P_DRAW,
-    P_DAMAGE_PARTY, P_DAMAGE_SELF, P_DRAW_PARTY, P_TREASURE, P_ENCOUNTER, P_FIGHT, P_MINI_BOSS,
-    P_ADD, P_REMOVE, P_WEAPON, P_ARMOR,
-    P_PERM_ATTACK, P_PERM_DEFENSE, P_PERM_SPEED, P_PERM_HP,
-    P_ENEMY_ATTACK_PER_DEAD,
-) = range(35)
+P_ATTACK: Final = 0
+P_DEFENSE: Final = 1
+P_SPEED: Final = 2
+P_PARTY_ATTACK: Final = 3
+P_PARTY_DEFENSE: Final = 4
+P_PARTY_SPEED: Final = 5
+P_MULTIPLY_ATTACK: Final = 6
+P_MULTIPLY_DEFENSE: Final = 7
+P_GUARD: Final = 8
+P_NEGATE: Final = 9
+P_DAMAGE: Final = 10
+P_SLOW: Final = 11
+P_WEAKEN: Final = 12
+P_EXPOSE: Final = 13
+P_HEAL: Final = 14
+P_HEAL_SELF: Final = 15
+P_PARTY_HEAL: Final = 16
+P_RESURRECT: Final = 17
+P_DRAW: Final = 18
+P_DAMAGE_PARTY: Final = 19
+P_DAMAGE_SELF: Final = 20
+P_DRAW_PARTY: Final = 21
+P_TREASURE: Final = 22
+P_ENCOUNTER: Final = 23
+P_FIGHT: Final = 24
+P_MINI_BOSS: Final = 25
+P_ADD: Final = 26
+P_REMOVE: Final = 27
+P_WEAPON: Final = 28
+P_ARMOR: Final = 29
+P_PERM_ATTACK: Final = 30
+P_PERM_DEFENSE: Final = 31
+P_PERM_SPEED: Final = 32
+P_PERM_HP: Final = 33
+P_ENEMY_ATTACK_PER_DEAD: Final = 34
 PRIMITIVES = (
     "attack", "defense", "speed", "party_attack", "party_defense", "party_speed",
     "multiply_attack", "multiply_defense", "guard", "negate", "damage", "slow", "weaken", "expose",
@@ -65,13 +103,18 @@ PRIMITIVES = (
     "perm_attack", "perm_defense", "perm_speed", "perm_hp",
     "enemy_attack_per_dead",
 )
-COMBAT_PRIMITIVES = frozenset(range(P_ATTACK, P_EXPOSE + 1)) | {P_HEAL, P_HEAL_SELF, P_PARTY_HEAL, P_RESURRECT, P_DRAW}
-INSTANT_PRIMITIVES = frozenset(range(P_DAMAGE_PARTY, P_ARMOR + 1)) | {P_HEAL, P_HEAL_SELF, P_PARTY_HEAL, P_DRAW}
-PERMANENT_PRIMITIVES = frozenset(range(P_PERM_ATTACK, P_PERM_HP + 1))
+COMBAT_PRIMITIVES: Final = frozenset(range(P_ATTACK, P_EXPOSE + 1)) | {P_HEAL, P_HEAL_SELF, P_PARTY_HEAL, P_RESURRECT,
+                                                                      P_DRAW}
+INSTANT_PRIMITIVES: Final = frozenset(range(P_DAMAGE_PARTY, P_ARMOR + 1)) | {P_HEAL, P_HEAL_SELF, P_PARTY_HEAL, P_DRAW}
+PERMANENT_PRIMITIVES: Final = frozenset(range(P_PERM_ATTACK, P_PERM_HP + 1))
 # Indices of PartyConfig.permanent_bonuses.
-PERM_ATTACK, PERM_DEFENSE, PERM_SPEED, PERM_HP = range(4)
+PERM_ATTACK: Final = 0
+PERM_DEFENSE: Final = 1
+PERM_SPEED: Final = 2
+PERM_HP: Final = 3
 # A Combat Modifier acts on the whole table, so only untargeted primitives.
-MODIFIER_PRIMITIVES = frozenset({P_PARTY_ATTACK, P_PARTY_DEFENSE, P_PARTY_SPEED, P_PARTY_HEAL, P_ENEMY_ATTACK_PER_DEAD})
+MODIFIER_PRIMITIVES: Final = frozenset({P_PARTY_ATTACK, P_PARTY_DEFENSE, P_PARTY_SPEED, P_PARTY_HEAL,
+                                        P_ENEMY_ATTACK_PER_DEAD})
 
 # The argument of each primitive (simcore.effects; the syntax: docs/game-kit.md,
 # "Effects as data"). A bonus or malus is any integer (``defense -1``); an
@@ -98,36 +141,44 @@ _AMOUNT_WITHOUT_ARGUMENT = {P_NEGATE: 0, P_MINI_BOSS: 1}
 
 # Which hero a card played in combat targets (besides the enemy it is
 # designated to, see ENEMY_RELATIVE).
-TARGET_NONE, TARGET_HERO, TARGET_DEAD = range(3)
-_HERO_TARGETED = frozenset({P_HEAL, P_GUARD, P_NEGATE})
+TARGET_NONE: Final = 0
+TARGET_HERO: Final = 1
+TARGET_DEAD: Final = 2
+_HERO_TARGETED: Final = frozenset({P_HEAL, P_GUARD, P_NEGATE})
 # "The Party will need to designate cards played to each creature
 # separately": every primitive that changes a hero's or an enemy's numbers in
 # the fight acts against the one enemy the card is designated to (with a
 # single enemy, that one). Healing, resurrection and drawing do not.
-ENEMY_RELATIVE = frozenset(range(P_ATTACK, P_EXPOSE + 1))
+ENEMY_RELATIVE: Final = frozenset(range(P_ATTACK, P_EXPOSE + 1))
 # Single-use items "used at any time unless specified": these primitives also
 # work outside combat ("Negate damage cards refer to any kind of damage").
-OUTSIDE_COMBAT_USABLE = frozenset({P_NEGATE, P_HEAL, P_HEAL_SELF, P_PARTY_HEAL, P_RESURRECT, P_DRAW})
+OUTSIDE_COMBAT_USABLE: Final = frozenset({P_NEGATE, P_HEAL, P_HEAL_SELF, P_PARTY_HEAL, P_RESURRECT, P_DRAW})
 # What a Social step may reward each participant with.
-SOCIAL_PRIMITIVES = frozenset({P_DRAW, P_HEAL, P_HEAL_SELF, P_DAMAGE_SELF, P_TREASURE, P_ENCOUNTER, P_ADD, P_REMOVE,
-                               P_WEAPON, P_ARMOR})
+SOCIAL_PRIMITIVES: Final = frozenset({P_DRAW, P_HEAL, P_HEAL_SELF, P_DAMAGE_SELF, P_TREASURE, P_ENCOUNTER, P_ADD,
+                                      P_REMOVE, P_WEAPON, P_ARMOR})
 
 # rules.social: "rulebook" (solo: draw 1 and bury 1; two or more heroes: each
 # chooses to take part, every participant gets the land's Social reward),
 # "solo" (every hero draws 1 and buries 1), "reward" (every hero draws
 # rules.social_reward), "none".
 SOCIAL_MODES = ("rulebook", "solo", "reward", "none")
-SOCIAL_RULEBOOK, SOCIAL_SOLO, SOCIAL_REWARD, SOCIAL_NONE = range(4)
+SOCIAL_RULEBOOK: Final = 0
+SOCIAL_SOLO: Final = 1
+SOCIAL_REWARD: Final = 2
+SOCIAL_NONE: Final = 3
 # rules.heal_between_turns: how much the heroes heal after each land.
 HEAL_MODES = ("full", "amount", "none")
-HEAL_FULL, HEAL_AMOUNT, HEAL_NONE = range(3)
+HEAL_FULL: Final = 0
+HEAL_AMOUNT: Final = 1
+HEAL_NONE: Final = 2
 # rules.planning: heroes may act "anytime within the combat (even out of
 # turn)" (planning goes round until everyone passes in a row), or each hero
 # plans once per round, in turn.
 PLANNING_MODES = ("anytime", "once")
-PLANNING_ANYTIME, PLANNING_ONCE = range(2)
+PLANNING_ANYTIME: Final = 0
+PLANNING_ONCE: Final = 1
 ENEMY_TYPES = ("U", "H", "B")
-LEVELS = 4
+LEVELS: Final = 4
 
 Effects = tuple[tuple[int, int], ...]
 

@@ -178,12 +178,12 @@ SACRIFICE_MINION: Final = 2  # sacrifice index of the first minion in play (0 we
 # of the Build Pool but armor, weapons and the Ultimate (our card text).
 ADD_SKILL_CARD: Final = 0
 ADD_ANY_CARD: Final = 1
-ADDABLE_BY_CARDS = (ATTACK, DEFENSE, *SKILL_KINDS)
+ADDABLE_BY_CARDS: Final = (ATTACK, DEFENSE, *SKILL_KINDS)
 
-END_VICTORY = "victory"
-END_PARTY_DEAD = "party_dead"
-END_TURN_CAP = "turn_cap"
-END_ROUND_CAP = "round_cap"
+END_VICTORY: Final = "victory"
+END_PARTY_DEAD: Final = "party_dead"
+END_TURN_CAP: Final = "turn_cap"
+END_ROUND_CAP: Final = "round_cap"
 
 ENEMY_MONSTER: Final = 0
 ENEMY_MINI_BOSS: Final = 1

@@ -36,6 +36,7 @@ It reads only its own hand and the public table, so it is seat-honest.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from simcore.api import Agent, GameState
 from simcore.games.ring_of_chaos.config import (
@@ -120,19 +121,19 @@ from simcore.games.ring_of_chaos.rules import (
 )
 from simcore.rng import Generator
 
-HERO_TARGET_ORDER = (FIGHTER, WIZARD, CLERIC, ROGUE)
-COUNTER_PREFERENCE = (DODGE, PARRY, HASTY_RETREAT)
+HERO_TARGET_ORDER: Final = (FIGHTER, WIZARD, CLERIC, ROGUE)
+COUNTER_PREFERENCE: Final = (DODGE, PARRY, HASTY_RETREAT)
 
 # How much the heuristic wants to keep a card (higher = keep).
-CARD_VALUE = {
+CARD_VALUE: Final = {
     DOMINANCE: 9, MIND_CONTROL: 9, HEALING_POTION: 7, RESURRECTION: 7, DODGE: 6, PARRY: 6,
     HASTY_RETREAT: 6, CHAOS_MAGIC: 5, TEMPLE_GUARDIAN: -1,
 }
-ATTACK_VALUE = 5
-OTHER_VALUE = 3
-SCAVENGE_WORTH = 6  # Scavenge only for a card at least this valuable
+ATTACK_VALUE: Final = 5
+OTHER_VALUE: Final = 3
+SCAVENGE_WORTH: Final = 6  # Scavenge only for a card at least this valuable
 # A party this many steps away (or nearer) can come Adjacent in one Move and steal the Ring.
-STEAL_REACH = 3
+STEAL_REACH: Final = 3
 
 
 class RingHeuristicAgent(Agent):

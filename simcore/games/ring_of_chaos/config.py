@@ -10,26 +10,57 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from simcore.parameters import Constraint, require
 
 DATA_FILE = Path(__file__).with_name("cards.toml")
 
-CLERIC, FIGHTER, ROGUE, WIZARD = 0, 1, 2, 3
+CLERIC: Final = 0
+FIGHTER: Final = 1
+ROGUE: Final = 2
+WIZARD: Final = 3
 CLASS_NAMES = ("cleric", "fighter", "rogue", "wizard")
-NO_CLASS = -1
+NO_CLASS: Final = -1
 
 # Every card of the rulebook, in the order of its "Action Deck Cards" section.
 # A card's behaviour is its entry in ``rules.CARD_BEHAVIOUR``, by name.
-(
-    DOMINANCE, LEADERSHIP, SNEAK, TELEPORT, BULLY, EARTHQUAKE, PICKPOCKET, SCAVENGE, TITHE,
-    DAGGER, MACE, STAFF, SWORD, DAGGER_OF_BITING, SWORD_OF_SLAYING,
-    BOW, HOLY_STRIKE, LIGHTNING_BOLT, THROWING_AXE, LIGHTNING_STORM, HOLY_VENGEANCE,
-    FIREBALL, IMPRISON, PIT_TRAP, SAVAGE_ATTACK,
-    CHAOS_MAGIC, HEALING_POTION, MIND_CONTROL, NECROMANCY, POISON, RESURRECTION,
-    DODGE, HASTY_RETREAT, HEROIC_SACRIFICE, PARRY, TEMPLE_GUARDIAN,
-) = range(36)
+DOMINANCE: Final = 0
+LEADERSHIP: Final = 1
+SNEAK: Final = 2
+TELEPORT: Final = 3
+BULLY: Final = 4
+EARTHQUAKE: Final = 5
+PICKPOCKET: Final = 6
+SCAVENGE: Final = 7
+TITHE: Final = 8
+DAGGER: Final = 9
+MACE: Final = 10
+STAFF: Final = 11
+SWORD: Final = 12
+DAGGER_OF_BITING: Final = 13
+SWORD_OF_SLAYING: Final = 14
+BOW: Final = 15
+HOLY_STRIKE: Final = 16
+LIGHTNING_BOLT: Final = 17
+THROWING_AXE: Final = 18
+LIGHTNING_STORM: Final = 19
+HOLY_VENGEANCE: Final = 20
+FIREBALL: Final = 21
+IMPRISON: Final = 22
+PIT_TRAP: Final = 23
+SAVAGE_ATTACK: Final = 24
+CHAOS_MAGIC: Final = 25
+HEALING_POTION: Final = 26
+MIND_CONTROL: Final = 27
+NECROMANCY: Final = 28
+POISON: Final = 29
+RESURRECTION: Final = 30
+DODGE: Final = 31
+HASTY_RETREAT: Final = 32
+HEROIC_SACRIFICE: Final = 33
+PARRY: Final = 34
+TEMPLE_GUARDIAN: Final = 35
 CARD_NAMES = (
     "dominance", "leadership", "sneak", "teleport", "bully", "earthquake", "pickpocket", "scavenge", "tithe",
     "dagger", "mace", "staff", "sword", "dagger_of_biting", "sword_of_slaying",
@@ -42,18 +73,32 @@ CARD_NAMES = (
 # A card's facts (``cards.<name>.action``, ``reach``, ``sure``, ``counters`` in cards.toml), compiled
 # to one tuple per fact in ``RingConfig``: the Action it is played as, whom its attack reaches, and
 # the attack styles (who may counter with what) it counters.
-MOVE_SLOT, ATTACK_SLOT, BONUS_SLOT, COUNTER_ONLY, THREAT = range(5)
+MOVE_SLOT: Final = 0
+ATTACK_SLOT: Final = 1
+BONUS_SLOT: Final = 2
+COUNTER_ONLY: Final = 3
+THREAT: Final = 4
 SLOT_NAMES = ("move", "attack", "bonus", "counter", "threat")
-NO_REACH, MELEE_REACH, RANGED_REACH = range(3)
+NO_REACH: Final = 0
+MELEE_REACH: Final = 1
+RANGED_REACH: Final = 2
 REACH_NAMES = ("none", "melee", "ranged")
-MELEE, MELEE_SURE, RANGED, RANGED_SURE, GUARDIAN = range(5)
+MELEE: Final = 0
+MELEE_SURE: Final = 1
+RANGED: Final = 2
+RANGED_SURE: Final = 3
+GUARDIAN: Final = 4
 STYLE_KEYS = ("melee", "melee_sure", "ranged", "ranged_sure", "guardian")
 
 # Party powers, by the party's key in cards.toml.
-(
-    BRUTE_SQUAD, DEATH_FROM_ABOVE, DEFENDERS_OF_THE_FAITH, DEN_OF_THIEVES,
-    DREAD_LEGION, GIANT_SLAYERS, HELL_RAISERS, NO_POWER,
-) = range(8)
+BRUTE_SQUAD: Final = 0
+DEATH_FROM_ABOVE: Final = 1
+DEFENDERS_OF_THE_FAITH: Final = 2
+DEN_OF_THIEVES: Final = 3
+DREAD_LEGION: Final = 4
+GIANT_SLAYERS: Final = 5
+HELL_RAISERS: Final = 6
+NO_POWER: Final = 7
 POWER_KEYS = (
     "brute_squad", "death_from_above", "defenders_of_the_faith", "den_of_thieves",
     "dread_legion", "giant_slayers", "hell_raisers",

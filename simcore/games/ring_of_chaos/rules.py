@@ -67,7 +67,9 @@ from simcore.kit.zones import EVERY_SEAT, HIDDEN, OWNER_ONLY, PUBLIC, TABLE, Zon
 from simcore.rng import Generator
 from simcore.seeding import make_rng
 
-DEAD, WOUNDED, FULL = 0, 1, 2
+DEAD: Final = 0
+WOUNDED: Final = 1
+FULL: Final = 2
 STATUS_NAMES = ("dead", "wounded", "full strength")
 
 # Attack styles (``config.MELEE``...): who may counter with what.
@@ -189,16 +191,21 @@ POINTS: Final = 3
 HEROES: Final = 4  # + the class: that Hero's status
 SEAT_NUMBERS: Final = 8
 
-END_POINTS = "points"
-END_ELIMINATION = "elimination"
-END_TURN_CAP = "turn_cap"
+END_POINTS: Final = "points"
+END_ELIMINATION: Final = "elimination"
+END_TURN_CAP: Final = "turn_cap"
 
 # ``played`` counts every card the seat chose to play, in turn or out of it (counters, Heroic
 # Sacrifice, Chaos Magic against Chaos Magic, a Hell Raisers negation); ``played_as_counter``
 # is the out-of-turn part of it. ``playable``: steps at which one of the seat's answers would
 # have played the card (at most once per step), counted by ``note_offered``.
 CARD_COUNTERS = ("in_opening_hand", "drawn", "played", "countered", "played_as_counter", "playable")
-_OPENING, _DRAWN, _PLAYED, _COUNTERED, _AS_COUNTER, _PLAYABLE = range(6)
+_OPENING: Final = 0
+_DRAWN: Final = 1
+_PLAYED: Final = 2
+_COUNTERED: Final = 3
+_AS_COUNTER: Final = 4
+_PLAYABLE: Final = 5
 _ROW_COUNTERS: Final = (_DRAWN, _PLAYED, _PLAYABLE)
 """A card gets a row in the ``cards`` table when its seat drew, played or could have played it."""
 

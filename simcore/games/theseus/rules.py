@@ -164,8 +164,8 @@ END_EFFECTS = Vocabulary({
     "vp_per_bonuses": (Integer("K", 1, 9), _AMOUNT),  # N VP per K Bonuses
 })
 
-END_FINAL = "final_rank_card_taken"
-END_CAP = "turn_cap"
+END_FINAL: Final = "final_rank_card_taken"
+END_CAP: Final = "turn_cap"
 
 TIEBREAK_NONE, TIEBREAK_PARTY, TIEBREAK_HAND, TIEBREAK_SHARED = "none", "party_rank", "hand_rank", "shared"
 

@@ -183,3 +183,20 @@ def test_a_declared_constraint_broken_gives_the_one_line_path_expected_message(
     with pytest.raises(ParameterError) as raised:
         configured({path: value})
     assert str(raised.value) == message
+
+
+def test_every_card_and_power_constant_is_the_index_of_its_name() -> None:
+    # One constant per line (so that the compiled core reads them as numbers, not
+    # names): each must still be its card's or party power's place in the lists.
+    from simcore.games.ring_of_chaos import config
+
+    for index, name in enumerate(config.CARD_NAMES):
+        assert getattr(config, name.upper()) == index, name
+    for index, key in enumerate(config.POWER_KEYS):
+        assert getattr(config, key.upper()) == index, key
+    assert config.NO_POWER == len(config.POWER_KEYS)
+    for names, constants in ((config.CLASS_NAMES, ("CLERIC", "FIGHTER", "ROGUE", "WIZARD")),
+                             (config.SLOT_NAMES, ("MOVE_SLOT", "ATTACK_SLOT", "BONUS_SLOT", "COUNTER_ONLY", "THREAT")),
+                             (config.REACH_NAMES, ("NO_REACH", "MELEE_REACH", "RANGED_REACH")),
+                             (config.STYLE_KEYS, ("MELEE", "MELEE_SURE", "RANGED", "RANGED_SURE", "GUARDIAN"))):
+        assert [getattr(config, constant) for constant in constants] == list(range(len(names)))
