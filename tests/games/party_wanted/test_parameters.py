@@ -197,3 +197,15 @@ def test_a_declared_constraint_broken_gives_the_one_line_path_expected_message(
     with pytest.raises(ParameterError) as raised:
         configured({path: value})
     assert str(raised.value) == message
+
+
+def test_every_kind_primitive_and_mode_constant_is_the_index_of_its_name() -> None:
+    # One constant per line (so that the compiled core reads them as numbers, not
+    # names): each must still be its name's place in the list the parameters use.
+    from simcore.games.party_wanted import config
+
+    for names, prefix in ((config.KIND_NAMES, ""), (config.PRIMITIVES, "P_"), (config.USE_NAMES, ""),
+                          (config.SOCIAL_MODES, "SOCIAL_"), (config.HEAL_MODES, "HEAL_"),
+                          (config.PLANNING_MODES, "PLANNING_")):
+        for index, name in enumerate(names):
+            assert getattr(config, prefix + name.upper()) == index, name

@@ -194,7 +194,7 @@ def test_every_card_and_power_constant_is_the_index_of_its_name() -> None:
         assert getattr(config, name.upper()) == index, name
     for index, key in enumerate(config.POWER_KEYS):
         assert getattr(config, key.upper()) == index, key
-    assert config.NO_POWER == len(config.POWER_KEYS)
+    assert len(config.POWER_KEYS) == config.NO_POWER
     for names, constants in ((config.CLASS_NAMES, ("CLERIC", "FIGHTER", "ROGUE", "WIZARD")),
                              (config.SLOT_NAMES, ("MOVE_SLOT", "ATTACK_SLOT", "BONUS_SLOT", "COUNTER_ONLY", "THREAT")),
                              (config.REACH_NAMES, ("NO_REACH", "MELEE_REACH", "RANGED_REACH")),
