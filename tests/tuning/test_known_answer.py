@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import tomllib
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -69,23 +70,29 @@ class Interrupted(Exception):
     """Stands for a Ctrl-C after a batch."""
 
 
-def tune(spec: TuningSpec, results: Path, workers: int, resume: bool = False, stop_after: int | None = None
-         ) -> TuningSummary:
-    """Run the search on a fresh local Ray whose workers know the duel game."""
+@contextmanager
+def local_ray(workers: int) -> Iterator[None]:
+    """A fresh local Ray of ``workers`` CPUs whose workers know the duel game."""
     if ray.is_initialized():
         ray.shutdown()
     ray.init(address="local", num_cpus=workers, include_dashboard=False, _node_ip_address="127.0.0.2",
              logging_level=logging.WARNING, runtime_env={"worker_process_setup_hook": "tests.tuning.duel.register"})
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def tune(spec: TuningSpec, results: Path, workers: int, resume: bool = False, stop_after: int | None = None
+         ) -> TuningSummary:
+    """Run the search on the Ray started by ``local_ray`` (``workers`` at most at once)."""
 
     def on_batch(batch: int) -> None:
         if stop_after is not None and batch == stop_after:
             raise Interrupted
 
-    try:
-        return run_tuning(spec, RunOptions(results_root=results, workers=workers, resume=resume),
-                          say=lambda line: None, on_batch=on_batch)
-    finally:
-        ray.shutdown()
+    return run_tuning(spec, RunOptions(results_root=results, workers=workers, resume=resume),
+                      say=lambda line: None, on_batch=on_batch)
 
 
 @pytest.fixture(scope="module")
@@ -99,19 +106,23 @@ def duel_spec() -> Iterator[TuningSpec]:
 
 @pytest.fixture(scope="module")
 def runs(duel_spec: TuningSpec, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    folders = {}
-    two = tmp_path_factory.mktemp("two")
-    tune(duel_spec, two, workers=2)
-    folders["two workers"] = two
-    one = tmp_path_factory.mktemp("one")
-    tune(duel_spec, one, workers=1)
-    folders["one worker"] = one
-    stopped = tmp_path_factory.mktemp("stopped")
-    with pytest.raises(Interrupted):
-        tune(duel_spec, stopped, workers=2, stop_after=1)
-    assert read_state(stopped / "duel_tune")["batches"] == 2
-    tune(duel_spec, stopped, workers=2, resume=True)
-    folders["stopped and resumed"] = stopped
+    """The same search on two workers, on one, and stopped after a batch then resumed.
+
+    The two-worker runs share one Ray (its start-up and shutdown cost seconds each):
+    a stop comes between batches (``on_batch``), when no shard is being played, so
+    the resumed run finds exactly what a stopped ``cardlab tune`` leaves on disk.
+    The one-worker run has a Ray of one CPU, so that its shards really run one at a time."""
+    folders = {name: tmp_path_factory.mktemp(name.replace(" ", "_"))
+               for name in ("two workers", "one worker", "stopped and resumed")}
+    with local_ray(2):
+        tune(duel_spec, folders["two workers"], workers=2)
+        stopped = folders["stopped and resumed"]
+        with pytest.raises(Interrupted):
+            tune(duel_spec, stopped, workers=2, stop_after=1)
+        assert read_state(stopped / "duel_tune")["batches"] == 2
+        tune(duel_spec, stopped, workers=2, resume=True)
+    with local_ray(1):
+        tune(duel_spec, folders["one worker"], workers=1)
     return folders
 
 
