@@ -2,7 +2,8 @@
 
 The estimate comes from a short calibration in this process: a few games of
 every variant and player count are played and recorded as a shard task does
-(rows, Arrow tables, Parquet bytes in memory; nothing is written), giving
+(rows, Arrow tables, the report's counts, Parquet bytes in memory; nothing is
+written), giving
 each group's games per second on one core. The shards are then laid out on
 the workers in submission order, each to the first worker free, as the
 runner's queue does, so a last shard running alone counts too. Ray's
@@ -16,6 +17,7 @@ import time
 from dataclasses import dataclass
 
 from experiments.spec import ExperimentSpec, Shard
+from workers.counts import COUNTS_PARQUET_OPTIONS, count_shard
 from workers.schemas import encode_parquet, parquet_options
 from workers.shard import record_shard
 
@@ -48,8 +50,11 @@ def calibrate(spec: ExperimentSpec, groups: list[GroupKey], seconds_per_group: f
         while spent < seconds_per_group and games < most_games:
             batch = min(batch, most_games - games)
             started = time.perf_counter()
-            for name, table in record_shard(spec, Shard(variant, n_players, games, games + batch)).items():
+            tables = record_shard(spec, Shard(variant, n_players, games, games + batch))
+            for name, table in tables.items():
                 encode_parquet(table, parquet_options(name, table.schema))
+            for table in count_shard(tables).values():
+                encode_parquet(table, COUNTS_PARQUET_OPTIONS)
             seconds = time.perf_counter() - started
             rate = batch / seconds if seconds > 0 else float("inf")
             spent += seconds
