@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Protocol, final
 
 from librt.strings import BytesWriter, write_i16_le
-from mypy_extensions import mypyc_attr
+from mypy_extensions import i16, i64, mypyc_attr
 
 from simcore.rng import Generator
 
@@ -53,12 +53,13 @@ INT16_SMALLEST: Final = -32768
 INT16_LARGEST: Final = 32767
 
 
-def append_int16(buffer: BytesWriter, value: int) -> None:
+def append_int16(buffer: BytesWriter, value: i64) -> None:
     """Add ``value`` to a buffer of little-endian int16 (``Int16Column.buffer``);
-    ``OverflowError`` outside [-32768, 32767]."""
+    ``OverflowError`` outside [-32768, 32767]. A machine integer in the compiled
+    core (no Python int is made or read per value)."""
     if value < INT16_SMALLEST or value > INT16_LARGEST:
         raise OverflowError(f"{value} does not fit a 16-bit column")
-    write_i16_le(buffer, value)
+    write_i16_le(buffer, i16(value))
 
 
 @final

@@ -29,7 +29,7 @@ from simcore.kit.vectors import filled
 class CardStats:
     """Counters per seat, counter and card, and the turn of each first play."""
 
-    n_seats: int
+    n_seats: i64
     n_counters: i64  # machine integers when compiled: the index arithmetic stays native
     n_cards: i64
     counts: vec[i64]
@@ -59,7 +59,7 @@ class CardStats:
         """Set a counter outright (for counters computed at the end of a game)."""
         self.counts[(seat * self.n_counters + counter) * self.n_cards + card] = value
 
-    def set_counter(self, seat: i64, counter: i64, values: Sequence[int]) -> None:
+    def set_counter(self, seat: i64, counter: i64, values: list[int]) -> None:
         """Set ``seat``'s ``counter`` of every card at once (card ``c`` to ``values[c]``)."""
         base = (seat * self.n_counters + counter) * self.n_cards
         counts = self.counts
@@ -104,10 +104,13 @@ class CardStats:
         # with machine integers and write each value straight into its column's
         # buffer (a call to Int16Column.append per value cost as much as the rest).
         row_offsets = vec[i64]([counter * n_cards for counter in row_counters])
-        copy_counts: list[int] = list(copies)
+        copy_counts = vec[i64]([copies[card] for card in range(n_cards)])
         seat_buffer, card_buffer = columns.seat.buffer, columns.card.buffer
         copies_buffer, first_played_buffer = columns.copies.buffer, columns.first_played_turn.buffer
         counter_buffers: list[BytesWriter] = [column.buffer for column in columns.counters]
+        seat: i64
+        card: i64
+        counter: i64
         for seat in range(self.n_seats):
             base: i64 = seat * n_counters * n_cards
             for card in range(n_cards):
