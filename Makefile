@@ -6,8 +6,13 @@ VENV := .venv
 PY := $(VENV)/bin/python
 # uv installs the packages (with the system's certificates, as pip uses them);
 # pip only when uv cannot (e.g. an index reachable through pip's own configuration only).
+# Both leave the packages' bytecode compiled (uv only when asked: --compile-bytecode):
+# where Python may not write it (PYTHONDONTWRITEBYTECODE, a read-only tree) every
+# process would otherwise compile what it imports from source, every time; on this
+# project's machine that made `ray.init` 5.2 s instead of 3.4 s, and every Ray
+# worker, CLI and test subprocess slower to start.
 define install
-$(VENV)/bin/uv pip install --quiet --system-certs --python $(PY) $(1) || { \
+$(VENV)/bin/uv pip install --quiet --system-certs --compile-bytecode --python $(PY) $(1) || { \
     echo "== make: uv could not install $(1); installing with pip =="; $(PY) -m pip install --quiet $(1); }
 endef
 STAMPS := .build-stamps
