@@ -27,7 +27,7 @@ redrawing what the seat cannot see.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Final
 
 from simcore.api import CardColumns, GameInfo, TraceSink, ranks_from_scores
@@ -765,8 +765,81 @@ class RingState(KitState):
         self.ask(Task(kind, seat, a, b, c), choices)
 
     def perform(self, task: Task, choice: int) -> None:
-        """Do one task (``choice`` is NO_CHOICE unless the task's question was answered)."""
-        _PERFORM[task.kind](self, task, choice)
+        """Do one task (``choice`` is NO_CHOICE unless the task's question was answered).
+
+        One branch per task kind, the most frequent first: a table of functions would be
+        called through Python's calling convention at every step of the compiled core."""
+        kind = task.kind
+        if kind == K_MAIN:
+            self._main(task.seat, choice)
+        elif kind == K_DRAW:
+            self._draw_task(task.seat, task.a == 1)
+        elif kind == K_COUNTER:
+            self._counter(task.seat, task.a, task.b, task.c, choice)
+        elif kind == K_END_TURN:
+            self._end_turn(task.seat)
+        elif kind == K_TURN_START:
+            self._turn_start(task.seat)
+        elif kind == K_GUARDIAN_DEFEND:
+            self._guardian_defend(task.seat, task.a, choice)
+        elif kind == K_DISCARD_EXCESS:
+            self._discard_excess(task.seat, choice)
+        elif kind == K_TARGET:
+            self._target(task.seat, task.a, task.b, choice)
+        elif kind == K_ATTACKER_HERO:
+            self._attacker_hero(task.seat, task.a, task.b, task.c, choice)
+        elif kind == K_OWN_HERO_HIT:
+            self._own_hero_hit(task.seat, task.a, task.b == 1, choice)
+        elif kind == K_DRAFT:
+            self._draft(task.seat, task.a, task.b, task.c, choice)
+        elif kind == K_PUSH:
+            self._push_occupant(task.seat, task.a, task.b, choice)
+        elif kind == K_RETREAT:
+            self._retreat(task.seat, choice)
+        elif kind == K_SPACE:
+            self._space(task.seat, task.a, choice)
+        elif kind == K_BULLY_TARGET:
+            self._bully_target(task.seat, choice)
+        elif kind == K_LEADERSHIP:
+            self._leadership(task.seat, task.a, choice)
+        elif kind == K_SCAVENGE:
+            self._scavenge(task.seat, choice)
+        elif kind == K_TITHE_DROP:
+            self._tithe_drop(task.seat, task.a, choice)
+        elif kind == K_TITHE_PICK:
+            self._tithe_pick(task.seat, choice)
+        elif kind == K_SAVAGE_MORE:
+            self._savage_more(task.seat, choice)
+        elif kind == K_TAKE_RING:
+            self._take_ring(task.seat, task.a, task.b)
+        elif kind == K_SACRIFICE:
+            self._sacrifice(task.seat, task.a, task.b, task.c, choice)
+        elif kind == K_GIVE_RING:
+            self._give_ring(task.seat, task.a)
+        elif kind == K_CHAOS_OFFER:
+            self._chaos_offer(task.seat, task.a, task.b, task.c, choice)
+        elif kind == K_RAISE:
+            self._raise(task.seat, task.a, choice)
+        elif kind == K_HELL_OFFER:
+            self._hell_offer(task.seat, task.a, task.b, choice)
+        elif kind == K_NECROMANCY:
+            self._necromancy(task.seat)
+        elif kind == K_DEFENDERS_HERO:
+            self._defenders_hero(task.seat, choice)
+        elif kind == K_DEFENDERS_DISCARD:
+            self._defenders_discard(task.seat, choice)
+        elif kind == K_RAISE_HERO:
+            self._raise_hero(task.seat, task.a)
+        elif kind == K_POISON_DISCARD:
+            self._poison_discard(task.seat, choice)
+        elif kind == K_PIT_TRAP:
+            self._pit_trap(task.seat)
+        elif kind == K_EARTHQUAKE:
+            self._earthquake(task.seat)
+        elif kind == K_SPLASH:
+            self._splash(task.seat, task.a, choice)
+        else:
+            raise ValueError(f"no rule performs task kind {kind}")
 
     # --------------------------------------------------------- draft and turn
 
@@ -1718,44 +1791,3 @@ CARD_BEHAVIOUR: Final[dict[str, CardBehaviour]] = {
 }
 BEHAVIOUR_BY_CARD: Final[tuple[CardBehaviour, ...]] = tuple(CARD_BEHAVIOUR[name] for name in CARD_NAMES)
 """``CARD_BEHAVIOUR`` by card id."""
-
-
-# What each task kind does: ``perform`` calls the entry of its kind with the state, the task and
-# the answer (``NO_CHOICE`` before the question is asked).
-_PERFORMERS: Final[dict[int, Callable[[RingState, Task, int], None]]] = {
-    K_MAIN: lambda state, task, choice: state._main(task.seat, choice),
-    K_DRAW: lambda state, task, choice: state._draw_task(task.seat, task.a == 1),
-    K_TURN_START: lambda state, task, choice: state._turn_start(task.seat),
-    K_END_TURN: lambda state, task, choice: state._end_turn(task.seat),
-    K_GUARDIAN_DEFEND: lambda state, task, choice: state._guardian_defend(task.seat, task.a, choice),
-    K_TARGET: lambda state, task, choice: state._target(task.seat, task.a, task.b, choice),
-    K_ATTACKER_HERO: lambda state, task, choice: state._attacker_hero(task.seat, task.a, task.b, task.c, choice),
-    K_COUNTER: lambda state, task, choice: state._counter(task.seat, task.a, task.b, task.c, choice),
-    K_OWN_HERO_HIT: lambda state, task, choice: state._own_hero_hit(task.seat, task.a, task.b == 1, choice),
-    K_DISCARD_EXCESS: lambda state, task, choice: state._discard_excess(task.seat, choice),
-    K_DRAFT: lambda state, task, choice: state._draft(task.seat, task.a, task.b, task.c, choice),
-    K_PUSH: lambda state, task, choice: state._push_occupant(task.seat, task.a, task.b, choice),
-    K_RETREAT: lambda state, task, choice: state._retreat(task.seat, choice),
-    K_SPACE: lambda state, task, choice: state._space(task.seat, task.a, choice),
-    K_BULLY_TARGET: lambda state, task, choice: state._bully_target(task.seat, choice),
-    K_LEADERSHIP: lambda state, task, choice: state._leadership(task.seat, task.a, choice),
-    K_SCAVENGE: lambda state, task, choice: state._scavenge(task.seat, choice),
-    K_TITHE_DROP: lambda state, task, choice: state._tithe_drop(task.seat, task.a, choice),
-    K_TITHE_PICK: lambda state, task, choice: state._tithe_pick(task.seat, choice),
-    K_SAVAGE_MORE: lambda state, task, choice: state._savage_more(task.seat, choice),
-    K_TAKE_RING: lambda state, task, choice: state._take_ring(task.seat, task.a, task.b),
-    K_SACRIFICE: lambda state, task, choice: state._sacrifice(task.seat, task.a, task.b, task.c, choice),
-    K_GIVE_RING: lambda state, task, choice: state._give_ring(task.seat, task.a),
-    K_CHAOS_OFFER: lambda state, task, choice: state._chaos_offer(task.seat, task.a, task.b, task.c, choice),
-    K_RAISE: lambda state, task, choice: state._raise(task.seat, task.a, choice),
-    K_HELL_OFFER: lambda state, task, choice: state._hell_offer(task.seat, task.a, task.b, choice),
-    K_NECROMANCY: lambda state, task, choice: state._necromancy(task.seat),
-    K_DEFENDERS_HERO: lambda state, task, choice: state._defenders_hero(task.seat, choice),
-    K_DEFENDERS_DISCARD: lambda state, task, choice: state._defenders_discard(task.seat, choice),
-    K_RAISE_HERO: lambda state, task, choice: state._raise_hero(task.seat, task.a),
-    K_POISON_DISCARD: lambda state, task, choice: state._poison_discard(task.seat, choice),
-    K_PIT_TRAP: lambda state, task, choice: state._pit_trap(task.seat),
-    K_EARTHQUAKE: lambda state, task, choice: state._earthquake(task.seat),
-    K_SPLASH: lambda state, task, choice: state._splash(task.seat, task.a, choice),
-}
-_PERFORM: Final = tuple(_PERFORMERS[kind] for kind in range(len(TASKS.names)))

@@ -6,6 +6,13 @@ stairs 7-12 (7-1, 8-2 ...), starting spaces 13-18 (13-7, 14-8 ...) on a gallery 
 
 from __future__ import annotations
 
+import ast
+import inspect
+from pathlib import Path
+
+import pytest
+
+from simcore.games.ring_of_chaos import rules
 from simcore.games.ring_of_chaos.rules import (
     ACTIVE,
     ALIVE,
@@ -33,6 +40,7 @@ from simcore.games.ring_of_chaos.rules import (
     STEAL_RING,
     WOUNDED,
 )
+from simcore.kit.decisions import Task
 
 from .helpers import DEFAULT, act, all_positions, build, card, hand_names, hero, names, play, position_of
 
@@ -268,3 +276,19 @@ def test_the_counter_question_goes_to_the_targeted_player_and_back() -> None:
     assert sorted(state.legal_actions()) == [0, PASS]
     act(state, PASS)
     assert state.current_player == 0 and state.decisions.asked.kind == K_MAIN
+
+
+def test_perform_has_one_branch_for_every_task_kind_and_refuses_an_unknown_one() -> None:
+    # perform is an if-chain (a table of functions cost ~3% of a game in the compiled
+    # core): a kind registered without its branch would otherwise do nothing at all.
+    source = ast.parse((Path(inspect.getfile(rules)).parent / "rules.py").read_text())
+    perform = next(node for node in ast.walk(source) if isinstance(node, ast.FunctionDef) and node.name == "perform")
+    branches = [node.comparators[0].id for node in ast.walk(perform) if isinstance(node, ast.Compare)
+                and isinstance(node.left, ast.Name) and node.left.id == "kind"
+                and isinstance(node.comparators[0], ast.Name)]
+    registered = [name for name in dir(rules) if name.startswith("K_")]
+    assert sorted(branches) == sorted(registered) and len(branches) == len(rules.TASKS.names)
+    state = build([NEUTRAL, NEUTRAL], [13, 16])
+    unknown = len(rules.TASKS.names)
+    with pytest.raises(ValueError, match=f"^no rule performs task kind {unknown}$"):
+        state.perform(Task(unknown, 0, 0, 0, 0), -1)
