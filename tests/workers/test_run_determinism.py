@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
@@ -28,12 +30,20 @@ ORDERS = {"games": "variant, game_index", "players": "variant, game_index, seat"
           "cards": "variant, game_index, seat, card"}
 
 
-def _run(spec: ExperimentSpec, results: Path, workers: int) -> ResultsPath:
+@contextmanager
+def fresh_ray() -> Iterator[None]:
+    """No Ray running at the start (the first run inside starts an embedded one of its
+    worker count) and none left at the end."""
     if ray.is_initialized():
         ray.shutdown()
-    summary = run_experiment(spec, RunOptions(results_root=results, workers=workers, progress=False))
-    ray.shutdown()
-    return summary.experiment_dir
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def _run(spec: ExperimentSpec, results: Path, workers: int) -> ResultsPath:
+    return run_experiment(spec, RunOptions(results_root=results, workers=workers, progress=False)).experiment_dir
 
 
 def _contents(folder: ResultsPath) -> dict[str, list[tuple[object, ...]]]:
@@ -50,11 +60,14 @@ def _contents(folder: ResultsPath) -> dict[str, list[tuple[object, ...]]]:
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ResultsPath]:
     spec = parse_spec(SMALL_SPEC, "test-spec")
     resharded = dataclasses.replace(spec, shard_size=250)
-    return {
-        "one worker": _run(spec, tmp_path_factory.mktemp("one"), 1),
-        "two workers": _run(spec, tmp_path_factory.mktemp("two"), 2),
-        "other shard size": _run(resharded, tmp_path_factory.mktemp("resharded"), 2),
-    }
+    # The one-worker run has a Ray of one CPU (its shards really run one at a time); the
+    # two two-worker runs share one Ray of two (a start and a stop cost seconds each).
+    with fresh_ray():
+        one = _run(spec, tmp_path_factory.mktemp("one"), 1)
+    with fresh_ray():
+        two = _run(spec, tmp_path_factory.mktemp("two"), 2)
+        other_shard_size = _run(resharded, tmp_path_factory.mktemp("resharded"), 2)
+    return {"one worker": one, "two workers": two, "other shard size": other_shard_size}
 
 
 def test_one_and_two_workers_write_identical_games_players_and_cards(runs: dict[str, ResultsPath]) -> None:
