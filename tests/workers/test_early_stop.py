@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,17 @@ from analytics.metrics import target_widths
 from experiments.spec import SpecError, parse_spec
 from workers.runner import RunError, RunOptions, run_experiment
 
+
+@pytest.fixture(scope="module", autouse=True)
+def one_ray_for_the_module() -> Iterator[None]:
+    """The module's runs share one embedded Ray of two CPUs (the first run starts it, the
+    others join it: a start and a stop cost seconds each); none before or after."""
+    if ray.is_initialized():
+        ray.shutdown()
+    yield
+    ray.shutdown()
+
+
 SPEC = {
     "name": "early", "game": "divvy", "games": 40000, "seed": 2, "agents": ["random"], "shard_size": 500,
     "variants": {"four_rounds": {"rules.rounds": 4}},
@@ -21,11 +33,8 @@ SPEC = {
 
 
 def test_a_run_stops_once_every_target_interval_is_narrow_enough_with_every_variant_covered(tmp_path: Path) -> None:
-    if ray.is_initialized():
-        ray.shutdown()
     spec = parse_spec(SPEC, "early.toml")
     summary = run_experiment(spec, RunOptions(results_root=tmp_path, workers=2, progress=False))
-    ray.shutdown()
     assert summary.stopped_early
     assert 0 < summary.games_played < spec.total_games / 4
     variants = [entry["variant"] for entry in summary.shard_entries]
@@ -39,21 +48,15 @@ def test_a_run_stops_once_every_target_interval_is_narrow_enough_with_every_vari
 
 
 def test_without_targets_every_game_is_played(tmp_path: Path) -> None:
-    if ray.is_initialized():
-        ray.shutdown()
     spec = parse_spec({**SPEC, "games": 1000, "stop_when": []}, "early.toml")
     summary = run_experiment(spec, RunOptions(results_root=tmp_path, workers=2, progress=False))
-    ray.shutdown()
     assert not summary.stopped_early and summary.games_played == 2000
 
 
 def test_a_target_naming_an_unknown_view_stops_the_run_with_one_line(tmp_path: Path) -> None:
-    if ray.is_initialized():
-        ray.shutdown()
     spec = parse_spec({**SPEC, "stop_when": [{"view": "nonsense", "rate": "win_rate", "max_width": 0.1}]}, "early.toml")
     with pytest.raises(RunError, match=r"^early.toml: stop_when: "):
         run_experiment(spec, RunOptions(results_root=tmp_path, workers=2, progress=False))
-    ray.shutdown()
 
 
 @pytest.mark.parametrize(("target", "message"), [
