@@ -17,7 +17,6 @@ from pathlib import Path
 
 import duckdb
 import pytest
-import ray
 
 from cardlab.cli import main
 from experiments.agents.greedy_agent import GreedyAgent
@@ -27,6 +26,7 @@ from simcore.play import play_game
 from simcore.registry import GAMES
 from simcore.seeding import game_seed
 from tests.agents.helpers import config_of
+from tests.embedded_ray import fresh_ray
 from workers.runner import RunOptions, run_experiment
 
 GREEDY = "experiments.agents.greedy_agent:GreedyAgent"
@@ -112,12 +112,8 @@ def _table(folder: Path, query: str) -> list[tuple[object, ...]]:
 def test_cardlab_run_plays_the_example_agent_on_ray_workers(tmp_path: Path) -> None:
     spec = parse_spec({"name": "own_agent", "game": "divvy", "games": 20, "seed": 3, "shard_size": 5,
                        "agents": [f"{GREEDY}(samples=1)", "random"], "rotate_seats": True}, "test-spec")
-    if ray.is_initialized():
-        ray.shutdown()
-    try:
+    with fresh_ray():
         summary = run_experiment(spec, RunOptions(results_root=tmp_path, workers=2, progress=False))
-    finally:
-        ray.shutdown()
     folder = Path(str(summary.experiment_dir))
     rows = _table(folder, "SELECT agent, count(*), count(DISTINCT game_index) FROM players "
                           "GROUP BY agent ORDER BY agent")

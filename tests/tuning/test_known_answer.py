@@ -24,6 +24,7 @@ import ray
 from analytics.tuning import TRIAL_TARGETS, TRIALS, read_state, read_table
 from experiments.tuning import TuningSpec, parse_tuning_spec
 from simcore.registry import GAMES
+from tests.embedded_ray import fresh_ray
 from tests.tuning.duel import GAME, INFO, seat_zero_win_probability
 from workers.runner import RunOptions
 from workers.tuning import TuningSummary, run_tuning
@@ -73,14 +74,11 @@ class Interrupted(Exception):
 @contextmanager
 def local_ray(workers: int) -> Iterator[None]:
     """A fresh local Ray of ``workers`` CPUs whose workers know the duel game."""
-    if ray.is_initialized():
-        ray.shutdown()
-    ray.init(address="local", num_cpus=workers, include_dashboard=False, _node_ip_address="127.0.0.2",
-             logging_level=logging.WARNING, runtime_env={"worker_process_setup_hook": "tests.tuning.duel.register"})
-    try:
+    with fresh_ray():
+        ray.init(address="local", num_cpus=workers, include_dashboard=False, _node_ip_address="127.0.0.2",
+                 logging_level=logging.WARNING,
+                 runtime_env={"worker_process_setup_hook": "tests.tuning.duel.register"})
         yield
-    finally:
-        ray.shutdown()
 
 
 def tune(spec: TuningSpec, results: Path, workers: int, resume: bool = False, stop_after: int | None = None

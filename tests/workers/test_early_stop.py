@@ -7,11 +7,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import ray
 
 from analytics.catalog import open_catalog
 from analytics.metrics import target_widths
 from experiments.spec import SpecError, parse_spec
+from tests.embedded_ray import fresh_ray
 from workers.runner import RunError, RunOptions, run_experiment
 
 
@@ -19,10 +19,8 @@ from workers.runner import RunError, RunOptions, run_experiment
 def one_ray_for_the_module() -> Iterator[None]:
     """The module's runs share one embedded Ray of two CPUs (the first run starts it, the
     others join it: a start and a stop cost seconds each); none before or after."""
-    if ray.is_initialized():
-        ray.shutdown()
-    yield
-    ray.shutdown()
+    with fresh_ray():
+        yield
 
 
 SPEC = {

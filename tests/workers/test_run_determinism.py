@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
 import pytest
-import ray
 
 from experiments.spec import ExperimentSpec, parse_spec
+from tests.embedded_ray import fresh_ray
 from workers.location import ResultsPath
 from workers.runner import RunOptions, run_experiment
 
@@ -28,18 +26,6 @@ SMALL_SPEC = {
 
 ORDERS = {"games": "variant, game_index", "players": "variant, game_index, seat",
           "cards": "variant, game_index, seat, card"}
-
-
-@contextmanager
-def fresh_ray() -> Iterator[None]:
-    """No Ray running at the start (the first run inside starts an embedded one of its
-    worker count) and none left at the end."""
-    if ray.is_initialized():
-        ray.shutdown()
-    try:
-        yield
-    finally:
-        ray.shutdown()
 
 
 def _run(spec: ExperimentSpec, results: Path, workers: int) -> ResultsPath:
