@@ -1,9 +1,9 @@
 """``cardlab run SPEC --dry-run``: what a run would play and how long it would take.
 
 The estimate comes from a short calibration in this process: a few games of
-every variant and player count are played and recorded as a shard task does
-(rows, Arrow tables, the report's counts, Parquet bytes in memory; nothing is
-written), giving
+every variant and player count go through the shard task's own work
+(``workers.shard.run_shard``: rows, Arrow tables, the report's counts, the
+Parquet files, into a temporary folder removed afterwards), giving
 each group's games per second on one core. The shards are then laid out on
 the workers in submission order, each to the first worker free, as the
 runner's queue does, so a last shard running alone counts too. Ray's
@@ -13,13 +13,12 @@ start-up (a few seconds locally) is not included.
 from __future__ import annotations
 
 import heapq
+import tempfile
 import time
 from dataclasses import dataclass
 
 from experiments.spec import ExperimentSpec, Shard
-from workers.counts import COUNTS_PARQUET_OPTIONS, count_shard
-from workers.schemas import encode_parquet, parquet_options
-from workers.shard import record_shard
+from workers.shard import run_shard
 
 GroupKey = tuple[str, int]
 """(variant, player count): the games of one group cost about the same."""
@@ -43,25 +42,26 @@ def calibrate(spec: ExperimentSpec, groups: list[GroupKey], seconds_per_group: f
     until ``seconds_per_group`` is spent or ``most_games`` are played. The rate
     is the last (largest) batch's, whose fixed costs (configuring the game,
     opening the files) weigh least, as in a real shard of thousands of games."""
-    rates = {}
-    for variant, n_players in groups:
-        games, spent, batch, rate = 0, 0.0, 4, 0.0
-        record_shard(spec, Shard(variant, n_players, 0, 1))  # imports and caches warm
-        while spent < seconds_per_group and games < most_games:
-            batch = min(batch, most_games - games)
-            started = time.perf_counter()
-            tables = record_shard(spec, Shard(variant, n_players, games, games + batch))
-            for name, table in tables.items():
-                encode_parquet(table, parquet_options(name, table.schema))
-            for table in count_shard(tables).values():
-                encode_parquet(table, COUNTS_PARQUET_OPTIONS)
-            seconds = time.perf_counter() - started
-            rate = batch / seconds if seconds > 0 else float("inf")
-            spent += seconds
-            games += batch
-            batch *= 2
-        rates[(variant, n_players)] = rate
-    return rates
+    with tempfile.TemporaryDirectory(prefix="cardlab-calibration-") as folder:
+        return {(variant, n_players): _group_rate(spec, variant, n_players, folder, seconds_per_group, most_games)
+                for variant, n_players in groups}
+
+
+def _group_rate(spec: ExperimentSpec, variant: str, n_players: int, folder: str, seconds_per_group: float,
+                most_games: int) -> float:
+    """``calibrate``'s rate of one group, its shards written under ``folder``."""
+    games, spent, batch, rate = 0, 0.0, 4, 0.0
+    run_shard(spec, Shard(variant, n_players, 0, 1), folder)  # imports and caches warm
+    while spent < seconds_per_group and games < most_games:
+        batch = min(batch, most_games - games)
+        started = time.perf_counter()
+        run_shard(spec, Shard(variant, n_players, games, games + batch), folder)
+        seconds = time.perf_counter() - started
+        rate = batch / seconds if seconds > 0 else float("inf")
+        spent += seconds
+        games += batch
+        batch *= 2
+    return rate
 
 
 def expected_seconds(shards: list[Shard], games_per_second: dict[GroupKey, float], workers: int) -> float:
