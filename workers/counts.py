@@ -10,17 +10,15 @@ shard after shard). So each shard task counts its own rows while they are
 in memory and writes the counts beside its Parquet files
 (``workers.storage.counts_path``); ``count_shard`` does the counting.
 
-It computes the views with numpy, not by running their SQL: the card views
+It computes the views directly, not by running their SQL: the card views
 group a shard's card rows by game, agent and card (about 590,000 groups for
 10,000 Divvy games), which cost DuckDB 0.55-0.73 s and Polars 0.4-0.5 s of
 CPU on the shard's Arrow tables in memory, as much as a third of the shard's
-own work; here 46 ms (heuristic against random) to 85 ms (random at both
-seats), README "Development". A card row's flags are one 8-bit number, so
-one histogram of (agent and card, flags) counts every ``count(*) FILTER``;
-a game's card rows arrive ordered by seat and card, so when every seat has
-its own agent each row is its own per-game group and nothing is searched,
-and otherwise the groups are numbered (or, when there are many possible
-ones, sorted). The SQL stays the definition:
+own work. The card rows are added up in one pass of the compiled core
+(``simcore.card_tally``: 3.5 µs a Divvy game, where a dozen numpy passes over
+the rows took 8.2 µs), the other views with numpy over the games and players.
+A card row's flags are one 8-bit number, so one histogram of (agent and
+card, flags) counts every ``count(*) FILTER``. The SQL stays the definition:
 ``tests/workers/test_shard_counts.py`` checks, for every game, that both give
 the same tables, value for value and type for type.
 
@@ -41,6 +39,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from analytics.views import COUNT_VIEWS
+from simcore import card_tally
+from simcore.card_tally import CardRows, tally_card_rows
 
 CACHE_VERSION = "v2"
 """Bumped whenever a count view's meaning changes: counts written by a task (and
@@ -117,35 +117,10 @@ def _numbers(column: pa.ChunkedArray, fill: int = 0) -> numpy.ndarray:
     return pc.fill_null(column, fill).to_numpy() if column.null_count else column.to_numpy()
 
 
-def _histogram(keys: numpy.ndarray, n_keys: int, codes: numpy.ndarray, n_codes: int) -> numpy.ndarray:
-    """How many rows hold each (key, code): an ``n_keys`` x ``n_codes`` matrix."""
-    return numpy.bincount(keys * n_codes + codes, minlength=n_keys * n_codes).reshape(n_keys, n_codes)
-
-
 def _sums(keys: numpy.ndarray, n_keys: int, **columns: numpy.ndarray) -> dict[str, numpy.ndarray]:
     """For each key in ``range(n_keys)``, the sum of each column over the rows holding that key."""
     return {name: numpy.bincount(keys, weights=values, minlength=n_keys).astype(numpy.int64)
             for name, values in columns.items()}
-
-
-def _cluster_sums(prefix: str, cells: numpy.ndarray, cell_n: numpy.ndarray,
-                  cell_w: numpy.ndarray) -> dict[str, numpy.ndarray]:
-    """Per key, the sums of ``n`` and ``w`` and the additive sums of a clustered rate
-    (``analytics.views._cluster_sums``) over the (game, key) groups, given how many
-    groups of each key fall in each cell (``cells``, keys x cells) and each cell's
-    per-game counts ``n`` and ``w``."""
-    return {"n": cells @ cell_n, "w": cells @ cell_w, f"{prefix}_clusters": cells @ (cell_n > 0),
-            f"{prefix}_n_sq": cells @ (cell_n * cell_n), f"{prefix}_w_sq": cells @ (cell_w * cell_w),
-            f"{prefix}_nw": cells @ (cell_n * cell_w)}
-
-
-def _pairs(keys: numpy.ndarray, n_keys: int, n: numpy.ndarray, w: numpy.ndarray
-           ) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
-    """Groups' (small) per-game counts ``n`` and ``w`` as cells for ``_cluster_sums``:
-    a histogram of the pairs (n, w) per key, and each cell's n and w."""
-    size = int(max(n.max(), w.max())) + 1 if len(n) else 1
-    cell_n, cell_w = numpy.divmod(numpy.arange(size * size), size)
-    return _histogram(keys, n_keys, n * size + w, size * size), cell_n, cell_w
 
 
 class _Shard:
@@ -313,266 +288,86 @@ def _game_counts(shard: _Shard) -> pa.Table:
     return _table("game_counts", shard, keys, counted)
 
 
-# A card row's flags that the card views filter by, one bit each, so that a
-# row's flags are one number (its pattern) and one histogram of (key, pattern)
-# counts the rows behind every ``count(*) FILTER (WHERE ...)`` of
-# ``analytics.views.card_counts_sql``. The rates' flags are the low four bits.
-IN_HAND, WON, PLAYED, PLAYABLE, OPENING, DRAWN_LATER, DRAWN, TURN_PLAYED = (1 << bit for bit in range(8))
-_PATTERNS = numpy.arange(256)
-_RATE_PATTERNS = 16
-
-
-def _has(flag: int) -> numpy.ndarray:
-    """Which patterns have ``flag``."""
-    return (_PATTERNS & flag) > 0
-
-
-CARD_COUNTED = {
-    "games_in_hand": _has(IN_HAND), "wins_in_hand": _has(IN_HAND) & _has(WON),
-    "games_opening": _has(OPENING), "wins_opening": _has(OPENING) & _has(WON),
-    "games_drawn_later": _has(DRAWN_LATER), "wins_drawn_later": _has(DRAWN_LATER) & _has(WON),
-    "games_drawn": _has(DRAWN), "wins_when_drawn": _has(DRAWN) & _has(WON),
-    "games_played": _has(PLAYED), "wins_played": _has(PLAYED) & _has(WON),
-    "games_played_in_hand": _has(IN_HAND) & _has(PLAYED),
-    "games_playable": _has(PLAYABLE), "games_played_when_playable": _has(PLAYABLE) & _has(PLAYED),
-    "n_turn_played": _has(TURN_PLAYED),
-}
+CARD_COUNTED = {name: (numpy.arange(card_tally.PATTERNS) & flags) == flags
+                for name, flags in card_tally.COUNTED_FLAGS.items()}
 """The card counts that count rows: the patterns each counts."""
 
-CARD_RATE_PATTERNS = {
-    "gih": (_has(IN_HAND), _has(IN_HAND) & _has(WON)),
-    "played": (_has(PLAYED), _has(PLAYED) & _has(WON)),
-    "play": (_has(IN_HAND), _has(IN_HAND) & _has(PLAYED)),
-    "playable": (_has(PLAYABLE), _has(PLAYABLE) & _has(PLAYED)),
-}
-"""``analytics.views.CARD_RATES`` as patterns: the seat-games each rate counts and, of them, its "wins"."""
 
-_RATE_FLAGS = [flags[:_RATE_PATTERNS].astype(numpy.int64) for pair in CARD_RATE_PATTERNS.values() for flags in pair]
-"""For each rate pattern, the n and w of each rate (in ``CARD_RATE_PATTERNS`` order)."""
+def _column_bytes(values: numpy.ndarray, dtype: str) -> bytes:
+    """``values`` as little-endian bytes of ``dtype``, for ``simcore.card_tally``."""
+    return numpy.ascontiguousarray(values, dtype=dtype).tobytes()
 
 
-def _packed_rate_flags(bits: int) -> numpy.ndarray:
-    """For each rate pattern, its ``_RATE_FLAGS`` packed ``bits`` apart into one number:
-    summed over a group of fewer than 2**bits rows, each field is the group's count."""
-    return sum((flags << (bits * field) for field, flags in enumerate(_RATE_FLAGS)), numpy.zeros(_RATE_PATTERNS,
-                                                                                                  numpy.int64))
+def _card_rows(shard: _Shard, card: _Coded) -> CardRows:
+    """The ``cards`` columns the card views read, as ``simcore.card_tally`` reads
+    them (a counter the game does not have is 0, and a flag that needs it is
+    false, as NULL is in the SQL's filters; ``analytics.views._card_rows``)."""
+    cards, game = shard.cards, _game_positions(shard)
+    if len(game) > 1 and bool((game[1:] < game[:-1]).any()):
+        # The tally reads a game's rows together; a shard task's rows come so already.
+        order = numpy.argsort(game, kind="stable")
+        cards, game, card = cards.take(order), game[order], _Coded(card.names, card.codes[order])
+    present = set(cards.column_names)
+    rows = cards.num_rows
+
+    def counter(name: str) -> bytes:
+        values = _numbers(cards.column(name)) if name in present else numpy.zeros(rows, numpy.int16)
+        return _column_bytes(values, "<i2")
+
+    return CardRows(
+        rows, _column_bytes(game, "<i4"), _column_bytes(cards.column("seat").to_numpy(), "<i2"),
+        _column_bytes(card.codes, "<i4"), counter("drawn"), counter("in_opening_hand"), counter("played"),
+        counter("playable"), _column_bytes(_numbers(cards.column("first_played_turn"), fill=-1), "<i2"),
+        _column_bytes(cards.column("won").to_numpy(zero_copy_only=False), "<i2"),
+        _column_bytes(shard.agent.reshape(-1), "<i2"), shard.n_seats, max(len(card.names), 1),
+        len(shard.agents.names), bool(present & {"drawn", "in_opening_hand"}),
+        {"drawn", "in_opening_hand"} <= present, "played" in present)
 
 
-@dataclass(frozen=True)
-class _Groups:
-    """Rows gathered into per-game groups whose rows share an output key: ``of_row``
-    numbers each row's group and ``key`` is each group's key; ``of_row`` is None
-    when every row is a group of its own (then ``key`` is the rows' keys)."""
-
-    of_row: numpy.ndarray | None
-    key: numpy.ndarray
-    count: int
-    largest: int
-    """The rows of the largest group."""
-
-    @classmethod
-    def singles(cls, keys: numpy.ndarray) -> _Groups:
-        """Every row its own group."""
-        return cls(None, keys, len(keys), 1)
-
-    @classmethod
-    def runs(cls, order: numpy.ndarray, ids: numpy.ndarray, keys: numpy.ndarray) -> _Groups:
-        """The rows of equal ``ids``, given an ``order`` of the rows in which equal ids are adjacent."""
-        ordered = ids[order]
-        starts = numpy.ones(len(ordered), dtype=numpy.bool_)
-        numpy.not_equal(ordered[1:], ordered[:-1], out=starts[1:])
-        of_row = numpy.empty(len(ordered), dtype=numpy.int64)
-        of_row[order] = numpy.cumsum(starts) - 1
-        first_rows = numpy.flatnonzero(starts)
-        largest = int(numpy.diff(first_rows, append=len(ordered)).max()) if len(first_rows) else 0
-        return cls(of_row, keys[order[starts]], len(first_rows), largest)
-
-    @classmethod
-    def numbered(cls, ids: numpy.ndarray, keys: numpy.ndarray) -> _Groups:
-        """The rows of equal ``ids``, numbered ``0 .. len(keys) - 1`` already: group
-        ``i`` has key ``keys[i]`` (a number no row holds is an empty group)."""
-        return cls(ids, keys, len(keys), int(numpy.bincount(ids, minlength=len(keys)).max()) if len(ids) else 0)
-
-    def totals(self, values: numpy.ndarray) -> numpy.ndarray:
-        """``values`` summed per group."""
-        if self.of_row is None:
-            return values
-        return numpy.bincount(self.of_row, weights=values, minlength=self.count).astype(numpy.int64)
+def _game_positions(shard: _Shard) -> numpy.ndarray:
+    """Each card row's game as its position in ``games`` (a shard's games are consecutive)."""
+    game_index = shard.cards.column("game_index").to_numpy()
+    first = int(shard.game_index[0])
+    if int(shard.game_index[-1]) - first == shard.n_games - 1:
+        return game_index - first
+    return numpy.searchsorted(shard.game_index, game_index)
 
 
-NUMBERED_GROUPS_PER_ROW = 2
-"""When a shard's possible per-game card groups (games x agent slots x cards) are at
-most this many per card row, the groups are numbered by that product directly
-(Divvy, Ring of Chaos, Theseus); otherwise (Party Wanted's 273 cards, about 25
-rows a game) its rows are sorted into groups."""
-
-
-class _CardColumns:
-    """The ``cards`` columns the card views read, as numpy arrays of the whole shard
-    (a counter the game does not have is 0, and a flag that needs it is false, as
-    NULL is in the SQL's filters; ``analytics.views._card_rows``)."""
-
-    def __init__(self, shard: _Shard) -> None:
-        cards = shard.cards
-        present = set(cards.column_names)
-        rows = cards.num_rows
-
-        def counter(name: str) -> numpy.ndarray:
-            return _numbers(cards.column(name)) if name in present else numpy.zeros(rows, numpy.int16)
-
-        self.drawn, self.opening, self.played, self.playable = (
-            counter(name) for name in ("drawn", "in_opening_hand", "played", "playable"))
-        self.counts_hand = bool(present & {"drawn", "in_opening_hand"})
-        self.counts_later = {"drawn", "in_opening_hand"} <= present
-        self.counts_played = "played" in present
-        first_played = cards.column("first_played_turn")
-        self.first_played = _numbers(first_played)
-        self.has_first_played = (first_played.is_valid().to_numpy(zero_copy_only=False) if first_played.null_count
-                                 else numpy.ones(rows, numpy.bool_))
-        self.won = cards.column("won").to_numpy()
-        self.card = _coded(cards.column("card"))
-        self.n_cards = max(len(self.card.names), 1)
-        self.n_keys = len(shard.agents.names) * self.n_cards
-        self.game = self._game_positions(shard)
-        self.seat = cards.column("seat").to_numpy()
-        turns = self.first_played[(self.played > 0 if self.counts_played else self.has_first_played)
-                                  & self.has_first_played]
-        self.first_turn = int(turns.min()) if len(turns) else 0
-        self.n_turns = int(turns.max()) - self.first_turn + 1 if len(turns) else 1
-
-    @staticmethod
-    def _game_positions(shard: _Shard) -> numpy.ndarray:
-        """Each row's game as its position in ``games`` (a shard's games are consecutive)."""
-        game_index = shard.cards.column("game_index").to_numpy()
-        first = int(shard.game_index[0])
-        if int(shard.game_index[-1]) - first == shard.n_games - 1:
-            return game_index - first
-        return numpy.searchsorted(shard.game_index, game_index)
-
-
-class _CardRows:
-    """The ``cards`` rows as the card views count them: each row's pattern of
-    flags, key (agent, card) and per-game group (game, agent, card)."""
-
-    def __init__(self, shard: _Shard, columns: _CardColumns) -> None:
-        rows = shard.cards.num_rows
-        drawn, opening = columns.drawn, columns.opening
-        self.drawn, self.played, self.playable, self.won = drawn, columns.played, columns.playable, columns.won
-        self.first_played = columns.first_played
-        has_first_played = columns.has_first_played
-        in_hand = (drawn > 0) | (opening > 0) if columns.counts_hand else numpy.ones(rows, numpy.bool_)
-        drawn_later = drawn > opening if columns.counts_later else numpy.zeros(rows, numpy.bool_)
-        was_played = self.played > 0 if columns.counts_played else has_first_played
-        self.turn_played = was_played & has_first_played
-        pattern = numpy.zeros(rows, dtype=numpy.uint8)
-        for bit, values in enumerate((in_hand, self.won, was_played, self.playable > 0, opening > 0, drawn_later,
-                                      drawn > 0, self.turn_played)):
-            pattern |= values.view(numpy.uint8) << numpy.uint8(bit)
-        self.pattern = pattern
-
-        n_cards, seats, n_turns = columns.n_cards, shard.n_seats, columns.n_turns
-        card, game, seat = columns.card.codes, columns.game, columns.seat
-        # A game's per-card group is (agent, card): the seats of one agent are one
-        # cluster, numbered here by the agent's first seat in the game. Then the groups
-        # of a game follow the order of its rows (seat, then card) when every seat has
-        # its own agent. (With one agent at every seat, or every seat its own agent, no
-        # row needs a lookup of its seat's agent.)
-        first_seat = (shard.agent[:, :, None] == shard.agent[:, None, :]).argmax(axis=2)
-        if len(shard.agents.names) == 1:
-            self.key, group_seat, slots = card, numpy.zeros(1, numpy.int64), 1
-        elif (first_seat == numpy.arange(seats)).all():
-            self.key, group_seat, slots = shard.agent.reshape(-1)[game * seats + seat] * n_cards + card, seat, seats
-        else:
-            player = game * seats + seat
-            self.key = shard.agent.reshape(-1)[player] * n_cards + card
-            group_seat, slots = first_seat.reshape(-1)[player], seats
-        self.group = (game * slots + group_seat) * n_cards + card
-        # The first turn played of each row played, after the shard's first.
-        self.turns_played = self.first_played[self.turn_played].astype(numpy.int64) - columns.first_turn
-        self.n_turns = n_turns
-        if rows < 2 or bool(numpy.all(self.group[1:] > self.group[:-1])):
-            self.groups = _Groups.singles(self.key)
-        elif shard.n_games * slots * n_cards <= NUMBERED_GROUPS_PER_ROW * rows:
-            # Few possible groups: numbered by (game, slot, card) itself, no sorting; the
-            # key of each (the numbers of slots that hold no first seat stay empty).
-            slot_agents = shard.agent[:, :slots] if slots > 1 else numpy.zeros((shard.n_games, 1), numpy.int64)
-            keys_of = (slot_agents[:, :, None] * n_cards + numpy.arange(n_cards)).reshape(-1)
-            self.groups = _Groups.numbered(self.group, keys_of)
-        else:
-            self.groups = _Groups.runs(numpy.argsort(self.group, kind="stable"), self.group, self.key)
-
-    def turn_groups(self, keys: numpy.ndarray) -> _Groups:
-        """The per-game groups of the rows played (``turn_played``) split by their first
-        turn played, with ``keys``."""
-        if self.groups.of_row is None:
-            return _Groups.singles(keys)
-        ids = self.group[self.turn_played] * self.n_turns + self.turns_played
-        if len(ids) < 2 or bool(numpy.all(ids[1:] > ids[:-1])):
-            return _Groups.singles(keys)
-        return _Groups.runs(numpy.argsort(ids, kind="stable"), ids, keys)
-
-
-def _card_sums(rows: _CardRows, n_keys: int) -> dict[str, numpy.ndarray]:
-    """The ``card_counts`` sums per key (``rows``: how many rows)."""
-    keys, groups = rows.key, rows.groups
-    patterns = _histogram(keys, n_keys, rows.pattern, len(_PATTERNS))
-    sums = {name: patterns @ counted for name, counted in CARD_COUNTED.items()}
-    sums["rows"] = patterns.sum(axis=1)
-    sums.update(_sums(keys, n_keys, times_drawn=rows.drawn, times_played=rows.played, times_playable=rows.playable,
-                      sum_turn_played=numpy.where(rows.turn_played, rows.first_played, 0)))
-    if groups.of_row is None:  # every row a group: the per-game counts are the rows' flags
-        clustered = {prefix: _cluster_sums(prefix, patterns, n.astype(numpy.int64), w.astype(numpy.int64))
-                     for prefix, (n, w) in CARD_RATE_PATTERNS.items()}
-    else:
-        # Every rate's n and w of each group at once: the rows' rate flags packed into one number, summed.
-        bits = groups.largest.bit_length()  # sums up to 2**52 stay exact in bincount's float weights
-        if bits * len(_RATE_FLAGS) > 52:
-            raise ValueError(f"a per-game card group of {groups.largest} rows: too many to count")
-        packed = groups.totals(_packed_rate_flags(bits)[rows.pattern & (_RATE_PATTERNS - 1)])
-
-        def field(index: int) -> numpy.ndarray:
-            return (packed >> (bits * index)) & ((1 << bits) - 1)
-
-        clustered = {prefix: _cluster_sums(prefix, *_pairs(groups.key, n_keys, field(2 * index), field(2 * index + 1)))
-                     for index, prefix in enumerate(CARD_RATE_PATTERNS)}
-    for prefix, sums_of_rate in clustered.items():
-        sums.update({name: values for name, values in sums_of_rate.items() if name.startswith(prefix)})
-    return sums
-
-
-def _card_turn_sums(rows: _CardRows, n_keys: int) -> dict[str, numpy.ndarray]:
-    """The ``card_turn_counts`` sums per (key, first turn played)."""
-    n_turns = rows.n_turns
-    keys = rows.key[rows.turn_played] * n_turns + rows.turns_played
-    groups = rows.turn_groups(keys)
-    won = rows.won[rows.turn_played].astype(numpy.int64)
-    if groups.of_row is None:  # every row a group: one seat-game played, won or not
-        cells = _histogram(keys, n_keys * n_turns, won, 2)
-        sums = _cluster_sums("played", cells, numpy.array([1, 1]), numpy.array([0, 1]))
-    else:
-        sums = _cluster_sums("played", *_pairs(groups.key, n_keys * n_turns,
-                                                groups.totals(numpy.ones(len(keys), numpy.int64)),
-                                                groups.totals(won)))
-    sums["games_played"], sums["wins_played"] = sums.pop("n"), sums.pop("w")
-    return sums
+def _int64s(buffer: bytes, width: int) -> numpy.ndarray:
+    """A ``simcore.card_tally`` buffer as a matrix of ``width`` columns."""
+    return numpy.frombuffer(buffer, dtype="<i8").reshape(-1, width)
 
 
 def _card_views(shard: _Shard) -> dict[str, pa.Table]:
-    """``card_counts`` and ``card_turn_counts``."""
-    columns = _CardColumns(shard)
-    n_keys, n_cards, n_turns = columns.n_keys, columns.n_cards, columns.n_turns
-    rows = _CardRows(shard, columns)
-    card_sums, turn_sums = _card_sums(rows, n_keys), _card_turn_sums(rows, n_keys)
-    present = numpy.flatnonzero(card_sums["rows"])
+    """``card_counts`` and ``card_turn_counts``, from the sums of ``simcore.card_tally``."""
+    card = _coded(shard.cards.column("card"))
+    n_cards = max(len(card.names), 1)
+    tally = tally_card_rows(_card_rows(shard, card))
+    patterns = _int64s(tally.patterns, card_tally.PATTERNS)
+    sums = {name: patterns @ counted for name, counted in CARD_COUNTED.items()}
+    key_sums = _int64s(tally.key_sums, len(card_tally.KEY_SUM_NAMES))
+    sums.update({name: key_sums[:, column] for column, name in enumerate(card_tally.KEY_SUM_NAMES)})
+    # Each rate's groups by (n, w): analytics.views._cluster_sums' sums over them.
+    groups = numpy.frombuffer(tally.rate_groups, dtype="<i8").reshape(-1, len(card_tally.RATES), tally.side,
+                                                                       tally.side)
+    counted = numpy.arange(tally.side)
+    for index, rate in enumerate(card_tally.RATES):
+        cells = groups[:, index]
+        sums[f"{rate}_clusters"] = cells.sum(axis=(1, 2))
+        sums[f"{rate}_n_sq"] = cells.sum(axis=2) @ (counted * counted)
+        sums[f"{rate}_w_sq"] = cells.sum(axis=1) @ (counted * counted)
+        sums[f"{rate}_nw"] = numpy.einsum("kij,i,j->k", cells, counted, counted)
+    present = numpy.flatnonzero(patterns.sum(axis=1))
     card_counts = _table("card_counts", shard, {
-        "agent": shard.agents.decode(present // n_cards), "card": columns.card.decode(present % n_cards)},
-        {name: card_sums[name][present] for name in COUNT_VIEWS["card_counts"][1]})
-    present = numpy.flatnonzero(turn_sums["games_played"])
-    card_key = present // n_turns
+        "agent": shard.agents.decode(present // n_cards), "card": card.decode(present % n_cards)},
+        {name: sums[name][present] for name in COUNT_VIEWS["card_counts"][1]})
+    turn_sums = _int64s(tally.turn_sums, len(card_tally.TURN_SUMS))
+    present = numpy.flatnonzero(turn_sums[:, 0])
+    card_key = present // tally.n_turns
     card_turn_counts = _table("card_turn_counts", shard, {
-        "agent": shard.agents.decode(card_key // n_cards), "card": columns.card.decode(card_key % n_cards),
-        "first_played_turn": present % n_turns + columns.first_turn},
-        {name: turn_sums[name][present] for name in COUNT_VIEWS["card_turn_counts"][1]})
+        "agent": shard.agents.decode(card_key // n_cards), "card": card.decode(card_key % n_cards),
+        "first_played_turn": present % tally.n_turns},
+        {name: turn_sums[present, column] for column, name in enumerate(card_tally.TURN_SUMS)})
     return {"card_counts": card_counts, "card_turn_counts": card_turn_counts}
 
 

@@ -16,7 +16,6 @@ from analytics.views import COUNT_VIEWS
 from experiments.spec import BASELINE, ExperimentSpec, Shard, Variant
 from simcore.agents.registry import parse_agent_spec
 from simcore.registry import get_game
-from workers import counts
 from workers.counts import COUNTS_FORMAT, count_schema, count_shard
 from workers.integrity import sha256_of
 from workers.schemas import TABLES
@@ -69,16 +68,16 @@ def test_the_counts_of_a_shard_are_the_count_views_sql_over_its_files_for_every_
 
 @pytest.mark.parametrize(("game_id", "agents", "n_players", "games"), [LINEUPS[0], LINEUPS[-1]],
                          ids=["divvy-random-2p", "ring_of_chaos-random-heuristic-3p"])
-def test_card_groups_found_by_sorting_count_as_the_numbered_ones(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game_id: str, agents: tuple[str, ...], n_players: int,
-        games: int) -> None:
+def test_card_rows_out_of_game_order_count_as_the_rows_in_order(
+        game_id: str, agents: tuple[str, ...], n_players: int, games: int) -> None:
     spec = _spec(game_id, agents, n_players, games)
-    shard = Shard(BASELINE, n_players, 0, games)
-    tables = record_shard(spec, shard)
-    numbered = count_shard(tables)
-    monkeypatch.setattr(counts, "NUMBERED_GROUPS_PER_ROW", 0)  # every shard's rows sorted into groups
-    assert count_shard(tables) == numbered
-    assert numbered["card_counts"].equals(_sql_counts(spec, shard, tmp_path)["card_counts"])
+    tables = record_shard(spec, Shard(BASELINE, n_players, 0, games))
+    in_order = count_shard(tables)
+    cards = tables["cards"]
+    # The tally gathers a game's groups while its rows come one after another:
+    # every game's first seat, then every game's second... splits each game's rows.
+    by_seat = sorted(range(cards.num_rows), key=cards.column("seat").to_pylist().__getitem__)
+    assert count_shard({**tables, "cards": cards.take(pa.array(by_seat))}) == in_order
 
 
 def test_the_counts_add_up_to_the_rows_they_count() -> None:
