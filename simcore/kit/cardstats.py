@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import final
 
 from librt.strings import BytesWriter
-from librt.vecs import vec
+from librt.vecs import append, vec
 from mypy_extensions import i64
 
 from simcore.api import CardColumns, append_int16
@@ -111,19 +111,23 @@ class CardStats:
         seat: i64
         card: i64
         counter: i64
+        touched = vec[i64]()
         for seat in range(self.n_seats):
             base: i64 = seat * n_counters * n_cards
+            touched = touched[:0]
             for card in range(n_cards):
-                touched = False
                 for offset in row_offsets:
                     if counts[base + offset + card]:
-                        touched = True
+                        touched = append(touched, card)
                         break
-                if not touched:
-                    continue
+            # Column by column: each buffer is looked up once per seat, not once per value.
+            for card in touched:
                 append_int16(seat_buffer, seat)
                 append_int16(card_buffer, card)
                 append_int16(copies_buffer, copy_counts[card])
-                for counter in range(n_counters):
-                    append_int16(counter_buffers[counter], counts[base + counter * n_cards + card])
                 append_int16(first_played_buffer, first_played[seat * n_cards + card])
+            for counter in range(n_counters):
+                buffer = counter_buffers[counter]
+                counter_base = base + counter * n_cards
+                for card in touched:
+                    append_int16(buffer, counts[counter_base + card])
