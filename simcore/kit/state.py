@@ -29,11 +29,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mypy_extensions import mypyc_attr
+from librt.vecs import vec
+from mypy_extensions import i64, mypyc_attr
 
 from simcore.api import GameState, TraceSink
 from simcore.kit.cardstats import CardStats
 from simcore.kit.decisions import NO_CHOICE, Decisions, Task
+from simcore.kit.vectors import filled
 from simcore.kit.zones import Zone, clone_zones, observe_zones, resample_zones
 from simcore.rng import Generator
 
@@ -45,8 +47,8 @@ class KitState(GameState):
     rng: Generator
     trace: TraceSink | None
     zones: list[Zone]
-    numbers: list[int]
-    seat_numbers: list[int]
+    numbers: vec[i64]
+    seat_numbers: vec[i64]
     n_seat_numbers: int
     decisions: Decisions
     stats: CardStats
@@ -60,9 +62,9 @@ class KitState(GameState):
         self.rng = rng
         self.trace = trace
         self.zones = []
-        self.numbers = [0] * n_numbers
+        self.numbers = filled(0, n_numbers)
         self.n_seat_numbers = n_seat_numbers
-        self.seat_numbers = [0] * (n_players * n_seat_numbers)
+        self.seat_numbers = filled(0, n_players * n_seat_numbers)
         self.decisions = Decisions(n_players)
         self.stats = stats
         self.over = False

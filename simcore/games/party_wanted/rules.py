@@ -548,7 +548,7 @@ class PartyState(KitState):
     def enemy_cards(self) -> list[int]:
         """The cards of the enemies in the fight, in enemy order."""
         base = ENEMY_NUMBERS + ENEMY_CARD * self.max_enemies
-        return self.numbers[base:base + self.numbers[ENEMY_COUNT]]
+        return list(self.numbers[base:base + self.numbers[ENEMY_COUNT]])
 
     def in_combat(self) -> bool:
         """Whether a combat is under way."""

@@ -402,7 +402,7 @@ class RingState(KitState):
     def statuses(self, seat: int) -> list[int]:
         """The four Heroes' statuses of ``seat``, by class (a copy)."""
         base = seat * SEAT_NUMBERS + HEROES
-        return self.seat_numbers[base:base + 4]
+        return list(self.seat_numbers[base:base + 4])
 
     def occupant(self, space: int) -> int:
         """The seat standing on ``space``, -1 for none."""

@@ -35,7 +35,8 @@ def test_everyone_shares_rank_one_and_the_bosses_killed_as_score() -> None:
 
 def test_the_games_columns_describe_the_run() -> None:
     state = party("wizard,fighter")
-    state.numbers[BOSS_KILLS:BOSS_KILLS + 4] = [1, 1, 0, 0]
+    state.numbers[BOSS_KILLS] = state.numbers[BOSS_KILLS + 1] = 1
+    state.numbers[BOSS_KILLS + 2] = state.numbers[BOSS_KILLS + 3] = 0
     set_number(state, LEVEL, 3)
     state._kill_hero(1)
     reask(state)
