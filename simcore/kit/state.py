@@ -132,7 +132,7 @@ class KitState(GameState):
     def run(self) -> None:
         """Perform tasks until a question is asked or the game is over."""
         decisions = self.decisions
-        while not decisions.waiting and not self.over and decisions.stack:
+        while not decisions.waiting and not self.over and decisions.stack.size > 0:
             self.perform(decisions.stack.pop(), NO_CHOICE)
         if self.over:
             self.current_player = -1

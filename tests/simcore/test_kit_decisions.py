@@ -11,6 +11,7 @@ from simcore.kit.decisions import (
     Decisions,
     Task,
     TaskKinds,
+    TaskStack,
     action_code,
     action_value,
 )
@@ -76,4 +77,22 @@ def test_the_stack_runs_last_pushed_first_and_a_copy_is_independent() -> None:
     assert decisions.stack.pop().kind == 1
     assert copy.waiting and copy.choices == [4, 5] and len(copy.stack) == 2
     copy.drop(lambda task: task.seat != 1)
-    assert [task.kind for task in copy.stack] == [0]
+    assert [task.kind for task in copy.stack.tasks()] == [0]
+
+
+def test_a_task_stack_reuses_its_slots_and_refuses_to_pop_when_empty() -> None:
+    stack = TaskStack()
+    stack.append(Task(0, 0))
+    assert stack.pop().kind == 0 and len(stack) == 0 and stack.tasks() == []
+    # The slot of the task done is reused: the stack holds only what is pending.
+    stack.append(Task(1, 0))
+    stack.append(Task(2, 0))
+    assert [task.kind for task in stack.tasks()] == [1, 2] and len(stack.slots) == 2
+    assert stack.pop().kind == 2 and stack.pop().kind == 1
+    with pytest.raises(IndexError, match="pop from an empty task stack"):
+        stack.pop()
+    stack.replace([Task(3, 0), Task(4, 0)])
+    stack.clear()
+    assert len(stack) == 0
+    stack.append(Task(5, 1))
+    assert [task.kind for task in stack.tasks()] == [5]

@@ -1141,7 +1141,7 @@ class PartyState(KitState):
     def pending_outside_damage(self) -> tuple[int, int, bool]:
         """(seat, amount, whole party) of the damage outside combat waiting
         for the item window to close; (-1, 0, False) if none."""
-        for task in reversed(self.decisions.stack):
+        for task in reversed(self.decisions.stack.tasks()):
             if task.kind == DAMAGE:
                 return task.seat, task.a, task.b == 1
         return -1, 0, False

@@ -237,7 +237,7 @@ def reveal(state: PartyState, slot: int) -> None:
 
 def start(state: PartyState, task: Task) -> None:
     """Forget the pending steps, do ``task`` (then a new turn) and run to the next question."""
-    state.decisions.stack[:] = [Task(START_TURN, -1), task]
+    state.decisions.stack.replace([Task(START_TURN, -1), task])
     state.decisions.waiting = False
     state.run()
 
@@ -252,7 +252,7 @@ def fight(state: PartyState, enemies: Sequence[str], kind: int = -1) -> None:
         kind = ENEMY_BOSS if config.kinds[cards[0]] == 9 else ENEMY_MONSTER
     if kind == ENEMY_MONSTER:
         state.zones[FIGHTING_MONSTERS].extend(cards)
-    state.decisions.stack[:] = [Task(START_TURN, -1)]
+    state.decisions.stack.replace([Task(START_TURN, -1)])
     state.decisions.waiting = False
     state._start_combat(cards, kind)
     state.run()

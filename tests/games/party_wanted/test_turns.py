@@ -161,7 +161,7 @@ def test_draws_of_several_cards_are_resolved_one_by_one() -> None:
     answer(state, 1)
     held = zone(state, 0, ITEMS_HELD)
     assert held[0] == chosen and len(held) == 2  # the chosen first, the last one by itself
-    assert RESOLVE_ITEM not in [task.kind for task in state.decisions.stack]
+    assert RESOLVE_ITEM not in [task.kind for task in state.decisions.stack.tasks()]
     assert state.config.uses[cid("wandering_monster")] == INSTANT
     assert any(p == P_FIGHT for p, _ in state.config.effects[cid("wandering_monster")])
 
