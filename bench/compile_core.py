@@ -121,7 +121,11 @@ def main(paths: list[str]) -> int:
 
     jobs = int(os.environ.get("CARDLAB_BUILD_JOBS") or os.cpu_count() or 1)
     _compile_in_parallel(jobs)
-    extensions = mypycify(paths, opt_level=opt_level, debug_level=debug_level, multi_file=True)
+    # mypyc's type check keeps its own cache: `make test` runs this build beside
+    # `mypy` (make -j2), and both writing one .mypy_cache made mypy crash with an
+    # INTERNAL ERROR once in a fresh-clone rehearsal.
+    mypy_cache = ["--cache-dir", str(PROJECT_ROOT / "build" / "mypyc-cache")]
+    extensions = mypycify([*mypy_cache, *paths], opt_level=opt_level, debug_level=debug_level, multi_file=True)
     setup(name="cardlab_compiled_core", ext_modules=extensions, script_args=["build_ext", "--inplace"])
     if entry is not None:
         suffix = sysconfig.get_config_var("EXT_SUFFIX")

@@ -59,7 +59,7 @@ COUNTED_FLAGS: Final = {
 
 RATES: Final = ("gih", "played", "play", "playable")
 """The clustered rates (``analytics.views.CARD_RATES``), in this order: a
-rate's seat-games and "wins" are its pattern flags (``rate_flags``)."""
+rate's seat-games and "wins" are its pattern flags (``packed_rate_flags``)."""
 
 KEY_SUM_NAMES: Final = ("times_drawn", "times_played", "times_playable", "sum_turn_played")
 """The sums kept per key, in this order."""
