@@ -482,8 +482,10 @@ class RingState(KitState):
         power_offered = False
         seen = 0  # a bit per card id already counted at this step
         cards: list[int] = []
+        # The list play_game passes, iterated natively (any other sequence copied).
+        actions: list[int] = legal_actions if isinstance(legal_actions, list) else list(legal_actions)
         if kind == K_MAIN:
-            for action in legal_actions:
+            for action in actions:
                 if PLAY_AS_RANGED.matches(action):
                     cards.append(hand[PLAY_AS_RANGED.value(action)])
                     power_offered = True
@@ -492,10 +494,10 @@ class RingState(KitState):
                 elif action == DEFENDERS_POWER or STEAL_CARD.matches(action):
                     power_offered = True
         elif kind in (K_COUNTER, K_SACRIFICE, K_CHAOS_OFFER, K_SAVAGE_MORE):
-            for action in legal_actions:
+            for action in actions:
                 if action != PASS:
                     cards.append(hand[HAND_POSITION.value(action)])
-        elif kind == K_HELL_OFFER and NEGATE.encode() in legal_actions:
+        elif kind == K_HELL_OFFER and NEGATE.encode() in actions:
             cards = list(hand)
             power_offered = True
         if not cards and not power_offered:
@@ -712,12 +714,16 @@ class RingState(KitState):
         choices = [END_TURN]
         numbers = self.numbers
         holder = numbers[RING_HOLDER]
+        # Plain loops, not extend(generator): a generator is an object per call in the compiled core.
         if not numbers[USED_MOVE]:
-            choices.extend(MOVE.encode(space) for space in self.move_destinations(seat))
+            for space in self.move_destinations(seat):
+                choices.append(MOVE.encode(space))
         if not numbers[USED_ATTACK]:
             choices.append(DRAW_CARD)
             if self.power(seat) == DEN_OF_THIEVES:
-                choices.extend(STEAL_CARD.encode(other) for other in self.others_alive(seat) if self.hand(other))
+                for other in self.others_alive(seat):
+                    if self.hand(other):
+                        choices.append(STEAL_CARD.encode(other))
         if not numbers[USED_BONUS]:
             if holder < 0 and numbers[RING_SPACE] == self.position(seat):
                 choices.append(PICK_UP_RING)
@@ -736,13 +742,14 @@ class RingState(KitState):
                 has_distant = True
         slots = self.config.card_slots
         open_slots = (not numbers[USED_MOVE], not numbers[USED_ATTACK], not numbers[USED_BONUS], False, False)
-        for position in self.distinct_positions(seat):
+        positions = self.distinct_positions(seat)
+        for position in positions:
             card = hand[position]
             if open_slots[slots[card]] and self.can_play(seat, card, has_adjacent, has_distant):
                 choices.append(PLAY.encode(position))
         if not numbers[USED_ATTACK] and self.power(seat) == DEATH_FROM_ABOVE and has_distant:
             any_class = self.config.death_from_above_dead_classes
-            for position in self.distinct_positions(seat):
+            for position in positions:
                 card = hand[position]
                 if slots[card] == ATTACK_SLOT and (any_class or self.can_use_class(seat, card)):
                     choices.append(PLAY_AS_RANGED.encode(position))
