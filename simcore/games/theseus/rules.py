@@ -41,6 +41,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from mypy_extensions import i64
+
 from simcore.api import CardColumns, GameInfo, TraceSink
 from simcore.effects import Choice, Integer, Vocabulary
 from simcore.kit.cardstats import CardStats
@@ -193,6 +195,9 @@ _ROW_COUNTERS: Final = (_EXPLORED, _RECRUITED, _SUBJUGATED, _EXILED, _USED, _DRA
 """A (seat, card) gets a row when the seat did something with the card, could use it, or scores its end effect."""
 
 DATA_FILE = Path(__file__).with_name("cards.toml")
+
+MOST_CARD_TYPES: Final = 63
+"""The most card types a game may have: ``note_offered`` counts a step's card types as bits of one machine integer."""
 
 INFO = GameInfo(
     id="theseus",
@@ -383,6 +388,8 @@ def compile_config(parameters: Mapping[str, Any]) -> TheseusConfig:
         use_stack.append(tuple(reversed(use_sequence(icon, primitives, multi_explore))))
         end_effects.append(parse_end(card["end"], f"{path}.end"))
         counts_from.append(tuple(area in areas and area not in silenced for area in AREA_NAMES))
+    require(len(names) <= MOST_CARD_TYPES, "cards",
+            f"expected at most {MOST_CARD_TYPES} card types (a step counts them in a 64-bit mask)")
     starting = []
     for name in rules["starting_party"]:
         require(name in names, "rules.starting_party", f"expected card names, got unknown {name!r}")
@@ -696,12 +703,12 @@ class TheseusState(KitState):
         # A typed list indexed natively (play_game passes the list asked), and
         # the card types counted as a bit mask: no list or generic iteration per step.
         actions: list[int] = legal_actions if isinstance(legal_actions, list) else list(legal_actions)
-        counted = 0
+        counted: i64 = 0  # at most MOST_CARD_TYPES types: machine-integer shifts
         for index in range(len(actions)):
             action = actions[index]
             if not PARTY_POSITION.matches(action):
                 break  # ``main_choices`` lists the Party positions first
-            card = card_of[party[PARTY_POSITION.value(action)]]
+            card: i64 = card_of[party[PARTY_POSITION.value(action)]]
             if not counted >> card & 1:
                 counted |= 1 << card
                 counts[playable + card] += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from typing import Any
 
@@ -17,6 +18,7 @@ from simcore.games.theseus.rules import (
     END_PER_ICON,
     END_PER_RANK,
     END_VP,
+    MOST_CARD_TYPES,
     RECRUIT_ICON,
     STEP_DRAW,
     STEP_EXPLORE,
@@ -28,6 +30,7 @@ from simcore.games.theseus.rules import (
     TASKS,
     USE_EFFECTS,
     TheseusState,
+    compile_config,
     parse_end,
     parse_use,
 )
@@ -141,6 +144,19 @@ def test_rank_decks_without_a_rank_six_card_are_an_error_naming_the_cards() -> N
     with pytest.raises(ParameterError) as raised:
         configured(overrides)
     assert raised.value.path == "cards"
+
+
+def test_more_card_types_than_a_step_can_count_are_an_error_naming_the_cards() -> None:
+    parameters = copy.deepcopy(GAME.default_parameters())
+    cards = parameters["cards"]
+    for index in range(MOST_CARD_TYPES + 1 - len(cards)):
+        cards[f"minotaur_{index}"] = dict(cards["minotaur"])
+    assert len(cards) == MOST_CARD_TYPES + 1
+    with pytest.raises(ParameterError) as raised:
+        compile_config(parameters)
+    assert raised.value.path == "cards" and f"at most {MOST_CARD_TYPES} card types" in str(raised.value)
+    del cards["minotaur_0"]  # one fewer: accepted
+    assert len(compile_config(parameters).names) == MOST_CARD_TYPES
 
 
 def test_an_empty_middle_rank_deck_is_skipped() -> None:
