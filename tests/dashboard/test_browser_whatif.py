@@ -45,10 +45,21 @@ def launching_dashboard(tmp_path: Path) -> Iterator[tuple[str, Path]]:
         process.wait(timeout=30)
 
 
+def until_true(browser: Browser, script: str, timeout: float = 30) -> bool:
+    """Evaluate ``script`` until it gives true (False after ``timeout`` seconds): after an
+    answer, Streamlit may still be redrawing the form when its status widget has gone."""
+    deadline = time.monotonic() + timeout
+    while not browser.evaluate(script):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.3)
+    return True
+
+
 def type_into(browser: Browser, label: str, text: str, then: str) -> None:
     """Type ``text`` into the input whose aria-label is ``label`` (replacing what it holds), press
     Enter, and wait until the page shows ``then``."""
-    found = browser.evaluate(f"""(() => {{
+    found = until_true(browser, f"""(() => {{
         const box = document.querySelector('input[aria-label={json.dumps(label)}]');
         if (!box) return false;
         box.focus(); box.select(); return true; }})()""")
@@ -62,7 +73,7 @@ def type_into(browser: Browser, label: str, text: str, then: str) -> None:
 
 def click(browser: Browser, text: str, then: str | tuple[str, ...]) -> None:
     """Click the button that says ``text`` and wait until the page shows ``then`` (or one of several)."""
-    clicked = browser.evaluate(f"""(() => {{
+    clicked = until_true(browser, f"""(() => {{
         const button = [...document.querySelectorAll('button')].find(b => b.innerText.trim() === {json.dumps(text)});
         if (!button) return false;
         button.click(); return true; }})()""")
