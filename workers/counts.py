@@ -298,7 +298,7 @@ def _column_bytes(values: numpy.ndarray, dtype: str) -> bytes:
     return numpy.ascontiguousarray(values, dtype=dtype).tobytes()
 
 
-def _card_rows(shard: _Shard, card: _Coded) -> CardRows:
+def _card_rows(shard: _Shard, card: _Coded, n_cards: int) -> CardRows:
     """The ``cards`` columns the card views read, as ``simcore.card_tally`` reads
     them (a counter the game does not have is 0, and a flag that needs it is
     false, as NULL is in the SQL's filters; ``analytics.views._card_rows``)."""
@@ -319,7 +319,7 @@ def _card_rows(shard: _Shard, card: _Coded) -> CardRows:
         _column_bytes(card.codes, "<i4"), counter("drawn"), counter("in_opening_hand"), counter("played"),
         counter("playable"), _column_bytes(_numbers(cards.column("first_played_turn"), fill=-1), "<i2"),
         _column_bytes(cards.column("won").to_numpy(zero_copy_only=False), "<i2"),
-        _column_bytes(shard.agent.reshape(-1), "<i2"), shard.n_seats, max(len(card.names), 1),
+        _column_bytes(shard.agent.reshape(-1), "<i2"), shard.n_seats, n_cards,
         len(shard.agents.names), bool(present & {"drawn", "in_opening_hand"}),
         {"drawn", "in_opening_hand"} <= present, "played" in present)
 
@@ -342,14 +342,14 @@ def _card_views(shard: _Shard) -> dict[str, pa.Table]:
     """``card_counts`` and ``card_turn_counts``, from the sums of ``simcore.card_tally``."""
     card = _coded(shard.cards.column("card"))
     n_cards = max(len(card.names), 1)
-    tally = tally_card_rows(_card_rows(shard, card))
+    tally = tally_card_rows(_card_rows(shard, card, n_cards))
     patterns = _int64s(tally.patterns, card_tally.PATTERNS)
     sums = {name: patterns @ counted for name, counted in CARD_COUNTED.items()}
     key_sums = _int64s(tally.key_sums, len(card_tally.KEY_SUM_NAMES))
     sums.update({name: key_sums[:, column] for column, name in enumerate(card_tally.KEY_SUM_NAMES)})
     # Each rate's groups by (n, w): analytics.views._cluster_sums' sums over them.
-    groups = numpy.frombuffer(tally.rate_groups, dtype="<i8").reshape(-1, len(card_tally.RATES), tally.side,
-                                                                       tally.side)
+    groups = _int64s(tally.rate_groups, len(card_tally.RATES) * tally.side * tally.side).reshape(
+        -1, len(card_tally.RATES), tally.side, tally.side)
     counted = numpy.arange(tally.side)
     for index, rate in enumerate(card_tally.RATES):
         cells = groups[:, index]
