@@ -27,6 +27,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from librt.vecs import vec
+from mypy_extensions import i64
+
 from simcore.api import Agent, GameState
 from simcore.games.divvy.rules import (
     BATTLE_CARD,
@@ -45,9 +48,12 @@ from simcore.games.divvy.rules import (
     WON_TREASURE,
     DivvyState,
 )
+from simcore.kit.vectors import filled
 from simcore.rng import Generator
 
 SUIT_PARTNER_WORTH: Final = 3
+_POSITION_BITS: Final = 8
+_POSITION_MASK: Final = (1 << _POSITION_BITS) - 1
 
 
 class DivvyHeuristicAgent(Agent):
@@ -70,7 +76,9 @@ class DivvyHeuristicAgent(Agent):
         if phase == BRAWL:
             return HAND_POSITION.encode(brawl_position(state, seat))
         if phase == REINFORCE:
-            masks = [HAND_MASK.value(action) for action in legal_actions]
+            masks: list[int] = []
+            for action in legal_actions:
+                masks.append(HAND_MASK.value(action))
             return HAND_MASK.encode(reinforce_mask(state, seat, masks))
         if phase == REPLACE:
             return REPLACEMENT.encode(replace_choice(state, seat))
@@ -82,56 +90,90 @@ class DivvyHeuristicAgent(Agent):
 def keep_worth(state: DivvyState, hand: Sequence[int]) -> list[int]:
     """Each card's worth for keeping: value plus a bonus per same-suit partner."""
     suits, values = state.config.suits, state.config.values
-    suit_count: dict[int, int] = {}
+    suit_count = filled(0, len(state.config.suit_names))
     for card in hand:
-        suit_count[suits[card]] = suit_count.get(suits[card], 0) + 1
+        suit_count[suits[card]] += 1
     return [values[card] + SUIT_PARTNER_WORTH * (suit_count[suits[card]] - 1) for card in hand]
+
+
+def _lowest_positions(keys: list[int], how_many: int) -> int:
+    """The mask of the ``how_many`` positions of lowest key, the earlier
+    position first among equal keys (as a stable sort would take them)."""
+    # One int per position, key above and position below: a plain int sort
+    # orders them by (key, position) without a key function or tuples.
+    packed = [(key << _POSITION_BITS) | position for position, key in enumerate(keys)]
+    packed.sort()
+    mask = 0
+    for index in range(min(how_many, len(packed))):
+        mask |= 1 << (packed[index] & _POSITION_MASK)
+    return mask
 
 
 def discard_mask(state: DivvyState, seat: int, excess: int) -> int:
     """Discard the ``excess`` cards of least keeping worth."""
-    worth = keep_worth(state, state.hand(seat))
-    order = sorted(range(len(worth)), key=lambda position: (worth[position], position))
-    return sum(1 << position for position in order[:excess])
+    return _lowest_positions(keep_worth(state, state.hand(seat)), excess)
 
 
 def lead_position(state: DivvyState, seat: int) -> int:
-    """The card with the highest value plus same-suit backing."""
+    """The card with the highest value plus same-suit backing (the first such card on a tie)."""
     suits, values = state.config.suits, state.config.values
     hand = state.hand(seat)
-    backing: dict[int, int] = {}
+    backing = filled(0, len(state.config.suit_names))
     for card in hand:
-        backing[suits[card]] = backing.get(suits[card], 0) + values[card]
-    return max(range(len(hand)), key=lambda position: (backing[suits[hand[position]]], values[hand[position]]))
+        backing[suits[card]] += values[card]
+    best, best_backing, best_value = 0, 0, 0
+    for position, card in enumerate(hand):
+        card_backing, value = backing[suits[card]], values[card]
+        if position == 0 or card_backing > best_backing or (card_backing == best_backing and value > best_value):
+            best, best_backing, best_value = position, card_backing, value
+    return best
 
 
 def _brawl_pick(state: DivvyState, seat: int, candidates: Sequence[int]) -> int:
-    """Among hand positions ``candidates``: prefer off-suit, the bonus icon, low value."""
+    """Among hand positions ``candidates``: prefer off-suit, the bonus icon, low value
+    (the first such position on a tie)."""
     config = state.config
+    suits, icons, values = config.suits, config.icons, config.values
     hand = state.hand(seat)
-    lead_suit = config.suits[state.lead_card(seat)]
-    bonus_icon = config.icons[state.zones[TREASURE_ROW].cards[-1]]
-
-    def preference(position: int) -> tuple[bool, bool, int]:
+    lead_suit = suits[state.lead_card(seat)]
+    bonus_icon = icons[state.zones[TREASURE_ROW].cards[-1]]
+    best, best_rank, best_value = -1, 0, 0
+    for position in candidates:
         card = hand[position]
-        return (config.suits[card] == lead_suit, config.icons[card] != bonus_icon, config.values[card])
-
-    return min(candidates, key=preference)
+        # Same suit as the lead is worst, then an icon other than the bonus one.
+        rank = (2 if suits[card] == lead_suit else 0) + (1 if icons[card] != bonus_icon else 0)
+        value = values[card]
+        if best < 0 or rank < best_rank or (rank == best_rank and value < best_value):
+            best, best_rank, best_value = position, rank, value
+    if best < 0:
+        raise ValueError("no brawl card to pick from")
+    return best
 
 
 def chaff_mask(state: DivvyState, seat: int) -> int:
     """Bid every off-suit card but the brawl card; at least the weakest card."""
     config = state.config
+    suits, values = config.suits, config.values
     hand = state.hand(seat)
-    lead_suit = config.suits[state.lead_card(seat)]
-    all_positions = range(len(hand))
-    fighter = _brawl_pick(state, seat, all_positions)
-    bid = [p for p in all_positions if p != fighter and config.suits[hand[p]] != lead_suit]
-    if len(bid) < config.min_chaff:
-        spare = sorted((p for p in all_positions if p != fighter and p not in bid),
-                       key=lambda p: config.values[hand[p]])
-        bid += spare[: config.min_chaff - len(bid)]
-    return sum(1 << position for position in bid)
+    lead_suit = suits[state.lead_card(seat)]
+    fighter = _brawl_pick(state, seat, range(len(hand)))
+    bid, bid_count = 0, 0
+    for position, card in enumerate(hand):
+        if position != fighter and suits[card] != lead_suit:
+            bid |= 1 << position
+            bid_count += 1
+    if bid_count < config.min_chaff:
+        spare_values: list[int] = []
+        spare_positions: list[int] = []
+        for position, card in enumerate(hand):
+            if position != fighter and not bid >> position & 1:
+                spare_values.append(values[card])
+                spare_positions.append(position)
+        weakest = _lowest_positions(spare_values, config.min_chaff - bid_count)
+        for index, position in enumerate(spare_positions):
+            if weakest >> index & 1:
+                bid |= 1 << position
+    return bid
 
 
 def brawl_position(state: DivvyState, seat: int) -> int:
@@ -143,33 +185,58 @@ def replace_choice(state: DivvyState, seat: int) -> int:
     """1 (replace) unless a placed card shares the lead fighter's suit."""
     suits = state.config.suits
     lead_suit = suits[state.lead_card(seat)]
-    placed = state.seat_zone(seat, CHAFF_BID).cards + state.seat_zone(seat, BATTLE_CARD).cards
-    return 0 if any(suits[card] == lead_suit for card in placed) else 1
+    for which in (CHAFF_BID, BATTLE_CARD):
+        for card in state.seat_zone(seat, which).cards:
+            if suits[card] == lead_suit:
+                return 0
+    return 1
 
 
-def unseen_cards(state: DivvyState, seat: int) -> list[int]:
-    """Copies of each card ``seat`` cannot see anywhere: the deck less its own
-    hand, both lead fighters, the treasure row, won treasure and the face-up
-    discard pile (so the opponent's hand is among them)."""
-    counts = list(state.config.copies)
-    visible = [*state.hand(seat), state.lead_card(0), state.lead_card(1), *state.zones[TREASURE_ROW].cards,
-               *state.seat_zone(0, WON_TREASURE).cards, *state.seat_zone(1, WON_TREASURE).cards,
-               *state.zones[DISCARD_PILE].cards]
-    for card in visible:
-        if card >= 0:
-            counts[card] -= 1
-    return counts
+def seen_copies(state: DivvyState, seat: int) -> vec[i64]:
+    """Per card, the copies ``seat`` can see: its own hand, both lead fighters,
+    the treasure row, won treasure and the face-up discard pile (so the
+    opponent's hand holds only cards beyond these)."""
+    seen = filled(0, len(state.config.copies))
+    for card in state.hand(seat):
+        seen[card] += 1
+    for any_seat in (0, 1):
+        lead = state.lead_card(any_seat)
+        if lead >= 0:
+            seen[lead] += 1
+        for card in state.seat_zone(any_seat, WON_TREASURE).cards:
+            seen[card] += 1
+    for zone in (TREASURE_ROW, DISCARD_PILE):
+        for card in state.zones[zone].cards:
+            seen[card] += 1
+    return seen
 
 
 def strongest_possible(state: DivvyState, seat: int) -> int:
     """The opponent's highest possible Fighter Strength: its lead fighter plus
     the strongest unseen cards of its suit, as many as its hand holds."""
     config, other = state.config, 1 - seat
-    suit = config.suits[state.lead_card(other)]
-    counts = unseen_cards(state, seat)
-    candidates = sorted((config.values[card] for card in range(len(counts)) if config.suits[card] == suit
-                         for _ in range(max(counts[card], 0))), reverse=True)
-    return config.values[state.lead_card(other)] + sum(candidates[:len(state.hand(other))])
+    values, copies = config.values, config.copies
+    other_lead = state.lead_card(other)
+    seen = seen_copies(state, seat)
+    room = len(state.hand(other))
+    strength = values[other_lead]
+    for card in config.suit_cards_strongest_first[config.suits[other_lead]]:
+        if room <= 0:
+            break
+        unseen = min(copies[card] - seen[card], room)
+        if unseen > 0:
+            strength += unseen * values[card]
+            room -= unseen
+    return strength
+
+
+def _strength(lead_value: int, values: tuple[int, ...], hand: list[int], mask: int) -> int:
+    """The lead's value plus the values of the hand cards at ``mask``'s positions."""
+    strength = lead_value
+    for position, card in enumerate(hand):
+        if mask >> position & 1:
+            strength += values[card]
+    return strength
 
 
 def reinforce_mask(state: DivvyState, seat: int, legal_masks: Sequence[int]) -> int:
@@ -179,14 +246,16 @@ def reinforce_mask(state: DivvyState, seat: int, legal_masks: Sequence[int]) -> 
     values, hand = state.config.values, state.hand(seat)
     every_card = legal_masks[-1]  # submasks are sorted: the last is every same-suit card
     lead = values[state.lead_card(seat)]
-
-    def strength(mask: int) -> int:
-        return lead + sum(values[card] for position, card in enumerate(hand) if mask >> position & 1)
-
-    if strength(every_card) < values[state.lead_card(1 - seat)]:
+    if _strength(lead, values, hand, every_card) < values[state.lead_card(1 - seat)]:
         return 0  # lost whatever it sends: keep the cards for a later round
     best_other = strongest_possible(state, seat)
-    sure_wins = [mask for mask in legal_masks if strength(mask) > best_other]
-    if not sure_wins:
-        return every_card
-    return min(sure_wins, key=lambda mask: (strength(mask), mask.bit_count()))
+    # The cheapest sure win (least strength, then fewest cards; the first on a tie).
+    cheapest, cheapest_strength, cheapest_cards = -1, 0, 0
+    for mask in legal_masks:
+        strength = _strength(lead, values, hand, mask)
+        if strength <= best_other:
+            continue
+        cards = mask.bit_count()
+        if cheapest < 0 or strength < cheapest_strength or (strength == cheapest_strength and cards < cheapest_cards):
+            cheapest, cheapest_strength, cheapest_cards = mask, strength, cards
+    return every_card if cheapest < 0 else cheapest

@@ -226,6 +226,9 @@ class DivvyConfig:
     carry_over_ties: bool
     unique_cards: bool = True
     """No card has two copies (a hand never holds the same card twice)."""
+    suit_cards_strongest_first: tuple[tuple[int, ...], ...] = ()
+    """Per suit, its cards from the highest value down (the heuristic's
+    reckoning of the strongest hand an opponent could hold)."""
 
 
 def compile_config(parameters: Mapping[str, Any]) -> DivvyConfig:
@@ -247,11 +250,13 @@ def compile_config(parameters: Mapping[str, Any]) -> DivvyConfig:
     deck = tuple(card for card, count in enumerate(copies) for _ in range(count))
     require(len(deck) >= 2 * rules["hand_size"] + 1, "cards",
             f"expected a deck of at least {2 * rules['hand_size'] + 1} cards, got {len(deck)}")
+    values = [cards[name]["value"] for name in names]
+    strongest_first = sorted(range(len(names)), key=lambda card: -values[card])
     return DivvyConfig(
         names=names,
         suits=tuple(suit_names.index(suit) for suit in suits),
         suit_names=suit_names,
-        values=tuple(cards[name]["value"] for name in names),
+        values=tuple(values),
         icons=tuple(ICON_NAMES.index(cards[name]["icon"]) for name in names),
         d20=tuple(cards[name]["d20"] for name in names),
         coins=tuple(coin_values[cards[name]["coin"]] for name in names),
@@ -265,6 +270,8 @@ def compile_config(parameters: Mapping[str, Any]) -> DivvyConfig:
         bonus_draw=rules["bonus_draw"],
         carry_over_ties=rules["tied_strength"] == "carry_over",
         unique_cards=max(copies, default=0) <= 1,
+        suit_cards_strongest_first=tuple(
+            tuple(card for card in strongest_first if suits[card] == suit) for suit in suit_names),
     )
 
 
