@@ -96,6 +96,9 @@ WORTHWHILE: Final = 0.05
 ENDING_LEAD_WORTH: Final = 2.0
 ENDING_BEHIND_PENALTY: Final = 20.0
 TIE: Final = 1e-9  # values closer than this are equal
+EXILE_FROM_PARTY: Final = -1
+EXILE_FROM_HAND: Final = -2
+"""``CardValues.target_value``'s codes for an exile (the step codes name the other targets)."""
 
 
 class TheseusHeuristicAgent(Agent):
@@ -104,37 +107,44 @@ class TheseusHeuristicAgent(Agent):
     def __init__(self, seat: int, rng: Generator) -> None:
         self.name = "heuristic"
         self.seat = seat
-        # Engine worth and party dependence per card type, computed once per configuration.
-        self.engine_config: TheseusConfig | None = None
-        self.engine: list[float] = []
-        self.party_dependent: list[bool] = []
 
     def choose(self, state: GameState, legal_actions: Sequence[int]) -> int:
         """Pick the action the strategy prescribes for the current phase."""
         assert isinstance(state, TheseusState)
-        if state.config is not self.engine_config:
-            self.engine_config = state.config
-            self.engine = engine_worths(state.config)
-            self.party_dependent = party_dependent_cards(state.config)
-        values = CardValues(state, self.seat, self.engine, self.party_dependent)
+        worths = _CONFIG_WORTHS.of(state.config)
+        values = CardValues(state, self.seat, worths.engine, worths.party_dependent)
         kind = state.asked_kind()
-        hand = state.hand(self.seat)
         if kind == MAIN:
             return values.main_choice(legal_actions)
-        if kind == STEP_EXPLORE:
-            return max(legal_actions, key=lambda a: values.explore_value(BOARD_POSITION.value(a)))
-        if kind == STEP_RECRUIT:
-            return max(legal_actions, key=lambda a: values.recruit_value(hand[HAND_POSITION.value(a)]))
-        if kind == STEP_SUBJUGATE:
-            return max(legal_actions, key=lambda a: values.subjugate_target(hand[HAND_POSITION.value(a)]))
         if kind == EXILE:
-            if state.decisions.asked.a == PARTY_AREA:
-                party = state.party(self.seat)
-                return min(legal_actions, key=lambda a: values.party_value(party[PARTY_POSITION.value(a)]))
-            return min(legal_actions, key=lambda a: values.keep_value(hand[HAND_POSITION.value(a)]))
-        if kind == STEP_PILLAGE:
-            return max(legal_actions, key=values.pillage_action_value)
+            target = EXILE_FROM_PARTY if state.decisions.asked.a == PARTY_AREA else EXILE_FROM_HAND
+            return values.first_best(target, legal_actions, False)
+        if kind in (STEP_EXPLORE, STEP_RECRUIT, STEP_SUBJUGATE, STEP_PILLAGE):
+            return values.first_best(kind, legal_actions, True)
         return legal_actions[0]
+
+
+class ConfigWorths:
+    """Engine worth and party dependence per card type of the last
+    configuration asked for: worked out once per configuration, not once per
+    agent (an agent lives for one game)."""
+
+    config: TheseusConfig | None
+    engine: list[float]
+    party_dependent: list[bool]
+
+    def __init__(self) -> None:
+        self.config = None
+        self.engine = []
+        self.party_dependent = []
+
+    def of(self, config: TheseusConfig) -> ConfigWorths:
+        """These worths, for ``config`` (worked out again when it is another one)."""
+        if config is not self.config:
+            self.engine = engine_worths(config)
+            self.party_dependent = party_dependent_cards(config)
+            self.config = config
+        return self
 
 
 def engine_worths(config: TheseusConfig) -> list[float]:
@@ -150,17 +160,32 @@ def party_dependent_cards(config: TheseusConfig) -> list[bool]:
     return [any(kind in (END_PER_ICON, END_ALL_ICONS) for kind, _, _ in effects) for effects in config.end_effects]
 
 
-def icon_count_vp(config: TheseusConfig, card: int, icon_counts: list[int]) -> int:
-    """The part of ``card``'s end VP that counts the Party's icons, for a
-    Party with ``icon_counts`` cards of each icon (``vp_per_icon``,
-    ``vp_if_all_icons``; what ``TheseusState.end_effect_vp`` counts for them)."""
-    total = 0
+_CONFIG_WORTHS: Final = ConfigWorths()
+"""The worths of the configuration last played (a pure function of it: the
+same in every process, whatever order games come in)."""
+
+
+def icon_vp_gain(config: TheseusConfig, card: int, icon_counts: list[int], icon: int, with_extra: int) -> int:
+    """What ``card``'s end effects that count the Party's icons (``vp_per_icon``,
+    ``vp_if_all_icons``; as ``TheseusState.end_effect_vp`` counts them) score
+    more for a Party with ``icon_counts`` cards of each icon and ``with_extra``
+    more of ``icon`` than for the same Party with one ``icon`` card fewer: what
+    one card of that icon adds. Worked out as a difference, not as two
+    counts: this runs for every card valued at every choice."""
+    gain = 0
     for kind, argument, amount in config.end_effects[card]:
         if kind == END_PER_ICON:
-            total += amount * icon_counts[argument]
-        elif kind == END_ALL_ICONS and all(count > 0 for count in icon_counts):  # compiled: a loop, no call
-            total += amount
-    return total
+            if argument == icon:
+                gain += amount
+        elif kind == END_ALL_ICONS:
+            # Only the card that brings ``icon`` from none to one completes the set.
+            completes = icon_counts[icon] + with_extra == 1
+            for shown, count in enumerate(icon_counts):
+                if shown != icon and count <= 0:
+                    completes = False
+            if completes:
+                gain += amount
+    return gain
 
 
 def own_score_with_party(state: TheseusState, seat: int, party: list[int]) -> int:
@@ -235,7 +260,7 @@ class CardValues:
         # The position does not change during one choice: each step's value
         # and each card's recruit value are computed once (-1.0: not yet).
         self.step_values = [-1.0] * len(STEP_WORTH)
-        self.recruit_values: dict[int, float] = {}
+        self.recruit_values: list[float] = []  # per instance, made when first asked
 
     def party_vp(self, instance: int, joining: bool) -> float:
         """The end VP the Party gains when ``instance`` joins it (``joining``)
@@ -248,19 +273,19 @@ class CardValues:
             return float(state.end_effect_vp(seat, card)) if config.end_counts_from[card][PARTY_AREA] else 0.0
         icon = config.icons[card]
         counts = self.party_icons
-        changed = list(counts)
-        changed[icon] += 1 if joining else -1
-        with_card, without_card = (changed, counts) if joining else (counts, changed)
+        # The Party with the card has one more of its icon than now when it
+        # joins, and is now's Party when it leaves.
+        with_card = 1 if joining else 0
         gain = 0
         if config.end_counts_from[card][PARTY_AREA]:
-            # Its own effect as it stands now, moved to the Party it would be in.
+            # Its own effect as it stands now, moved to the Party it would be in
+            # (leaving, the Party it counts stays now's: no change).
             gain += state.end_effect_vp(seat, card)
-            if self.party_dependent[card]:
-                gain += icon_count_vp(config, card, with_card) - icon_count_vp(config, card, counts)
+            if joining and self.party_dependent[card]:
+                gain += icon_vp_gain(config, card, counts, icon, with_card)
         for other in self.icon_counters:
             if other != instance:
-                other_card = state.card_of[other]
-                gain += icon_count_vp(config, other_card, with_card) - icon_count_vp(config, other_card, without_card)
+                gain += icon_vp_gain(config, state.card_of[other], counts, icon, with_card)
         return float(gain)
 
     def engine_value(self, instance: int) -> float:
@@ -280,7 +305,9 @@ class CardValues:
     def recruit_value(self, instance: int) -> float:
         """A Hand card's worth in the Party: engine worth, the icon cover it
         would give a Party that lacks its icon, and the VP it adds there."""
-        value = self.recruit_values.get(instance, -1.0)
+        if not self.recruit_values:
+            self.recruit_values = [-1.0] * len(self.state.card_of)
+        value = self.recruit_values[instance]
         if value < 0.0:
             value = self.engine_value(instance) + self.cover(instance, 0) + self.party_vp(instance, True)
             self.recruit_values[instance] = value
@@ -328,7 +355,11 @@ class CardValues:
         rank_of = state.rank_of
         if rank_of[instance] != LAST_RANK:
             return False
-        return sum(1 for other in state.board() if rank_of[other] == LAST_RANK) == 1
+        last_rank_cards = 0
+        for other in state.board():
+            if rank_of[other] == LAST_RANK:
+                last_rank_cards += 1
+        return last_rank_cards == 1
 
     def is_leading(self) -> bool:
         """No other seat is ahead on (visible score, Party Rank total), the
@@ -368,6 +399,36 @@ class CardValues:
         victim, position = PILLAGE.field(action, 0), PILLAGE.field(action, 1)
         return self.pillage_value(victim, self.state.reward(victim)[position])
 
+    def target_value(self, target: int, action: int) -> float:
+        """The value of answer ``action`` to a target question: ``target`` is
+        the step asked (explore, recruit, subjugate, pillage) or
+        ``EXILE_FROM_PARTY`` / ``EXILE_FROM_HAND``."""
+        state, seat = self.state, self.seat
+        if target == STEP_EXPLORE:
+            return self.explore_value(BOARD_POSITION.value(action))
+        if target == STEP_RECRUIT:
+            return self.recruit_value(state.hand(seat)[HAND_POSITION.value(action)])
+        if target == STEP_SUBJUGATE:
+            return self.subjugate_target(state.hand(seat)[HAND_POSITION.value(action)])
+        if target == STEP_PILLAGE:
+            return self.pillage_action_value(action)
+        if target == EXILE_FROM_PARTY:
+            return self.party_value(state.party(seat)[PARTY_POSITION.value(action)])
+        return self.keep_value(state.hand(seat)[HAND_POSITION.value(action)])
+
+    def first_best(self, target: int, legal_actions: Sequence[int], highest: bool) -> int:
+        """The first answer of highest (or lowest) ``target_value``, as
+        ``max``/``min`` with a key would pick it (a loop: no key function
+        called through Python's calling convention)."""
+        best_action, best_value = -1, 0.0
+        for action in legal_actions:
+            value = self.target_value(target, action)
+            if best_action < 0 or (value > best_value if highest else value < best_value):
+                best_action, best_value = action, value
+        if best_action < 0:
+            raise ValueError("no legal answer to choose from")
+        return best_action
+
     # ------------------------------------------------------------ the turn
 
     def step_value(self, step: int) -> float:
@@ -386,31 +447,53 @@ class CardValues:
             board = state.board()
             if not board:
                 return 0.0
-            best = max(self.explore_value(position) for position in range(len(board)))
+            # Plain loops for the max and min: a generator is an object per call, compiled.
+            best = self.explore_value(0)
+            for position in range(1, len(board)):
+                best = max(best, self.explore_value(position))
             if len(hand) >= state.config.hand_limit + state.numbers[HAND_LIMIT_BONUS] and hand:
-                best -= min(self.keep_value(instance) for instance in hand)
+                worst = self.keep_value(hand[0])
+                for instance in hand:
+                    worst = min(worst, self.keep_value(instance))
+                best -= worst
             return max(best, 0.0)
         if step == STEP_RECRUIT:
             if not hand:
                 return 0.0
-            best = max(self.recruit_value(instance) for instance in hand)
+            best = self.recruit_value(hand[0])
+            for instance in hand:
+                best = max(best, self.recruit_value(instance))
             party = state.party(seat)
             if len(party) >= state.config.party_limit:
-                best -= min(self.party_value(instance) for instance in party)
+                worst = self.party_value(party[0])
+                for instance in party:
+                    worst = min(worst, self.party_value(instance))
+                best -= worst
             return max(best, 0.0)
         if step == STEP_SUBJUGATE:
             if not hand:
                 return 0.0
-            best = max(self.subjugate_value(instance) for instance in hand)
+            best = self.subjugate_value(hand[0])
+            for instance in hand:
+                best = max(best, self.subjugate_value(instance))
             return best if self.late else best * EARLY_SUBJUGATE_WEIGHT
         if step == STEP_DRAW:
             return DRAW_VALUE if state.zones[state.numbers[RANK]].cards else 0.0
         if step == STEP_HEX:
-            return HEX_VALUE * sum(1 for other in range(state.n_players) if other != seat and state.hand(other))
+            hands = 0
+            for other in range(state.n_players):
+                if other != seat and state.hand(other):
+                    hands += 1
+            return HEX_VALUE * hands
         if step == STEP_PILLAGE:
-            loot = [self.pillage_value(other, instance) for other in range(state.n_players) if other != seat
-                    for instance in state.reward(other)]
-            return max(loot, default=0.0)
+            loot, any_loot = 0.0, False
+            for other in range(state.n_players):
+                if other != seat:
+                    for instance in state.reward(other):
+                        value = self.pillage_value(other, instance)
+                        if not any_loot or value > loot:
+                            loot, any_loot = value, True
+            return loot
         return HAND_LIMIT_VALUE if step == STEP_HAND_LIMIT else 0.0
 
     def card_use_value(self, instance: int) -> float:

@@ -1006,26 +1006,40 @@ class TheseusState(KitState):
         config, card_of = self.config, self.card_of
         bonuses = self.seat_number(seat, BONUSES)
         total = 0
+        # Plain loops, not sum(generator) or a set: this runs for every scored
+        # card at every game's end and at most of the heuristic's choices.
         for kind, argument, amount in config.end_effects[card]:
             if kind == END_VP:
                 total += amount
             elif kind == END_PER_BONUS:
                 total += amount * bonuses
             elif kind == END_PER_ICON:
-                total += amount * sum(1 for instance in party if config.icons[card_of[instance]] == argument)
+                icons = config.icons
+                for instance in party:
+                    if icons[card_of[instance]] == argument:
+                        total += amount
             elif kind == END_PER_RANK:
-                total += amount * sum(1 for instance in self.reward(seat)
-                                      if config.ranks[card_of[instance]] == argument)
+                ranks = config.ranks
+                for instance in self.reward(seat):
+                    if ranks[card_of[instance]] == argument:
+                        total += amount
             elif kind == END_PER_BONUSES:
                 total += amount * (bonuses // argument)
-            elif len({config.icons[card_of[instance]] for instance in party}) == 3:
-                total += amount  # END_ALL_ICONS
+            else:  # END_ALL_ICONS: the Party shows three different icons
+                icons_shown = 0
+                for instance in party:
+                    icons_shown |= 1 << config.icons[card_of[instance]]
+                if icons_shown.bit_count() == 3:
+                    total += amount
         return total
 
     def rank_total(self, cards: list[int]) -> int:
         """Sum of the Ranks of ``cards`` (instances), for the tiebreakers."""
         rank_of = self.rank_of
-        return sum(rank_of[instance] for instance in cards)
+        total = 0
+        for instance in cards:
+            total += rank_of[instance]
+        return total
 
     def tie_key(self, seat: int) -> tuple[int, int, int]:
         """(VP, Party Rank total, Hand Rank total): higher is better, in that order."""
