@@ -426,11 +426,22 @@ class Numbers:
         self.enemy_attack = [state.enemy_attack(e) for e in enemies]
         self.enemy_defense = [state.enemy_defense(e) for e in enemies]
         self.enemy_speed = [state.enemy_speed(e) for e in enemies]
-        heroes = range(state.n_players)
-        self.attack = [[state.hero_attack(hero, e) for e in enemies] for hero in heroes]
-        self.defense = [[state.hero_defense(hero, e) for e in enemies] for hero in heroes]
-        self.speed = [[state.hero_speed(hero, e) for e in enemies] for hero in heroes]
-        self.damage = [[state.damage_from(hero, e) for e in enemies] for hero in heroes]
+        self.attack, self.defense, self.speed, self.damage = [], [], [], []
+        for hero in range(state.n_players):
+            # A hero's base stats are the same against every enemy: read once.
+            base_attack, base_defense, base_speed = state.base_attack(hero), state.base_defense(hero), \
+                state.base_speed(hero)
+            attack, defense, speed, damage = [], [], [], []
+            for enemy in enemies:
+                hero_defense = state.defense_against(hero, enemy, base_defense)
+                attack.append(state.attack_against(hero, enemy, base_attack))
+                defense.append(hero_defense)
+                speed.append(state.speed_against(hero, enemy, base_speed))
+                damage.append(state.damage_against(hero, enemy, self.enemy_attack[enemy], hero_defense))
+            self.attack.append(attack)
+            self.defense.append(defense)
+            self.speed.append(speed)
+            self.damage.append(damage)
         self.no_speed = [0] * state.n_players
 
 

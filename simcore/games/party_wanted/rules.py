@@ -839,21 +839,34 @@ class PartyState(KitState):
     def hero_attack(self, seat: int, enemy: int) -> int:
         """Total attack of ``seat`` against ``enemy`` this round (base stats
         apply to every enemy, cards to the one they are designated to)."""
+        return self.attack_against(seat, enemy, self.base_attack(seat))
+
+    def attack_against(self, seat: int, enemy: int, base_attack: int) -> int:
+        """``hero_attack`` for a hero whose ``base_attack`` is known (a
+        forecast reads each hero's base stats once for every enemy)."""
         numbers, at = self.seat_numbers, seat * self.n_seat_numbers + ROUND_NUMBERS + enemy
         step = self.max_enemies
-        return (self.base_attack(seat) + numbers[at + BONUS_ATTACK * step]
+        return (base_attack + numbers[at + BONUS_ATTACK * step]
                 + numbers[at + CARD_ATTACK * step] * numbers[at + MULTIPLY_ATTACK * step])
 
     def hero_defense(self, seat: int, enemy: int) -> int:
         """Total defense of ``seat`` against ``enemy`` this round."""
+        return self.defense_against(seat, enemy, self.base_defense(seat))
+
+    def defense_against(self, seat: int, enemy: int, base_defense: int) -> int:
+        """``hero_defense`` for a hero whose ``base_defense`` is known."""
         numbers, at = self.seat_numbers, seat * self.n_seat_numbers + ROUND_NUMBERS + enemy
         step = self.max_enemies
         cards = numbers[at + CARD_DEFENSE * step] * numbers[at + MULTIPLY_DEFENSE * step]
-        return self.base_defense(seat) + numbers[at + BONUS_DEFENSE * step] + cards
+        return base_defense + numbers[at + BONUS_DEFENSE * step] + cards
 
     def hero_speed(self, seat: int, enemy: int) -> int:
         """Speed of ``seat`` against ``enemy`` this round."""
-        return self.base_speed(seat) + self.round_number(seat, BONUS_SPEED, enemy)
+        return self.speed_against(seat, enemy, self.base_speed(seat))
+
+    def speed_against(self, seat: int, enemy: int, base_speed: int) -> int:
+        """``hero_speed`` for a hero whose ``base_speed`` is known."""
+        return base_speed + self.round_number(seat, BONUS_SPEED, enemy)
 
     def enemy_attack(self, enemy: int) -> int:
         """Attack of ``enemy`` this round (the Combat Modifier's bonus included)."""
@@ -870,9 +883,13 @@ class PartyState(KitState):
 
     def damage_from(self, seat: int, enemy: int) -> int:
         """Damage ``enemy`` does to ``seat`` when it attacks this round."""
+        return self.damage_against(seat, enemy, self.enemy_attack(enemy), self.hero_defense(seat, enemy))
+
+    def damage_against(self, seat: int, enemy: int, enemy_attack: int, hero_defense: int) -> int:
+        """``damage_from`` when ``enemy_attack`` and ``seat``'s ``hero_defense`` against it are known."""
         if self.round_number(seat, NEGATED, enemy):
             return 0
-        return max(0, self.enemy_attack(enemy) - self.hero_defense(seat, enemy))
+        return max(0, enemy_attack - hero_defense)
 
     def incoming_damage(self, seat: int) -> int:
         """Damage ``seat`` takes this round if every living enemy attacks it."""
