@@ -77,7 +77,9 @@ class DivvyHeuristicAgent(Agent):
             return HAND_POSITION.encode(brawl_position(state, seat))
         if phase == REINFORCE:
             masks: list[int] = []
-            for action in legal_actions:
+            # The list games give, iterated natively (any other sequence copied).
+            listed: list[int] = legal_actions if isinstance(legal_actions, list) else list(legal_actions)
+            for action in listed:
                 masks.append(HAND_MASK.value(action))
             return HAND_MASK.encode(reinforce_mask(state, seat, masks))
         if phase == REPLACE:
@@ -129,17 +131,16 @@ def lead_position(state: DivvyState, seat: int) -> int:
     return best
 
 
-def _brawl_pick(state: DivvyState, seat: int, candidates: Sequence[int]) -> int:
-    """Among hand positions ``candidates``: prefer off-suit, the bonus icon, low value
-    (the first such position on a tie)."""
+def _brawl_pick(state: DivvyState, seat: int) -> int:
+    """The hand position to fight the brawl with: prefer off-suit, the bonus
+    icon, low value (the first such position on a tie)."""
     config = state.config
     suits, icons, values = config.suits, config.icons, config.values
     hand = state.hand(seat)
     lead_suit = suits[state.lead_card(seat)]
     bonus_icon = icons[state.zones[TREASURE_ROW].cards[-1]]
     best, best_rank, best_value = -1, 0, 0
-    for position in candidates:
-        card = hand[position]
+    for position, card in enumerate(hand):
         # Same suit as the lead is worst, then an icon other than the bonus one.
         rank = (2 if suits[card] == lead_suit else 0) + (1 if icons[card] != bonus_icon else 0)
         value = values[card]
@@ -156,7 +157,7 @@ def chaff_mask(state: DivvyState, seat: int) -> int:
     suits, values = config.suits, config.values
     hand = state.hand(seat)
     lead_suit = suits[state.lead_card(seat)]
-    fighter = _brawl_pick(state, seat, range(len(hand)))
+    fighter = _brawl_pick(state, seat)
     bid, bid_count = 0, 0
     for position, card in enumerate(hand):
         if position != fighter and suits[card] != lead_suit:
@@ -178,7 +179,7 @@ def chaff_mask(state: DivvyState, seat: int) -> int:
 
 def brawl_position(state: DivvyState, seat: int) -> int:
     """The brawl card chosen by the preference above."""
-    return _brawl_pick(state, seat, range(len(state.hand(seat))))
+    return _brawl_pick(state, seat)
 
 
 def replace_choice(state: DivvyState, seat: int) -> int:
@@ -230,29 +231,31 @@ def strongest_possible(state: DivvyState, seat: int) -> int:
     return strength
 
 
-def _strength(lead_value: int, values: tuple[int, ...], hand: list[int], mask: int) -> int:
-    """The lead's value plus the values of the hand cards at ``mask``'s positions."""
+def _strength(lead_value: int, position_values: list[int], mask: int) -> int:
+    """The lead's value plus the values at ``mask``'s hand positions."""
     strength = lead_value
-    for position, card in enumerate(hand):
-        if mask >> position & 1:
-            strength += values[card]
+    while mask:
+        lowest = mask & -mask
+        strength += position_values[lowest.bit_length() - 1]
+        mask ^= lowest
     return strength
 
 
-def reinforce_mask(state: DivvyState, seat: int, legal_masks: Sequence[int]) -> int:
+def reinforce_mask(state: DivvyState, seat: int, legal_masks: list[int]) -> int:
     """Every same-suit card, unless the outcome is certain: no one when the
     round cannot be won or tied, the cheapest sure win when one exists
     (``legal_masks``: the legal answers' hand masks)."""
-    values, hand = state.config.values, state.hand(seat)
+    values = state.config.values
+    position_values = [values[card] for card in state.hand(seat)]
     every_card = legal_masks[-1]  # submasks are sorted: the last is every same-suit card
     lead = values[state.lead_card(seat)]
-    if _strength(lead, values, hand, every_card) < values[state.lead_card(1 - seat)]:
+    if _strength(lead, position_values, every_card) < values[state.lead_card(1 - seat)]:
         return 0  # lost whatever it sends: keep the cards for a later round
     best_other = strongest_possible(state, seat)
     # The cheapest sure win (least strength, then fewest cards; the first on a tie).
     cheapest, cheapest_strength, cheapest_cards = -1, 0, 0
     for mask in legal_masks:
-        strength = _strength(lead, values, hand, mask)
+        strength = _strength(lead, position_values, mask)
         if strength <= best_other:
             continue
         cards = mask.bit_count()
