@@ -343,19 +343,32 @@ def sacrifice_choice(state: RingState, seat: int, legal_actions: Sequence[int]) 
 
 def main_action(state: RingState, seat: int, legal_actions: Sequence[int]) -> int:
     """The first of the main-menu priorities (module docstring) that is legal."""
-    legal = set(legal_actions)
-    if PICK_UP_RING in legal:
-        return PICK_UP_RING
-    if STEAL_RING in legal:
-        return STEAL_RING
+    # One pass over the answers (a plain loop: no set or dict built by a comprehension).
     hand = state.hand(seat)
-    plays = {hand[PLAY.value(action)]: action for action in legal_actions if PLAY.matches(action)}
+    plays: dict[int, int] = {}
+    can_pick_up = can_steal_ring = can_use_power = can_draw = False
+    listed: list[int] = legal_actions if isinstance(legal_actions, list) else list(legal_actions)
+    for action in listed:
+        if PLAY.matches(action):
+            plays[hand[PLAY.value(action)]] = action
+        elif action == PICK_UP_RING:
+            can_pick_up = True
+        elif action == STEAL_RING:
+            can_steal_ring = True
+        elif action == DEFENDERS_POWER:
+            can_use_power = True
+        elif action == DRAW_CARD:
+            can_draw = True
+    if can_pick_up:
+        return PICK_UP_RING
+    if can_steal_ring:
+        return STEAL_RING
     for card in (MIND_CONTROL, DOMINANCE):
         if card in plays:
             return plays[card]
     if LEADERSHIP in plays and leadership_brings_the_ring(state, seat):
         return plays[LEADERSHIP]
-    heal = _heal_play(state, seat, plays, legal)
+    heal = _heal_play(state, seat, plays, can_use_power)
     if heal >= 0:
         return heal
     if EARTHQUAKE in plays and earthquake_helps(state, seat):
@@ -378,11 +391,17 @@ def main_action(state: RingState, seat: int, legal_actions: Sequence[int]) -> in
     discard_pile = state.zones[DISCARD_PILE].cards
     if SCAVENGE in plays and max(card_value(state, seat, card) for card in discard_pile) >= SCAVENGE_WORTH:
         return plays[SCAVENGE]
-    thefts = [action for action in legal_actions if STEAL_CARD.matches(action)]
-    if thefts:
-        return max(thefts, key=lambda action: (len(state.hand(STEAL_CARD.value(action))),
-                                               state.points(STEAL_CARD.value(action))))
-    if DRAW_CARD in legal:
+    # The theft from the fullest hand, then the most points (the first such on a tie).
+    theft, theft_hand, theft_points = -1, 0, 0
+    for action in listed:
+        if STEAL_CARD.matches(action):
+            victim = STEAL_CARD.value(action)
+            victim_hand, victim_points = len(state.hand(victim)), state.points(victim)
+            if theft < 0 or victim_hand > theft_hand or (victim_hand == theft_hand and victim_points > theft_points):
+                theft, theft_hand, theft_points = action, victim_hand, victim_points
+    if theft >= 0:
+        return theft
+    if can_draw:
         return DRAW_CARD
     return END_TURN
 
@@ -434,7 +453,7 @@ def bully_reaches_the_wearer(state: RingState, seat: int) -> bool:
     return any(distance[space][wearer_space] == 1 for space in state.bully_spaces(seat))
 
 
-def _heal_play(state: RingState, seat: int, plays: dict[int, int], legal: set[int]) -> int:
+def _heal_play(state: RingState, seat: int, plays: dict[int, int], can_use_power: bool) -> int:
     """Healing Potion, Resurrection, Necromancy when no Adjacent rival also raises a Hero, or the
     Defenders of the Faith power when cheap cards can pay for it; -1 if none."""
     for card in (HEALING_POTION, RESURRECTION):
@@ -442,7 +461,7 @@ def _heal_play(state: RingState, seat: int, plays: dict[int, int], legal: set[in
             return plays[card]
     if NECROMANCY in plays and DEAD in state.statuses(seat) and state.necromancy_parties(seat) == [seat]:
         return plays[NECROMANCY]
-    if DEFENDERS_POWER in legal:
+    if can_use_power:
         cost = state.config.defenders_cards_to_discard
         values = sorted(card_value(state, seat, card) for card in state.hand(seat))
         # the dearest card paid must be cheap, and a Wounded Hero is not worth the last card

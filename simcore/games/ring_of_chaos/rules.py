@@ -30,9 +30,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from mypy_extensions import i64
+
 from simcore.api import CardColumns, GameInfo, TraceSink, ranks_from_scores
 from simcore.games.ring_of_chaos.config import (
     ATTACK_SLOT,
+    BONUS_SLOT,
     BRUTE_SQUAD,
     BULLY,
     CARD_NAMES,
@@ -597,7 +600,16 @@ class RingState(KitState):
     def others_alive(self, seat: int) -> list[int]:
         """The other parties still in the game, clockwise from ``seat``."""
         n = self.n_players
-        return [(seat + step) % n for step in range(1, n) if self.alive((seat + step) % n)]
+        seat_numbers = self.seat_numbers
+        others: list[int] = []
+        # A loop reading the ALIVE numbers directly: this runs several times per question.
+        for step in range(1, n):
+            other = seat + step
+            if other >= n:
+                other -= n
+            if seat_numbers[other * SEAT_NUMBERS + ALIVE] != 0:
+                others.append(other)
+        return others
 
     def retreat_destinations(self, seat: int) -> list[int]:
         """Spaces 1..retreat_spaces steps away where Hasty Retreat may end (it may pass occupied
@@ -625,9 +637,18 @@ class RingState(KitState):
         numbers = self.numbers
         result = []
         for space in self.config.move_reach[self.position(seat)]:
-            if numbers[OCCUPANT + space] < 0 or self.push_spaces(seat, space):
+            if numbers[OCCUPANT + space] < 0 or self.can_push(seat, space):
                 result.append(space)
         return result
+
+    def can_push(self, mover: int, destination: int) -> bool:
+        """Whether ``push_spaces(mover, destination)`` has a space (without listing them)."""
+        origin = self.position(mover)
+        numbers = self.numbers
+        for space in self.config.board.neighbours[destination]:
+            if numbers[OCCUPANT + space] < 0 or space == origin:
+                return True
+        return False
 
     def push_spaces(self, mover: int, destination: int) -> list[int]:
         """Empty spaces Adjacent to ``destination`` its occupant may be pushed to
@@ -741,11 +762,15 @@ class RingState(KitState):
             else:
                 has_distant = True
         slots = self.config.card_slots
-        open_slots = (not numbers[USED_MOVE], not numbers[USED_ATTACK], not numbers[USED_BONUS], False, False)
+        # A bit per Action still open (MOVE_SLOT, ATTACK_SLOT, BONUS_SLOT): a
+        # machine integer, not a tuple of booleans made at every question.
+        open_slots: i64 = ((0 if numbers[USED_MOVE] else 1 << MOVE_SLOT)
+                           | (0 if numbers[USED_ATTACK] else 1 << ATTACK_SLOT)
+                           | (0 if numbers[USED_BONUS] else 1 << BONUS_SLOT))
         positions = self.distinct_positions(seat)
         for position in positions:
             card = hand[position]
-            if open_slots[slots[card]] and self.can_play(seat, card, has_adjacent, has_distant):
+            if open_slots >> slots[card] & 1 and self.can_play(seat, card, has_adjacent, has_distant):
                 choices.append(PLAY.encode(position))
         if not numbers[USED_ATTACK] and self.power(seat) == DEATH_FROM_ABOVE and has_distant:
             any_class = self.config.death_from_above_dead_classes
