@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final, cast, final
 
-from mypy_extensions import i64
+from mypy_extensions import i64, mypyc_attr
 
 # Compiled, ``i64`` is a machine integer; interpreted, a plain int. Every
 # intermediate value below stays under 2**63, so both agree bit for bit.
@@ -27,6 +27,7 @@ def _mix32(value: i64) -> i64:
 
 
 @final
+@mypyc_attr(acyclic=True)  # holds numbers only: never in a reference cycle
 class Generator:
     """A small, fast, seedable generator (xoshiro128**, period 2**128 - 1)."""
 

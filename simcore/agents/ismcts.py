@@ -24,6 +24,8 @@ import math
 from collections.abc import Sequence
 from typing import Final, final
 
+from mypy_extensions import mypyc_attr
+
 from simcore.agents.search import DEFAULT_MAX_STEPS, RolloutPolicy, determinize, first_best
 from simcore.api import Agent, Game, GameState
 from simcore.rng import Generator
@@ -41,6 +43,7 @@ def child_key(player: int, action: int) -> int:
 
 
 @final
+@mypyc_attr(acyclic=True)  # a search tree points only downwards: no reference cycle
 class Node:
     """A tree node: reached by ``action`` of ``player``; statistics per seat."""
 
@@ -64,6 +67,7 @@ class Node:
 
 
 @final
+@mypyc_attr(acyclic=True)  # a search tree points only downwards: no reference cycle
 class SimultaneousMove:
     """The statistics of one simultaneous move at a tree node (``sm_ismcts``).
 

@@ -19,13 +19,14 @@ from typing import final
 
 from librt.strings import BytesWriter
 from librt.vecs import append, vec
-from mypy_extensions import i64
+from mypy_extensions import i64, mypyc_attr
 
 from simcore.api import CardColumns, append_int16
 from simcore.kit.vectors import filled
 
 
 @final
+@mypyc_attr(acyclic=True)  # holds numbers only: never in a reference cycle
 class CardStats:
     """Counters per seat, counter and card, and the turn of each first play."""
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final, final
 
-from mypy_extensions import i64
+from mypy_extensions import i64, mypyc_attr
 
 NO_CHOICE: Final = -1
 """The answer given to a task performed before (or without) its question."""
@@ -34,7 +34,12 @@ FIELD_BITS: Final = 24
 FIELD_MASK: Final = (1 << FIELD_BITS) - 1
 
 
+# Compiled, a task is made and freed at almost every step of a game: holding
+# only numbers, it can never be part of a reference cycle, so the cyclic
+# collector need not track it (``acyclic``), and the last one freed is kept
+# for the next to reuse (``free_list_len``). Interpreted, both are no-ops.
 @final
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Task:
     """One pending step of the rules: what to do (``kind``), for whom
     (``seat``), and up to three numbers whose names the kind gives."""
@@ -95,6 +100,7 @@ class TaskKinds:
 
 
 @final
+@mypyc_attr(acyclic=True)  # tasks and numbers only: never in a reference cycle
 class TaskStack:
     """The pending tasks, the last one pushed on top, with the ``append``,
     ``pop``, ``clear`` and ``len`` of a list.
@@ -147,6 +153,7 @@ class TaskStack:
 
 
 @final
+@mypyc_attr(acyclic=True)  # tasks and numbers only: never in a reference cycle
 class Decisions:
     """The task stack and the question now asked (see the module docstring).
 

@@ -35,7 +35,7 @@ from typing import Any, Final, cast, final
 
 from librt.vecs import append, vec
 from librt.vecs import pop as pop_item
-from mypy_extensions import i64
+from mypy_extensions import i64, mypyc_attr
 
 from simcore.kit.vectors import filled
 from simcore.rng import Generator
@@ -69,6 +69,7 @@ ANY_CLASS: Final = -1
 
 
 @final
+@mypyc_attr(acyclic=True)  # holds cards and marks only: never in a reference cycle
 class Zone:
     """One pile of cards (see the module docstring)."""
 
