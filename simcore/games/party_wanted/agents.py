@@ -44,6 +44,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from simcore.api import Agent, GameState
 from simcore.games.party_wanted.config import (
     ATTACK,
@@ -403,6 +405,7 @@ def _item_before_damage(state: PartyState, seat: int, legal: Sequence[int]) -> i
 # --------------------------------------------------------------- forecast
 
 
+@mypyc_attr(acyclic=True)  # made per choice, points only to the state and numbers: no cycle
 class Numbers:
     """The round's numbers as they stand, read once per decision: each hero's
     attack, defense and speed against each enemy and the damage each enemy
@@ -475,6 +478,7 @@ def _round_numbers(state: PartyState) -> tuple[Numbers, Forecast]:
     return numbers, forecast
 
 
+@mypyc_attr(acyclic=True)  # made per choice, points only to the state and numbers: no cycle
 class Forecast:
     """The round played out on today's numbers: each hero's damage and
     whether it dies, each enemy's HP after the round and whether it attacks."""
@@ -540,6 +544,7 @@ def _hits_before(numbers: Numbers, enemy: int, speed_bonus: list[int], slow: int
 # ------------------------------------------------------------ the plan
 
 
+@mypyc_attr(acyclic=True)  # made per choice, points only to the state and numbers: no cycle
 class Option:
     """One planning action decoded once: its ``Impact``, the hero it aims at
     (for a card buried for +1, the hero who gets the +1), the enemy it is

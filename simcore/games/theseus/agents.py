@@ -50,6 +50,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from simcore.api import Agent, GameState
 from simcore.games.theseus.rules import (
     BOARD_POSITION,
@@ -233,6 +235,9 @@ def visible_score(state: TheseusState, seat: int, viewer: int) -> int:
     return total
 
 
+# One per choice, freed when the choice is made: kept for the next (free
+# list), and never in a reference cycle (it only points to the state).
+@mypyc_attr(acyclic=True, free_list_len=1)
 class CardValues:
     """The worths of the strategy for one seat in one position."""
 
