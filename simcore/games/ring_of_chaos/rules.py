@@ -583,7 +583,9 @@ class RingState(KitState):
 
     def is_adjacent(self, seat: int, other: int) -> bool:
         """Whether two parties' spaces are linked on the battle map."""
-        return self.config.board.distance[self.position(seat)][self.position(other)] == 1
+        seat_numbers = self.seat_numbers
+        return self.config.board.distance[seat_numbers[seat * SEAT_NUMBERS + POSITION]][
+            seat_numbers[other * SEAT_NUMBERS + POSITION]] == 1
 
     def living_heroes(self, seat: int) -> list[int]:
         """Classes whose Hero is alive (Full Strength or Wounded)."""
@@ -714,10 +716,10 @@ class RingState(KitState):
     def distinct_positions(self, seat: int) -> list[int]:
         """One hand position per card type (same cards are the same choice)."""
         hand = self.hand(seat)
-        seen = 0  # a bit per card id
+        seen: i64 = 0  # a bit per card id: a machine integer (CARD_NAMES has fewer than 64 cards, tested)
         result: list[int] = []
         for position in range(len(hand)):
-            bit = 1 << hand[position]
+            bit: i64 = 1 << hand[position]
             if not seen & bit:
                 seen |= bit
                 result.append(position)
@@ -755,12 +757,17 @@ class RingState(KitState):
                     and min(self.statuses(seat)) < FULL):
                 choices.append(DEFENDERS_POWER)
         hand = self.hand(seat)
+        # Whether another living party is Adjacent, and whether one is not: read
+        # straight from the seat numbers (no list of the others per question).
         has_adjacent = has_distant = False
-        for other in self.others_alive(seat):
-            if self.is_adjacent(seat, other):
-                has_adjacent = True
-            else:
-                has_distant = True
+        seat_numbers = self.seat_numbers
+        distance = self.config.board.distance[seat_numbers[seat * SEAT_NUMBERS + POSITION]]
+        for other in range(self.n_players):
+            if other != seat and seat_numbers[other * SEAT_NUMBERS + ALIVE] != 0:
+                if distance[seat_numbers[other * SEAT_NUMBERS + POSITION]] == 1:
+                    has_adjacent = True
+                else:
+                    has_distant = True
         slots = self.config.card_slots
         # A bit per Action still open (MOVE_SLOT, ATTACK_SLOT, BONUS_SLOT): a
         # machine integer, not a tuple of booleans made at every question.

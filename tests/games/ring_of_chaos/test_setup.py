@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from simcore.games.ring_of_chaos import GAME
-from simcore.games.ring_of_chaos.config import TEMPLE_GUARDIAN
+from simcore.games.ring_of_chaos.config import CARD_NAMES, TEMPLE_GUARDIAN
 from simcore.games.ring_of_chaos.rules import (
     ACTIVE,
     DISCARD_PILE,
@@ -152,3 +152,8 @@ def test_starting_spaces_are_spread_around_the_table() -> None:
     _draft_all(state)
     starts = DEFAULT.board.starts
     assert all_positions(state) == [starts[0], starts[2], starts[4]]
+
+
+def test_every_card_id_fits_the_machine_integer_masks_the_rules_keep_per_hand() -> None:
+    # distinct_positions keeps a bit per card id in an i64: ids 0..62.
+    assert len(CARD_NAMES) <= 63
