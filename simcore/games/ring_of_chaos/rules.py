@@ -1650,18 +1650,29 @@ class Sneak(CardBehaviour):
 
 class Teleport(CardBehaviour):
     """Teleport: "Move to any open space on the battle map, except the Chaos Altar"."""
+    def playable(self, state: RingState, seat: int, card: int) -> bool:
+        # The first open space will do (compiled, ``any`` is a loop that stops
+        # there): asked at every main question, while ``targets`` lists most of the map.
+        return any(_teleport_space(state, space) for space in range(state.config.board.n_spaces))
     def play(self, state: RingState, seat: int, card: int) -> None:
         state._push(K_SPACE, seat, card)
     def targets(self, state: RingState, seat: int, card: int) -> list[int]:
-        board, numbers = state.config.board, state.numbers
-        return [space for space in range(board.n_spaces) if numbers[OCCUPANT + space] < 0 and space != board.altar]
+        return [space for space in range(state.config.board.n_spaces) if _teleport_space(state, space)]
     def on_target(self, state: RingState, seat: int, card: int, target: int) -> None:
         pass  # moved by ``_space``
+
+
+def _teleport_space(state: RingState, space: int) -> bool:
+    """Whether Teleport may end on ``space``: open, and not the Chaos Altar."""
+    return state.numbers[OCCUPANT + space] < 0 and space != state.config.board.altar
 
 
 class Bully(Teleport):
     """Bully (Fighter): "Move to any open space ... Adjacent to another Party (other than the Chaos Altar) and
     make an immediate melee attack against that Party", parried "as if it were a Sword card"."""
+    def playable(self, state: RingState, seat: int, card: int) -> bool:
+        # Not Teleport's shortcut: Bully's spaces are fewer (next to a party).
+        return len(self.targets(state, seat, card)) > 0
     def targets(self, state: RingState, seat: int, card: int) -> list[int]:
         return state.bully_spaces(seat)
     def on_target(self, state: RingState, seat: int, card: int, target: int) -> None:
