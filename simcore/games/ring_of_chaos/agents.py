@@ -438,9 +438,9 @@ def chaos_magic_takes_something(state: RingState, seat: int) -> bool:
 
 def earthquake_helps(state: RingState, seat: int) -> bool:
     """Earthquake: our party keeps all its Heroes (one is at Full Strength) and a rival loses one."""
-    if FULL not in state.statuses(seat):
+    if not state.has_hero_at(seat, FULL):
         return False
-    return any(FULL not in state.statuses(other) for other in state.others_alive(seat))
+    return any(not state.has_hero_at(other, FULL) for other in state.others_alive(seat))
 
 
 def bully_reaches_the_wearer(state: RingState, seat: int) -> bool:
@@ -459,13 +459,13 @@ def _heal_play(state: RingState, seat: int, plays: dict[int, int], can_use_power
     for card in (HEALING_POTION, RESURRECTION):
         if card in plays:
             return plays[card]
-    if NECROMANCY in plays and DEAD in state.statuses(seat) and state.necromancy_parties(seat) == [seat]:
+    if NECROMANCY in plays and state.has_hero_at(seat, DEAD) and state.necromancy_parties(seat) == [seat]:
         return plays[NECROMANCY]
     if can_use_power:
         cost = state.config.defenders_cards_to_discard
         values = sorted(card_value(state, seat, card) for card in state.hand(seat))
         # the dearest card paid must be cheap, and a Wounded Hero is not worth the last card
-        if (cost == 0 or values[cost - 1] <= ATTACK_VALUE) and (DEAD in state.statuses(seat) or len(values) > cost):
+        if (cost == 0 or values[cost - 1] <= ATTACK_VALUE) and (state.has_hero_at(seat, DEAD) or len(values) > cost):
             return DEFENDERS_POWER
     return -1
 

@@ -402,6 +402,12 @@ class RingState(KitState):
         """The status (``DEAD``, ``WOUNDED``, ``FULL``) of ``seat``'s Hero of class ``hero``."""
         return self.seat_numbers[seat * SEAT_NUMBERS + HEROES + hero]
 
+    def has_hero_at(self, seat: int, status: int) -> bool:
+        """Whether one of ``seat``'s four Heroes has ``status`` (``DEAD``...): read
+        in place, without the list copy ``statuses`` makes."""
+        numbers, base = self.seat_numbers, seat * SEAT_NUMBERS + HEROES
+        return any(numbers[base + hero] == status for hero in range(4))
+
     def statuses(self, seat: int) -> list[int]:
         """The four Heroes' statuses of ``seat``, by class (a copy)."""
         base = seat * SEAT_NUMBERS + HEROES
@@ -689,9 +695,9 @@ class RingState(KitState):
 
     def necromancy_parties(self, seat: int) -> list[int]:
         """The caster and every Adjacent party that has a Dead Hero to raise."""
-        parties = [seat] if DEAD in self.statuses(seat) else []
+        parties = [seat] if self.has_hero_at(seat, DEAD) else []
         for other in self.others_alive(seat):
-            if self.is_adjacent(seat, other) and DEAD in self.statuses(other):
+            if self.is_adjacent(seat, other) and self.has_hero_at(other, DEAD):
                 parties.append(other)
         return parties
 
@@ -1775,7 +1781,7 @@ class ChaosMagic(CardBehaviour):
 class HealingPotion(CardBehaviour):
     """Healing Potion: "Raise one Hero from Wounded to Full Strength"."""
     def playable(self, state: RingState, seat: int, card: int) -> bool:
-        return WOUNDED in state.statuses(seat)
+        return state.has_hero_at(seat, WOUNDED)
     def play(self, state: RingState, seat: int, card: int) -> None:
         state._push(K_RAISE, seat, WOUNDED)
 
@@ -1800,7 +1806,7 @@ class Poison(CardBehaviour):
 class Resurrection(CardBehaviour):
     """Resurrection (Cleric): "Raise one Hero from Dead to Wounded"; Dread Legion "can never use" it."""
     def playable(self, state: RingState, seat: int, card: int) -> bool:
-        return DEAD in state.statuses(seat) and state.power(seat) != DREAD_LEGION
+        return state.has_hero_at(seat, DEAD) and state.power(seat) != DREAD_LEGION
     def play(self, state: RingState, seat: int, card: int) -> None:
         state._push(K_RAISE, seat, DEAD)
         state._offer_hell_raisers(seat, card)

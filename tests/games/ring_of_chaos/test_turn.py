@@ -313,3 +313,21 @@ def test_a_move_may_end_on_an_occupied_space_exactly_when_that_party_has_a_space
             legal = state.legal_actions()
             state.apply(legal[choices.below(len(legal))])
     assert compared > 10_000
+
+
+def test_whether_a_party_has_a_hero_of_a_status_is_read_from_its_four_heroes() -> None:
+    # has_hero_at (asked by Healing Potion, Resurrection, Necromancy) against the statuses list.
+    compared = 0
+    for seed in range(12):
+        state = rules.RingState.new_game(DEFAULT, 4, seed, None)
+        choices = make_rng(900 + seed)
+        for _ in range(400):
+            if state.is_terminal():
+                break
+            for seat in range(4):
+                for status in (rules.DEAD, rules.WOUNDED, rules.FULL):
+                    assert state.has_hero_at(seat, status) == (status in state.statuses(seat))
+                    compared += 1
+            legal = state.legal_actions()
+            state.apply(legal[choices.below(len(legal))])
+    assert compared > 10_000
