@@ -164,10 +164,15 @@ class RingHeuristicAgent(Agent):
         if kind == K_COUNTER:
             return counter_choice(state, seat, legal_actions)
         if kind in (K_DISCARD_EXCESS, K_POISON_DISCARD, K_TITHE_DROP, K_DEFENDERS_DISCARD):
-            hand = state.hand(seat)
-            return min(legal_actions, key=lambda action: card_value(state, seat, hand[HAND_POSITION.value(action)]))
+            return least_valuable_in_hand(state, seat, legal_actions)
         if kind in (K_SCAVENGE, K_TITHE_PICK):
-            return max(legal_actions, key=lambda action: card_value(state, seat, CARD.value(action)))
+            # The most valuable card named (the first such on a tie, as ``max`` keeps it).
+            best, best_value = -1, 0
+            for action in legal_actions:
+                value = card_value(state, seat, CARD.value(action))
+                if best < 0 or value > best_value:
+                    best, best_value = action, value
+            return best
         if kind in (K_SPACE, K_RETREAT):
             return own_space(state, seat, legal_actions)
         if kind == K_PUSH:
@@ -189,6 +194,19 @@ class RingHeuristicAgent(Agent):
 
 
 # ------------------------------------------------------------------ values and places
+
+
+def least_valuable_in_hand(state: RingState, seat: int, actions: Sequence[int]) -> int:
+    """The answer (a hand position) of the least ``card_value``, the first such
+    on a tie (as ``min`` with a key keeps it; a loop: no key function called
+    through Python's calling convention)."""
+    hand = state.hand(seat)
+    best, best_value = -1, 0
+    for action in actions:
+        value = card_value(state, seat, hand[HAND_POSITION.value(action)])
+        if best < 0 or value < best_value:
+            best, best_value = action, value
+    return best
 
 
 def card_value(state: RingState, seat: int, card: int) -> int:
@@ -279,7 +297,13 @@ def hero_to_attack(state: RingState, defender: int, legal_actions: Sequence[int]
     wounded = [action for action in legal_actions if statuses[HERO.value(action)] == WOUNDED]
     if wounded:
         return wounded[0]
-    return min(legal_actions, key=lambda action: HERO_TARGET_ORDER.index(HERO.value(action)))
+    # The first answer whose Hero comes first in HERO_TARGET_ORDER.
+    best, best_rank = -1, 0
+    for action in legal_actions:
+        rank = HERO_TARGET_ORDER.index(HERO.value(action))
+        if best < 0 or rank < best_rank:
+            best, best_rank = action, rank
+    return best
 
 
 def hero_to_lose(state: RingState, seat: int, legal_actions: Sequence[int]) -> int:
@@ -321,7 +345,7 @@ def counter_choice(state: RingState, seat: int, legal_actions: Sequence[int]) ->
     playable = [action for action in legal_actions
                 if action != PASS and hand[HAND_POSITION.value(action)] != HEROIC_SACRIFICE]
     if playable:
-        return min(playable, key=lambda action: card_value(state, seat, hand[HAND_POSITION.value(action)]))
+        return least_valuable_in_hand(state, seat, playable)
     return PASS
 
 
