@@ -231,10 +231,20 @@ def ring_distance(state: RingState, space: int) -> int:
 
 def nearest_rival(state: RingState, seat: int, space: int) -> int:
     """Steps from ``space`` to the nearest other living party (99 when there is none)."""
+    return nearest_of(state, space, rival_spaces(state, seat))
+
+
+def rival_spaces(state: RingState, seat: int) -> list[int]:
+    """The spaces of the other living parties (read once when many spaces are weighed)."""
+    return [state.position(other) for other in state.others_alive(seat)]
+
+
+def nearest_of(state: RingState, space: int, spaces: list[int]) -> int:
+    """Steps from ``space`` to the nearest of ``spaces`` (99 when there is none)."""
     distance = state.config.board.distance[space]
     nearest = 99
-    for other in state.others_alive(seat):
-        nearest = min(nearest, distance[state.position(other)])
+    for other_space in spaces:
+        nearest = min(nearest, distance[other_space])
     return nearest
 
 
@@ -247,9 +257,21 @@ def open_spaces(state: RingState, altar_too: bool) -> list[int]:
 
 def own_space(state: RingState, seat: int, legal_actions: Sequence[int]) -> int:
     """Where to go (Teleport, Bully, Hasty Retreat): next to or onto the Ring; the wearer away from the others."""
-    if state.numbers[RING_HOLDER] == seat:
-        return max(legal_actions, key=lambda action: nearest_rival(state, seat, SPACE.value(action)))
-    return min(legal_actions, key=lambda action: ring_distance(state, SPACE.value(action)))
+    # The first best answer (as ``max``/``min`` keep it), by a loop.
+    wearer = state.numbers[RING_HOLDER] == seat
+    rivals = rival_spaces(state, seat) if wearer else []
+    best, best_gap = -1, 0
+    for action in legal_actions:
+        space = SPACE.value(action)
+        if wearer:
+            gap = nearest_of(state, space, rivals)
+            if best < 0 or gap > best_gap:
+                best, best_gap = action, gap
+        else:
+            gap = ring_distance(state, space)
+            if best < 0 or gap < best_gap:
+                best, best_gap = action, gap
+    return best
 
 
 def leadership_space(state: RingState, seat: int, target: int, legal_actions: Sequence[int]) -> int:
@@ -520,16 +542,17 @@ def _move_play(state: RingState, seat: int, plays: dict[int, int], legal_actions
     the wearer away from the others; Leadership to scatter the parties that threaten the Ring."""
     walks = [action for action in legal_actions if MOVE.matches(action)]
     if state.numbers[RING_HOLDER] == seat:
-        here = nearest_rival(state, seat, state.position(seat))
+        rivals = rival_spaces(state, seat)  # the same for every space weighed
+        here = nearest_of(state, state.position(seat), rivals)
         best, best_gap = -1, here
         for action in walks:
-            gap = nearest_rival(state, seat, MOVE.value(action))
+            gap = nearest_of(state, MOVE.value(action), rivals)
             if gap > best_gap:
                 best, best_gap = action, gap
         if best_gap <= STEAL_REACH:
             if LEADERSHIP in plays and leadership_scatters(state, seat):
                 return plays[LEADERSHIP]
-            if TELEPORT in plays and max(nearest_rival(state, seat, space)
+            if TELEPORT in plays and max(nearest_of(state, space, rivals)
                                          for space in open_spaces(state, False)) > best_gap:
                 return plays[TELEPORT]
         return best
