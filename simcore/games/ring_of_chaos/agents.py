@@ -36,7 +36,9 @@ It reads only its own hand and the public table, so it is seat-honest.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, final
+
+from mypy_extensions import mypyc_attr
 
 from simcore.api import Agent, GameState
 from simcore.games.ring_of_chaos.config import (
@@ -119,6 +121,7 @@ from simcore.games.ring_of_chaos.rules import (
     WOUNDED,
     RingState,
 )
+from simcore.kit.decisions import ActionType
 from simcore.rng import Generator
 
 HERO_TARGET_ORDER: Final = (FIGHTER, WIZARD, CLERIC, ROGUE)
@@ -196,14 +199,15 @@ class RingHeuristicAgent(Agent):
 # ------------------------------------------------------------------ values and places
 
 
-def least_valuable_in_hand(state: RingState, seat: int, actions: Sequence[int]) -> int:
-    """The answer (a hand position) of the least ``card_value``, the first such
-    on a tie (as ``min`` with a key keeps it; a loop: no key function called
-    through Python's calling convention)."""
+def least_valuable_in_hand(state: RingState, seat: int, actions: Sequence[int],
+                           action_type: ActionType = HAND_POSITION) -> int:
+    """The answer (an ``action_type`` on a hand position) of the least
+    ``card_value``, the first such on a tie (as ``min`` with a key keeps it; a
+    loop: no key function called through Python's calling convention)."""
     hand = state.hand(seat)
     best, best_value = -1, 0
     for action in actions:
-        value = card_value(state, seat, hand[HAND_POSITION.value(action)])
+        value = card_value(state, seat, hand[action_type.value(action)])
         if best < 0 or value < best_value:
             best, best_value = action, value
     return best
@@ -387,16 +391,45 @@ def sacrifice_choice(state: RingState, seat: int, legal_actions: Sequence[int]) 
 # ---------------------------------------------------------------------- main menu
 
 
+@final
+@mypyc_attr(acyclic=True)  # made per main question, holds numbers only
+class Plays:
+    """The cards the main menu offers to play, each with its answer: looked up
+    by card id (-1: not offered), and listed in the order their answers came.
+    Lists, not a dict: a dozen cards are asked about at every main question."""
+
+    action_of: list[int]
+    cards: list[int]
+
+    def __init__(self, n_cards: int) -> None:
+        self.action_of = [-1] * n_cards
+        self.cards = []
+
+    def add(self, card: int, action: int) -> None:
+        """``action`` plays ``card`` (a card offered twice keeps its first place, as a dict would)."""
+        if self.action_of[card] < 0:
+            self.cards.append(card)
+        self.action_of[card] = action
+
+    def has(self, card: int) -> bool:
+        """Whether ``card`` may be played."""
+        return self.action_of[card] >= 0
+
+    def action(self, card: int) -> int:
+        """The answer that plays ``card``."""
+        return self.action_of[card]
+
+
 def main_action(state: RingState, seat: int, legal_actions: Sequence[int]) -> int:
     """The first of the main-menu priorities (module docstring) that is legal."""
     # One pass over the answers (a plain loop: no set or dict built by a comprehension).
     hand = state.hand(seat)
-    plays: dict[int, int] = {}
+    plays = Plays(len(state.config.card_slots))
     can_pick_up = can_steal_ring = can_use_power = can_draw = False
     listed: list[int] = legal_actions if isinstance(legal_actions, list) else list(legal_actions)
     for action in listed:
         if PLAY.matches(action):
-            plays[hand[PLAY.value(action)]] = action
+            plays.add(hand[PLAY.value(action)], action)
         elif action == PICK_UP_RING:
             can_pick_up = True
         elif action == STEAL_RING:
@@ -409,34 +442,36 @@ def main_action(state: RingState, seat: int, legal_actions: Sequence[int]) -> in
         return PICK_UP_RING
     if can_steal_ring:
         return STEAL_RING
-    for card in (MIND_CONTROL, DOMINANCE):
-        if card in plays:
-            return plays[card]
-    if LEADERSHIP in plays and leadership_brings_the_ring(state, seat):
-        return plays[LEADERSHIP]
+    if plays.has(MIND_CONTROL):
+        return plays.action(MIND_CONTROL)
+    if plays.has(DOMINANCE):
+        return plays.action(DOMINANCE)
+    if plays.has(LEADERSHIP) and leadership_brings_the_ring(state, seat):
+        return plays.action(LEADERSHIP)
     heal = _heal_play(state, seat, plays, can_use_power)
     if heal >= 0:
         return heal
-    if EARTHQUAKE in plays and earthquake_helps(state, seat):
-        return plays[EARTHQUAKE]
-    if BULLY in plays and bully_reaches_the_wearer(state, seat):
-        return plays[BULLY]
+    if plays.has(EARTHQUAKE) and earthquake_helps(state, seat):
+        return plays.action(EARTHQUAKE)
+    if plays.has(BULLY) and bully_reaches_the_wearer(state, seat):
+        return plays.action(BULLY)
     attack = _attack_play(state, seat, plays, legal_actions)
     if attack >= 0:
         return attack
     move = _move_play(state, seat, plays, legal_actions)
     if move >= 0:
         return move
-    if CHAOS_MAGIC in plays and chaos_magic_takes_something(state, seat):
-        return plays[CHAOS_MAGIC]
-    if POISON in plays:
-        return plays[POISON]
-    for card in (TITHE, PICKPOCKET):
-        if card in plays:
-            return plays[card]
+    if plays.has(CHAOS_MAGIC) and chaos_magic_takes_something(state, seat):
+        return plays.action(CHAOS_MAGIC)
+    if plays.has(POISON):
+        return plays.action(POISON)
+    if plays.has(TITHE):
+        return plays.action(TITHE)
+    if plays.has(PICKPOCKET):
+        return plays.action(PICKPOCKET)
     discard_pile = state.zones[DISCARD_PILE].cards
-    if SCAVENGE in plays and max(card_value(state, seat, card) for card in discard_pile) >= SCAVENGE_WORTH:
-        return plays[SCAVENGE]
+    if plays.has(SCAVENGE) and max(card_value(state, seat, card) for card in discard_pile) >= SCAVENGE_WORTH:
+        return plays.action(SCAVENGE)
     # The theft from the fullest hand, then the most points (the first such on a tie).
     theft, theft_hand, theft_points = -1, 0, 0
     for action in listed:
@@ -499,14 +534,15 @@ def bully_reaches_the_wearer(state: RingState, seat: int) -> bool:
     return any(distance[space][wearer_space] == 1 for space in state.bully_spaces(seat))
 
 
-def _heal_play(state: RingState, seat: int, plays: dict[int, int], can_use_power: bool) -> int:
+def _heal_play(state: RingState, seat: int, plays: Plays, can_use_power: bool) -> int:
     """Healing Potion, Resurrection, Necromancy when no Adjacent rival also raises a Hero, or the
     Defenders of the Faith power when cheap cards can pay for it; -1 if none."""
-    for card in (HEALING_POTION, RESURRECTION):
-        if card in plays:
-            return plays[card]
-    if NECROMANCY in plays and state.has_hero_at(seat, DEAD) and state.necromancy_parties(seat) == [seat]:
-        return plays[NECROMANCY]
+    if plays.has(HEALING_POTION):
+        return plays.action(HEALING_POTION)
+    if plays.has(RESURRECTION):
+        return plays.action(RESURRECTION)
+    if plays.has(NECROMANCY) and state.has_hero_at(seat, DEAD) and state.necromancy_parties(seat) == [seat]:
+        return plays.action(NECROMANCY)
     if can_use_power:
         cost = state.config.defenders_cards_to_discard
         values = sorted(card_value(state, seat, card) for card in state.hand(seat))
@@ -516,11 +552,12 @@ def _heal_play(state: RingState, seat: int, plays: dict[int, int], can_use_power
     return -1
 
 
-def _attack_play(state: RingState, seat: int, plays: dict[int, int], legal_actions: Sequence[int]) -> int:
+def _attack_play(state: RingState, seat: int, plays: Plays, legal_actions: Sequence[int]) -> int:
     """An attack card that can reach the Ring wearer (or anyone when nobody wears it), else a
     Death from Above ranged play of the least valuable Attack card at a distant target; -1 if none."""
     holder = state.numbers[RING_HOLDER]
-    for card, action in plays.items():
+    for card in plays.cards:
+        action = plays.action(card)
         if state.config.card_slots[card] != ATTACK_SLOT:
             continue
         if card == PIT_TRAP:
@@ -532,12 +569,11 @@ def _attack_play(state: RingState, seat: int, plays: dict[int, int], legal_actio
             return action
     ranged = [action for action in legal_actions if PLAY_AS_RANGED.matches(action)]
     if ranged and (holder < 0 or holder == seat or not state.is_adjacent(seat, holder)):
-        hand = state.hand(seat)
-        return min(ranged, key=lambda action: card_value(state, seat, hand[PLAY_AS_RANGED.value(action)]))
+        return least_valuable_in_hand(state, seat, ranged, PLAY_AS_RANGED)
     return -1
 
 
-def _move_play(state: RingState, seat: int, plays: dict[int, int], legal_actions: Sequence[int]) -> int:
+def _move_play(state: RingState, seat: int, plays: Plays, legal_actions: Sequence[int]) -> int:
     """The Move Action that helps most, or -1: toward the Ring on foot, by Teleport or by Sneak;
     the wearer away from the others; Leadership to scatter the parties that threaten the Ring."""
     walks = [action for action in legal_actions if MOVE.matches(action)]
@@ -550,11 +586,11 @@ def _move_play(state: RingState, seat: int, plays: dict[int, int], legal_actions
             if gap > best_gap:
                 best, best_gap = action, gap
         if best_gap <= STEAL_REACH:
-            if LEADERSHIP in plays and leadership_scatters(state, seat):
-                return plays[LEADERSHIP]
-            if TELEPORT in plays and max(nearest_of(state, space, rivals)
+            if plays.has(LEADERSHIP) and leadership_scatters(state, seat):
+                return plays.action(LEADERSHIP)
+            if plays.has(TELEPORT) and max(nearest_of(state, space, rivals)
                                          for space in open_spaces(state, False)) > best_gap:
-                return plays[TELEPORT]
+                return plays.action(TELEPORT)
         return best
     here = ring_distance(state, state.position(seat))
     best, best_distance = -1, here
@@ -564,16 +600,16 @@ def _move_play(state: RingState, seat: int, plays: dict[int, int], legal_actions
             best, best_distance = action, distance
     if best_distance > 0:
         teleport_distance = 99
-        if TELEPORT in plays:
+        if plays.has(TELEPORT):
             teleport_distance = min(ring_distance(state, space) for space in open_spaces(state, False))
         if teleport_distance < best_distance:
-            return plays[TELEPORT]
-        if SNEAK in plays:
+            return plays.action(TELEPORT)
+        if plays.has(SNEAK):
             holder = state.numbers[RING_HOLDER]
             swaps = [ring_distance(state, state.position(other)) for other in state.others_alive(seat)
                      if other != holder]
             if swaps and min(swaps) < best_distance:
-                return plays[SNEAK]
-    if best < 0 and LEADERSHIP in plays and leadership_scatters(state, seat):
-        return plays[LEADERSHIP]
+                return plays.action(SNEAK)
+    if best < 0 and plays.has(LEADERSHIP) and leadership_scatters(state, seat):
+        return plays.action(LEADERSHIP)
     return best

@@ -487,9 +487,8 @@ class RingState(KitState):
         if seat < 0 or kind == K_DRAFT:
             return
         hand = self.hand(seat)
-        power = self.power(seat)
         power_offered = False
-        seen = 0  # a bit per card id already counted at this step
+        seen: i64 = 0  # a bit per card id already counted at this step (fewer than 64 cards)
         cards: list[int] = []
         # The list play_game passes, iterated natively (any other sequence copied).
         actions: list[int] = legal_actions if isinstance(legal_actions, list) else list(legal_actions)
@@ -514,8 +513,9 @@ class RingState(KitState):
         classes = self.config.card_classes
         offset = self.stats.offset(seat, _PLAYABLE)
         counts = self.stats.counts
+        power = self.power(seat)
         for card in cards:
-            bit = 1 << card
+            bit: i64 = 1 << card
             if seen & bit:
                 continue
             seen |= bit
