@@ -743,13 +743,14 @@ class RingState(KitState):
         choices = [END_TURN]
         numbers = self.numbers
         holder = numbers[RING_HOLDER]
+        power = self.power(seat)
         # Plain loops, not extend(generator): a generator is an object per call in the compiled core.
         if not numbers[USED_MOVE]:
             for space in self.move_destinations(seat):
                 choices.append(MOVE.encode(space))
         if not numbers[USED_ATTACK]:
             choices.append(DRAW_CARD)
-            if self.power(seat) == DEN_OF_THIEVES:
+            if power == DEN_OF_THIEVES:
                 for other in self.others_alive(seat):
                     if self.hand(other):
                         choices.append(STEAL_CARD.encode(other))
@@ -758,9 +759,9 @@ class RingState(KitState):
                 choices.append(PICK_UP_RING)
             if 0 <= holder != seat and self.is_adjacent(seat, holder):
                 choices.append(STEAL_RING)
-            if (self.power(seat) == DEFENDERS_OF_THE_FAITH
+            if (power == DEFENDERS_OF_THE_FAITH
                     and len(self.hand(seat)) >= self.config.defenders_cards_to_discard
-                    and min(self.statuses(seat)) < FULL):
+                    and (self.has_hero_at(seat, DEAD) or self.has_hero_at(seat, WOUNDED))):
                 choices.append(DEFENDERS_POWER)
         hand = self.hand(seat)
         # Whether another living party is Adjacent, and whether one is not: read
@@ -785,7 +786,7 @@ class RingState(KitState):
             card = hand[position]
             if open_slots >> slots[card] & 1 and self.can_play(seat, card, has_adjacent, has_distant):
                 choices.append(PLAY.encode(position))
-        if not numbers[USED_ATTACK] and self.power(seat) == DEATH_FROM_ABOVE and has_distant:
+        if not numbers[USED_ATTACK] and power == DEATH_FROM_ABOVE and has_distant:
             any_class = self.config.death_from_above_dead_classes
             for position in positions:
                 card = hand[position]
