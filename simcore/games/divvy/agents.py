@@ -131,7 +131,7 @@ def lead_position(state: DivvyState, seat: int) -> int:
     return best
 
 
-def _brawl_pick(state: DivvyState, seat: int) -> int:
+def brawl_position(state: DivvyState, seat: int) -> int:
     """The hand position to fight the brawl with: prefer off-suit, the bonus
     icon, low value (the first such position on a tie)."""
     config = state.config
@@ -157,7 +157,7 @@ def chaff_mask(state: DivvyState, seat: int) -> int:
     suits, values = config.suits, config.values
     hand = state.hand(seat)
     lead_suit = suits[state.lead_card(seat)]
-    fighter = _brawl_pick(state, seat)
+    fighter = brawl_position(state, seat)
     bid, bid_count = 0, 0
     for position, card in enumerate(hand):
         if position != fighter and suits[card] != lead_suit:
@@ -175,11 +175,6 @@ def chaff_mask(state: DivvyState, seat: int) -> int:
             if weakest >> index & 1:
                 bid |= 1 << position
     return bid
-
-
-def brawl_position(state: DivvyState, seat: int) -> int:
-    """The brawl card chosen by the preference above."""
-    return _brawl_pick(state, seat)
 
 
 def replace_choice(state: DivvyState, seat: int) -> int:
