@@ -458,29 +458,29 @@ class CardValues:
                 best = max(best, self.explore_value(position))
             if len(hand) >= state.config.hand_limit + state.numbers[HAND_LIMIT_BONUS] and hand:
                 worst = self.keep_value(hand[0])
-                for instance in hand:
-                    worst = min(worst, self.keep_value(instance))
+                for index in range(1, len(hand)):
+                    worst = min(worst, self.keep_value(hand[index]))
                 best -= worst
             return max(best, 0.0)
         if step == STEP_RECRUIT:
             if not hand:
                 return 0.0
             best = self.recruit_value(hand[0])
-            for instance in hand:
-                best = max(best, self.recruit_value(instance))
+            for index in range(1, len(hand)):
+                best = max(best, self.recruit_value(hand[index]))
             party = state.party(seat)
             if len(party) >= state.config.party_limit:
                 worst = self.party_value(party[0])
-                for instance in party:
-                    worst = min(worst, self.party_value(instance))
+                for index in range(1, len(party)):
+                    worst = min(worst, self.party_value(party[index]))
                 best -= worst
             return max(best, 0.0)
         if step == STEP_SUBJUGATE:
             if not hand:
                 return 0.0
             best = self.subjugate_value(hand[0])
-            for instance in hand:
-                best = max(best, self.subjugate_value(instance))
+            for index in range(1, len(hand)):
+                best = max(best, self.subjugate_value(hand[index]))
             return best if self.late else best * EARLY_SUBJUGATE_WEIGHT
         if step == STEP_DRAW:
             return DRAW_VALUE if state.zones[state.numbers[RANK]].cards else 0.0
