@@ -652,19 +652,17 @@ class RingState(KitState):
     def can_push(self, mover: int, destination: int) -> bool:
         """Whether ``push_spaces(mover, destination)`` has a space (without listing them)."""
         origin = self.position(mover)
-        numbers = self.numbers
-        for space in self.config.board.neighbours[destination]:
-            if numbers[OCCUPANT + space] < 0 or space == origin:
-                return True
-        return False
+        return any(self._push_space(origin, space) for space in self.config.board.neighbours[destination])
 
     def push_spaces(self, mover: int, destination: int) -> list[int]:
         """Empty spaces Adjacent to ``destination`` its occupant may be pushed to
         (the space the mover vacates counts as empty)."""
         origin = self.position(mover)
-        numbers = self.numbers
-        return [space for space in self.config.board.neighbours[destination]
-                if numbers[OCCUPANT + space] < 0 or space == origin]
+        return [space for space in self.config.board.neighbours[destination] if self._push_space(origin, space)]
+
+    def _push_space(self, origin: int, space: int) -> bool:
+        """Whether a pushed party may land on ``space`` when the mover leaves ``origin``."""
+        return self.numbers[OCCUPANT + space] < 0 or space == origin
 
     def bully_spaces(self, seat: int) -> list[int]:
         """Open spaces, not the Altar, Adjacent to another party."""
