@@ -44,6 +44,7 @@ from simcore.api import Agent, GameState
 from simcore.games.ring_of_chaos.config import (
     ATTACK_SLOT,
     BULLY,
+    CARD_NAMES,
     CHAOS_MAGIC,
     CLERIC,
     DODGE,
@@ -146,6 +147,7 @@ class RingHeuristicAgent(Agent):
         self.name = "heuristic"
         self.seat = seat
         self.rng = rng
+        self.plays = Plays(len(CARD_NAMES))
 
     def choose(self, state: GameState, legal_actions: Sequence[int]) -> int:
         """Pick the answer the strategy prescribes for the question asked."""
@@ -153,7 +155,7 @@ class RingHeuristicAgent(Agent):
         kind = state.decisions.asked.kind
         seat = state.current_player
         if kind == K_MAIN:
-            return main_action(state, seat, legal_actions)
+            return main_action(state, seat, legal_actions, self.plays)
         if kind == K_DRAFT:
             return legal_actions[self.rng.below(len(legal_actions))]
         if kind == K_TARGET:
@@ -179,7 +181,7 @@ class RingHeuristicAgent(Agent):
         if kind in (K_SPACE, K_RETREAT):
             return own_space(state, seat, legal_actions)
         if kind == K_PUSH:
-            return max(legal_actions, key=lambda action: ring_distance(state, SPACE.value(action)))
+            return push_space(state, legal_actions)
         if kind == K_LEADERSHIP:
             return leadership_space(state, seat, state.decisions.asked.a, legal_actions)
         if kind == K_CHAOS_OFFER:
@@ -278,16 +280,33 @@ def own_space(state: RingState, seat: int, legal_actions: Sequence[int]) -> int:
     return best
 
 
+def push_space(state: RingState, legal_actions: Sequence[int]) -> int:
+    """Where to push a party: the space farthest from the Ring (the first such)."""
+    best, best_distance = -1, 0
+    for action in legal_actions:
+        distance = ring_distance(state, SPACE.value(action))
+        if best < 0 or distance > best_distance:
+            best, best_distance = action, distance
+    return best
+
+
 def leadership_space(state: RingState, seat: int, target: int, legal_actions: Sequence[int]) -> int:
     """Leadership: another party's wearer next to us (to steal the Ring), everyone else far from
-    the Ring, or far from us when we wear it or are about to."""
+    the Ring, or far from us when we wear it or are about to (the first best space, by a loop)."""
     distance_from_me = state.config.board.distance[state.position(seat)]
-    if target == state.numbers[RING_HOLDER]:
-        return min(legal_actions, key=lambda action: abs(distance_from_me[SPACE.value(action)] - 1))
-    if state.numbers[RING_HOLDER] < 0:
+    closest = target == state.numbers[RING_HOLDER]
+    if closest or state.numbers[RING_HOLDER] >= 0:
+        anchor = distance_from_me
+    else:
         anchor = state.config.board.distance[state.numbers[RING_SPACE]]
-        return max(legal_actions, key=lambda action: anchor[SPACE.value(action)])
-    return max(legal_actions, key=lambda action: distance_from_me[SPACE.value(action)])
+    best, best_gap = -1, 0
+    for action in legal_actions:
+        space = SPACE.value(action)
+        # Next to us: the smallest gap to distance 1, as the largest negative one.
+        gap = -abs(distance_from_me[space] - 1) if closest else anchor[space]
+        if best < 0 or gap > best_gap:
+            best, best_gap = action, gap
+    return best
 
 
 # ------------------------------------------------------------------------ targets
@@ -299,21 +318,41 @@ def best_target(state: RingState, legal_actions: Sequence[int]) -> int:
     for action in legal_actions:
         if SEAT.value(action) == holder:
             return action
-    return max(legal_actions, key=lambda action: (state.points(SEAT.value(action)),
-                                                  -len(state.living_heroes(SEAT.value(action)))))
+    # The first answer of the most points, then the fewest living Heroes.
+    best, best_points, best_living = -1, 0, 0
+    for action in legal_actions:
+        target = SEAT.value(action)
+        points = state.points(target)
+        living = len(state.living_heroes(target))
+        if best < 0 or points > best_points or (points == best_points and living < best_living):
+            best, best_points, best_living = action, points, living
+    return best
 
 
 def card_target(state: RingState, seat: int, card: int, legal_actions: Sequence[int]) -> int:
     """The party a targeted card is aimed at (see the module docstring)."""
     if card == SNEAK:
-        return min(legal_actions, key=lambda action: ring_distance(state, state.position(SEAT.value(action))))
+        # The first party nearest the Ring.
+        best, best_distance = -1, 0
+        for action in legal_actions:
+            distance = ring_distance(state, state.position(SEAT.value(action)))
+            if best < 0 or distance < best_distance:
+                best, best_distance = action, distance
+        return best
     if card in (POISON, PICKPOCKET):
         holder = state.numbers[RING_HOLDER]
         for action in legal_actions:
             if SEAT.value(action) == holder:
                 return action
-        return max(legal_actions, key=lambda action: (len(state.hand(SEAT.value(action))),
-                                                      state.points(SEAT.value(action))))
+        # The first of the most cards in hand, then the most points.
+        best, best_cards, best_points = -1, 0, 0
+        for action in legal_actions:
+            target = SEAT.value(action)
+            cards = len(state.hand(target))
+            points = state.points(target)
+            if best < 0 or cards > best_cards or (cards == best_cards and points > best_points):
+                best, best_cards, best_points = action, cards, points
+        return best
     return best_target(state, legal_actions)
 
 
@@ -392,11 +431,13 @@ def sacrifice_choice(state: RingState, seat: int, legal_actions: Sequence[int]) 
 
 
 @final
-@mypyc_attr(acyclic=True)  # made per main question, holds numbers only
+@mypyc_attr(acyclic=True)  # holds numbers only
 class Plays:
     """The cards the main menu offers to play, each with its answer: looked up
     by card id (-1: not offered), and listed in the order their answers came.
-    Lists, not a dict: a dozen cards are asked about at every main question."""
+    Lists, not a dict: a dozen cards are asked about at every main question.
+    The heuristic keeps one and ``clear``s it per question (no list of every
+    card made and freed at each of the ~90 main questions of a game)."""
 
     action_of: list[int]
     cards: list[int]
@@ -404,6 +445,12 @@ class Plays:
     def __init__(self, n_cards: int) -> None:
         self.action_of = [-1] * n_cards
         self.cards = []
+
+    def clear(self) -> None:
+        """Offer nothing again (only the cards offered are reset)."""
+        for card in self.cards:
+            self.action_of[card] = -1
+        self.cards.clear()
 
     def add(self, card: int, action: int) -> None:
         """``action`` plays ``card`` (a card offered twice keeps its first place, as a dict would)."""
@@ -420,11 +467,12 @@ class Plays:
         return self.action_of[card]
 
 
-def main_action(state: RingState, seat: int, legal_actions: Sequence[int]) -> int:
-    """The first of the main-menu priorities (module docstring) that is legal."""
+def main_action(state: RingState, seat: int, legal_actions: Sequence[int], plays: Plays) -> int:
+    """The first of the main-menu priorities (module docstring) that is legal
+    (``plays``: the agent's own, cleared here and filled with this menu's cards)."""
     # One pass over the answers (a plain loop: no set or dict built by a comprehension).
     hand = state.hand(seat)
-    plays = Plays(len(state.config.card_slots))
+    plays.clear()
     can_pick_up = can_steal_ring = can_use_power = can_draw = False
     listed: list[int] = legal_actions if isinstance(legal_actions, list) else list(legal_actions)
     for action in listed:

@@ -16,7 +16,7 @@ legal before applying it.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from simcore.games.ring_of_chaos import GAME
@@ -199,3 +199,17 @@ def seat_counters(state: RingState, seat: int) -> list[list[int]]:
     stats = state.stats
     return [[stats.get(seat, counter, card_id) for card_id in range(len(CARD_NAMES))]
             for counter in range(stats.n_counters)]
+
+
+def random_game_positions(choice_seed: int) -> Iterator[RingState]:
+    """Every position of 12 four-player games played by random answers (at most 400 steps each;
+    the same state object, advanced between yields)."""
+    for seed in range(12):
+        state = RingState.new_game(DEFAULT, 4, seed, None)
+        choices = make_rng(choice_seed + seed)
+        for _ in range(400):
+            if state.is_terminal():
+                break
+            yield state
+            legal = state.legal_actions()
+            state.apply(legal[choices.below(len(legal))])
