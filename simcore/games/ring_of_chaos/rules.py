@@ -779,14 +779,20 @@ class RingState(KitState):
         open_slots: i64 = ((0 if numbers[USED_MOVE] else 1 << MOVE_SLOT)
                            | (0 if numbers[USED_ATTACK] else 1 << ATTACK_SLOT)
                            | (0 if numbers[USED_BONUS] else 1 << BONUS_SLOT))
-        positions = self.distinct_positions(seat)
-        for position in positions:
+        # One answer per card type, at its first position (as ``distinct_positions``), the
+        # types seen kept in a machine integer: no list of positions made per question.
+        seen: i64 = 0
+        for position in range(len(hand)):
             card = hand[position]
+            bit: i64 = 1 << card
+            if seen & bit:
+                continue
+            seen |= bit
             if open_slots >> slots[card] & 1 and self.can_play(seat, card, has_adjacent, has_distant):
                 choices.append(PLAY.encode(position))
         if not numbers[USED_ATTACK] and power == DEATH_FROM_ABOVE and has_distant:
             any_class = self.config.death_from_above_dead_classes
-            for position in positions:
+            for position in self.distinct_positions(seat):
                 card = hand[position]
                 if slots[card] == ATTACK_SLOT and (any_class or self.can_use_class(seat, card)):
                     choices.append(PLAY_AS_RANGED.encode(position))

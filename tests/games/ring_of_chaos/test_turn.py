@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ast
 import inspect
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -42,9 +41,20 @@ from simcore.games.ring_of_chaos.rules import (
     WOUNDED,
 )
 from simcore.kit.decisions import Task
-from simcore.seeding import make_rng
 
-from .helpers import DEFAULT, act, all_positions, build, card, hand_names, hero, names, play, position_of
+from .helpers import (
+    DEFAULT,
+    act,
+    all_positions,
+    build,
+    card,
+    hand_names,
+    hero,
+    names,
+    play,
+    position_of,
+    random_game_positions,
+)
 
 NEUTRAL = "nameless_band"  # the party without a power
 
@@ -296,24 +306,11 @@ def test_perform_has_one_branch_for_every_task_kind_and_refuses_an_unknown_one()
         state.perform(Task(unknown, 0, 0, 0, 0), -1)
 
 
-def _random_game_positions(choice_seed: int) -> Iterator[rules.RingState]:
-    """Every position of 12 four-player games played by random answers (at most 400 steps each)."""
-    for seed in range(12):
-        state = rules.RingState.new_game(DEFAULT, 4, seed, None)
-        choices = make_rng(choice_seed + seed)
-        for _ in range(400):
-            if state.is_terminal():
-                break
-            yield state
-            legal = state.legal_actions()
-            state.apply(legal[choices.below(len(legal))])
-
-
 def test_a_move_may_end_on_an_occupied_space_exactly_when_that_party_has_a_space_to_be_pushed_to() -> None:
     # can_push (which move_destinations asks) against push_spaces (which lists them),
     # for every seat and space, in the positions of random games.
     compared = 0
-    for state in _random_game_positions(500):
+    for state in random_game_positions(500):
         for seat in range(4):
             if state.alive(seat) and state.position(seat) >= 0:
                 for space in range(DEFAULT.board.n_spaces):
@@ -325,9 +322,26 @@ def test_a_move_may_end_on_an_occupied_space_exactly_when_that_party_has_a_space
 def test_whether_a_party_has_a_hero_of_a_status_is_read_from_its_four_heroes() -> None:
     # has_hero_at (asked by Healing Potion, Resurrection, Necromancy) against the statuses list.
     compared = 0
-    for state in _random_game_positions(900):
+    for state in random_game_positions(900):
         for seat in range(4):
             for status in (rules.DEAD, rules.WOUNDED, rules.FULL):
                 assert state.has_hero_at(seat, status) == (status in state.statuses(seat))
                 compared += 1
     assert compared > 10_000
+
+
+def test_the_main_menu_offers_each_card_type_once_at_its_first_place_in_the_hand() -> None:
+    # "Same cards are the same choice": main_choices keeps the card types seen in a bit mask.
+    menus = offered = with_copies = 0
+    for state in random_game_positions(2100):
+        if state.is_terminal() or state.decisions.asked.kind != K_MAIN:
+            continue
+        hand = state.hand(state.current_player)
+        positions = [PLAY.value(action) for action in state.legal_actions() if PLAY.matches(action)]
+        assert positions == sorted(positions)
+        assert len({hand[position] for position in positions}) == len(positions)
+        assert all(hand.index(hand[position]) == position for position in positions)
+        menus += 1
+        offered += len(positions)
+        with_copies += len(hand) > len(set(hand))
+    assert menus > 500 and offered > menus and with_copies > 100
