@@ -35,6 +35,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from mypy_extensions import i64
+
 from simcore.api import CardColumns, GameInfo, TraceSink
 from simcore.games.party_wanted.config import (
     ARMOR,
@@ -171,6 +173,10 @@ VOTE_SEAT: Final = ACTIONS.add("vote", ("seat",))
 TAKE_PART: Final = ACTIONS.add("take part", ("joins",))
 DONE: Final = DONE_PLANNING.encode()
 CARD_SHIFT: Final = PLAY_CARD.shift0
+UNDESIGNATED: Final[list[int]] = [0]
+"""The enemy field of a card aimed at no enemy (read only)."""
+NO_HERO: Final[list[int]] = [0]
+"""The hero field of a card aimed at no hero (read only)."""
 """``action >> CARD_SHIFT``: the action's type and card, without its target."""
 SACRIFICE_MINION: Final = 2  # sacrifice index of the first minion in play (0 weapon, 1 armor)
 # The Add of a level-up is "a Class or Utility card"; a land's or an item's
@@ -1186,10 +1192,11 @@ class PartyState(KitState):
         each hero it can aim at."""
         config = self.config
         actions = [DONE]
-        any_dead = not all(self.alive(hero) for hero in range(self.n_players))
+        living_heroes, dead_heroes = self._heroes_by_life()
         for index, card in enumerate(self.seat_zone(seat, ITEMS_HELD).cards):
             if config.usable_outside_combat[card]:
-                self._add_targets(actions, USE_ITEM, index, config.targets[card], False, [], any_dead, True)
+                self._add_targets(actions, USE_ITEM, index, config.targets[card], UNDESIGNATED,
+                                  living_heroes, dead_heroes)
         return actions
 
     def _use_outside_combat(self, seat: int, action: int) -> None:
@@ -1388,33 +1395,53 @@ class PartyState(KitState):
         actions = [DONE]
         living = self.living_enemies()
         designate = len(living) > 1
+        # A card not designated to an enemy is aimed at the first living one.
+        first_enemy = [living[0]] if living else UNDESIGNATED
         hand = self.hand(seat)
-        heroes_alive = [hero for hero in range(self.n_players) if self.alive(hero)]
-        any_dead = len(heroes_alive) < self.n_players
+        living_heroes, dead_heroes = self._heroes_by_life()
         positions = distinct_positions(hand)
         for position in positions:
             card = hand[position]
-            self._add_targets(actions, PLAY_CARD, position, config.targets[card],
-                              designate and config.aims_at_enemy[card], living, any_dead,
-                              self._playable(seat, config.effects[card]))
+            if self._playable(seat, config.effects[card]):
+                self._add_targets(actions, PLAY_CARD, position, config.targets[card],
+                                  living if designate and config.aims_at_enemy[card] else first_enemy,
+                                  living_heroes, dead_heroes)
+        # Each position is encoded once and its heroes and enemies or-ed into their fields (the
+        # enemy lowest): a few dozen answers a question, no encode call for each.
+        hero_shift = BURY_FOR_DEFENSE.shift1
         for position in positions:
-            for hero in heroes_alive:
+            defense_position: i64 = BURY_FOR_DEFENSE.encode(position, 0, 0)
+            attack_position: i64 = BURY_FOR_ATTACK.encode(position, 0, 0)
+            for hero in living_heroes:
+                defense: i64 = defense_position | hero << hero_shift
+                attack: i64 = attack_position | hero << hero_shift
                 for enemy in living:
-                    actions.append(BURY_FOR_DEFENSE.encode(position, hero, enemy))
+                    actions.append(defense | enemy)
                 for enemy in living:
-                    actions.append(BURY_FOR_ATTACK.encode(position, hero, enemy))
+                    actions.append(attack | enemy)
         for index, card in enumerate(self.seat_zone(seat, ITEMS_HELD).cards):
-            if config.uses[card] == SINGLE_USE:
+            if config.uses[card] == SINGLE_USE and self._playable(seat, config.effects[card]):
                 self._add_targets(actions, USE_ITEM, index, config.targets[card],
-                                  designate and config.aims_at_enemy[card], living, any_dead,
-                                  self._playable(seat, config.effects[card]))
+                                  living if designate and config.aims_at_enemy[card] else first_enemy,
+                                  living_heroes, dead_heroes)
         for index in range(SACRIFICE_MINION + len(self.seat_zone(seat, MINIONS).cards)):
             card = self.sacrificeable(seat, index)
-            if card >= 0 and config.sacrifices[card]:
+            if card >= 0 and config.sacrifices[card] and self._playable(seat, config.sacrifices[card]):
                 self._add_targets(actions, SACRIFICE, index, config.sacrifice_targets[card],
-                                  designate and config.sacrifice_aims_at_enemy[card], living, any_dead,
-                                  self._playable(seat, config.sacrifices[card]))
+                                  living if designate and config.sacrifice_aims_at_enemy[card] else first_enemy,
+                                  living_heroes, dead_heroes)
         return actions
+
+    def _heroes_by_life(self) -> tuple[list[int], list[int]]:
+        """The living heroes and the dead ones, by seat."""
+        living: list[int] = []
+        dead: list[int] = []
+        for hero in range(self.n_players):
+            if self.alive(hero):
+                living.append(hero)
+            else:
+                dead.append(hero)
+        return living, dead
 
     def _playable(self, seat: int, effects: Effects) -> bool:
         """Only one 2x/3x multiplier per stat per hero per round."""
@@ -1425,26 +1452,22 @@ class PartyState(KitState):
                     return False
         return True
 
-    def _add_targets(self, actions: list[int], action_type: ActionType, index: int, target: int, designate: bool,
-                     living: list[int], any_dead: bool, playable: bool) -> None:
+    def _add_targets(self, actions: list[int], action_type: ActionType, index: int, target: int,
+                     enemies: list[int], living_heroes: list[int], dead_heroes: list[int]) -> None:
         """Append ``action_type`` on ``index`` with every (hero, enemy) target
         the card can take: the heroes it may aim at (none, a living or a dead
-        one) times the living enemies it may be designated to (only when
-        there are two or more)."""
-        if not playable:
-            return
+        one) times ``enemies`` (the living enemies when it is designated to
+        one, else the first living one, or ``UNDESIGNATED``)."""
         if target == TARGET_HERO:
-            heroes = [hero for hero in range(self.n_players) if self.alive(hero)]
+            heroes = living_heroes
         elif target == TARGET_DEAD:
-            if not any_dead:
-                return
-            heroes = [hero for hero in range(self.n_players) if not self.alive(hero)]
+            heroes = dead_heroes
         else:
-            heroes = [0]
-        enemies = living if designate else [living[0] if living else 0]
+            heroes = NO_HERO
         for hero in heroes:
+            base: i64 = action_type.encode(index, hero, 0)  # the enemy is the lowest field
             for enemy in enemies:
-                actions.append(action_type.encode(index, hero, enemy))
+                actions.append(base | enemy)
 
     def _plan(self, seat: int, action: int) -> None:
         """One planning action: play, bury for +1, use an item, sacrifice, or done."""

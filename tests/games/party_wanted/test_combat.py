@@ -8,6 +8,8 @@ import pytest
 
 from simcore.games.party_wanted.rules import (
     ASIDE,
+    BURY_FOR_ATTACK,
+    BURY_FOR_DEFENSE,
     COMBAT_ROUND,
     ENEMY_ATTACK_BONUS,
     IN_COMBAT,
@@ -19,8 +21,10 @@ from simcore.games.party_wanted.rules import (
     PartyState,
     stats_for,
 )
+from simcore.seeding import make_rng
 
 from .helpers import (
+    DEFAULT,
     ENEMY_MINI_BOSS,
     alive,
     buried,
@@ -447,3 +451,35 @@ def test_once_planning_asks_each_hero_once_per_round_in_turn() -> None:
     play(state, "healer_strike")
     done(state)
     assert state.numbers[COMBAT_ROUND] == 2 and state.current_player == 0
+
+
+def _assert_every_burial_is_offered(state: PartyState) -> None:
+    # _plan_actions or-s each burial's hero and enemy into the position's encoded answer:
+    # held here against encode over every distinct card, living hero and living enemy.
+    hand = state.hand(state.current_player)
+    positions = [p for p in range(len(hand)) if hand.index(hand[p]) == p]
+    heroes = [hero for hero in range(state.n_players) if state.alive(hero)]
+    enemies = state.living_enemies()
+    legal = state.legal_actions()
+    for action_type in (BURY_FOR_DEFENSE, BURY_FOR_ATTACK):
+        expected = [action_type.encode(p, hero, enemy) for p in positions for hero in heroes for enemy in enemies]
+        assert [action for action in legal if action_type.matches(action)] == expected
+
+
+def test_a_planner_may_bury_each_card_for_plus_one_to_every_living_hero_against_every_living_enemy() -> None:
+    state = _two_attackers(["fighter_strike", "fighter_guard"], composition="fighter,wizard,healer")
+    assert len(state.living_enemies()) == 2 and state.n_players == 3
+    _assert_every_burial_is_offered(state)
+    questions = 0
+    for seed in range(30):
+        state = PartyState.new_game(DEFAULT, 4, seed, None)
+        choices = make_rng(4000 + seed)
+        for _ in range(3000):
+            if state.is_terminal():
+                break
+            if state.decisions.asked.kind == PLAN:
+                _assert_every_burial_is_offered(state)
+                questions += 1
+            legal = state.legal_actions()
+            state.apply(legal[choices.below(len(legal))])
+    assert questions > 500
