@@ -314,14 +314,13 @@ def resample_zones(zones: list[Zone], seat: int, rng: Generator, class_of_card: 
     shuffled); every card left over, of any class, then goes (sorted, then
     shuffled) to the pool's zones of ``ANY_CLASS``.
     """
-    done_pools: list[int] = []
-    for first in zones:
-        pool = first.pool
-        if pool < 0 or pool in done_pools:
-            continue
-        done_pools.append(pool)
-        free_zones: list[Zone] = []
-        free_positions: list[int] = []
+    pools: list[int] = []
+    for zone in zones:
+        if zone.pool >= 0 and zone.pool not in pools:
+            pools.append(zone.pool)
+    for pool in pools:
+        # First pass: the unseen cards, and the class-bound slots; the free slots are found
+        # again in the same order by the second pass (no list of them: ~180 a re-sampling).
         classed_zones: list[Zone] = []
         classed_positions: list[int] = []
         unseen: list[int] = []
@@ -329,17 +328,27 @@ def resample_zones(zones: list[Zone], seat: int, rng: Generator, class_of_card: 
             if zone.pool != pool or zone.visible_to(seat):
                 continue
             classed = zone.card_class != ANY_CLASS and class_of_card is not None
-            for position in range(len(zone.cards)):
+            cards = zone.cards
+            for position in range(len(cards)):
                 if zone.hidden_from(seat, position):
-                    (classed_zones if classed else free_zones).append(zone)
-                    (classed_positions if classed else free_positions).append(position)
-                    unseen.append(zone.cards[position])
+                    if classed:
+                        classed_zones.append(zone)
+                        classed_positions.append(position)
+                    unseen.append(cards[position])
         if classed_zones and class_of_card is not None:
             unseen = _deal_classed(classed_zones, classed_positions, unseen, class_of_card, rng)
         unseen.sort()
         rng.shuffle(unseen)
-        for index in range(len(unseen)):
-            free_zones[index].cards[free_positions[index]] = unseen[index]
+        dealt = 0
+        for zone in zones:
+            if (zone.pool != pool or zone.visible_to(seat)
+                    or (zone.card_class != ANY_CLASS and class_of_card is not None)):
+                continue
+            cards = zone.cards
+            for position in range(len(cards)):
+                if zone.hidden_from(seat, position):
+                    cards[position] = unseen[dealt]
+                    dealt += 1
 
 
 def _deal_classed(zones: list[Zone], positions: list[int], unseen: list[int], class_of_card: list[int],
