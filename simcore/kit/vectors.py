@@ -27,3 +27,12 @@ def filled(value: i64, size: i64) -> vec[i64]:
         kept = vec[i64]([value] * length)
         _FILLED[value] = kept
     return kept[:size]
+
+
+def fill(values: vec[i64], start: i64, count: i64, value: i64) -> None:
+    """Set ``values[start:start + count]`` to ``value`` in place (a native loop)."""
+    at = start
+    end = start + count
+    while at < end:
+        values[at] = value
+        at += 1

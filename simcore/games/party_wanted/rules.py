@@ -103,6 +103,7 @@ from simcore.games.party_wanted.config import (
 from simcore.kit.cardstats import CardStats
 from simcore.kit.decisions import NO_CHOICE, ActionType, ActionTypes, Task, TaskKinds
 from simcore.kit.state import KitState
+from simcore.kit.vectors import fill
 from simcore.kit.zones import (
     EVERY_SEAT,
     FACE_UP_COUNT,
@@ -325,6 +326,21 @@ INFO = GameInfo(
 def stats_for(config: PartyConfig, card: int, level: int) -> tuple[int, ...]:
     """[attack, defense, speed, hp] of an enemy card at party ``level``."""
     return config.stats_12[card] if level <= 2 else config.stats_34[card]
+
+
+INITIATIVE_INDEX_SHIFT: Final = 4
+INITIATIVE_ENEMY_BIT: Final = 8
+INITIATIVE_SPEED_SHIFT: Final = 9
+INITIATIVE_SPEED_LIMIT: Final = 1 << 19
+
+
+def _initiative_key(speed: int, is_enemy: int, index: int, target: int) -> int:
+    """One attack's place in the round (see ``PartyState._initiative_keys``): seats, enemies
+    and targets below 16 (at most 8 heroes and 7 enemies), speeds within +-2**19."""
+    if not -INITIATIVE_SPEED_LIMIT < speed < INITIATIVE_SPEED_LIMIT:
+        raise ValueError(f"speed {speed} is outside the initiative's range (+-{INITIATIVE_SPEED_LIMIT})")
+    return ((INITIATIVE_SPEED_LIMIT - speed) << INITIATIVE_SPEED_SHIFT | is_enemy << INITIATIVE_ENEMY_BIT
+            | index << INITIATIVE_INDEX_SHIFT | target)
 
 
 def distinct_positions(hand: list[int]) -> list[int]:
@@ -1595,23 +1611,38 @@ class PartyState(KitState):
         for a hero's attack on one enemy (at the hero's speed against it) and
         ``(False, enemy, -1)`` for an enemy's attack on every hero; ties go to
         the heroes, then seat order (heroes) or enemy order."""
-        order: list[tuple[int, int, int, int, bool]] = []
+        order: list[tuple[bool, int, int]] = []
+        for key in self._initiative_keys():
+            if key >> INITIATIVE_ENEMY_BIT & 1:
+                order.append((False, key >> INITIATIVE_INDEX_SHIFT & 15, -1))
+            else:
+                order.append((True, key >> INITIATIVE_INDEX_SHIFT & 15, (key & 15) - 1))
+        return order
+
+    def _initiative_keys(self) -> list[int]:
+        """``initiative`` as sorted ints: the speed (fastest lowest), heroes before enemies,
+        then the seat or enemy, then the enemy a hero attacks (plus one). Ints below 2**30,
+        whose sort compares machine words, instead of tuples compared field by field."""
+        keys: list[int] = []
         living = self.living_enemies()
         for seat in range(self.n_players):
             if self.alive(seat):
+                base_speed = self.base_speed(seat)
                 for enemy in living:
-                    order.append((-self.hero_speed(seat, enemy), 0, seat, enemy, True))
+                    keys.append(_initiative_key(self.speed_against(seat, enemy, base_speed), 0, seat, enemy + 1))
         for enemy in living:
-            order.append((-self.enemy_speed(enemy), 1, enemy, -1, False))
-        order.sort()
-        return [(is_hero, index, enemy) for _, _, index, enemy, is_hero in order]
+            keys.append(_initiative_key(self.enemy_speed(enemy), 1, enemy, 0))
+        keys.sort()
+        return keys
 
     def _execute_round(self) -> None:
         """Resolve hero attacks and enemy attacks in initiative order."""
-        for is_hero, index, enemy in self.initiative():
+        for key in self._initiative_keys():
             if not self.living_enemies() or not self._party_alive():
                 break
-            if is_hero:
+            index = key >> INITIATIVE_INDEX_SHIFT & 15
+            if not key >> INITIATIVE_ENEMY_BIT & 1:
+                enemy = (key & 15) - 1
                 if self.alive(index) and self.enemy_number(ENEMY_HP, enemy) > 0:
                     self._hero_attacks(index, enemy)
             elif self.enemy_number(ENEMY_HP, index) > 0:
@@ -1663,18 +1694,20 @@ class PartyState(KitState):
         self._start_round()
 
     def _reset_round_stats(self) -> None:
-        numbers, size, step = self.seat_numbers, self.n_seat_numbers, self.max_enemies
+        """Every hero's round numbers back to 0 (the multipliers to 1), the enemies' slow,
+        weaken and expose to 0."""
+        seat_numbers, step = self.seat_numbers, self.max_enemies
         for seat in range(self.n_players):
-            for stat in range(ROUND_STATS):
-                value = 1 if stat in (MULTIPLY_ATTACK, MULTIPLY_DEFENSE) else 0
-                first = seat * size + ROUND_NUMBERS + stat * step
-                for at in range(first, first + step):
-                    numbers[at] = value
-        for stat in (ENEMY_SLOW, ENEMY_WEAKEN, ENEMY_EXPOSE):
-            first = ENEMY_NUMBERS + stat * step
-            for at in range(first, first + self.numbers[ENEMY_COUNT]):
-                self.numbers[at] = 0
-        self.numbers[ENEMY_ATTACK_BONUS] = 0
+            first = seat * self.n_seat_numbers + ROUND_NUMBERS
+            fill(seat_numbers, first, ROUND_STATS * step, 0)
+            fill(seat_numbers, first + MULTIPLY_ATTACK * step, step, 1)
+            fill(seat_numbers, first + MULTIPLY_DEFENSE * step, step, 1)
+        numbers = self.numbers
+        count = numbers[ENEMY_COUNT]
+        fill(numbers, ENEMY_NUMBERS + ENEMY_SLOW * step, count, 0)
+        fill(numbers, ENEMY_NUMBERS + ENEMY_WEAKEN * step, count, 0)
+        fill(numbers, ENEMY_NUMBERS + ENEMY_EXPOSE * step, count, 0)
+        numbers[ENEMY_ATTACK_BONUS] = 0
 
     def _end_combat(self) -> None:
         """Once-per-combat cards are buried; dead monsters buried; rewards."""
