@@ -49,7 +49,7 @@ class KitState(GameState):
     zones: list[Zone]
     numbers: vec[i64]
     seat_numbers: vec[i64]
-    n_seat_numbers: int
+    n_seat_numbers: i64
     decisions: Decisions
     stats: CardStats
     over: bool
