@@ -174,10 +174,8 @@ VOTE_SEAT: Final = ACTIONS.add("vote", ("seat",))
 TAKE_PART: Final = ACTIONS.add("take part", ("joins",))
 DONE: Final = DONE_PLANNING.encode()
 CARD_SHIFT: Final = PLAY_CARD.shift0
-UNDESIGNATED: Final[list[int]] = [0]
-"""The enemy field of a card aimed at no enemy (read only)."""
-NO_HERO: Final[list[int]] = [0]
-"""The hero field of a card aimed at no hero (read only)."""
+UNDESIGNATED: Final = 1
+"""The enemy mask of a card aimed at no enemy: enemy 0 (see ``_add_targets``)."""
 """``action >> CARD_SHIFT``: the action's type and card, without its target."""
 SACRIFICE_MINION: Final = 2  # sacrifice index of the first minion in play (0 weapon, 1 armor)
 # The Add of a level-up is "a Class or Utility card"; a land's or an item's
@@ -1009,7 +1007,7 @@ class PartyState(KitState):
         self._set_hp(seat, min(self.hp(seat), self.max_hp(seat)))
 
     def _party_alive(self) -> bool:
-        return any(self.alive(seat) for seat in range(self.n_players))
+        return self._living_hero_mask() != 0
 
     def _next_living(self, seat: int) -> int:
         for step in range(1, self.n_players + 1):
@@ -1208,11 +1206,10 @@ class PartyState(KitState):
         each hero it can aim at."""
         config = self.config
         actions = [DONE]
-        living_heroes, dead_heroes = self._heroes_by_life()
+        living_heroes = self._living_hero_mask()
         for index, card in enumerate(self.seat_zone(seat, ITEMS_HELD).cards):
             if config.usable_outside_combat[card]:
-                self._add_targets(actions, USE_ITEM, index, config.targets[card], UNDESIGNATED,
-                                  living_heroes, dead_heroes)
+                self._add_targets(actions, USE_ITEM, index, config.targets[card], UNDESIGNATED, living_heroes)
         return actions
 
     def _use_outside_combat(self, seat: int, action: int) -> None:
@@ -1409,55 +1406,67 @@ class PartyState(KitState):
     def _plan_actions(self, seat: int) -> list[int]:
         config = self.config
         actions = [DONE]
-        living = self.living_enemies()
-        designate = len(living) > 1
+        # Heroes and enemies as bit masks (a bit per seat, per enemy): no lists per question.
+        enemies = self._living_enemy_mask()
+        designate = enemies & (enemies - 1) != 0  # two or more
         # A card not designated to an enemy is aimed at the first living one.
-        first_enemy = [living[0]] if living else UNDESIGNATED
+        first_enemy = enemies & -enemies if enemies else UNDESIGNATED
         hand = self.hand(seat)
-        living_heroes, dead_heroes = self._heroes_by_life()
+        living_heroes = self._living_hero_mask()
         positions = distinct_positions(hand)
         for position in positions:
             card = hand[position]
             if self._playable(seat, config.effects[card]):
                 self._add_targets(actions, PLAY_CARD, position, config.targets[card],
-                                  living if designate and config.aims_at_enemy[card] else first_enemy,
-                                  living_heroes, dead_heroes)
+                                  enemies if designate and config.aims_at_enemy[card] else first_enemy, living_heroes)
         # Each position is encoded once and its heroes and enemies or-ed into their fields (the
-        # enemy lowest): a few dozen answers a question, no encode call for each.
+        # enemy lowest): a dozen answers a question, no encode call for each.
         hero_shift = BURY_FOR_DEFENSE.shift1
+        n_players, n_enemies = self.n_players, self.numbers[ENEMY_COUNT]
         for position in positions:
             defense_position: i64 = BURY_FOR_DEFENSE.encode(position, 0, 0)
             attack_position: i64 = BURY_FOR_ATTACK.encode(position, 0, 0)
-            for hero in living_heroes:
+            for hero in range(n_players):
+                if not living_heroes >> hero & 1:
+                    continue
                 defense: i64 = defense_position | hero << hero_shift
                 attack: i64 = attack_position | hero << hero_shift
-                for enemy in living:
-                    actions.append(defense | enemy)
-                for enemy in living:
-                    actions.append(attack | enemy)
+                for enemy in range(n_enemies):
+                    if enemies >> enemy & 1:
+                        actions.append(defense | enemy)
+                for enemy in range(n_enemies):
+                    if enemies >> enemy & 1:
+                        actions.append(attack | enemy)
         for index, card in enumerate(self.seat_zone(seat, ITEMS_HELD).cards):
             if config.uses[card] == SINGLE_USE and self._playable(seat, config.effects[card]):
                 self._add_targets(actions, USE_ITEM, index, config.targets[card],
-                                  living if designate and config.aims_at_enemy[card] else first_enemy,
-                                  living_heroes, dead_heroes)
+                                  enemies if designate and config.aims_at_enemy[card] else first_enemy, living_heroes)
         for index in range(SACRIFICE_MINION + len(self.seat_zone(seat, MINIONS).cards)):
             card = self.sacrificeable(seat, index)
             if card >= 0 and config.sacrifices[card] and self._playable(seat, config.sacrifices[card]):
                 self._add_targets(actions, SACRIFICE, index, config.sacrifice_targets[card],
-                                  living if designate and config.sacrifice_aims_at_enemy[card] else first_enemy,
-                                  living_heroes, dead_heroes)
+                                  enemies if designate and config.sacrifice_aims_at_enemy[card] else first_enemy,
+                                  living_heroes)
         return actions
 
-    def _heroes_by_life(self) -> tuple[list[int], list[int]]:
-        """The living heroes and the dead ones, by seat."""
-        living: list[int] = []
-        dead: list[int] = []
+    def _living_hero_mask(self) -> i64:
+        """A bit per living hero (bit ``seat``)."""
+        # The ALIVE numbers read directly (``alive``'s reading): asked at every attack of a round.
+        seat_numbers, size = self.seat_numbers, self.n_seat_numbers
+        mask: i64 = 0
         for hero in range(self.n_players):
-            if self.alive(hero):
-                living.append(hero)
-            else:
-                dead.append(hero)
-        return living, dead
+            if seat_numbers[hero * size + ALIVE] != 0:
+                mask |= 1 << hero
+        return mask
+
+    def _living_enemy_mask(self) -> i64:
+        """A bit per enemy still alive (bit ``enemy``; 0 outside combat)."""
+        numbers, first = self.numbers, ENEMY_NUMBERS + ENEMY_HP * self.max_enemies
+        mask: i64 = 0
+        for enemy in range(numbers[ENEMY_COUNT]):
+            if numbers[first + enemy] > 0:
+                mask |= 1 << enemy
+        return mask
 
     def _playable(self, seat: int, effects: Effects) -> bool:
         """Only one 2x/3x multiplier per stat per hero per round."""
@@ -1469,21 +1478,25 @@ class PartyState(KitState):
         return True
 
     def _add_targets(self, actions: list[int], action_type: ActionType, index: int, target: int,
-                     enemies: list[int], living_heroes: list[int], dead_heroes: list[int]) -> None:
+                     enemies: i64, living_heroes: i64) -> None:
         """Append ``action_type`` on ``index`` with every (hero, enemy) target
-        the card can take: the heroes it may aim at (none, a living or a dead
-        one) times ``enemies`` (the living enemies when it is designated to
-        one, else the first living one, or ``UNDESIGNATED``)."""
+        the card can take: the heroes it may aim at (none: hero 0; a living
+        or a dead one, by ``living_heroes``' bits) times the enemies whose
+        bits ``enemies`` sets (the living enemies when it is designated to
+        one, else the first living one, or ``UNDESIGNATED``: enemy 0)."""
         if target == TARGET_HERO:
             heroes = living_heroes
         elif target == TARGET_DEAD:
-            heroes = dead_heroes
+            heroes = ~living_heroes
         else:
-            heroes = NO_HERO
-        for hero in heroes:
-            base: i64 = action_type.encode(index, hero, 0)  # the enemy is the lowest field
-            for enemy in enemies:
-                actions.append(base | enemy)
+            heroes = 1
+        n_enemies = max(self.numbers[ENEMY_COUNT], 1)  # enemy 0 stands for none
+        for hero in range(self.n_players):
+            if heroes >> hero & 1:
+                base: i64 = action_type.encode(index, hero, 0)  # the enemy is the lowest field
+                for enemy in range(n_enemies):
+                    if enemies >> enemy & 1:
+                        actions.append(base | enemy)
 
     def _plan(self, seat: int, action: int) -> None:
         """One planning action: play, bury for +1, use an item, sacrifice, or done."""
@@ -1638,7 +1651,7 @@ class PartyState(KitState):
     def _execute_round(self) -> None:
         """Resolve hero attacks and enemy attacks in initiative order."""
         for key in self._initiative_keys():
-            if not self.living_enemies() or not self._party_alive():
+            if not self._living_enemy_mask() or not self._party_alive():
                 break
             index = key >> INITIATIVE_INDEX_SHIFT & 15
             if not key >> INITIATIVE_ENEMY_BIT & 1:
@@ -1684,7 +1697,7 @@ class PartyState(KitState):
         for seat in range(self.n_players):
             if self.alive(seat):
                 self._draw_cards(seat, 1)
-        if not self._party_alive() or not self.living_enemies():
+        if not self._party_alive() or not self._living_enemy_mask():
             self._end_combat()
             return
         if self.numbers[COMBAT_ROUND] >= self.config.max_combat_rounds:

@@ -17,6 +17,7 @@ from simcore.games.party_wanted.rules import (
     LEVEL,
     MODIFIER_TRIGGERS,
     PLAN,
+    PLAY_CARD,
     REVEAL,
     PartyState,
     stats_for,
@@ -375,6 +376,18 @@ def test_with_two_enemies_every_play_offers_each_living_enemy_and_one_enemy_offe
     plays = [state.describe_action(action) for action in state.legal_actions()
              if state.describe_action(action).startswith("play fighter_guard")]
     assert plays == ["play fighter_guard against wolf (enemy 1)"]
+
+
+def test_with_two_enemies_a_card_aimed_at_no_enemy_is_offered_once_per_hero_against_the_first_living_one() -> None:
+    # fighter_second_wind aims at a hero and at no enemy: its answers carry the first living enemy.
+    state = _two_attackers(["fighter_second_wind"], composition="fighter,wizard")
+    plays = [action for action in state.legal_actions()
+             if state.describe_action(action).startswith("play fighter_second_wind")]
+    assert [(PLAY_CARD.field(action, 1), PLAY_CARD.field(action, 2)) for action in plays] == [(0, 0), (1, 0)]
+    set_enemy_hp(state, 0, 0)
+    plays = [action for action in state.legal_actions()
+             if state.describe_action(action).startswith("play fighter_second_wind")]
+    assert [(PLAY_CARD.field(action, 1), PLAY_CARD.field(action, 2)) for action in plays] == [(0, 1), (1, 1)]
 
 
 def test_with_two_enemies_a_party_attack_bonus_helps_every_hero_against_the_designated_enemy_only() -> None:
