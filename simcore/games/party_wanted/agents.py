@@ -638,9 +638,19 @@ def plan_action(state: PartyState, seat: int, legal: Sequence[int]) -> int:
             options.append(Option(action, impact))
         elif impact.cost < bury_cost:
             bury_position, bury_cost = PLAY_CARD.value(action), impact.cost
-    for action in legal:
-        if _is_bury(action) and PLAY_CARD.value(action) == bury_position:
-            options.append(Option(action, _impact(state, seat, action)))
+    if bury_position >= 0:
+        # The burials of that card (both stats, every hero and enemy) share one Impact; found by
+        # the action type and card an answer's high bits hold, not by decoding each answer.
+        defense_key = BURY_FOR_DEFENSE.encode(bury_position) >> CARD_SHIFT
+        attack_key = BURY_FOR_ATTACK.encode(bury_position) >> CARD_SHIFT
+        bury_impact = impact
+        found = False
+        for action in legal:
+            key = action >> CARD_SHIFT
+            if key in (defense_key, attack_key):
+                if not found:
+                    bury_impact, found = _impact(state, seat, action), True
+                options.append(Option(action, bury_impact))
     if not options:
         return DONE
     chosen = _build_up(state, options)
