@@ -28,6 +28,7 @@ from mypy_extensions import mypyc_attr
 
 from simcore.agents.search import DEFAULT_MAX_STEPS, RolloutPolicy, determinize, first_best
 from simcore.api import Agent, Game, GameState
+from simcore.kit.decisions import answer_list
 from simcore.rng import Generator
 
 DEFAULT_ITERATIONS = 200
@@ -154,9 +155,7 @@ class IsmctsAgent(Agent):
         untried: list[int] = []
         best: Node | None = None
         best_value = -math.inf
-        # The list games give, iterated natively (any other sequence copied).
-        listed: list[int] = actions if isinstance(actions, list) else list(actions)
-        for action in listed:
+        for action in answer_list(actions):
             child = children.get(child_key(player, action))
             if child is None:
                 untried.append(action)

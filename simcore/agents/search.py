@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from simcore.api import Agent, Game, GameState
+from simcore.kit.decisions import answer_list
 from simcore.rng import Generator
 from simcore.seeding import derive_seed, make_rng
 
@@ -56,8 +57,7 @@ class RolloutPolicy:
             if state.is_terminal():
                 return state.returns()
             offered = state.legal_actions()
-            # The list games give, indexed natively (any other sequence copied).
-            actions: list[int] = offered if isinstance(offered, list) else list(offered)
+            actions = answer_list(offered)
             count = len(actions)
             if count == 1:
                 state.apply(actions[0])

@@ -21,7 +21,7 @@ a value as itself, so a game can keep its old answers while porting.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final, final
 
 from mypy_extensions import i64, mypyc_attr
@@ -312,6 +312,13 @@ class ActionType:
     def decode(self, action: int) -> tuple[int, ...]:
         """Every field value of ``action``, in order."""
         return tuple(self.field(action, index) for index in range(len(self.widths)))
+
+
+def answer_list(answers: Sequence[int]) -> list[int]:
+    """``answers`` as a ``list[int]``: the very list when it is one (the engines and
+    ``play_game`` pass the list asked), a copy of any other sequence. Compiled, a typed
+    list is indexed and iterated natively, any ``Sequence`` through Python's protocol."""
+    return answers if isinstance(answers, list) else list(answers)
 
 
 def action_code(action: int) -> int:

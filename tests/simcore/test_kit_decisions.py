@@ -14,6 +14,7 @@ from simcore.kit.decisions import (
     TaskStack,
     action_code,
     action_value,
+    answer_list,
 )
 
 
@@ -96,3 +97,10 @@ def test_a_task_stack_reuses_its_slots_and_refuses_to_pop_when_empty() -> None:
     assert len(stack) == 0
     stack.append(Task(5, 1))
     assert [task.kind for task in stack.tasks()] == [5]
+
+
+def test_answer_list_hands_back_a_list_itself_and_copies_any_other_sequence() -> None:
+    answers = [3, 1, 2]
+    assert answer_list(answers) is answers
+    copied = answer_list((3, 1, 2))
+    assert type(copied) is list and copied == [3, 1, 2]

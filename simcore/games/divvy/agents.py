@@ -48,6 +48,7 @@ from simcore.games.divvy.rules import (
     WON_TREASURE,
     DivvyState,
 )
+from simcore.kit.decisions import answer_list
 from simcore.kit.vectors import filled
 from simcore.rng import Generator
 
@@ -77,9 +78,7 @@ class DivvyHeuristicAgent(Agent):
             return HAND_POSITION.encode(brawl_position(state, seat))
         if phase == REINFORCE:
             masks: list[int] = []
-            # The list games give, iterated natively (any other sequence copied).
-            listed: list[int] = legal_actions if isinstance(legal_actions, list) else list(legal_actions)
-            for action in listed:
+            for action in answer_list(legal_actions):
                 masks.append(HAND_MASK.value(action))
             return HAND_MASK.encode(reinforce_mask(state, seat, masks))
         if phase == REPLACE:

@@ -101,7 +101,7 @@ from simcore.games.party_wanted.config import (
     compile_config,
 )
 from simcore.kit.cardstats import CardStats
-from simcore.kit.decisions import NO_CHOICE, ActionType, ActionTypes, Task, TaskKinds
+from simcore.kit.decisions import NO_CHOICE, ActionType, ActionTypes, Task, TaskKinds, answer_list
 from simcore.kit.state import KitState
 from simcore.kit.vectors import fill
 from simcore.kit.zones import (
@@ -748,7 +748,7 @@ class PartyState(KitState):
         # A typed list indexed natively (play_game passes the list asked), and
         # the few cards counted compared natively: no generic iteration or
         # ``in`` (rich comparisons) per step.
-        actions: list[int] = legal_actions if isinstance(legal_actions, list) else list(legal_actions)
+        actions = answer_list(legal_actions)
         counted: list[int] = []
         last_key = -1
         for index in range(len(actions)):

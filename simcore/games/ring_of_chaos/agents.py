@@ -122,7 +122,7 @@ from simcore.games.ring_of_chaos.rules import (
     WOUNDED,
     RingState,
 )
-from simcore.kit.decisions import ActionType
+from simcore.kit.decisions import ActionType, answer_list
 from simcore.rng import Generator
 
 HERO_TARGET_ORDER: Final = (FIGHTER, WIZARD, CLERIC, ROGUE)
@@ -474,7 +474,7 @@ def main_action(state: RingState, seat: int, legal_actions: Sequence[int], plays
     hand = state.hand(seat)
     plays.clear()
     can_pick_up = can_steal_ring = can_use_power = can_draw = False
-    listed: list[int] = legal_actions if isinstance(legal_actions, list) else list(legal_actions)
+    listed = answer_list(legal_actions)
     for action in listed:
         if PLAY.matches(action):
             plays.add(hand[PLAY.value(action)], action)

@@ -64,7 +64,7 @@ from simcore.games.ring_of_chaos.config import (
     RingConfig,
 )
 from simcore.kit.cardstats import CardStats
-from simcore.kit.decisions import FIELD_BITS, NO_CHOICE, ActionType, Task, TaskKinds
+from simcore.kit.decisions import FIELD_BITS, NO_CHOICE, ActionType, Task, TaskKinds, answer_list
 from simcore.kit.state import KitState
 from simcore.kit.zones import EVERY_SEAT, HIDDEN, OWNER_ONLY, PUBLIC, TABLE, Zone, move_card
 from simcore.rng import Generator
@@ -490,8 +490,7 @@ class RingState(KitState):
         power_offered = False
         seen: i64 = 0  # a bit per card id already counted at this step (fewer than 64 cards)
         cards: list[int] = []
-        # The list play_game passes, iterated natively (any other sequence copied).
-        actions: list[int] = legal_actions if isinstance(legal_actions, list) else list(legal_actions)
+        actions = answer_list(legal_actions)
         if kind == K_MAIN:
             for action in actions:
                 if PLAY_AS_RANGED.matches(action):

@@ -46,7 +46,7 @@ from mypy_extensions import i64
 from simcore.api import CardColumns, GameInfo, TraceSink
 from simcore.effects import Choice, Integer, Vocabulary
 from simcore.kit.cardstats import CardStats
-from simcore.kit.decisions import NO_CHOICE, ActionType, ActionTypes, Task, TaskKinds
+from simcore.kit.decisions import NO_CHOICE, ActionType, ActionTypes, Task, TaskKinds, answer_list
 from simcore.kit.state import KitState
 from simcore.kit.zones import EVERY_SEAT, HIDDEN, OWNER_ONLY, PUBLIC, TABLE, Zone, move_card
 from simcore.parameters import Constraint, require
@@ -702,7 +702,7 @@ class TheseusState(KitState):
         playable = self.stats.offset(seat, _PLAYABLE)
         # A typed list indexed natively (play_game passes the list asked), and
         # the card types counted as a bit mask: no list or generic iteration per step.
-        actions: list[int] = legal_actions if isinstance(legal_actions, list) else list(legal_actions)
+        actions = answer_list(legal_actions)
         counted: i64 = 0  # at most MOST_CARD_TYPES types: machine-integer shifts
         for index in range(len(actions)):
             action = actions[index]
