@@ -10,7 +10,7 @@ from pathlib import Path
 from simcore.games.ring_of_chaos.config import CARD_NAMES, DATA_FILE
 from simcore.games.ring_of_chaos.rules import BEHAVIOUR_BY_CARD, CARD_BEHAVIOUR, K_SAVAGE_MORE, PASS
 
-from .helpers import act, build, configured, hero, play, position_of
+from .helpers import act, build, configured, hero, play, position_of, random_game_positions
 
 RULES_FILE = Path(DATA_FILE).with_name("rules.py")
 
@@ -61,3 +61,21 @@ def test_savage_attack_extras_need_an_adjacent_party_whatever_the_daggers_reach(
     act(state, hero("cleric"))
     assert state.decisions.asked.kind == K_SAVAGE_MORE
     assert sorted(state.legal_actions()) == sorted([position_of(state, 0, "sword"), PASS])
+
+
+def test_teleport_and_bully_are_playable_exactly_when_they_have_a_space_to_go_to() -> None:
+    # Teleport stops at the first open space instead of listing them; Bully, whose spaces
+    # must be next to another party, lists them: both against their targets, in random games.
+    # (On the rulebook's map some open space is always next to another party, so Bully never
+    # runs out of spaces there: its own ``playable`` cannot be told from Teleport's by a game.)
+    teleport, bully = CARD_NAMES.index("teleport"), CARD_NAMES.index("bully")
+    compared = 0
+    for state in random_game_positions(2500):
+        for seat in range(state.n_players):
+            if not state.alive(seat) or state.position(seat) < 0:
+                continue
+            for card in (teleport, bully):
+                behaviour = BEHAVIOUR_BY_CARD[card]
+                assert behaviour.playable(state, seat, card) == bool(behaviour.targets(state, seat, card))
+            compared += 1
+    assert compared > 5_000
