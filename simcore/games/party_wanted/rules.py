@@ -903,6 +903,8 @@ class PartyState(KitState):
 
     def damage_from(self, seat: int, enemy: int) -> int:
         """Damage ``enemy`` does to ``seat`` when it attacks this round."""
+        if self.round_number(seat, NEGATED, enemy):
+            return 0  # before the hero's defense, which walks its permanents
         return self.damage_against(seat, enemy, self.enemy_attack(enemy), self.hero_defense(seat, enemy))
 
     def damage_against(self, seat: int, enemy: int, enemy_attack: int, hero_defense: int) -> int:
