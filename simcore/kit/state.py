@@ -112,11 +112,11 @@ class KitState(GameState):
         self.zones.append(zone)
         return len(self.zones) - 1
 
-    def seat_number(self, seat: int, index: int) -> int:
+    def seat_number(self, seat: i64, index: i64) -> int:
         """Seat number ``index`` of ``seat``."""
         return self.seat_numbers[seat * self.n_seat_numbers + index]
 
-    def set_seat_number(self, seat: int, index: int, value: int) -> None:
+    def set_seat_number(self, seat: i64, index: i64, value: i64) -> None:
         """Set seat number ``index`` of ``seat``."""
         self.seat_numbers[seat * self.n_seat_numbers + index] = value
 

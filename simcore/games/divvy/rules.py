@@ -30,6 +30,8 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any, Final
 
+from mypy_extensions import i64
+
 from simcore.api import CardColumns, GameInfo, TraceSink, ranks_from_scores
 from simcore.kit.cardstats import CardStats
 from simcore.kit.decisions import FIELD_BITS, NO_CHOICE, ActionType, Task, TaskKinds
@@ -158,7 +160,7 @@ def brawl_winner(icon_a: int, icon_b: int) -> int:
 # a module name that is not is looked up in the module's dictionary at every
 # use in the compiled core, a Final one is a C static.
 _POSITIONS: Final[list[list[int]]] = []  # by count: a list index beats a dictionary's boxed key
-_MASKS_WITH_SIZES: Final[dict[int, list[int]]] = {}
+_MASKS_WITH_SIZES: Final[list[list[int] | None]] = []  # by (count, smallest, largest) in 5 bits each
 _SUBMASKS: Final[dict[int, list[int]]] = {}
 _REPLACE_OR_TAKE_BACK: Final = [REPLACEMENT.encode(1), REPLACEMENT.encode(0)]
 
@@ -171,16 +173,25 @@ def positions(count: int) -> list[int]:
 
 
 def masks_with_sizes(count: int, smallest: int, largest: int) -> list[int]:
-    """Bit masks over ``count`` positions with between smallest and largest bits set (shared)."""
-    key = (count << 32) | (smallest << 16) | largest if smallest >= 0 and largest >= 0 else -1
-    found = _MASKS_WITH_SIZES.get(key) if key >= 0 else None
+    """Bit masks over ``count`` positions with between smallest and largest bits set (shared:
+    kept by a small packed key, a list index instead of a dictionary's boxed key)."""
+    if not (0 <= count < 32 and 0 <= smallest < 32 and 0 <= largest < 32):
+        return _masks_with_sizes(count, smallest, largest)
+    key = count << 10 | smallest << 5 | largest
+    while len(_MASKS_WITH_SIZES) <= key:
+        _MASKS_WITH_SIZES.append(None)
+    found = _MASKS_WITH_SIZES[key]
     if found is None:
-        found = []
-        for size in range(smallest, largest + 1):
-            for chosen in combinations(range(count), size):
-                found.append(HAND_MASK.encode(sum(1 << position for position in chosen)))
-        if key >= 0:
-            _MASKS_WITH_SIZES[key] = found
+        found = _MASKS_WITH_SIZES[key] = _masks_with_sizes(count, smallest, largest)
+    return found
+
+
+def _masks_with_sizes(count: int, smallest: int, largest: int) -> list[int]:
+    """``masks_with_sizes``, worked out."""
+    found: list[int] = []
+    for size in range(smallest, largest + 1):
+        for chosen in combinations(range(count), size):
+            found.append(HAND_MASK.encode(sum(1 << position for position in chosen)))
     return found
 
 
@@ -348,15 +359,15 @@ class DivvyState(KitState):
 
     # ----------------------------------------------------------- the zones
 
-    def seat_zone(self, seat: int, which: int) -> Zone:
+    def seat_zone(self, seat: i64, which: i64) -> Zone:
         """Zone ``which`` (``HAND``, ``CHAFF_BID``...) of ``seat``."""
         return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + which]
 
-    def hand(self, seat: int) -> list[int]:
+    def hand(self, seat: i64) -> list[int]:
         """The cards in ``seat``'s hand, in hand order (positions are answers: do not change the list)."""
         return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + HAND].cards
 
-    def lead_card(self, seat: int) -> int:
+    def lead_card(self, seat: i64) -> int:
         """``seat``'s lead fighter this round; -1 before the leads are revealed."""
         lead = self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + LEAD_FIGHTER].cards
         return lead[0] if lead else -1

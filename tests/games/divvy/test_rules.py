@@ -23,6 +23,7 @@ from simcore.games.divvy.rules import (
     DISCARD,
     DISCARD_PILE,
     DRAW_PILE,
+    HAND_MASK,
     LEAD,
     REINFORCE,
     REINFORCEMENTS,
@@ -31,6 +32,7 @@ from simcore.games.divvy.rules import (
     TREASURE_ROW,
     WON_TREASURE,
     DivvyState,
+    masks_with_sizes,
 )
 
 from .helpers import (
@@ -144,6 +146,16 @@ def test_the_chaff_bid_is_at_least_one_card_and_leaves_one_card_for_the_brawl() 
         assert set(state.legal_actions()) == _masks([0, 1, 2, 3], 1, 3)
         assert 0 not in state.legal_actions() and 0b1111 not in state.legal_actions()
         act(state, mask(state, seat, named(state.hand(seat)[:2])))
+
+
+def test_the_masks_offered_are_every_choice_of_positions_of_each_size_and_kept_per_size_range() -> None:
+    for count in range(9):
+        for smallest in range(count + 1):
+            for largest in range(smallest, count + 1):
+                expected = [HAND_MASK.encode(sum(1 << position for position in chosen))
+                            for size in range(smallest, largest + 1) for chosen in combinations(range(count), size)]
+                assert masks_with_sizes(count, smallest, largest) == expected
+                assert masks_with_sizes(count, smallest, largest) is masks_with_sizes(count, smallest, largest)
 
 
 def test_the_chaff_is_placed_face_down_and_the_opponent_sees_only_how_many_cards() -> None:
