@@ -1425,6 +1425,8 @@ class PartyState(KitState):
         # enemy lowest): a dozen answers a question, no encode call for each.
         hero_shift = BURY_FOR_DEFENSE.shift1
         n_players, n_enemies = self.n_players, self.numbers[ENEMY_COUNT]
+        hero: i64  # machine-integer loop counters: the shifts and ors below stay native
+        enemy: i64
         for position in positions:
             defense_position: i64 = BURY_FOR_DEFENSE.encode(position, 0, 0)
             attack_position: i64 = BURY_FOR_ATTACK.encode(position, 0, 0)
@@ -1456,6 +1458,7 @@ class PartyState(KitState):
         # The ALIVE numbers read directly (``alive``'s reading): asked at every attack of a round.
         seat_numbers, size = self.seat_numbers, self.n_seat_numbers
         mask: i64 = 0
+        hero: i64
         for hero in range(self.n_players):
             if seat_numbers[hero * size + ALIVE] != 0:
                 mask |= 1 << hero
@@ -1465,6 +1468,7 @@ class PartyState(KitState):
         """A bit per enemy still alive (bit ``enemy``; 0 outside combat)."""
         numbers, first = self.numbers, ENEMY_NUMBERS + ENEMY_HP * self.max_enemies
         mask: i64 = 0
+        enemy: i64
         for enemy in range(numbers[ENEMY_COUNT]):
             if numbers[first + enemy] > 0:
                 mask |= 1 << enemy
@@ -1493,6 +1497,8 @@ class PartyState(KitState):
         else:
             heroes = 1
         n_enemies = max(self.numbers[ENEMY_COUNT], 1)  # enemy 0 stands for none
+        hero: i64  # machine-integer loop counters: the shifts and ors below stay native
+        enemy: i64
         for hero in range(self.n_players):
             if heroes >> hero & 1:
                 base: i64 = action_type.encode(index, hero, 0)  # the enemy is the lowest field

@@ -610,6 +610,7 @@ class RingState(KitState):
         seat_numbers = self.seat_numbers
         others: list[int] = []
         # A loop reading the ALIVE numbers directly: this runs several times per question.
+        step: i64  # a machine-integer counter: native index arithmetic
         for step in range(1, n):
             other = seat + step
             if other >= n:
@@ -705,6 +706,7 @@ class RingState(KitState):
         counter_styles = self.config.card_counter_styles  # ``cards.<name>.counters``
         seen: list[int] = []
         result: list[int] = []
+        position: i64  # a machine-integer counter: native index arithmetic
         for position in range(len(hand)):
             card = hand[position]
             if card in seen or not self.can_use_class(defender, card):
@@ -721,6 +723,7 @@ class RingState(KitState):
         hand = self.hand(seat)
         seen: i64 = 0  # a bit per card id: a machine integer (CARD_NAMES has fewer than 64 cards, tested)
         result: list[int] = []
+        position: i64  # a machine-integer counter: native index arithmetic
         for position in range(len(hand)):
             bit: i64 = 1 << hand[position]
             if not seen & bit:
@@ -766,9 +769,10 @@ class RingState(KitState):
         has_adjacent = has_distant = False
         seat_numbers = self.seat_numbers
         distance = self.config.board.distance[seat_numbers[seat * SEAT_NUMBERS + POSITION]]
-        for other in range(self.n_players):
-            if other != seat and seat_numbers[other * SEAT_NUMBERS + ALIVE] != 0:
-                if distance[seat_numbers[other * SEAT_NUMBERS + POSITION]] == 1:
+        rival: i64  # a machine-integer counter: native index arithmetic
+        for rival in range(self.n_players):
+            if rival != seat and seat_numbers[rival * SEAT_NUMBERS + ALIVE] != 0:
+                if distance[seat_numbers[rival * SEAT_NUMBERS + POSITION]] == 1:
                     has_adjacent = True
                 else:
                     has_distant = True
@@ -781,6 +785,7 @@ class RingState(KitState):
         # One answer per card type, at its first position (as ``distinct_positions``), the
         # types seen kept in a machine integer: no list of positions made per question.
         seen: i64 = 0
+        position: i64  # a machine-integer counter: native index arithmetic
         for position in range(len(hand)):
             card = hand[position]
             bit: i64 = 1 << card

@@ -704,6 +704,7 @@ class TheseusState(KitState):
         # the card types counted as a bit mask: no list or generic iteration per step.
         actions = answer_list(legal_actions)
         counted: i64 = 0  # at most MOST_CARD_TYPES types: machine-integer shifts
+        index: i64  # a machine-integer counter: native indexing
         for index in range(len(actions)):
             action = actions[index]
             if not PARTY_POSITION.matches(action):
