@@ -174,9 +174,9 @@ VOTE_SEAT: Final = ACTIONS.add("vote", ("seat",))
 TAKE_PART: Final = ACTIONS.add("take part", ("joins",))
 DONE: Final = DONE_PLANNING.encode()
 CARD_SHIFT: Final = PLAY_CARD.shift0
+"""``action >> CARD_SHIFT``: the action's type and card, without its target."""
 UNDESIGNATED: Final = 1
 """The enemy mask of a card aimed at no enemy: enemy 0 (see ``_add_targets``)."""
-"""``action >> CARD_SHIFT``: the action's type and card, without its target."""
 SACRIFICE_MINION: Final = 2  # sacrifice index of the first minion in play (0 weapon, 1 armor)
 # The Add of a level-up is "a Class or Utility card"; a land's or an item's
 # Add ("a card of his choice as listed by the card") may be any playing card
