@@ -8,7 +8,8 @@ the fingerprints of the games it changes with
 
     python -m tests.golden.golden --update [GAME ...]
 
-and says so in its commit message. The games are played through
+and says so in its commit message (the search games of ``search.json``, an
+ISMCTS seat against random ones, are rewritten with them). The games are played through
 ``workers.shard.play_shard``, the code path of ``cardlab run``, so the
 recording (rows, Arrow conversion) is covered too; only the Parquet bytes
 are not, since those depend on the writer's version.
@@ -35,11 +36,38 @@ SORT_KEYS = {"games": ["game_index"], "players": ["game_index", "seat"], "cards"
 GAMES_PER_PLAYER_COUNT = {"divvy": 5000, "ring_of_chaos": 2000, "party_wanted": 2000, "theseus": 2000}
 # Heuristic and random seats together, rotated, so both agents' code paths are in the fingerprint.
 AGENTS = ["heuristic", "random"]
+# The search's own games: an ISMCTS seat against random ones, rotated, at the bench player count,
+# so that a change to the search, a clone or a re-sampling of hidden cards shows too.
+SEARCH_GAMES = {"divvy": 100, "ring_of_chaos": 20, "party_wanted": 30, "theseus": 30}
+SEARCH_AGENTS = ["ismcts(iterations=20)", "random"]
 
 
 def golden_file(game_id: str) -> Path:
     """The committed fingerprints of one game."""
     return GOLDEN_FOLDER / f"{game_id}.json"
+
+
+def search_golden_file() -> Path:
+    """The committed fingerprints of every game's search games."""
+    return GOLDEN_FOLDER / "search.json"
+
+
+def search_player_count(game_id: str) -> int:
+    """The player count the search games are played at (``cardlab bench``'s)."""
+    info = get_game(game_id).info
+    return info.bench_players or info.min_players
+
+
+def search_fingerprints(game_id: str) -> dict[str, Any]:
+    """Fingerprints of the ``games``, ``players`` and ``cards`` tables of ``game_id``'s search games."""
+    n_players = search_player_count(game_id)
+    spec = parse_spec({
+        "name": f"golden_search_{game_id}", "game": game_id, "games": SEARCH_GAMES[game_id],
+        "seed": 20261203, "player_counts": [n_players], "agents": SEARCH_AGENTS, "rotate_seats": True,
+        "shard_size": SEARCH_GAMES[game_id],
+    }, f"golden search test of {game_id}")
+    tables = play_shard(spec, Shard(spec.variants[0].name, n_players, 0, spec.games))
+    return {name: table_fingerprint(table, SORT_KEYS[name]) for name, table in tables.items()}
 
 
 def golden_spec(game_id: str, n_players: int) -> ExperimentSpec:
@@ -86,16 +114,23 @@ def main(argv: list[str] | None = None) -> int:
     """Print or rewrite the fingerprints (``--update``) of the named games (default: all)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", nargs="*", help="game ids (default: every game)")
-    parser.add_argument("--update", action="store_true", help="rewrite tests/golden/<game>.json")
+    parser.add_argument("--update", action="store_true",
+                        help="rewrite tests/golden/<game>.json and the game's entry of tests/golden/search.json")
     arguments = parser.parse_args(argv)
+    search_file = search_golden_file()
+    searches = json.loads(search_file.read_text()) if search_file.exists() else {}
     for game_id in arguments.games or sorted(GAMES):
         found = fingerprints(game_id)
+        searches[game_id] = search_fingerprints(game_id)
         if arguments.update:
             golden_file(game_id).write_text(json.dumps(found, indent=1, sort_keys=True) + "\n")
             print(f"wrote {golden_file(game_id)}")
         else:
-            json.dump({game_id: found}, sys.stdout, indent=1, sort_keys=True)
+            json.dump({game_id: found, f"{game_id} search": searches[game_id]}, sys.stdout, indent=1, sort_keys=True)
             print()
+    if arguments.update:
+        search_file.write_text(json.dumps(searches, indent=1, sort_keys=True) + "\n")
+        print(f"wrote {search_file}")
     return 0
 
 
