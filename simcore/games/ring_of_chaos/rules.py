@@ -666,18 +666,23 @@ class RingState(KitState):
 
     def bully_spaces(self, seat: int) -> list[int]:
         """Open spaces, not the Altar, Adjacent to another party."""
+        return [space for space in range(self.config.board.n_spaces) if self._bully_space(seat, space)]
+
+    def can_bully(self, seat: int) -> bool:
+        """Whether ``bully_spaces(seat)`` has a space (found without listing them)."""
+        return any(self._bully_space(seat, space) for space in range(self.config.board.n_spaces))
+
+    def _bully_space(self, seat: int, space: int) -> bool:
+        """Whether Bully may take ``seat``'s party to ``space``: open, not the Altar, Adjacent to another party."""
         board = self.config.board
         numbers = self.numbers
-        result = []
-        for space in range(board.n_spaces):
-            if numbers[OCCUPANT + space] >= 0 or space == board.altar:
-                continue
-            for neighbour in board.neighbours[space]:
-                occupant = numbers[OCCUPANT + neighbour]
-                if occupant >= 0 and occupant != seat:
-                    result.append(space)
-                    break
-        return result
+        if numbers[OCCUPANT + space] >= 0 or space == board.altar:
+            return False
+        for neighbour in board.neighbours[space]:
+            occupant = numbers[OCCUPANT + neighbour]
+            if occupant >= 0 and occupant != seat:
+                return True
+        return False
 
     def can_play(self, seat: int, card: int, has_adjacent: bool, has_distant: bool) -> bool:
         """Whether ``card``, whose Action is still open (``main_choices``), may be played now
@@ -695,9 +700,18 @@ class RingState(KitState):
         """The caster and every Adjacent party that has a Dead Hero to raise."""
         parties = [seat] if self.has_hero_at(seat, DEAD) else []
         for other in self.others_alive(seat):
-            if self.is_adjacent(seat, other) and self.has_hero_at(other, DEAD):
+            if self._raised_by_necromancy(seat, other):
                 parties.append(other)
         return parties
+
+    def necromancy_raises(self, seat: int) -> bool:
+        """Whether ``necromancy_parties(seat)`` has a party (found without listing them)."""
+        return self.has_hero_at(seat, DEAD) or any(
+            self._raised_by_necromancy(seat, other) for other in self.others_alive(seat))
+
+    def _raised_by_necromancy(self, seat: int, other: int) -> bool:
+        """Whether ``seat``'s Necromancy raises a Hero of ``other``: Adjacent, with a Dead Hero."""
+        return self.is_adjacent(seat, other) and self.has_hero_at(other, DEAD)
 
     def counter_positions(self, defender: int, style: int) -> list[int]:
         """Hand positions (one per card type) of the cards that can counter an
@@ -1630,6 +1644,22 @@ class CardBehaviour:
         """What it does besides stopping the attack (of ``style``), played as a counter."""
 
 
+class PartyTargeted(CardBehaviour):
+    """A card played on another living party that ``aims_at`` accepts: its targets are those
+    parties, clockwise from the caster, and it is playable while one is (found without listing
+    them: ``playable`` is asked at every main question)."""
+
+    def aims_at(self, state: RingState, seat: int, card: int, other: int) -> bool:
+        """Whether it may be played on ``other``, a living party other than ``seat``."""
+        return True
+
+    def playable(self, state: RingState, seat: int, card: int) -> bool:
+        return any(self.aims_at(state, seat, card, other) for other in state.others_alive(seat))
+
+    def targets(self, state: RingState, seat: int, card: int) -> list[int]:
+        return [other for other in state.others_alive(seat) if self.aims_at(state, seat, card, other)]
+
+
 class MindControl(CardBehaviour):
     """Mind Control (Wizard): "Cause the Party holding the Ring to give it to you"."""
     def playable(self, state: RingState, seat: int, card: int) -> bool:
@@ -1654,11 +1684,11 @@ class Leadership(CardBehaviour):
             state._push(K_LEADERSHIP, seat, other)
 
 
-class Sneak(CardBehaviour):
+class Sneak(PartyTargeted):
     """Sneak: "Swap places on the battle map with another Adventuring Party. The Party that possesses the Ring
     cannot be moved by this card" (nor can its wearer play it)."""
-    def targets(self, state: RingState, seat: int, card: int) -> list[int]:
-        return [other for other in state.others_alive(seat) if state.numbers[RING_HOLDER] not in (seat, other)]
+    def aims_at(self, state: RingState, seat: int, card: int, other: int) -> bool:
+        return state.numbers[RING_HOLDER] not in (seat, other)
     def on_target(self, state: RingState, seat: int, card: int, target: int) -> None:
         state._swap(seat, target)
 
@@ -1686,8 +1716,8 @@ class Bully(Teleport):
     """Bully (Fighter): "Move to any open space ... Adjacent to another Party (other than the Chaos Altar) and
     make an immediate melee attack against that Party", parried "as if it were a Sword card"."""
     def playable(self, state: RingState, seat: int, card: int) -> bool:
-        # Not Teleport's shortcut: Bully's spaces are fewer (next to a party).
-        return len(self.targets(state, seat, card)) > 0
+        # Not Teleport's test: Bully's spaces are fewer (next to a party); the first one will do.
+        return state.can_bully(seat)
     def targets(self, state: RingState, seat: int, card: int) -> list[int]:
         return state.bully_spaces(seat)
     def on_target(self, state: RingState, seat: int, card: int, target: int) -> None:
@@ -1702,10 +1732,10 @@ class Earthquake(CardBehaviour):
         state._push(K_EARTHQUAKE, seat)
 
 
-class Pickpocket(CardBehaviour):
+class Pickpocket(PartyTargeted):
     """Pickpocket (Rogue): "Take one random card from the hand of a player whose Party is Adjacent to yours"."""
-    def targets(self, state: RingState, seat: int, card: int) -> list[int]:
-        return [other for other in state.others_alive(seat) if state.hand(other) and state.is_adjacent(seat, other)]
+    def aims_at(self, state: RingState, seat: int, card: int, other: int) -> bool:
+        return len(state.hand(other)) > 0 and state.is_adjacent(seat, other)
     def on_target(self, state: RingState, seat: int, card: int, target: int) -> None:
         state._take_random_card(seat, target)
 
@@ -1741,12 +1771,12 @@ class Fireball(CardBehaviour):
         super().on_target(state, seat, card, target)
 
 
-class Imprison(CardBehaviour):
+class Imprison(PartyTargeted):
     """Imprison (Cleric): "Cause any player to lose all action phases on their next turn ... Place this card in
     front of the targeted player until their next turn"; no counter; against a Guardian too (a reading)."""
     stays_in_play = True  # until it is in front of the player
-    def targets(self, state: RingState, seat: int, card: int) -> list[int]:
-        return [other for other in state.others_alive(seat) if not state.imprisoned(other)]
+    def aims_at(self, state: RingState, seat: int, card: int, other: int) -> bool:
+        return not state.imprisoned(other)
     def on_target(self, state: RingState, seat: int, card: int, target: int) -> None:
         state.zones[LIMBO].cards.remove(card)
         state.imprisoned(target).append(card)  # a public zone: no history to keep
@@ -1779,10 +1809,10 @@ class SavageAttack(CardBehaviour):
             state._push(K_SAVAGE_MORE, defender)
 
 
-class ChaosMagic(CardBehaviour):
+class ChaosMagic(PartyTargeted):
     """Chaos Magic: "Force any player to give you one of their Summoning Points. Countered by Chaos Magic"."""
-    def targets(self, state: RingState, seat: int, card: int) -> list[int]:
-        return [other for other in state.others_alive(seat) if state.points(other) > 0]
+    def aims_at(self, state: RingState, seat: int, card: int, other: int) -> bool:
+        return state.points(other) > 0
     def on_target(self, state: RingState, seat: int, card: int, target: int) -> None:
         state._offer_chaos_magic(seat, target, seat, 0, 1)
 
@@ -1798,16 +1828,16 @@ class HealingPotion(CardBehaviour):
 class Necromancy(CardBehaviour):
     """Necromancy: "You and every Adjacent Adventuring Party raises one Hero from Dead to Wounded"."""
     def playable(self, state: RingState, seat: int, card: int) -> bool:
-        return len(state.necromancy_parties(seat)) > 0
+        return state.necromancy_raises(seat)
     def play(self, state: RingState, seat: int, card: int) -> None:
         state._push(K_NECROMANCY, seat)
         state._offer_hell_raisers(seat, card)
 
 
-class Poison(CardBehaviour):
+class Poison(PartyTargeted):
     """Poison (Rogue): "Force any one player to discard a card of their choice from their hand"."""
-    def targets(self, state: RingState, seat: int, card: int) -> list[int]:
-        return [other for other in state.others_alive(seat) if state.hand(other)]
+    def aims_at(self, state: RingState, seat: int, card: int, other: int) -> bool:
+        return len(state.hand(other)) > 0
     def on_target(self, state: RingState, seat: int, card: int, target: int) -> None:
         state._push(K_POISON_DISCARD, target)
 

@@ -63,19 +63,30 @@ def test_savage_attack_extras_need_an_adjacent_party_whatever_the_daggers_reach(
     assert sorted(state.legal_actions()) == sorted([position_of(state, 0, "sword"), PASS])
 
 
-def test_teleport_and_bully_are_playable_exactly_when_they_have_a_space_to_go_to() -> None:
-    # Teleport stops at the first open space instead of listing them; Bully, whose spaces
-    # must be next to another party, lists them: both against their targets, in random games.
-    # (On the rulebook's map some open space is always next to another party, so Bully never
-    # runs out of spaces there: its own ``playable`` cannot be told from Teleport's by a game.)
-    teleport, bully = CARD_NAMES.index("teleport"), CARD_NAMES.index("bully")
-    compared = 0
+def test_a_card_that_stops_at_its_first_target_is_playable_exactly_when_its_targets_are_not_empty() -> None:
+    # Teleport and Bully stop at the first space they may go to, the cards aimed at a party at the
+    # first party, Necromancy at the first party it raises: each against the full list, in random
+    # games. (On the rulebook's map some open space is always next to another party, so a game
+    # never runs Bully out of spaces: its test cannot be told from Teleport's by a game.)
+    shortcuts = ["teleport", "bully", "sneak", "pickpocket", "imprison", "chaos_magic", "poison"]
+    necromancy = CARD_NAMES.index("necromancy")
+    compared = raised = 0
+    outcomes: Counter[tuple[str, bool]] = Counter()
     for state in random_game_positions(2500):
         for seat in range(state.n_players):
             if not state.alive(seat) or state.position(seat) < 0:
                 continue
-            for card in (teleport, bully):
+            for name in shortcuts:
+                card = CARD_NAMES.index(name)
                 behaviour = BEHAVIOUR_BY_CARD[card]
-                assert behaviour.playable(state, seat, card) == bool(behaviour.targets(state, seat, card))
+                playable = behaviour.playable(state, seat, card)
+                assert playable == bool(behaviour.targets(state, seat, card)), name
+                outcomes[name, playable] += 1
+            necromancy_playable = BEHAVIOUR_BY_CARD[necromancy].playable(state, seat, necromancy)
+            assert necromancy_playable == bool(state.necromancy_parties(seat))
+            raised += necromancy_playable
             compared += 1
-    assert compared > 5_000
+    assert compared > 5_000 and raised > 0
+    # Both outcomes occur for the party-aimed cards (Poison excepted: some other party always held a card).
+    assert all(outcomes[name, True] and outcomes[name, False] for name in ("sneak", "pickpocket", "imprison",
+                                                                           "chaos_magic"))
