@@ -120,7 +120,7 @@ from simcore.games.party_wanted.rules import (
     VOTE_SEAT,
     PartyState,
 )
-from simcore.kit.decisions import action_code
+from simcore.kit.decisions import action_code, answer_list
 from simcore.rng import Generator
 
 # Worth of one point of each primitive when choosing what to keep, add or spend.
@@ -180,7 +180,7 @@ SAME_EFFECT_DISCOUNT: Final = 0.75
 ADD_SPREAD: Final = 0.25
 
 
-def card_to_add(state: PartyState, seat: int, legal: Sequence[int], rng: Generator) -> int:
+def card_to_add(state: PartyState, seat: int, legal: list[int], rng: Generator) -> int:
     """The card to Add: worth discounted by the same-effect cards owned
     outside the Build Pool, chosen at random among the near-best."""
     worths = _worths(state.config)
@@ -339,9 +339,10 @@ class PartyHeuristicAgent(Agent):
         self.seat = seat
         self.rng = rng
 
-    def choose(self, state: GameState, legal_actions: Sequence[int]) -> int:
+    def choose(self, state: GameState, offered: Sequence[int]) -> int:
         """Pick the action the plan prescribes for the question asked."""
         assert isinstance(state, PartyState)
+        legal_actions = answer_list(offered)  # a typed list: iterated natively by the picks
         kind = state.decisions.asked.kind
         seat = state.current_player
         if kind == PLAN:
@@ -383,7 +384,7 @@ def _takes_part(state: PartyState, seat: int) -> bool:
     return cost == 0 or 2 * (state.hp(seat) - cost) >= state.max_hp(seat)
 
 
-def _item_before_damage(state: PartyState, seat: int, legal: Sequence[int]) -> int:
+def _item_before_damage(state: PartyState, seat: int, legal: list[int]) -> int:
     """Before damage outside combat: an item that keeps a hero alive (negate
     or heal on a hero the damage kills; a resurrection that survives it)."""
     victim, amount, party = state.pending_outside_damage()
@@ -425,17 +426,18 @@ class Numbers:
     def __init__(self, state: PartyState) -> None:
         self.state = state
         self.living = state.living_enemies()
-        enemies = range(state.enemy_count())
-        self.enemy_attack = [state.enemy_attack(e) for e in enemies]
-        self.enemy_defense = [state.enemy_defense(e) for e in enemies]
-        self.enemy_speed = [state.enemy_speed(e) for e in enemies]
+        n_enemies = state.enemy_count()
+        # ``range`` in each loop itself: a range object kept in a variable is iterated generically.
+        self.enemy_attack = [state.enemy_attack(e) for e in range(n_enemies)]
+        self.enemy_defense = [state.enemy_defense(e) for e in range(n_enemies)]
+        self.enemy_speed = [state.enemy_speed(e) for e in range(n_enemies)]
         self.attack, self.defense, self.speed, self.damage = [], [], [], []
         for hero in range(state.n_players):
             # A hero's base stats are the same against every enemy: read once.
             base_attack, base_defense, base_speed = state.base_attack(hero), state.base_defense(hero), \
                 state.base_speed(hero)
             attack, defense, speed, damage = [], [], [], []
-            for enemy in enemies:
+            for enemy in range(n_enemies):
                 hero_defense = state.defense_against(hero, enemy, base_defense)
                 attack.append(state.attack_against(hero, enemy, base_attack))
                 defense.append(hero_defense)
@@ -620,7 +622,7 @@ def _lowers_own_defense_safely(numbers: Numbers, forecast: Forecast, seat: int, 
     return not forecast.dies[seat] and forecast.damage[seat] + after - now < state.hp(seat)
 
 
-def plan_action(state: PartyState, seat: int, legal: Sequence[int]) -> int:
+def plan_action(state: PartyState, seat: int, legal: list[int]) -> int:
     """The party plan's next action for ``seat`` (see the module docstring)."""
     # Legal actions come grouped by card (action type and index); every card but
     # one buried for +1 is an option, and of the cards that can be buried

@@ -149,9 +149,11 @@ class RingHeuristicAgent(Agent):
         self.rng = rng
         self.plays = Plays(len(CARD_NAMES))
 
-    def choose(self, state: GameState, legal_actions: Sequence[int]) -> int:
+    def choose(self, state: GameState, offered: Sequence[int]) -> int:
         """Pick the answer the strategy prescribes for the question asked."""
         assert isinstance(state, RingState)
+        # A typed list for every pick below: iterated and indexed natively, not as a Sequence.
+        legal_actions = answer_list(offered)
         kind = state.decisions.asked.kind
         seat = state.current_player
         if kind == K_MAIN:
@@ -201,7 +203,7 @@ class RingHeuristicAgent(Agent):
 # ------------------------------------------------------------------ values and places
 
 
-def least_valuable_in_hand(state: RingState, seat: int, actions: Sequence[int],
+def least_valuable_in_hand(state: RingState, seat: int, actions: list[int],
                            action_type: ActionType = HAND_POSITION) -> int:
     """The answer (an ``action_type`` on a hand position) of the least
     ``card_value``, the first such on a tie (as ``min`` with a key keeps it; a
@@ -261,7 +263,7 @@ def open_spaces(state: RingState, altar_too: bool) -> list[int]:
             if state.occupant(space) < 0 and (altar_too or space != altar)]
 
 
-def own_space(state: RingState, seat: int, legal_actions: Sequence[int]) -> int:
+def own_space(state: RingState, seat: int, legal_actions: list[int]) -> int:
     """Where to go (Teleport, Bully, Hasty Retreat): next to or onto the Ring; the wearer away from the others."""
     # The first best answer (as ``max``/``min`` keep it), by a loop.
     wearer = state.numbers[RING_HOLDER] == seat
@@ -280,7 +282,7 @@ def own_space(state: RingState, seat: int, legal_actions: Sequence[int]) -> int:
     return best
 
 
-def push_space(state: RingState, legal_actions: Sequence[int]) -> int:
+def push_space(state: RingState, legal_actions: list[int]) -> int:
     """Where to push a party: the space farthest from the Ring (the first such)."""
     best, best_distance = -1, 0
     for action in legal_actions:
@@ -290,7 +292,7 @@ def push_space(state: RingState, legal_actions: Sequence[int]) -> int:
     return best
 
 
-def leadership_space(state: RingState, seat: int, target: int, legal_actions: Sequence[int]) -> int:
+def leadership_space(state: RingState, seat: int, target: int, legal_actions: list[int]) -> int:
     """Leadership: another party's wearer next to us (to steal the Ring), everyone else far from
     the Ring, or far from us when we wear it or are about to (the first best space, by a loop)."""
     distance_from_me = state.config.board.distance[state.position(seat)]
@@ -312,7 +314,7 @@ def leadership_space(state: RingState, seat: int, target: int, legal_actions: Se
 # ------------------------------------------------------------------------ targets
 
 
-def best_target(state: RingState, legal_actions: Sequence[int]) -> int:
+def best_target(state: RingState, legal_actions: list[int]) -> int:
     """The Ring wearer, else the points leader, else the party with fewest living Heroes."""
     holder = state.numbers[RING_HOLDER]
     for action in legal_actions:
@@ -329,7 +331,7 @@ def best_target(state: RingState, legal_actions: Sequence[int]) -> int:
     return best
 
 
-def card_target(state: RingState, seat: int, card: int, legal_actions: Sequence[int]) -> int:
+def card_target(state: RingState, seat: int, card: int, legal_actions: list[int]) -> int:
     """The party a targeted card is aimed at (see the module docstring)."""
     if card == SNEAK:
         # The first party nearest the Ring.
@@ -356,7 +358,7 @@ def card_target(state: RingState, seat: int, card: int, legal_actions: Sequence[
     return best_target(state, legal_actions)
 
 
-def hero_to_attack(state: RingState, defender: int, legal_actions: Sequence[int]) -> int:
+def hero_to_attack(state: RingState, defender: int, legal_actions: list[int]) -> int:
     """A Wounded Hero (a kill), else the first of Fighter, Wizard, Cleric, Rogue."""
     statuses = state.statuses(defender)
     wounded = [action for action in legal_actions if statuses[HERO.value(action)] == WOUNDED]
@@ -371,7 +373,7 @@ def hero_to_attack(state: RingState, defender: int, legal_actions: Sequence[int]
     return best
 
 
-def hero_to_lose(state: RingState, seat: int, legal_actions: Sequence[int]) -> int:
+def hero_to_lose(state: RingState, seat: int, legal_actions: list[int]) -> int:
     """A Full Strength Hero if any (it survives, and may be defended)."""
     statuses = state.statuses(seat)
     full = [action for action in legal_actions if statuses[HERO.value(action)] == FULL]
@@ -384,7 +386,7 @@ def can_lose_a_level(state: RingState, seat: int) -> bool:
     return FULL in statuses or len(state.living_heroes(seat)) >= 2
 
 
-def defenders_hero(state: RingState, seat: int, legal_actions: Sequence[int]) -> int:
+def defenders_hero(state: RingState, seat: int, legal_actions: list[int]) -> int:
     """Defenders of the Faith's raise: a Dead Hero (its Class cards come back) unless Hell Raisers
     with cards could negate that; else a Wounded one."""
     statuses = state.statuses(seat)
@@ -399,7 +401,7 @@ def defenders_hero(state: RingState, seat: int, legal_actions: Sequence[int]) ->
 # ---------------------------------------------------------------------- defending
 
 
-def counter_choice(state: RingState, seat: int, legal_actions: Sequence[int]) -> int:
+def counter_choice(state: RingState, seat: int, legal_actions: list[int]) -> int:
     """Counter with the cheapest card: Dodge/Parry, then Hasty Retreat, then an Attack card or
     Chaos Magic; never Heroic Sacrifice against a Guardian (its price is the hit it avoids)."""
     hand = state.hand(seat)
@@ -414,7 +416,7 @@ def counter_choice(state: RingState, seat: int, legal_actions: Sequence[int]) ->
     return PASS
 
 
-def sacrifice_choice(state: RingState, seat: int, legal_actions: Sequence[int]) -> int:
+def sacrifice_choice(state: RingState, seat: int, legal_actions: list[int]) -> int:
     """Heroic Sacrifice: keep our Ring, or (another's Ring) stop a taker that would then win;
     never when it would eliminate us."""
     if len(legal_actions) == 1 or not can_lose_a_level(state, seat):
@@ -467,15 +469,14 @@ class Plays:
         return self.action_of[card]
 
 
-def main_action(state: RingState, seat: int, legal_actions: Sequence[int], plays: Plays) -> int:
+def main_action(state: RingState, seat: int, legal_actions: list[int], plays: Plays) -> int:
     """The first of the main-menu priorities (module docstring) that is legal
     (``plays``: the agent's own, cleared here and filled with this menu's cards)."""
     # One pass over the answers (a plain loop: no set or dict built by a comprehension).
     hand = state.hand(seat)
     plays.clear()
     can_pick_up = can_steal_ring = can_use_power = can_draw = False
-    listed = answer_list(legal_actions)
-    for action in listed:
+    for action in legal_actions:
         if PLAY.matches(action):
             plays.add(hand[PLAY.value(action)], action)
         elif action == PICK_UP_RING:
@@ -522,7 +523,7 @@ def main_action(state: RingState, seat: int, legal_actions: Sequence[int], plays
         return plays.action(SCAVENGE)
     # The theft from the fullest hand, then the most points (the first such on a tie).
     theft, theft_hand, theft_points = -1, 0, 0
-    for action in listed:
+    for action in legal_actions:
         if STEAL_CARD.matches(action):
             victim = STEAL_CARD.value(action)
             victim_hand, victim_points = len(state.hand(victim)), state.points(victim)
@@ -600,7 +601,7 @@ def _heal_play(state: RingState, seat: int, plays: Plays, can_use_power: bool) -
     return -1
 
 
-def _attack_play(state: RingState, seat: int, plays: Plays, legal_actions: Sequence[int]) -> int:
+def _attack_play(state: RingState, seat: int, plays: Plays, legal_actions: list[int]) -> int:
     """An attack card that can reach the Ring wearer (or anyone when nobody wears it), else a
     Death from Above ranged play of the least valuable Attack card at a distant target; -1 if none."""
     holder = state.numbers[RING_HOLDER]
@@ -621,7 +622,7 @@ def _attack_play(state: RingState, seat: int, plays: Plays, legal_actions: Seque
     return -1
 
 
-def _move_play(state: RingState, seat: int, plays: Plays, legal_actions: Sequence[int]) -> int:
+def _move_play(state: RingState, seat: int, plays: Plays, legal_actions: list[int]) -> int:
     """The Move Action that helps most, or -1: toward the Ring on foot, by Teleport or by Sneak;
     the wearer away from the others; Leadership to scatter the parties that threaten the Ring."""
     walks = [action for action in legal_actions if MOVE.matches(action)]

@@ -82,6 +82,7 @@ from simcore.games.theseus.rules import (
     TheseusConfig,
     TheseusState,
 )
+from simcore.kit.decisions import answer_list
 from simcore.rng import Generator
 
 LATE_RANK: Final = 4
@@ -110,9 +111,10 @@ class TheseusHeuristicAgent(Agent):
         self.name = "heuristic"
         self.seat = seat
 
-    def choose(self, state: GameState, legal_actions: Sequence[int]) -> int:
+    def choose(self, state: GameState, offered: Sequence[int]) -> int:
         """Pick the action the strategy prescribes for the current phase."""
         assert isinstance(state, TheseusState)
+        legal_actions = answer_list(offered)  # a typed list: iterated natively by the picks
         worths = _CONFIG_WORTHS.of(state.config)
         values = CardValues(state, self.seat, worths.engine, worths.party_dependent)
         kind = state.asked_kind()
@@ -421,7 +423,7 @@ class CardValues:
             return self.party_value(state.party(seat)[PARTY_POSITION.value(action)])
         return self.keep_value(state.hand(seat)[HAND_POSITION.value(action)])
 
-    def first_best(self, target: int, legal_actions: Sequence[int], highest: bool) -> int:
+    def first_best(self, target: int, legal_actions: list[int], highest: bool) -> int:
         """The first answer of highest (or lowest) ``target_value``, as
         ``max``/``min`` with a key would pick it (a loop: no key function
         called through Python's calling convention)."""
@@ -510,7 +512,7 @@ class CardValues:
             value += EFFECT_WEIGHT * self.step_value(step)
         return value
 
-    def main_choice(self, legal_actions: Sequence[int]) -> int:
+    def main_choice(self, legal_actions: list[int]) -> int:
         """The most valuable option: a Party card, or an ability without a card
         (worth ``ALTERNATIVE_PENALTY`` less, since it ends the card uses); the
         turn ends when nothing is worth ``WORTHWHILE``. Between Party cards of
