@@ -508,7 +508,9 @@ class PartyConfig:
     usable_outside_combat: tuple[bool, ...]
     # What a card adds to attack, defense, speed and HP while it is a hero's
     # permanent (armor, weapons, minions in play, permanent items); zeros otherwise.
-    permanent_bonuses: tuple[tuple[int, int, int, int], ...]
+    # Inner tuples typed variable-length: compiled, a fixed-length tuple read at a variable index
+    # is unboxed whole and boxed again into a new tuple per read.
+    permanent_bonuses: tuple[tuple[int, ...], ...]
     once_per_combat: tuple[bool, ...]
     heroes: HeroClasses
     decks: Decks
