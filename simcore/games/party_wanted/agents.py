@@ -119,6 +119,10 @@ from simcore.games.party_wanted.rules import (
     VOTE,
     VOTE_SEAT,
     PartyState,
+    initiative_attacker,
+    initiative_by_enemy,
+    initiative_enemy,
+    initiative_key,
 )
 from simcore.kit.decisions import action_code, answer_list
 from simcore.rng import Generator
@@ -498,19 +502,22 @@ class Forecast:
         enemy_hp = [state.enemy_number(ENEMY_HP, enemy) for enemy in range(state.enemy_count())]
         self.damage = [0] * n
         self.enemy_attacks = [False] * len(enemy_hp)
-        order: list[tuple[int, int, int, int]] = []
+        # The round's attacks in initiative order, as the rules sort them (packed ints, not tuples).
+        keys: list[int] = []
         for hero in range(n):
             if alive[hero]:
                 for enemy in numbers.living:
-                    order.append((-numbers.speed[hero][enemy], 0, hero, enemy))
+                    keys.append(initiative_key(numbers.speed[hero][enemy], 0, hero, enemy + 1))
         for enemy in numbers.living:
-            order.append((-numbers.enemy_speed[enemy], 1, enemy, -1))
-        order.sort()
+            keys.append(initiative_key(numbers.enemy_speed[enemy], 1, enemy, 0))
+        keys.sort()
         living = len(numbers.living)
-        for _, is_enemy, index, enemy in order:
+        for key in keys:
             if living == 0:
                 break
-            if not is_enemy:
+            index = initiative_attacker(key)
+            if not initiative_by_enemy(key):
+                enemy = initiative_enemy(key)
                 hits = numbers.attack[index][enemy] >= numbers.enemy_defense[enemy]
                 if hits and alive[index] and enemy_hp[enemy] > 0:
                     enemy_hp[enemy] -= 1

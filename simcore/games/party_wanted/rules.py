@@ -332,13 +332,30 @@ INITIATIVE_SPEED_SHIFT: Final = 9
 INITIATIVE_SPEED_LIMIT: Final = 1 << 19
 
 
-def _initiative_key(speed: int, is_enemy: int, index: int, target: int) -> int:
-    """One attack's place in the round (see ``PartyState._initiative_keys``): seats, enemies
-    and targets below 16 (at most 8 heroes and 7 enemies), speeds within +-2**19."""
+def initiative_key(speed: int, is_enemy: int, index: int, target: int) -> int:
+    """One attack's place in the round, as an int that sorts in initiative order (see
+    ``PartyState._initiative_keys``): a hero's attack (``is_enemy`` 0, the seat, its enemy plus
+    one) or an enemy's (1, the enemy, 0); seats, enemies and targets below 16 (at most 8 heroes
+    and 7 enemies), speeds within +-2**19."""
     if not -INITIATIVE_SPEED_LIMIT < speed < INITIATIVE_SPEED_LIMIT:
         raise ValueError(f"speed {speed} is outside the initiative's range (+-{INITIATIVE_SPEED_LIMIT})")
     return ((INITIATIVE_SPEED_LIMIT - speed) << INITIATIVE_SPEED_SHIFT | is_enemy << INITIATIVE_ENEMY_BIT
             | index << INITIATIVE_INDEX_SHIFT | target)
+
+
+def initiative_by_enemy(key: int) -> bool:
+    """Whether the attack of an ``initiative_key`` is an enemy's."""
+    return (key >> INITIATIVE_ENEMY_BIT & 1) == 1
+
+
+def initiative_attacker(key: int) -> int:
+    """The seat (a hero's attack) or the enemy (an enemy's) of an ``initiative_key``."""
+    return key >> INITIATIVE_INDEX_SHIFT & 15
+
+
+def initiative_enemy(key: int) -> int:
+    """The enemy a hero's attack of an ``initiative_key`` is on."""
+    return (key & 15) - 1
 
 
 def distinct_positions(hand: list[int]) -> list[int]:
@@ -1634,10 +1651,10 @@ class PartyState(KitState):
         the heroes, then seat order (heroes) or enemy order."""
         order: list[tuple[bool, int, int]] = []
         for key in self._initiative_keys():
-            if key >> INITIATIVE_ENEMY_BIT & 1:
-                order.append((False, key >> INITIATIVE_INDEX_SHIFT & 15, -1))
+            if initiative_by_enemy(key):
+                order.append((False, initiative_attacker(key), -1))
             else:
-                order.append((True, key >> INITIATIVE_INDEX_SHIFT & 15, (key & 15) - 1))
+                order.append((True, initiative_attacker(key), initiative_enemy(key)))
         return order
 
     def _initiative_keys(self) -> list[int]:
@@ -1650,9 +1667,9 @@ class PartyState(KitState):
             if self.alive(seat):
                 base_speed = self.base_speed(seat)
                 for enemy in living:
-                    keys.append(_initiative_key(self.speed_against(seat, enemy, base_speed), 0, seat, enemy + 1))
+                    keys.append(initiative_key(self.speed_against(seat, enemy, base_speed), 0, seat, enemy + 1))
         for enemy in living:
-            keys.append(_initiative_key(self.enemy_speed(enemy), 1, enemy, 0))
+            keys.append(initiative_key(self.enemy_speed(enemy), 1, enemy, 0))
         keys.sort()
         return keys
 
@@ -1661,9 +1678,9 @@ class PartyState(KitState):
         for key in self._initiative_keys():
             if not self._living_enemy_mask() or not self._party_alive():
                 break
-            index = key >> INITIATIVE_INDEX_SHIFT & 15
-            if not key >> INITIATIVE_ENEMY_BIT & 1:
-                enemy = (key & 15) - 1
+            index = initiative_attacker(key)
+            if not initiative_by_enemy(key):
+                enemy = initiative_enemy(key)
                 if self.alive(index) and self.enemy_number(ENEMY_HP, enemy) > 0:
                     self._hero_attacks(index, enemy)
             elif self.enemy_number(ENEMY_HP, index) > 0:
