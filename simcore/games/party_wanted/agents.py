@@ -320,18 +320,25 @@ def _impact(state: PartyState, seat: int, action: int) -> Impact:
     """The ``Impact`` of the card, item or sacrifice behind a planning action."""
     table = _impact_table(state.config)
     index = PLAY_CARD.value(action)  # every card action's first field
-    if PLAY_CARD.matches(action):
+    code = action_code(action)  # one shift, then native compares (no method call per type)
+    if code == _PLAY_CODE:
         return table.play[state.hand(seat)[index]]
-    if _is_bury(action):
+    if code in (_BURY_DEFENSE_CODE, _BURY_ATTACK_CODE):
         return table.bury[state.hand(seat)[index]]
-    if USE_ITEM.matches(action):
+    if code == _USE_CODE:
         return table.use[state.seat_zone(seat, ITEMS_HELD).cards[index]]
     return table.sacrifice[state.sacrificeable(seat, index)]
 
 
+_PLAY_CODE: Final = PLAY_CARD.code
+_BURY_DEFENSE_CODE: Final = BURY_FOR_DEFENSE.code
+_BURY_ATTACK_CODE: Final = BURY_FOR_ATTACK.code
+_USE_CODE: Final = USE_ITEM.code
+
+
 def _is_bury(action: int) -> bool:
     """Whether ``action`` buries a hand card for +1."""
-    return BURY_FOR_DEFENSE.matches(action) or BURY_FOR_ATTACK.matches(action)
+    return action_code(action) in (_BURY_DEFENSE_CODE, _BURY_ATTACK_CODE)
 
 
 class PartyHeuristicAgent(Agent):

@@ -101,7 +101,7 @@ from simcore.games.party_wanted.config import (
     compile_config,
 )
 from simcore.kit.cardstats import CardStats
-from simcore.kit.decisions import NO_CHOICE, ActionType, ActionTypes, Task, TaskKinds, answer_list
+from simcore.kit.decisions import NO_CHOICE, ActionType, ActionTypes, Task, TaskKinds, action_code, answer_list
 from simcore.kit.state import KitState
 from simcore.kit.vectors import fill
 from simcore.kit.zones import (
@@ -175,6 +175,8 @@ TAKE_PART: Final = ACTIONS.add("take part", ("joins",))
 DONE: Final = DONE_PLANNING.encode()
 CARD_SHIFT: Final = PLAY_CARD.shift0
 """``action >> CARD_SHIFT``: the action's type and card, without its target."""
+_BURY_DEFENSE_CODE: Final = BURY_FOR_DEFENSE.code
+_BURY_ATTACK_CODE: Final = BURY_FOR_ATTACK.code
 UNDESIGNATED: Final = 1
 """The enemy mask of a card aimed at no enemy: enemy 0 (see ``_add_targets``)."""
 SACRIFICE_MINION: Final = 2  # sacrifice index of the first minion in play (0 weapon, 1 armor)
@@ -770,6 +772,8 @@ class PartyState(KitState):
         last_key = -1
         for index in range(len(actions)):
             action = actions[index]
+            if action_code(action) in (_BURY_DEFENSE_CODE, _BURY_ATTACK_CODE):
+                continue  # a burial plays no card: ~half the answers, skipped by their type
             key = action >> CARD_SHIFT
             if key == last_key:
                 continue  # the same card with another target
