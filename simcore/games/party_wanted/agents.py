@@ -358,24 +358,53 @@ class PartyHeuristicAgent(Agent):
         seat = state.current_player
         if kind == PLAN:
             return plan_action(state, seat, legal_actions)
+        # Loops, not min() with key lambdas: a lambda here made a closure at every question.
         if kind in (BURY, REMOVE):
-            hand = state.hand(seat)
-            return min(legal_actions,
-                       key=lambda action: (card_worth(state.config, hand[HAND_POSITION.value(action)]), action))
+            return _least_worth_in_hand(state, seat, legal_actions)
         if kind == ADD:
             return card_to_add(state, seat, legal_actions, self.rng)
         if kind == ORDER:
-            pending = state.zones[PENDING_ITEMS].cards
-            return min(legal_actions, key=lambda action: (_order_rank(state, pending[ORDER_POSITION.value(action)]),
-                                                          action))
+            return _first_item_to_resolve(state, legal_actions)
         if kind == VOTE:
-            return min(legal_actions, key=lambda action: (state.hp(VOTE_SEAT.value(action))
-                                                          / state.max_hp(VOTE_SEAT.value(action)), action))
+            return _most_hurt_hero(state, legal_actions)
         if kind == SOCIAL:
             return TAKE_PART.encode(1 if _takes_part(state, seat) else 0)
         if kind == ITEMS:
             return _item_before_damage(state, seat, legal_actions)
         return legal_actions[0]
+
+
+def _least_worth_in_hand(state: PartyState, seat: int, legal: list[int]) -> int:
+    """The hand card of the least worth to bury or remove (the lowest answer on a tie)."""
+    hand = state.hand(seat)
+    best, best_worth = -1, 0.0
+    for action in legal:
+        worth = card_worth(state.config, hand[HAND_POSITION.value(action)])
+        if best < 0 or worth < best_worth or (worth == best_worth and action < best):
+            best, best_worth = action, worth
+    return best
+
+
+def _first_item_to_resolve(state: PartyState, legal: list[int]) -> int:
+    """The pending item that resolves first (``_order_rank``; the lowest answer on a tie)."""
+    pending = state.zones[PENDING_ITEMS].cards
+    best, best_rank = -1, 0
+    for action in legal:
+        rank = _order_rank(state, pending[ORDER_POSITION.value(action)])
+        if best < 0 or rank < best_rank or (rank == best_rank and action < best):
+            best, best_rank = action, rank
+    return best
+
+
+def _most_hurt_hero(state: PartyState, legal: list[int]) -> int:
+    """The hero with the least share of its HP left (the lowest answer on a tie)."""
+    best, best_share = -1, 0.0
+    for action in legal:
+        hero = VOTE_SEAT.value(action)
+        share = state.hp(hero) / state.max_hp(hero)
+        if best < 0 or share < best_share or (share == best_share and action < best):
+            best, best_share = action, share
+    return best
 
 
 def _order_rank(state: PartyState, card: int) -> int:
@@ -735,9 +764,10 @@ def _save_the_dying(numbers: Numbers, seat: int, options: list[Option], forecast
     """For each hero the forecast kills (the most urgent first), the cheapest
     action that saves it, else the one that cuts most of its damage."""
     state = numbers.state
-    dying = [hero for hero in range(state.n_players) if forecast.dies[hero]]
-    dying.sort(key=lambda hero: (state.hp(hero) - forecast.damage[hero], hero))
-    for hero in dying:
+    # (HP left after the round, hero), sorted as tuples: no key lambda (a closure per call).
+    dying = [(state.hp(hero) - forecast.damage[hero], hero) for hero in range(state.n_players) if forecast.dies[hero]]
+    dying.sort()
+    for _, hero in dying:
         best, best_cost = DONE, 1e9
         fallback, fallback_cut = DONE, 0
         for option in options:
@@ -770,7 +800,10 @@ def _defense_card_for_multiplier(numbers: Numbers, seat: int, options: list[Opti
     if factor == 0:
         return DONE
     played = state.round_number(seat, CARD_DEFENSE, enemy)
-    for option in sorted(options, key=lambda o: (o.impact.cost, o.action)):
+    by_cost = [(option.impact.cost, option.action, index) for index, option in enumerate(options)]
+    by_cost.sort()  # tuples, not a key lambda: (cost, answer) is unique per option
+    for _, _, index in by_cost:
+        option = options[index]
         impact = option.impact
         if option.type_code == PLAY_CARD.code and impact.basic and impact.defense > 0:
             gained = (played + impact.defense) * factor - played
@@ -830,7 +863,9 @@ def _hits(numbers: Numbers, seat: int, options: list[Option], forecast: Forecast
     if best != DONE:
         return best
     # Two actions for this hero's own gap against the weakest enemy it misses.
-    for enemy in sorted(living, key=lambda e: (state.enemy_number(ENEMY_HP, e), e)):
+    weakest_first = [(state.enemy_number(ENEMY_HP, enemy), enemy) for enemy in living]
+    weakest_first.sort()  # tuples, not a key lambda (a closure at every call)
+    for _, enemy in weakest_first:
         gap = gaps[seat][enemy]
         if gap <= 0:
             continue
