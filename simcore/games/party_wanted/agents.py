@@ -671,30 +671,35 @@ def plan_action(state: PartyState, seat: int, legal: list[int]) -> int:
     # one buried for +1 is an option, and of the cards that can be buried
     # only the least valuable one (the +1 is the same).
     options: list[Option] = []
+    table = _impact_table(state.config)
+    hand = state.hand(seat)
     bury_position, bury_cost = -1, 1e9
+    last_buried = -1
     key, impact = -1, Impact((), False, 0.0)
     for action in legal:
         if action == DONE:
             continue
+        if action_code(action) in (_BURY_DEFENSE_CODE, _BURY_ATTACK_CODE):
+            # A burial's cost is its card's: weighed once per card, not once per hero and stat.
+            position = PLAY_CARD.value(action)
+            if position != last_buried:
+                last_buried = position
+                cost = table.bury[hand[position]].cost
+                if cost < bury_cost:
+                    bury_position, bury_cost = position, cost
+            continue
         if action >> CARD_SHIFT != key:
             key = action >> CARD_SHIFT
             impact = _impact(state, seat, action)
-        if not impact.bury:
-            options.append(Option(action, impact))
-        elif impact.cost < bury_cost:
-            bury_position, bury_cost = PLAY_CARD.value(action), impact.cost
+        options.append(Option(action, impact))
     if bury_position >= 0:
         # The burials of that card (both stats, every hero and enemy) share one Impact; found by
         # the action type and card an answer's high bits hold, not by decoding each answer.
         defense_key = BURY_FOR_DEFENSE.encode(bury_position) >> CARD_SHIFT
         attack_key = BURY_FOR_ATTACK.encode(bury_position) >> CARD_SHIFT
-        bury_impact = impact
-        found = False
+        bury_impact = table.bury[hand[bury_position]]
         for action in legal:
-            key = action >> CARD_SHIFT
-            if key in (defense_key, attack_key):
-                if not found:
-                    bury_impact, found = _impact(state, seat, action), True
+            if action >> CARD_SHIFT in (defense_key, attack_key):
                 options.append(Option(action, bury_impact))
     if not options:
         return DONE
