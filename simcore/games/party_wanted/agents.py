@@ -227,6 +227,8 @@ class Impact:
     bury: bool  # burying a card for +1 (the target says which stat)
     minion: bool  # playing a minion into play
     cost: float
+    protects: bool  # whether it can protect at all (worked out once, not per option)
+    attacks: bool  # whether it can add attack at all
 
     def __init__(self, effects: Effects, basic: bool, cost: float) -> None:
         self.attack = self.party_attack = self.expose = self.defense = self.guard = self.party_defense = 0
@@ -275,6 +277,11 @@ class Impact:
                 self.resurrect = max(self.resurrect, amount)
             elif primitive == P_DRAW:
                 self.draw += amount
+        self.protects = (self.defense > 0 or self.guard > 0 or self.party_defense > 0 or self.negate
+                         or self.heal > 0 or self.heal_self > 0 or self.party_heal > 0 or self.weaken > 0
+                         or self.slow > 0 or self.speed > 0 or self.party_speed > 0 or self.damage > 0
+                         or self.multiply_defense > 0)
+        self.attacks = self.attack > 0 or self.party_attack > 0 or self.expose > 0 or self.multiply_attack > 0
 
 
 class _ImpactTable:
@@ -474,8 +481,7 @@ class Numbers:
         self.attack, self.defense, self.speed, self.damage = [], [], [], []
         for hero in range(state.n_players):
             # A hero's base stats are the same against every enemy: read once.
-            base_attack, base_defense, base_speed = state.base_attack(hero), state.base_defense(hero), \
-                state.base_speed(hero)
+            base_attack, base_defense, base_speed = state.base_stats(hero)
             attack, defense, speed, damage = [], [], [], []
             for enemy in range(n_enemies):
                 hero_defense = state.defense_against(hero, enemy, base_defense)
@@ -611,15 +617,10 @@ class Option:
         self.hero = PLAY_CARD.field(action, 1)  # the same fields in every card action
         self.enemy = PLAY_CARD.field(action, 2)
         self.bury_attack = BURY_FOR_ATTACK.matches(action)
-        if impact.bury:
+        if impact.bury:  # a burial's +1 protects or adds attack by the stat its answer names
             self.protects, self.attacks = not self.bury_attack, self.bury_attack
         else:
-            self.protects = (impact.defense > 0 or impact.guard > 0 or impact.party_defense > 0 or impact.negate
-                             or impact.heal > 0 or impact.heal_self > 0 or impact.party_heal > 0 or impact.weaken > 0
-                             or impact.slow > 0 or impact.speed > 0 or impact.party_speed > 0 or impact.damage > 0
-                             or impact.multiply_defense > 0)
-            self.attacks = (impact.attack > 0 or impact.party_attack > 0 or impact.expose > 0
-                            or impact.multiply_attack > 0)
+            self.protects, self.attacks = impact.protects, impact.attacks
 
 
 def _defense_gain(state: PartyState, seat: int, option: Option, hero: int) -> int:

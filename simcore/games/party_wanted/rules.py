@@ -858,11 +858,33 @@ class PartyState(KitState):
 
     def base_defense(self, seat: int) -> int:
         """Level defense plus permanents, minus the Nemesis penalty in a nemesis fight."""
+        return (self._level_stat(self.config.heroes.defense, seat) + self._permanent_total(seat, PERM_DEFENSE)
+                - self._nemesis_penalty(seat))
+
+    def _nemesis_penalty(self, seat: int) -> int:
+        """What a nemesis fight takes off ``seat``'s defense (0 outside one)."""
         config = self.config
-        value = self._level_stat(config.heroes.defense, seat) + self._permanent_total(seat, PERM_DEFENSE)
         if self.numbers[IN_COMBAT] and config.nemesis and self._facing_nemesis(seat):
-            value -= config.heroes.nemesis_penalty[self.seat_number(seat, HERO_CLASS)]
-        return value
+            return config.heroes.nemesis_penalty[self.seat_number(seat, HERO_CLASS)]
+        return 0
+
+    def base_stats(self, seat: int) -> tuple[int, int, int]:
+        """``(base_attack(seat), base_defense(seat), base_speed(seat))`` from one walk over the
+        hero's permanents instead of three (a forecast reads all three for every hero)."""
+        bonuses = self.config.permanent_bonuses
+        zones = self.zones
+        first = FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat
+        attack = defense = speed = 0
+        for which in range(first + WEAPON_SLOT, first + ITEMS_HELD + 1):  # as _permanent_total
+            for card in zones[which].cards:
+                bonus = bonuses[card]
+                attack += bonus[PERM_ATTACK]
+                defense += bonus[PERM_DEFENSE]
+                speed += bonus[PERM_SPEED]
+        heroes = self.config.heroes
+        return (self._level_stat(heroes.attack, seat) + attack,
+                self._level_stat(heroes.defense, seat) + defense - self._nemesis_penalty(seat),
+                self._level_stat(heroes.speed, seat) + speed)
 
     def base_speed(self, seat: int) -> int:
         """Level speed plus permanents."""

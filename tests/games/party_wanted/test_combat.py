@@ -4,9 +4,12 @@ the end of a round, several enemies, mini-bosses, the Combat Modifier card."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from simcore.games.party_wanted.rules import (
+    ARMOR_SLOT,
     ASIDE,
     BURY_FOR_ATTACK,
     BURY_FOR_DEFENSE,
@@ -19,6 +22,7 @@ from simcore.games.party_wanted.rules import (
     PLAN,
     PLAY_CARD,
     REVEAL,
+    WEAPON_SLOT,
     PartyState,
     stats_for,
 )
@@ -31,6 +35,7 @@ from .helpers import (
     buried,
     bury_for,
     cid,
+    configured,
     done,
     enemy_hps,
     enemy_stats,
@@ -48,6 +53,7 @@ from .helpers import (
     set_hand,
     set_hp,
     set_number,
+    set_zone,
     zone,
 )
 
@@ -496,3 +502,27 @@ def test_a_planner_may_bury_each_card_for_plus_one_to_every_living_hero_against_
             legal = state.legal_actions()
             state.apply(legal[choices.below(len(legal))])
     assert questions > 500
+
+
+@pytest.mark.parametrize("overrides", [{}, {"rules.nemesis": True}], ids=["plain", "nemesis"])
+def test_a_heros_base_stats_read_in_one_walk_are_its_base_attack_defense_and_speed(overrides: dict[str, Any]) -> None:
+    # base_stats (the forecast's one walk over a hero's permanents) against the three readings.
+    config = configured(overrides)
+    compared = with_permanents = 0
+    for seed in range(20):
+        state = PartyState.new_game(config, 4, seed, None)
+        for hero in range(2):  # permanents for two heroes (rogue armor: defense and speed)
+            set_zone(state, hero, WEAPON_SLOT, ["fighter_longsword"])
+            set_zone(state, hero, ARMOR_SLOT, ["rogue_leather_armor"])
+        choices = make_rng(7000 + seed)
+        for _ in range(3000):
+            if state.is_terminal():
+                break
+            for hero in range(4):
+                expected = (state.base_attack(hero), state.base_defense(hero), state.base_speed(hero))
+                assert state.base_stats(hero) == expected
+                compared += 1
+                with_permanents += state.weapon(hero) >= 0 or state.armor(hero) >= 0
+            legal = state.legal_actions()
+            state.apply(legal[choices.below(len(legal))])
+    assert compared > 4_000 and with_permanents > 300, (compared, with_permanents)
