@@ -327,7 +327,7 @@ def resample_zones(zones: list[Zone], seat: int, rng: Generator, class_of_card: 
         for zone in zones:
             if zone.pool != pool or zone.visible_to(seat):
                 continue
-            classed = zone.card_class != ANY_CLASS and class_of_card is not None
+            classed = _class_bound(zone, class_of_card)
             cards = zone.cards
             for position in range(len(cards)):
                 if zone.hidden_from(seat, position):
@@ -341,14 +341,18 @@ def resample_zones(zones: list[Zone], seat: int, rng: Generator, class_of_card: 
         rng.shuffle(unseen)
         dealt = 0
         for zone in zones:
-            if (zone.pool != pool or zone.visible_to(seat)
-                    or (zone.card_class != ANY_CLASS and class_of_card is not None)):
+            if zone.pool != pool or zone.visible_to(seat) or _class_bound(zone, class_of_card):
                 continue
             cards = zone.cards
             for position in range(len(cards)):
                 if zone.hidden_from(seat, position):
                     cards[position] = unseen[dealt]
                     dealt += 1
+
+
+def _class_bound(zone: Zone, class_of_card: list[int] | None) -> bool:
+    """Whether ``zone``'s hidden cards are dealt from its class's cards (``resample_zones``)."""
+    return zone.card_class != ANY_CLASS and class_of_card is not None
 
 
 def _deal_classed(zones: list[Zone], positions: list[int], unseen: list[int], class_of_card: list[int],
