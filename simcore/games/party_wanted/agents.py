@@ -86,6 +86,8 @@ from simcore.games.party_wanted.rules import (
     ASIDE,
     BUILD_POOL_CARD,
     BURY,
+    BURY_ATTACK_CODE,
+    BURY_DEFENSE_CODE,
     BURY_FOR_ATTACK,
     BURY_FOR_DEFENSE,
     CARD_ATTACK,
@@ -123,6 +125,7 @@ from simcore.games.party_wanted.rules import (
     initiative_by_enemy,
     initiative_enemy,
     initiative_key,
+    is_burial,
 )
 from simcore.kit.decisions import action_code, answer_list
 from simcore.rng import Generator
@@ -330,7 +333,7 @@ def _impact(state: PartyState, seat: int, action: int) -> Impact:
     code = action_code(action)  # one shift, then native compares (no method call per type)
     if code == _PLAY_CODE:
         return table.play[state.hand(seat)[index]]
-    if code in (_BURY_DEFENSE_CODE, _BURY_ATTACK_CODE):
+    if is_burial(action):
         return table.bury[state.hand(seat)[index]]
     if code == _USE_CODE:
         return table.use[state.seat_zone(seat, ITEMS_HELD).cards[index]]
@@ -338,14 +341,7 @@ def _impact(state: PartyState, seat: int, action: int) -> Impact:
 
 
 _PLAY_CODE: Final = PLAY_CARD.code
-_BURY_DEFENSE_CODE: Final = BURY_FOR_DEFENSE.code
-_BURY_ATTACK_CODE: Final = BURY_FOR_ATTACK.code
 _USE_CODE: Final = USE_ITEM.code
-
-
-def _is_bury(action: int) -> bool:
-    """Whether ``action`` buries a hand card for +1."""
-    return action_code(action) in (_BURY_DEFENSE_CODE, _BURY_ATTACK_CODE)
 
 
 class PartyHeuristicAgent(Agent):
@@ -680,7 +676,7 @@ def plan_action(state: PartyState, seat: int, legal: list[int]) -> int:
     for action in legal:
         if action == DONE:
             continue
-        if action_code(action) in (_BURY_DEFENSE_CODE, _BURY_ATTACK_CODE):
+        if action_code(action) in (BURY_DEFENSE_CODE, BURY_ATTACK_CODE):  # is_burial, per answer
             # A burial's cost is its card's: weighed once per card, not once per hero and stat.
             position = PLAY_CARD.value(action)
             if position != last_buried:
@@ -912,7 +908,7 @@ def _first_of_two(played: int, useful: list[tuple[int, int, Impact]], gap: int) 
 
 def _on_hand_card(action: int) -> bool:
     """Whether ``action`` plays or buries a hand card."""
-    return PLAY_CARD.matches(action) or _is_bury(action)
+    return PLAY_CARD.matches(action) or is_burial(action)
 
 
 def _initiative(numbers: Numbers, seat: int, options: list[Option], forecast: Forecast) -> int:

@@ -175,8 +175,16 @@ TAKE_PART: Final = ACTIONS.add("take part", ("joins",))
 DONE: Final = DONE_PLANNING.encode()
 CARD_SHIFT: Final = PLAY_CARD.shift0
 """``action >> CARD_SHIFT``: the action's type and card, without its target."""
-_BURY_DEFENSE_CODE: Final = BURY_FOR_DEFENSE.code
-_BURY_ATTACK_CODE: Final = BURY_FOR_ATTACK.code
+BURY_DEFENSE_CODE: Final = BURY_FOR_DEFENSE.code
+BURY_ATTACK_CODE: Final = BURY_FOR_ATTACK.code
+
+
+def is_burial(action: int) -> bool:
+    """Whether ``action`` buries a hand card for +1 (either stat), read from its type's code
+    (the loops over every answer of a question spell this test out: a call per answer costs)."""
+    return action_code(action) in (BURY_DEFENSE_CODE, BURY_ATTACK_CODE)
+
+
 UNDESIGNATED: Final = 1
 """The enemy mask of a card aimed at no enemy: enemy 0 (see ``_add_targets``)."""
 SACRIFICE_MINION: Final = 2  # sacrifice index of the first minion in play (0 weapon, 1 armor)
@@ -772,7 +780,7 @@ class PartyState(KitState):
         last_key = -1
         for index in range(len(actions)):
             action = actions[index]
-            if action_code(action) in (_BURY_DEFENSE_CODE, _BURY_ATTACK_CODE):
+            if action_code(action) in (BURY_DEFENSE_CODE, BURY_ATTACK_CODE):  # is_burial, per answer
                 continue  # a burial plays no card: ~half the answers, skipped by their type
             key = action >> CARD_SHIFT
             if key == last_key:
@@ -961,10 +969,9 @@ class PartyState(KitState):
         return sum(self.damage_from(seat, enemy) for enemy in self.living_enemies())
 
     def living_enemies(self) -> list[int]:
-        """Indices of the enemies still alive."""
-        base = ENEMY_NUMBERS + ENEMY_HP * self.max_enemies
-        numbers = self.numbers
-        return [enemy for enemy in range(numbers[ENEMY_COUNT]) if numbers[base + enemy] > 0]
+        """Indices of the enemies still alive (the bits of ``_living_enemy_mask``)."""
+        mask = self._living_enemy_mask()
+        return [enemy for enemy in range(self.numbers[ENEMY_COUNT]) if mask >> enemy & 1]
 
     # ------------------------------------------------------------- the engine
 
