@@ -66,8 +66,7 @@ def search_fingerprints(game_id: str) -> dict[str, Any]:
         "seed": 20261203, "player_counts": [n_players], "agents": SEARCH_AGENTS, "rotate_seats": True,
         "shard_size": SEARCH_GAMES[game_id],
     }, f"golden search test of {game_id}")
-    tables = play_shard(spec, Shard(spec.variants[0].name, n_players, 0, spec.games))
-    return {name: table_fingerprint(table, SORT_KEYS[name]) for name, table in tables.items()}
+    return played_fingerprints(spec, n_players)
 
 
 def golden_spec(game_id: str, n_players: int) -> ExperimentSpec:
@@ -99,9 +98,12 @@ def player_counts(game_id: str) -> range:
 
 def fingerprints_at(game_id: str, n_players: int) -> dict[str, Any]:
     """Fingerprints of the ``games``, ``players`` and ``cards`` tables of ``game_id`` at ``n_players``."""
-    spec = golden_spec(game_id, n_players)
-    shard = Shard(spec.variants[0].name, n_players, 0, spec.games)
-    tables = play_shard(spec, shard)
+    return played_fingerprints(golden_spec(game_id, n_players), n_players)
+
+
+def played_fingerprints(spec: ExperimentSpec, n_players: int) -> dict[str, Any]:
+    """Fingerprints of the tables of ``spec``'s games at ``n_players``, played as one shard."""
+    tables = play_shard(spec, Shard(spec.variants[0].name, n_players, 0, spec.games))
     return {name: table_fingerprint(table, SORT_KEYS[name]) for name, table in tables.items()}
 
 
