@@ -42,9 +42,10 @@ hero in most trouble (lowest HP share), reveal the first face-down land
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, final
 
-from mypy_extensions import mypyc_attr
+from librt.vecs import append, vec
+from mypy_extensions import i64, mypyc_attr
 
 from simcore.api import Agent, GameState
 from simcore.games.party_wanted.config import (
@@ -449,47 +450,63 @@ def _item_before_damage(state: PartyState, seat: int, legal: list[int]) -> int:
 # --------------------------------------------------------------- forecast
 
 
+@final
 @mypyc_attr(acyclic=True)  # made per choice, points only to the state and numbers: no cycle
 class Numbers:
     """The round's numbers as they stand, read once per decision: each hero's
     attack, defense and speed against each enemy and the damage each enemy
-    does to it; each enemy's attack, defense, speed and HP."""
+    does to it (flat, at ``at(hero, enemy)``); each enemy's attack, defense
+    and speed. Native vectors, not lists of lists: a forecast is made at
+    most planning choices, and boxing and appending its numbers was most
+    of its cost."""
 
     state: PartyState
+    n_enemies: i64
     living: list[int]
-    attack: list[list[int]]
-    defense: list[list[int]]
-    speed: list[list[int]]
-    damage: list[list[int]]
-    enemy_attack: list[int]
-    enemy_defense: list[int]
-    enemy_speed: list[int]
-    no_speed: list[int]
+    attack: vec[i64]
+    defense: vec[i64]
+    speed: vec[i64]
+    damage: vec[i64]
+    enemy_attack: vec[i64]
+    enemy_defense: vec[i64]
+    enemy_speed: vec[i64]
 
     def __init__(self, state: PartyState) -> None:
         self.state = state
         self.living = state.living_enemies()
-        n_enemies = state.enemy_count()
-        # ``range`` in each loop itself: a range object kept in a variable is iterated generically.
-        self.enemy_attack = [state.enemy_attack(e) for e in range(n_enemies)]
-        self.enemy_defense = [state.enemy_defense(e) for e in range(n_enemies)]
-        self.enemy_speed = [state.enemy_speed(e) for e in range(n_enemies)]
-        self.attack, self.defense, self.speed, self.damage = [], [], [], []
-        for hero in range(state.n_players):
+        n_enemies: i64 = state.enemy_count()
+        n_players: i64 = state.n_players
+        self.n_enemies = n_enemies
+        # Built by appends to vectors made at their size (``filled`` looks its vector up per call).
+        enemy_attack = vec[i64](capacity=n_enemies)
+        enemy_defense = vec[i64](capacity=n_enemies)
+        enemy_speed = vec[i64](capacity=n_enemies)
+        for enemy in range(n_enemies):
+            enemy_attack = append(enemy_attack, state.enemy_attack(enemy))
+            enemy_defense = append(enemy_defense, state.enemy_defense(enemy))
+            enemy_speed = append(enemy_speed, state.enemy_speed(enemy))
+        size = n_players * n_enemies
+        attack, defense = vec[i64](capacity=size), vec[i64](capacity=size)
+        speed, damage = vec[i64](capacity=size), vec[i64](capacity=size)
+        for hero in range(n_players):
             # A hero's base stats are the same against every enemy: read once.
             base_attack, base_defense, base_speed = state.base_stats(hero)
-            attack, defense, speed, damage = [], [], [], []
             for enemy in range(n_enemies):
                 hero_defense = state.defense_against(hero, enemy, base_defense)
-                attack.append(state.attack_against(hero, enemy, base_attack))
-                defense.append(hero_defense)
-                speed.append(state.speed_against(hero, enemy, base_speed))
-                damage.append(state.damage_against(hero, enemy, self.enemy_attack[enemy], hero_defense))
-            self.attack.append(attack)
-            self.defense.append(defense)
-            self.speed.append(speed)
-            self.damage.append(damage)
-        self.no_speed = [0] * state.n_players
+                attack = append(attack, state.attack_against(hero, enemy, base_attack))
+                defense = append(defense, hero_defense)
+                speed = append(speed, state.speed_against(hero, enemy, base_speed))
+                damage = append(damage, state.damage_against(hero, enemy, enemy_attack[enemy], hero_defense))
+        self.enemy_attack, self.enemy_defense, self.enemy_speed = enemy_attack, enemy_defense, enemy_speed
+        self.attack, self.defense, self.speed, self.damage = attack, defense, speed, damage
+
+    def at(self, hero: i64, enemy: i64) -> i64:
+        """Where ``hero``'s numbers against ``enemy`` are in ``attack``, ``defense``, ``speed`` and ``damage``."""
+        return hero * self.n_enemies + enemy
+
+    def gap(self, hero: i64, enemy: i64) -> i64:
+        """The attack ``hero`` lacks to hit ``enemy`` (0 or less: it hits already)."""
+        return self.enemy_defense[enemy] - self.attack[hero * self.n_enemies + enemy]
 
 
 class _RoundCache:
@@ -522,68 +539,80 @@ def _round_numbers(state: PartyState) -> tuple[Numbers, Forecast]:
     return numbers, forecast
 
 
+@final
 @mypyc_attr(acyclic=True)  # made per choice, points only to the state and numbers: no cycle
 class Forecast:
     """The round played out on today's numbers: each hero's damage and
     whether it dies, each enemy's HP after the round and whether it attacks."""
 
-    damage: list[int]
+    damage: vec[i64]
     dies: list[bool]
-    enemy_hp: list[int]
+    enemy_hp: vec[i64]
     enemy_attacks: list[bool]
 
     def __init__(self, numbers: Numbers) -> None:
         state = numbers.state
-        n = state.n_players
-        hp = [state.hp(hero) for hero in range(n)]
-        alive = [state.alive(hero) for hero in range(n)]
-        enemy_hp = [state.enemy_number(ENEMY_HP, enemy) for enemy in range(state.enemy_count())]
-        self.damage = [0] * n
-        self.enemy_attacks = [False] * len(enemy_hp)
+        n: i64 = state.n_players
+        n_enemies = numbers.n_enemies
+        hp, damage = vec[i64](capacity=n), vec[i64](capacity=n)
+        alive: list[bool] = []
+        for hero in range(n):
+            hp = append(hp, state.hp(hero))
+            damage = append(damage, 0)
+            alive.append(state.alive(hero))
+        enemy_hp = vec[i64](capacity=n_enemies)
+        enemy: i64
+        for enemy in range(n_enemies):
+            enemy_hp = append(enemy_hp, state.enemy_number(ENEMY_HP, enemy))
+        enemy_attacks = [False] * n_enemies
         # The round's attacks in initiative order, as the rules sort them (packed ints, not tuples).
         keys: list[int] = []
         for hero in range(n):
             if alive[hero]:
-                for enemy in numbers.living:
-                    keys.append(initiative_key(numbers.speed[hero][enemy], 0, hero, enemy + 1))
-        for enemy in numbers.living:
-            keys.append(initiative_key(numbers.enemy_speed[enemy], 1, enemy, 0))
+                for target in numbers.living:
+                    keys.append(initiative_key(numbers.speed[numbers.at(hero, target)], 0, hero, target + 1))
+        for attacker in numbers.living:
+            keys.append(initiative_key(numbers.enemy_speed[attacker], 1, attacker, 0))
         keys.sort()
-        living = len(numbers.living)
+        living: i64 = len(numbers.living)
         for key in keys:
             if living == 0:
                 break
-            index = initiative_attacker(key)
+            index: i64 = initiative_attacker(key)
             if not initiative_by_enemy(key):
                 enemy = initiative_enemy(key)
-                hits = numbers.attack[index][enemy] >= numbers.enemy_defense[enemy]
+                hits = numbers.attack[numbers.at(index, enemy)] >= numbers.enemy_defense[enemy]
                 if hits and alive[index] and enemy_hp[enemy] > 0:
                     enemy_hp[enemy] -= 1
                     if enemy_hp[enemy] == 0:
                         living -= 1
             elif enemy_hp[index] > 0:
-                self.enemy_attacks[index] = True
+                enemy_attacks[index] = True
+                at = numbers.at(0, index)
                 for hero in range(n):
                     if alive[hero]:
-                        hurt = numbers.damage[hero][index]
-                        self.damage[hero] += hurt
+                        hurt = numbers.damage[at]
+                        damage[hero] += hurt
                         hp[hero] -= hurt
                         if hp[hero] <= 0:
                             alive[hero] = False
+                    at += n_enemies
         self.dies = [state.alive(hero) and not alive[hero] for hero in range(n)]
-        self.enemy_hp = enemy_hp
+        self.damage, self.enemy_hp, self.enemy_attacks = damage, enemy_hp, enemy_attacks
 
 
-def _hits_before(numbers: Numbers, enemy: int, speed_bonus: list[int], slow: int) -> int:
-    """Hits the party lands on ``enemy`` before it attacks, with extra speed
-    per hero and the enemy slowed by ``slow`` (ties go to the heroes)."""
+def _hits_before(numbers: Numbers, enemy: int, seat: int, party_speed: int, own_speed: int, slow: int) -> int:
+    """Hits the party lands on ``enemy`` before it attacks, with ``party_speed``
+    more for every hero and ``own_speed`` more for ``seat``'s, and the enemy
+    slowed by ``slow`` (ties go to the heroes)."""
     state = numbers.state
     enemy_speed = numbers.enemy_speed[enemy] - slow
     defense = numbers.enemy_defense[enemy]
     hits = 0
     for hero in range(state.n_players):
-        if state.alive(hero) and numbers.speed[hero][enemy] + speed_bonus[hero] >= enemy_speed \
-                and numbers.attack[hero][enemy] >= defense:
+        at = numbers.at(hero, enemy)
+        speed = numbers.speed[at] + party_speed + (own_speed if hero == seat else 0)
+        if state.alive(hero) and speed >= enemy_speed and numbers.attack[at] >= defense:
             hits += 1
     return hits
 
@@ -657,8 +686,8 @@ def _lowers_own_defense_safely(numbers: Numbers, forecast: Forecast, seat: int, 
     state = numbers.state
     if state.round_number(seat, NEGATED, enemy) or not forecast.enemy_attacks[enemy]:
         return True
-    now = numbers.damage[seat][enemy]
-    after = max(0, numbers.enemy_attack[enemy] - numbers.defense[seat][enemy] - impact.defense)
+    now = numbers.damage[numbers.at(seat, enemy)]
+    after = max(0, numbers.enemy_attack[enemy] - numbers.defense[numbers.at(seat, enemy)] - impact.defense)
     return not forecast.dies[seat] and forecast.damage[seat] + after - now < state.hp(seat)
 
 
@@ -738,27 +767,26 @@ def _damage_cut(numbers: Numbers, seat: int, option: Option, hero: int, forecast
     state = numbers.state
     impact, enemy = option.impact, option.enemy
     if impact.bury:
-        if option.hero != hero or not forecast.enemy_attacks[enemy] or numbers.damage[hero][enemy] == 0:
+        if option.hero != hero or not forecast.enemy_attacks[enemy] or numbers.damage[numbers.at(hero, enemy)] == 0:
             return 0, 0
         return 1, 0
     heal = impact.party_heal + (impact.heal if option.hero == hero else 0) + (impact.heal_self if seat == hero else 0)
     if not forecast.enemy_attacks[enemy]:
         return 0, heal
-    now = numbers.damage[hero][enemy]
+    now = numbers.damage[numbers.at(hero, enemy)]
     if now == 0:
         return 0, heal
     if impact.negate and option.hero == hero:
         return now, heal
     enemy_hp = state.enemy_number(ENEMY_HP, enemy)
     if impact.damage > 0 and (impact.damage >= enemy_hp
-                              or _hits_before(numbers, enemy, numbers.no_speed, 0) >= enemy_hp - impact.damage):
+                              or _hits_before(numbers, enemy, seat, 0, 0, 0) >= enemy_hp - impact.damage):
         return now, heal  # killed in planning, or by the hits before its initiative: it never attacks
-    if impact.speed or impact.party_speed or impact.slow:
-        bonus = [impact.party_speed + (impact.speed if other == seat else 0) for other in range(state.n_players)]
-        if _hits_before(numbers, enemy, bonus, impact.slow) >= enemy_hp:
-            return now, heal
+    if (impact.speed or impact.party_speed or impact.slow) \
+            and _hits_before(numbers, enemy, seat, impact.party_speed, impact.speed, impact.slow) >= enemy_hp:
+        return now, heal
     gained = _defense_gain(state, seat, option, hero)
-    after = max(0, numbers.enemy_attack[enemy] - impact.weaken - numbers.defense[hero][enemy] - gained)
+    after = max(0, numbers.enemy_attack[enemy] - impact.weaken - numbers.defense[numbers.at(hero, enemy)] - gained)
     return now - after, heal
 
 
@@ -809,7 +837,7 @@ def _defense_card_for_multiplier(numbers: Numbers, seat: int, options: list[Opti
         impact = option.impact
         if option.type_code == PLAY_CARD.code and impact.basic and impact.defense > 0:
             gained = (played + impact.defense) * factor - played
-            if damage - min(gained, numbers.damage[seat][enemy]) < state.hp(seat):
+            if damage - min(gained, numbers.damage[numbers.at(seat, enemy)]) < state.hp(seat):
                 return option.action
     return DONE
 
@@ -843,18 +871,15 @@ def _hits(numbers: Numbers, seat: int, options: list[Option], forecast: Forecast
     if not living or not options:
         return DONE
     heroes = [hero for hero in range(state.n_players) if state.alive(hero)]
-    # gaps[hero][enemy]: attack missing to hit (0 or less: it hits already)
-    gaps = [[numbers.enemy_defense[e] - numbers.attack[hero][e] for e in range(len(numbers.enemy_defense))]
-            for hero in range(state.n_players)]
     best, best_value = DONE, 0.0
     for option in options:
         impact, enemy = option.impact, option.enemy
         if impact.bury:
-            gained = 1 if state.alive(option.hero) and gaps[option.hero][enemy] == 1 else 0
+            gained = 1 if state.alive(option.hero) and numbers.gap(option.hero, enemy) == 1 else 0
         else:
             gained = 0
             for hero in heroes:
-                gap = gaps[hero][enemy]
+                gap = numbers.gap(hero, enemy)
                 if gap > 0 and _attack_gain(state, seat, option, hero) >= gap:
                     gained += 1
         if gained == 0 or (option.type_code == SACRIFICE.code and forecast.enemy_hp[enemy] > gained):
@@ -868,7 +893,7 @@ def _hits(numbers: Numbers, seat: int, options: list[Option], forecast: Forecast
     weakest_first = [(state.enemy_number(ENEMY_HP, enemy), enemy) for enemy in living]
     weakest_first.sort()  # tuples, not a key lambda (a closure at every call)
     for _, enemy in weakest_first:
-        gap = gaps[seat][enemy]
+        gap = numbers.gap(seat, enemy)
         if gap <= 0:
             continue
         useful: list[tuple[int, int, Impact]] = []
@@ -922,11 +947,12 @@ def _initiative(numbers: Numbers, seat: int, options: list[Option], forecast: Fo
             continue
         if not forecast.enemy_attacks[enemy]:
             continue
-        if not any(state.alive(hero) and numbers.damage[hero][enemy] > 0 for hero in range(state.n_players)):
+        if not any(state.alive(hero) and numbers.damage[numbers.at(hero, enemy)] > 0
+                   for hero in range(state.n_players)):
             continue
-        bonus = [impact.party_speed + (impact.speed if hero == seat else 0) for hero in range(state.n_players)]
-        if _hits_before(numbers, enemy, bonus, impact.slow) >= state.enemy_number(ENEMY_HP, enemy) > \
-                _hits_before(numbers, enemy, numbers.no_speed, 0) and impact.cost < best_cost:
+        if _hits_before(numbers, enemy, seat, impact.party_speed, impact.speed, impact.slow) \
+                >= state.enemy_number(ENEMY_HP, enemy) > _hits_before(numbers, enemy, seat, 0, 0, 0) \
+                and impact.cost < best_cost:
             best, best_cost = option.action, impact.cost
     return best
 
