@@ -4,23 +4,28 @@ in danger, and win clearly more often than random play."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from simcore.agents import parse_agent_spec
 from simcore.games.party_wanted import GAME
-from simcore.games.party_wanted.agents import PartyHeuristicAgent, card_to_add, card_worth
+from simcore.games.party_wanted.agents import Forecast, Numbers, PartyHeuristicAgent, card_to_add, card_worth
 from simcore.games.party_wanted.config import ARMOR
 from simcore.games.party_wanted.rules import (
     ADD,
     ADD_ANY_CARD,
     BUILD_POOL_CARD,
     BURY,
+    COMBAT_ROUND,
     DONE,
     END_VICTORY,
+    ENEMY_HP,
     HAND_POSITION,
     ITEMS,
     ITEMS_HELD,
+    PLAN,
     SOCIAL,
     TAKE_PART,
     PartyState,
@@ -38,6 +43,7 @@ from .helpers import (
     configured,
     counter,
     fight,
+    finish_planning,
     legal_values,
     named,
     party,
@@ -225,6 +231,66 @@ def test_the_heuristic_party_wins_clearly_more_often_than_random_play() -> None:
             played = play_game(GAME, DEFAULT, n_players, seed, [parse_agent_spec(agent)] * n_players)
             wins[agent] += played.state.end_reason() == END_VICTORY
     assert wins["heuristic"] >= 12 and wins["heuristic"] >= 4 * max(1, wins["random"])
+
+
+MONSTERS = ["goblin", "wolf", "skeleton", "giant_spider", "orc", "zombie", "cultist", "bull_guard", "dire_boar"]
+
+
+def _combat_plans(overrides: dict[str, Any], games: int) -> Iterator[PartyState]:
+    """Every planning question of ``games`` seeded random games, as the state
+    stands when it is asked, and of as many fights against one to three
+    monsters (random play rarely meets several enemies); two to five heroes."""
+    config = configured(overrides)
+    for seed in range(games):
+        for several in (False, True):
+            state = PartyState.new_game(config, 2 + seed % 4, seed, None)
+            choices = make_rng(9000 + seed)
+            if several:
+                fight(state, [MONSTERS[choices.below(len(MONSTERS))] for _ in range(1 + seed % 3)])
+            while not state.is_terminal() and (state.in_combat() or not several):
+                if phase(state) == PLAN and state.in_combat():
+                    yield state
+                legal = state.legal_actions()
+                state.apply(legal[choices.below(len(legal))])
+
+
+@pytest.mark.parametrize("overrides", [{}, {"rules.nemesis": True}], ids=["plain", "nemesis"])
+def test_the_forecasts_numbers_are_the_rules_numbers_of_every_hero_against_every_enemy(
+        overrides: dict[str, Any]) -> None:
+    compared = 0
+    for state in _combat_plans(overrides, 30):
+        numbers = Numbers(state)
+        assert numbers.living == state.living_enemies()
+        for enemy in range(state.enemy_count()):
+            assert (numbers.enemy_attack[enemy], numbers.enemy_defense[enemy], numbers.enemy_speed[enemy]) == (
+                state.enemy_attack(enemy), state.enemy_defense(enemy), state.enemy_speed(enemy))
+            for hero in range(state.n_players):
+                at = numbers.at(hero, enemy)
+                assert (numbers.attack[at], numbers.defense[at], numbers.speed[at], numbers.damage[at]) == (
+                    state.hero_attack(hero, enemy), state.hero_defense(hero, enemy),
+                    state.hero_speed(hero, enemy), state.damage_from(hero, enemy))
+                assert numbers.gap(hero, enemy) == state.enemy_defense(enemy) - state.hero_attack(hero, enemy)
+                compared += 1
+    assert compared > 3_000, compared
+
+
+def test_the_forecast_is_the_round_the_rules_play_when_every_hero_is_done() -> None:
+    # Rounds after which the fight goes on: at the end of a fight the heroes heal (between turns).
+    rounds = 0
+    for state in _combat_plans({}, 40):
+        forecast = Forecast(Numbers(state))
+        played = state.clone()
+        finish_planning(played)
+        if not played.in_combat() or played.numbers[COMBAT_ROUND] != state.numbers[COMBAT_ROUND] + 1:
+            continue
+        heroes = range(state.n_players)
+        assert forecast.dies == [state.alive(hero) and not played.alive(hero) for hero in heroes]
+        assert [forecast.damage[hero] for hero in heroes if played.alive(hero)] == [
+            state.hp(hero) - played.hp(hero) for hero in heroes if played.alive(hero)]
+        assert list(forecast.enemy_hp) == [played.enemy_number(ENEMY_HP, enemy)
+                                           for enemy in range(state.enemy_count())]
+        rounds += 1
+    assert rounds > 1_000, rounds
 
 
 @pytest.mark.slow
