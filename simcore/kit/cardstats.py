@@ -14,7 +14,6 @@ them with one memory copy instead of a reference per counter.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import final
 
 from librt.strings import BytesWriter
@@ -95,8 +94,8 @@ class CardStats:
         twin.first_played = self.first_played[:]
         return twin
 
-    def add_rows(self, columns: CardColumns, names: tuple[str, ...], copies: Sequence[int],
-                 row_counters: Sequence[int]) -> None:
+    def add_rows(self, columns: CardColumns, names: tuple[str, ...], copies: tuple[int, ...],
+                 row_counters: tuple[int, ...]) -> None:
         """Append one row per (seat, card) with any of ``row_counters``
         non-zero: seat, card, ``copies[card]``, every counter, first played turn."""
         columns.names = names
@@ -104,8 +103,9 @@ class CardStats:
         # Read once into typed locals, so that the loops below index native lists
         # with machine integers and write each value straight into its column's
         # buffer (a call to Int16Column.append per value cost as much as the rest).
+        # ``copies`` is read for the cards with a row only: converting all of them per game
+        # (273 in Party Wanted, a few dozen rows) cost more than the rows' writing.
         row_offsets = vec[i64]([counter * n_cards for counter in row_counters])
-        copy_counts = vec[i64]([copies[card] for card in range(n_cards)])
         seat_buffer, card_buffer = columns.seat.buffer, columns.card.buffer
         copies_buffer, first_played_buffer = columns.copies.buffer, columns.first_played_turn.buffer
         counter_buffers: list[BytesWriter] = [column.buffer for column in columns.counters]
@@ -125,7 +125,7 @@ class CardStats:
             for card in touched:
                 append_int16(seat_buffer, seat)
                 append_int16(card_buffer, card)
-                append_int16(copies_buffer, copy_counts[card])
+                append_int16(copies_buffer, copies[card])
                 append_int16(first_played_buffer, first_played[seat * n_cards + card])
             for counter in range(n_counters):
                 buffer = counter_buffers[counter]

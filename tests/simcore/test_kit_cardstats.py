@@ -17,7 +17,7 @@ def test_rows_are_written_for_touched_cards_only_with_every_counter_in_order() -
     stats.note_played(1, 2, 3, turn=6)
     stats.add(1, 1, 0)  # counter 1 does not make a row below
     columns = CardColumns(3)
-    stats.add_rows(columns, ("a", "b", "c", "d"), [1, 2, 3, 4], row_counters=(0, 2))
+    stats.add_rows(columns, ("a", "b", "c", "d"), (1, 2, 3, 4), row_counters=(0, 2))
     assert columns.names == ("a", "b", "c", "d")
     assert list(columns.seat) == [0, 1] and list(columns.card) == [2, 3] and list(columns.copies) == [3, 4]
     assert [list(column) for column in columns.counters] == [[1, 0], [5, 0], [0, 2]]

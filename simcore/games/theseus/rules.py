@@ -941,7 +941,8 @@ class TheseusState(KitState):
             stats.set_counter(seat, _EFFECT_COPIES, effect_copies)
             stats.set_counter(seat, _EFFECT_VP, effect_vp)
         # A starting card has one copy per player.
-        copies = [config.copies[card] or (self.n_players if config.ranks[card] == 0 else 0) for card in range(n_cards)]
+        copies = tuple([config.copies[card] or (self.n_players if config.ranks[card] == 0 else 0)
+                        for card in range(n_cards)])
         stats.add_rows(columns, config.names, copies, _ROW_COUNTERS)
 
     def describe_action(self, action: int) -> str:
