@@ -70,20 +70,24 @@ class ResultColumns:
 
         players = self.players
         scores, ranks, factions = state.scores(), state.ranks(), state.factions()
-        won_by_seat = [seat in winners for seat in range(n_players)]
+        # Each column looked up once per game, not once per seat.
+        game_indices, player_counts, seats = players["game_index"], players["n_players"], players["seat"]
+        agents, faction_column, won = players["agent"], players["faction"], players["won"]
+        score_column, rank_column = players["score"], players["rank"]
+        extra_columns = [(name, players[name]) for name in self.extra_player_columns]
         for seat in range(n_players):
-            players["game_index"].append(game_index)
-            players["n_players"].append(n_players)
-            players["seat"].append(seat)
-            players["agent"].append(played.agents[seat])
-            players["faction"].append(factions[seat])
-            players["won"].append(won_by_seat[seat])
-            players["score"].append(scores[seat])
-            players["rank"].append(ranks[seat])
-            if self.extra_player_columns:
+            game_indices.append(game_index)
+            player_counts.append(n_players)
+            seats.append(seat)
+            agents.append(played.agents[seat])
+            faction_column.append(factions[seat])
+            won.append(seat in winners)
+            score_column.append(scores[seat])
+            rank_column.append(ranks[seat])
+            if extra_columns:
                 extra_for_seat = state.player_columns(seat)
-                for name in self.extra_player_columns:
-                    players[name].append(extra_for_seat[name])
+                for name, column in extra_columns:
+                    column.append(extra_for_seat[name])
 
         cards = self.cards
         first_row = len(cards)

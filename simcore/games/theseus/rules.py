@@ -277,7 +277,8 @@ class TheseusConfig:
     # (primitive, argument, amount) per end-of-game effect.
     end_effects: tuple[tuple[tuple[int, int, int], ...], ...]
     # Per card: does its end effect count from the Party, the Hand, the Reward.
-    end_counts_from: tuple[tuple[bool, bool, bool], ...]
+    # Typed tuple[bool, ...]: a fixed-length tuple read at a variable index is re-boxed per read.
+    end_counts_from: tuple[tuple[bool, ...], ...]
     # Card types of each Rank deck, index 0 unused (the starting cards).
     rank_decks: tuple[tuple[int, ...], ...]
     starting_party: tuple[int, ...]
@@ -877,7 +878,7 @@ class TheseusState(KitState):
 
     def scores(self) -> list[int]:
         """Final VP: printed VP of the Reward + card effects + Bonuses."""
-        return [sum(self.score_parts(seat)) for seat in range(self.n_players)]
+        return [self.score(seat) for seat in range(self.n_players)]
 
     def ranks(self) -> list[int]:
         """Competition ranks by VP, then the tiebreakers."""
@@ -918,11 +919,12 @@ class TheseusState(KitState):
         config, card_of = self.config, self.card_of
         copies = [0] * len(config.names)
         vp = [0] * len(config.names)
-        for area in (PARTY_AREA, HAND_AREA, REWARD_AREA):
+        area: i64
+        for area in range(PARTY_AREA, REWARD_AREA + 1):  # the Party, the Hand, the Reward
             for instance in self.seat_zone(seat, area).cards:
                 card = card_of[instance]
                 if config.end_effects[card] and config.end_counts_from[card][area]:
-                    copies[card] += 1
+                    copies[card] = copies[card] + 1
         # Every copy of a card type scores the same (its effects read the seat, not the copy).
         for card in range(len(copies)):
             if copies[card]:
@@ -985,6 +987,11 @@ class TheseusState(KitState):
         printed, effects, bonuses = self.score_parts(seat)
         return {"vp_printed": printed, "vp_effects": effects, "vp_bonuses": bonuses}
 
+    def score(self, seat: int) -> int:
+        """Final VP: the sum of ``score_parts`` (added by hand: ``sum`` of a tuple is a generic call)."""
+        printed, effects, bonuses = self.score_parts(seat)
+        return printed + effects + bonuses
+
     def score_parts(self, seat: int) -> tuple[int, int, int]:
         """(printed VP of the Reward, VP from card end effects, VP from Bonuses)."""
         if not self.over:
@@ -995,8 +1002,13 @@ class TheseusState(KitState):
 
     def _score_parts_now(self, seat: int) -> tuple[int, int, int]:
         config, card_of = self.config, self.card_of
-        printed = sum(config.vps[card_of[instance]] for instance in self.reward(seat))
-        return printed, sum(self.end_effect_counts(seat)[1]), self.seat_number(seat, BONUSES) * config.bonus_vp
+        # Loops, not sum(generator): a generator object per call, three calls a finished game.
+        printed = effects = 0
+        for instance in self.reward(seat):
+            printed += config.vps[card_of[instance]]
+        for vp in self.end_effect_counts(seat)[1]:
+            effects += vp
+        return printed, effects, self.seat_number(seat, BONUSES) * config.bonus_vp
 
     def end_effect_vp(self, seat: int, card: int) -> int:
         """What ``card``'s end-of-game effects are worth to ``seat`` now (wherever the card is)."""
@@ -1045,7 +1057,7 @@ class TheseusState(KitState):
 
     def tie_key(self, seat: int) -> tuple[int, int, int]:
         """(VP, Party Rank total, Hand Rank total): higher is better, in that order."""
-        return sum(self.score_parts(seat)), self.rank_total(self.party(seat)), self.rank_total(self.hand(seat))
+        return self.score(seat), self.rank_total(self.party(seat)), self.rank_total(self.hand(seat))
 
     def tie_keys(self) -> list[tuple[int, int, int]]:
         """Every seat's ``tie_key`` (do not change the list)."""
