@@ -11,7 +11,7 @@ values into the actions the rules expect (``ActionType.encode``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from simcore.games.party_wanted import GAME
@@ -61,6 +61,7 @@ from simcore.games.party_wanted.rules import (
 from simcore.kit.decisions import NO_CHOICE, ActionType, Task
 from simcore.kit.zones import EVERY_SEAT, Zone
 from simcore.parameters import apply_overrides
+from simcore.seeding import make_rng
 
 DEFAULT: PartyConfig = GAME.configure(GAME.default_parameters())
 BASE_FOUR = "fighter,wizard,healer,rogue"
@@ -322,6 +323,19 @@ def finish_planning(state: PartyState) -> None:
         state.apply(DONE)
 
 
+
+def random_play(state: PartyState, choice_seed: int, max_steps: int = 100_000) -> Iterator[PartyState]:
+    """Every position of ``state``'s game played on by random answers (``make_rng(choice_seed)``),
+    at most ``max_steps``: the same state object, advanced after each yield (clone one to keep it)."""
+    choices = make_rng(choice_seed)
+    for _ in range(max_steps):
+        if state.is_terminal():
+            return
+        yield state
+        legal = state.legal_actions()
+        state.apply(legal[choices.below(len(legal))])
+
+
 __all__ = [
     "BASE_FOUR",
     "DEFAULT",
@@ -355,6 +369,7 @@ __all__ = [
     "place_land",
     "play",
     "position",
+    "random_play",
     "reask",
     "reveal",
     "revealed",

@@ -26,7 +26,6 @@ from simcore.games.party_wanted.rules import (
     PartyState,
     stats_for,
 )
-from simcore.seeding import make_rng
 
 from .helpers import (
     DEFAULT,
@@ -46,6 +45,7 @@ from .helpers import (
     party,
     phase,
     play,
+    random_play,
     reask,
     set_deck,
     set_enemy,
@@ -491,16 +491,10 @@ def test_a_planner_may_bury_each_card_for_plus_one_to_every_living_hero_against_
     _assert_every_burial_is_offered(state)
     questions = 0
     for seed in range(30):
-        state = PartyState.new_game(DEFAULT, 4, seed, None)
-        choices = make_rng(4000 + seed)
-        for _ in range(3000):
-            if state.is_terminal():
-                break
-            if state.decisions.asked.kind == PLAN:
-                _assert_every_burial_is_offered(state)
+        for position in random_play(PartyState.new_game(DEFAULT, 4, seed, None), 4000 + seed, 3000):
+            if position.decisions.asked.kind == PLAN:
+                _assert_every_burial_is_offered(position)
                 questions += 1
-            legal = state.legal_actions()
-            state.apply(legal[choices.below(len(legal))])
     assert questions > 500
 
 
@@ -514,15 +508,10 @@ def test_a_heros_base_stats_read_in_one_walk_are_its_base_attack_defense_and_spe
         for hero in range(2):  # permanents for two heroes (rogue armor: defense and speed)
             set_zone(state, hero, WEAPON_SLOT, ["fighter_longsword"])
             set_zone(state, hero, ARMOR_SLOT, ["rogue_leather_armor"])
-        choices = make_rng(7000 + seed)
-        for _ in range(3000):
-            if state.is_terminal():
-                break
+        for position in random_play(state, 7000 + seed, 3000):
             for hero in range(4):
-                expected = (state.base_attack(hero), state.base_defense(hero), state.base_speed(hero))
-                assert state.base_stats(hero) == expected
+                expected = (position.base_attack(hero), position.base_defense(hero), position.base_speed(hero))
+                assert position.base_stats(hero) == expected
                 compared += 1
-                with_permanents += state.weapon(hero) >= 0 or state.armor(hero) >= 0
-            legal = state.legal_actions()
-            state.apply(legal[choices.below(len(legal))])
+                with_permanents += position.weapon(hero) >= 0 or position.armor(hero) >= 0
     assert compared > 4_000 and with_permanents > 300, (compared, with_permanents)

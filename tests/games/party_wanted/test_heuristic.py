@@ -49,6 +49,7 @@ from .helpers import (
     party,
     phase,
     place_land,
+    random_play,
     set_enemy,
     set_hand,
     set_hp,
@@ -244,14 +245,13 @@ def _combat_plans(overrides: dict[str, Any], games: int) -> Iterator[PartyState]
     for seed in range(games):
         for several in (False, True):
             state = PartyState.new_game(config, 2 + seed % 4, seed, None)
-            choices = make_rng(9000 + seed)
             if several:
-                fight(state, [MONSTERS[choices.below(len(MONSTERS))] for _ in range(1 + seed % 3)])
-            while not state.is_terminal() and (state.in_combat() or not several):
-                if phase(state) == PLAN and state.in_combat():
-                    yield state
-                legal = state.legal_actions()
-                state.apply(legal[choices.below(len(legal))])
+                fight(state, [MONSTERS[(seed + index) % len(MONSTERS)] for index in range(1 + seed % 3)])
+            for position in random_play(state, 9000 + seed):
+                if several and not position.in_combat():
+                    break
+                if phase(position) == PLAN and position.in_combat():
+                    yield position
 
 
 @pytest.mark.parametrize("overrides", [{}, {"rules.nemesis": True}], ids=["plain", "nemesis"])
