@@ -45,8 +45,8 @@ def exclusive_costs(annotated: str) -> dict[str, int]:
         match = _LINE.match(line)
         if not match or "PROGRAM TOTALS" in line:
             continue
-        name = match.group(2).split(" [")[0]
-        name = name.rsplit(":", 1)[-1]
+        # "file:function": a file never holds a colon, a C++ function may ("arrow::Table").
+        name = match.group(2).split(" [")[0].partition(":")[2]
         costs[name] = costs.get(name, 0) + int(match.group(1).replace(",", ""))
     return costs
 

@@ -506,7 +506,7 @@ class Numbers:
 
     def gap(self, hero: i64, enemy: i64) -> i64:
         """The attack ``hero`` lacks to hit ``enemy`` (0 or less: it hits already)."""
-        return self.enemy_defense[enemy] - self.attack[hero * self.n_enemies + enemy]
+        return self.enemy_defense[enemy] - self.attack[self.at(hero, enemy)]
 
 
 class _RoundCache:

@@ -924,7 +924,7 @@ class TheseusState(KitState):
             for instance in self.seat_zone(seat, area).cards:
                 card = card_of[instance]
                 if config.end_effects[card] and config.end_counts_from[card][area]:
-                    copies[card] = copies[card] + 1
+                    copies[card] = copies[card] + 1  # ``+=`` on a list item is a generic number call
         # Every copy of a card type scores the same (its effects read the seat, not the copy).
         for card in range(len(copies)):
             if copies[card]:
