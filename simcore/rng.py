@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Final, cast, final
 
+from librt.vecs import vec
 from mypy_extensions import i64, mypyc_attr
 
 # Compiled, ``i64`` is a machine integer; interpreted, a plain int. Every
@@ -97,6 +98,14 @@ class Generator:
         for last in range(len(objects) - 1, 0, -1):
             other = self.below(last + 1)
             objects[last], objects[other] = objects[other], objects[last]
+
+    def shuffle_vector(self, items: vec[i64]) -> None:
+        """Shuffle a native vector in place, drawing exactly as ``shuffle``
+        does (so a list and a vector of the same values end in the same order)."""
+        last: i64
+        for last in range(len(items) - 1, 0, -1):
+            other = self.below(last + 1)
+            items[last], items[other] = items[other], items[last]
 
     def choice(self, items: list[int] | tuple[int, ...]) -> int:
         """A uniformly drawn element of a non-empty sequence."""

@@ -14,7 +14,7 @@ them with one memory copy instead of a reference per counter.
 
 from __future__ import annotations
 
-from typing import final
+from typing import Final, final
 
 from librt.strings import BytesWriter
 from librt.vecs import append, vec
@@ -94,6 +94,18 @@ class CardStats:
         twin.first_played = self.first_played[:]
         return twin
 
+    def scratch(self) -> CardStats:
+        """Card stats of the same shape whose numbers nobody reads, shared by
+        every caller: a search's copies count into it (a search never records
+        its games), instead of copying the real game's counters at every
+        re-sampling (2.5% of a Party Wanted search)."""
+        shape = (self.n_seats, self.n_counters, self.n_cards)
+        stats = _SCRATCH.get(shape)
+        if stats is None:
+            stats = CardStats(self.n_seats, self.n_counters, self.n_cards)
+            _SCRATCH[shape] = stats
+        return stats
+
     def add_rows(self, columns: CardColumns, names: tuple[str, ...], copies: tuple[int, ...],
                  row_counters: tuple[int, ...]) -> None:
         """Append one row per (seat, card) with any of ``row_counters``
@@ -132,3 +144,7 @@ class CardStats:
                 counter_base = base + counter * n_cards
                 for card in touched:
                     append_int16(buffer, counts[counter_base + card])
+
+
+_SCRATCH: Final[dict[tuple[i64, i64, i64], CardStats]] = {}
+"""Per shape (seats, counters, cards), the card stats ``CardStats.scratch`` shares."""

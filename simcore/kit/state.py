@@ -171,6 +171,10 @@ class KitState(GameState):
 
     def clone(self) -> KitState:
         """An exact copy with its own generator state and tracing off."""
+        return self._copy_with_stats(self.stats.copy())
+
+    def _copy_with_stats(self, stats: CardStats) -> KitState:
+        """An exact copy, as ``clone`` makes it, whose card stats are ``stats``."""
         copy = self.blank()
         copy.rng = self.rng.copy()
         copy.trace = None
@@ -179,7 +183,7 @@ class KitState(GameState):
         copy.numbers = self.numbers[:]
         copy.seat_numbers = self.seat_numbers[:]
         copy.decisions = self.decisions.copy()
-        copy.stats = self.stats.copy()
+        copy.stats = stats
         copy.over = self.over
         copy.ended_by = self.ended_by
         self.copy_extra(copy)
@@ -200,8 +204,10 @@ class KitState(GameState):
         pool (``resample_zones``), another seat's committed choice is redrawn
         among its answers (``choices_for``), a question pending for another
         seat is asked again of its redrawn cards, and future chance gets a new
-        generator."""
-        copy = self.clone()
+        generator. The copy's card stats are a scratch nobody reads
+        (``CardStats.scratch``): a search never records its games, and the real
+        game's counters would show what other seats drew."""
+        copy = self._copy_with_stats(self.stats.scratch())
         resample_zones(copy.zones, seat, rng, copy.card_classes())
         committed = copy.decisions.committed
         for other in range(len(committed)):

@@ -36,3 +36,51 @@ def fill(values: vec[i64], start: i64, count: i64, value: i64) -> None:
     while at < end:
         values[at] = value
         at += 1
+
+
+_INSERTION_SORT_MOST: Final = 24
+"""``sort_in_place`` sorts at most this many values by insertion (fewer
+instructions than counting for a short vector)."""
+
+
+def sort_in_place(values: vec[i64]) -> None:
+    """Sort ``values`` ascending, in place, with native loops (no boxed ints):
+    insertion for a short vector, counting for values in a range not much wider
+    than the vector (cards, the kit's use), ``sorted`` otherwise."""
+    index: i64  # machine integers: native indexing and comparisons
+    at: i64
+    offset: i64
+    value: i64
+    count = len(values)
+    if count <= _INSERTION_SORT_MOST:
+        for index in range(1, count):
+            value = values[index]
+            at = index
+            while at > 0 and values[at - 1] > value:
+                values[at] = values[at - 1]
+                at -= 1
+            values[at] = value
+        return
+    lowest = values[0]
+    highest = lowest
+    for value in values:
+        if value < lowest:
+            lowest = value
+        elif value > highest:
+            highest = value
+    width = highest - lowest + 1
+    if width > 4 * count + 256:
+        ordered = sorted([int(value) for value in values])
+        for index in range(count):
+            values[index] = ordered[index]
+        return
+    tally = filled(0, width)
+    for value in values:
+        tally[value - lowest] += 1
+    at = 0
+    for offset in range(width):
+        repeats = tally[offset]
+        while repeats > 0:  # a while loop: ``range`` of a vector item boxes its bound
+            values[at] = lowest + offset
+            at += 1
+            repeats -= 1

@@ -37,7 +37,7 @@ from librt.vecs import append, vec
 from librt.vecs import pop as pop_item
 from mypy_extensions import i64, mypyc_attr
 
-from simcore.kit.vectors import filled
+from simcore.kit.vectors import filled, sort_in_place
 from simcore.rng import Generator
 
 TABLE: Final = -1
@@ -193,14 +193,9 @@ class Zone:
 
     def hidden_from(self, seat: int, position: int) -> bool:
         """True when ``seat`` cannot see the card at ``position``."""
-        if self.visible_to(seat):
+        if self.visible_to(seat) or position < _first_hideable(self):
             return False
-        if self.visibility == FACE_UP_COUNT and position < self.face_up:
-            return False
-        seen = self.seen[position]
-        if seat < 0:  # no seat in particular: only what every seat saw is seen
-            return seen != EVERY_SEAT
-        return not seen >> seat & 1
+        return _unseen_mark(self.seen[position], seat)
 
     def observe(self, seat: int, observe_as: list[int] | None = None) -> tuple[int, ...]:
         """The zone as ``seat`` sees it: every card, or ``UNSEEN`` in place of
@@ -314,40 +309,62 @@ def resample_zones(zones: list[Zone], seat: int, rng: Generator, class_of_card: 
     shuffled); every card left over, of any class, then goes (sorted, then
     shuffled) to the pool's zones of ``ANY_CLASS``.
     """
-    pools: list[int] = []
+    # Native vectors and loops throughout: a search re-samples at every
+    # iteration, and boxed lists of cards, a generic ``in`` per zone and a
+    # method call per position were a fifth of Party Wanted's search.
+    pools = vec[i64]()
     for zone in zones:
-        if zone.pool >= 0 and zone.pool not in pools:
-            pools.append(zone.pool)
+        if zone.pool >= 0 and not _holds(pools, zone.pool):
+            pools = append(pools, zone.pool)
     for pool in pools:
         # First pass: the unseen cards, and the class-bound slots; the free slots are found
         # again in the same order by the second pass (no list of them: ~180 a re-sampling).
         classed_zones: list[Zone] = []
-        classed_positions: list[int] = []
-        unseen: list[int] = []
+        classed_positions = vec[i64]()
+        unseen = vec[i64]()
         for zone in zones:
             if zone.pool != pool or zone.visible_to(seat):
                 continue
             classed = _class_bound(zone, class_of_card)
-            cards = zone.cards
-            for position in range(len(cards)):
-                if zone.hidden_from(seat, position):
+            cards, seen = zone.cards, zone.seen
+            for position in range(_first_hideable(zone), len(cards)):
+                if _unseen_mark(seen[position], seat):
                     if classed:
                         classed_zones.append(zone)
-                        classed_positions.append(position)
-                    unseen.append(cards[position])
+                        classed_positions = append(classed_positions, position)
+                    unseen = append(unseen, cards[position])
         if classed_zones and class_of_card is not None:
             unseen = _deal_classed(classed_zones, classed_positions, unseen, class_of_card, rng)
-        unseen.sort()
-        rng.shuffle(unseen)
-        dealt = 0
+        sort_in_place(unseen)
+        rng.shuffle_vector(unseen)
+        dealt: i64 = 0
         for zone in zones:
             if zone.pool != pool or zone.visible_to(seat) or _class_bound(zone, class_of_card):
                 continue
-            cards = zone.cards
-            for position in range(len(cards)):
-                if zone.hidden_from(seat, position):
+            cards, seen = zone.cards, zone.seen
+            for position in range(_first_hideable(zone), len(cards)):
+                if _unseen_mark(seen[position], seat):
                     cards[position] = unseen[dealt]
                     dealt += 1
+
+
+def _holds(values: vec[i64], value: i64) -> bool:
+    """Whether ``value`` is one of ``values`` (mypyc makes ``any`` of a generator a native loop)."""
+    return any(held == value for held in values)
+
+
+def _first_hideable(zone: Zone) -> int:
+    """The first position of ``zone`` whose card a seat may not see: the
+    face-up cards at the bottom of a ``FACE_UP_COUNT`` zone are seen by all."""
+    return zone.face_up if zone.visibility == FACE_UP_COUNT else 0
+
+
+def _unseen_mark(seen: i64, seat: i64) -> bool:
+    """Whether a card with the ``seen`` mask is hidden from ``seat`` in a zone
+    ``seat`` does not see whole (``Zone.hidden_from`` after its zone-wide tests)."""
+    if seat < 0:  # no seat in particular: only what every seat saw is seen
+        return seen != EVERY_SEAT
+    return not seen >> seat & 1
 
 
 def _class_bound(zone: Zone, class_of_card: list[int] | None) -> bool:
@@ -355,23 +372,32 @@ def _class_bound(zone: Zone, class_of_card: list[int] | None) -> bool:
     return zone.card_class != ANY_CLASS and class_of_card is not None
 
 
-def _deal_classed(zones: list[Zone], positions: list[int], unseen: list[int], class_of_card: list[int],
-                  rng: Generator) -> list[int]:
+def _deal_classed(zones: list[Zone], positions: vec[i64], unseen: vec[i64], class_of_card: list[int],
+                  rng: Generator) -> vec[i64]:
     """Deal the class-bound slots (``zones[i]``, ``positions[i]``) from
     ``unseen``, class by class; the cards left over, for the free slots."""
-    done_classes: list[int] = []
+    done_classes = vec[i64]()
     left = unseen
     for first in zones:
         card_class = first.card_class
-        if card_class in done_classes:
+        if _holds(done_classes, card_class):
             continue
-        done_classes.append(card_class)
-        eligible = sorted(card for card in left if class_of_card[card] == card_class)
-        rng.shuffle(eligible)
-        dealt = 0
+        done_classes = append(done_classes, card_class)
+        eligible = vec[i64]()
+        others = vec[i64]()
+        for card in left:
+            if class_of_card[card] == card_class:
+                eligible = append(eligible, card)
+            else:
+                others = append(others, card)
+        sort_in_place(eligible)
+        rng.shuffle_vector(eligible)
+        dealt: i64 = 0
         for index in range(len(zones)):
             if zones[index].card_class == card_class:
                 zones[index].cards[positions[index]] = eligible[dealt]
                 dealt += 1
-        left = [card for card in left if class_of_card[card] != card_class] + eligible[dealt:]
+        for index in range(dealt, len(eligible)):
+            others = append(others, eligible[index])
+        left = others
     return left

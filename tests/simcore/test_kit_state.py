@@ -3,7 +3,7 @@
 ``Duel`` is a toy kit game: two seats hold two cards each; in each of two
 rounds both choose a card at once (seat 0 answers first, its choice waits
 committed and hidden), then both cards are revealed and the higher one
-scores a point for its seat.
+scores a point for its seat; its one card counter counts the cards played.
 """
 
 from __future__ import annotations
@@ -70,6 +70,7 @@ class DuelState(KitState):
         for seat in (0, 1):
             hand = self.zones[2 + seat]
             move_card(hand, hand.cards.index(cards[seat]), self.zones[PLAYED])
+            self.stats.add(seat, 0, cards[seat])  # the one counter: cards played
         winner = 0 if cards[0] > cards[1] else 1
         self.set_seat_number(winner, 0, self.seat_number(winner, 0) + 1)
         self.decisions.clear_commitments()
@@ -118,6 +119,25 @@ def test_a_clone_of_a_duel_plays_on_like_the_original() -> None:
             game.apply(game.legal_actions()[0])
     assert copy.observation(0) == state.observation(0) and copy.seat_numbers == state.seat_numbers
     assert state.end_reason() == "hands_empty" and sum(state.seat_numbers) == 2
+
+
+def test_a_clone_keeps_the_card_counters_and_a_re_sampled_copy_counts_into_a_scratch_the_game_never_reads() -> None:
+    state = DuelState.new_game(8)
+    state.apply(CARD.encode(0))
+    state.apply(CARD.encode(0))  # the first round revealed: two cards played, counted
+    counted = list(state.stats.counts)
+    assert sum(counted) == 2
+    clone = state.clone()
+    assert list(clone.stats.counts) == counted and clone.stats is not state.stats
+    redrawn = state.resample_hidden(0, Generator(4))
+    # The re-sampled copy does not hold the real counters (they show what the
+    # other seat played and drew): it counts into the shape's shared scratch.
+    assert redrawn.stats is state.stats.scratch() is clone.stats.scratch()
+    for game in (redrawn, clone):
+        while not game.is_terminal():
+            game.apply(game.legal_actions()[0])
+    assert list(state.stats.counts) == counted  # the real game's counters untouched
+    assert sum(clone.stats.counts) == 4
 
 
 class CopiesDuelState(DuelState):

@@ -118,6 +118,18 @@ def test_re_sampling_depends_only_on_what_the_seat_sees_not_on_where_the_cards_a
     assert [zone.cards for zone in first] == [zone.cards for zone in second]
 
 
+def test_re_sampling_many_unseen_cards_depends_only_on_what_the_seat_sees() -> None:
+    """Forty unseen cards (a pool sorted by counting, not by insertion), dealt
+    in two different orders between a hand and a pile, re-sample alike."""
+    cards = list(range(100, 140))
+    first = [_zone("hand", 1, OWNER_ONLY, cards[:15]), _zone("pile", TABLE, HIDDEN, cards[15:])]
+    second = [_zone("hand", 1, OWNER_ONLY, cards[::-1][:15]), _zone("pile", TABLE, HIDDEN, cards[::-1][15:])]
+    resample_zones(first, 0, Generator(9))
+    resample_zones(second, 0, Generator(9))
+    assert [zone.cards for zone in first] == [zone.cards for zone in second]
+    assert sorted(first[0].cards + first[1].cards) == cards and first[0].cards != cards[:15]
+
+
 def test_a_face_up_count_pile_keeps_its_face_up_cards_when_re_sampled() -> None:
     deck = _zone("deck", 0, FACE_UP_COUNT, [1, 2, 3, 4])
     deck.bury_face_up(9)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from librt.vecs import vec
+from mypy_extensions import i64
+
 from simcore.rng import Generator
 
 MASK = 0xFFFFFFFF
@@ -76,6 +79,17 @@ def test_shuffle_is_a_permutation_and_every_position_is_reachable() -> None:
         assert sorted(items) == list(range(6))
         firsts[items[0]] += 1
     assert all(800 < firsts[value] < 1200 for value in range(6))
+
+
+def test_a_vector_is_shuffled_with_the_same_draws_as_a_list_of_the_same_values() -> None:
+    for size in (0, 1, 2, 7, 40):
+        values = [3 * value - 20 for value in range(size)]
+        as_list, as_vector = list(values), vec[i64](values)
+        first, second = Generator(size), Generator(size)
+        first.shuffle(as_list)
+        second.shuffle_vector(as_vector)
+        assert list(as_vector) == as_list
+        assert first.next_u32() == second.next_u32()  # and the same number of draws
 
 
 def test_copy_continues_the_same_stream_independently() -> None:

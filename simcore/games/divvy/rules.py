@@ -293,9 +293,10 @@ class DivvyState(KitState):
 
     # ----------------------------------------------------------------- set-up
 
-    def __init__(self, config: DivvyConfig, rng: Generator, trace: TraceSink | None) -> None:
+    def __init__(self, config: DivvyConfig, rng: Generator, trace: TraceSink | None,
+                 stats: CardStats | None = None) -> None:
         super().__init__(2, rng, trace, len(NUMBER_NAMES), len(SEAT_NUMBER_NAMES),
-                         CardStats(2, len(CARD_COUNTERS), len(config.names)))
+                         stats if stats is not None else CardStats(2, len(CARD_COUNTERS), len(config.names)))
         self.config = config
 
     @staticmethod
@@ -338,8 +339,8 @@ class DivvyState(KitState):
             self.add_zone(Zone("won treasure", seat, PUBLIC))
 
     def blank(self) -> DivvyState:
-        """An empty state of the same config (``clone`` fills it)."""
-        return DivvyState(self.config, self.rng, None)  # clone gives it a copy of the generator
+        """An empty state of the same config (``clone`` fills it, its generator and card stats included)."""
+        return DivvyState(self.config, self.rng, None, self.stats)
 
     def clone(self) -> DivvyState:
         """An exact copy with its own generator state and tracing off (the kit's)."""

@@ -389,10 +389,11 @@ class PartyState(KitState):
 
     # ----------------------------------------------------------------- set-up
 
-    def __init__(self, config: PartyConfig, n_players: int, rng: Generator, trace: TraceSink | None) -> None:
+    def __init__(self, config: PartyConfig, n_players: int, rng: Generator, trace: TraceSink | None,
+                 stats: CardStats | None = None) -> None:
         super().__init__(n_players, rng, trace, ENEMY_NUMBERS + ENEMY_STATS * config.max_enemies,
                          ROUND_NUMBERS + ROUND_STATS * config.max_enemies,
-                         CardStats(n_players, len(CARD_COUNTERS), len(config.names)))
+                         stats if stats is not None else CardStats(n_players, len(CARD_COUNTERS), len(config.names)))
         self.config = config
         self.max_enemies = config.max_enemies
 
@@ -411,8 +412,8 @@ class PartyState(KitState):
         return state
 
     def blank(self) -> PartyState:
-        """An empty state of the same config (``clone`` fills it)."""
-        return PartyState(self.config, self.n_players, self.rng, None)
+        """An empty state of the same config (``clone`` fills it, its card stats included)."""
+        return PartyState(self.config, self.n_players, self.rng, None, self.stats)
 
     def clone(self) -> PartyState:
         """An exact copy with its own generator state and tracing off (the kit's)."""

@@ -431,9 +431,10 @@ class TheseusState(KitState):
     # ----------------------------------------------------------------- set-up
 
     def __init__(self, config: TheseusConfig, n_players: int, rng: Generator, trace: TraceSink | None,
-                 card_of: list[int] | None = None, rank_of: list[int] | None = None) -> None:
+                 card_of: list[int] | None = None, rank_of: list[int] | None = None,
+                 stats: CardStats | None = None) -> None:
         super().__init__(n_players, rng, trace, len(NUMBER_NAMES), len(SEAT_NUMBER_NAMES),
-                         CardStats(n_players, len(CARD_COUNTERS), len(config.names)))
+                         stats if stats is not None else CardStats(n_players, len(CARD_COUNTERS), len(config.names)))
         self.config = config
         self.card_of = [] if card_of is None else card_of
         self.rank_of = [] if rank_of is None else rank_of
@@ -484,8 +485,8 @@ class TheseusState(KitState):
             self.add_zone(Zone("Reward", seat, PUBLIC))
 
     def blank(self) -> TheseusState:
-        """An empty state of the same game (``clone`` fills it)."""
-        return TheseusState(self.config, self.n_players, self.rng, None, self.card_of, self.rank_of)
+        """An empty state of the same game (``clone`` fills it, its card stats included)."""
+        return TheseusState(self.config, self.n_players, self.rng, None, self.card_of, self.rank_of, self.stats)
 
     def clone(self) -> TheseusState:
         """An exact copy with its own generator state and tracing off (the kit's)."""
