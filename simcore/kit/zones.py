@@ -186,7 +186,7 @@ class Zone:
     def copy(self) -> Zone:
         """An independent copy."""
         twin = Zone(self.name, self.owner, self.visibility, self.pool, self.card_class)
-        twin.cards = list(self.cards)
+        twin.cards = self.cards[:]  # a slice copies the pointers at once; list() goes through iteration
         twin.seen = self.seen[:]
         twin.face_up = self.face_up
         return twin
