@@ -24,7 +24,8 @@ import math
 from collections.abc import Sequence
 from typing import Final, final
 
-from mypy_extensions import mypyc_attr
+from librt.vecs import append, vec
+from mypy_extensions import i64, mypyc_attr
 
 from simcore.agents.search import DEFAULT_MAX_STEPS, RolloutPolicy, determinize, first_best
 from simcore.api import Agent, Game, GameState
@@ -37,10 +38,65 @@ SEAT_BITS: Final = 8
 """``child_key``: the seat in the low bits, the action above them (at most 256 seats)."""
 
 
-def child_key(player: int, action: int) -> int:
+def child_key(player: i64, action: i64) -> i64:
     """The key of ``player``'s ``action`` among a node's children: one int,
     not a (player, action) tuple made and hashed at every step of the walk."""
     return action << SEAT_BITS | player
+
+
+MOST_CHILDREN_SCANNED: Final = 16
+"""``Children`` of at most this many nodes are found by scanning their keys."""
+
+
+@final
+@mypyc_attr(acyclic=True)  # nodes below it only: no reference cycle
+class Children:
+    """A node's children (or a simultaneous move's statistics) by ``child_key``,
+    in the order they were added.
+
+    Looked up once per legal action at every step of every iteration's walk:
+    with few children (most nodes), a scan of their keys as machine integers
+    is a few native compares, where a dictionary boxed the key and probed a
+    hash table (5% of a Divvy search); past ``MOST_CHILDREN_SCANNED`` children a
+    dictionary is built and kept beside the scan's vectors."""
+
+    keys: vec[i64]
+    nodes: list[Node]
+    index: dict[int, Node] | None
+
+    def __init__(self) -> None:
+        self.keys = vec[i64]()
+        self.nodes = []
+        self.index = None
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def get(self, key: i64) -> Node | None:
+        """The child under ``key``, or None."""
+        index = self.index
+        if index is not None:
+            return index.get(key)
+        keys = self.keys
+        position: i64
+        for position in range(len(keys)):
+            if keys[position] == key:
+                return self.nodes[position]
+        return None
+
+    def add(self, key: i64, node: Node) -> None:
+        """Add ``node`` under a ``key`` not yet present."""
+        self.keys = append(self.keys, key)
+        self.nodes.append(node)
+        index = self.index
+        if index is not None:
+            index[key] = node
+        elif len(self.nodes) > MOST_CHILDREN_SCANNED:
+            self.index = {int(self.keys[position]): self.nodes[position] for position in range(len(self.nodes))}
+
+    def values(self) -> list[Node]:
+        """The children, in the order they were added."""
+        return self.nodes
 
 
 @final
@@ -53,7 +109,7 @@ class Node:
         self.player = player
         # Keyed by (seat to act, action) (``child_key``): action ints mean different
         # things for different seats, and determinizations may disagree on who acts.
-        self.children: dict[int, Node] = {}
+        self.children = Children()
         # Only the sm_ismcts agent fills this: the statistics of the
         # simultaneous move made from this node.
         self.simultaneous: SimultaneousMove | None = None
@@ -80,7 +136,7 @@ class SimultaneousMove:
     """
 
     def __init__(self) -> None:
-        self.choices: dict[int, Node] = {}  # by ``child_key``
+        self.choices = Children()
         self.outcomes: dict[tuple[tuple[int, int], ...], Node] = {}
 
 
@@ -107,7 +163,7 @@ class IsmctsAgent(Agent):
         visits = [child.visits if child is not None else -1 for child in children]
         return first_best(legal_actions, visits)
 
-    def _root_statistics(self, root: Node) -> dict[int, Node]:
+    def _root_statistics(self, root: Node) -> Children:
         """The statistics of the seat's own root actions: the root's children."""
         return root.children
 
@@ -146,7 +202,7 @@ class IsmctsAgent(Agent):
             node = child
         return path
 
-    def _choose_child(self, children: dict[int, Node], player: int, actions: Sequence[int],
+    def _choose_child(self, children: Children, player: int, actions: Sequence[int],
                       n_players: int) -> tuple[Node, bool]:
         """The child of ``children`` for ``player``'s next action: an untried
         one of ``actions`` (drawn at random and added, then True), else the
@@ -169,7 +225,7 @@ class IsmctsAgent(Agent):
             action = untried[self.rng.below(len(untried))]
             added = Node(action, player, n_players)
             added.availability = 1
-            children[child_key(player, action)] = added
+            children.add(child_key(player, action), added)
             return added, True
         assert best is not None
         return best, False

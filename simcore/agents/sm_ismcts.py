@@ -29,7 +29,7 @@ determinizations, and the choices it takes back were redrawn in them.
 
 from __future__ import annotations
 
-from simcore.agents.ismcts import DEFAULT_EXPLORATION, DEFAULT_ITERATIONS, IsmctsAgent, Node, SimultaneousMove
+from simcore.agents.ismcts import DEFAULT_EXPLORATION, DEFAULT_ITERATIONS, Children, IsmctsAgent, Node, SimultaneousMove
 from simcore.agents.search import DEFAULT_MAX_STEPS
 from simcore.api import Game, GameState
 from simcore.rng import Generator
@@ -44,7 +44,7 @@ class SimultaneousIsmctsAgent(IsmctsAgent):
         super().__init__(game, seat, rng, iterations, exploration, rollout, max_steps)
         self.name = "sm_ismcts"
 
-    def _root_statistics(self, root: Node) -> dict[int, Node]:
+    def _root_statistics(self, root: Node) -> Children:
         """At a simultaneous move, the move's decoupled statistics; elsewhere the root's children."""
         return root.simultaneous.choices if root.simultaneous is not None else root.children
 
