@@ -66,8 +66,6 @@ $(STAMPS)/compiled: $(STAMPS)/venv $(COMPILED) Makefile bench/compile_core.py
 	$(PY) bench/compile_core.py $(COMPILED) > build-mypyc.log 2>&1 || { tail -30 build-mypyc.log; exit 1; }
 	@grep -h '^compiled core' build-mypyc.log || true
 	@rm -f build-mypyc.log
-	@# mypyc leaves unchanged per-module stubs untouched; mark them fresh for simcore's staleness check.
-	@find simcore -name '*.so' -exec touch {} +
 	@touch $@
 
 compile: $(STAMPS)/compiled
@@ -144,3 +142,4 @@ dashboard: compile
 clean:
 	rm -rf build $(STAMPS) *.so
 	find simcore -name '*.so' -delete
+	rm -f simcore/compiled-sources.sha256

@@ -139,7 +139,8 @@ def build_compiled_core(root: Path) -> str:
     built = _run([sys.executable, "bench/compile_core.py", *modules], root, env)
     if built.returncode != 0:
         raise CompareError(f"its compiled core did not build: {_last_line(built.stdout + built.stderr)}")
-    # As its Makefile does: a fresh mtime, or simcore refuses a .so "older" than its new checkout.
+    # As the Makefile of a ref before the content check did: a fresh mtime, or that ref's simcore
+    # refuses a .so "older" than its new checkout (later refs compare the sources' hashes).
     for extension in (root / "simcore").rglob("*.so"):
         extension.touch()
     return _last_line(built.stdout)

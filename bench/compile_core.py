@@ -106,6 +106,20 @@ def store_in_cache(entry: Path, root: Path, built: list[str]) -> None:
         shutil.rmtree(staging, ignore_errors=True)
 
 
+COMPILED_SOURCES = "simcore/compiled-sources.sha256"
+"""Where a finished build records each compiled source's SHA-256 (the file
+``simcore.COMPILED_SOURCES`` names; simcore's import compares the sources
+beside the ``.so`` files with it). Named here too: importing simcore to read
+the name would run that very check."""
+
+
+def record_compiled_sources(root: Path, paths: list[str]) -> None:
+    """Write ``COMPILED_SOURCES`` for the sources at ``paths`` (``sha256sum``'s format)."""
+    lines = [f"{hashlib.sha256((root / path).read_bytes()).hexdigest()}  {Path(path).as_posix()}"
+             for path in sorted(paths)]
+    (root / COMPILED_SOURCES).write_text("\n".join(lines) + "\n")
+
+
 def main(paths: list[str]) -> int:
     """Compile ``paths`` in place (the ``.so`` files land beside the sources), or copy the cached build."""
     opt_level = os.environ.get("MYPYC_OPT_LEVEL", "3")
@@ -113,6 +127,7 @@ def main(paths: list[str]) -> int:
     cache = cache_folder()
     entry = cache / build_fingerprint(PROJECT_ROOT, paths, opt_level, debug_level) if cache else None
     if entry is not None and restore_from_cache(entry, PROJECT_ROOT):
+        record_compiled_sources(PROJECT_ROOT, paths)
         print(f"compiled core restored from the build cache {entry}")
         return 0
 
@@ -127,6 +142,7 @@ def main(paths: list[str]) -> int:
     mypy_cache = ["--cache-dir", str(PROJECT_ROOT / "build" / "mypyc-cache")]
     extensions = mypycify([*mypy_cache, *paths], opt_level=opt_level, debug_level=debug_level, multi_file=True)
     setup(name="cardlab_compiled_core", ext_modules=extensions, script_args=["build_ext", "--inplace"])
+    record_compiled_sources(PROJECT_ROOT, paths)
     if entry is not None:
         suffix = sysconfig.get_config_var("EXT_SUFFIX")
         store_in_cache(entry, PROJECT_ROOT, [extension.name.replace(".", "/") + suffix for extension in extensions])
