@@ -27,6 +27,10 @@ iterations each, random rollouts), one row per game.
 
 The working tree is measured as ``make compile`` left it (its compiled core,
 or interpreted when there is none: the header says which, for both sides).
+The header also gives the one-minute load average before the first round and
+after the last, and the cores: on a 2-core machine a ratio measured beside
+another busy process moves by ±10% from one run to the next (README,
+Development), so a figure is never quoted without its load.
 This file is also the subprocess's script (``--measure``): run as a script,
 it imports nothing of the project but what it measures.
 """
@@ -236,14 +240,17 @@ def compare(ref: str, game_ids: Sequence[str], agents: Sequence[str], games: int
             except CompareError as error:
                 raise CompareError(f"--compare {ref}: {error}") from None
             sides = (Side(TREE, PROJECT_ROOT), Side(ref, ref_root))
+            load_before = os.getloadavg()[0]
             measured, compiled = run_compare(sides, game_ids, agents, games, rounds, progress, search)
+            load_after = os.getloadavg()[0]
         finally:
             _run(["git", "worktree", "remove", "--force", str(ref_root)], PROJECT_ROOT)
             _run(["git", "worktree", "prune"], PROJECT_ROOT)
     cores = ", ".join(f"{side.name} {'compiled' if compiled[side.name] else 'INTERPRETED'}" for side in sides)
     measurement = (f"{SEARCH_POSITIONS} ISMCTS searches" if search else f"{games:,} games") + " a measurement"
     header = (f"{TREE} ({PROJECT_ROOT}) against {ref} ({commit[:10]}): {rounds} alternating rounds of "
-              f"{measurement}, one core, rates per CPU second ({cores})")
+              f"{measurement}, one core, rates per CPU second ({cores}); load average "
+              f"{load_before:.1f} before the rounds, {load_after:.1f} after, {os.cpu_count()} cores")
     return header + "\n\n" + format_compare(measured, TREE, ref, SEARCH_RATES if search else RATES)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -29,6 +30,7 @@ def test_compare_with_head_prints_each_side_and_the_ratio_of_every_rate_in_alter
     header, blank, columns, *rows = captured.out.strip().splitlines()
     assert header.startswith(f"working tree ({PROJECT_ROOT}) against HEAD ({head[:10]}): 2 alternating rounds")
     assert "HEAD compiled" in header and blank == ""
+    assert re.search(rf"; load average \d+\.\d before the rounds, \d+\.\d after, {os.cpu_count()} cores$", header)
     assert columns.split()[:6] == ["game", "agent", "players", "rate", "working", "tree"]
     labels = ["engine games/s", "decisions/s", "recorded games/s"]
     assert [(row.split()[:3], label) for row, label in zip(rows, labels * 2, strict=True)] == [
