@@ -58,8 +58,13 @@ def append_int16(buffer: BytesWriter, value: i64) -> None:
     ``OverflowError`` outside [-32768, 32767]. A machine integer in the compiled
     core (no Python int is made or read per value)."""
     if value < INT16_SMALLEST or value > INT16_LARGEST:
-        raise OverflowError(f"{value} does not fit a 16-bit column")
+        raise int16_overflow(value)
     write_i16_le(buffer, i16(value))
+
+
+def int16_overflow(value: i64) -> OverflowError:
+    """The error of a ``value`` that does not fit a 16-bit column (for the caller to raise)."""
+    return OverflowError(f"{value} does not fit a 16-bit column")
 
 
 @final

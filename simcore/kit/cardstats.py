@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from typing import Final, final
 
-from librt.strings import BytesWriter
+from librt.strings import BytesWriter, write_i16_le
 from librt.vecs import append, vec
-from mypy_extensions import i64, mypyc_attr
+from mypy_extensions import i16, i64, mypyc_attr
 
-from simcore.api import CardColumns, append_int16
+from simcore.api import INT16_LARGEST, INT16_SMALLEST, CardColumns, int16_overflow
 from simcore.kit.vectors import filled
 
 
@@ -111,10 +111,15 @@ class CardStats:
         """Append one row per (seat, card) with any of ``row_counters``
         non-zero: seat, card, ``copies[card]``, every counter, first played turn."""
         columns.names = names
-        n_counters, n_cards, counts, first_played = self.n_counters, self.n_cards, self.counts, self.first_played
+        n_seats, n_counters, n_cards = self.n_seats, self.n_counters, self.n_cards
+        counts, first_played = self.counts, self.first_played
+        if n_seats > INT16_LARGEST or n_cards > INT16_LARGEST:
+            raise int16_overflow(max(n_seats, n_cards))
         # Read once into typed locals, so that the loops below index native lists
         # with machine integers and write each value straight into its column's
-        # buffer (a call to Int16Column.append per value cost as much as the rest).
+        # buffer: the writes are inline, and only the values that could leave
+        # int16 (copies, turns, counts; seats and cards were checked above) are
+        # checked, inline too (a call per value cost as much as the rest).
         # ``copies`` is read for the cards with a row only: converting all of them per game
         # (273 in Party Wanted, a few dozen rows) cost more than the rows' writing.
         row_offsets = vec[i64]([counter * n_cards for counter in row_counters])
@@ -124,8 +129,9 @@ class CardStats:
         seat: i64
         card: i64
         counter: i64
+        value: i64
         touched = vec[i64]()
-        for seat in range(self.n_seats):
+        for seat in range(n_seats):
             base: i64 = seat * n_counters * n_cards
             touched = touched[:0]
             for card in range(n_cards):
@@ -135,16 +141,24 @@ class CardStats:
                         break
             # Column by column: each buffer is looked up once per seat, not once per value.
             for card in touched:
-                append_int16(seat_buffer, seat)
-                append_int16(card_buffer, card)
-                append_int16(copies_buffer, copies[card])
-                append_int16(first_played_buffer, first_played[seat * n_cards + card])
+                write_i16_le(seat_buffer, i16(seat))
+                write_i16_le(card_buffer, i16(card))
+                value = copies[card]
+                if value < INT16_SMALLEST or value > INT16_LARGEST:
+                    raise int16_overflow(value)
+                write_i16_le(copies_buffer, i16(value))
+                value = first_played[seat * n_cards + card]
+                if value < INT16_SMALLEST or value > INT16_LARGEST:
+                    raise int16_overflow(value)
+                write_i16_le(first_played_buffer, i16(value))
             for counter in range(n_counters):
                 buffer = counter_buffers[counter]
                 counter_base = base + counter * n_cards
                 for card in touched:
-                    append_int16(buffer, counts[counter_base + card])
-
+                    value = counts[counter_base + card]
+                    if value < INT16_SMALLEST or value > INT16_LARGEST:
+                        raise int16_overflow(value)
+                    write_i16_le(buffer, i16(value))
 
 _SCRATCH: Final[dict[tuple[i64, i64, i64], CardStats]] = {}
 """Per shape (seats, counters, cards), the card stats ``CardStats.scratch`` shares."""

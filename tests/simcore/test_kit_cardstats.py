@@ -61,6 +61,18 @@ def test_a_counter_beyond_16_bits_is_refused_in_one_line_when_its_row_is_written
         stats.add_rows(CardColumns(2), ("a", "b", "c"), (1, 1, 1), row_counters=(0,))
 
 
+def test_a_negative_count_copies_or_first_turn_beyond_16_bits_is_refused_too() -> None:
+    negative = CardStats(1, 2, 3)
+    negative.add(0, 0, 1)
+    negative.add(0, 1, 1, -40000)
+    late = CardStats(1, 2, 3)
+    late.note_played(0, 0, 1, 33000)
+    for stats, copies, value in ((negative, (1, 1, 1), -40000), (late, (1, 1, 1), 33000),
+                                 (late, (1, 70000, 1), 70000)):
+        with pytest.raises(OverflowError, match=rf"^{value} does not fit a 16-bit column$"):
+            stats.add_rows(CardColumns(2), ("a", "b", "c"), copies, row_counters=(0,))
+
+
 def test_rows_of_several_games_follow_each_other_in_every_column() -> None:
     columns = CardColumns(1)
     for game in range(3):
