@@ -237,6 +237,24 @@ class GameState:
         """An exact, independent copy (tracing off)."""
         raise NotImplementedError
 
+    def __copy__(self) -> GameState:
+        """``copy.copy(state)`` is ``clone()``: a shallow copy would share the
+        zones, numbers and generator with the original, so that playing one
+        plays the other."""
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
+        """``copy.deepcopy(state)`` is ``clone()`` (tracing off), which copies
+        the typed vectors a generic deep copy cannot."""
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Refused in one line: a state holds the compiled core's typed vectors,
+        which do not pickle; a position travels as its game, parameters, player
+        count, seed and the answers given so far, and is replayed."""
+        raise TypeError(f"a {type(self).__name__} cannot be pickled: copy it with clone(), or send the game, "
+                        "parameters, player count, seed and answers so far and replay them")
+
     def describe_action(self, action: int) -> str:
         """``action`` in words, for the current phase and player."""
         raise NotImplementedError

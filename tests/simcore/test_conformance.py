@@ -3,6 +3,8 @@ registry, and over the game kit's example game, ``tests/example_game``)."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,6 +147,27 @@ def test_clone_is_independent_of_the_original(game_id: str) -> None:
     copy.apply(copy.legal_actions()[-1])
     assert state.observation(0) == before
     assert copy.observation(0) != before or copy.current_player != state.current_player
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_copy_and_deepcopy_give_independent_clones_and_pickling_is_refused_in_one_line(game_id: str) -> None:
+    """A custom agent's author reaches for ``copy.deepcopy``: it (and ``copy.copy``)
+    gives a copy that shows every seat what the original shows and plays on
+    alone; ``pickle`` says what to do instead of failing inside a vector."""
+    game = ALL_GAMES[game_id]
+    n_players = game.info.min_players
+    state = _states_along_a_game(game, n_players, 5)[3]
+    before = [state.observation(seat) for seat in range(n_players)]
+    for copier in (copy.copy, copy.deepcopy):
+        twin = copier(state)
+        assert type(twin) is type(state)
+        assert [twin.observation(seat) for seat in range(n_players)] == before
+        assert list(twin.legal_actions()) == list(state.legal_actions())
+        while not twin.is_terminal():
+            twin.apply(twin.legal_actions()[0])
+        assert [state.observation(seat) for seat in range(n_players)] == before, copier.__name__
+    with pytest.raises(TypeError, match=rf"^a {type(state).__name__} cannot be pickled: copy it with clone\(\)"):
+        pickle.dumps(state)
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
