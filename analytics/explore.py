@@ -249,8 +249,8 @@ def sweep_agent_response(con: duckdb.DuckDBPyConnection, parameter: str) -> pl.D
         SELECT n_players, value, series, games, seat_games, wins,
                wins / seat_games AS agent_win_rate,
                clustered_n(seat_games, wins, n_sq, w_sq, nw, games) AS effective_n,
-               wilson_low(agent_win_rate * effective_n, effective_n) AS agent_win_rate_low,
-               wilson_high(agent_win_rate * effective_n, effective_n) AS agent_win_rate_high
+               clustered_low(agent_win_rate, effective_n, seat_games) AS agent_win_rate_low,
+               clustered_high(agent_win_rate, effective_n, seat_games) AS agent_win_rate_high
         FROM sums
         ORDER BY n_players, value, series
     """).pl()
@@ -319,8 +319,8 @@ def _clustered_columns(n: str, w: str, name: str) -> str:
     per-game sums ``n_sq``, ``w_sq``, ``nw`` and ``clusters`` of the same row."""
     return (f"{w}::DOUBLE / nullif({n}, 0) AS {name}, "
             f"clustered_n({n}, {w}, n_sq, w_sq, nw, clusters) AS {name}_effective_n, "
-            f"wilson_low(coalesce({name}, 0) * {name}_effective_n, {name}_effective_n) AS {name}_low, "
-            f"wilson_high(coalesce({name}, 0) * {name}_effective_n, {name}_effective_n) AS {name}_high")
+            f"clustered_low({name}, {name}_effective_n, {n}) AS {name}_low, "
+            f"clustered_high({name}, {name}_effective_n, {n}) AS {name}_high")
 
 
 def agent_seat_stats(con: duckdb.DuckDBPyConnection, agent: str) -> pl.DataFrame:

@@ -42,8 +42,8 @@ def _clustered(n: str, w: str, prefix: str, name: str) -> str:
     ``<prefix>_n_sq``, ``_w_sq``, ``_nw``, ``_clusters``) and its 95% Wilson interval there."""
     effective = f"clustered_n({n}, {w}, {prefix}_n_sq, {prefix}_w_sq, {prefix}_nw, {prefix}_clusters)"
     return (f"{w}::DOUBLE / nullif({n}, 0) AS {name}, {effective} AS {name}_effective_n, "
-            f"wilson_low(coalesce({name}, 0) * {name}_effective_n, {name}_effective_n) AS {name}_low, "
-            f"wilson_high(coalesce({name}, 0) * {name}_effective_n, {name}_effective_n) AS {name}_high")
+            f"clustered_low({name}, {name}_effective_n, {n}) AS {name}_low, "
+            f"clustered_high({name}, {name}_effective_n, {n}) AS {name}_high")
 
 
 def _sums(prefix: str, n: str, w: str) -> str:

@@ -53,6 +53,7 @@ from analytics.powers import NEVER_USED, power_stats
 from analytics.ratings import BOOTSTRAP_REPLICATES, VIRTUAL_DRAWS, agent_ratings
 from analytics.sections import SECTIONS
 from analytics.skill import agent_cost, agent_matrix, ladder_order, rungs_in_order, variant_rules
+from analytics.stats import is_fixed_rate
 from analytics.text_tables import WIDTH, TextTable, notice
 from analytics.variants import variant_infos
 from analytics.views import CARD_BAND, FACTION_BAND, NEVER_PLAYED, OUTLIER_POINTS, OUTLIER_Z
@@ -318,7 +319,10 @@ def _band_flag(row: Row) -> str:
 
 def _agent_table(report: Report) -> TextTable:
     notes = ["95% Wilson interval at the effective sample size of the games (an agent at several seats of a "
-             "game: those seat-games are linked); effective n: that size."]
+             "game: those seat-games are linked); effective n: that size.",
+             f"{fmt.FIXED}: every game gave the agent the same share of its seats' wins (an agent in every "
+             "seat wins 1/N without draws; one at k seats that always beats the others, 1/k), so the games "
+             "show no spread to make an interval of."]
     if report.cooperative:
         notes.append("cooperative: every hero shares the party's outcome, so the unit is the game.")
     return TextTable(
@@ -328,10 +332,19 @@ def _agent_table(report: Report) -> TextTable:
         right=[False, True, False, True, True, True, True, False, True],
         rows=[[_label(report, row["variant"]), str(row["n_players"]), str(row["agent"]), fmt.count(row["games"]),
                fmt.count(row["seat_games"]), fmt.count(row["wins"]), fmt.percent(row["win_rate"]),
-               fmt.interval(row["win_rate_low"], row["win_rate_high"]), fmt.count(round(row["win_rate_effective_n"]))]
+               fmt.interval(row["win_rate_low"], row["win_rate_high"]), _effective_n(row, "win_rate", "seat_games")]
               for row in report.metrics["agent_stats"].to_dicts()],
         keys=3, notes=notes,
     )
+
+
+def _effective_n(row: Row, rate: str, n: str) -> str:
+    """A clustered rate's effective sample; ``-`` for a fixed rate, whose effective
+    sample is a cap, not a size (``analytics.stats.CLUSTER_CAP``)."""
+    effective = row[f"{rate}_effective_n"]
+    if fmt.missing(effective) or is_fixed_rate(effective, row[n]):
+        return "-"
+    return fmt.count(round(effective))
 
 
 def _faction_tables(report: Report) -> list[TextTable]:

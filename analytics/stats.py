@@ -357,9 +357,13 @@ def beta_binomial_prior(wins: Sequence[float], games: Sequence[float]) -> BetaPr
 
 
 CLUSTER_CAP = 100.0
-"""Largest effective sample, in multiples of ``n``: a rate fixed by design (1/N for an agent
-holding every seat of games without draws) has no variance at all and gets ``100·n``, an
-interval of (almost) zero width."""
+"""Largest effective sample, in multiples of ``n``. A rate whose games spread less than a
+hundredth of a binomial's around it is *fixed* (``is_fixed_rate``): every game gave
+the same share of its seat-games' wins, as one agent in every seat of games without
+draws does (1/N), or an agent at k seats that always beats the others (1/k). Its
+effective sample is ``100·n`` (a cap, not a size) and its interval is the rate itself
+(``clustered_interval``; SQL ``clustered_low``/``clustered_high``), which the report
+shows as "fixed"."""
 
 
 def clustered_effective_n(n: float, wins: float, n_sq: float, wins_sq: float, cross: float,
@@ -374,7 +378,8 @@ def clustered_effective_n(n: float, wins: float, n_sq: float, wins_sq: float, cr
     binomial sample with that variance: ``p(1 − p)/V``. One seat-game per game
     gives back ``n`` exactly; a cooperative party of ``k`` heroes sharing each
     outcome gives the number of games; a competitive agent at several seats of
-    one game (only one can win) gives more than ``n`` (at most ``CLUSTER_CAP·n``).
+    one game (only one can win) gives more than ``n`` (at most ``CLUSTER_CAP·n``, for
+    a fixed rate, ``is_fixed_rate``).
     At ``p`` = 0 or 1 the variance says nothing, and the (conservative) number
     of games is used.
     """
@@ -389,15 +394,25 @@ def clustered_effective_n(n: float, wins: float, n_sq: float, wins_sq: float, cr
     return p * (1 - p) * n * n / spread
 
 
+def is_fixed_rate(effective_n: float, n: float) -> bool:
+    """Whether a clustered rate over ``n`` seat-games, of effective sample
+    ``effective_n``, is fixed (at the ``CLUSTER_CAP``): its games do not spread
+    around it, so there is no spread between games to make an interval of."""
+    return n > 0 and effective_n >= CLUSTER_CAP * n
+
+
 def clustered_interval(n: float, wins: float, n_sq: float, wins_sq: float, cross: float, clusters: float,
                        confidence: float = 0.95) -> tuple[float, float]:
     """The Wilson interval of ``wins / n`` at the effective sample size of
-    ``clustered_effective_n``: ``wilson(p·n_eff, n_eff)``; ``(0, 1)`` without games."""
+    ``clustered_effective_n``: ``wilson(p·n_eff, n_eff)``; the rate itself when it
+    is fixed (``is_fixed_rate``); ``(0, 1)`` without games."""
     if n <= 0:
         return (0.0, 1.0)
     z = z_for_confidence(confidence)
     effective = clustered_effective_n(n, wins, n_sq, wins_sq, cross, clusters)
     p = wins / n
+    if is_fixed_rate(effective, n):
+        return (p, p)
     return (_wilson_low(p * effective, effective, z), _wilson_high(p * effective, effective, z))
 
 
@@ -579,6 +594,12 @@ STATS_SQL = [
         f"<= t * (1 - t) * n::DOUBLE THEN {CLUSTER_CAP!r} * n::DOUBLE "
         "ELSE t * (1 - t) * n::DOUBLE * n::DOUBLE / (w_sq::DOUBLE - 2 * t * nw::DOUBLE + t * t * n_sq::DOUBLE) END"
     ) + " END",
+    # clustered_interval from a rate p over n seat-games and its clustered_n: the Wilson
+    # bounds at that size, or p itself for a fixed rate (at the cap).
+    f"CREATE OR REPLACE MACRO clustered_low(p, effective, n) AS CASE WHEN n > 0 AND effective >= {CLUSTER_CAP!r} * n "
+    "THEN p ELSE wilson_low(coalesce(p, 0) * effective, effective) END",
+    f"CREATE OR REPLACE MACRO clustered_high(p, effective, n) AS CASE WHEN n > 0 AND effective >= {CLUSTER_CAP!r} * n "
+    "THEN p ELSE wilson_high(coalesce(p, 0) * effective, effective) END",
 ]
 
 
@@ -591,8 +612,10 @@ def register_sql_macros(con: duckdb.DuckDBPyConnection) -> None:
     ``prop_z(wa, na, wb, nb)`` and ``prop_p(...)`` (two-proportion z-test, b
     minus a), ``mcnemar_stat(a, b)`` and ``mcnemar_p(a, b)`` (with the
     continuity correction), ``welch_z(ma, va, na, mb, vb, nb)``,
-    ``clustered_n(n, w, n_sq, w_sq, nw, clusters)`` (``clustered_effective_n``):
-    the SQL twins of the Python functions of the same names.
+    ``clustered_n(n, w, n_sq, w_sq, nw, clusters)`` (``clustered_effective_n``),
+    ``clustered_low(p, effective, n)`` and ``clustered_high(p, effective, n)``
+    (``clustered_interval`` from the rate and its ``clustered_n``): the SQL twins
+    of the Python functions of the same names.
     """
     con.execute(WILSON_LOW_SQL)
     con.execute(WILSON_HIGH_SQL)

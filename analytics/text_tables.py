@@ -37,14 +37,25 @@ def percent(value: Any) -> str:
     return "-" if missing(value) else f"{100 * value:.1f}%"
 
 
+FIXED = "fixed"
+"""What an interval of no width reads: a rate that every game gave alike (one agent in
+every seat of every game wins 1/N), so that the games show no spread to make an
+interval of (``analytics.stats.is_fixed_rate``); any other interval has a width."""
+
+
 def interval(low: Any, high: Any) -> str:
-    """A rate's interval: ``[50.1%, 54.4%]``."""
-    return "-" if missing(low) or missing(high) else f"[{percent(low)}, {percent(high)}]"
+    """A rate's interval: ``[50.1%, 54.4%]``; ``fixed`` when it has no width."""
+    if missing(low) or missing(high):
+        return "-"
+    return FIXED if low == high else f"[{percent(low)}, {percent(high)}]"
 
 
 def compact_interval(low: Any, high: Any) -> str:
-    """A rate's interval in a narrow column, in percent without the signs: ``50.1-54.4``."""
-    return "-" if missing(low) or missing(high) else f"{100 * low:.1f}-{100 * high:.1f}"
+    """A rate's interval in a narrow column, in percent without the signs: ``50.1-54.4``;
+    ``fixed`` when it has no width."""
+    if missing(low) or missing(high):
+        return "-"
+    return FIXED if low == high else f"{100 * low:.1f}-{100 * high:.1f}"
 
 
 def points(value: Any) -> str:

@@ -116,8 +116,8 @@ def _clustered_rate(wins: str, n: str, prefix: str, name: str, table: str = "") 
     effective = (f"clustered_n({n}, {wins}, {source}{prefix}_n_sq, {source}{prefix}_w_sq, {source}{prefix}_nw, "
                  f"{source}{prefix}_clusters)")
     return (f"{wins}::DOUBLE / nullif({n}, 0) AS {name}, {effective} AS {name}_effective_n, "
-            f"wilson_low(coalesce({name}, 0) * {name}_effective_n, {name}_effective_n) AS {name}_low, "
-            f"wilson_high(coalesce({name}, 0) * {name}_effective_n, {name}_effective_n) AS {name}_high")
+            f"clustered_low({name}, {name}_effective_n, {n}) AS {name}_low, "
+            f"clustered_high({name}, {name}_effective_n, {n}) AS {name}_high")
 
 
 @dataclass(frozen=True)

@@ -67,6 +67,10 @@ st.altair_chart(interval_chart(
     rate_title="Win rate", reference=None if coop else 1 / n_players, reference_title="fair rate 1/N",
     sample="games"), width="stretch")
 table(agents.drop("variant_label"), key="agents_table")
+if (agents["win_rate_low"] == agents["win_rate_high"]).any():
+    st.caption("An interval of no width, effective n blank: a fixed rate. Every game gave the agent the same "
+               "share of its seats' wins (an agent in every seat wins 1/N without draws; one at k seats that "
+               "always beats the others, 1/k), so the games show no spread to make an interval of.")
 if not lineup.every_seat:
     st.caption("Every agent of the lineup: this table is the split by agent itself. The seat, faction and matchup "
                f"tables are {agent}'s seats only.")

@@ -14,7 +14,7 @@ import polars as pl
 import pytest
 
 from analytics.catalog import open_catalog
-from analytics.stats import Z95, clustered_effective_n, clustered_interval, wilson_interval
+from analytics.stats import Z95, clustered_effective_n, clustered_interval, is_fixed_rate, wilson_interval
 from tests.analytics.synthetic import competitive, cooperative
 from tests.conftest import SmallExperiment
 
@@ -84,11 +84,19 @@ def test_one_seat_game_per_game_gives_the_plain_wilson_interval() -> None:
     assert clustered_effective_n(50, 20, 10 * 25, 4 * 25, 4 * 25, 10) == pytest.approx(10, rel=1e-12)
     # No win or every game won: the variance says nothing; the number of games is used.
     assert clustered_effective_n(50, 0, 250, 0, 0, 10) == 10
-    # An agent holding every seat of every game without draws wins exactly 1/N: the sample is capped
-    # at 100 n and the interval (almost) zero wide.
+    # An agent holding every seat of every game without draws wins exactly 1/N: a fixed rate,
+    # the sample is capped at 100 n and the interval is the rate itself.
     assert clustered_effective_n(400, 100, 100 * 16, 100, 400, 100) == 100 * 400
-    low, high = clustered_interval(400, 100, 100 * 16, 100, 400, 100)
-    assert low == pytest.approx(0.25, abs=0.005) and high == pytest.approx(0.25, abs=0.005)
+    assert is_fixed_rate(100 * 400, 400)
+    assert clustered_interval(400, 100, 100 * 16, 100, 400, 100) == (0.25, 0.25)
+    # At three of the four seats in one game of the hundred, the games still spread less than a
+    # hundredth of a binomial around the rate: fixed all the same.
+    assert clustered_interval(399, 100, 99 * 16 + 9, 100, 99 * 4 + 3, 100) == (100 / 399, 100 / 399)
+    # At two seats of every game, winning half of them: a sampled rate (1.5 n effective), with a width.
+    assert clustered_effective_n(200, 50, 400, 50, 100, 100) == pytest.approx(300, rel=1e-12)
+    assert not is_fixed_rate(300, 200)
+    low, high = clustered_interval(200, 50, 400, 50, 100, 100)
+    assert low < 0.25 < high
 
 
 def test_the_sql_macro_gives_the_python_effective_sample_size() -> None:
@@ -101,6 +109,25 @@ def test_the_sql_macro_gives_the_python_effective_sample_size() -> None:
     for case in cases:
         (value,) = con.execute(f"SELECT clustered_n{case}").fetchall()[0]
         assert value == pytest.approx(clustered_effective_n(*case), rel=1e-12), case
+
+
+def test_the_sql_interval_macros_give_the_python_clustered_interval_a_fixed_rate_its_point() -> None:
+    con = duckdb.connect()
+    from analytics.stats import register_sql_macros
+
+    register_sql_macros(con)
+    cases = [(50, 20, 50, 20, 20, 50), (50, 20, 250, 100, 100, 10), (30, 12, 90, 144, 108, 10),
+             (10, 0, 10, 0, 0, 7), (400, 100, 1600, 100, 400, 100), (399, 100, 99 * 16 + 9, 100, 99 * 4 + 3, 100),
+             (200, 50, 400, 50, 100, 100)]
+    for n, w, n_sq, w_sq, nw, clusters in cases:
+        low, high = con.execute(
+            f"SELECT clustered_low(p, e, {n}), clustered_high(p, e, {n}) FROM "
+            f"(SELECT {w}::DOUBLE / {n} AS p, clustered_n({n}, {w}, {n_sq}, {w_sq}, {nw}, {clusters}) AS e)"
+        ).fetchall()[0]
+        expected = clustered_interval(n, w, n_sq, w_sq, nw, clusters)
+        assert (low, high) == pytest.approx(expected, abs=1e-12), (n, w)
+    assert con.execute("SELECT clustered_low(0.25, 40000.0, 400) = 0.25, clustered_high(0.25, 40000.0, 400) = 0.25"
+                       ).fetchall()[0] == (True, True)
 
 
 def test_play_rate_when_playable_counts_seat_games_with_the_card_playable() -> None:

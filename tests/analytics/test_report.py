@@ -5,6 +5,7 @@ apply left out, no column clipped."""
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,10 @@ from analytics.report import (
     write_report_csv,
 )
 from analytics.sections import SECTIONS
+from experiments.spec import parse_spec
+from tests.conftest import write_experiment
+
+EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
 
 if TYPE_CHECKING:
     from tests.conftest import SmallExperiment
@@ -112,6 +117,21 @@ def test_the_seat_and_agent_rows_show_the_view_numbers(report: Report) -> None:
                     str(row["wins"]), _percent(row["win_rate"]), f"[{_percent(row['win_rate_low'])},",
                     f"{_percent(row['win_rate_high'])}]", str(round(row["win_rate_effective_n"]))]
         assert expected in lines, expected
+
+
+def test_an_agent_in_every_seat_of_every_game_shows_its_rate_as_fixed_without_an_interval_or_sample(
+        tmp_path: Path) -> None:
+    # Ring of Chaos with the heuristic in all three seats: one winner a game, so it wins exactly 1/3.
+    raw = tomllib.loads((EXPERIMENTS / "ring_of_chaos_baseline.toml").read_text())
+    raw.update(name="ring_mirror", games=12, shard_size=12, player_counts=[3], variants={})
+    folder = write_experiment(parse_spec(raw, "ring_of_chaos_baseline.toml (cut down)"), tmp_path)
+    mirror = build_report(folder)
+    (row,) = mirror.agent_stats.iter_rows(named=True)
+    assert (row["seat_games"], row["wins"]) == (36, 12)
+    assert row["win_rate_low"] == row["win_rate_high"] == row["win_rate"] == pytest.approx(1 / 3)
+    lines = [line.split() for line in render_report(mirror, "text").splitlines()]
+    assert ["baseline", "3", "heuristic", "12", "36", "12", "33.3%", "fixed", "-"] in lines
+    assert any(line[:4] == ["fixed:", "every", "game", "gave"] for line in lines)
 
 
 def test_the_text_report_has_one_card_table_per_variant_and_agent_best_shrunk_first(report: Report) -> None:

@@ -186,7 +186,15 @@ def test_the_win_rates_page_shows_the_analytics_win_rates_of_every_game(
     else:  # the default: the seats of the most-played agent
         same(tables[0], computed(results, name, lambda con: explore.agent_seat_stats(con, agent)).filter(at_n))
         assert at.query_params["agent"] == agent
-    same(tables[1], agents.drop("experiment"))
+    # A fixed rate (one agent in every seat, one winner a game: Ring of Chaos here)
+    # has an interval of no width and no effective n to read; every sampled rate keeps its own.
+    fixed = (agents["win_rate_low"] == agents["win_rate_high"]).to_list()
+    assert all(fixed) if GAME_OF[name] == "ring_of_chaos" else not any(fixed)
+    same(tables[1].drop("win_rate_effective_n"), agents.drop("experiment", "win_rate_effective_n"))
+    assert [None if is_fixed else effective for is_fixed, effective in zip(
+        fixed, agents["win_rate_effective_n"].to_list(), strict=True)] == tables[1]["win_rate_effective_n"].to_list()
+    captions = " ".join(str(caption.value) for caption in at.caption)
+    assert ("a fixed rate. Every game gave the agent the same share" in captions) == any(fixed)
     seat_chart = next(spec for spec in titles if "Win rate by seat" in spec and f"{n} players" in spec)
     # The 1/N line (a dashed rule) and the target band (a shaded rectangle) behind the intervals.
     assert '"strokeDash": [5, 4]' in seat_chart and '"type": "rect"' in seat_chart
