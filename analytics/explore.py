@@ -19,7 +19,7 @@ import polars as pl
 
 from analytics.catalog import AnalyticsError, list_experiments, read_manifest, read_spec
 from analytics.stats import z_for_confidence
-from analytics.views import FACTION_BAND
+from analytics.views import FACTION_BAND, clustered_rate
 from workers.location import ResultsPath, tree_size
 from workers.storage import lock_left_by_dead_run
 
@@ -314,15 +314,6 @@ _AGENT_SEATS = """
 """
 
 
-def _clustered_columns(n: str, w: str, name: str) -> str:
-    """SQL: ``name`` = w / n with its effective n and 95% Wilson interval at that n, from the
-    per-game sums ``n_sq``, ``w_sq``, ``nw`` and ``clusters`` of the same row."""
-    return (f"{w}::DOUBLE / nullif({n}, 0) AS {name}, "
-            f"clustered_n({n}, {w}, n_sq, w_sq, nw, clusters) AS {name}_effective_n, "
-            f"clustered_low({name}, {name}_effective_n, {n}) AS {name}_low, "
-            f"clustered_high({name}, {name}_effective_n, {n}) AS {name}_high")
-
-
 def agent_seat_stats(con: duckdb.DuckDBPyConnection, agent: str) -> pl.DataFrame:
     """Each seat's win rate in the games where ``agent`` held that seat, per variant and
     player count (``seat_stats`` for one agent).
@@ -359,7 +350,7 @@ def agent_faction_stats(con: duckdb.DuckDBPyConnection, agent: str) -> pl.DataFr
             FROM per_game GROUP BY ALL
         ), rated AS (
             SELECT variant, n_players, $agent AS agent, faction, seat_games, games, wins,
-                   {_clustered_columns('seat_games', 'wins', 'win_rate')},
+                   {clustered_rate('wins', 'seat_games', '', 'win_rate')},
                    sum(wins) OVER w / sum(seat_games) OVER w AS expected
             FROM sums WINDOW w AS (PARTITION BY variant, n_players)
         )
@@ -395,7 +386,7 @@ def agent_matchups(con: duckdb.DuckDBPyConnection, agent: str) -> pl.DataFrame:
             FROM per_game GROUP BY ALL
         )
         SELECT variant, n_players, $agent AS agent, faction, opponent, seat_games, wins,
-               {_clustered_columns('seat_games', 'wins', 'win_rate')}, 1.0::DOUBLE / n_players AS fair_share
+               {clustered_rate('wins', 'seat_games', '', 'win_rate')}, 1.0::DOUBLE / n_players AS fair_share
         FROM sums
         ORDER BY {_VARIANT_ORDER}, n_players, faction, opponent
     """, params={"agent": agent}).pl()

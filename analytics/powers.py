@@ -21,6 +21,7 @@ import duckdb
 import polars as pl
 
 from analytics.stats import Z95
+from analytics.views import clustered_rate
 
 POWER_COLUMNS = ("power_playable", "power_used")
 """The players-table columns a game with powers records."""
@@ -35,15 +36,6 @@ def has_powers(con: duckdb.DuckDBPyConnection) -> bool:
     """Whether the experiment's ``players`` table records ``power_playable`` and ``power_used``."""
     columns = {row[0] for row in con.execute("DESCRIBE players").fetchall()}
     return all(column in columns for column in POWER_COLUMNS)
-
-
-def _clustered(n: str, w: str, prefix: str, name: str) -> str:
-    """SQL: ``name`` = w / n, its effective n (``clustered_n`` from the per-game sums
-    ``<prefix>_n_sq``, ``_w_sq``, ``_nw``, ``_clusters``) and its 95% Wilson interval there."""
-    effective = f"clustered_n({n}, {w}, {prefix}_n_sq, {prefix}_w_sq, {prefix}_nw, {prefix}_clusters)"
-    return (f"{w}::DOUBLE / nullif({n}, 0) AS {name}, {effective} AS {name}_effective_n, "
-            f"clustered_low({name}, {name}_effective_n, {n}) AS {name}_low, "
-            f"clustered_high({name}, {name}_effective_n, {n}) AS {name}_high")
 
 
 def _sums(prefix: str, n: str, w: str) -> str:
@@ -104,8 +96,8 @@ def power_stats(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
                    CASE WHEN times_playable > 0 THEN least(times_playable::DOUBLE, clustered_n(
                         times_playable, least(times_used, times_playable), use_n_sq, use_w_sq, use_nw,
                         use_clusters)) END AS use_rate_effective_n,
-                   {_clustered('games_used', 'wins_used', 'used', 'used_win_rate')},
-                   {_clustered('games_unused', 'wins_unused', 'unused', 'unused_win_rate')}
+                   {clustered_rate('wins_used', 'games_used', 'used', 'used_win_rate')},
+                   {clustered_rate('wins_unused', 'games_unused', 'unused', 'unused_win_rate')}
             FROM sums
         )
         SELECT variant, n_players, agent, faction, seat_games, games, times_used, uses_per_game,

@@ -108,13 +108,16 @@ def _cluster_columns(prefix: str) -> tuple[str, ...]:
     return (f"{prefix}_clusters", f"{prefix}_n_sq", f"{prefix}_w_sq", f"{prefix}_nw")
 
 
-def _clustered_rate(wins: str, n: str, prefix: str, name: str, table: str = "") -> str:
-    """A rate over clustered seat-games with its effective n and 95% Wilson interval at that n.
+def clustered_rate(wins: str, n: str, prefix: str, name: str, table: str = "") -> str:
+    """SQL: a rate over clustered seat-games (``name`` = wins / n) with its effective n
+    and 95% Wilson interval at that n (the rate itself when fixed: ``clustered_low``).
 
-    ``prefix`` names the cluster sums (``_cluster_sums``), read from ``table.`` when given."""
-    source = f"{table}." if table else ""
-    effective = (f"clustered_n({n}, {wins}, {source}{prefix}_n_sq, {source}{prefix}_w_sq, {source}{prefix}_nw, "
-                 f"{source}{prefix}_clusters)")
+    ``prefix`` names the cluster sums ``<prefix>_n_sq``, ``_w_sq``, ``_nw`` and
+    ``_clusters`` (``_cluster_sums``; plain ``n_sq``... for an empty prefix), read
+    from ``table.`` when given."""
+    sums = f"{table}." if table else ""
+    sums += f"{prefix}_" if prefix else ""
+    effective = f"clustered_n({n}, {wins}, {sums}n_sq, {sums}w_sq, {sums}nw, {sums}clusters)"
     return (f"{wins}::DOUBLE / nullif({n}, 0) AS {name}, {effective} AS {name}_effective_n, "
             f"clustered_low({name}, {name}_effective_n, {n}) AS {name}_low, "
             f"clustered_high({name}, {name}_effective_n, {n}) AS {name}_high")
@@ -505,7 +508,7 @@ ORDER BY {ORDER}
 
 AGENT_STATS = f"""
 SELECT experiment, variant, n_players, agent, seat_games, games, wins, draws,
-       {_clustered_rate('wins', 'seat_games', 'win', 'win_rate')}
+       {clustered_rate('wins', 'seat_games', 'win', 'win_rate')}
 FROM agent_counts
 ORDER BY {ORDER}, agent
 """
@@ -515,7 +518,7 @@ ORDER BY {ORDER}, agent
 FACTION_STATS = f"""
 WITH rated AS (
     SELECT experiment, variant, n_players, faction, seat_games, games, wins,
-           {_clustered_rate('wins', 'seat_games', 'win', 'win_rate')},
+           {clustered_rate('wins', 'seat_games', 'win', 'win_rate')},
            sum(wins) OVER w / sum(seat_games) OVER w AS expected
     FROM faction_counts
     WINDOW w AS (PARTITION BY experiment, variant, n_players)
@@ -545,7 +548,7 @@ ORDER BY {ORDER}
 
 MATCHUPS = f"""
 SELECT experiment, variant, n_players, faction, opponent, seat_games, wins,
-       {_clustered_rate('wins', 'seat_games', 'win', 'win_rate')},
+       {clustered_rate('wins', 'seat_games', 'win', 'win_rate')},
        1.0::DOUBLE / n_players AS fair_share
 FROM matchup_counts
 ORDER BY {ORDER}, faction, opponent
@@ -706,7 +709,7 @@ WITH base AS (
 )
 SELECT b.experiment, b.variant, b.n_players, b.agent,{' b.' + extra_key + ',' if extra_key else ''} b.card,
        b.games_in_hand, b.wins_in_hand,
-       {_clustered_rate('b.wins_in_hand', 'b.games_in_hand', 'gih', 'gih_win_rate', 'b')},
+       {clustered_rate('b.wins_in_hand', 'b.games_in_hand', 'gih', 'gih_win_rate', 'b')},
        b.seat_games - b.games_in_hand AS games_not_seen,
        b.seat_wins - b.wins_in_hand AS wins_not_seen,
        (b.seat_wins - b.wins_in_hand)::DOUBLE / nullif(b.seat_games - b.games_in_hand, 0) AS gns_win_rate,
@@ -714,11 +717,11 @@ SELECT b.experiment, b.variant, b.n_players, b.agent,{' b.' + extra_key + ',' if
        b.games_opening, b.wins_opening::DOUBLE / nullif(b.games_opening, 0) AS oh_win_rate,
        b.games_drawn_later, b.wins_drawn_later::DOUBLE / nullif(b.games_drawn_later, 0) AS gd_win_rate,
        b.games_played, b.wins_played,
-       {_clustered_rate('b.wins_played', 'b.games_played', 'played', 'played_win_rate', 'b')},
+       {clustered_rate('b.wins_played', 'b.games_played', 'played', 'played_win_rate', 'b')},
        b.games_played_in_hand,
-       {_clustered_rate('b.games_played_in_hand', 'b.games_in_hand', 'play', 'play_rate', 'b')},
+       {clustered_rate('b.games_played_in_hand', 'b.games_in_hand', 'play', 'play_rate', 'b')},
        b.games_playable, b.games_played_when_playable,
-       {_clustered_rate('b.games_played_when_playable', 'b.games_playable', 'playable', 'playable_play_rate', 'b')},
+       {clustered_rate('b.games_played_when_playable', 'b.games_playable', 'playable', 'playable_play_rate', 'b')},
        b.times_drawn, b.times_played, b.times_playable,
        b.sum_turn_played::DOUBLE / nullif(b.n_turn_played, 0) AS mean_turn_played,
        s.m AS card_mean,
@@ -745,7 +748,7 @@ ORDER BY {ORDER}, agent,{' ' + extra_key + ',' if extra_key else ''} shrunk_win_
 
 CARD_TURN_STATS = f"""
 SELECT experiment, variant, n_players, agent, card, first_played_turn, games_played, wins_played,
-       {_clustered_rate('wins_played', 'games_played', 'played', 'played_win_rate')}
+       {clustered_rate('wins_played', 'games_played', 'played', 'played_win_rate')}
 FROM card_turn_counts
 ORDER BY {ORDER}, agent, card, first_played_turn
 """
