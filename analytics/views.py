@@ -961,7 +961,15 @@ def _proportion_family(family: str, source: str, key: str, n: str, rate: str, ef
     LEFT JOIN ({_paired_counts(key, paired)}) AS pc
          ON pc.experiment = v.experiment AND pc.variant = v.variant AND pc.n_players = v.n_players
          AND pc.key = v.{key}::VARCHAR
-    WHERE v.variant <> 'baseline'{competitive}"""
+    WHERE v.variant <> 'baseline'{competitive} AND NOT {_both_fixed(rate)}"""
+
+
+def _both_fixed(rate: str) -> str:
+    """SQL: whether ``rate`` is fixed in both the variant (``v``) and the baseline (``b``):
+    intervals of no width (``clustered_low``), such as one agent in every seat winning
+    1/N in both. Their difference is not a test (nothing in it is sampled), so it gets
+    no row, and no place in its family's Benjamini-Hochberg count."""
+    return (f"coalesce(v.{rate}_low = v.{rate}_high AND b.{rate}_low = b.{rate}_high, FALSE)")
 
 
 CARD_DELTA_RATES = {"gih_win_rate": ("gih", "games_in_hand"), "played_win_rate": ("played", "games_played"),
