@@ -320,9 +320,7 @@ def _band_flag(row: Row) -> str:
 def _agent_table(report: Report) -> TextTable:
     notes = ["95% Wilson interval at the effective sample size of the games (an agent at several seats of a "
              "game: those seat-games are linked); effective n: that size.",
-             f"{fmt.FIXED}: every game gave the agent the same share of its seats' wins (an agent in every "
-             "seat wins 1/N without draws; one at k seats that always beats the others, 1/k), so the games "
-             "show no spread to make an interval of."]
+             f"{fmt.FIXED}: {fmt.FIXED_WIN_RATE}"]
     if report.cooperative:
         notes.append("cooperative: every hero shares the party's outcome, so the unit is the game.")
     return TextTable(

@@ -42,6 +42,11 @@ FIXED = "fixed"
 every seat of every game wins 1/N), so that the games show no spread to make an
 interval of (``analytics.stats.is_fixed_rate``); any other interval has a width."""
 
+FIXED_WIN_RATE = ("every game gave the agent the same share of its seats' wins (an agent in every seat wins 1/N "
+                  "without draws; one at k seats that always beats the others, 1/k), so the games show no spread "
+                  "to make an interval of.")
+"""What a fixed win rate means, for the report's note and the dashboard's caption."""
+
 
 def interval(low: Any, high: Any) -> str:
     """A rate's interval: ``[50.1%, 54.4%]``; ``fixed`` when it has no width."""

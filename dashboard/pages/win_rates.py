@@ -11,6 +11,7 @@ import polars as pl
 import streamlit as st
 
 from analytics.powers import NEVER_USED
+from analytics.text_tables import FIXED_WIN_RATE
 from analytics.views import FACTION_BAND
 from dashboard.charts import bar_chart, heatmap, interval_chart
 from dashboard.common import (
@@ -68,9 +69,7 @@ st.altair_chart(interval_chart(
     sample="games"), width="stretch")
 table(agents.drop("variant_label"), key="agents_table")
 if (agents["win_rate_low"] == agents["win_rate_high"]).any():
-    st.caption("An interval of no width, effective n blank: a fixed rate. Every game gave the agent the same "
-               "share of its seats' wins (an agent in every seat wins 1/N without draws; one at k seats that "
-               "always beats the others, 1/k), so the games show no spread to make an interval of.")
+    st.caption(f"An interval of no width, effective n blank: a fixed rate; {FIXED_WIN_RATE}")
 if not lineup.every_seat:
     st.caption("Every agent of the lineup: this table is the split by agent itself. The seat, faction and matchup "
                f"tables are {agent}'s seats only.")

@@ -194,7 +194,7 @@ def test_the_win_rates_page_shows_the_analytics_win_rates_of_every_game(
     assert [None if is_fixed else effective for is_fixed, effective in zip(
         fixed, agents["win_rate_effective_n"].to_list(), strict=True)] == tables[1]["win_rate_effective_n"].to_list()
     captions = " ".join(str(caption.value) for caption in at.caption)
-    assert ("a fixed rate. Every game gave the agent the same share" in captions) == any(fixed)
+    assert ("a fixed rate; every game gave the agent the same share" in captions) == any(fixed)
     seat_chart = next(spec for spec in titles if "Win rate by seat" in spec and f"{n} players" in spec)
     # The 1/N line (a dashed rule) and the target band (a shaded rectangle) behind the intervals.
     assert '"strokeDash": [5, 4]' in seat_chart and '"type": "rect"' in seat_chart
