@@ -537,7 +537,8 @@ def _card_tables(report: Report, card_rows: int | None) -> list[TextTable]:
                                                    ("never", row["never_played"])) if on)
             cells.append([
                 str(row["card"]), fmt.count(row["games_in_hand"]), fmt.percent(row["gih_win_rate"]),
-                fmt.compact_interval(row["gih_win_rate_low"], row["gih_win_rate_high"]),
+                fmt.compact_interval(row["gih_win_rate_low"], row["gih_win_rate_high"])
+                if row["games_in_hand"] else "-",  # no seat-game in hand: no rate, so no interval
                 fmt.points(row["iwd"]), fmt.percent(row["play_rate"]),
                 *([fmt.percent(row["playable_play_rate"])] if playable else []), fmt.percent(row["shrunk_win_rate"]),
                 fmt.number(row["z_score"], 2), flags])

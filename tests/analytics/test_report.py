@@ -139,6 +139,25 @@ def test_an_agent_in_every_seat_of_every_game_shows_its_rate_as_fixed_without_an
     assert "agent" not in families and "faction" in families
 
 
+def test_a_card_never_in_hand_shows_no_gih_interval_in_the_card_table(tmp_path: Path) -> None:
+    # Party Wanted's heroes start with their equipment out of the deck: such a card gets a
+    # row (it is playable) with no seat-game in hand, so no in-hand win rate to bound.
+    raw = tomllib.loads((EXPERIMENTS / "party_wanted_baseline.toml").read_text())
+    raw.update(name="party_equipment", games=12, shard_size=12, player_counts=[1], variants={})
+    folder = write_experiment(parse_spec(raw, "party_wanted_baseline.toml (cut down)"), tmp_path)
+    party = build_report(folder)
+    never_in_hand = party.card_stats.filter(pl.col("games_in_hand") == 0)["card"].to_list()
+    held = party.card_stats.filter(pl.col("games_in_hand") > 0)["card"].to_list()
+    assert never_in_hand and held
+    # The card table's rows: a name, then its seat-games in hand.
+    lines = {cells[0]: cells for cells in map(str.split, render_report(party, "text", sections=["cards"]).splitlines())
+             if len(cells) > 3 and cells[1].replace(",", "").isdigit()}
+    for card in never_in_hand:
+        assert lines[card][1:4] == ["0", "-", "-"], lines[card]
+    for card in held:
+        assert "-" in lines[card][3] and lines[card][3] != "-", lines[card]  # "low-high"
+
+
 def test_the_text_report_has_one_card_table_per_variant_and_agent_best_shrunk_first(report: Report) -> None:
     lines = render_report(report, "text").splitlines()
     for variant in ("baseline", "four_rounds"):
