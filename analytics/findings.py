@@ -2,7 +2,8 @@
 
 Each finding is one line a designer can act on, with its interval and its
 sample: a seat, faction or card surely outside its target band, a variant
-change that survives the Benjamini–Hochberg correction, an outlier card,
+change that survives the Benjamini–Hochberg correction and is large enough
+to matter (``DELTA_POINTS``, ``DELTA_SHARE``), an outlier card,
 cards an agent never plays, faction powers it never uses, a cooperative win rate too high to say anything
 (then the runs' wipes and levels instead), games stopped by the turn cap.
 "Surely outside" means the whole 95% interval is outside the band, so a
@@ -28,6 +29,13 @@ TURN_CAP_SHARE = 0.05
 """Share of games stopped by the turn cap from which it is a finding."""
 PER_KIND = 8
 """Findings of one kind listed before "... and N more"."""
+DELTA_POINTS = 0.01
+"""A variant's change of a rate smaller than this (one point) is no finding, however
+significant: with 200,000 games a change of 0.05 points has q < 0.05 and matters to
+nobody (``make demo``'s no_twelves). The deltas section lists every change."""
+DELTA_SHARE = 0.02
+"""The same for a mean (turns, decisions per game): a change smaller than this share of
+the baseline's mean is no finding."""
 
 KINDS = {"seat": "seats", "faction": "factions", "card": "cards", "never_played": "cards", "never_used": "powers",
          "delta": "deltas", "runs": "runs", "turn_cap": "games"}
@@ -169,8 +177,12 @@ def delta_subject(row: Mapping[str, Any]) -> str:
 
 
 def delta_findings(deltas: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
-    """Significant variant changes (q < 0.05): win rates first, largest first within a family."""
-    rows = _rows(deltas, pl.col("significant"))
+    """Significant variant changes (q < 0.05) of at least ``DELTA_POINTS`` (a rate) or
+    ``DELTA_SHARE`` of the baseline (a mean): win rates first, largest first within a family."""
+    size = pl.col("delta").abs()
+    large = (pl.when(pl.col("test") == "welch").then(size >= DELTA_SHARE * pl.col("baseline_value").abs())
+             .otherwise(size >= DELTA_POINTS))
+    rows = _rows(deltas, pl.col("significant") & large)
     rows.sort(key=lambda row: (FAMILY_ORDER.get(row["family"], 9), row["test"] == "welch",
                                -abs(row["delta"] or 0.0)))
     found = []
@@ -243,7 +255,8 @@ def findings_lines(found: list[Finding]) -> list[str]:
     if not found:
         return [f"Nothing outside its band: no seat, faction or card surely outside it (95% interval), no outlier "
                 f"card (|z| >= {OUTLIER_Z:g} and {100 * OUTLIER_POINTS:g} points from its agent's mean), no "
-                "significant variant change (q < 0.05)."]
+                f"significant variant change (q < 0.05) of {100 * DELTA_POINTS:g} point or more "
+                f"({100 * DELTA_SHARE:g}% of a mean)."]
     lines: list[str] = []
     by_kind: dict[str, list[Finding]] = {}
     for finding in found:

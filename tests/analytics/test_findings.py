@@ -100,6 +100,18 @@ def test_significant_variant_changes_come_win_rates_first_with_q_and_the_swept_v
                              "(-5.0 points [-6.0, -4.0]), q = 0.0010 (z; n = 5,000)")
 
 
+def test_a_significant_change_too_small_to_matter_is_no_finding() -> None:
+    # 200,000 games make half a point significant; a designer acts on a point or more
+    # (2% of a mean): the deltas section still lists every change.
+    turns = {**_delta("game", "game", "turns", -0.09, True, test="welch"), "baseline_value": 5.0}
+    longer = {**_delta("game", "game", "decisions", 1.5, True, test="welch"), "baseline_value": 48.0}
+    deltas = pl.DataFrame([_delta("agent", "heuristic", "win_rate", -0.005, True),
+                           _delta("agent", "random", "win_rate", 0.01, True), turns, longer])
+    found = delta_findings(deltas, LABELS)
+    assert [(f.subject, f.value) for f in found] == [("agent random win rate", 0.01),
+                                                     ("decisions per game", 1.5)]
+
+
 def test_a_cooperative_variant_won_almost_always_reports_wipes_and_levels_instead() -> None:
     runs = pl.DataFrame([
         {"variant": "party_mode", "n_players": 4, "games": 10000, "win_rate": 0.97, "win_rate_low": 0.966,
