@@ -292,7 +292,7 @@ def _dictionary_strings(dataset: Any, keys: list[str], filesystem: Any) -> Any:
 
 
 def _connect(files: dict[str, list[ResultsPath]], *, metrics: bool, cached_counts: ResultsPath | None,
-             paired: bool | None, datasets: bool = False) -> duckdb.DuckDBPyConnection:
+             paired: bool | None, datasets: bool = False, write_cache: bool = True) -> duckdb.DuckDBPyConnection:
     # Imported here: analytics.views imports nothing from the catalog, but
     # keeping the catalog importable on its own keeps the layers clear.
     from analytics.views import register_metric_views
@@ -307,7 +307,7 @@ def _connect(files: dict[str, list[ResultsPath]], *, metrics: bool, cached_count
             if cached_counts is not None:
                 from analytics.partials import register_cached_counts
 
-                register_cached_counts(con, cached_counts)
+                register_cached_counts(con, cached_counts, write_cache)
             register_metric_views(con, counts=cached_counts is None, paired=paired,
                                   materialize=cached_counts is not None)
     except BaseException:
@@ -317,7 +317,8 @@ def _connect(files: dict[str, list[ResultsPath]], *, metrics: bool, cached_count
 
 
 def open_catalog(experiment_dir: ResultsPath | str, *, metrics: bool = True, cached: bool = False,
-                 paired: bool | None = None, datasets: bool = False) -> duckdb.DuckDBPyConnection:
+                 paired: bool | None = None, datasets: bool = False,
+                 write_cache: bool = True) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection with the views ``games``, ``players``, ``cards``.
 
     Each view reads the table's Parquet files of the finished shards (see the
@@ -327,14 +328,17 @@ def open_catalog(experiment_dir: ResultsPath | str, *, metrics: bool = True, cac
     too, and with ``metrics`` (the default) the metric views of
     ``analytics.views`` (``seat_stats``, ``card_stats``, ``variant_deltas``...);
     With ``cached``, the count views are tables summed from per-shard counts
-    cached beside the results (``analytics.partials``): what the report uses.
+    cached beside the results (``analytics.partials``): what the report, the
+    dashboard and ``cardlab sql`` use; without ``write_cache`` no cache is written
+    (shards without their task's counts are counted in memory).
     ``paired`` is passed to ``register_metric_views``; ``datasets`` to
     ``create_base_views``. Raises ``NoResultsError`` if the experiment has no
     finished shards, ``DamagedResultsError`` if one does not match the manifest.
     """
     experiment_dir = results_path(experiment_dir)
     con = _connect(experiment_files([experiment_dir]), metrics=metrics,
-                   cached_counts=experiment_dir if cached else None, paired=paired, datasets=datasets)
+                   cached_counts=experiment_dir if cached else None, paired=paired, datasets=datasets,
+                   write_cache=write_cache)
     from analytics.tuning import register_tuning_tables
 
     register_tuning_tables(con, experiment_dir)  # a tuning run's trials tables (cardlab tune); else nothing

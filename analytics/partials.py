@@ -113,13 +113,14 @@ def _can_make(folder: ResultsPath) -> bool:
     return True
 
 
-def shard_counts(experiment_dir: ResultsPath | str) -> dict[str, list[Any]]:
+def shard_counts(experiment_dir: ResultsPath | str, write_cache: bool = True) -> dict[str, list[Any]]:
     """For each count view, one entry per finished shard: a Parquet path (written by the
-    shard's task, or cached here), or an Arrow table when the cache cannot be written."""
+    shard's task, or cached here), or an Arrow table when the cache cannot (or, without
+    ``write_cache``, may not) be written."""
     experiment_dir = results_path(experiment_dir)
     manifest = read_manifest(experiment_dir)
     cache = experiment_dir / CACHE_FOLDER / CACHE_VERSION
-    writable: bool | None = None  # known once a shard needs counting here
+    writable: bool | None = None if write_cache else False  # known once a shard needs counting here
     out: dict[str, list[Any]] = {name: [] for name in COUNT_VIEWS}
     for shard_id, entry in manifest.items():
         written = _written_counts(experiment_dir, shard_id, entry)
@@ -168,22 +169,25 @@ def _read_objects(paths: list[ObjectPath]) -> list[Any]:
     return [ds.dataset([path.key for path in paths], filesystem=paths[0].filesystem, format="parquet").to_table()]
 
 
-def register_cached_counts(con: duckdb.DuckDBPyConnection, experiment_dir: ResultsPath) -> None:
+def register_cached_counts(con: duckdb.DuckDBPyConnection, experiment_dir: ResultsPath,
+                           write_cache: bool = True) -> None:
     """Create the count views' tables on ``con`` as the sums of the shards' (cached) counts.
 
     A cached count file that DuckDB cannot read (truncated, garbled) makes
     the whole cache be dropped and computed again from the (verified) shards,
-    once; should that fail too, the error is one line.
+    once; should that fail too, the error is one line. Without ``write_cache``
+    nothing is written or dropped: the shards without their task's counts are
+    counted in memory (the dashboard's confined SQL connection writes nothing).
     """
     try:
-        _sum_cached_counts(con, shard_counts(experiment_dir))
+        _sum_cached_counts(con, shard_counts(experiment_dir, write_cache))
         return
     except (duckdb.Error, OSError):
         cache = experiment_dir / CACHE_FOLDER / CACHE_VERSION
-        if cache.is_dir():
+        if write_cache and cache.is_dir():
             remove_tree(cache)
     try:
-        _sum_cached_counts(con, shard_counts(experiment_dir))
+        _sum_cached_counts(con, shard_counts(experiment_dir, write_cache=False))
     except (duckdb.Error, OSError) as error:
         raise NoResultsError(f"{experiment_dir / CACHE_FOLDER}: the report cache cannot be rebuilt "
                              f"({str(error).splitlines()[0]}); delete that folder and try again") from None
