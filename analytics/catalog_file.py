@@ -4,7 +4,10 @@
 holding no data: only the views ``games``, ``players`` and ``cards`` over the
 absolute paths of the finished shards' Parquet files, the statistics macros
 (``wilson_low``, ``erfc``, ``chi2_sf``, ``prop_z``...) and every metric view
-of ``analytics.views``. So::
+of ``analytics.views``. The count views the metric views read are the sums of
+the count files the shard tasks wrote (``workers.counts``), as the report reads
+them, so a metric view reads kilobytes instead of every row; results from before
+shard tasks counted get count views over the rows. So::
 
     cardlab catalog --all                 # writes results/catalog.duckdb
     duckdb results/catalog.duckdb -c "SELECT * FROM seat_balance"
@@ -29,8 +32,9 @@ from analytics.catalog import (
     list_experiments,
     read_manifest,
 )
+from analytics.partials import count_files_sql, summed_counts_sql, task_counts
 from analytics.stats import register_sql_macros
-from analytics.views import register_metric_views
+from analytics.views import COUNT_VIEWS, register_metric_views
 from workers.location import ResultsPath
 
 CATALOG_FILE = "catalog.duckdb"
@@ -75,7 +79,11 @@ def write_catalog_file(path: ResultsPath, experiment_dirs: list[ResultsPath]) ->
         con.execute("USE catalog")
         register_sql_macros(con)
         create_base_views(con, files)
-        register_metric_views(con, defer_binding=False)
+        count_files = _task_count_files(experiment_dirs)
+        if count_files is not None:
+            for view, paths in count_files.items():
+                con.execute(f"CREATE VIEW {view} AS {summed_counts_sql(view, [count_files_sql(paths)])}")
+        register_metric_views(con, counts=count_files is None, defer_binding=False)
         con.execute("CHECKPOINT catalog")
     finally:
         con.close()
@@ -83,6 +91,21 @@ def write_catalog_file(path: ResultsPath, experiment_dirs: list[ResultsPath]) ->
     # DuckDB may leave a write-ahead log beside the temporary name.
     Path(f"{temporary}.wal").unlink(missing_ok=True)
     return path
+
+
+def _task_count_files(experiment_dirs: list[ResultsPath]) -> dict[str, list[Path]] | None:
+    """Per count view, the count files every finished shard's task wrote; None if one
+    shard has none (results from before shard tasks counted): then the count views
+    are computed from the rows."""
+    files: dict[str, list[Path]] = {view: [] for view in COUNT_VIEWS}
+    for folder in experiment_dirs:
+        for shard_id, entry in read_manifest(folder).items():
+            written = task_counts(folder, shard_id, entry)
+            if written is None:
+                return None
+            for view, path in written.items():
+                files[view].append(_require_local(path))
+    return files
 
 
 def write_results_catalog(results_root: ResultsPath, path: Path | None = None) -> Path:

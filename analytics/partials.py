@@ -92,8 +92,8 @@ def _compute_shard(files: dict[str, ResultsPath], target: ResultsPath | None) ->
         con.close()
 
 
-def _written_counts(experiment_dir: ResultsPath, shard_id: str,
-                    entry: Mapping[str, Any]) -> dict[str, ResultsPath] | None:
+def task_counts(experiment_dir: ResultsPath, shard_id: str,
+                entry: Mapping[str, Any]) -> dict[str, ResultsPath] | None:
     """The count files a shard's task wrote, by view; None when its manifest entry
     records none, or none in this cardlab's format."""
     counts = entry.get("counts")
@@ -123,7 +123,7 @@ def shard_counts(experiment_dir: ResultsPath | str, write_cache: bool = True) ->
     writable: bool | None = None if write_cache else False  # known once a shard needs counting here
     out: dict[str, list[Any]] = {name: [] for name in COUNT_VIEWS}
     for shard_id, entry in manifest.items():
-        written = _written_counts(experiment_dir, shard_id, entry)
+        written = task_counts(experiment_dir, shard_id, entry)
         if written is not None:
             for name in COUNT_VIEWS:
                 out[name].append(written[name])
@@ -194,21 +194,33 @@ def register_cached_counts(con: duckdb.DuckDBPyConnection, experiment_dir: Resul
 
 
 def _sum_cached_counts(con: duckdb.DuckDBPyConnection, entries: dict[str, list[Any]]) -> None:
-    for name, (keys, additive) in COUNT_VIEWS.items():
+    for name in COUNT_VIEWS:
         paths = [entry for entry in entries[name] if isinstance(entry, Path)]
         objects = [entry for entry in entries[name] if isinstance(entry, ObjectPath)]
         tables = [entry for entry in entries[name] if not isinstance(entry, Path | ObjectPath)]
         tables.extend(_read_objects(objects))
         sources = []
         if paths:
-            sources.append("SELECT * FROM read_parquet([" + ", ".join(_sql_string(str(p)) for p in paths) + "])")
+            sources.append(count_files_sql(paths))
         for index, table in enumerate(tables):
             view = f"_{name}_{index}"
             con.register(view, table)
             sources.append(f"SELECT * FROM {view}")
-        key_list = ", ".join(keys)
-        sums = ", ".join(f"sum({column})::BIGINT AS {column}" for column in additive)
-        con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT {key_list}, {sums} "
-                    f"FROM ({' UNION ALL BY NAME '.join(sources)}) GROUP BY {key_list} ORDER BY {key_list}")
+        con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS {summed_counts_sql(name, sources)}")
         for index in range(len(tables)):
             con.unregister(f"_{name}_{index}")
+
+
+def count_files_sql(paths: list[Path]) -> str:
+    """SQL: the rows of the count files at ``paths``."""
+    return "SELECT * FROM read_parquet([" + ", ".join(_sql_string(str(path)) for path in paths) + "])"
+
+
+def summed_counts_sql(view: str, sources: list[str]) -> str:
+    """SQL: the count view ``view`` as the sums, per key, of the rows of ``sources``
+    (``SELECT`` statements of per-shard counts): shards hold disjoint games."""
+    keys, additive = COUNT_VIEWS[view]
+    key_list = ", ".join(keys)
+    sums = ", ".join(f"sum({column})::BIGINT AS {column}" for column in additive)
+    return (f"SELECT {key_list}, {sums} FROM ({' UNION ALL BY NAME '.join(sources)}) "
+            f"GROUP BY {key_list} ORDER BY {key_list}")

@@ -4,6 +4,7 @@ against independent computations."""
 
 from __future__ import annotations
 
+import json
 import math
 import shutil
 from collections.abc import Iterator
@@ -41,7 +42,14 @@ from analytics.views import CARD_RATES, METRIC_VIEWS, card_stats_sql
 from simcore.registry import get_game
 from tests.analytics.test_metrics import write_handmade
 from workers.schemas import schemas
-from workers.storage import SPEC_FILE, manifest_path, table_path, write_json_atomically, write_parquet_atomically
+from workers.storage import (
+    MANIFEST_FOLDER,
+    SPEC_FILE,
+    manifest_path,
+    table_path,
+    write_json_atomically,
+    write_parquet_atomically,
+)
 
 if TYPE_CHECKING:
     from tests.conftest import SmallExperiment
@@ -420,6 +428,35 @@ def test_the_catalog_file_opens_without_cardlab_and_holds_the_metric_views(
             assert_frame_equal(bare.sql(f"SELECT * FROM {view}").pl(), frame)
     finally:
         bare.close()
+
+
+def test_the_catalog_files_count_views_sum_the_shards_counts_or_read_the_rows_of_older_results(
+        small_experiment: SmallExperiment, tmp_path: Path) -> None:
+    # Summing the shard tasks' counts: card_stats of make demo's 600,000 games in 0.2 s from
+    # the file, where counting every card row took 24 s.
+    older = tmp_path / "older"
+    shutil.copytree(small_experiment.folder, older)
+    for marker in (older / MANIFEST_FOLDER).glob("*.json"):
+        entry = json.loads(marker.read_text())
+        del entry["counts"]  # written before shard tasks counted their rows
+        marker.write_text(json.dumps(entry))
+    con = open_catalog(small_experiment.folder)
+    try:
+        expected = {view: metric(con, view) for view in ("agent_stats", "card_stats", "variant_deltas")}
+    finally:
+        con.close()
+    for folder, from_counts in ((small_experiment.folder, True), (older, False)):
+        path = write_catalog_file(tmp_path / f"{folder.name}.duckdb", [folder])
+        bare = duckdb.connect(str(path), read_only=True)
+        try:
+            ((definition,),) = bare.execute("SELECT sql FROM duckdb_views() WHERE view_name = 'card_counts'").fetchall()
+            assert ("read_parquet" in definition and "/counts/card_counts/" in definition) == from_counts
+            assert ("FROM cards" in definition) != from_counts
+            for view, frame in expected.items():
+                shown = bare.sql(f"SELECT * FROM {view}").pl()
+                assert_frame_equal(shown.sort(pl.all()), frame.sort(pl.all()), check_exact=False, rel_tol=1e-9)
+        finally:
+            bare.close()
 
 
 def test_the_results_catalog_holds_every_experiment(small_experiment: SmallExperiment, tmp_path: Path) -> None:
