@@ -524,24 +524,29 @@ def column_config(frame: pl.DataFrame, *, percent: Sequence[str] = (), plain: Se
     return config
 
 
-def without_fixed_samples(frame: pl.DataFrame) -> pl.DataFrame:
-    """``frame`` with the effective n of every fixed rate blank: its interval has no
-    width (``analytics.stats.is_fixed_rate``), and its effective n is a cap
-    (100 times the seat-games), not a sample size to read."""
+def readable_intervals(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with what its intervals cannot say left blank: the interval of a rate
+    without a sample (no seat-game in hand: the SQL's (0, 1)), and the effective n of
+    a fixed rate, whose interval has no width (``analytics.stats.is_fixed_rate``) and
+    whose effective n is a cap (100 times the seat-games), not a sample size to read."""
     blanked = []
     for column in frame.columns:
         rate = column.removesuffix("_effective_n")
         if rate != column and f"{rate}_low" in frame.columns and f"{rate}_high" in frame.columns:
             blanked.append(pl.when(pl.col(f"{rate}_low") == pl.col(f"{rate}_high")).then(None)
                            .otherwise(pl.col(column)).alias(column))
+        rate = column.removesuffix("_low")
+        if rate != column and rate in frame.columns and f"{rate}_high" in frame.columns:
+            blanked += [pl.when(pl.col(rate).is_null()).then(None).otherwise(pl.col(bound)).alias(bound)
+                        for bound in (column, f"{rate}_high")]
     return frame.with_columns(blanked) if blanked else frame
 
 
 def table(frame: pl.DataFrame, *, percent: Sequence[str] = (), plain: Sequence[str] = (),
           names: dict[str, str] | None = None, drop: Sequence[str] = ("experiment",), **options: Any) -> Any:
     """``st.dataframe`` of ``frame`` without ``drop`` columns, every column with a human name
-    (``column_config``) and no effective n for a fixed rate
-    (``without_fixed_samples``); ``options`` go to ``st.dataframe``."""
-    shown = without_fixed_samples(frame.drop([name for name in drop if name in frame.columns]))
+    (``column_config``), blank where an interval says nothing (``readable_intervals``);
+    ``options`` go to ``st.dataframe``."""
+    shown = readable_intervals(frame.drop([name for name in drop if name in frame.columns]))
     return st.dataframe(shown, hide_index=True, column_config=column_config(shown, percent=percent, plain=plain,
                                                                             names=names), **options)
