@@ -187,7 +187,7 @@ def register_cached_counts(con: duckdb.DuckDBPyConnection, experiment_dir: Resul
         if write_cache and cache.is_dir():
             remove_tree(cache)
     try:
-        _sum_cached_counts(con, shard_counts(experiment_dir, write_cache=False))
+        _sum_cached_counts(con, shard_counts(experiment_dir, write_cache))
     except (duckdb.Error, OSError) as error:
         raise NoResultsError(f"{experiment_dir / CACHE_FOLDER}: the report cache cannot be rebuilt "
                              f"({str(error).splitlines()[0]}); delete that folder and try again") from None
