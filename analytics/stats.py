@@ -594,11 +594,12 @@ STATS_SQL = [
         f"<= t * (1 - t) * n::DOUBLE THEN {CLUSTER_CAP!r} * n::DOUBLE "
         "ELSE t * (1 - t) * n::DOUBLE * n::DOUBLE / (w_sq::DOUBLE - 2 * t * nw::DOUBLE + t * t * n_sq::DOUBLE) END"
     ) + " END",
+    f"CREATE OR REPLACE MACRO is_fixed_rate(effective, n) AS n > 0 AND effective >= {CLUSTER_CAP!r} * n",
     # clustered_interval from a rate p over n seat-games and its clustered_n: the Wilson
     # bounds at that size, or p itself for a fixed rate (at the cap).
-    f"CREATE OR REPLACE MACRO clustered_low(p, effective, n) AS CASE WHEN n > 0 AND effective >= {CLUSTER_CAP!r} * n "
+    "CREATE OR REPLACE MACRO clustered_low(p, effective, n) AS CASE WHEN is_fixed_rate(effective, n) "
     "THEN p ELSE wilson_low(coalesce(p, 0) * effective, effective) END",
-    f"CREATE OR REPLACE MACRO clustered_high(p, effective, n) AS CASE WHEN n > 0 AND effective >= {CLUSTER_CAP!r} * n "
+    "CREATE OR REPLACE MACRO clustered_high(p, effective, n) AS CASE WHEN is_fixed_rate(effective, n) "
     "THEN p ELSE wilson_high(coalesce(p, 0) * effective, effective) END",
 ]
 
@@ -613,8 +614,9 @@ def register_sql_macros(con: duckdb.DuckDBPyConnection) -> None:
     minus a), ``mcnemar_stat(a, b)`` and ``mcnemar_p(a, b)`` (with the
     continuity correction), ``welch_z(ma, va, na, mb, vb, nb)``,
     ``clustered_n(n, w, n_sq, w_sq, nw, clusters)`` (``clustered_effective_n``),
-    ``clustered_low(p, effective, n)`` and ``clustered_high(p, effective, n)``
-    (``clustered_interval`` from the rate and its ``clustered_n``): the SQL twins
+    ``is_fixed_rate(effective, n)``, ``clustered_low(p, effective, n)`` and
+    ``clustered_high(p, effective, n)`` (``clustered_interval`` from the rate and
+    its ``clustered_n``): the SQL twins
     of the Python functions of the same names.
     """
     con.execute(WILSON_LOW_SQL)

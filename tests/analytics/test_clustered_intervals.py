@@ -128,6 +128,9 @@ def test_the_sql_interval_macros_give_the_python_clustered_interval_a_fixed_rate
         assert (low, high) == pytest.approx(expected, abs=1e-12), (n, w)
     assert con.execute("SELECT clustered_low(0.25, 40000.0, 400) = 0.25, clustered_high(0.25, 40000.0, 400) = 0.25"
                        ).fetchall()[0] == (True, True)
+    cases_fixed = [(40000.0, 400), (39999.0, 400), (300.0, 200), (0.0, 0)]
+    assert [con.execute(f"SELECT is_fixed_rate({e}, {n})").fetchall()[0][0] for e, n in cases_fixed] == [
+        is_fixed_rate(e, n) for e, n in cases_fixed] == [True, False, False, False]
 
 
 def test_play_rate_when_playable_counts_seat_games_with_the_card_playable() -> None:
