@@ -524,10 +524,12 @@ def _card_tables(report: Report, card_rows: int | None) -> list[TextTable]:
             shown = [*rows[:card_rows], None, *rows[-card_rows:]]
             what = f"top and bottom {card_rows} of {len(rows)} cards"
         # One block of 100 columns for card names up to 20 characters with every flag (Divvy's and
-        # Ring of Chaos's; a longer name splits the table): the interval as "low-high" in %; the
-        # GNS rate (GIH - IWD) and the mean turn played are left to JSON, CSV and the dashboard.
-        headers = ["card", "in hand", "GIH", "GIH 95%", "IWD", "played",
-                   *(["playable"] if playable else []), "shrunk", "z", "flags"]
+        # Ring of Chaos's): the interval as "low-high" in %; the GNS rate (GIH - IWD) and the mean
+        # turn played are left to JSON, CSV and the dashboard. The flags stand beside the name and
+        # are repeated with it in every block when longer names (Party Wanted's) split the table,
+        # so a flag is never 150 rows away from its card.
+        headers = ["card", "flags", "in hand", "GIH", "GIH 95%", "IWD", "played",
+                   *(["playable"] if playable else []), "shrunk", "z"]
         cells = []
         for row in shown:
             if row is None:
@@ -536,17 +538,17 @@ def _card_tables(report: Report, card_rows: int | None) -> list[TextTable]:
             flags = " ".join(flag for flag, on in (("!", row["outlier"]), ("OUT", row["surely_outside"]),
                                                    ("never", row["never_played"])) if on)
             cells.append([
-                str(row["card"]), fmt.count(row["games_in_hand"]), fmt.percent(row["gih_win_rate"]),
+                str(row["card"]), flags, fmt.count(row["games_in_hand"]), fmt.percent(row["gih_win_rate"]),
                 fmt.compact_interval(row["gih_win_rate_low"], row["gih_win_rate_high"])
                 if row["games_in_hand"] else "-",  # no seat-game in hand: no rate, so no interval
                 fmt.points(row["iwd"]), fmt.percent(row["play_rate"]),
                 *([fmt.percent(row["playable_play_rate"])] if playable else []), fmt.percent(row["shrunk_win_rate"]),
-                fmt.number(row["z_score"], 2), flags])
+                fmt.number(row["z_score"], 2)])
         first = rows[0]
         tables.append(TextTable(
             title=f"Cards: {_label(report, first['variant'])}, {first['n_players']} {_players(report)}, held by "
                   f"{first['agent']} ({what}, by shrunk GIH win rate)",
-            headers=headers, right=[False, *([True] * (len(headers) - 2)), False], rows=cells, keys=1,
+            headers=headers, right=[False, False, *([True] * (len(headers) - 2))], rows=cells, keys=2,
             notes=["in hand: seat-games with the card drawn or in the opening hand; GIH/GNS: win rate in hand / not "
                    "seen; GIH 95%: its interval in % (clustered by game); IWD = GIH - GNS (points); played: the "
                    "play rate, of the seat-games in hand"

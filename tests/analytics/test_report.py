@@ -54,6 +54,26 @@ def _percent(value: float) -> str:
     return f"{100 * value:.1f}%"
 
 
+def _card_rows(text: str) -> dict[str, tuple[str, list[str]]]:
+    """Each card's row in the first text card table that lists it: card -> (its flags, the other cells).
+
+    The flags column is left-aligned text that may be empty, so it is cut at the header's
+    offsets (the flags from their header to the right-aligned "in hand" header, wider than
+    any count here); the numeric cells after it are split on spaces.
+    """
+    rows: dict[str, tuple[str, list[str]]] = {}
+    offsets: tuple[int, int] | None = None
+    for line in text.splitlines():
+        if line.startswith("  card ") and "in hand" in line:  # a first block's header
+            offsets = line.index("flags"), line.index("in hand")
+        elif line.startswith("  (columns ") or not line.strip():
+            offsets = None  # a later block repeats the names: read the first only
+        elif offsets is not None and line.split()[0] != "...":
+            flags_at, numbers_at = offsets
+            rows.setdefault(line.split()[0], (line[flags_at:numbers_at].strip(), line[numbers_at:].split()))
+    return rows
+
+
 def test_the_report_holds_the_spec_facts_and_the_metric_views(report: Report, views: dict[str, pl.DataFrame]) -> None:
     assert (report.experiment, report.game, report.games_played, report.games_planned) == (
         "divvy_small", "divvy", 600, 600)
@@ -139,23 +159,49 @@ def test_an_agent_in_every_seat_of_every_game_shows_its_rate_as_fixed_without_an
     assert "agent" not in families and "faction" in families
 
 
-def test_a_card_never_in_hand_shows_no_gih_interval_in_the_card_table(tmp_path: Path) -> None:
-    # Party Wanted's heroes start with their equipment out of the deck: such a card gets a
-    # row (it is playable) with no seat-game in hand, so no in-hand win rate to bound.
+@pytest.fixture(scope="module")
+def party(tmp_path_factory: pytest.TempPathFactory) -> Report:
+    """A report of 12 one-hero Party Wanted games: long card names, cards never in hand."""
     raw = tomllib.loads((EXPERIMENTS / "party_wanted_baseline.toml").read_text())
     raw.update(name="party_equipment", games=12, shard_size=12, player_counts=[1], variants={})
-    folder = write_experiment(parse_spec(raw, "party_wanted_baseline.toml (cut down)"), tmp_path)
-    party = build_report(folder)
+    folder = write_experiment(parse_spec(raw, "party_wanted_baseline.toml (cut down)"),
+                              tmp_path_factory.mktemp("party"))
+    return build_report(folder)
+
+
+def test_a_card_never_in_hand_shows_no_gih_interval_in_the_card_table(party: Report) -> None:
+    # Party Wanted's heroes start with their equipment out of the deck: such a card gets a
+    # row (it is playable) with no seat-game in hand, so no in-hand win rate to bound.
     never_in_hand = party.card_stats.filter(pl.col("games_in_hand") == 0)["card"].to_list()
     held = party.card_stats.filter(pl.col("games_in_hand") > 0)["card"].to_list()
     assert never_in_hand and held
-    # The card table's rows: a name, then its seat-games in hand.
-    lines = {cells[0]: cells for cells in map(str.split, render_report(party, "text", sections=["cards"]).splitlines())
-             if len(cells) > 3 and cells[1].replace(",", "").isdigit()}
+    # The card table's rows: a name, its flags, then its seat-games in hand, GIH, GIH 95%.
+    rows = _card_rows(render_report(party, "text", sections=["cards"]))
     for card in never_in_hand:
-        assert lines[card][1:4] == ["0", "-", "-"], lines[card]
+        assert rows[card][1][:3] == ["0", "-", "-"], rows[card]
     for card in held:
-        assert "-" in lines[card][3] and lines[card][3] != "-", lines[card]  # "low-high"
+        assert "-" in rows[card][1][2] and rows[card][1][2] != "-", rows[card]  # "low-high"
+
+
+def test_a_card_table_split_by_long_names_shows_each_cards_flags_in_every_block(party: Report) -> None:
+    text = render_report(party, "text", sections=["cards"])
+    assert "(columns 2 of 2)" in text  # names up to 27 characters do not fit one block of 100
+    blocks = [[line for line in block.split("\n  card ", 1)[1].split("\n\n")[0].splitlines() if line.strip()]
+              for block in text.split("(columns ")[1:]]
+    assert len(blocks) == 2
+    for block in blocks:
+        header = "  card " + block[0]
+        assert header.split()[:2] == ["card", "flags"] and max(map(len, block)) <= 100
+    # The flags sit at the same offset in both blocks, next to the name they belong to.
+    flags_at = ("  card " + blocks[0][0]).index("flags")
+    first, second = ({line.split()[0]: line[flags_at:flags_at + 11].strip() for line in block[1:]}
+                     for block in blocks)
+    assert first == second
+    stats = party.card_stats
+    expected = {row["card"]: " ".join(flag for flag, on in (("!", row["outlier"]), ("OUT", row["surely_outside"]),
+                                                            ("never", row["never_played"])) if on)
+                for row in stats.iter_rows(named=True)}
+    assert first == expected and any(first.values())
 
 
 def test_the_text_report_has_one_card_table_per_variant_and_agent_best_shrunk_first(report: Report) -> None:
@@ -163,7 +209,7 @@ def test_the_text_report_has_one_card_table_per_variant_and_agent_best_shrunk_fi
     for variant in ("baseline", "four_rounds"):
         for agent in ("heuristic", "random"):
             start = lines.index(f"Cards: {variant}, 2 players, held by {agent} (all 48 cards, by shrunk GIH win rate)")
-            header = next(index for index in range(start, start + 20) if lines[index].split()[:2] == ["card", "in"])
+            header = next(index for index in range(start, start + 20) if lines[index].split()[:2] == ["card", "flags"])
             table = [line.split()[0] for line in lines[header + 1: header + 49]]
             cards = report.card_stats.filter((pl.col("variant") == variant) & (pl.col("agent") == agent))
             assert table == cards["card"].to_list()
@@ -248,15 +294,17 @@ def test_building_a_report_without_finished_shards_is_a_clear_error(tmp_path: Pa
 def test_the_divvy_card_table_is_one_block_with_every_label_and_the_gns_is_left_to_json(report: Report) -> None:
     text = render_report(report, "text", sections=["cards"])
     assert "(columns" not in text  # not split into blocks of columns
-    headers = ["card", "in hand", "GIH", "GIH 95%", "IWD", "played", "playable", "shrunk", "z", "flags"]
+    headers = ["card", "flags", "in hand", "GIH", "GIH 95%", "IWD", "played", "playable", "shrunk", "z"]
     header_lines = [line.split("  ") for line in text.splitlines() if line.startswith("  card ")]
     assert len(header_lines) == 4  # two variants, two agents
     for line in header_lines:
         assert [cell.strip() for cell in line if cell.strip()] == headers
     assert max(len(line) for line in text.splitlines()) <= 100
     row = report.card_stats.row(0, named=True)
-    cells = next(line.split() for line in text.splitlines() if line.split()[:1] == [row["card"]])
+    flags, cells = _card_rows(text)[row["card"]]
     low, high = row["gih_win_rate_low"], row["gih_win_rate_high"]
-    assert cells[:4] == [row["card"], str(row["games_in_hand"]), _percent(row["gih_win_rate"]),
-                         f"{100 * low:.1f}-{100 * high:.1f}"]
+    assert cells[:3] == [str(row["games_in_hand"]), _percent(row["gih_win_rate"]), f"{100 * low:.1f}-{100 * high:.1f}"]
+    expected_flags = [flag for flag, on in (("!", row["outlier"]), ("OUT", row["surely_outside"]),
+                                            ("never", row["never_played"])) if on]
+    assert flags.split() == expected_flags
     assert "GNS (= GIH - IWD)" in text and "gns_win_rate" in render_report(report, "json", sections=["cards"])
