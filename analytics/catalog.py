@@ -203,6 +203,11 @@ def _sql_string(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
+def sql_identifier(name: str) -> str:
+    """``name`` as a quoted SQL identifier (a column or view name with any characters)."""
+    return '"' + name.replace('"', '""') + '"'
+
+
 def experiment_files(experiment_dirs: list[ResultsPath]) -> dict[str, list[ResultsPath]]:
     """The finished-shard files of every table, over several experiments.
 

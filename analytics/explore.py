@@ -17,7 +17,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from analytics.catalog import AnalyticsError, list_experiments, read_manifest, read_spec
+from analytics.catalog import AnalyticsError, list_experiments, read_manifest, read_spec, sql_identifier
 from analytics.stats import z_for_confidence
 from analytics.views import FACTION_BAND, clustered_rate
 from workers.location import ResultsPath, tree_size
@@ -32,10 +32,6 @@ EXPERIMENT_COLUMNS: dict[str, Any] = {
     "games_done": pl.Int64, "games_planned": pl.Int64, "progress": pl.Float64, "variants": pl.Int64,
     "player_counts": pl.String, "shards_done": pl.Int64, "size_bytes": pl.Int64, "description": pl.String,
 }
-
-
-def _identifier(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
 
 
 def _folder_size(folder: ResultsPath) -> int:
@@ -148,7 +144,7 @@ def win_rate_by_game_column(con: duckdb.DuckDBPyConnection, key: str, column: st
         raise AnalyticsError(f"games: no column {column!r}")
     return con.sql(f"""
         WITH per_game AS (
-            SELECT p.variant, p.n_players, p.game_index, g.{_identifier(column)}::VARCHAR AS value,
+            SELECT p.variant, p.n_players, p.game_index, g.{sql_identifier(column)}::VARCHAR AS value,
                    p.{key}::VARCHAR AS key, count(*) AS n, count(*) FILTER (WHERE p.won) AS w
             FROM players AS p JOIN games AS g USING (experiment, variant, n_players, game_index)
             WHERE p.{key} IS NOT NULL AND ($agent IS NULL OR p.agent = $agent)
@@ -197,12 +193,12 @@ def sweep_response(con: duckdb.DuckDBPyConnection, parameter: str, by: str | Non
         if name is not None and name not in columns:
             raise AnalyticsError(f"games: no sweep column {name!r}")
     z = z_for_confidence(0.95)
-    by_sql = f"g.{_identifier(by)}::VARCHAR" if by else "NULL::VARCHAR"
+    by_sql = f"g.{sql_identifier(by)}::VARCHAR" if by else "NULL::VARCHAR"
     return con.sql(f"""
         WITH seat0 AS (
             SELECT experiment, variant, n_players, game_index, won FROM players WHERE seat = 0
         )
-        SELECT g.n_players, g.{_identifier(parameter)} AS value, {by_sql} AS series, count(*) AS games,
+        SELECT g.n_players, g.{sql_identifier(parameter)} AS value, {by_sql} AS series, count(*) AS games,
                count(*) FILTER (WHERE s.won) / count(*) AS first_seat_win_rate,
                wilson_low(count(*) FILTER (WHERE s.won), count(*)) AS first_seat_win_rate_low,
                wilson_high(count(*) FILTER (WHERE s.won), count(*)) AS first_seat_win_rate_high,
@@ -218,7 +214,7 @@ def sweep_response(con: duckdb.DuckDBPyConnection, parameter: str, by: str | Non
                mean_decisions + {z!r} * coalesce(stddev_samp(g.decisions), 0) / sqrt(count(*))
                    AS mean_decisions_high
         FROM games AS g JOIN seat0 AS s USING (experiment, variant, n_players, game_index)
-        WHERE g.{_identifier(parameter)} IS NOT NULL AND g.variant <> 'baseline'
+        WHERE g.{sql_identifier(parameter)} IS NOT NULL AND g.variant <> 'baseline'
         GROUP BY ALL
         ORDER BY n_players, value, series
     """).pl()
@@ -236,10 +232,10 @@ def sweep_agent_response(con: duckdb.DuckDBPyConnection, parameter: str) -> pl.D
         raise AnalyticsError(f"games: no sweep column {parameter!r}")
     return con.sql(f"""
         WITH per_game AS (
-            SELECT p.n_players, g.{_identifier(parameter)} AS value, p.agent, p.game_index, p.variant,
+            SELECT p.n_players, g.{sql_identifier(parameter)} AS value, p.agent, p.game_index, p.variant,
                    count(*) AS n, count(*) FILTER (WHERE p.won) AS w
             FROM players AS p JOIN games AS g USING (experiment, variant, n_players, game_index)
-            WHERE g.{_identifier(parameter)} IS NOT NULL AND g.variant <> 'baseline'
+            WHERE g.{sql_identifier(parameter)} IS NOT NULL AND g.variant <> 'baseline'
             GROUP BY ALL
         ), sums AS (
             SELECT n_players, value, agent AS series, count(*) AS games, sum(n)::BIGINT AS seat_games,

@@ -20,7 +20,7 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from analytics.catalog import AnalyticsError
+from analytics.catalog import AnalyticsError, sql_identifier
 
 _VARIANT_ORDER = "(variant <> 'baseline'), variant"
 
@@ -76,10 +76,6 @@ def end_reasons(con: duckdb.DuckDBPyConnection) -> list[str]:
     return [row[0] for row in con.execute("SELECT DISTINCT end_reason FROM game_counts ORDER BY 1").fetchall()]
 
 
-def _identifier(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
 def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
@@ -99,7 +95,7 @@ def game_length(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     shares = "".join(
         f",\n (SELECT coalesce(sum(c.games), 0) FROM game_counts AS c WHERE c.experiment = s.experiment "
         f"AND c.variant = s.variant AND c.n_players = s.n_players AND c.end_reason = {_literal(reason)}) "
-        f"/ s.games AS {_identifier('end_' + reason)}"
+        f"/ s.games AS {sql_identifier('end_' + reason)}"
         for reason in end_reasons(con))
     # From game_stats (itself from the game_counts histogram; see analytics.views).
     return _frame(con, f"""
@@ -290,9 +286,9 @@ def target_widths(con: duckdb.DuckDBPyConnection, targets: list[dict[str, object
             raise AnalyticsError(f"targets[{index}].max_width: expected a number in (0, 1], got {max_width!r}")
         if not isinstance(where, dict) or any(key not in columns for key in where):
             raise AnalyticsError(f"targets[{index}].where: expected a table of {view} columns and values")
-        condition = " AND ".join(f"{_identifier(key)} = ?" for key in where) or "TRUE"
+        condition = " AND ".join(f"{sql_identifier(key)} = ?" for key in where) or "TRUE"
         count, widest = con.execute(
-            f"SELECT count(*), max({_identifier(rate + '_high')} - {_identifier(rate + '_low')}) "
+            f"SELECT count(*), max({sql_identifier(rate + '_high')} - {sql_identifier(rate + '_low')}) "
             f"FROM {view} WHERE {condition}", list(where.values())).fetchall()[0]
         rows.append({"target": index, "view": view, "rate": rate, "max_width": float(max_width), "rows": int(count),
                      "widest": widest, "met": bool(count) and widest is not None and widest <= max_width})

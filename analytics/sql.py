@@ -7,7 +7,8 @@ and ``wilson_high``. Output formats:
 - ``table``: an aligned text table with a header and a ``(N rows)`` footer;
   at most ``max_rows`` rows (1000 by default) are shown, and a note says how
   many more there are. Floats are rounded to 6 decimals for display only.
-- ``csv``: every row, with a header line (Polars' CSV writer).
+- ``csv``: every row, with a header line (Polars' CSV writer); a list or struct
+  value (``games.winners``) is written as DuckDB's text of it, ``[0, 2]``.
 - ``json``: JSON lines, one JSON object per row (``{"column": value, ...}``),
   every row; nothing for an empty result. Easy to stream into ``jq`` or to
   read back with ``polars.read_ndjson``.
@@ -35,7 +36,7 @@ from typing import Any, TextIO
 import duckdb
 import polars as pl
 
-from analytics.catalog import AnalyticsError, open_catalog, open_results_catalog
+from analytics.catalog import AnalyticsError, open_catalog, open_results_catalog, sql_identifier
 from analytics.views import METRIC_VIEWS
 from workers.location import ResultsPath
 
@@ -138,12 +139,28 @@ def execute(con: duckdb.DuckDBPyConnection, query: str, fmt: str = "table",
         relation = con.sql(query)
         if relation is None:
             return ""
+        if fmt == "csv":
+            relation = _nested_as_text(relation)
         frame = relation.pl()
     except duckdb.Error as error:
         raise _refused_or_failed(error) from None
     if fmt == "csv":
         return frame.write_csv()
     return _ndjson(frame)
+
+
+NESTED_TYPES = frozenset({"list", "array", "struct", "map", "union"})
+"""DuckDB's type ids of values that hold other values, which CSV has no cell for."""
+
+
+def _nested_as_text(relation: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
+    """``relation`` with each list, struct or map column as DuckDB's text of it (``[0, 2]``)."""
+    columns = [sql_identifier(name) for name in relation.columns]
+    if not any(kind.id in NESTED_TYPES for kind in relation.dtypes):
+        return relation
+    return relation.project(", ".join(
+        f"CAST({column} AS VARCHAR) AS {column}" if kind.id in NESTED_TYPES else column
+        for column, kind in zip(columns, relation.dtypes, strict=True)))
 
 
 def _ndjson(frame: pl.DataFrame) -> str:

@@ -51,6 +51,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from analytics.catalog import sql_identifier
 from analytics.stats import WILSON_HIGH_SQL, WILSON_LOW_SQL, Z95, z_for_confidence
 from experiments.spec import BASELINE
 from experiments.tuning import CONFIRM_SUFFIX, Target, TuningSpec, TuningSpecError
@@ -95,7 +96,7 @@ def _probe_connection(spec: TuningSpec) -> duckdb.DuckDBPyConnection:
 
 def view_columns(con: duckdb.DuckDBPyConnection, view: str) -> list[str]:
     """The columns of a view (or table) on ``con``."""
-    return [row[0] for row in con.execute(f"DESCRIBE {_identifier(view)}").fetchall()]
+    return [row[0] for row in con.execute(f"DESCRIBE {sql_identifier(view)}").fetchall()]
 
 
 def interval_source(columns: Sequence[str], column: str) -> tuple[str, str, str] | None:
@@ -137,7 +138,7 @@ def check_targets(spec: TuningSpec) -> None:
             counts = [target.where["n_players"]] if "n_players" in target.where else list(spec.base.player_counts)
             try:
                 con.execute(f"SELECT count(*) FROM {target.view} WHERE "
-                            + " AND ".join(["TRUE", *(f"{_identifier(name)} = {_literal(value)}"
+                            + " AND ".join(["TRUE", *(f"{sql_identifier(name)} = {_literal(value)}"
                                                       for name, value in target.where.items())])).fetchone()
             except duckdb.Error as error:
                 message = str(error).splitlines()[0]
@@ -242,10 +243,6 @@ def use_confidence(con: duckdb.DuckDBPyConnection, confidence: float) -> float:
     return z
 
 
-def _identifier(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
 def _literal(value: Any) -> str:
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
@@ -263,18 +260,18 @@ def target_rows(con: duckdb.DuckDBPyConnection, target: Target, variants: Sequen
     source = interval_source(columns, target.column)
     if source is None:
         raise TuningSpecError(f"{target.metric}: no interval")
-    column = _identifier(target.column)
+    column = sql_identifier(target.column)
     if source[0] == "bounds":
-        bounds = f"{_identifier(source[1])} AS low, {_identifier(source[2])} AS high"
+        bounds = f"{sql_identifier(source[1])} AS low, {sql_identifier(source[2])} AS high"
     else:
-        half = f"{z!r} * {_identifier(source[1])} / sqrt({_identifier(source[2])})"
+        half = f"{z!r} * {sql_identifier(source[1])} / sqrt({sql_identifier(source[2])})"
         bounds = f"{column} - {half} AS low, {column} + {half} AS high"
     keys = [key for key in ROW_KEYS if key in columns]
-    around = f", {_identifier(target.around)} AS around" if target.around else ""
+    around = f", {sql_identifier(target.around)} AS around" if target.around else ""
     filters = [f"variant IN ({', '.join(_literal(variant) for variant in variants)})", f"{column} IS NOT NULL",
-               *(f"{_identifier(name)} = {_literal(value)}" for name, value in target.where.items())]
-    query = (f"SELECT variant, n_players, {', '.join(_identifier(key) for key in keys) + ',' if keys else ''} "
-             f"{column} AS value, {bounds}{around} FROM {_identifier(target.view)} "
+               *(f"{sql_identifier(name)} = {_literal(value)}" for name, value in target.where.items())]
+    query = (f"SELECT variant, n_players, {', '.join(sql_identifier(key) for key in keys) + ',' if keys else ''} "
+             f"{column} AS value, {bounds}{around} FROM {sql_identifier(target.view)} "
              f"WHERE {' AND '.join(filters)} ORDER BY ALL")
     rows = []
     for record in con.sql(query).pl().to_dicts():

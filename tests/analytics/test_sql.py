@@ -53,6 +53,20 @@ def test_a_query_prints_as_csv(small_experiment: SmallExperiment) -> None:
     assert frame["turns"][1] == 4.0
 
 
+@pytest.mark.parametrize("read_only", [False, True])
+def test_lists_and_structs_print_as_their_text_in_csv(small_experiment: SmallExperiment, read_only: bool) -> None:
+    query = ("SELECT game_index, winners, {'seat': 1} AS \"a struct\" FROM games "
+             "WHERE variant = 'baseline' ORDER BY game_index LIMIT 5")
+    frame = pl.read_csv(io.StringIO(run_sql(small_experiment.folder, query, "csv", read_only=read_only)))
+    expected = pl.read_ndjson(io.StringIO(run_sql(small_experiment.folder, query, "json", read_only=read_only)))
+    assert frame.columns == ["game_index", "winners", "a struct"]
+    assert frame["winners"].to_list() == [str(winners).replace(" ", "").replace(",", ", ")
+                                          for winners in expected["winners"].to_list()]
+    assert set(frame["a struct"].to_list()) == {"{'seat': 1}"}
+    empty = run_sql(small_experiment.folder, "SELECT winners FROM games WHERE false", "csv", read_only=read_only)
+    assert empty.splitlines() == ["winners"]
+
+
 def test_a_query_prints_as_json_lines(small_experiment: SmallExperiment) -> None:
     text = run_sql(small_experiment.folder, GAMES_PER_VARIANT + " ", "json")
     rows = [json.loads(line) for line in text.splitlines()]
