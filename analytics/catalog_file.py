@@ -60,36 +60,47 @@ def write_catalog_file(path: ResultsPath, experiment_dirs: list[ResultsPath]) ->
 
     Raises ``NoResultsError`` if ``experiment_dirs`` is empty or one of them
     has no finished shards, and ``AnalyticsError`` for results in an object
-    store (see ``_require_local``).
+    store (see ``_require_local``) or a ``path`` that cannot be written (a
+    folder, a missing folder, no permission): one line, and no file left behind.
     """
     for folder in experiment_dirs:
         _require_local(folder)
     path = _require_local(path)
     if not experiment_dirs:
         raise NoResultsError(f"{path}: no experiment with finished shards to catalog")
+    if path.is_dir():
+        raise AnalyticsError(f"{path}: is a folder; expected the catalog file to write, such as {path / CATALOG_FILE}")
+    if not path.parent.is_dir():
+        raise AnalyticsError(f"{path}: the folder {path.parent} does not exist")
     files = experiment_files(experiment_dirs)
-    path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.unlink(missing_ok=True)
-    con = duckdb.connect(":memory:")
     try:
-        # The oldest storage format that holds everything, so that older
-        # duckdb command-line clients (1.x) open the file too.
-        con.execute(f"ATTACH {_sql_string(str(temporary))} AS catalog (STORAGE_VERSION {_sql_string(STORAGE_VERSION)})")
-        con.execute("USE catalog")
-        register_sql_macros(con)
-        create_base_views(con, files)
-        count_files = _task_count_files(experiment_dirs)
-        if count_files is not None:
-            for view, paths in count_files.items():
-                con.execute(f"CREATE VIEW {view} AS {summed_counts_sql(view, [count_files_sql(paths)])}")
-        register_metric_views(con, counts=count_files is None, defer_binding=False)
-        con.execute("CHECKPOINT catalog")
+        temporary.unlink(missing_ok=True)
+        con = duckdb.connect(":memory:")
+        try:
+            # The oldest storage format that holds everything, so that older
+            # duckdb command-line clients (1.x) open the file too.
+            con.execute(f"ATTACH {_sql_string(str(temporary))} AS catalog "
+                        f"(STORAGE_VERSION {_sql_string(STORAGE_VERSION)})")
+            con.execute("USE catalog")
+            register_sql_macros(con)
+            create_base_views(con, files)
+            count_files = _task_count_files(experiment_dirs)
+            if count_files is not None:
+                for view, paths in count_files.items():
+                    con.execute(f"CREATE VIEW {view} AS {summed_counts_sql(view, [count_files_sql(paths)])}")
+            register_metric_views(con, counts=count_files is None, defer_binding=False)
+            con.execute("CHECKPOINT catalog")
+        finally:
+            con.close()
+        os.replace(temporary, path)
+    except (OSError, duckdb.IOException) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error).splitlines()[0]
+        raise AnalyticsError(f"{path}: cannot write the catalog file ({reason})") from None
     finally:
-        con.close()
-    os.replace(temporary, path)
-    # DuckDB may leave a write-ahead log beside the temporary name.
-    Path(f"{temporary}.wal").unlink(missing_ok=True)
+        # Whatever happened: no temporary file, and no write-ahead log DuckDB may leave beside it.
+        temporary.unlink(missing_ok=True)
+        Path(f"{temporary}.wal").unlink(missing_ok=True)
     return path
 
 

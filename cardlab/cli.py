@@ -121,6 +121,15 @@ def _results_location(text: str) -> ResultsPath:
         raise UsageError(f"--results: {error}") from None
 
 
+def _results_flag(arguments: argparse.Namespace) -> str:
+    """`` --results R`` for a follow-up command this one prints, unless ``R`` is where every
+    command looks by default (``$CARDLAB_RESULTS`` or ``./results``)."""
+    default = os.environ.get("CARDLAB_RESULTS") or "results"
+    same = str(arguments.results) == str(results_path(default)) or (
+        isinstance(arguments.results, Path) and arguments.results.absolute() == Path(default).absolute())
+    return "" if same else f" --results {arguments.results}"
+
+
 def _is_user_error(error: Exception) -> bool:
     from analytics.catalog import AnalyticsError
     from workers.runner import RunError
@@ -320,13 +329,15 @@ def command_run(arguments: argparse.Namespace) -> int:
     options = RunOptions(
         results_root=arguments.results, workers=arguments.workers, address=arguments.address,
         resume=arguments.resume, overwrite=arguments.overwrite, plain_status=arguments.no_progress,
-        started=cardlab.STARTED,
+        started=cardlab.STARTED, games=arguments.games,
     )
     summary = run_experiment(spec, options, on_start=announce)
     # Nothing is left to do after the summary: each shard task wrote the report's counts of its rows.
     for line in summary.lines():
         print(line)
-    print(f"next: cardlab report {spec.name}   |   cardlab sql {spec.name} \"SELECT count(*) FROM games\"")
+    where = _results_flag(arguments)
+    print(f"next: cardlab report {spec.name}{where}   |   "
+          f"cardlab sql {spec.name}{where} \"SELECT count(*) FROM games\"")
     return 0
 
 
@@ -353,7 +364,8 @@ def command_tune(arguments: argparse.Namespace) -> int:
         except OSError as error:
             raise UsageError(f"--export {arguments.export}: cannot write ({error.strerror})") from None
         print(f"exported: {arguments.export} (cardlab run {arguments.export})")
-    print(f"next: cardlab report {spec.name} --sections tuning   |   cardlab report {spec.confirm_name}")
+    where = _results_flag(arguments)
+    print(f"next: cardlab report {spec.name} --sections tuning{where}   |   cardlab report {spec.confirm_name}{where}")
     return 0
 
 

@@ -332,18 +332,21 @@ def verify_experiment(folder: ResultsPath, manifest: Mapping[str, Mapping[str, A
 
 
 def repair_command(folder: ResultsPath) -> str:
-    """The ``cardlab run ... --resume`` that repairs ``folder``: with the spec file its run recorded
-    in ``run.json`` (``SPEC`` when unknown) and ``--results`` unless the results are in ``./results``."""
-    spec = "SPEC"
+    """The ``cardlab run ... --resume`` that repairs ``folder``: with the spec file and the
+    ``--games N`` its run recorded in ``run.json`` (``SPEC`` when unknown), and ``--results``
+    unless the results are in ``./results``."""
+    spec, games = "SPEC", None
     try:
-        recorded = json.loads((folder / RUN_FILE).read_bytes()).get("spec")
-        if isinstance(recorded, str) and recorded:
-            spec = recorded
+        run = json.loads((folder / RUN_FILE).read_bytes())
+        if isinstance(run.get("spec"), str) and run["spec"]:
+            spec = run["spec"]
+            games = run.get("games") if isinstance(run.get("games"), int) else None
     except (OSError, ValueError, AttributeError):
         pass
     results = folder.parent
     default = isinstance(results, Path) and results.absolute() == Path("results").absolute()
-    return f"cardlab run {spec} --resume" + ("" if default else f" --results {results}")
+    return (f"cardlab run {spec}" + ("" if games is None else f" --games {games}") + " --resume"
+            + ("" if default else f" --results {results}"))
 
 
 def damage_message(folder: ResultsPath, findings: list[Finding]) -> str:

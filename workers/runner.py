@@ -72,6 +72,10 @@ class RunOptions:
     started: float | None = None
     cluster_timeout: float = 15.0
     """Seconds a cluster at ``address`` has to answer before the run is refused."""
+    games: int | None = None
+    """``--games N`` when the spec was cut down by ``shrink_spec``: recorded in ``run.json``
+    so that the repair hint of a damaged folder repeats it (without it, the hint's command
+    would start the full-size run in another folder)."""
 
 
 @dataclass
@@ -293,7 +297,7 @@ def run_experiment(
     try:
         return _run_locked(spec, options, root, on_shard_done, on_start)
     except BaseException as error:
-        _record_early_end(spec, root, error, created)
+        _record_early_end(spec, root, error, created, options.games)
         raise
     finally:
         release_lock(root)
@@ -310,7 +314,7 @@ def _first_missing(root: ResultsPath) -> ResultsPath | None:
 
 
 def _record_early_end(spec: ExperimentSpec, root: ResultsPath, error: BaseException,
-                      created: ResultsPath | None) -> None:
+                      created: ResultsPath | None, games: int | None) -> None:
     """After a run ended by ``error``: remove what this run created (``created``: the
     outermost new folder) if it finished no shard, else say in ``run.json`` how it ended."""
     if created is not None and not finished_shards(root):
@@ -318,16 +322,19 @@ def _record_early_end(spec: ExperimentSpec, root: ResultsPath, error: BaseExcept
         return
     interrupted = isinstance(error, KeyboardInterrupt | SystemExit)
     reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-    _write_status(spec, root, "interrupted" if interrupted else f"failed: {reason}", "ended")
+    _write_status(spec, root, "interrupted" if interrupted else f"failed: {reason}", "ended", games)
 
 
-def _write_status(spec: ExperimentSpec, root: ResultsPath, status: str, moment: str) -> None:
+def _write_status(spec: ExperimentSpec, root: ResultsPath, status: str, moment: str, games: int | None) -> None:
     """``run.json``: the status, when (``moment`` is ``started``, ``finished`` or ``ended``),
-    the number of shards and the spec file (for the repair hint of ``workers.integrity``)."""
+    the number of shards, and the spec file and ``--games`` (for the repair hint of
+    ``workers.integrity``)."""
     source = Path(spec.source) if spec.source else None
     record: dict[str, Any] = {"status": status, moment: time.time(), "shards": len(spec.shards())}
     if source is not None and source.is_file():
         record["spec"] = str(source.resolve())
+        if games is not None:
+            record["games"] = games
     write_json_atomically(record, root / RUN_FILE)
 
 
@@ -398,7 +405,7 @@ def _run_locked(
         _replay_damaged_shards(root, lambda line: print(line, file=sys.stderr))
     done = finished_shards(root) if options.resume else {}
     todo = [shard for shard in shards if shard.id not in done]
-    _write_status(spec, root, "running", "started")
+    _write_status(spec, root, "running", "started", options.games)
     if on_start is not None:
         on_start(todo)
 
@@ -440,7 +447,8 @@ def _run_locked(
     finally:
         progress.close()
     finished = time.perf_counter()
-    _write_status(spec, root, "stopped early: every stop_when target met" if stopped_early else "finished", "finished")
+    _write_status(spec, root, "stopped early: every stop_when target met" if stopped_early else "finished", "finished",
+                  options.games)
     return RunSummary(
         experiment_dir=root,
         shards_total=len(shards),

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import duckdb
@@ -12,8 +14,6 @@ from analytics.stats import games_for_difference, games_for_interval
 from cardlab.cli import main
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from tests.conftest import SmallExperiment
 
 
@@ -60,6 +60,27 @@ def test_catalog_writes_a_file_the_duckdb_client_can_open(
         assert con.sql("SELECT count(*) FROM seat_balance").fetchall() == [(2,)]
     finally:
         con.close()
+
+
+@pytest.mark.parametrize(("output", "message"), [
+    (".", "{output}: is a folder; expected the catalog file to write, such as {output}/catalog.duckdb"),
+    ("missing/one.duckdb", "{output}: the folder {parent} does not exist"),
+    ("read_only/one.duckdb", "{output}: cannot write the catalog file ("),
+])
+def test_catalog_refuses_an_output_it_cannot_write_in_one_line_and_leaves_nothing(
+        small_experiment: SmallExperiment, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        output: str, message: str) -> None:
+    (tmp_path / "read_only").mkdir(mode=0o555)
+    target = tmp_path / output if output != "." else tmp_path
+    if output.startswith("read_only") and os.access(target.parent, os.W_OK):
+        target = Path("/proc") / "one.duckdb"  # root may write anywhere on disk, not in /proc
+    before = sorted(tmp_path.rglob("*"))
+    assert main(["catalog", str(small_experiment.folder), "--output", str(target)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith("cardlab: error: ") and captured.err.count("\n") == 1, captured.err
+    assert message.format(output=target, parent=target.parent) in captured.err
+    assert sorted(tmp_path.rglob("*")) == before  # no catalog, no temporary file, no folder made
+    assert not (tmp_path / "missing").exists() and captured.out == ""
 
 
 def test_report_sections_keep_only_the_asked_tables(

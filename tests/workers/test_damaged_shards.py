@@ -153,6 +153,26 @@ def test_resume_repairs_a_damaged_shard_a_lost_count_file_and_a_cut_marker_and_t
     assert _without_timings(after) == _without_timings(before)
 
 
+def test_the_repair_hint_of_a_cut_down_run_repeats_its_games_and_repairs_that_folder(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec_file = tmp_path / "cut.toml"
+    spec_file.write_text('name = "cut"\ngame = "divvy"\ngames = 3000\nseed = 5\nshard_size = 100\n')
+    results = tmp_path / "results"
+    assert main(["run", str(spec_file), "--games", "200", "--results", str(results), "--no-progress",
+                 "--workers", "1"]) == 0
+    capsys.readouterr()
+    folder = results / "cut-games-200"
+    flip_game_index_bytes(table_path(folder, "games", "baseline", "baseline-2p-0000000100"))  # type: ignore[arg-type]
+    line = _one_line_refusal(capsys, ["report", "cut-games-200"], results)
+    hint = f"cardlab run {spec_file.resolve()} --games 200 --resume --results {results}"
+    assert line.endswith(f"`{hint}` repairs it")
+    # The hint's command repairs this folder (without --games it would plan 3,000 games in `cut`).
+    assert main([*hint.split()[1:], "--no-progress", "--workers", "1"]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(folder)]) == 0
+    assert not (results / "cut").exists()
+
+
 def _without_timings(report_json: str) -> object:
     """The report with its wall-clock numbers (seconds per game, ms per decision) left out."""
     def strip(value: object) -> object:
