@@ -372,8 +372,11 @@ def command_tune(arguments: argparse.Namespace) -> int:
 def _dry_run(spec: Any, arguments: argparse.Namespace) -> int:
     """``cardlab run SPEC --dry-run``: the plan and its expected duration; nothing written."""
     from workers.estimate import estimate_run
-    from workers.runner import shards_to_play
+    from workers.runner import results_folder_problem, shards_to_play
 
+    problem = results_folder_problem(arguments.results, spec.name)
+    if problem is not None:
+        raise UsageError(problem)
     shards = shards_to_play(spec, arguments.results / spec.name, arguments.resume)
     address = arguments.address or os.environ.get("RAY_ADDRESS")
     workers = arguments.workers or (None if address else os.cpu_count() or 1)

@@ -133,6 +133,13 @@ def shards_to_play(spec: ExperimentSpec, root: ResultsPath, resume: bool) -> lis
     return [shard for shard in spec.shards() if shard.id not in done]
 
 
+def results_folder_problem(results_root: ResultsPath, name: str) -> str | None:
+    """Why a run could not write experiment ``name`` under ``results_root`` (a missing bucket,
+    a file in the way, no permission), or None; a ``--dry-run`` asks it too, so that it
+    never plans a run the real one refuses. Leaves nothing behind."""
+    return bucket_problem(results_root) or writable_folder_problem(results_root / name)
+
+
 def prepare_experiment_dir(spec: ExperimentSpec, options: RunOptions) -> ResultsPath:
     """Create (or check, for ``--resume``) the experiment folder and its spec file.
 
@@ -141,7 +148,7 @@ def prepare_experiment_dir(spec: ExperimentSpec, options: RunOptions) -> Results
     """
     results_root = results_path(options.results_root)
     root = results_root / spec.name
-    problem = bucket_problem(results_root) or writable_folder_problem(root)
+    problem = results_folder_problem(results_root, spec.name)
     if problem is not None:
         raise RunError(problem)
     spec_file = root / SPEC_FILE

@@ -164,3 +164,20 @@ def test_a_dry_run_prints_the_plan_and_the_expected_time_and_writes_nothing(tmp_
     # 20 shards of 10,000 games per variant on 2 workers, at the calibrated rates.
     assert seconds == pytest.approx(sum(200_000 / rate for rate in rates) / 2, rel=0.02, abs=1)
     assert not (tmp_path / "results").exists()
+
+
+def test_a_dry_run_refuses_results_the_real_run_cannot_write_in_the_same_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from cardlab.cli import main
+
+    in_the_way = tmp_path / "afile"
+    in_the_way.write_text("not a folder")
+    refusals = []
+    for mode in (["--dry-run"], ["--workers", "1", "--no-progress"]):
+        assert main(["run", str(BASELINE_SPEC), "--games", "20", "--results", str(in_the_way), *mode]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.count("\n") == 1, captured
+        refusals.append(captured.err)
+    assert refusals[0] == refusals[1] == (
+        f"cardlab: error: {in_the_way}: is a file; expected a results folder (or a path where one can be created)\n")
+    assert in_the_way.read_text() == "not a folder" and sorted(tmp_path.iterdir()) == [in_the_way]
