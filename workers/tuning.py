@@ -330,6 +330,13 @@ class _Run:
         return {"version": STATE_VERSION, "status": "searching", "batches": 0, "trials": [], "candidates": [],
                 "duplicates": {}, "targets": targets, "confirmed": [], "confirm_games": None, "answer": None}
 
+    def _finished(self) -> bool:
+        """True when the folder holds a search whose confirmation is done (state ``finished``)."""
+        try:
+            return bool(json.loads(self._state_path().read_text()).get("status") == "finished")
+        except (OSError, ValueError, AttributeError):
+            return False
+
     def _save(self, state: Mapping[str, Any]) -> None:
         write_json_atomically(state, self._state_path())
 
@@ -344,6 +351,9 @@ class _Run:
                 if folder.exists():
                     remove_tree(folder)
         elif self.root.exists() and not self.options.resume:
+            if self._finished():
+                raise TuningError(f"{self.root}: this search has finished; --resume prints its answer again "
+                                  "(and writes it with --export) without playing, --overwrite starts again")
             raise TuningError(f"{self.root}: results already exist; use --resume to finish them or --overwrite "
                               "to start again")
         spec_file = self.root / TUNING_FOLDER / TUNING_SPEC_FILE

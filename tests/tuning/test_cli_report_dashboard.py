@@ -16,7 +16,16 @@ import ray
 from streamlit.testing.v1 import AppTest
 
 from analytics.report import build_report, render_report
-from analytics.tuning import TRIALS, candidate_report, objective_history, read_state, read_table, tuning_tables
+from analytics.tuning import (
+    STATE_FILE,
+    TRIALS,
+    TUNING_FOLDER,
+    candidate_report,
+    objective_history,
+    read_state,
+    read_table,
+    tuning_tables,
+)
 from cardlab.cli import main
 from experiments.spec import load_spec
 from tests.conftest import SmallExperiment
@@ -116,9 +125,18 @@ def test_resume_of_a_finished_search_plays_nothing_and_exports_another_trial(
 
 
 def test_a_second_search_into_the_same_folder_needs_resume_or_overwrite(
-        tuned: Tuned, capsys: pytest.CaptureFixture[str]) -> None:
+        tuned: Tuned, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tune", str(tuned.spec_file), "--results", str(tuned.root)]) == 2
-    assert capsys.readouterr().err == (f"cardlab: error: {tuned.folder}: results already exist; use --resume to "
+    assert capsys.readouterr().err == (f"cardlab: error: {tuned.folder}: this search has finished; --resume prints "
+                                       "its answer again (and writes it with --export) without playing, --overwrite "
+                                       "starts again\n")
+    # A search that stopped before its answer: --resume finishes it.
+    stopped = tmp_path / "results" / tuned.folder.name
+    shutil.copytree(tuned.folder, stopped)
+    state_file = stopped / TUNING_FOLDER / STATE_FILE
+    state_file.write_text(json.dumps({**json.loads(state_file.read_text()), "status": "confirming"}))
+    assert main(["tune", str(tuned.spec_file), "--results", str(tmp_path / "results")]) == 2
+    assert capsys.readouterr().err == (f"cardlab: error: {stopped}: results already exist; use --resume to "
                                        "finish them or --overwrite to start again\n")
 
 
