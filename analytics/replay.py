@@ -42,7 +42,7 @@ EVENT_COLUMNS = {"step": pl.Int64, "moment": pl.Int64, "turn": pl.Int64, "type":
 class Snapshot:
     """The table right after one action (or after set-up)."""
 
-    turn: int  # the turn the action was taken in (``state.turns() + 1`` before it); 0 for set-up
+    turn: int  # the ``turn`` its decision event carries (the turn the action was taken in); 0: set-up
     seat: int  # the seat that acted; -1 for set-up
     action: str  # the decision line of the trace (``seat 0 (random): lead ...``); "" for set-up
     forced: bool  # the only legal action, applied without asking the agent
@@ -172,7 +172,8 @@ def replay_game(experiment_dir: ResultsPath, variant: str, n_players: int | None
 
 
 def turns_of(trace: ReplayTrace) -> list[int]:
-    """The turns a replay can show, in order: 0 (set-up) and every turn an action was taken in."""
+    """The turns a replay can show, in order: 0 (set-up, with the actions taken in it, such as Ring of
+    Chaos's party draft) and every turn an action was taken in."""
     return sorted({snapshot.turn for snapshot in trace.snapshots})
 
 

@@ -258,11 +258,11 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("game", nargs="?", help="game id (not needed with --experiment)")
     replay.add_argument("--seed", type=_integer(0, 2**64 - 1), help="the game's seed (the `seed` column of `games`)")
     replay.add_argument("--players", type=_integer(1, 1000), help="number of players (default: the game's minimum)")
-    replay.add_argument("--agents", default="random", help="comma-separated agents by seat (default: random)")
+    replay.add_argument("--agents", help="comma-separated agents by seat, repeated around the table (default: random)")
     replay.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
                         help="parameter override, e.g. rules.rounds=4 (repeatable)")
     replay.add_argument("--experiment", help="replay a game of this experiment (with --game-index)")
-    replay.add_argument("--variant", default=BASELINE, help="variant of --experiment (default: baseline)")
+    replay.add_argument("--variant", help="variant of --experiment (default: baseline)")
     replay.add_argument("--game-index", type=_integer(0, MAX_GAMES - 1), help="game_index within --experiment")
     replay.add_argument("--json", action="store_true", help="JSON lines instead of text")
     _results_option(replay)
@@ -664,8 +664,15 @@ def _parse_override(text: str) -> tuple[str, Any]:
 def command_replay(arguments: argparse.Namespace) -> int:
     """``cardlab replay GAME --seed N`` or ``--experiment NAME --game-index I``."""
     if arguments.experiment:
+        _refuse_ignored_replay_arguments(arguments)
         game_id, config_parameters, n_players, seed, lineup = _replay_from_experiment(arguments)
+        if arguments.game and get_game(arguments.game).info.id != game_id:
+            raise UsageError(f"replay: {arguments.experiment} is an experiment of {game_id}, not {arguments.game}; "
+                             "give its game or none with --experiment")
     else:
+        for option, value in (("--game-index", arguments.game_index), ("--variant", arguments.variant)):
+            if value is not None:
+                raise UsageError(f"{option}: only with --experiment")
         if not arguments.game or arguments.seed is None:
             raise UsageError("replay: give GAME and --seed N, or --experiment NAME --game-index I")
         game = get_game(arguments.game)
@@ -675,7 +682,10 @@ def command_replay(arguments: argparse.Namespace) -> int:
         if not game.info.min_players <= n_players <= game.info.max_players:
             raise UsageError(f"--players: {game.info.id} is played by {game.info.min_players} to "
                              f"{game.info.max_players} players, got {n_players}")
-        names = split_agent_list(arguments.agents)
+        names = split_agent_list(arguments.agents or "random")
+        if len(names) > n_players:
+            raise UsageError(f"--agents: {len(names)} agents for the {n_players} seat{'s' * (n_players != 1)} of "
+                             f"{game.info.id}; expected at most {n_players} (fewer repeat around the table)")
         agents = [parse_agent_spec(name) for name in names] or [parse_agent_spec("random")]
         lineup = [agents[seat % len(agents)] for seat in range(n_players)]
         game_id, seed = game.info.id, arguments.seed
@@ -692,6 +702,16 @@ def command_replay(arguments: argparse.Namespace) -> int:
     return 0
 
 
+def _refuse_ignored_replay_arguments(arguments: argparse.Namespace) -> None:
+    """``--seed``, ``--agents`` and ``--set`` are the experiment's with ``--experiment``: refuse them."""
+    if arguments.seed is not None:
+        raise UsageError("--seed: not with --experiment, whose --game-index picks the seed")
+    if arguments.agents is not None:
+        raise UsageError("--agents: not with --experiment, which plays its own agents")
+    if arguments.set:
+        raise UsageError("--set: not with --experiment, which plays its variant's parameters (--variant)")
+
+
 def _replay_from_experiment(arguments: argparse.Namespace) -> tuple[str, dict[str, Any], int, int, list[AgentSpec]]:
     from analytics.catalog import read_manifest, require_intact, resolve_experiment
 
@@ -702,7 +722,7 @@ def _replay_from_experiment(arguments: argparse.Namespace) -> tuple[str, dict[st
     spec_file = folder / SPEC_FILE
     spec = parse_spec(json.loads(spec_file.read_text()), str(spec_file))
     try:
-        setup = replay_setup(spec, arguments.variant, arguments.players, arguments.game_index)
+        setup = replay_setup(spec, arguments.variant or BASELINE, arguments.players, arguments.game_index)
     except ReplayError as error:
         raise UsageError(f"--{error}") from None
     return setup.game, setup.parameters, setup.n_players, setup.seed, setup.lineup

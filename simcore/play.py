@@ -8,6 +8,7 @@ from typing import Any
 
 from simcore.agents.registry import AgentSpec, make_agent
 from simcore.api import Game, GameState, TraceSink
+from simcore.kit.state import KitState
 from simcore.seeding import agent_seed
 
 
@@ -35,6 +36,11 @@ def play_game(
 
     A choice with a single legal action is applied without asking the agent and
     is not counted as a decision: it is the rules moving on, not a choice.
+
+    With ``trace``, every step is a ``decision`` event whose ``turn`` is the
+    turn it is taken in, the number the rules' own events carry at that moment
+    (``KitState.trace_turn``); ``turns()`` cannot give it, as games count it
+    differently (turns completed, or the one under way).
     """
     agents = [
         make_agent(lineup[seat], game, seat, agent_seed(seed, seat))
@@ -58,10 +64,19 @@ def play_game(
             action = agents[seat].choose(state, actions)
         if trace is not None:
             trace({
-                "turn": state.turns() + 1, "type": "decision", "seat": seat,
+                "turn": trace_turn(state), "type": "decision", "seat": seat,
                 "agent": str(lineup[seat]), "forced": count == 1, "options": count,
                 "text": f"seat {seat} ({lineup[seat]}): {state.describe_action(action)}"
                 + (" (forced)" if count == 1 else f" (of {count} options)"),
             })
         state.apply(action)
     return PlayedGame(state, decisions, [str(spec) for spec in lineup], legal_actions_offered)
+
+
+def trace_turn(state: GameState) -> int:
+    """The turn ``state`` is in, as its trace events label it: a kit game's
+    ``trace_turn``; for a game written without the kit, the turn after the
+    ``turns()`` completed."""
+    if isinstance(state, KitState):
+        return state.trace_turn()
+    return state.turns() + 1

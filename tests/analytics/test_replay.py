@@ -89,3 +89,14 @@ def test_a_seat_panel_starts_with_its_hand_in_order_and_marks_hidden_cards(specs
     lines = seat_lines(seat, hand_hidden=True)
     assert lines[0] == f"**Hand** ({len(seat.hand)}) *(hidden from the others)*: " + ", ".join(seat.hand)
     assert seat_lines(seat, hand_hidden=False)[0] == f"**Hand** ({len(seat.hand)}): " + ", ".join(seat.hand)
+
+
+@pytest.mark.parametrize("name", EXPERIMENTS)
+def test_each_moment_is_in_the_turn_its_decision_is_labelled_and_the_turns_never_go_back(
+        specs: Path, name: str) -> None:
+    trace = replay_game(specs / name, "baseline", _first_players(specs / name), 0)
+    turns = trace.events["turn"].to_list()
+    assert turns == sorted(turns)  # a decision carries the turn of the events around it
+    decisions = trace.events.filter(pl.col("type") == "decision")
+    assert decisions["moment"].to_list() == list(range(1, len(trace.snapshots)))
+    assert [snapshot.turn for snapshot in trace.snapshots[1:]] == decisions["turn"].to_list()  # the label, as is

@@ -94,3 +94,51 @@ def test_replay_of_an_unknown_game_and_a_bad_override_are_one_line_errors(capsys
         f"cardlab: error: unknown game 'chess'; expected one of: {', '.join(sorted(GAMES))}")
     assert main(["replay", "divvy", "--seed", "1", "--set", "rules.rounds=many"]) == 2
     assert capsys.readouterr().err.strip() == "cardlab: error: rules.rounds: expected an integer, got 'many'"
+
+
+
+REPLAY_OF_AN_EXPERIMENT = ["--experiment", "{experiment}", "--game-index", "1"]
+IGNORED_REPLAY_ARGUMENTS = [  # each was silently ignored
+    pytest.param(["theseus", *REPLAY_OF_AN_EXPERIMENT], "replay: {experiment} is an experiment of divvy, not "
+                 "theseus; give its game or none with --experiment", id="another game"),
+    pytest.param([*REPLAY_OF_AN_EXPERIMENT, "--seed", "5"],
+                 "--seed: not with --experiment, whose --game-index picks the seed", id="seed"),
+    pytest.param([*REPLAY_OF_AN_EXPERIMENT, "--agents", "heuristic"],
+                 "--agents: not with --experiment, which plays its own agents", id="agents"),
+    pytest.param([*REPLAY_OF_AN_EXPERIMENT, "--set", "rules.rounds=2"],
+                 "--set: not with --experiment, which plays its variant's parameters (--variant)", id="set"),
+    pytest.param(["divvy", "--seed", "1", "--agents", "heuristic,random,random"],
+                 "--agents: 3 agents for the 2 seats of divvy; expected at most 2 (fewer repeat around the table)",
+                 id="more agents than seats"),
+    pytest.param(["divvy", "--seed", "1", "--game-index", "3"], "--game-index: only with --experiment",
+                 id="game index without experiment"),
+    pytest.param(["divvy", "--seed", "1", "--variant", "four_rounds"], "--variant: only with --experiment",
+                 id="variant without experiment"),
+]
+
+
+@pytest.fixture
+def divvy_experiment(tmp_path: Path) -> Path:
+    """A Divvy experiment's folder with only its spec (all a replay reads), no games played."""
+    from tests.dashboard.conftest import tiny_spec
+    from workers.storage import SPEC_FILE, write_json_atomically
+
+    experiment = tmp_path / "divvy_tiny"
+    write_json_atomically(tiny_spec("divvy_tiny").to_json_dict(), experiment / SPEC_FILE)
+    return experiment
+
+
+@pytest.mark.parametrize(("arguments", "message"), IGNORED_REPLAY_ARGUMENTS)
+def test_replay_refuses_an_argument_it_would_ignore_with_one_line(
+        divvy_experiment: Path, capsys: pytest.CaptureFixture[str], arguments: list[str], message: str) -> None:
+    filled = [argument.format(experiment=divvy_experiment) for argument in arguments]
+    assert main(["replay", *filled]) == 2
+    output = capsys.readouterr()
+    assert (output.out, output.err) == ("", f"cardlab: error: {message.format(experiment=divvy_experiment)}\n")
+
+
+def test_replay_takes_arguments_that_agree(divvy_experiment: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    of_experiment = [argument.format(experiment=divvy_experiment) for argument in REPLAY_OF_AN_EXPERIMENT]
+    assert main(["replay", "divvy", *of_experiment, "--variant", "four_rounds", "--players", "2"]) == 0
+    assert main(["replay", "divvy", "--seed", "1", "--agents", "heuristic"]) == 0  # one agent at every seat
+    assert "seat 1 (heuristic)" in capsys.readouterr().out

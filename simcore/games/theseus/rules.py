@@ -511,8 +511,8 @@ class TheseusState(KitState):
         return self.card_of
 
     def trace_turn(self) -> int:
-        """Trace events carry the turn being played (1 = the first)."""
-        return self.numbers[TURN] + 1
+        """Trace events carry the turn being played (1 = the first); the game's end, the turn it ended in."""
+        return self.numbers[TURN] if self.over else self.numbers[TURN] + 1
 
     # ----------------------------------------------------------- the zones
 
@@ -677,9 +677,9 @@ class TheseusState(KitState):
 
     def _finish_turn(self, seat: int) -> None:
         numbers = self.numbers
-        numbers[TURN] += 1
-        if self.trace is not None:
+        if self.trace is not None:  # in the turn it ends
             self.emit("turn_end", f"seat {seat} ends the turn", seat=seat)
+        numbers[TURN] += 1
         if numbers[ENDING]:
             self._end(END_FINAL)
             return
