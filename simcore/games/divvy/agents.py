@@ -137,7 +137,7 @@ def brawl_position(state: DivvyState, seat: int) -> int:
     suits, icons, values = config.suits, config.icons, config.values
     hand = state.hand(seat)
     lead_suit = suits[state.lead_card(seat)]
-    bonus_icon = icons[state.zones[TREASURE_ROW].cards[-1]]
+    bonus_icon = state.bonus_icon()
     best, best_rank, best_value = -1, 0, 0
     for position, card in enumerate(hand):
         # Same suit as the lead is worst, then an icon other than the bonus one.

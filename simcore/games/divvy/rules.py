@@ -134,6 +134,10 @@ CONSTRAINTS = (
     Constraint("rules.min_chaff", minimum=1, expected="expected at least 1 (the rulebook's minimum bid)"),
     Constraint("rules.bonus_draw", minimum=0, expected="expected an integer of at least 0"),
     Constraint("rules.tied_strength", choices=("carry_over", "discard"), expected="expected 'carry_over' or 'discard'"),
+    Constraint("rules.bonus_card", choices=("last_revealed", "first_revealed"),
+               expected="expected 'last_revealed' or 'first_revealed'"),
+    Constraint("rules.reshuffle", choices=("when_drawn", "when_empty"),
+               expected="expected 'when_drawn' or 'when_empty'"),
     Constraint("cards.*.icon", choices=ICON_NAMES),
     Constraint("cards.*.coin", choices_at="rules.coin_values"),
     Constraint("cards.*.d20", minimum=1, maximum=20, expected="expected a d20 number from 1 to 20"),
@@ -235,6 +239,11 @@ class DivvyConfig:
     min_chaff: int
     bonus_draw: int
     carry_over_ties: bool
+    bonus_from_first_revealed: bool = False
+    """``rules.bonus_card = "first_revealed"``: the bonus icon is the first treasure card of the row's."""
+    reshuffle_when_empty: bool = False
+    """``rules.reshuffle = "when_empty"``: the discards are shuffled into a new draw pile as the
+    draw pile's last card is drawn, not when a later draw finds it empty."""
     unique_cards: bool = True
     """No card has two copies (a hand never holds the same card twice)."""
     suit_cards_strongest_first: tuple[tuple[int, ...], ...] = ()
@@ -280,6 +289,8 @@ def compile_config(parameters: Mapping[str, Any]) -> DivvyConfig:
         min_chaff=rules["min_chaff"],
         bonus_draw=rules["bonus_draw"],
         carry_over_ties=rules["tied_strength"] == "carry_over",
+        bonus_from_first_revealed=rules["bonus_card"] == "first_revealed",
+        reshuffle_when_empty=rules["reshuffle"] == "when_empty",
         unique_cards=max(copies, default=0) <= 1,
         suit_cards_strongest_first=tuple(
             tuple(card for card in strongest_first if suits[card] == suit) for suit in suit_names),
@@ -474,18 +485,35 @@ class DivvyState(KitState):
                 counts[base + card] += 1
 
     def _draw(self) -> int:
-        """Top card of the draw pile, reshuffling the discards once; -1 if none."""
+        """Top card of the draw pile, reshuffling the discards once (``rules.reshuffle``); -1 if none."""
         draw_pile = self.zones[DRAW_PILE]
-        if not draw_pile.cards:
-            discard_pile = self.zones[DISCARD_PILE]
-            if self.numbers[RESHUFFLED] or not discard_pile.cards:
-                return -1
-            self.numbers[RESHUFFLED] = 1
-            draw_pile.extend(discard_pile.take_all())
-            draw_pile.shuffle(self.rng)
-            if self.trace is not None:
-                self.emit("reshuffle", f"discard pile of {len(draw_pile)} shuffled into a new draw pile")
-        return draw_pile.take_top()
+        when_empty = self.config.reshuffle_when_empty
+        if not draw_pile.cards and (when_empty or not self._reshuffle()):
+            return -1
+        card = draw_pile.take_top()
+        if when_empty and not draw_pile.cards:
+            self._reshuffle()
+        return card
+
+    def bonus_icon(self) -> int:
+        """The battle icon that earns the brawl's winner the bonus draw: the icon of the
+        treasure row's last revealed card, or its first (``rules.bonus_card``)."""
+        row = self.zones[TREASURE_ROW].cards
+        return self.config.icons[row[0] if self.config.bonus_from_first_revealed else row[-1]]
+
+    def _reshuffle(self) -> bool:
+        """Shuffle the discard pile into a new draw pile, the first time only; False when
+        it was done before or there is nothing to shuffle."""
+        discard_pile = self.zones[DISCARD_PILE]
+        if self.numbers[RESHUFFLED] or not discard_pile.cards:
+            return False
+        self.numbers[RESHUFFLED] = 1
+        draw_pile = self.zones[DRAW_PILE]
+        draw_pile.extend(discard_pile.take_all())
+        draw_pile.shuffle(self.rng)
+        if self.trace is not None:
+            self.emit("reshuffle", f"discard pile of {len(draw_pile)} shuffled into a new draw pile")
+        return True
 
     def _draw_into_hand(self, seat: int, count: int) -> int:
         """Draw up to ``count`` cards into ``seat``'s hand; return how many came."""
@@ -629,12 +657,13 @@ class DivvyState(KitState):
             placed = self._move_placed(winner, self.seat_zone(winner, HAND))
             if self.trace is not None:
                 self.emit("replace", f"seat {winner} takes its {placed} placed card(s) back", seat=winner, drawn=0)
-        icons = self.config.icons
-        battle_icon = icons[self.seat_number(winner, BATTLE_RECORD)]
-        if battle_icon == icons[self.zones[TREASURE_ROW].cards[-1]] and self.config.bonus_draw:
-            drawn = self._draw_into_hand(winner, self.config.bonus_draw)
+        config = self.config
+        battle_icon = config.icons[self.seat_number(winner, BATTLE_RECORD)]
+        if battle_icon == self.bonus_icon() and config.bonus_draw:
+            drawn = self._draw_into_hand(winner, config.bonus_draw)
             if self.trace is not None:
-                self.emit("bonus", f"seat {winner}'s {ICON_NAMES[battle_icon]} matches the last "
+                which = "first" if config.bonus_from_first_revealed else "last"
+                self.emit("bonus", f"seat {winner}'s {ICON_NAMES[battle_icon]} matches the {which} "
                           f"treasure card: draws {drawn} extra", seat=winner, drawn=drawn)
         self._ask_next(REINFORCE, 0)
 

@@ -22,6 +22,7 @@ from simcore.games.divvy import GAME
 from simcore.games.divvy.rules import (
     BATTLE_CARD,
     BATTLE_RECORD,
+    BRAWL,
     BRAWL_RESULT,
     CHAFF_BID,
     COINS,
@@ -267,3 +268,16 @@ BY_ICON = (
     {"shield": "bows_10", "sword": "bows_11", "scroll": "bows_12"},
     {"shield": "staves_9", "sword": "staves_10", "scroll": "staves_11"},
 )
+
+
+def to_brawl(treasure: Sequence[str], draw_top: Sequence[str] = (), **options: Any) -> DivvyState:
+    """A position at the brawl: ``BRAWL_HANDS`` led with the 12s and a 1 bid each, so seat 0
+    holds a shield, a sword and a scroll in bows and seat 1 the same in staves (``BY_ICON``)."""
+    for seat in (0, 1):
+        for wanted, name in BY_ICON[seat].items():
+            assert icon(name) == wanted
+    state = build(BRAWL_HANDS, treasure, draw_top=draw_top, **options)
+    choose_one(state, "axes_12", "blades_12")
+    choose_many(state, ["axes_1"], ["blades_1"])
+    assert state.phase == BRAWL
+    return state

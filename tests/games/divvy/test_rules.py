@@ -8,7 +8,6 @@ each scenario first checks the card attributes it relies on.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
@@ -58,6 +57,7 @@ from .helpers import (
     seat_cards,
     seat_numbers,
     suit,
+    to_brawl,
     value,
 )
 
@@ -175,17 +175,6 @@ def test_the_chaff_is_placed_face_down_and_the_opponent_sees_only_how_many_cards
 # -------------------------------------------------------------------- brawl
 
 
-def _to_brawl(treasure: list[str], draw_top: Sequence[str] = (), **options: Any) -> DivvyState:
-    for seat in (0, 1):
-        for wanted, name in BY_ICON[seat].items():
-            assert icon(name) == wanted
-    state = build(BRAWL_HANDS, treasure, draw_top=draw_top, **options)
-    choose_one(state, "axes_12", "blades_12")
-    choose_many(state, ["axes_1"], ["blades_1"])
-    assert state.phase == BRAWL
-    return state
-
-
 @pytest.mark.parametrize(
     ("first", "second", "winner"),
     [
@@ -198,7 +187,7 @@ def _to_brawl(treasure: list[str], draw_top: Sequence[str] = (), **options: Any)
 def test_shield_beats_sword_sword_beats_scroll_scroll_beats_shield_and_equal_icons_tie(
     first: str, second: str, winner: int
 ) -> None:
-    state = _to_brawl(["bows_8"])
+    state = to_brawl(["bows_8"])
     assert set(state.legal_actions()) == {0, 1, 2}  # any card left in hand
     choose_one(state, BY_ICON[0][first], BY_ICON[1][second])
     assert named(seat_numbers(state, BATTLE_RECORD)) == [BY_ICON[0][first], BY_ICON[1][second]]
@@ -211,7 +200,7 @@ def test_shield_beats_sword_sword_beats_scroll_scroll_beats_shield_and_equal_ico
 
 def test_shield_beats_sword_and_the_winner_may_replace_the_placed_cards() -> None:
     draw_top = ["bows_1", "bows_2", "bows_3", "bows_4"]
-    state = _to_brawl(["staves_2"], draw_top)
+    state = to_brawl(["staves_2"], draw_top)
     assert icon("staves_2") != "shield"  # no bonus draw in this scenario
     choose_one(state, "bows_10", "staves_10")
     assert state.phase == REPLACE and state.current_player == 0
@@ -227,7 +216,7 @@ def test_shield_beats_sword_and_the_winner_may_replace_the_placed_cards() -> Non
 
 
 def test_the_winner_may_instead_take_the_placed_cards_back() -> None:
-    state = _to_brawl(["staves_2"], ["bows_1", "bows_2", "bows_3"])
+    state = to_brawl(["staves_2"], ["bows_1", "bows_2", "bows_3"])
     choose_one(state, "bows_10", "staves_10")
     pile_before, discard_before = list(state.zones[DRAW_PILE].cards), list(state.zones[DISCARD_PILE].cards)
     act(state, 0)
@@ -246,7 +235,7 @@ def test_a_bid_of_several_cards_is_replaced_by_as_many_draws() -> None:
 
 
 def test_the_loser_of_the_brawl_keeps_the_bid_and_battle_cards_and_draws_nothing() -> None:
-    state = _to_brawl(["staves_2"], ["bows_1", "bows_2", "bows_3"])
+    state = to_brawl(["staves_2"], ["bows_1", "bows_2", "bows_3"])
     choose_one(state, "bows_10", "staves_10")
     assert state.numbers[BRAWL_RESULT] == 0
     assert hand_names(state, 1) == Counter(["staves_9", "staves_11", "blades_1", "staves_10"])
@@ -256,7 +245,7 @@ def test_the_loser_of_the_brawl_keeps_the_bid_and_battle_cards_and_draws_nothing
 
 
 def test_a_tied_brawl_returns_every_placed_card_and_no_card_is_replaced() -> None:
-    state = _to_brawl(["staves_2"], ["bows_1", "bows_2", "bows_3"])
+    state = to_brawl(["staves_2"], ["bows_1", "bows_2", "bows_3"])
     pile_before, discard_before = list(state.zones[DRAW_PILE].cards), list(state.zones[DISCARD_PILE].cards)
     choose_one(state, "bows_12", "staves_11")
     assert state.numbers[BRAWL_RESULT] == -1 and state.phase == REINFORCE
@@ -273,7 +262,7 @@ def test_a_tied_brawl_returns_every_placed_card_and_no_card_is_replaced() -> Non
 def test_winning_with_the_icon_of_the_last_treasure_card_draws_an_extra_card(replace: int) -> None:
     treasure = ["axes_7", "axes_9"]  # revealed in this order: axes_9 is the last card in the row
     assert (icon("axes_7"), icon("axes_9")) == ("sword", "shield")
-    state = _to_brawl(treasure, ["bows_1", "bows_2", "bows_3", "bows_4"])
+    state = to_brawl(treasure, ["bows_1", "bows_2", "bows_3", "bows_4"])
     choose_one(state, "bows_10", "staves_10")  # shield beats sword
     act(state, replace)
     kept = ["bows_11", "bows_12"]
@@ -286,7 +275,7 @@ def test_winning_with_the_icon_of_the_last_treasure_card_draws_an_extra_card(rep
 
 def test_no_extra_card_when_the_winning_icon_matches_only_an_earlier_treasure_card() -> None:
     treasure = ["axes_9", "axes_7"]  # shield first, sword last
-    state = _to_brawl(treasure, ["bows_1", "bows_2", "bows_3", "bows_4"])
+    state = to_brawl(treasure, ["bows_1", "bows_2", "bows_3", "bows_4"])
     choose_one(state, "bows_10", "staves_10")  # shield beats sword
     act(state, 0)
     assert hand_names(state, 0) == Counter(["bows_11", "bows_12", "axes_1", "bows_10"])
@@ -295,7 +284,7 @@ def test_no_extra_card_when_the_winning_icon_matches_only_an_earlier_treasure_ca
 
 
 def test_a_tied_brawl_gives_no_extra_card_even_with_the_matching_icon() -> None:
-    state = _to_brawl(["axes_9"], ["bows_1", "bows_2"])
+    state = to_brawl(["axes_9"], ["bows_1", "bows_2"])
     pile_before = list(state.zones[DRAW_PILE].cards)
     choose_one(state, "bows_10", "staves_9")  # shield against shield, shield last in the row
     assert state.numbers[BRAWL_RESULT] == -1
@@ -305,7 +294,7 @@ def test_a_tied_brawl_gives_no_extra_card_even_with_the_matching_icon() -> None:
 
 def test_a_bonus_draw_override_draws_that_many_extra_cards() -> None:
     config = configured({"rules.bonus_draw": 2})
-    state = _to_brawl(["axes_9"], ["bows_1", "bows_2", "bows_3"], config=config)
+    state = to_brawl(["axes_9"], ["bows_1", "bows_2", "bows_3"], config=config)
     choose_one(state, "bows_10", "staves_10")
     act(state, 0)
     assert hand_names(state, 0) == Counter(["bows_11", "bows_12", "axes_1", "bows_10", "bows_1", "bows_2"])

@@ -32,3 +32,14 @@ def test_every_rulebook_bullet_has_a_row_with_a_test() -> None:
     expected += [f"E{i}" for i in range(1, 4)] + ["W1", "W2"]
     assert [bullet for bullet, _ in rows] == expected
     assert all("::test_" in tests for _, tests in rows)
+
+
+def test_every_reading_switch_has_its_default_and_measured_effect_in_the_readings_table() -> None:
+    rows = table_rows(RULES_MD, "Readings", header_start="| switch ")
+    rules = GAME.default_parameters()["rules"]
+    readings = {"rules.bonus_card", "rules.reshuffle"}  # the rulebook sentences read two ways (assumptions 7, 14)
+    assert {row[0].strip("`") for row in rows} == readings
+    for row in rows:
+        switch, default, measured = row[0].strip("`"), row[1], row[3:]
+        assert default == f'`"{rules[switch.removeprefix("rules.")]}"`'
+        assert all("±" in cell for cell in measured), row
