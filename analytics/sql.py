@@ -321,6 +321,10 @@ def interactive_shell(experiment_dir: ResultsPath, stdin: TextIO, stdout: TextIO
 
 
 CONFINEMENT = (
+    # No temporary folder: with file access off, DuckDB would otherwise allow its
+    # temporary folder (./.tmp of the working folder) for reads and writes
+    # (allowed_directories). Large sorts then stay in memory instead of spilling.
+    "SET temp_directory = ''",
     # No file, URL, database or extension from SQL: COPY, ATTACH, read_text,
     # read_parquet('/any/path'), glob, INSTALL/LOAD... all fail. The views
     # read registered Arrow datasets, which DuckDB scans without opening a file.

@@ -6,6 +6,7 @@ experiment's views and nothing else, writes nothing, and refuses every route of
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import duckdb
 import polars as pl
@@ -60,6 +61,26 @@ def test_the_confinement_holds_without_the_statement_check(confined: Confined) -
     finally:
         con.close()
     nothing_written(confined, before)
+
+
+def test_no_folder_is_allowed_not_even_duckdbs_temporary_one_in_the_working_folder(
+        confined: Confined, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # With file access off, DuckDB allows its temporary folder (./.tmp) for reads and writes
+    # unless the connection has none: a secret there was readable from the dashboard's SQL page.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".tmp").mkdir()
+    (tmp_path / ".tmp" / "secret.txt").write_text("not for the dashboard")
+    con = open_confined_catalog(confined.chosen)
+    try:
+        assert con.execute("SELECT current_setting('allowed_directories')").fetchall() == [([],)]
+        for query in ("SELECT * FROM read_text('.tmp/secret.txt')",
+                      f"SELECT * FROM read_text('{tmp_path}/.tmp/secret.txt')", "SELECT * FROM glob('.tmp/*')",
+                      "COPY (SELECT 1 AS x) TO '.tmp/written.csv'", "ATTACH '.tmp/new.duckdb' AS scratch"):
+            with pytest.raises(duckdb.Error):
+                con.execute(query)
+    finally:
+        con.close()
+    assert sorted(path.name for path in (tmp_path / ".tmp").iterdir()) == ["secret.txt"]
 
 
 def test_python_variables_are_not_reachable_by_name(confined: Confined) -> None:
