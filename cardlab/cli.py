@@ -561,9 +561,25 @@ def command_dashboard(arguments: argparse.Namespace) -> int:
         "--server.address", arguments.host, "--server.port", str(arguments.port),
         "--server.headless", "true", "--browser.gatherUsageStats", "false",
         "--client.toolbarMode", "viewer",  # a viewer's app: no Deploy button, no developer menu
+        *_allowed_hosts_options(arguments.host),
     ]
     sys.stderr.flush()
     os.execve(sys.executable, command, environment)
+
+
+def _allowed_hosts_options(host: str) -> list[str]:
+    """On loopback, Streamlit's allow-list of the names a browser may reach the dashboard by.
+
+    Without it Streamlit takes any ``Host`` header, so a web page whose name is made to
+    resolve to 127.0.0.1 (DNS rebinding) could drive the dashboard, its New run page
+    included, from the user's own browser. Beyond loopback the names are the operator's
+    (a reverse proxy, a domain): left open, as launching there needs a token anyway."""
+    from workers.launcher import LOOPBACK_HOSTS, is_loopback
+
+    if not is_loopback(host):
+        return []
+    names = dict.fromkeys([*LOOPBACK_HOSTS, "127.0.0.1", host])
+    return [option for name in names for option in ("--server.allowedHosts", name)]
 
 
 def _launch_environment(arguments: argparse.Namespace) -> dict[str, str]:

@@ -29,13 +29,21 @@ from typing import Any
 
 from experiments.spec import BASELINE, ExperimentSpec, SpecError, parse_spec
 from experiments.tuning import toml_value
+from simcore.agents.imported import is_import_path
+from simcore.agents.registry import AGENT_NAMES
 from simcore.parameters import ParameterError, apply_overrides, flatten, type_name
 from simcore.registry import get_game
 
 WHATIF_VARIANT = "whatif"
 """The name of the variant holding the changed parameters."""
 PROBE_LIMIT = 2**16
-"""How far from its current value an integer's range is looked for; beyond it, no bound is shown."""
+"""How far from its current value an integer's range is looked for; beyond it, no bound is shown.
+Also the largest number a what-if may set: a card's copies or a round count far beyond it would
+build decks or games the size of the machine's memory in the dashboard's own process."""
+SEARCH_LIMITS = {"iterations": 2_000, "rollouts": 200, "max_steps": 10_000}
+"""The most search a what-if's agents may ask for per decision (``ismcts(iterations=...)``,
+``osla(rollouts=...)``, either's ``max_steps``): a run launched from the browser holds one of
+the dashboard's few run slots, and the games cap does not bound a decision's cost."""
 
 
 @dataclass(frozen=True)
@@ -144,12 +152,57 @@ def probe_range(game_id: str, row: ParameterRow) -> ParameterRow:
 def parse_form_value(text: str, current: Any) -> Any:
     """A value typed into the form, read as TOML the way ``--set PATH=VALUE`` reads it (``2``,
     ``0.5``, ``true``, ``[1, 2]``, ``"text"``); text that is not TOML stays a string, and so
-    does anything typed for a string parameter (``4`` there is the text ``"4"``)."""
+    does anything typed for a string parameter (``4`` there is the text ``"4"``). A table, a
+    date or more than one value (``5`` and further TOML lines) is a ``SpecError``."""
     try:
-        value = tomllib.loads(f"value = {text.strip()}")["value"]
+        parsed = tomllib.loads(f"value = {text.strip()}")
     except tomllib.TOMLDecodeError:
         return text.strip()
-    return text.strip() if isinstance(current, str) and not isinstance(value, str) else value
+    value = parsed["value"]
+    if isinstance(current, str) and not isinstance(value, str):
+        return text.strip()
+    if len(parsed) != 1 or not _plain(value):
+        raise SpecError(f"new value {text.strip()!r}: expected one number, true or false, text, or a list of those")
+    return value
+
+
+def _plain(value: Any) -> bool:
+    """A number, boolean, text or (nested) list of them: what a parameter can hold."""
+    if isinstance(value, list):
+        return all(_plain(item) for item in value)
+    return isinstance(value, bool | int | float | str)
+
+
+def _too_large(value: Any) -> bool:
+    """Whether a number in ``value`` (a list's too) is beyond ``PROBE_LIMIT`` either way."""
+    if isinstance(value, list):
+        return any(_too_large(item) for item in value)
+    return isinstance(value, int | float) and not isinstance(value, bool) and abs(value) > PROBE_LIMIT
+
+
+def browser_refusal(source: str, overrides: Mapping[str, Any], agents: Sequence[str]) -> str | None:
+    """Why the New run page must not launch this what-if, or None; checked before the spec
+    reader sees it (reading an agent named by import path imports its module, running its code).
+
+    Refused: an agent class by import path, search beyond ``SEARCH_LIMITS`` per decision, and
+    numbers beyond ``PROBE_LIMIT``; ``cardlab run`` takes them all from a file."""
+    for index, text in enumerate(agents):
+        name, _, inner = text.partition("(")
+        if is_import_path(name.strip()):
+            return (f"{source}: agents[{index}]: {name.strip()!r} is an agent class by import path, which the New "
+                    f"run page does not load (importing it would run its module's code in the dashboard); expected "
+                    f"one of {', '.join(AGENT_NAMES)}, or play it with `cardlab run`")
+        for item in inner.rstrip().removesuffix(")").split(","):
+            key, _, number = (part.strip() for part in item.partition("="))
+            limit = SEARCH_LIMITS.get(key)
+            if limit is not None and number.isdigit() and int(number) > limit:
+                return (f"{source}: agents[{index}]: {key}={number} is more search per decision than the New run "
+                        f"page launches (at most {limit:,}); play it with `cardlab run`")
+    for path, value in overrides.items():
+        if _too_large(value):
+            return (f"{source}: variants.{WHATIF_VARIANT}.{path}: {value!r} is beyond what the New run page "
+                    f"launches (numbers up to {PROBE_LIMIT:,} either way); play it with `cardlab run`")
+    return None
 
 
 def whatif_raw(base: ExperimentSpec, name: str, overrides: Mapping[str, Any], games: int,
@@ -181,6 +234,9 @@ def whatif_spec(base: ExperimentSpec, name: str, overrides: Mapping[str, Any], g
     """
     if not overrides:
         raise SpecError(f"{source}: variants.{WHATIF_VARIANT}: no parameter changed; expected at least one")
+    refusal = browser_refusal(source, overrides, agents)
+    if refusal is not None:
+        raise SpecError(refusal)
     return parse_spec(whatif_raw(base, name, overrides, games, player_counts, agents, description), source)
 
 

@@ -32,6 +32,7 @@ from experiments.whatif import (
     whatif_spec,
     whatif_toml,
 )
+from simcore.agents.registry import split_agent_list
 from simcore.registry import get_game
 from workers.launcher import (
     CANCELLED,
@@ -256,8 +257,8 @@ if not table.is_empty():
     value_box.caption(f"{row.type}, now {current}; accepted: {row.range_text}")
     if st.button("Add change", key="newrun_add"):
         defaults = {row.path: row.current for row in rows_of(base.game)}
-        trial = {**changes, str(path): parse_form_value(text, defaults[str(path)])}
         try:
+            trial = {**changes, str(path): parse_form_value(text, defaults[str(path)])}
             whatif_spec(base, "check", trial, 1, list(base.player_counts), [str(agent) for agent in base.agents],
                         source=SOURCE)
             changes[str(path)] = trial[str(path)]
@@ -288,7 +289,7 @@ st.caption(f"Limits of this dashboard: {policy.max_games_per_run:,} games per ru
            + (f"on the Ray cluster at {policy.job_address} (Ray's job API)." if policy.job_address
               else "on this machine's Ray."))
 if st.button("Launch", key="newrun_launch", type="primary"):
-    lineup = [agent.strip() for agent in agents.split(",") if agent.strip()]
+    lineup = split_agent_list(agents)  # commas inside an agent's parentheses are its parameters
     try:
         spec = whatif_spec(base, name.strip(), changes, int(games), list(players), lineup, source=SOURCE)
         run = launch(root, spec, whatif_toml(spec), policy, st.session_state.get(TOKEN_KEY),

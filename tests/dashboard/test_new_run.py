@@ -158,6 +158,23 @@ def test_a_bad_lineup_or_no_change_is_refused_at_launch_and_nothing_is_queued(
     assert list_runs(tmp_path) == []
 
 
+def test_the_page_reads_agent_parameters_with_commas_and_refuses_search_beyond_its_budget(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    environment(monkeypatch, tmp_path, allow_runs=True)
+    at = new_run_page()
+    at.text_input(key="newrun_value").input("{a = 1}").run()  # a TOML table: no parameter holds one
+    at.button(key="newrun_add").click().run()
+    assert not at.exception and texts(at, "error") == [
+        "new value '{a = 1}': expected one number, true or false, text, or a list of those"]
+    at.text_input(key="newrun_value").input("4").run()
+    at.button(key="newrun_add").click().run()
+    at.text_input(key="newrun_agents").input("ismcts(iterations=3000,rollout=heuristic), random").run()
+    at.button(key="newrun_launch").click().run()
+    [error] = texts(at, "error")  # one agent with two parameters, not "rollout=heuristic)" as a second agent
+    assert error.startswith("new run: agents[0]: iterations=3000 is more search per decision than the New run page")
+    assert list_runs(tmp_path) == []
+
+
 def launch_from_page(at: AppTest, name: str, copies: str, games: int) -> AppTest:
     """Fill the form (one change of cards.axes_12.copies) and press Launch."""
     at.text_input(key="newrun_search").input("axes_12.copies").run()

@@ -10,6 +10,8 @@ import pytest
 
 from experiments.spec import BASELINE, SpecError, load_spec
 from experiments.whatif import (
+    PROBE_LIMIT,
+    SEARCH_LIMITS,
     WHATIF_VARIANT,
     parameter_rows,
     parse_form_value,
@@ -84,3 +86,52 @@ def test_a_form_value_is_read_as_toml_except_for_strings() -> None:
     assert parse_form_value("4", "text") == "4"
     assert parse_form_value('"labyrinth"', "sanctum") == "labyrinth"
     assert parse_form_value("true", False) is True
+
+
+
+@pytest.mark.parametrize("text", ["{a = 1}", "1979-05-27", "5\nother = 1", "[1, {b = 2}]"])
+def test_a_form_value_that_no_parameter_can_hold_is_one_line_error(text: str) -> None:
+    with pytest.raises(SpecError) as raised:
+        parse_form_value(text, 3)
+    assert str(raised.value) == (f"new value {text!r}: expected one number, true or false, text, or a list of "
+                                 "those")
+
+
+def test_an_agent_class_by_import_path_is_refused_before_its_module_is_imported(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A module in the working folder that leaves a mark when imported (reading an agent spec
+    # by import path imports it to learn its parameters).
+    (tmp_path / "marker_agent.py").write_text(f"open({str(tmp_path / 'imported')!r}, 'w').close()\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(SpecError) as raised:
+        whatif_spec(load_spec(DIVVY_BASELINE), "bad", {"rules.rounds": 4}, 10, [2], ["random", "marker_agent:Nope"],
+                    source="new run")
+    assert str(raised.value).startswith("new run: agents[1]: 'marker_agent:Nope' is an agent class by import path, "
+                                        "which the New run page does not load")
+    assert not (tmp_path / "imported").exists()
+
+
+@pytest.mark.parametrize(("agent", "key"), [("ismcts(iterations=2001)", "iterations"),
+                                            ("osla(rollouts=201,rollout=heuristic)", "rollouts"),
+                                            ("sm_ismcts(iterations=50, max_steps=10001)", "max_steps")])
+def test_search_beyond_the_browsers_budget_per_decision_is_refused(agent: str, key: str) -> None:
+    with pytest.raises(SpecError) as raised:
+        whatif_spec(load_spec(DIVVY_BASELINE), "bad", {"rules.rounds": 4}, 10, [2], [agent, "random"],
+                    source="new run")
+    limit = SEARCH_LIMITS[key]
+    assert str(raised.value).startswith(f"new run: agents[0]: {key}={limit + 1} is more search per decision than "
+                                        f"the New run page launches (at most {limit:,})")
+    # At the budget it is an ordinary what-if.
+    within = agent.replace(str(limit + 1), str(limit))
+    assert whatif_spec(load_spec(DIVVY_BASELINE), "fine", {"rules.rounds": 4}, 10, [2], [within, "random"],
+                       source="new run").games == 10
+
+
+@pytest.mark.parametrize(("path", "value"), [("cards.axes_12.copies", 10**12), ("rules.rounds", 10**20),
+                                             ("rules.treasure_target", -(PROBE_LIMIT + 1))])
+def test_a_number_beyond_the_probed_range_is_refused_before_the_game_builds_anything(path: str, value: int) -> None:
+    with pytest.raises(SpecError) as raised:
+        whatif_spec(load_spec(DIVVY_BASELINE), "bad", {path: value}, 10, [2], ["random"], source="new run")
+    assert str(raised.value) == (f"new run: variants.whatif.{path}: {value!r} is beyond what the New run page "
+                                 f"launches (numbers up to {PROBE_LIMIT:,} either way); play it with `cardlab run`")
