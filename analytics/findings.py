@@ -21,7 +21,7 @@ import polars as pl
 
 from analytics.powers import NEVER_USED
 from analytics.text_tables import count, interval, number, p_value, percent, points, points_interval, signed
-from analytics.views import CARD_BAND, FACTION_BAND, NEVER_PLAYED, OUTLIER_POINTS, OUTLIER_Z
+from analytics.views import CARD_BAND, CARD_MIN_EXPECTED, FACTION_BAND, NEVER_PLAYED, OUTLIER_POINTS, OUTLIER_Z
 
 HIGH_WIN_RATE = 0.9
 """A cooperative party winning at least this often: its win rate says little."""
@@ -108,7 +108,9 @@ def faction_findings(factions: pl.DataFrame | None, labels: Mapping[str, str], c
 
 def card_findings(cards: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
     """Outlier cards (``|z| >= OUTLIER_Z`` and at least ``OUTLIER_POINTS`` from the agent's card
-    mean) and cards surely outside that mean +- ``CARD_BAND``, the largest difference first."""
+    mean) and cards surely outside that mean +- ``CARD_BAND``, the largest difference first;
+    both flags (``card_stats``) need ``CARD_MIN_EXPECTED`` expected wins and losses in hand,
+    so that a card seen in one game is never one."""
     rows = _rows(cards, pl.col("outlier") | pl.col("surely_outside"))
     rows.sort(key=lambda row: -abs((row["gih_win_rate"] or 0.0) - (row["card_mean"] or 0.0)))
     found = []
@@ -254,7 +256,8 @@ def findings_lines(found: list[Finding]) -> list[str]:
     """The findings as the report prints them: grouped by kind, ``PER_KIND`` of each, then a count of the rest."""
     if not found:
         return [f"Nothing outside its band: no seat, faction or card surely outside it (95% interval), no outlier "
-                f"card (|z| >= {OUTLIER_Z:g} and {100 * OUTLIER_POINTS:g} points from its agent's mean), no "
+                f"card (|z| >= {OUTLIER_Z:g} and {100 * OUTLIER_POINTS:g} points from its agent's mean, with "
+                f"{CARD_MIN_EXPECTED:g}+ expected wins and losses in hand), no "
                 f"significant variant change (q < 0.05) of {100 * DELTA_POINTS:g} point or more "
                 f"({100 * DELTA_SHARE:g}% of a mean)."]
     lines: list[str] = []

@@ -52,11 +52,11 @@ from analytics.metrics import metric, skill_movement
 from analytics.powers import NEVER_USED, power_stats
 from analytics.ratings import BOOTSTRAP_REPLICATES, VIRTUAL_DRAWS, agent_ratings
 from analytics.sections import SECTIONS
-from analytics.skill import agent_cost, agent_matrix, ladder_order, rungs_in_order, variant_rules
+from analytics.skill import agent_cost, agent_matrix, is_skill_ladder, ladder_order, rungs_in_order, variant_rules
 from analytics.stats import is_fixed_rate
 from analytics.text_tables import WIDTH, TextTable, notice
 from analytics.variants import variant_infos
-from analytics.views import CARD_BAND, FACTION_BAND, NEVER_PLAYED, OUTLIER_POINTS, OUTLIER_Z
+from analytics.views import CARD_BAND, CARD_MIN_EXPECTED, FACTION_BAND, NEVER_PLAYED, OUTLIER_POINTS, OUTLIER_Z
 from workers.location import ResultsPath
 
 FORMATS = ("text", "markdown", "json", "csv")
@@ -149,7 +149,9 @@ class Report:
                        "tuning"):
             return any(not metrics.get(name, pl.DataFrame()).is_empty() for name in SECTION_TABLES[section])
         if section == "skill":
-            return len(rungs_in_order(metrics.get("skill_movement", pl.DataFrame()))) >= 2
+            # Two rungs are not enough: they must seat different agents (is_skill_ladder), or the
+            # section would show a baseline's map and mode variants, all one agent, as "skill".
+            return is_skill_ladder(metrics.get("skill_movement", pl.DataFrame()))
         return True
 
     def frames(self, sections: Sequence[str] | None = None) -> dict[str, pl.DataFrame]:
@@ -558,7 +560,8 @@ def _card_tables(report: Report, card_rows: int | None) -> list[TextTable]:
                    "rates (OH, GD) are in the JSON and CSV tables and on the dashboard;",
                    _prior_note(rows),
                    f"flags: ! outlier (|z| >= {OUTLIER_Z:g} and {100 * OUTLIER_POINTS:g}+ points from the mean); "
-                   f"OUT: the GIH interval is beyond the card mean +- {fmt.percent(CARD_BAND)}; never: "
+                   f"OUT: the GIH interval is beyond the card mean +- {fmt.percent(CARD_BAND)}; both only with "
+                   f"{CARD_MIN_EXPECTED:g}+ expected wins and losses in hand at the mean; never: "
                    f"{NEVER_PLAYED}."],
         ))
     return tables
@@ -689,9 +692,12 @@ def _matrix_tables(frame: pl.DataFrame, asked: bool, order: list[str]) -> list[T
 def _movement_tables(frame: pl.DataFrame, card_rows: int | None, asked: bool) -> list[TextTable]:
     title = "Skill movement"
     rungs = rungs_in_order(frame)
-    if len(rungs) < 2:
-        return [notice(title, "fewer than two rungs (variants in which every seat plays the same agent).")] \
-            if asked else []
+    if not is_skill_ladder(frame):
+        agents = sorted({rung for _, rung in rungs})
+        why = ("fewer than two rungs (variants in which every seat plays the same agent)." if len(rungs) < 2 else
+               f"no skill ladder: every rung (a variant in which every seat plays one agent) seats "
+               f"{short_agent(agents[0])}, so the rungs differ by their rules, not by skill (see the deltas).")
+        return [notice(title, why)] if asked else []
     tables = []
     for kind_players, group in frame.group_by(["kind", "n_players"], maintain_order=True):
         kind, players = str(kind_players[0]), int(kind_players[1])

@@ -187,6 +187,17 @@ def ladder_order(cost: pl.DataFrame | None) -> list[str]:
     return order
 
 
+def is_skill_ladder(movement: pl.DataFrame) -> bool:
+    """Whether a ``skill_movement`` frame's rungs make a skill ladder: rungs of at least two
+    different agents.
+
+    A rung is a variant in which every seat plays one agent; but variants that all seat
+    the *same* agent (a baseline's maps or modes, all heuristic) are no ladder: the
+    "movement" across them is the effect of the variants' rules, which the deltas section
+    measures, not of skill. The skill section (report, dashboard) needs a real ladder."""
+    return len({rung for _, rung in rungs_in_order(movement)}) >= 2
+
+
 def rungs_in_order(movement: pl.DataFrame) -> list[tuple[str, str]]:
     """(variant, rung agent) pairs of a ``skill_movement`` frame, baseline first, then by variant name."""
     if movement.height == 0:

@@ -20,10 +20,12 @@ reject the observed ``p``.
 
 Conventions: with ``n = 0`` nothing is known and the interval is the whole of
 [0, 1]; ``low`` and ``high`` are clamped to [0, 1] to absorb rounding (they are
-inside mathematically). The same formula, in the same operation order, is
-registered in DuckDB as the macros ``wilson_low(w, n[, z := ...])`` and
-``wilson_high(w, n[, z := ...])`` by ``register_sql_macros``, so a SQL user gets
-the numbers of ``wilson_interval`` to the last few bits.
+inside mathematically), and are exactly 0 at no win and exactly 1 at ``n`` wins
+(where the formula's two terms cancel, in floating point only to ~1e-19). The
+same formula, in the same operation order, is registered in DuckDB as the macros
+``wilson_low(w, n[, z := ...])`` and ``wilson_high(w, n[, z := ...])`` by
+``register_sql_macros``, so a SQL user gets the numbers of ``wilson_interval``
+to the last few bits.
 """
 
 from __future__ import annotations
@@ -68,31 +70,42 @@ def wilson_interval(wins: float, n: float, confidence: float = 0.95) -> tuple[fl
 # The two bounds below and the SQL macros share one operation order, so that
 # Python and DuckDB round identically (both use IEEE doubles).
 def _wilson_low(wins: float, n: float, z: float) -> float:
+    # No win: the low end is 0 exactly (the formula's two terms cancel only to ~1e-19).
+    if wins <= 0:
+        return 0.0
     p = wins / n
     return max(0.0, (p + z * z / (2 * n)) / (1 + z * z / n) - z / (1 + z * z / n) * math.sqrt(
         p * (1 - p) / n + z * z / (4 * n * n)))
 
 
 def _wilson_high(wins: float, n: float, z: float) -> float:
+    # Every trial a win: the high end is 1 exactly.
+    if wins >= n:
+        return 1.0
     p = wins / n
     return min(1.0, (p + z * z / (2 * n)) / (1 + z * z / n) + z / (1 + z * z / n) * math.sqrt(
         p * (1 - p) / n + z * z / (4 * n * n)))
 
 
-def _macro_body(sign: str, clamp: str, bound: str) -> str:
+def _macro_body(sign: str, clamp: str, bound: str, exact: str) -> str:
     # ``w`` and ``n`` are cast to DOUBLE first: counts arrive as BIGINT or
     # HUGEINT, and integer arithmetic must not sneak into the formula.
+    # ``exact``: where the bound is ``bound`` itself (0 wins for the low end,
+    # n wins for the high one), returned as such rather than as the formula's
+    # rounding residue (1e-19), as ``_wilson_low``/``_wilson_high`` do.
     p = "(w::DOUBLE / n::DOUBLE)"
     nd = "n::DOUBLE"
     return (
-        f"CASE WHEN n = 0 THEN {bound} ELSE {clamp}({bound}, "
+        f"CASE WHEN n = 0 OR {exact} THEN {bound} ELSE {clamp}({bound}, "
         f"({p} + z * z / (2 * {nd})) / (1 + z * z / {nd}) {sign} z / (1 + z * z / {nd}) * sqrt("
         f"{p} * (1 - {p}) / {nd} + z * z / (4 * {nd} * {nd}))) END"
     )
 
 
-WILSON_LOW_SQL = f"CREATE OR REPLACE MACRO wilson_low(w, n, z := {Z95!r}) AS {_macro_body('-', 'greatest', '0.0')}"
-WILSON_HIGH_SQL = f"CREATE OR REPLACE MACRO wilson_high(w, n, z := {Z95!r}) AS {_macro_body('+', 'least', '1.0')}"
+WILSON_LOW_SQL = (f"CREATE OR REPLACE MACRO wilson_low(w, n, z := {Z95!r}) AS "
+                  f"{_macro_body('-', 'greatest', '0.0', 'w <= 0')}")
+WILSON_HIGH_SQL = (f"CREATE OR REPLACE MACRO wilson_high(w, n, z := {Z95!r}) AS "
+                   f"{_macro_body('+', 'least', '1.0', 'w >= n')}")
 
 
 
@@ -202,13 +215,21 @@ def welch_ztest(mean_a: float, var_a: float, n_a: int, mean_b: float, var_b: flo
     """Large-sample two-sided test of equal means (turns, decisions per game).
 
     ``z = (mean_b − mean_a) / sqrt(var_a/n_a + var_b/n_b)`` with the sample
-    variances, ``p = 2·normal_sf(|z|)``; ``(0, 1)`` without variance.
+    variances, ``p = 2·normal_sf(|z|)``.
+
+    Without variance on either side (every game of the baseline lasted 5 turns,
+    every game of the variant 4) the difference is no estimate but a fact: when
+    the means differ, ``z`` is infinite (of the difference's sign) and ``p = 0``;
+    when they are equal, ``(0, 1)``. A side with fewer than two games has no
+    sample variance (its spread is unknown, not zero): ``(0, 1)``, no evidence.
     """
-    if n_a <= 0 or n_b <= 0:
+    if n_a < 2 or n_b < 2 or math.isnan(var_a) or math.isnan(var_b):
         return (0.0, 1.0)
     variance = var_a / n_a + var_b / n_b
     if variance <= 0:
-        return (0.0, 1.0)
+        if mean_a == mean_b:
+            return (0.0, 1.0)
+        return (math.copysign(math.inf, mean_b - mean_a), 0.0)
     z = (mean_b - mean_a) / math.sqrt(variance)
     return (z, math.erfc(abs(z) / math.sqrt(2.0)))
 
@@ -388,7 +409,7 @@ def clustered_effective_n(n: float, wins: float, n_sq: float, wins_sq: float, cr
     p = wins / n
     if p <= 0 or p >= 1:
         return float(clusters)
-    spread = wins_sq - 2 * p * cross + p * p * n_sq
+    spread = cluster_spread(n, wins, n_sq, wins_sq, cross)
     if spread * CLUSTER_CAP <= p * (1 - p) * n:
         return CLUSTER_CAP * n
     return p * (1 - p) * n * n / spread
@@ -417,41 +438,98 @@ def clustered_interval(n: float, wins: float, n_sq: float, wins_sq: float, cross
 
 
 def newcombe_difference(p_a: float, low_a: float, high_a: float, p_b: float, low_b: float,
-                        high_b: float) -> tuple[float, float]:
+                        high_b: float, phi: float = 0.0) -> tuple[float, float]:
     """Newcombe's interval of ``p_b − p_a`` from each rate's own (Wilson) interval::
 
-        low  = (p_b − p_a) − sqrt((p_b − low_b)² + (high_a − p_a)²)
-        high = (p_b − p_a) + sqrt((high_b − p_b)² + (p_a − low_a)²)
+        low  = (p_b − p_a) − sqrt((p_b − low_b)² + (high_a − p_a)² − 2φ·(p_b − low_b)(high_a − p_a))
+        high = (p_b − p_a) + sqrt((high_b − p_b)² + (p_a − low_a)² − 2φ·(high_b − p_b)(p_a − low_a))
 
-    (Newcombe 1998, method 10). It keeps its coverage near 0 and 1, where the
-    plain ``Δ ± z·se`` collapses.
+    With ``phi = 0``, two independent samples (Newcombe 1998, "Interval estimation
+    for the difference between independent proportions", method 10). It keeps its
+    coverage near 0 and 1, where the plain ``Δ ± z·se`` collapses. With ``phi``
+    the correlation of the two rates' estimates (``paired_correlation``), the same
+    rates measured on the same seeds: Newcombe's hybrid score interval for paired
+    data (Newcombe 1998, "Improved confidence intervals for the difference between
+    binomial proportions based on paired data", method 10). SQL:
+    ``newcombe_low(pa, la, ua, pb, lb, ub[, phi := ...])`` and ``newcombe_high(...)``.
     """
     delta = p_b - p_a
-    return (delta - math.sqrt((p_b - low_b) ** 2 + (high_a - p_a) ** 2),
-            delta + math.sqrt((high_b - p_b) ** 2 + (p_a - low_a) ** 2))
+    down_b, up_a = p_b - low_b, high_a - p_a
+    up_b, down_a = high_b - p_b, p_a - low_a
+    # max(0, ·): with |phi| <= 1 the sum is a square's, >= 0 but for rounding.
+    return (delta - math.sqrt(max(0.0, down_b * down_b + up_a * up_a - 2 * phi * down_b * up_a)),
+            delta + math.sqrt(max(0.0, up_b * up_b + down_a * down_a - 2 * phi * up_b * down_a)))
 
 
-def paired_difference(pairs: float, sum_d: float, sum_d2: float, sum_nd: float, sum_n2: float,
+def cluster_spread(n: float, wins: float, n_sq: float, wins_sq: float, cross: float) -> float:
+    """``Σ_g (w_g − p·n_g)²`` with ``p = wins / n``, from the sums ``n = Σn_g``, ``wins = Σw_g``,
+    ``n_sq = Σn_g²``, ``wins_sq = Σw_g²``, ``cross = Σn_g·w_g``: ``n²`` times the cluster-robust
+    variance of the rate (``clustered_effective_n``); ``p(1 − p)·n`` for one trial per game.
+    ``w_g`` may be negative (a paired difference ``d_g``). 0 without trials."""
+    if n <= 0:
+        return 0.0
+    p = wins / n
+    return max(0.0, wins_sq - 2 * p * cross + p * p * n_sq)
+
+
+def paired_correlation(spread_a: float, spread_b: float, spread_d: float) -> float:
+    """The correlation ``φ`` of two rates measured on the same games, for Newcombe's paired interval.
+
+    ``spread_a``, ``spread_b``: ``cluster_spread`` of each rate (``S_a = Σ(x_g − p_a·n_g)²``,
+    ``S_b`` likewise for ``y_g``) over the matched games; ``spread_d``: that of the per-game
+    differences ``d_g = y_g − x_g`` around ``Δ = p_b − p_a``. Then the cross-product
+    ``C = Σ(x_g − p_a·n_g)(y_g − p_b·n_g) = (S_a + S_b − S_d)/2`` and ``φ = C / sqrt(S_a·S_b)``:
+    for one trial per game (a 2×2 table a, b, c, d of N pairs) ``C = (ad − bc)/N`` and this is
+    Newcombe's ``φ̂ = (ad − bc)/sqrt((a+b)(c+d)(a+c)(b+d))``. With his continuity correction
+    (Newcombe 1998, method 10): ``ad − bc`` above ``N/2`` is lowered by ``N/2``, between 0 and
+    ``N/2`` it counts as 0, below 0 it stays; in terms of ``C``: ``C − 1/2``, 0, ``C``. Without
+    spread on a side (a rate of 0 or 1: a margin of the table is 0) ``φ = 0``. The correction
+    is what keeps a width when no pair is discordant (``b = c = 0`` gives ``φ`` just below 1,
+    not 1). SQL: ``paired_phi(spread_a, spread_b, spread_d)``.
+    """
+    if spread_a <= 0 or spread_b <= 0:
+        return 0.0
+    cross = (spread_a + spread_b - spread_d) / 2
+    if cross > 0.5:
+        cross -= 0.5
+    elif cross > 0:
+        cross = 0.0
+    return max(-1.0, min(1.0, cross / math.sqrt(spread_a * spread_b)))
+
+
+def paired_difference(pairs: float, n_sq: float, clusters: float, baseline: tuple[float, float, float],
+                      variant: tuple[float, float, float], sum_d2: float,
                       confidence: float = 0.95) -> tuple[float, float, float, float]:
     """The paired comparison of a rate played twice on the same seeds (clustered by game).
 
-    For each game ``g`` of the pairs, ``d_g`` = the variant's wins minus the
-    baseline's over its ``n_g`` matched seat-games; ``pairs = Σ n_g``,
-    ``sum_d = Σ d_g``, ``sum_d2 = Σ d_g²``, ``sum_nd = Σ n_g·d_g``,
-    ``sum_n2 = Σ n_g²``. Returns ``(statistic, p, low, high)``: the
-    statistic ``(|Σd| − 1)² / Σd²`` on chi-square(1) (McNemar's test with
-    the continuity correction when every ``n_g`` is 1, where ``Σd`` is the
-    difference and ``Σd²`` the sum of the discordant pairs), and the interval
-    ``Δ ± z·sqrt(Σ (d_g − Δ·n_g)²) / pairs`` of ``Δ = Σd / pairs``.
+    Over the matched games ``g`` (``clusters`` of them), each with ``n_g`` matched seat-games
+    (``pairs = Σn_g``, ``n_sq = Σn_g²``): ``baseline = (Σx_g, Σx_g², Σn_g·x_g)`` with ``x_g``
+    the baseline's wins, ``variant`` the same of the variant's wins ``y_g``, and
+    ``sum_d2 = Σd_g²`` of ``d_g = y_g − x_g``. Returns ``(statistic, p, low, high)``:
+
+    - the statistic ``(|Σd| − 1)² / Σd²`` on chi-square(1): McNemar's test with the
+      continuity correction when every ``n_g`` is 1 (then ``Σd`` is the difference and
+      ``Σd²`` the sum of the discordant pairs);
+    - the interval of ``Δ = (Σy − Σx)/pairs``: Newcombe's hybrid score interval for paired
+      data (``newcombe_difference`` with ``φ = paired_correlation``), from each rate's
+      Wilson interval at its effective sample size (``clustered_interval``). Unlike
+      ``Δ ± z·se`` of the differences, it keeps a width when no pair is discordant: zero
+      discordant pairs out of ``n`` do not prove the rates equal.
     """
     if pairs <= 0:
         return (0.0, 1.0, -1.0, 1.0)
+    wins_a, wins_sq_a, cross_a = baseline
+    wins_b, wins_sq_b, cross_b = variant
+    sum_d = wins_b - wins_a
     statistic = 0.0 if sum_d2 <= 0 else (abs(sum_d) - 1.0) ** 2 / sum_d2
     p_value = math.erfc(math.sqrt(statistic / 2.0))
-    delta = sum_d / pairs
-    spread = max(0.0, sum_d2 - 2 * delta * sum_nd + delta * delta * sum_n2)
-    half = z_for_confidence(confidence) * math.sqrt(spread) / pairs
-    return (statistic, p_value, delta - half, delta + half)
+    low_a, high_a = clustered_interval(pairs, wins_a, n_sq, wins_sq_a, cross_a, clusters, confidence)
+    low_b, high_b = clustered_interval(pairs, wins_b, n_sq, wins_sq_b, cross_b, clusters, confidence)
+    phi = paired_correlation(cluster_spread(pairs, wins_a, n_sq, wins_sq_a, cross_a),
+                             cluster_spread(pairs, wins_b, n_sq, wins_sq_b, cross_b),
+                             cluster_spread(pairs, sum_d, n_sq, sum_d2, cross_b - cross_a))
+    low, high = newcombe_difference(wins_a / pairs, low_a, high_a, wins_b / pairs, low_b, high_b, phi)
+    return (statistic, p_value, low, high)
 
 
 def games_for_difference(p: float, delta: float, power: float = 0.8, alpha: float = 0.05) -> int:
@@ -583,9 +661,13 @@ STATS_SQL = [
     "CREATE OR REPLACE MACRO mcnemar_stat(a, b) AS CASE WHEN a + b <= 0 THEN 0.0 ELSE "
     "(abs(a - b) - 1.0) ** 2 / (a + b) END",
     "CREATE OR REPLACE MACRO mcnemar_p(a, b) AS erfc(sqrt(mcnemar_stat(a, b) / 2))",
-    "CREATE OR REPLACE MACRO welch_z(ma, va, na, mb, vb, nb) AS CASE WHEN na <= 0 OR nb <= 0 "
-    "OR coalesce(va, 0) / na + coalesce(vb, 0) / nb <= 0 THEN 0.0 "
-    "ELSE (mb - ma) / sqrt(coalesce(va, 0) / na + coalesce(vb, 0) / nb) END",
+    # Welch's z (b minus a); infinite (p = 0) when neither side varies and the means differ,
+    # 0 when a side has fewer than two games (a NULL or NaN variance: its spread is unknown).
+    "CREATE OR REPLACE MACRO welch_z(ma, va, na, mb, vb, nb) AS CASE WHEN na < 2 OR nb < 2 "
+    "OR va IS NULL OR vb IS NULL OR isnan(va) OR isnan(vb) THEN 0.0 "
+    "WHEN va / na + vb / nb <= 0 THEN CASE WHEN mb > ma THEN 'infinity'::DOUBLE "
+    "WHEN mb < ma THEN '-infinity'::DOUBLE ELSE 0.0 END "
+    "ELSE (mb - ma) / sqrt(va / na + vb / nb) END",
     # clustered_effective_n: the effective sample size of a rate over clustered seat-games.
     "CREATE OR REPLACE MACRO clustered_n(n, w, n_sq, w_sq, nw, clusters) AS CASE "
     "WHEN n IS NULL OR n <= 0 THEN 0.0 WHEN w <= 0 OR w >= n THEN clusters::DOUBLE ELSE " + _once(
@@ -595,6 +677,24 @@ STATS_SQL = [
         "ELSE t * (1 - t) * n::DOUBLE * n::DOUBLE / (w_sq::DOUBLE - 2 * t * nw::DOUBLE + t * t * n_sq::DOUBLE) END"
     ) + " END",
     f"CREATE OR REPLACE MACRO is_fixed_rate(effective, n) AS n > 0 AND effective >= {CLUSTER_CAP!r} * n",
+    # cluster_spread: Σ(w_g − p·n_g)² from the sums (w_g may be a paired difference).
+    "CREATE OR REPLACE MACRO cluster_spread(n, w, n_sq, w_sq, nw) AS CASE WHEN n IS NULL OR n <= 0 THEN 0.0 "
+    "ELSE " + _once("w::DOUBLE / n::DOUBLE",
+                    "greatest(0.0, w_sq::DOUBLE - 2 * t * nw::DOUBLE + t * t * n_sq::DOUBLE)") + " END",
+    # paired_correlation: Newcombe's continuity-corrected φ from the spreads of the two rates
+    # and of their per-game differences.
+    "CREATE OR REPLACE MACRO paired_phi(sa, sb, sd) AS CASE WHEN sa <= 0 OR sb <= 0 THEN 0.0 ELSE " + _once(
+        "(sa::DOUBLE + sb::DOUBLE - sd::DOUBLE) / 2",
+        "greatest(-1.0, least(1.0, (CASE WHEN t > 0.5 THEN t - 0.5 WHEN t > 0 THEN 0.0 ELSE t END) "
+        "/ sqrt(sa::DOUBLE * sb::DOUBLE)))") + " END",
+    # newcombe_difference: the interval of pb − pa from both rates' intervals, paired with phi
+    # (DOUBLE first: a decimal literal's products overflow DECIMAL(38)).
+    "CREATE OR REPLACE MACRO newcombe_low(pa, la, ua, pb, lb, ub, phi := 0.0) AS (pb::DOUBLE - pa) - sqrt(greatest("
+    "0.0, (pb::DOUBLE - lb) * (pb::DOUBLE - lb) + (ua::DOUBLE - pa) * (ua::DOUBLE - pa) "
+    "- 2 * phi::DOUBLE * (pb::DOUBLE - lb) * (ua::DOUBLE - pa)))",
+    "CREATE OR REPLACE MACRO newcombe_high(pa, la, ua, pb, lb, ub, phi := 0.0) AS (pb::DOUBLE - pa) + sqrt(greatest("
+    "0.0, (ub::DOUBLE - pb) * (ub::DOUBLE - pb) + (pa::DOUBLE - la) * (pa::DOUBLE - la) "
+    "- 2 * phi::DOUBLE * (ub::DOUBLE - pb) * (pa::DOUBLE - la)))",
     # clustered_interval from a rate p over n seat-games and its clustered_n: the Wilson
     # bounds at that size, or p itself for a fixed rate (at the cap).
     "CREATE OR REPLACE MACRO clustered_low(p, effective, n) AS CASE WHEN is_fixed_rate(effective, n) "
@@ -616,8 +716,10 @@ def register_sql_macros(con: duckdb.DuckDBPyConnection) -> None:
     ``clustered_n(n, w, n_sq, w_sq, nw, clusters)`` (``clustered_effective_n``),
     ``is_fixed_rate(effective, n)``, ``clustered_low(p, effective, n)`` and
     ``clustered_high(p, effective, n)`` (``clustered_interval`` from the rate and
-    its ``clustered_n``): the SQL twins
-    of the Python functions of the same names.
+    its ``clustered_n``), ``cluster_spread(n, w, n_sq, w_sq, nw)``,
+    ``paired_phi(sa, sb, sd)`` (``paired_correlation``), ``newcombe_low(pa, la, ua,
+    pb, lb, ub[, phi := ...])`` and ``newcombe_high(...)`` (``newcombe_difference``):
+    the SQL twins of the Python functions of the same names.
     """
     con.execute(WILSON_LOW_SQL)
     con.execute(WILSON_HIGH_SQL)

@@ -59,6 +59,15 @@ OUTLIER_POINTS = 0.02
 """...when its GIH win rate is also at least this far from its agent's card mean (with
 100,000 games in hand, a 0.5-point difference has |z| > 3 but matters to nobody)."""
 
+CARD_MIN_EXPECTED = 5.0
+"""A card is flagged (``outlier``, ``surely_outside``) only on enough evidence: at its agent's
+card mean ``m``, its games in hand (``gih_win_rate_effective_n``, ``n``) would hold at least
+this many wins and this many losses, ``n·m >= 5`` and ``n·(1 − m) >= 5`` (the textbook
+condition for the normal approximation that ``z_score`` and the interval rest on). A card
+held in one game cannot stand out: where the agent wins 95% of its games, 0 wins in 1 game
+happen 5% of the time and gave |z| = 4.5; with hundreds of cards, dozens such. There a card
+needs 100 games in hand (5 expected losses); where it wins half, 10."""
+
 SIGNIFICANCE = 0.05
 """False discovery rate at which a variant delta is called significant."""
 
@@ -89,13 +98,18 @@ def _rate(wins: str, n: str, name: str) -> str:
             f"wilson_high({wins}, {n}) AS {name}_high")
 
 
-def _mean(total: str, squares: str, n: str, name: str) -> str:
+def _mean(total: str, squares: str, n: str, name: str, highest: str | None = None) -> str:
     """A mean over games of a count that cannot be negative (levels, wipes) from its sums, with a
-    normal 95% interval (``name``, ``_low``, ``_high``) whose low end is clamped at 0."""
+    normal 95% interval (``name``, ``_low``, ``_high``) clamped to the values the count can take:
+    its low end at 0 and, when ``highest`` (SQL) is given, its high end there (no game's level is
+    above the last one, so neither is their mean: 3.94 [3.85, 4.03] is 3.94 [3.85, 4.00])."""
     mean = f"({total} / nullif({n}, 0))"
     se = f"sqrt(greatest(0.0, {squares} / nullif({n}, 0) - {mean} * {mean}) / nullif({n} - 1, 0))"
+    high = f"{mean} + {Z95!r} * {se}"
+    if highest is not None:
+        high = f"least({highest}, {high})"
     return (f"{mean} AS {name}, greatest(0.0, {mean} - {Z95!r} * {se}) AS {name}_low, "
-            f"{mean} + {Z95!r} * {se} AS {name}_high")
+            f"{high} AS {name}_high")
 
 
 def _cluster_sums(prefix: str, n: str, w: str) -> str:
@@ -462,14 +476,29 @@ def _competitive(alias: str = "") -> str:
 # ------------------------------------------------------------------ seats
 
 
+_SEAT_RATES = ("win_rate", "win_rate_low", "win_rate_high", "win_share", "win_share_low", "win_share_high",
+               "fair_share")
+
+# A seat's rates say something only where seats compete: in a cooperative game every
+# seat shares the party's outcome (each seat's "share" of the wins is 1/N by
+# construction) and a one-player game has one seat (share 1). There the rates are
+# NULL (the counts stay), as seat_balance's tests are.
 SEAT_STATS = f"""
+WITH rated AS (
+    SELECT experiment, variant, n_players, seat, games, wins, draws,
+           {_rate('wins', 'games', 'win_rate')},
+           (sum(wins) OVER w)::BIGINT AS total_wins,
+           {_rate('wins', 'sum(wins) OVER w', 'win_share')},
+           1.0::DOUBLE / n_players AS fair_share,
+           n_players > 1 AND {_competitive()} AS tested
+    FROM seat_counts
+    WINDOW w AS (PARTITION BY experiment, variant, n_players)
+)
 SELECT experiment, variant, n_players, seat, games, wins, draws,
-       {_rate('wins', 'games', 'win_rate')},
-       (sum(wins) OVER w)::BIGINT AS total_wins,
-       {_rate('wins', 'sum(wins) OVER w', 'win_share')},
-       1.0::DOUBLE / n_players AS fair_share
-FROM seat_counts
-WINDOW w AS (PARTITION BY experiment, variant, n_players)
+       {', '.join(f'CASE WHEN tested THEN {name} END AS {name}' for name in _SEAT_RATES[:3])},
+       total_wins,
+       {', '.join(f'CASE WHEN tested THEN {name} END AS {name}' for name in _SEAT_RATES[3:])}
+FROM rated
 ORDER BY {ORDER}, seat
 """
 
@@ -626,7 +655,7 @@ WITH levels AS (
 )
 SELECT experiment, variant, n_players, games, coalesce(wins, 0) AS wins,
        {_rate('coalesce(wins, 0)', 'games', 'win_rate')},
-       {_mean('level_sum', 'level_sq', 'level_games', 'mean_level')},
+       {_mean('level_sum', 'level_sq', 'level_games', 'mean_level', 'top_level')},
        top_level, coalesce(games_at_top_level, 0) AS games_at_top_level,
        {_rate('coalesce(games_at_top_level, 0)', 'games', 'top_level_rate')},
        {_mean('wipe_sum', 'wipe_sq', 'wipe_games', 'wipes_per_game')},
@@ -683,6 +712,7 @@ def card_stats_sql(counts: str = "card_counts", extra_key: str = "", totals: str
     fine = (f"SELECT {group}, best_x + offsets.x AS x FROM coarse_best CROSS JOIN "
             f"({_prior_grid(-PRIOR_COARSE_STEP, PRIOR_COARSE_STEP, PRIOR_FINE_STEP)}) AS offsets")
     # Ties go to the smaller strength, as in the Python twin.
+    evidence = f"least(s.m, 1 - s.m) * gih_win_rate_effective_n >= {CARD_MIN_EXPECTED!r}"
     return f"""
 WITH base AS (
     SELECT c.*, t.seat_games, t.seat_wins
@@ -735,11 +765,17 @@ SELECT b.experiment, b.variant, b.n_players, b.agent,{' b.' + extra_key + ',' if
        END AS shrunk_win_rate,
        CASE WHEN b.games_in_hand > 0 AND s.m > 0 AND s.m < 1
             THEN (gih_win_rate - s.m) / sqrt(s.m * (1 - s.m) / gih_win_rate_effective_n) END AS z_score,
-       coalesce(abs(z_score) >= {OUTLIER_Z!r} AND abs(gih_win_rate - s.m) >= {OUTLIER_POINTS!r}, FALSE) AS outlier,
-       coalesce(gih_win_rate_low > s.m + {CARD_BAND!r} OR gih_win_rate_high < s.m - {CARD_BAND!r}, FALSE)
-           AS surely_outside,
-       CASE WHEN b.games_playable > 0 THEN b.games_played = 0 ELSE b.games_in_hand > 0 AND b.games_played = 0 END
-           AS never_played
+       -- Flags need evidence (CARD_MIN_EXPECTED): n·m and n·(1 − m) both at least 5.
+       coalesce({evidence} AND abs(z_score) >= {OUTLIER_Z!r} AND abs(gih_win_rate - s.m) >= {OUTLIER_POINTS!r},
+                FALSE) AS outlier,
+       coalesce({evidence} AND (gih_win_rate_low > s.m + {CARD_BAND!r} OR gih_win_rate_high < s.m - {CARD_BAND!r}),
+                FALSE) AS surely_outside,
+       -- Where the game records `playable` (some card of the experiment was playable), a card
+       -- never playable (an event the rules resolve, a card never castable) is not "never
+       -- played": that says nothing about the agent. Without the counter, in hand is the test.
+       CASE WHEN max(b.games_playable) OVER (PARTITION BY b.experiment) > 0
+            THEN b.games_playable > 0 AND b.games_played = 0
+            ELSE b.games_in_hand > 0 AND b.games_played = 0 END AS never_played
 FROM base AS b LEFT JOIN strength AS s USING ({group})
 ORDER BY {ORDER}, agent,{' ' + extra_key + ',' if extra_key else ''} shrunk_win_rate DESC NULLS LAST,
          gih_win_rate DESC NULLS LAST, card
@@ -842,25 +878,35 @@ ORDER BY {ORDER}, turns
 # Newcombe's interval of the difference from the two Wilson intervals. Paired
 # (the variant played on the baseline's seeds): per game g, d_g = variant
 # wins − baseline wins over its matched seat-games; the clustered McNemar
-# statistic (|Σd| − 1)²/Σd² and the interval Δ ± z·sqrt(Σ(d_g − Δ·n_g)²)/n
-# (analytics.stats.paired_difference). Means: Welch.
+# statistic (|Σd| − 1)²/Σd² and Newcombe's hybrid score interval for paired
+# data: the same two Wilson intervals, joined with the correlation φ of the
+# two rates over the matched games (analytics.stats.paired_difference). Not
+# Δ ± z·sqrt(Σ(d_g − Δ·n_g)²)/n: that one is [0, 0] when no pair is
+# discordant, as if zero discordant pairs proved the rates equal. Means: Welch.
 
 
 def _paired_counts(key: str, paired: bool | None) -> str:
     """Per (variant, player count, key), over seat-games played on the same seed
     in baseline and variant: the per-game sums of the paired differences."""
+    # Per side (a: the baseline's wins x_g, b: the variant's y_g) the sums of its
+    # cluster_spread, for the correlation of the paired interval (paired_phi).
+    sides = ", ".join(f"0::BIGINT AS sum_{side}, 0::BIGINT AS sum_{side}2, 0::BIGINT AS sum_n{side}"
+                      for side in "ab")
     if paired is False:
-        return """
+        return f"""
     SELECT NULL::VARCHAR AS experiment, NULL::VARCHAR AS variant, NULL::TINYINT AS n_players,
            NULL::VARCHAR AS key, 0::BIGINT AS pairs, 0::BIGINT AS sum_d, 0::BIGINT AS sum_d2,
-           0::BIGINT AS sum_nd, 0::BIGINT AS sum_n2
+           0::BIGINT AS sum_nd, 0::BIGINT AS sum_n2, {sides}
     WHERE FALSE"""
     return f"""
     SELECT experiment, variant, n_players, key, sum(n)::BIGINT AS pairs, sum(d)::BIGINT AS sum_d,
-           sum(d * d)::BIGINT AS sum_d2, sum(n * d)::BIGINT AS sum_nd, sum(n * n)::BIGINT AS sum_n2
+           sum(d * d)::BIGINT AS sum_d2, sum(n * d)::BIGINT AS sum_nd, sum(n * n)::BIGINT AS sum_n2,
+           sum(x)::BIGINT AS sum_a, sum(x * x)::BIGINT AS sum_a2, sum(n * x)::BIGINT AS sum_na,
+           sum(y)::BIGINT AS sum_b, sum(y * y)::BIGINT AS sum_b2, sum(n * y)::BIGINT AS sum_nb
     FROM (
         SELECT v.experiment, v.variant, v.n_players, v.game_index, v.{key}::VARCHAR AS key,
-               count(*) AS n, sum(v.won::INTEGER - b.won::INTEGER) AS d
+               count(*) AS n, sum(v.won::INTEGER - b.won::INTEGER) AS d,
+               sum(b.won::INTEGER) AS x, sum(v.won::INTEGER) AS y
         FROM players AS v
         JOIN games AS gv USING ({GAME_KEY})
         JOIN games AS gb ON gb.experiment = v.experiment AND gb.variant = 'baseline'
@@ -914,23 +960,31 @@ _DELTA_COLUMNS = ("experiment, variant, n_players, family, agent, key, metric, b
                   "baseline_effective_n, effective_n, test, statistic, delta_low, delta_high")
 
 
-def _newcombe(metric: str) -> tuple[str, str]:
+def _newcombe(metric: str, phi: str = "0.0") -> tuple[str, str]:
     """SQL: Newcombe's interval of ``v.metric − b.metric`` from their ``_low``/``_high`` columns
-    (``analytics.stats.newcombe_difference``)."""
-    delta = f"(v.{metric} - b.{metric})"
-    return (f"{delta} - sqrt((v.{metric} - v.{metric}_low) ** 2 + (b.{metric}_high - b.{metric}) ** 2)",
-            f"{delta} + sqrt((v.{metric}_high - v.{metric}) ** 2 + (b.{metric} - b.{metric}_low) ** 2)")
+    (``analytics.stats.newcombe_difference``); paired with the correlation ``phi`` (SQL)."""
+    rates = (f"b.{metric}, b.{metric}_low, b.{metric}_high, "
+             f"v.{metric}, v.{metric}_low, v.{metric}_high, phi := {phi}")
+    return f"newcombe_low({rates})", f"newcombe_high({rates})"
 
 
 def _paired_statistic(sum_d: str, sum_d2: str) -> str:
     return f"CASE WHEN {sum_d2} > 0 THEN (abs({sum_d}) - 1.0) ** 2 / {sum_d2} ELSE 0.0 END"
 
 
-def _paired_interval(pairs: str, sum_d: str, sum_d2: str, sum_nd: str, sum_n2: str) -> tuple[str, str]:
-    delta = f"({sum_d}::DOUBLE / {pairs})"
-    half = (f"{Z95!r} * sqrt(greatest(0.0, {sum_d2} - 2 * {delta} * {sum_nd} + {delta} * {delta} * {sum_n2})) "
-            f"/ {pairs}")
-    return f"{delta} - {half}", f"{delta} + {half}"
+def _paired_interval(metric: str, pairs: str, sum_n2: str, baseline: tuple[str, str, str],
+                     variant: tuple[str, str, str], sum_d2: str) -> tuple[str, str]:
+    """SQL: the paired interval of ``v.metric − b.metric`` (``analytics.stats.paired_difference``):
+    Newcombe's from the two rates' own intervals (the view's columns: every seat-game of
+    both is matched when the paired test is used, so they are the matched games' rates)
+    and their correlation over the matched games, from the per-game sums ``baseline`` and
+    ``variant`` (``Σw_g``, ``Σw_g²``, ``Σn_g·w_g`` of each side's wins) and ``sum_d2``
+    (``Σd_g²`` of the differences)."""
+    def spread(sums: tuple[str, str, str]) -> str:
+        return f"cluster_spread({pairs}, {sums[0]}, {sum_n2}, {sums[1]}, {sums[2]})"
+
+    difference = (f"({variant[0]} - {baseline[0]})", sum_d2, f"({variant[2]} - {baseline[2]})")
+    return _newcombe(metric, f"paired_phi({spread(baseline)}, {spread(variant)}, {spread(difference)})")
 
 
 def _proportion_family(family: str, source: str, key: str, n: str, rate: str, effective: str,
@@ -939,7 +993,8 @@ def _proportion_family(family: str, source: str, key: str, n: str, rate: str, ef
 
     ``source`` is the relation read (the family's ``_once`` copy); ``effective`` its
     effective-n column (or ``n`` for independent seat-games)."""
-    low, high = _paired_interval("pc.pairs", "pc.sum_d", "pc.sum_d2", "pc.sum_nd", "pc.sum_n2")
+    low, high = _paired_interval(rate, "pc.pairs", "pc.sum_n2", ("pc.sum_a", "pc.sum_a2", "pc.sum_na"),
+                                 ("pc.sum_b", "pc.sum_b2", "pc.sum_nb"), "pc.sum_d2")
     unpaired_low, unpaired_high = _newcombe(rate)
     mcnemar = f"pc.pairs IS NOT NULL AND pc.pairs = v.{n} AND pc.pairs = b.{n}"
     # Seat tests say nothing in a cooperative game: every seat shares the outcome.
@@ -1001,8 +1056,11 @@ def _card_family(metric: str) -> str:
 
 def _game_family(paired: bool | None) -> str:
     def proportion(metric: str, source: str, count: str, only_b: str, only_v: str, where: str = "") -> str:
-        low, high = _paired_interval("pg.pairs", f"(pg.{only_v} - pg.{only_b})", f"(pg.{only_v} + pg.{only_b})",
-                                     f"(pg.{only_v} - pg.{only_b})", "pg.pairs")
+        # One trial per game: the baseline's and the variant's counts are their own sums
+        # of squares and of n·w; d² is 1 for a discordant pair.
+        side_b, side_v = (f"b.{count}",) * 3, (f"v.{count}",) * 3
+        low, high = _paired_interval(metric, "pg.pairs", "pg.pairs", side_b, side_v,
+                                     f"(pg.{only_v} + pg.{only_b})")
         unpaired_low, unpaired_high = _newcombe(metric)
         paired_test = "pg.pairs IS NOT NULL AND pg.pairs = v.games AND pg.pairs = b.games"
         return f"""

@@ -169,6 +169,25 @@ def test_a_card_playable_but_never_played_is_flagged_as_describing_the_agent() -
     assert flagged["playable_play_rate"].to_list() == [0.0, 0.0]
 
 
+def test_a_card_never_playable_is_not_flagged_never_played_where_the_game_records_playable() -> None:
+    # Ring of Chaos' temple_guardian is an event the rules resolve: held in ~1,500 seat-games,
+    # playable 0 (never an option), played 0. It says nothing about the agent, so it is no
+    # "never played" card; card_4, playable but never played, still is.
+    data = competitive(1, 300)
+    data.con.execute("UPDATE cards SET played = 0, first_played_turn = NULL, playable = 0 WHERE card = 'card_3'")
+    data.con.execute("UPDATE cards SET played = 0, first_played_turn = NULL WHERE card = 'card_4'")
+    from analytics.views import Columns, count_view_sql, register_metric_views
+
+    for name, query in count_view_sql(Columns.of(data.con)).items():
+        data.con.execute(f"CREATE OR REPLACE TABLE {name} AS {query}")
+    register_metric_views(data.con, counts=False, materialize=True)
+    stats = data.con.sql("SELECT * FROM card_stats WHERE variant = 'baseline'").pl()
+    event = stats.filter(pl.col("card") == "card_3")
+    assert (event["games_in_hand"] > 100).all() and (event["games_playable"] == 0).all()
+    assert (event["games_played"] == 0).all() and not event["never_played"].any()
+    assert set(stats.filter(pl.col("never_played"))["card"]) == {"card_4"}
+
+
 def test_without_a_playable_counter_the_play_rate_when_playable_is_empty() -> None:
     # Results written before the games recorded ``playable`` (every game records it now).
     data = competitive(1, 300)

@@ -1,8 +1,8 @@
 """The 95% interval of every variant delta (``variant_deltas.delta_low``/``delta_high``)
 is the formula of its test, recomputed in Python from the view's own columns:
 Newcombe's interval from the two Wilson intervals at the effective sample sizes
-for unpaired rates, Welch's for means, the clustered paired interval for
-seed-matched games."""
+for unpaired rates, Welch's for means, Newcombe's paired (hybrid score) interval
+for seed-matched games, checked against a published example."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ import pytest
 
 from analytics.catalog import open_catalog
 from analytics.metrics import variant_deltas
-from analytics.stats import Z95, newcombe_difference, paired_difference, wilson_interval
+from analytics.stats import Z95, mcnemar, newcombe_difference, paired_difference, wilson_interval
+from tests.analytics.synthetic import competitive
 from tests.analytics.test_balance_metrics import write_games
 from tests.conftest import SmallExperiment
 
@@ -64,25 +65,128 @@ def test_a_seat_game_per_game_gives_the_plain_wilson_intervals_in_the_newcombe_i
         assert (row["delta_low"], row["delta_high"]) == pytest.approx((low, high), abs=1e-9)
 
 
-def test_seed_matched_deltas_carry_the_paired_interval(tmp_path: Path) -> None:
-    # Six games on the same seeds; seat 0 wins baseline games 0-3 and 5, the variant's 3 and 5:
-    # per game d = -1, -1, -1, 0, 0, 0, so Σd = -3, Σd² = 3, Δ = -1/2 and
-    # Σ(d - Δ)² = 3 · 1/4 + 3 · 1/4 = 1.5: the interval is -1/2 ± 1.96 · sqrt(1.5) / 6.
-    baseline_wins, variant_wins = [1, 1, 1, 1, 0, 1], [0, 0, 0, 1, 0, 1]
+def newcombe_paired_by_hand(a: int, b: int, c: int, d: int) -> tuple[float, float]:
+    """Newcombe's (1998) hybrid score interval for paired data (his method 10), written from
+    the published formula as Fagerland, Lydersen and Laake (Stat Med 2014; 33:2850) state it,
+    for the 2×2 table of N pairs: a both yes, b first only, c second only, d neither.
+
+    θ = p1 − p2 with p1 = (a + b)/N, p2 = (a + c)/N and Wilson intervals (l1, u1), (l2, u2);
+    φ = C/sqrt((a+b)(c+d)(a+c)(b+d)) with C = ad − bc − N/2 if ad − bc > N/2, 0 if
+    0 <= ad − bc <= N/2, ad − bc if negative (0 when a margin is 0);
+    L = θ − sqrt((p1 − l1)² − 2φ(p1 − l1)(u2 − p2) + (u2 − p2)²),
+    U = θ + sqrt((p2 − l2)² − 2φ(p2 − l2)(u1 − p1) + (u1 − p1)²).
+    Returned for the second minus the first (the variant minus the baseline): (−U, −L)."""
+    n = a + b + c + d
+    p1, p2 = (a + b) / n, (a + c) / n
+    (l1, u1), (l2, u2) = wilson_interval(a + b, n), wilson_interval(a + c, n)
+    margins = (a + b) * (c + d) * (a + c) * (b + d)
+    cross = a * d - b * c
+    corrected = cross - n / 2 if cross > n / 2 else (0 if cross >= 0 else cross)
+    phi = corrected / math.sqrt(margins) if margins else 0.0
+    theta = p1 - p2
+    low = theta - math.sqrt((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2)
+    high = theta + math.sqrt((p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1) + (u1 - p1) ** 2)
+    return (-high, -low)
+
+
+def _paired_table(a: int, b: int, c: int, d: int) -> tuple[float, float, float, float]:
+    """``paired_difference`` of a 2×2 table (one trial per game): first = baseline, second = variant."""
+    n, first, second = a + b + c + d, a + b, a + c
+    return paired_difference(n, n, n, (first, first, first), (second, second, second), b + c)
+
+
+def test_the_paired_interval_is_newcombes_on_a_published_example() -> None:
+    # Cavo et al. (2012): complete response before and after consolidation therapy, 161 patients,
+    # [[59, 6], [16, 80]]. Fagerland, Lydersen and Laake (2014; and their book, 2017, Chapter 8)
+    # print Newcombe's square-and-add interval: -0.0621 (95% CI -0.1186 to -0.0046), for
+    # before minus after; ours is after minus before, the variant minus the baseline.
+    statistic, p, low, high = _paired_table(59, 6, 16, 80)
+    assert (low, high) == pytest.approx((0.0046, 0.1186), abs=5e-5)
+    assert (low, high) == pytest.approx(newcombe_paired_by_hand(59, 6, 16, 80), abs=1e-12)
+    assert (statistic, p) == pytest.approx(mcnemar(6, 16), abs=1e-12)  # the test is McNemar's, as before
+
+
+def test_no_discordant_pair_does_not_prove_the_rates_equal() -> None:
+    # b = c = 0: the differences d_g are all 0, and Δ ± z·sd(d) was [0, 0]. Newcombe's interval
+    # keeps a width: φ is just below 1 (ad − bc = 9 is lowered by N/2 = 3: φ = 6/9), and with a
+    # rate of 0 on both sides (no draw in 300 games) it is the unpaired one, ± the Wilson high of 0/300.
+    for table in ((3, 0, 0, 3), (0, 0, 0, 300), (290, 0, 0, 10)):
+        _, p, low, high = _paired_table(*table)
+        assert p == 1.0 and low < 0 < high, table
+        assert (low, high) == pytest.approx(newcombe_paired_by_hand(*table), abs=1e-12)
+    _, _, low, high = _paired_table(0, 0, 0, 300)
+    assert (low, high) == pytest.approx((-wilson_interval(0, 300)[1], wilson_interval(0, 300)[1]), abs=1e-15)
+
+
+def _paired_games(folder: Path, baseline_wins: list[int], variant_wins: list[int]) -> None:
     games, seats = [], {}
     for variant, wins in (("baseline", baseline_wins), ("nerf", variant_wins)):
         for index, won in enumerate(wins):
             games.append({"variant": variant, "game_index": index, "n_players": 2, "winners": [0] if won else [1],
                           "seed": 500 + index})
             seats[(variant, index)] = [(None, bool(won)), (None, not won)]
-    write_games(tmp_path / "paired", "paired", games, seats, paired=True)
+    write_games(folder, folder.name, games, seats, paired=True)
+
+
+def test_seed_matched_deltas_carry_newcombes_paired_interval(tmp_path: Path) -> None:
+    # Six games on the same seeds; seat 0 wins baseline games 0-3 and 5, the variant's 3 and 5:
+    # both won 2 pairs (a), only the baseline 3 (b), only the variant none (c), neither 1 (d).
+    # ad − bc = 2 is below N/2 = 3, so the corrected φ is 0: the unpaired Newcombe interval.
+    _paired_games(tmp_path / "paired", [1, 1, 1, 1, 0, 1], [0, 0, 0, 1, 0, 1])
     con = open_catalog(tmp_path / "paired")
     try:
-        seat0 = variant_deltas(con).filter((pl.col("family") == "seat") & (pl.col("key") == "0")).row(0, named=True)
+        deltas = variant_deltas(con)
     finally:
         con.close()
-    half = Z95 * math.sqrt(1.5) / 6
-    assert (seat0["delta_low"], seat0["delta_high"]) == pytest.approx((-0.5 - half, -0.5 + half), abs=1e-12)
-    statistic, p, low, high = paired_difference(6, -3, 3, -3, 6)
+    seat0 = deltas.filter((pl.col("family") == "seat") & (pl.col("key") == "0")).row(0, named=True)
+    assert seat0["test"] == "mcnemar"
+    expected = newcombe_paired_by_hand(2, 3, 0, 1)
+    assert (seat0["delta_low"], seat0["delta_high"]) == pytest.approx(expected, abs=1e-12)
+    assert expected == pytest.approx(newcombe_difference(5 / 6, *wilson_interval(5, 6), 2 / 6,
+                                                         *wilson_interval(2, 6)), abs=1e-15)
+    statistic, p, low, high = _paired_table(2, 3, 0, 1)
     assert (seat0["statistic"], seat0["p_value"]) == pytest.approx((statistic, p), abs=1e-12)
-    assert (low, high) == pytest.approx((-0.5 - half, -0.5 + half), abs=1e-12)
+    assert (low, high) == pytest.approx(expected, abs=1e-12)
+
+
+def test_seed_matched_rates_without_discordant_pairs_keep_an_interval(tmp_path: Path) -> None:
+    # The same outcomes on the same seeds: seat 0 wins games 0, 2, 4 in both, no game is a draw or
+    # stops at the turn cap. Every paired difference is 0, and every interval has a width.
+    _paired_games(tmp_path / "same", [1, 0, 1, 0, 1, 0], [1, 0, 1, 0, 1, 0])
+    con = open_catalog(tmp_path / "same")
+    try:
+        deltas = variant_deltas(con)
+    finally:
+        con.close()
+    seat0 = deltas.filter((pl.col("family") == "seat") & (pl.col("key") == "0")).row(0, named=True)
+    assert (seat0["test"], seat0["delta"], seat0["p_value"]) == ("mcnemar", 0.0, 1.0)
+    assert (seat0["delta_low"], seat0["delta_high"]) == pytest.approx(newcombe_paired_by_hand(3, 0, 0, 3), abs=1e-12)
+    assert seat0["delta_high"] - seat0["delta_low"] > 0.2
+    high = wilson_interval(0, 6)[1]
+    for metric in ("draw_rate", "turn_cap_rate"):
+        row = deltas.filter(pl.col("metric") == metric).row(0, named=True)
+        assert row["test"] == "mcnemar"
+        assert (row["delta_low"], row["delta_high"]) == pytest.approx((-high, high), abs=1e-12), metric
+
+
+def test_the_paired_interval_of_an_agent_at_two_seats_is_the_python_twin_on_the_games_sums() -> None:
+    # The synthetic competitive game seats its strong agent twice: n_g = 2 matched seat-games per
+    # game. The view's interval equals paired_difference on the per-game sums counted here.
+    data = competitive(1, 300, paired=True)
+    rows = data.con.sql("""
+        SELECT v.agent, v.game_index, count(*) AS n, sum(b.won::INTEGER) AS x, sum(v.won::INTEGER) AS y
+        FROM players AS v JOIN players AS b ON b.variant = 'baseline' AND b.experiment = v.experiment
+             AND b.game_index = v.game_index AND b.seat = v.seat AND b.agent = v.agent
+        WHERE v.variant = 'buffed' GROUP BY ALL""").pl()
+    deltas = data.con.sql("SELECT * FROM deltas WHERE family = 'agent'").pl()
+    assert deltas.height == 2 and set(deltas["test"]) == {"mcnemar"}
+    for row in deltas.iter_rows(named=True):
+        games = rows.filter(pl.col("agent") == row["key"])
+        n, x, y = (games[name].cast(pl.Float64) for name in ("n", "x", "y"))
+        assert (n == 2).all()
+        statistic, p, low, high = paired_difference(
+            float(n.sum()), float((n * n).sum()), games.height, (float(x.sum()), float((x * x).sum()),
+                                                                  float((n * x).sum())),
+            (float(y.sum()), float((y * y).sum()), float((n * y).sum())), float(((y - x) ** 2).sum()))
+        assert (row["statistic"], row["p_value"]) == pytest.approx((statistic, p), abs=1e-12)
+        assert (row["delta_low"], row["delta_high"]) == pytest.approx((low, high), abs=1e-12)

@@ -1,10 +1,10 @@
 """Interval coverage by simulation: on synthetic experiments with known true
 win probabilities (``tests.analytics.synthetic``), the 95% intervals of the
-metric views cover the truth 93–97% of the time, for seat, faction, agent
-and card rates and for variant deltas, in a competitive four-player game
-(seat-games linked by one winner, an agent at two seats of each game) and in
-a cooperative one (one shared outcome per game), unpaired and on paired
-seeds.
+metric views cover the truth 93–97% of the time (93–98% for the paired
+deltas), for seat, faction, agent and card rates and for variant deltas, in a
+competitive four-player game (seat-games linked by one winner, an agent at two
+seats of each game) and in a cooperative one (one shared outcome per game; no
+seat rates there), unpaired and on paired seeds.
 
 Each check pools the rows of many replicate experiments: with ``REPLICATES``
 replicates the coverage of a family with ``k`` rows per replicate is
@@ -50,6 +50,18 @@ def coverage(data: Synthetic, view: str, family: str, key_columns: tuple[str, ..
 
 PAIRED_CARD_LOW = 0.95
 """Card deltas on paired seeds use the unpaired test, which is conservative there."""
+
+PAIRED_HIGH = 0.98
+"""Newcombe's paired interval (his method 10, with the continuity correction of φ that
+keeps a width without discordant pairs) is a little conservative where the pairs are
+tightly linked, as here: the variants share every random number, so a game changes
+outcome only where the buff crosses it. Measured 94.8–97.3% (analytics/README.md)."""
+
+
+def _delta_bounds_met(share: float, family: str, tests: set[str], paired: bool) -> bool:
+    if family == "card" and paired:
+        return share >= PAIRED_CARD_LOW
+    return LOW <= share <= (PAIRED_HIGH if tests == {"mcnemar"} else HIGH)
 
 
 def delta_coverage(data: Synthetic, family: str, truth_family: str, metric: str,
@@ -100,7 +112,7 @@ def test_competitive_intervals_cover_the_true_rate_95_percent_of_the_time(
     assert LOW <= share <= HIGH, (share, rows)
 
 
-@pytest.mark.parametrize(("view", "family", "keys", "rate"), RATES, ids=[f"{r[0]}.{r[3]}" for r in RATES])
+@pytest.mark.parametrize(("view", "family", "keys", "rate"), RATES[1:], ids=[f"{r[0]}.{r[3]}" for r in RATES[1:]])
 def test_cooperative_intervals_cover_the_true_rate_95_percent_of_the_time(
         cooperative_data: Synthetic, view: str, family: str, keys: tuple[str, ...], rate: str) -> None:
     share, rows = coverage(cooperative_data, view, family, keys, rate)
@@ -123,8 +135,7 @@ def test_competitive_variant_delta_intervals_cover_the_true_difference(
         competitive_data: Synthetic, family: str, truth_family: str, metric: str,
         key: Callable[[dict[str, object]], object]) -> None:
     share, rows, tests = delta_coverage(competitive_data, family, truth_family, metric, key)
-    assert (share >= PAIRED_CARD_LOW if family == "card" and _paired(competitive_data) else LOW <= share <= HIGH), (
-        share, rows, tests)
+    assert _delta_bounds_met(share, family, tests, _paired(competitive_data)), (share, rows, tests)
 
 
 @pytest.mark.parametrize(("family", "truth_family", "metric", "key"),
@@ -134,8 +145,7 @@ def test_cooperative_variant_delta_intervals_cover_the_true_difference(
         cooperative_data: Synthetic, family: str, truth_family: str, metric: str,
         key: Callable[[dict[str, object]], object]) -> None:
     share, rows, tests = delta_coverage(cooperative_data, family, truth_family, metric, key)
-    assert (share >= PAIRED_CARD_LOW if family == "card" and _paired(cooperative_data) else LOW <= share <= HIGH), (
-        share, rows, tests)
+    assert _delta_bounds_met(share, family, tests, _paired(cooperative_data)), (share, rows, tests)
 
 
 def _paired(data: Synthetic) -> bool:
@@ -155,4 +165,6 @@ def test_seat_tests_are_left_out_of_a_cooperative_experiment(cooperative_data: S
     con = cooperative_data.con
     assert con.execute("SELECT count(*) FROM variant_deltas WHERE family = 'seat'").fetchall() == [(0,)]
     assert con.execute("SELECT count(*) FROM seat_balance WHERE chi2 IS NOT NULL").fetchall() == [(0,)]
+    # Nor seat rates: every seat shares the party's outcome (seat_stats keeps only the counts).
+    assert con.execute("SELECT count(*), count(win_rate), count(win_share) FROM seat_stats").fetchall()[0][1:] == (0, 0)
     assert con.execute("SELECT bool_and(cooperative) FROM experiment_modes").fetchall() == [(True,)]

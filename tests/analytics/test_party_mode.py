@@ -9,6 +9,7 @@ import json
 import math
 from pathlib import Path
 
+import duckdb
 import polars as pl
 import pytest
 
@@ -82,6 +83,28 @@ def test_a_mean_count_s_interval_never_goes_below_zero(strong_party: tuple[Path,
     runs = report.run_stats
     assert (runs["wipes_per_game_low"] >= 0.0).all() and (runs["mean_level_low"] >= 0.0).all()
     assert (runs["wipes_per_game_low"] <= runs["wipes_per_game"]).all()
+    assert (runs["mean_level_high"] <= runs["top_level"]).all()
+
+
+def test_the_mean_level_s_interval_stops_at_the_last_level() -> None:
+    # 97 games reach level 4 (the last), 3 stop at level 3: mean 3.97, sample sd
+    # sqrt((97·0.03² + 3·0.97²)/99) = 0.1714, so mean ± 1.96·sd/10 = [3.9364, 4.0036]; no
+    # game's level is above 4, so neither is their mean: the high end is 4 (as wipes stop at 0).
+    from analytics.stats import Z95, register_sql_macros
+    from analytics.views import RUN_STATS
+
+    con = duckdb.connect()
+    register_sql_macros(con)
+    con.execute("""CREATE TABLE run_counts AS SELECT * FROM (VALUES
+        ('e', 'baseline', 4, 4, 0, TRUE, 97), ('e', 'baseline', 4, 3, 1, FALSE, 3))
+        AS t(experiment, variant, n_players, level_reached, wipes, won, games)""")
+    row = con.sql(RUN_STATS).pl().row(0, named=True)
+    sd = math.sqrt((97 * 0.03 ** 2 + 3 * 0.97 ** 2) / 99)
+    assert row["mean_level"] == pytest.approx(3.97, abs=1e-12) and row["top_level"] == 4
+    assert row["mean_level_low"] == pytest.approx(3.97 - Z95 * sd / 10, abs=1e-9)
+    assert 3.97 + Z95 * sd / 10 > 4 and row["mean_level_high"] == 4.0
+    # Wipes: 3 of 100 games with one, mean 0.03 - 1.96 sd/10 < 0: the low end is 0.
+    assert row["wipes_per_game_low"] == 0.0 and row["wipes_per_game_high"] > row["wipes_per_game"]
 
 
 def test_a_variant_won_almost_always_is_reported_with_its_wipes_and_level(

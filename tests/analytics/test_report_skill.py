@@ -4,6 +4,8 @@ real skill ladder, and how they stay quiet on an experiment without rungs."""
 from __future__ import annotations
 
 import json
+import tomllib
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -12,8 +14,11 @@ from polars.testing import assert_frame_equal
 from analytics.catalog import open_catalog, read_spec
 from analytics.metrics import skill_movement
 from analytics.report import Report, build_report, render_report, short_agent
-from analytics.skill import agent_cost, agent_matrix, variant_rules
-from tests.conftest import SmallExperiment
+from analytics.skill import agent_cost, agent_matrix, is_skill_ladder, variant_rules
+from experiments.spec import parse_spec
+from tests.conftest import SmallExperiment, write_experiment
+
+EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
 
 SKILL = ["matrix", "skill", "cost"]
 
@@ -106,3 +111,28 @@ def test_an_experiment_without_rungs_says_so_when_asked_and_is_silent_otherwise(
     assert "Agent versus agent: 2 players, rules.rounds = 4" in everything  # heuristic vs random does mix agents
     markdown = render_report(report, "markdown", sections=["skill"])
     assert "## Skill movement\n\nfewer than two rungs" in markdown
+
+
+def test_rungs_that_all_seat_one_agent_are_no_skill_ladder(tmp_path: Path) -> None:
+    # Party Wanted's baseline and a mode variant, the heuristic in every seat of both: two
+    # "rungs" of one agent (the QA's "rungs: 1 heuristic; 2 heuristic; 3 heuristic"). What
+    # moves across them is the mode's effect (the deltas section), not skill.
+    raw = tomllib.loads((EXPERIMENTS / "party_wanted_baseline.toml").read_text())
+    raw.update(name="party_modes", games=4, shard_size=4, player_counts=[1],
+               variants={"hard_mode": {"rules.hard_mode": True}})
+    report = build_report(write_experiment(parse_spec(raw, "party_wanted_baseline.toml (cut down)"), tmp_path))
+    movement = report.metrics["skill_movement"]
+    assert set(movement["variant"]) == {"baseline", "hard_mode"} and set(movement["rung"]) == {"heuristic"}
+    assert not is_skill_ladder(movement) and not report.applies("skill")
+    assert "Skill movement" not in render_report(report, "text")
+    assert "skill_movement" not in json.loads(render_report(report, "json"))["tables"]
+    asked = render_report(report, "text", sections=["skill"])
+    assert "Skill movement\n  no skill ladder: every rung (a variant in which every seat plays one agent) seats " \
+           "heuristic" in asked
+
+
+def test_a_ladder_needs_rungs_of_two_agents(ladder_tables: dict[str, pl.DataFrame]) -> None:
+    movement = ladder_tables["skill_movement"]
+    assert is_skill_ladder(movement)
+    assert not is_skill_ladder(movement.with_columns(pl.lit("heuristic").alias("rung")))
+    assert not is_skill_ladder(movement.head(0))

@@ -19,10 +19,13 @@ from analytics.stats import (
     beta_binomial_prior,
     chi2_sf,
     chi_square_uniform,
+    cluster_spread,
     games_for_difference,
     games_for_interval,
     mcnemar,
+    newcombe_difference,
     normal_sf,
+    paired_correlation,
     power_of_difference,
     register_sql_macros,
     two_proportion_ztest,
@@ -106,6 +109,75 @@ def test_welch_z_is_the_difference_of_means_over_its_standard_error() -> None:
     assert z == pytest.approx(0.5 / math.sqrt(4.0 / 100 + 9.0 / 400), abs=1e-12)
     assert p == pytest.approx(2 * scipy_stats.norm.sf(abs(z)), abs=1e-12)
     assert welch_ztest(5.0, 0.0, 10, 5.0, 0.0, 10) == (0.0, 1.0)
+
+
+WELCH = [(5.0, 4.0, 100, 5.5, 9.0, 400), (5.0, 0.0, 50, 4.0, 0.0, 50), (4.0, 0.0, 50, 5.0, 0.0, 50),
+         (5.0, 0.0, 10, 5.0, 0.0, 10), (5.0, 0.0, 50, 4.0, 0.25, 50), (5.0, 0.0, 1, 4.0, 0.0, 50),
+         (20.8, 30.1, 300, 27.7, 41.6, 300)]
+
+
+def test_a_difference_of_means_without_spread_on_either_side_is_certain() -> None:
+    # Every baseline game lasted 5 turns, every variant game 4: the difference is -1 exactly.
+    assert welch_ztest(5.0, 0.0, 50, 4.0, 0.0, 50) == (-math.inf, 0.0)
+    assert welch_ztest(4.0, 0.0, 50, 5.0, 0.0, 50) == (math.inf, 0.0)
+    assert welch_ztest(5.0, 0.0, 50, 5.0, 0.0, 50) == (0.0, 1.0)  # equal means: no difference
+    # One game on a side has no sample variance (unknown, not zero): no evidence either way.
+    assert welch_ztest(5.0, 0.0, 1, 4.0, 0.0, 50) == (0.0, 1.0)
+    assert welch_ztest(5.0, math.nan, 1, 4.0, 0.0, 50) == (0.0, 1.0)
+
+
+def test_welch_z_in_sql_is_the_python_twin(con: duckdb.DuckDBPyConnection) -> None:
+    values = ", ".join(f"({ma!r}, {va!r}, {na}, {mb!r}, {vb!r}, {nb})" for ma, va, na, mb, vb, nb in WELCH)
+    rows = con.execute(f"SELECT welch_z(ma, va, na, mb, vb, nb), erfc(abs(welch_z(ma, va, na, mb, vb, nb)) / sqrt(2)) "
+                       f"FROM (VALUES {values}) AS t(ma, va, na, mb, vb, nb)").fetchall()
+    for case, (z, p) in zip(WELCH, rows, strict=True):
+        assert (z, p) == pytest.approx(welch_ztest(*case), abs=1e-12), case
+    assert con.execute("SELECT welch_z(5.0, NULL, 1, 4.0, 0.0, 50)").fetchall() == [(0.0,)]
+
+
+def test_the_wilson_bounds_are_exactly_0_and_1_at_no_win_and_all_wins(con: duckdb.DuckDBPyConnection) -> None:
+    # The formula's two terms cancel at 0 wins only to ~1e-19 in floating point (agent_stats
+    # showed 1.0842e-19); every view's interval goes through these two macros.
+    sizes = [1, 2, 3, 7, 10, 37, 100, 300, 999, 10_000, 2_500_000, 3.7, 123.456]
+    rows = con.execute("SELECT n, wilson_low(0, n), wilson_high(n, n), wilson_low(0, n, z := 2.5758293035489004), "
+                       "clustered_low(0.0, n, n), clustered_high(1.0, n, n) FROM (SELECT unnest(?::DOUBLE[]) AS n)",
+                       [sizes]).fetchall()
+    for n, *bounds in rows:
+        assert bounds == [0.0, 1.0, 0.0, 0.0, 1.0], n
+        assert wilson_interval(0, n) == (0.0, wilson_interval(0, n)[1]) and wilson_interval(n, n)[1] == 1.0
+
+
+def test_the_paired_interval_macros_give_the_python_numbers(con: duckdb.DuckDBPyConnection) -> None:
+    # newcombe_low/high (with and without phi), paired_phi and cluster_spread over many inputs,
+    # against newcombe_difference, paired_correlation and cluster_spread.
+    cases = []
+    for wins_a, n_a, wins_b, _ in PAIRS[:100]:
+        n = n_a
+        wins_b = min(wins_b, n)
+        (low_a, high_a), (low_b, high_b) = wilson_interval(wins_a, n), wilson_interval(wins_b, n)
+        spreads = (RANDOM.random() * n, RANDOM.random() * n, RANDOM.random() * 2 * n)
+        cases.append((wins_a / n, low_a, high_a, wins_b / n, low_b, high_b, *spreads))
+    cases += [(0.0, 0.0, 0.1, 0.0, 0.0, 0.1, 0.0, 0.0, 0.0), (0.5, 0.3, 0.7, 0.5, 0.3, 0.7, 1.5, 1.5, 0.0),
+              (0.5, 0.3, 0.7, 0.5, 0.3, 0.7, 1.5, 1.5, 6.0), (0.5, 0.3, 0.7, 0.6, 0.4, 0.8, 0.4, 0.2, 0.1)]
+    values = ", ".join("(" + ", ".join(repr(value) for value in case) + ")" for case in cases)
+    rows = con.execute(f"""
+        SELECT paired_phi(sa, sb, sd) AS phi, newcombe_low(pa, la, ua, pb, lb, ub),
+               newcombe_high(pa, la, ua, pb, lb, ub), newcombe_low(pa, la, ua, pb, lb, ub, phi := phi),
+               newcombe_high(pa, la, ua, pb, lb, ub, phi := phi)
+        FROM (VALUES {values}) AS t(pa, la, ua, pb, lb, ub, sa, sb, sd)""").fetchall()
+    for case, (phi, low, high, paired_low, paired_high) in zip(cases, rows, strict=True):
+        assert phi == pytest.approx(paired_correlation(*case[6:]), abs=1e-12)
+        assert -1.0 <= phi <= 1.0
+        assert (low, high) == pytest.approx(newcombe_difference(*case[:6]), abs=1e-12)
+        assert (paired_low, paired_high) == pytest.approx(newcombe_difference(*case[:6], phi=phi), abs=1e-12)
+    sums = [(10, 4, 10, 4, 4), (20, 7, 40, 13, 26), (6, -3, 6, 3, -3), (0, 0, 0, 0, 0), (300, 151, 618, 170, 312)]
+    values = ", ".join(str(case) for case in sums)
+    rows = con.execute(f"SELECT cluster_spread(n, w, n_sq, w_sq, nw) FROM (VALUES {values}) "
+                       "AS t(n, w, n_sq, w_sq, nw)").fetchall()
+    for (n, w, n_sq, w_sq, nw), (spread,) in zip(sums, rows, strict=True):
+        assert spread == pytest.approx(cluster_spread(n, w, n_sq, w_sq, nw), abs=1e-12), (n, w)
+    # One trial per game: the spread is n·p(1 − p), and φ is the 2×2 table's (corrected) phi.
+    assert cluster_spread(10, 4, 10, 4, 4) == pytest.approx(10 * 0.4 * 0.6, abs=1e-12)
 
 
 def test_the_sql_macros_give_the_python_numbers(con: duckdb.DuckDBPyConnection) -> None:
