@@ -17,10 +17,17 @@ Definitions shared by all of them:
 
 from __future__ import annotations
 
+import dataclasses
+from typing import TYPE_CHECKING
+
 import duckdb
 import polars as pl
+import pyarrow as pa
 
 from analytics.catalog import AnalyticsError, sql_identifier
+
+if TYPE_CHECKING:
+    from experiments.spec import ExperimentSpec
 
 _VARIANT_ORDER = "(variant <> 'baseline'), variant"
 
@@ -263,6 +270,69 @@ def card_stats(con: duckdb.DuckDBPyConnection, agent: str | None = None) -> pl.D
 # ====================================================================== early stopping
 
 
+def probe_connection(probe: ExperimentSpec) -> duckdb.DuckDBPyConnection:
+    """The metric views over every game of ``probe`` (an experiment of one game per
+    player count of the current data), played in-process: enough to know which views
+    and columns exist for the game, and which of them it fills, before anything runs.
+    The up-front checks of ``[[stop_when]]`` (``check_stop_when``) and of a tuning
+    spec's targets (``analytics.tuning.check_targets``) both look at it."""
+    from analytics.stats import register_sql_macros
+    from analytics.views import register_metric_views
+    from workers.shard import play_shard
+
+    tables: dict[str, list[pa.Table]] = {}
+    for shard in probe.shards():
+        for name, table in play_shard(probe, shard).items():
+            tables.setdefault(name, []).append(table)
+    con = duckdb.connect(":memory:")
+    con.execute("SET enable_progress_bar = false")
+    for name, parts in tables.items():
+        con.register(name, pa.concat_tables(parts, promote_options="permissive"))
+    register_sql_macros(con)
+    register_metric_views(con)
+    return con
+
+
+def check_stop_when(spec: ExperimentSpec) -> None:
+    """Check every ``[[stop_when]]`` target of ``spec`` against the real metric views of
+    its game (``probe_connection``: one game of the baseline per player count), so that a
+    mistake is refused when the spec is read, not after the first round of shards (or,
+    with fewer shards than a round, never): what ``target_widths`` checks during the run
+    (a metric view, a rate of it with an interval, ``max_width``, ``where`` columns and
+    the type of their values), and that the target can be met at all: the view has the
+    rate for this game at the spec's player counts, and a ``where`` on ``n_players`` or
+    ``variant`` names one the spec plays. Raises ``SpecError`` naming the file and
+    ``stop_when[i]``."""
+    from experiments.spec import BASELINE, SpecError
+
+    if not spec.stop_when:
+        return
+    con = probe_connection(dataclasses.replace(spec, games=1, variants=(spec.variant(BASELINE),)))
+    try:
+        try:
+            target_widths(con, list(spec.stop_when))
+        except AnalyticsError as error:
+            raise SpecError(f"{spec.source}: {error}") from None
+        variants = [variant.name for variant in spec.variants]
+        for index, target in enumerate(spec.stop_when):
+            # A target no row can meet would never stop the run: refused as the tuning targets are.
+            key = f"{spec.source}: stop_when[{index}]"
+            where = target.get("where", {})
+            if "n_players" in where and where["n_players"] not in spec.player_counts:
+                raise SpecError(f"{key}.where.n_players: impossible target: the spec plays "
+                                f"{list(spec.player_counts)} players, not {where['n_players']!r}")
+            if "variant" in where and where["variant"] not in variants:
+                raise SpecError(f"{key}.where.variant: impossible target: the spec has no variant "
+                                f"{where['variant']!r}; expected one of {', '.join(variants)}")
+            view, rate = target["view"], target["rate"]
+            found = con.execute(f"SELECT count({sql_identifier(rate)}) FROM {view}").fetchone()
+            if not found or not found[0]:
+                raise SpecError(f"{key}: impossible target: {view} has no {rate} for {spec.game} at "
+                                f"{list(spec.player_counts)} players (a view this game does not fill)")
+    finally:
+        con.close()
+
+
 def target_widths(con: duckdb.DuckDBPyConnection, targets: list[dict[str, object]]) -> pl.DataFrame:
     """For each target (see ``targets_met``), the widest interval among its rows.
 
@@ -275,21 +345,25 @@ def target_widths(con: duckdb.DuckDBPyConnection, targets: list[dict[str, object
     for index, target in enumerate(targets):
         view, rate, max_width = target.get("view"), target.get("rate"), target.get("max_width")
         where = target.get("where", {})
+        key = f"stop_when[{index}]"  # the targets are the spec's [[stop_when]] tables
         if view not in METRIC_VIEWS or not isinstance(view, str):
-            raise AnalyticsError(f"targets[{index}].view: expected one of {', '.join(METRIC_VIEWS)}, got {view!r}")
+            raise AnalyticsError(f"{key}.view: expected one of {', '.join(METRIC_VIEWS)}, got {view!r}")
         columns = _columns(con, view)
         if not isinstance(rate, str) or f"{rate}_low" not in columns or f"{rate}_high" not in columns:
             rates = [name[:-4] for name in columns if name.endswith("_low") and f"{name[:-4]}_high" in columns]
-            raise AnalyticsError(f"targets[{index}].rate: expected one of {', '.join(rates)} for {view}, "
-                                 f"got {rate!r}")
+            raise AnalyticsError(f"{key}.rate: expected one of {', '.join(rates)} for {view}, got {rate!r}")
         if isinstance(max_width, bool) or not isinstance(max_width, int | float) or not 0 < max_width <= 1:
-            raise AnalyticsError(f"targets[{index}].max_width: expected a number in (0, 1], got {max_width!r}")
-        if not isinstance(where, dict) or any(key not in columns for key in where):
-            raise AnalyticsError(f"targets[{index}].where: expected a table of {view} columns and values")
-        condition = " AND ".join(f"{sql_identifier(key)} = ?" for key in where) or "TRUE"
-        count, widest = con.execute(
-            f"SELECT count(*), max({sql_identifier(rate + '_high')} - {sql_identifier(rate + '_low')}) "
-            f"FROM {view} WHERE {condition}", list(where.values())).fetchall()[0]
+            raise AnalyticsError(f"{key}.max_width: expected a number in (0, 1], got {max_width!r}")
+        if not isinstance(where, dict) or any(name not in columns for name in where):
+            raise AnalyticsError(f"{key}.where: expected a table of {view} columns and values, got {where!r}")
+        condition = " AND ".join(f"{sql_identifier(name)} = ?" for name in where) or "TRUE"
+        try:
+            count, widest = con.execute(
+                f"SELECT count(*), max({sql_identifier(rate + '_high')} - {sql_identifier(rate + '_low')}) "
+                f"FROM {view} WHERE {condition}", list(where.values())).fetchall()[0]
+        except duckdb.Error as error:  # a value DuckDB cannot compare with its column (seat = "zero")
+            message = str(error).splitlines()[0]
+            raise AnalyticsError(f"{key}.where: a value of the wrong type for {view} ({message})") from None
         rows.append({"target": index, "view": view, "rate": rate, "max_width": float(max_width), "rows": int(count),
                      "widest": widest, "met": bool(count) and widest is not None and widest <= max_width})
     return pl.DataFrame(rows, schema={"target": pl.Int64, "view": pl.String, "rate": pl.String,

@@ -52,6 +52,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analytics.catalog import sql_identifier
+from analytics.metrics import probe_connection
 from analytics.stats import WILSON_HIGH_SQL, WILSON_LOW_SQL, Z95, z_for_confidence
 from experiments.spec import BASELINE
 from experiments.tuning import CONFIRM_SUFFIX, Target, TuningSpec, TuningSpecError
@@ -71,27 +72,6 @@ MET, NOT_MET, UNDECIDED, NO_ROWS = "met", "not met", "undecided", "no rows"
 
 
 # ------------------------------------------------------------------ checking targets
-
-
-def _probe_connection(spec: TuningSpec) -> duckdb.DuckDBPyConnection:
-    """The metric views over one game per player count of the current data,
-    played in-process: enough to know which views and columns exist for this game."""
-    from analytics.stats import register_sql_macros
-    from analytics.views import register_metric_views
-    from workers.shard import play_shard
-
-    probe = spec.experiment(spec.name, spec.base.seed, 1, {}, {BASELINE: 1}, "probe")
-    tables: dict[str, list[pa.Table]] = {}
-    for shard in probe.shards():
-        for name, table in play_shard(probe, shard).items():
-            tables.setdefault(name, []).append(table)
-    con = duckdb.connect(":memory:")
-    con.execute("SET enable_progress_bar = false")
-    for name, parts in tables.items():
-        con.register(name, pa.concat_tables(parts, promote_options="permissive"))
-    register_sql_macros(con)
-    register_metric_views(con)
-    return con
 
 
 def view_columns(con: duckdb.DuckDBPyConnection, view: str) -> list[str]:
@@ -116,7 +96,7 @@ def check_targets(spec: TuningSpec) -> None:
     Raises ``TuningSpecError`` naming the target."""
     from analytics.views import METRIC_VIEWS
 
-    con = _probe_connection(spec)
+    con = probe_connection(spec.experiment(spec.name, spec.base.seed, 1, {}, {BASELINE: 1}, "probe"))
     try:
         for index, target in enumerate(spec.targets):
             key = f"{spec.source}: targets[{index}]"

@@ -14,7 +14,7 @@ import itertools
 import math
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -237,11 +237,22 @@ def read_toml_file(path: Path, expected: str, error: type[SpecError] = SpecError
         raise error(f"{source}: not valid TOML ({problem})") from None
 
 
-def load_spec(path: str | Path) -> ExperimentSpec:
-    """Read and validate an experiment file; raise ``SpecError`` on any problem."""
+def load_spec(path: str | Path, check_metrics: bool = True) -> ExperimentSpec:
+    """Read and validate an experiment file; raise ``SpecError`` on any problem.
+
+    ``check_metrics`` also checks the ``[[stop_when]]`` targets against the metric
+    views (``analytics.metrics.check_stop_when``: it plays one game per player count,
+    and only for a spec that has such targets), so that a run or a dry run refuses a
+    mistake in them before Ray starts, as ``cardlab tune`` does its targets'.
+    """
     path = Path(path)
     raw = read_toml_file(path, "an experiment TOML file")
-    return parse_spec(raw, str(path), default_name=path.stem)
+    spec = parse_spec(raw, str(path), default_name=path.stem)
+    if check_metrics and spec.stop_when:
+        from analytics.metrics import check_stop_when
+
+        check_stop_when(spec)
+    return spec
 
 
 def parse_spec(raw: Mapping[str, Any], source: str, default_name: str = "") -> ExperimentSpec:
@@ -282,9 +293,9 @@ def parse_spec(raw: Mapping[str, Any], source: str, default_name: str = "") -> E
     if not isinstance(paired_seeds, bool):
         raise _fail(source, "paired_seeds", f"expected true or false, got {paired_seeds!r}")
 
-    variants = _variants(raw, game, source)
+    variants = _variants(raw, game, source, player_counts)
     sweep = _sweep_table(raw, source)
-    variants += _sweep_variants(sweep, game, source, {variant.name for variant in variants})
+    variants += _sweep_variants(sweep, game, source, {variant.name for variant in variants}, player_counts)
     _check_size(source, games, shard_size, len(variants), len(player_counts))
     return ExperimentSpec(
         name=name,
@@ -343,7 +354,9 @@ def _agents(raw: Mapping[str, Any], source: str, key: str = "agents") -> tuple[A
 
 def _stop_when(raw: Mapping[str, Any], source: str) -> tuple[dict[str, Any], ...]:
     """``[[stop_when]]`` targets: stop once every interval is narrow enough
-    (format: ``analytics.metrics.targets_met``)."""
+    (format: ``analytics.metrics.targets_met``). Their form is checked here; what
+    needs the metric views (the view, the rate, the where columns) by
+    ``load_spec``."""
     targets = raw.get("stop_when", [])
     if not isinstance(targets, list):
         raise _fail(source, "stop_when", "expected an array of tables ([[stop_when]])")
@@ -380,8 +393,21 @@ def _sweep_table(raw: Mapping[str, Any], source: str) -> dict[str, list[Any]]:
     return sweep
 
 
+def check_player_counts(game: Game, config: Any, player_counts: Sequence[int]) -> None:
+    """Raise ``ParameterError`` naming the parameter of ``config`` (a configured variant) that
+    makes one of ``player_counts`` impossible (``KitGame.check_players``: a Party Wanted
+    composition naming fewer heroes than seats...), so that the spec is refused before
+    anything is played instead of every shard failing in its worker. A game object without
+    ``check_players`` (one not made with the kit) has no such parameters to check."""
+    check = getattr(game, "check_players", None)
+    if check is None:
+        return
+    for n_players in player_counts:
+        check(config, n_players)
+
+
 def _sweep_variants(
-    sweep: dict[str, list[Any]], game: Game, source: str, taken: set[str]
+    sweep: dict[str, list[Any]], game: Game, source: str, taken: set[str], player_counts: Sequence[int]
 ) -> tuple[Variant, ...]:
     """One variant per point of the sweep grid, named ``sweep-000``, ``sweep-001``..."""
     if not sweep:
@@ -403,14 +429,14 @@ def _sweep_variants(
             agents = _agents({"agents": lineup}, source, key=f"sweep.agents[{sweep[SWEEP_AGENTS].index(lineup)}]")
         try:
             parameters = apply_overrides(defaults, overrides)
-            game.configure(parameters)
+            check_player_counts(game, game.configure(parameters), player_counts)
         except ParameterError as error:
             raise _fail(source, f"sweep.{error.path}", f"{error.message} (grid point {dict(overrides)})") from None
         variants.append(Variant(name, overrides, parameters, agents=agents, from_sweep=True))
     return tuple(variants)
 
 
-def _variants(raw: Mapping[str, Any], game: Game, source: str) -> tuple[Variant, ...]:
+def _variants(raw: Mapping[str, Any], game: Game, source: str, player_counts: Sequence[int]) -> tuple[Variant, ...]:
     table = raw.get("variants", {})
     if not isinstance(table, dict):
         raise _fail(source, "variants", "expected a table of variants ([variants.NAME])")
@@ -431,9 +457,11 @@ def _variants(raw: Mapping[str, Any], game: Game, source: str) -> tuple[Variant,
         overrides = flatten_overrides(overrides_table)
         try:
             parameters = apply_overrides(defaults, overrides)
-            game.configure(parameters)
+            check_player_counts(game, game.configure(parameters), player_counts)
         except ParameterError as error:
-            raise _fail(source, f"{key}.{error.path}", error.message) from None
+            # The baseline has no overrides: what its defaults cannot seat is the player count's fault.
+            where = f"{key}.{error.path}" if overrides else f"player_counts: {error.path}"
+            raise _fail(source, where, error.message) from None
         variants.append(Variant(name, overrides, parameters))
     return tuple(variants)
 

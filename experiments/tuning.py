@@ -53,7 +53,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from experiments.spec import BASELINE, NAME_PATTERN, ExperimentSpec, Shard, SpecError, parse_spec, read_toml_file
+from experiments.spec import (
+    BASELINE,
+    NAME_PATTERN,
+    ExperimentSpec,
+    Shard,
+    SpecError,
+    check_player_counts,
+    parse_spec,
+    read_toml_file,
+)
 from simcore.parameters import ParameterError, apply_overrides, flatten, type_name
 from simcore.registry import get_game
 from simcore.seeding import derive_seed
@@ -66,6 +75,9 @@ CONFIRM_SUFFIX = "-confirm"
 INTEGER, FLOAT, CATEGORICAL = "integer", "float", "categorical"
 RATE_SUFFIXES = ("rate", "share")
 """Metric columns whose name ends so are proportions in [0, 1]."""
+RATE_DIFFERENCE_SUFFIXES = ("advantage",)
+"""Metric columns whose name ends so are differences of two proportions, in [-1, 1]
+(``seat_balance.first_seat_advantage``: the first seat's share of wins minus 1/N)."""
 
 
 class TuningSpecError(SpecError):
@@ -356,7 +368,7 @@ def parse_tuning_spec(raw: Mapping[str, Any], source: str, default_name: str = "
     if not NAME_PATTERN.match(base.name + CONFIRM_SUFFIX):
         raise _fail(source, "name", f"at most {100 - len(CONFIRM_SUFFIX)} characters (the confirmation adds "
                                     f"{CONFIRM_SUFFIX!r})")
-    space = _space(raw.get("space"), base.game, source)
+    space = _space(raw.get("space"), base.game, source, base.player_counts)
     search = _search(_table(raw, "search", source), source)
     confirm = _confirm(_table(raw, "confirm", source), source)
     cost = _cost(_table(raw, "cost", source), source)
@@ -387,7 +399,7 @@ def _positive_integer(table: Mapping[str, Any], key: str, default: int, source: 
     return value
 
 
-def _space(table: Any, game_id: str, source: str) -> tuple[Dimension, ...]:
+def _space(table: Any, game_id: str, source: str, player_counts: Sequence[int]) -> tuple[Dimension, ...]:
     if not isinstance(table, dict) or not table:
         raise _fail(source, "space", "expected a table of parameter paths to ranges ([space]), with at least one")
     game = get_game(game_id)
@@ -405,7 +417,7 @@ def _space(table: Any, game_id: str, source: str) -> tuple[Dimension, ...]:
         dimension = _dimension(path, value, current[path], source)
         for candidate in _extremes(dimension):
             try:
-                game.configure(apply_overrides(defaults, {path: candidate}))
+                check_player_counts(game, game.configure(apply_overrides(defaults, {path: candidate})), player_counts)
             except ParameterError as error:
                 raise _fail(source, key, f"the game refuses {candidate!r}: {error.message}") from None
         dimensions.append(dimension)
@@ -563,10 +575,8 @@ def _target(table: Mapping[str, Any], key: str, player_counts: Sequence[int], so
         raise _fail(source, key, f"expected exactly one of between, at_most, at_least or around + within, got "
                                  f"{', '.join(forms) or 'none'}")
     low, high, around, text = _band(table, forms[0], key, source)
-    if column.endswith(RATE_SUFFIXES) and not isinstance(around, str):
-        lowest, highest = -math.inf if low is None else low, math.inf if high is None else high
-        if highest < 0 or lowest > 1:
-            raise _fail(source, key, f"impossible target: {metric} is a proportion in [0, 1], the band is {text}")
+    if not isinstance(around, str):  # a band that moves with another column is judged row by row
+        _check_band_in_range(metric, low, high, text, key, source)
     where = table.get("where", {})
     if not isinstance(where, dict):
         raise _fail(source, f"{key}.where", "expected a table of column = value")
@@ -584,6 +594,33 @@ def _target(table: Mapping[str, Any], key: str, player_counts: Sequence[int], so
     return Target(name=name, view=view, column=column, low=low, high=high,
                   around=around if isinstance(around, str) else None, where=dict(where), weight=float(weight),
                   text=f"{metric} {text}{where_text}")
+
+
+def metric_range(column: str) -> tuple[float, float, str] | None:
+    """The values a metric column can take, ``(lowest, highest, words)``, where its name
+    says so (``RATE_SUFFIXES``, ``RATE_DIFFERENCE_SUFFIXES``); None for any other column."""
+    if column.endswith(RATE_SUFFIXES):
+        return 0.0, 1.0, "a proportion in [0, 1]"
+    if column.endswith(RATE_DIFFERENCE_SUFFIXES):
+        return -1.0, 1.0, "a difference of two proportions in [-1, 1]"
+    return None
+
+
+def _check_band_in_range(metric: str, low: float | None, high: float | None, text: str, key: str,
+                         source: str) -> None:
+    """Refuse a fixed band that the metric's possible values (``metric_range``) never meet,
+    whose search could only end "not met", or that they always meet, which no candidate
+    can miss, so it would steer nothing."""
+    possible = metric_range(metric.split(".")[1])
+    if possible is None:
+        return
+    lowest, highest, words = possible
+    band_low, band_high = -math.inf if low is None else low, math.inf if high is None else high
+    if band_high < lowest or band_low > highest:
+        raise _fail(source, key, f"impossible target: {metric} is {words}, the band is {text}")
+    if band_low <= lowest and band_high >= highest:
+        raise _fail(source, key, f"a target that can never be missed: {metric} is {words}, the band is {text}; "
+                                 "expected a band that excludes part of it")
 
 
 def _band(table: Mapping[str, Any], form: str, key: str, source: str) -> tuple[float | None, float | None, Any, str]:

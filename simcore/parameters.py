@@ -61,6 +61,32 @@ def type_name(value: Any) -> str:
     return type(value).__name__
 
 
+def _plural(name: str) -> str:
+    """``type_name``'s words for several values: "an integer" -> "integers", "a list of
+    strings" -> "lists of strings"."""
+    first, _, rest = name.split(" ", 1)[1].partition(" ")
+    return f"{first}s {rest}".rstrip()
+
+
+def expected_type(default: Any) -> str:
+    """What a value replacing ``default`` must be, in words: ``type_name``, with a list's
+    item type ("a list of integers"), taken from its first item as ``_same_type`` does."""
+    if isinstance(default, list) and default:
+        return f"a list of {_plural(expected_type(default[0]))}"
+    return type_name(default)
+
+
+def _wrong_item(default: list[Any], value: list[Any]) -> str:
+    """The first item of ``value`` that does not have the type of ``default``'s items, in words
+    (``'a' (index 1) is a string``), for the error of a list with one wrong item."""
+    for index, item in enumerate(value):
+        if not _same_type(default[0], item):
+            if isinstance(item, list) and isinstance(default[0], list) and default[0]:
+                return f"{item!r} (index {index}): {_wrong_item(default[0], item)}"
+            return f"{item!r} (index {index}) is {type_name(item)}"
+    return ""
+
+
 def _same_type(default: Any, value: Any) -> bool:
     if isinstance(default, bool) or isinstance(value, bool):
         return isinstance(default, bool) and isinstance(value, bool)
@@ -101,8 +127,12 @@ def apply_overrides(
                 path, "is a group of parameters; override one of its leaves"
             )
         if not _same_type(default, value):
+            # A list of the right shape with one wrong item names that item: "expected a
+            # list" alone would describe the value given, not what was wrong with it.
+            listed = isinstance(default, list) and bool(default) and isinstance(value, list)
+            wrong = _wrong_item(default, value) if listed else ""
             raise ParameterError(
-                path, f"expected {type_name(default)}, got {value!r}"
+                path, f"expected {expected_type(default)}, got {value!r}" + (f": {wrong}" if wrong else "")
             )
         node[leaf] = float(value) if isinstance(default, float) else value
     return resolved

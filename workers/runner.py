@@ -482,7 +482,7 @@ def _targets_met(spec: ExperimentSpec, root: ResultsPath) -> bool:
         finally:
             connection.close()
     except AnalyticsError as error:
-        raise RunError(f"{spec.source or spec.name}: stop_when: {error}") from None
+        raise RunError(f"{spec.source or spec.name}: {error}") from None  # the error names stop_when[i]
 
 
 def _run_shard_task(spec: ExperimentSpec, shard: Shard, root: ResultsPath) -> dict[str, Any]:

@@ -48,6 +48,7 @@ class KitGame(Generic[ConfigT, StateT]):
         state_type: type[StateT],
         constraints: Sequence[Constraint] = (),
         players_word: str = "players",
+        players_check: Callable[[ConfigT, int], None] | None = None,
     ) -> None:
         self.info = info
         self.data_file = data_file
@@ -58,6 +59,7 @@ class KitGame(Generic[ConfigT, StateT]):
         self.state_type = state_type
         self.constraints = tuple(constraints)
         self.players_word = players_word
+        self.players_check = players_check
 
     def default_parameters(self) -> dict[str, Any]:
         """The parameter tree of the game's data file."""
@@ -67,6 +69,19 @@ class KitGame(Generic[ConfigT, StateT]):
         """Check the declared constraints, then compile; errors name the path."""
         check_constraints(parameters, self.constraints)
         return self.compile_config(parameters)
+
+    def check_players(self, config: ConfigT, n_players: int) -> None:
+        """Raise ``ParameterError`` naming the parameter of ``config`` that makes a game of
+        ``n_players`` (a count the game allows) impossible, e.g. a fixed party naming fewer
+        heroes than seats; nothing for a game whose parameters do not depend on the count.
+
+        ``experiments.spec`` calls it for every variant and player count of a spec, so that
+        such a spec is refused in one line before anything is played; the game's
+        ``new_game`` refuses the same (with the same check) for a caller that skipped the
+        spec (``cardlab replay --set``), as a ``ParameterError`` too.
+        """
+        if self.players_check is not None:
+            self.players_check(config, n_players)
 
     def new_state(self, config: Any, n_players: int, seed: int, trace: TraceSink | None = None) -> StateT:
         """A new game for ``n_players`` seats shuffled by ``seed``; ValueError for a wrong count."""

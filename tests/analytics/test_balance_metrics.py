@@ -65,8 +65,9 @@ def write_games(folder: Path, name: str, games: list[dict[str, Any]], seats: dic
                 paired: bool = False) -> None:
     """An experiment of Divvy-schema files from plain rows.
 
-    ``games``: variant, game_index, n_players, winners (list), seed and draw (optional;
-    by default a game without winners is a draw, as a competitive game's would be).
+    ``games``: variant, game_index, n_players, winners (list), seed, draw (optional;
+    by default a game without winners is a draw, as a competitive game's would be) and
+    turns (optional, 5 by default).
     ``seats``: (variant, game_index) -> one (faction, won) per seat. No cards
     rows but one placeholder card per game, so the cards table is not empty.
     """
@@ -81,7 +82,8 @@ def write_games(folder: Path, name: str, games: list[dict[str, Any]], seats: dic
              "seed": row.get("seed", 1000 * variants.index(variant) + row["game_index"]),
              "winner": row["winners"][0] if len(row["winners"]) == 1 else None, "winners": row["winners"],
              "draw": row.get("draw", not row["winners"]), "end_reason": row.get("end_reason", "rounds_complete"),
-             "turns": 5, "decisions": 10, "rounds_played": 5, "unclaimed_coins": 0, "deck_reshuffled": False}
+             "turns": row.get("turns", 5), "decisions": 10, "rounds_played": 5, "unclaimed_coins": 0,
+             "deck_reshuffled": False}
             for row in rows]
         player_rows = [
             {**key, "game_index": row["game_index"], "n_players": row["n_players"], "seat": seat,
@@ -132,19 +134,48 @@ def test_card_stats_give_the_17lands_numbers_worked_out_by_hand_per_agent(
     assert (x["gih_win_rate_low"], x["gih_win_rate_high"]) == pytest.approx(wilson_interval(2, 2), abs=1e-12)
     # Opening hand: both rows; drawn later: only (0,0), drawn 2 > 1 in the opening hand.
     assert (x["games_opening"], x["games_drawn_later"], x["oh_win_rate"], x["gd_win_rate"]) == (2, 1, 1.0, 1.0)
-    # Played in both, first on turn 1: play rate 1, played win rate 1; A's y was never played.
+    # Played in both, first on turn 1: play rate 1, played win rate 1. A's y was never played,
+    # but never playable either (this data has playable = played): that says nothing about
+    # the agent, so it is not flagged "never played" (a game that records playable).
     assert (x["games_played"], x["wins_played"], x["play_rate"], x["mean_turn_played"]) == (2, 2, 1.0, 1.0)
-    assert not x["never_played"] and rows["A", "y"]["never_played"]
+    assert not x["never_played"] and not rows["A", "y"]["never_played"] and rows["A", "y"]["games_playable"] == 0
     assert rows["A", "y"]["play_rate"] == 0.0 and rows["A", "y"]["gd_win_rate"] == 1.0
     # B's x: in hand only in (0,1), lost ((2,1) was never in hand); not seen 2, no win.
     bx = rows["B", "x"]
     assert (bx["games_in_hand"], bx["wins_in_hand"], bx["games_not_seen"], bx["gns_win_rate"]) == (1, 0, 2, 0.0)
-    assert bx["never_played"] and not rows["B", "y"]["never_played"]
+    assert not bx["never_played"] and bx["games_playable"] == 0 and not rows["B", "y"]["never_played"]
     assert rows["B", "y"]["played_win_rate"] == 0.0 and rows["B", "y"]["play_rate"] == 1.0
     # A wins every game and B none: their card means are 1 and 0, there is no spread to fit,
     # every card shrinks to its agent's mean and no z-score is defined.
     assert (x["card_mean"], x["shrunk_win_rate"], bx["card_mean"], bx["shrunk_win_rate"]) == (1.0, 1.0, 0.0, 0.0)
     assert x["z_score"] is None and not x["outlier"] and not x["prior_identified"]
+
+
+def test_a_card_seen_in_one_game_is_no_outlier_and_never_surely_outside() -> None:
+    # Party Wanted, nemesis, 3 heroes: the party wins ~95%, and a card in hand in 1 seat-game,
+    # lost, had z = -4.5 and [0.0%, 79.3%] beyond the mean - 10 points: a finding. Here the
+    # mean is m = 1993/2191 = 0.910, so that one game had a 9% chance of being a loss. A flag
+    # needs n·m and n·(1 - m) of at least CARD_MIN_EXPECTED = 5 (n: the effective games in
+    # hand): "one" has 1·0.09 expected losses, "thin" 50·0.09 = 4.5, "low" 200·0.09 = 18.
+    from analytics.findings import card_findings
+    from analytics.views import CARD_MIN_EXPECTED
+
+    con = duckdb.connect()
+    card_counts_table(con, [("a", 1000, 930), ("b", 940, 875), ("one", 1, 0), ("thin", 50, 38), ("low", 200, 150)],
+                      seat_games=3000, seat_wins=2800)
+    rows = {row["card"]: row for row in con.sql(card_stats_sql()).pl().iter_rows(named=True)}
+    m = rows["a"]["card_mean"]
+    assert m == pytest.approx(1993 / 2191, abs=1e-12) and CARD_MIN_EXPECTED == 5
+    one, thin, low = rows["one"], rows["thin"], rows["low"]
+    # Without the floor: |z| >= 3 and 2+ points from the mean, and the whole interval below m - 10 points.
+    assert one["z_score"] == pytest.approx(-m / math.sqrt(m * (1 - m)), abs=1e-12) and one["z_score"] < -3
+    assert one["gih_win_rate_high"] == pytest.approx(wilson_interval(0, 1)[1], abs=1e-12)
+    assert one["gih_win_rate_high"] < m - 0.1
+    assert thin["z_score"] < -3
+    assert not one["outlier"] and not one["surely_outside"]
+    assert not thin["outlier"] and not thin["surely_outside"]
+    assert low["outlier"] and low["surely_outside"]  # 50 losses where 18 were expected
+    assert [finding.subject for finding in card_findings(con.sql(card_stats_sql()).pl(), {})] == ["low"]
 
 
 def card_counts_table(con: duckdb.DuckDBPyConnection, cards: list[tuple[str, int, int]], seat_games: int,
@@ -372,6 +403,78 @@ def test_variants_on_the_baseline_seeds_are_compared_with_mcnemar(tmp_path: Path
     assert _close(seat0["delta"], 2 / 6 - 5 / 6)
 
 
+def test_a_change_of_game_length_without_spread_is_certain(tmp_path: Path) -> None:
+    # The QA's tiny Divvy run: every baseline game lasted 5 turns, every four_rounds game 4.
+    # Welch's z had no variance and gave p = 1 ("5.00 -> 4.00 [-1.00, -1.00] welch p 1.0000"),
+    # so the change was left out of the findings; it is certain: p = 0, interval [-1, -1].
+    games: list[dict[str, Any]] = [
+        {"variant": variant, "game_index": index, "n_players": 2, "winners": [index % 2], "turns": turns}
+        for variant, turns in (("baseline", 5), ("four_rounds", 4)) for index in range(20)]
+    seats = {(variant, index): [(None, index % 2 == 0), (None, index % 2 == 1)]
+             for variant in ("baseline", "four_rounds") for index in range(20)}
+    write_games(tmp_path / "length", "length", games, seats)
+    con = open_catalog(tmp_path / "length")
+    try:
+        deltas = variant_deltas(con)
+    finally:
+        con.close()
+    turns = deltas.filter(pl.col("metric") == "turns").row(0, named=True)
+    assert (turns["test"], turns["delta"], turns["delta_low"], turns["delta_high"]) == ("welch", -1.0, -1.0, -1.0)
+    assert (turns["statistic"], turns["p_value"], turns["q_value"], turns["significant"]) == (
+        -math.inf, 0.0, 0.0, True)
+    decisions = deltas.filter(pl.col("metric") == "decisions").row(0, named=True)  # 10 in every game of both
+    assert (decisions["p_value"], decisions["significant"]) == (1.0, False)
+    from analytics.findings import delta_findings
+
+    found = delta_findings(deltas, {})
+    assert [finding.subject for finding in found] == ["mean turns"]
+    assert "mean turns 5.00 -> 4.00 [-1.00, -1.00], q = <1e-4 (welch; n = 20)" in found[0].text
+
+
+# ---------------------------------------------------------------- seats in games where seats do not compete
+
+
+def test_seat_rates_are_null_in_a_cooperative_experiment_and_in_one_player_games(tmp_path: Path) -> None:
+    # Cooperative: the heroes share each game's outcome (won 3 of 4), and one hero plays alone
+    # (games 10-13). Each seat's "win share" would be 1/2 (1 alone) by construction and its win
+    # rate the party's: the rates are null, the counts stay (analytics/README.md, "Seats").
+    solo = {index: won for index, won in zip(range(10, 14), (False, True, True, True), strict=True)}
+    coop = [{"variant": "baseline", "game_index": index, "n_players": 2, "winners": [0, 1] if index else [],
+             "draw": False} for index in range(4)]
+    coop += [{"variant": "baseline", "game_index": index, "n_players": 1, "winners": [0] if won else [],
+              "draw": False} for index, won in solo.items()]
+    write_games(tmp_path / "coop", "coop", coop, {("baseline", index): [(None, index > 0)] * 2 for index in range(4)}
+                | {("baseline", index): [(None, won)] for index, won in solo.items()})
+    # Competitive, with a one-player count too: its one seat's share would be 1.
+    duel = [{"variant": "baseline", "game_index": index, "n_players": 2, "winners": [index % 2]} for index in range(4)]
+    duel += [{"variant": "baseline", "game_index": index, "n_players": 1, "winners": [0] if won else [],
+              "draw": False} for index, won in solo.items()]
+    write_games(tmp_path / "duel", "duel", duel,
+                {("baseline", index): [(None, index % 2 == 0), (None, index % 2 == 1)] for index in range(4)}
+                | {("baseline", index): [(None, won)] for index, won in solo.items()})
+    rates = ["win_rate", "win_rate_low", "win_rate_high", "win_share", "win_share_low", "win_share_high",
+             "fair_share"]
+    con = open_catalog(tmp_path / "coop")
+    try:
+        assert con.execute("SELECT bool_and(cooperative) FROM experiment_modes").fetchall() == [(True,)]
+        seats = seat_stats(con)
+        balance = seat_balance(con)
+    finally:
+        con.close()
+    assert seats.height == 3 and seats["games"].to_list() == [4, 4, 4] and seats["wins"].to_list() == [3, 3, 3]
+    assert all(seats[name].is_null().all() for name in rates)
+    assert balance.height == 2 and balance["chi2"].is_null().all()
+    con = open_catalog(tmp_path / "duel")
+    try:
+        assert con.execute("SELECT bool_and(cooperative) FROM experiment_modes").fetchall() == [(False,)]
+        seats = seat_stats(con)
+    finally:
+        con.close()
+    alone, duelling = seats.filter(pl.col("n_players") == 1), seats.filter(pl.col("n_players") == 2)
+    assert alone["games"].to_list() == [4] and all(alone[name].is_null().all() for name in rates)
+    assert duelling["win_share"].to_list() == [0.5, 0.5] and duelling["win_rate"].to_list() == [0.5, 0.5]
+
+
 # ---------------------------------------------------------------- games
 
 
@@ -491,9 +594,9 @@ def test_targets_are_met_once_every_interval_is_narrow_enough(handmade: duckdb.D
     assert targets_met(handmade, [*loose, *tight]) is False
     assert targets_met(handmade, []) is False
     assert not targets_met(handmade, [{"view": "faction_stats", "rate": "win_rate", "max_width": 0.5}])  # no rows
-    with pytest.raises(AnalyticsError, match=r"targets\[0\]\.rate: expected one of"):
+    with pytest.raises(AnalyticsError, match=r"stop_when\[0\]\.rate: expected one of"):
         targets_met(handmade, [{"view": "seat_stats", "rate": "nope", "max_width": 0.1}])
-    with pytest.raises(AnalyticsError, match=r"targets\[0\]\.view"):
+    with pytest.raises(AnalyticsError, match=r"stop_when\[0\]\.view"):
         targets_met(handmade, [{"view": "games", "rate": "win_rate", "max_width": 0.1}])
 
 

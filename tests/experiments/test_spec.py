@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import tomllib
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from experiments.spec import BASELINE, SpecError, load_spec, parse_spec
+from simcore.parameters import ParameterError, apply_overrides
 from simcore.registry import get_game
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
@@ -106,6 +108,20 @@ def test_the_stored_json_form_reads_back_to_the_same_spec() -> None:
     ({"rotate_seats": "yes"}, "t.toml: rotate_seats: expected true or false"),
     ({"variants": {"bad/name": {}}}, "t.toml: variants.bad/name: variant names use letters"),
     ({"variants": {"v": {"cards.axes_1.icon": "axe"}}}, "t.toml: variants.v.cards.axes_1.icon: expected one of"),
+    # A list with one item of the wrong type names the item type expected and the wrong item
+    # (it said "expected a list, got [1, 'a']", of a list).
+    ({"game": "ring_of_chaos", "variants": {"x": {"maps.sanctum.starts": [1, "a"]}}},
+     "t.toml: variants.x.maps.sanctum.starts: expected a list of integers, got [1, 'a']: 'a' (index 1) is a string"),
+    ({"game": "ring_of_chaos", "variants": {"x": {"maps.sanctum.starts": 3}}},
+     "t.toml: variants.x.maps.sanctum.starts: expected a list of integers, got 3"),
+    # Parameters a player count cannot have: refused here, not by every shard's worker.
+    ({"game": "party_wanted", "player_counts": [1, 2], "variants": {"x": {"rules.composition": "wizard"}}},
+     't.toml: variants.x.rules.composition: expected one hero per seat, 2 for a party of 2 (or "" to draw them '
+     "by seed), got 1: 'wizard'"),
+    ({"game": "party_wanted", "player_counts": [2], "variants": {"x": {"rules.composition": "wizard,fighter,rogue"}}},
+     "t.toml: variants.x.rules.composition: expected one hero per seat, 2 for a party of 2"),
+    ({"game": "party_wanted", "player_counts": [8], "variants": {"x": {"rules.sets.bard": False}}},
+     "t.toml: variants.x.rules.sets: expected boxes with at least 8 hero classes for a party of 8"),
 ])
 def test_each_invalid_key_is_named_with_what_was_expected(changes: dict[str, object], message: str) -> None:
     with pytest.raises(SpecError) as raised:
@@ -150,3 +166,72 @@ def test_a_bad_sweep_names_the_path(sweep: dict[str, object], message: str) -> N
     with pytest.raises(SpecError) as raised:
         parse_spec(_spec(sweep=sweep), "t.toml")
     assert str(raised.value).startswith(message)
+
+
+def test_a_sweep_point_that_cannot_seat_a_player_count_names_the_path_and_the_point() -> None:
+    raw = _spec(game="party_wanted", player_counts=[2], sweep={"rules.composition": ["wizard,fighter", "wizard"]})
+    with pytest.raises(SpecError) as raised:
+        parse_spec(raw, "t.toml")
+    assert str(raised.value) == (
+        't.toml: sweep.rules.composition: expected one hero per seat, 2 for a party of 2 (or "" to draw them by '
+        "seed), got 1: 'wizard' (grid point {'rules.composition': 'wizard'})")
+    fitting = parse_spec({**raw, "sweep": {"rules.composition": ["wizard,fighter", "rogue,healer"]}}, "t.toml")
+    assert len(fitting.variants) == 3
+
+
+def test_a_nested_list_with_a_wrong_item_names_the_item_inside() -> None:
+    with pytest.raises(ParameterError) as raised:
+        apply_overrides({"grid": [[1, 2], [3, 4]]}, {"grid": [[1, 2], [3, "x"]]})
+    assert str(raised.value) == (
+        "grid: expected a list of lists of integers, got [[1, 2], [3, 'x']]: [3, 'x'] (index 1): 'x' (index 1) "
+        "is a string")
+
+
+STOP_WHEN_SPEC = """
+name = "stopping"
+game = "divvy"
+games = 800
+shard_size = 100
+[variants.short]
+"rules.rounds" = 4
+[[stop_when]]
+max_width = 0.05
+"""
+
+BAD_STOP_WHEN = [
+    ('view = "nosuch_view"\nrate = "win_rate"',
+     "stop_when[0].view: expected one of experiment_modes, seat_stats"),
+    ('view = "seat_stats"\nrate = "nosuch_rate"',
+     "stop_when[0].rate: expected one of win_rate, win_share for seat_stats, got 'nosuch_rate'"),
+    ('view = "seat_stats"\nrate = "win_rate"\nwhere = { faction = "x" }',
+     "stop_when[0].where: expected a table of seat_stats columns and values"),
+    ('view = "seat_stats"\nrate = "win_rate"\nwhere = { seat = "zero" }',
+     "stop_when[0].where: a value of the wrong type for seat_stats (Conversion Error"),
+    ('view = "seat_stats"\nrate = "win_rate"\nwhere = { n_players = 3 }',
+     "stop_when[0].where.n_players: impossible target: the spec plays [2] players, not 3"),
+    ('view = "seat_stats"\nrate = "win_rate"\nwhere = { variant = "long" }',
+     "stop_when[0].where.variant: impossible target: the spec has no variant 'long'; expected one of baseline, short"),
+    ('view = "faction_stats"\nrate = "win_rate"',
+     "stop_when[0]: impossible target: faction_stats has no win_rate for divvy at [2] players"),
+]
+
+
+@pytest.mark.parametrize(("target", "message"), BAD_STOP_WHEN, ids=[case[1].split(":")[0] for case in BAD_STOP_WHEN])
+def test_a_stop_when_target_is_checked_against_the_real_views_when_the_file_is_read(
+        tmp_path: Path, target: str, message: str) -> None:
+    # Before, a mistake here surfaced after the first round of shards (exit 2, shards left
+    # behind, "stop_when: targets[0].view"), or never, with fewer shards than a round.
+    path = tmp_path / "stopping.toml"
+    path.write_text(STOP_WHEN_SPEC + target + "\n")
+    spec = parse_spec(tomllib.loads(path.read_text()), str(path))  # the form alone is fine
+    assert spec.stop_when
+    with pytest.raises(SpecError) as raised:
+        load_spec(path)
+    assert str(raised.value).startswith(f"{path}: {message}"), raised.value
+    assert "\n" not in str(raised.value)
+
+
+def test_a_good_stop_when_target_passes_the_check(tmp_path: Path) -> None:
+    path = tmp_path / "stopping.toml"
+    path.write_text(STOP_WHEN_SPEC + 'view = "seat_stats"\nrate = "win_rate"\nwhere = { variant = "short" }\n')
+    assert load_spec(path).stop_when[0]["where"] == {"variant": "short"}

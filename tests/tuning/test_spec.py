@@ -136,6 +136,23 @@ BAD_SPECS: list[tuple[str, str, str, str]] = [
      "targets[0].between: impossible target: the band [0.6, 0.4] is empty"),
     ("rate band outside [0, 1]", "at_most = 0.05", "at_least = 1.5",
      "targets[0]: impossible target: game_stats.draw_rate is a proportion in [0, 1], the band is at least 1.5"),
+    ("rate band below [0, 1]", "at_most = 0.05", "at_most = -0.5",
+     "targets[0]: impossible target: game_stats.draw_rate is a proportion in [0, 1], the band is at most -0.5"),
+    # A band around all of a rate's values can never be missed: it was accepted and steered nothing.
+    ("rate band over all of [0, 1]", "at_most = 0.05", "at_most = 1.5",
+     "targets[0]: a target that can never be missed: game_stats.draw_rate is a proportion in [0, 1], the band is "
+     "at most 1.5; expected a band that excludes part of it"),
+    ("rate band from 0 up", "at_most = 0.05", "at_least = 0",
+     "targets[0]: a target that can never be missed: game_stats.draw_rate is a proportion in [0, 1]"),
+    # A difference of two rates lies in [-1, 1]: this band made a whole search end "not met".
+    ("rate difference band outside [-1, 1]", 'metric = "game_stats.draw_rate"\nat_most = 0.05',
+     'metric = "seat_balance.first_seat_advantage"\nbetween = [1.2, 1.5]',
+     "targets[0]: impossible target: seat_balance.first_seat_advantage is a difference of two proportions in "
+     "[-1, 1], the band is in [1.2, 1.5]"),
+    ("rate difference band over all of [-1, 1]", 'metric = "game_stats.draw_rate"\nat_most = 0.05',
+     'metric = "seat_balance.first_seat_advantage"\naround = 0\nwithin = 1',
+     "targets[0]: a target that can never be missed: seat_balance.first_seat_advantage is a difference of two "
+     "proportions in [-1, 1], the band is within 1 of 0"),
     ("player count not played", "at_most = 0.05", "at_most = 0.05\nwhere = { n_players = 3 }",
      "targets[0].where.n_players: impossible target: the spec plays [2] players, not 3"),
     ("zero tolerance", "at_most = 0.05", 'around = 0.5\nwithin = 0',
@@ -168,6 +185,33 @@ def test_a_bad_tuning_spec_is_one_line_naming_the_key(tmp_path: Path, case: str,
     assert "\n" not in text
     assert text.startswith(f"{path}: ")
     assert message in text, text
+
+
+def test_a_band_inside_a_metrics_range_that_excludes_part_of_it_is_accepted(tmp_path: Path) -> None:
+    for target in ('metric = "game_stats.draw_rate"\nat_most = 0', 'metric = "game_stats.draw_rate"\nat_least = 1',
+                   'metric = "seat_balance.first_seat_advantage"\nbetween = [-1, 0.03]',
+                   'metric = "game_stats.mean_turns"\nat_least = -3'):  # a mean: no range known
+        load_tuning_spec(write(tmp_path, VALID.replace('metric = "game_stats.draw_rate"\nat_most = 0.05', target)),
+                         check_metrics=False)
+
+
+def test_a_searched_value_that_cannot_seat_a_player_count_is_refused_before_the_search(tmp_path: Path) -> None:
+    # A composition of one hero at 2 heroes: every candidate drawing it failed in its shards.
+    text = """
+name = "party_probe"
+game = "party_wanted"
+player_counts = [2]
+[space]
+"rules.composition" = ["wizard,fighter", "wizard"]
+[[targets]]
+metric = "run_stats.win_rate"
+between = [0.45, 0.55]
+"""
+    with pytest.raises(TuningSpecError) as raised:
+        load_tuning_spec(write(tmp_path, text), check_metrics=False)
+    assert str(raised.value) == (
+        f"{tmp_path / 'spec.toml'}: space.rules.composition: the game refuses 'wizard': expected one hero per seat, "
+        '2 for a party of 2 (or "" to draw them by seed), got 1: \'wizard\'')
 
 
 def test_cardlab_tune_with_a_bad_spec_prints_one_line_exits_2_and_writes_nothing(

@@ -1,7 +1,8 @@
 """How a run ends when it does not finish: a cluster address that does not answer
 is refused before anything is written; Ctrl-C leaves ``run.json`` saying
 ``interrupted`` and the dashboard shows it so; an error leaves ``failed: ...``;
-a run that ends before its first shard leaves no folder behind."""
+a run that ends before its first shard leaves no folder behind; a bad
+``[[stop_when]]`` target is refused before any of that."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from analytics.explore import experiment_overview
+from analytics.views import METRIC_VIEWS
 from cardlab.cli import main
 from experiments.spec import parse_spec
 from workers.runner import RunError, RunOptions, run_experiment
@@ -149,14 +151,54 @@ def test_sigterm_leaves_run_json_saying_interrupted_too(tmp_path: Path) -> None:
     assert experiment_overview(results)["status"].to_list() == ["interrupted"]
 
 
-def test_a_run_stopped_by_an_error_says_failed_and_keeps_its_finished_shards(tmp_path: Path) -> None:
+BROKEN_STOP = """
+name = "broken_stop"
+game = "divvy"
+games = 400
+shard_size = 50
+[[stop_when]]
+view = "no_such_view"
+rate = "win_rate"
+max_width = 0.01
+"""
+"""8 shards: on 1 worker, the early-stop check after the first round read the view and failed."""
+
+
+@pytest.mark.parametrize("dry_run", [False, True], ids=["run", "dry run"])
+def test_a_stop_when_target_on_an_unknown_view_is_refused_before_ray_starts_with_nothing_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], dry_run: bool) -> None:
+    # It used to fail after the first round (exit 2, shards and a "failed" run.json left,
+    # "stop_when: targets[0].view"), or, with fewer shards than a round, to be ignored.
+    spec_file = tmp_path / "broken_stop.toml"
+    spec_file.write_text(BROKEN_STOP)
+    started = time.monotonic()
+    code = main(["run", str(spec_file), "--results", str(tmp_path / "results"), "--workers", "1", "--no-progress",
+                 *(["--dry-run"] if dry_run else [])])
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == ""
+    assert captured.err.strip() == (
+        f"cardlab: error: {spec_file}: stop_when[0].view: expected one of {', '.join(METRIC_VIEWS)}, "
+        "got 'no_such_view'")
+    assert time.monotonic() - started < 30  # no Ray: one game played in-process to read the views
+    assert not (tmp_path / "results").exists()
+
+
+def test_a_run_stopped_by_an_error_says_failed_and_keeps_its_finished_shards(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import workers.runner as runner
+
+    # The error comes from the early-stop check, in the driver, after the first round of shards.
+    def failing_check(spec: object, root: object) -> bool:
+        raise RunError("broken_stop.toml: stop_when[0]: the catalog went away")
+
+    monkeypatch.setattr(runner, "_targets_met", failing_check)
     spec = parse_spec({"name": "broken_stop", "game": "divvy", "games": 400, "shard_size": 100,
-                       "stop_when": [{"view": "no_such_view", "rate": "win_rate", "max_width": 0.01}]},
+                       "stop_when": [{"view": "seat_stats", "rate": "win_rate", "max_width": 0.01}]},
                       "broken_stop.toml")
-    with pytest.raises(RunError, match=r"broken_stop\.toml: stop_when: "):
+    with pytest.raises(RunError, match=r"broken_stop\.toml: stop_when\[0\]: "):
         run_experiment(spec, RunOptions(results_root=tmp_path, workers=1, progress=False))
     status = json.loads((tmp_path / "broken_stop" / RUN_FILE).read_text())
-    assert status["status"].startswith("failed: broken_stop.toml: stop_when: ")
+    assert status["status"] == "failed: broken_stop.toml: stop_when[0]: the catalog went away"
     assert len(list((tmp_path / "broken_stop" / MANIFEST_FOLDER).glob("*.json"))) >= 1
     assert experiment_overview(tmp_path)["status"].to_list() == ["failed"]
     assert not (tmp_path / "broken_stop" / LOCK_FILE).exists()

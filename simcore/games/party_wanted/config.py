@@ -546,6 +546,25 @@ def compile_composition(text: str, heroes: HeroClasses, enabled_classes: tuple[i
     return tuple(heroes.names.index(part) for part in chosen)
 
 
+def check_party_size(config: PartyConfig, n_players: int) -> None:
+    """Refuse a party of ``n_players`` heroes that ``config`` cannot seat, naming the parameter
+    (``ParameterError``): fewer hero classes in the boxes of ``rules.sets`` than heroes (each
+    hero is a different class), or a ``rules.composition`` that does not name one hero per
+    seat. A composition is "heroes in seat order": one naming fewer left seats without a
+    class, one naming more would have been cut without a word (RULES.md, assumption 4).
+    ``KitGame.check_players`` for ``experiments.spec``, and ``PartyState.new_game``'s guard."""
+    classes = len(config.decks.enabled_classes)
+    require(n_players <= classes, "rules.sets",
+            f"expected boxes with at least {n_players} hero classes for a party of {n_players} (one class per "
+            f"hero); the boxes switched on have {classes}")
+    named = len(config.composition)
+    if named:
+        heroes = ",".join(config.heroes.names[cls] for cls in config.composition)
+        require(named == n_players, "rules.composition",
+                f"expected one hero per seat, {n_players} for a party of {n_players} (or \"\" to draw them by "
+                f"seed), got {named}: {heroes!r}")
+
+
 def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
     """Compile a tree that passed ``CONSTRAINTS`` table by table (heroes, cards, the
     decks built from them, the composition); the other checks name their path."""

@@ -98,6 +98,7 @@ from simcore.games.party_wanted.config import (
     WEAPON,
     Effects,
     PartyConfig,
+    check_party_size,
     compile_config,
 )
 from simcore.kit.cardstats import CardStats
@@ -401,11 +402,11 @@ class PartyState(KitState):
     def new_game(config: PartyConfig, n_players: int, seed: int, trace: TraceSink | None) -> PartyState:
         """Choose the heroes, build the decks and the Pyramid, deal, and wait
         for the first land reveal."""
-        enabled = config.decks.enabled_classes
-        if not 1 <= n_players <= len(enabled):
-            raise ValueError(f"party_wanted is played by 1 to {len(enabled)} heroes, not {n_players}")
-        if config.composition and len(config.composition) < n_players:
-            raise ValueError(f"rules.composition names {len(config.composition)} heroes, the game has {n_players}")
+        if n_players < 1:
+            raise ValueError(f"party_wanted is played by at least 1 hero, not {n_players}")
+        # A party the parameters cannot seat (too few classes, a composition of another
+        # size): a ParameterError naming the parameter, the one check experiments make first.
+        check_party_size(config, n_players)
         state = PartyState(config, n_players, make_rng(seed), trace)
         state._set_up()
         state.run()
@@ -460,7 +461,7 @@ class PartyState(KitState):
         config, rng = self.config, self.rng
         decks = config.decks
         if config.composition:
-            classes = list(config.composition[: self.n_players])
+            classes = list(config.composition)  # one per seat (check_party_size)
         else:
             classes = list(decks.enabled_classes)
             rng.shuffle(classes)

@@ -22,6 +22,7 @@ from simcore.games.party_wanted.rules import (
     PartyConfig,
     PartyState,
 )
+from simcore.parameters import ParameterError
 
 from .helpers import DEFAULT, classes, configured, counter, deck, legal_values, party, phase, revealed, tier, zone
 
@@ -44,6 +45,31 @@ def test_the_eight_classes_are_the_four_base_heroes_and_the_four_expansion_heroe
 def test_a_fixed_composition_seats_those_heroes_in_order() -> None:
     state = party("rogue,healer")
     assert state.factions() == ["rogue", "healer"]
+
+
+@pytest.mark.parametrize("composition", ["wizard", "wizard,fighter,rogue"])
+def test_a_composition_naming_another_number_of_heroes_than_the_party_is_refused_naming_it(composition: str) -> None:
+    # Too few left a seat without a class (an IndexError deep in the set-up, or a ValueError
+    # without a path); too many were cut to the party without a word.
+    config = configured({"rules.composition": composition})
+    message = (f'rules.composition: expected one hero per seat, 2 for a party of 2 (or "" to draw them by seed), '
+               f"got {len(composition.split(','))}: {composition!r}")
+    with pytest.raises(ParameterError) as checked:
+        GAME.check_players(config, 2)  # what an experiment asks before anything is played
+    with pytest.raises(ParameterError) as played:
+        GAME.new_state(config, 2, 1)
+    with pytest.raises(ParameterError) as set_up:
+        PartyState.new_game(config, 2, 1, None)
+    assert str(checked.value) == str(played.value) == str(set_up.value) == message
+    GAME.check_players(configured({"rules.composition": "wizard,fighter"}), 2)
+
+
+def test_a_party_larger_than_the_classes_of_the_boxes_switched_on_is_refused_naming_rules_sets() -> None:
+    config = configured({"rules.sets.necromancer": False})
+    with pytest.raises(ParameterError, match=r"^rules\.sets: expected boxes with at least 8 hero classes for a party "
+                                             r"of 8 \(one class per hero\); the boxes switched on have 7$"):
+        GAME.check_players(config, 8)
+    GAME.check_players(config, 7)
 
 
 def test_more_than_eight_heroes_or_none_is_refused() -> None:
