@@ -163,6 +163,20 @@ def _nested_as_text(relation: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelatio
         for column, kind in zip(columns, relation.dtypes, strict=True)))
 
 
+def frame_csv(frame: pl.DataFrame) -> str:
+    """``frame`` as CSV text with a header line, a list or struct cell written as its text
+    (``[0, 2]``, ``{'seat': 1}``) as ``--format csv`` writes DuckDB's: CSV has no nested cell,
+    and Polars refuses to write one (the dashboard SQL page's download of ``games``)."""
+    nested = [name for name, kind in frame.schema.items() if kind.is_nested()]
+    if nested:
+        frame = frame.with_columns(pl.col(name).map_elements(_cell_text, return_dtype=pl.String) for name in nested)
+    return frame.write_csv()
+
+
+def _cell_text(value: object) -> str:
+    return str(value.to_list() if isinstance(value, pl.Series) else value)
+
+
 def _ndjson(frame: pl.DataFrame) -> str:
     if frame.height == 0:
         return ""

@@ -72,10 +72,13 @@ def _tooltips(fields: list[tuple[str, str, str]]) -> list[alt.Tooltip]:
 def interval_chart(frame: pl.DataFrame, key: str, rate: str, low: str, high: str, *, title: str, key_title: str,
                    rate_title: str, color: str | None = None, color_title: str = "", percent: bool = True,
                    horizontal: bool = False, reference: float | None = None, band: float | None = None,
-                   reference_title: str = "fair rate", sample: str | None = None) -> alt.LayerChart:
+                   reference_title: str = "fair rate", sample: str | None = None,
+                   value_format: str | None = None) -> alt.LayerChart:
     """A point at ``rate`` and an error bar from ``low`` to ``high`` per ``key`` (side by side per
     ``color``), on an axis zoomed to the data; with ``reference``, a line there (the fair or
-    expected rate) and, with ``band``, the target band ``reference ± band`` shaded."""
+    expected rate) and, with ``band``, the target band ``reference ± band`` shaded.
+    ``value_format`` (a d3 format) ticks a value that is not a rate (``percent=False``) and
+    shows it in the tooltips: "d" for an Elo rating (``~g`` would tick 100 as "1e+2")."""
     columns = list(dict.fromkeys([key, rate, low, high, *([color] if color else []), *([sample] if sample else [])]))
     data = frame.select(columns).with_columns(pl.col(key).cast(pl.String))
     if color:
@@ -84,8 +87,8 @@ def interval_chart(frame: pl.DataFrame, key: str, rate: str, low: str, high: str
     if reference is not None:
         ends += [reference - (band or 0.0), reference + (band or 0.0)]
     domain = zoomed_domain(ends, low=0.0 if percent else None, high=1.0 if percent else None)
-    value_axis = _all_labels(rate_title, format="%" if percent else "~g")
-    fmt = ".1%" if percent else ".2f"
+    value_axis = _all_labels(rate_title, format="%" if percent else value_format or "~g")
+    fmt = ".1%" if percent else value_format or ".2f"
     key_axis = _all_labels(key_title) if horizontal else _all_labels(key_title, labelAngle=0)
     key_channel = (alt.Y if horizontal else alt.X)(f"{key}:N", sort=None, axis=key_axis)
     value, value2 = (alt.X, alt.X2) if horizontal else (alt.Y, alt.Y2)
@@ -147,14 +150,31 @@ def heatmap(frame: pl.DataFrame, row: str, column: str, value: str, *, title: st
 
 def bar_chart(frame: pl.DataFrame, x: str, y: str, *, title: str, x_title: str, y_title: str,
               color: str | None = None, color_title: str = "", percent: bool = False,
-              horizontal: bool = False, ordinal: bool = False) -> alt.Chart:
-    """Bars of ``y`` per ``x`` (a histogram when ``x`` is a count of turns), stacked by ``color``."""
+              horizontal: bool = False, integer: bool = False) -> alt.Chart:
+    """Bars of ``y`` per ``x``, stacked by ``color``. With ``integer`` (``x`` a whole number such
+    as a count of turns: a histogram; vertical bars), ``x`` is a quantitative axis with integer
+    ticks and a bar one unit wide centred on each value, so a value no row has is a gap where
+    it belongs, not a category left out."""
+    if integer and horizontal:
+        raise ValueError("an integer axis is drawn with vertical bars only")
     columns = [x, y] + ([color] if color else [])
     data = frame.select(columns)
-    kind = "O" if ordinal else "N"
-    category = (alt.Y if horizontal else alt.X)(f"{x}:{kind}", sort=None, axis=_all_labels(x_title))
     amount = (alt.X if horizontal else alt.Y)(f"{y}:Q", axis=_all_labels(y_title, format="%" if percent else "~s"))
-    encodings: dict[str, Any] = {"y" if horizontal else "x": category, "x" if horizontal else "y": amount}
+    encodings: dict[str, Any] = {"x" if horizontal else "y": amount}
+    if integer:
+        # Each bar spans value ± 0.5, given as already binned so that Vega-Lite stacks the
+        # colours as in a histogram; the axis starts and ends half a unit beyond the data.
+        data = data.with_columns((pl.col(x) - 0.5).alias(f"{x}_from"), (pl.col(x) + 0.5).alias(f"{x}_to"))
+        values = sorted(data[x].drop_nulls().unique().to_list())
+        domain = [values[0] - 0.5, values[-1] + 0.5] if values else [0.0, 1.0]
+        encodings["x"] = alt.X(f"{x}_from:Q", bin="binned", scale=alt.Scale(domain=domain, nice=False, zero=False),
+                               axis=_all_labels(x_title, format="d", tickMinStep=1, labelAngle=0))
+        encodings["x2"] = alt.X2(f"{x}_to:Q")
+        kind = "Q"
+    else:
+        kind = "N"
+        encodings["y" if horizontal else "x"] = (alt.Y if horizontal else alt.X)(
+            f"{x}:N", sort=None, axis=_all_labels(x_title))
     tips = [(f"{x}:{kind}", x_title, ""), (f"{y}:Q", y_title, ".1%" if percent else ",")]
     if color:
         encodings["color"] = alt.Color(f"{color}:N", title=color_title, sort=None)
@@ -311,18 +331,30 @@ SKILL_DIRECTIONS = {1: "surely above the rung's mean", 0: "within its interval",
 """Legend text of ``analytics.metrics.skill_movement``'s ``direction``."""
 
 
+RUNG_LINES = "split(replace(replace(datum.label, ')', ''), '(', ','), ',')"
+"""Vega expression of a rung's tick label: the agent's name, then each of its parameters on a
+line of its own (``sm_ismcts(iterations=200,rollout=heuristic)`` on three short lines)."""
+
+
 def skill_chart(frame: pl.DataFrame, *, rungs: list[str], title: str, kind_title: str) -> alt.LayerChart:
     """Each name's win rate minus its rung's mean (``skill_movement``'s
     ``deviation``) across the rungs of a skill ladder, in ``rungs`` order: one
     line per name, the points filled when the whole 95% interval is above or
-    below the mean, names that flip sign drawn thick."""
+    below the mean, names that flip sign drawn thick. The rung labels are
+    horizontal, one line per agent parameter, and the plot's 380 pixels are
+    its own (labels and legends come on top), so long agent names never
+    squash the lines; the y axis is zoomed to the differences and 0."""
     data = frame.select("name", "rung", "deviation", "win_rate", "low", "high", "variant_mean", "direction",
                         "sign_flips").with_columns(
         pl.col("direction").replace_strict(SKILL_DIRECTIONS, return_dtype=pl.String).alias("where"),
         pl.when(pl.col("sign_flips")).then(pl.lit("flips sign")).otherwise(pl.lit("no flip")).alias("flip"))
+    # At least a point either side of 0, so that a flat line is not blown up into noise.
+    domain = zoomed_domain([*data["deviation"].to_list(), -0.01, 0.01], low=None, high=None)
+    y_scale = alt.Scale(domain=domain, nice=False, zero=False)
     base = _in_points(alt.Chart(data), "deviation").encode(
-        x=alt.X("rung:N", sort=rungs, axis=_all_labels("Rung (agent at every seat)")),
-        y=alt.Y("deviation:Q", axis=_points_axis("Win rate minus the rung's mean (points)")),
+        x=alt.X("rung:N", sort=rungs, axis=_all_labels("Rung (agent at every seat)", labelAngle=0,
+                                                        labelExpr=RUNG_LINES)),
+        y=alt.Y("deviation:Q", scale=y_scale, axis=_points_axis("Win rate minus the rung's mean (points)")),
         color=alt.Color("name:N", title=kind_title))
     lines = base.mark_line().encode(
         strokeWidth=alt.StrokeWidth("flip:N", title="Sign", scale=alt.Scale(domain=["flips sign", "no flip"],
@@ -335,5 +367,9 @@ def skill_chart(frame: pl.DataFrame, *, rungs: list[str], title: str, kind_title
                            ("variant_mean:Q", "Rung mean", ".1%"),
                            ("deviation_points:Q", "Minus the mean (points)", "+.1f"),
                            ("flip:N", "Sign", "")]))
-    zero = alt.Chart(pl.DataFrame({"zero": [0.0]})).mark_rule(color="black").encode(y="zero:Q")
-    return alt.LayerChart(layer=[zero, lines, points]).properties(title=title, height=380)
+    zero = alt.Chart(pl.DataFrame({"zero": [0.0]})).mark_rule(color="black").encode(
+        y=alt.Y("zero:Q", scale=y_scale))
+    # Streamlit fits a chart's whole height, labels included, into its height ("fit"); "fit-x"
+    # fits the width only, so the plot keeps its height whatever the labels take.
+    return alt.LayerChart(layer=[zero, lines, points]).properties(
+        title=title, height=380, autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))

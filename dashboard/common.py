@@ -42,21 +42,6 @@ OPEN_EXPERIMENT_KEY = "open_experiment"
 T = TypeVar("T")
 
 
-def percent_column(label: str) -> Any:
-    """A table column shown as a percentage under ``label``."""
-    return st.column_config.NumberColumn(label, format="percent")
-
-
-# Rates and their interval bounds as the pages' tables name them (a column a
-# table lacks is ignored), so every page shows them alike.
-RATE_COLUMNS = {"win_rate": percent_column("win rate"), "ci_low": percent_column("95% low"),
-                "ci_high": percent_column("95% high"), "win_rate_low": percent_column("95% low"),
-                "win_rate_high": percent_column("95% high"), "low": percent_column("95% low"),
-                "high": percent_column("95% high"), "expected": percent_column("expected"),
-                "share": percent_column("share"), "variant_mean": percent_column("rung mean"),
-                "deviation": percent_column("minus the mean")}
-
-
 def results_root() -> ResultsPath:
     """The results folder (or ``s3://`` prefix): ``$CARDLAB_RESULTS`` or ``results`` in the current directory."""
     return results_path(os.environ.get("CARDLAB_RESULTS") or "results")
@@ -488,14 +473,20 @@ COLUMN_NAMES: dict[str, str] = {
 }
 
 _PERCENT_SUFFIXES = ("_rate", "_rate_low", "_rate_high", "_share", "_share_low", "_share_high")
-_PERCENT_NAMES = {"expected", "card_mean", "iwd", "share", "low", "high", "ci_low", "ci_high", "variant_mean",
-                  "deviation", "spread", "sd", "share_low", "share_high", "min_win_rate", "max_win_rate", "effect",
-                  "win_rate_with", "win_rate_without", "card_spread", "band", "progress"}
+_PERCENT_NAMES = {"expected", "card_mean", "share", "low", "high", "ci_low", "ci_high", "variant_mean", "spread",
+                  "sd", "share_low", "share_high", "min_win_rate", "max_win_rate", "win_rate_with",
+                  "win_rate_without", "card_spread", "band", "progress"}
+# Differences of two rates: "+12.3" percentage points, as the charts tick them ("12.3%" would
+# read as a rate). Those a page knows of (a variant's difference) it names with ``points``.
+_POINTS_NAMES = {"iwd", "deviation", "effect", "used_effect"}
+POINTS_FORMAT = "%+.1f"
+"""The printf format of a difference of rates in a table, in points (``table`` scales it by 100)."""
 _COUNT_NAMES = {"games", "wins", "draws", "seat_games", "games_in_hand", "wins_in_hand", "games_not_seen",
                 "wins_not_seen", "games_played", "wins_played", "times_drawn", "times_played", "times_playable",
                 "games_playable", "games_played_when_playable", "games_played_in_hand", "total_wins", "n",
                 "baseline_n", "games_opening", "games_drawn_later", "games_with", "games_without", "wins_with",
-                "wins_without", "games_done", "games_planned", "times_used", "games_used", "games_unused"}
+                "wins_without", "games_done", "games_planned", "times_used", "games_used", "games_unused",
+                "comparisons"}
 
 
 def column_name(name: str) -> str:
@@ -503,19 +494,40 @@ def column_name(name: str) -> str:
     return COLUMN_NAMES.get(name, name.replace("_", " "))
 
 
+def is_count(name: str, dtype: pl.DataType) -> bool:
+    """Whether a column holds a count (of games, wins, ...) or a sample size: the names of
+    ``_COUNT_NAMES``, integer ``games_...``/``..._games`` columns, and every ``..._n`` column
+    (``effective_n``, ``left_n``): an effective n, a float, is read as a sample size too."""
+    return dtype.is_numeric() and (name in _COUNT_NAMES or name.endswith("_n") or (
+        dtype.is_integer() and (name.startswith("games_") or name.endswith("_games"))))
+
+
+def points_columns(frame: pl.DataFrame, *, points: Sequence[str] = (), plain: Sequence[str] = ()) -> list[str]:
+    """The columns of ``frame`` that hold differences of rates, shown in percentage points:
+    ``_POINTS_NAMES`` and those in ``points`` (floats only), not those in ``plain``."""
+    return [name for name, dtype in frame.schema.items()
+            if dtype.is_float() and name not in plain and (name in points or name in _POINTS_NAMES)]
+
+
 def column_config(frame: pl.DataFrame, *, percent: Sequence[str] = (), plain: Sequence[str] = (),
-                  names: dict[str, str] | None = None) -> dict[str, Any]:
+                  points: Sequence[str] = (), names: dict[str, str] | None = None) -> dict[str, Any]:
     """A ``column_config`` naming every column of ``frame`` for humans: rates and their bounds
-    as percentages (also the columns in ``percent``; not those in ``plain``), counts with
-    thousands separators; ``names`` overrides a column's name."""
+    as percentages (also the columns in ``percent``; not those in ``plain``), differences of
+    rates as signed points (``points_columns``: their values must be in points already, as
+    ``table`` makes them), counts and sample sizes with thousands separators (``is_count``;
+    ``table`` rounds an effective n to a whole number); ``names`` overrides a column's name."""
     config: dict[str, Any] = {}
+    in_points = set(points_columns(frame, points=points, plain=plain))
     for name, dtype in frame.schema.items():
         label = (names or {}).get(name) or column_name(name)
         is_percent = name not in plain and (name in percent or (dtype.is_float() and (
             name.endswith(_PERCENT_SUFFIXES) or name in _PERCENT_NAMES)))
-        if is_percent:
+        if name in in_points:
+            config[name] = st.column_config.NumberColumn(label if "points" in label else f"{label} (points)",
+                                                         format=POINTS_FORMAT)
+        elif is_percent:
             config[name] = st.column_config.NumberColumn(label, format="percent")
-        elif name in _COUNT_NAMES and dtype.is_numeric():
+        elif is_count(name, dtype):
             config[name] = st.column_config.NumberColumn(label, format="localized")
         elif dtype.is_float():
             config[name] = st.column_config.NumberColumn(label, format="%.3g")
@@ -543,10 +555,20 @@ def readable_intervals(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def table(frame: pl.DataFrame, *, percent: Sequence[str] = (), plain: Sequence[str] = (),
-          names: dict[str, str] | None = None, drop: Sequence[str] = ("experiment",), **options: Any) -> Any:
+          points: Sequence[str] = (), names: dict[str, str] | None = None, drop: Sequence[str] = ("experiment",),
+          **options: Any) -> Any:
     """``st.dataframe`` of ``frame`` without ``drop`` columns, every column with a human name
-    (``column_config``), blank where an interval says nothing (``readable_intervals``);
+    (``column_config``), differences of rates times 100 (in points, ``points_columns``), a
+    sample size that is a float (an effective n) rounded to a whole number like the counts
+    beside it, and every missing value blank: where an interval says nothing
+    (``readable_intervals``), an unbounded band end, the rung of a head-to-head variant;
     ``options`` go to ``st.dataframe``."""
     shown = readable_intervals(frame.drop([name for name in drop if name in frame.columns]))
+    # A table column can neither scale what it shows (its "percent" format does, but adds "%")
+    # nor round it (a step truncates: 199,999.99 would read 199,999), so both happen here.
+    sizes = [name for name, dtype in shown.schema.items() if dtype.is_float() and is_count(name, dtype)]
+    shown = shown.with_columns(pl.col(points_columns(shown, points=points, plain=plain)) * 100,
+                               pl.col(sizes).round(0))
+    options.setdefault("placeholder", "")  # Streamlit shows a missing value as a grey "None" otherwise
     return st.dataframe(shown, hide_index=True, column_config=column_config(shown, percent=percent, plain=plain,
-                                                                            names=names), **options)
+                                                                            points=points, names=names), **options)

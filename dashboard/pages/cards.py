@@ -8,7 +8,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from analytics.views import NEVER_PLAYED, OUTLIER_POINTS, OUTLIER_Z
+from analytics.views import CARD_MIN_EXPECTED, NEVER_PLAYED, OUTLIER_POINTS, OUTLIER_Z
 from dashboard.charts import card_scatter
 from dashboard.common import (
     choose,
@@ -91,8 +91,9 @@ st.altair_chart(card_scatter(cards, x=x, x_title=x_title, title=f"{x_title.split
                              f"when drawn, {where}"), width="stretch")
 st.caption(f"{cards.height} cards. Counts are of seat-games; intervals are clustered by game. Flagged: outlier "
            f"(|z| >= {OUTLIER_Z:g} and {100 * OUTLIER_POINTS:g}+ points from the agent's card mean) or GIH interval "
-           "outside the mean +- 10 points." + ("" if playable else " This game records no playable counter, so "
-                                               "there is no play rate when playable."))
+           f"outside the mean +- 10 points, each only for a card held in enough games to tell (at least "
+           f"{CARD_MIN_EXPECTED:g} wins and {CARD_MIN_EXPECTED:g} losses expected at the mean)."
+           + ("" if playable else " This game records no playable counter, so there is no play rate when playable."))
 shown = cards.select([name for name in FIRST if name in cards.columns and (playable or "playable" not in name)]
                      + [name for name in cards.columns if name not in FIRST and name not in
                         ("experiment", "variant", "n_players", "agent")

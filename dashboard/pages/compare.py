@@ -81,4 +81,5 @@ st.caption("Red: p < 0.05 (two-proportion z-test at the effective sample sizes; 
 table(compared, names={"left_rate": f"{report.experiment}", "right_rate": f"{other.experiment}",
                        "left_low": "left 95% low", "left_high": "left 95% high", "right_low": "right 95% low",
                        "right_high": "right 95% high", "left_n": "left n", "right_n": "right n"},
-      percent=("left_rate", "right_rate", "left_low", "left_high", "right_low", "right_high"), key="compare_table")
+      percent=("left_rate", "right_rate", "left_low", "left_high", "right_low", "right_high"),
+      points=("delta", "delta_low", "delta_high"), key="compare_table")

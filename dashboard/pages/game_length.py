@@ -37,7 +37,7 @@ people = "heroes" if report.cooperative else "players"
 
 if lineup.every_seat:
     turns = report.turn_distribution.filter(chosen)
-    st.altair_chart(bar_chart(turns, "turns", "games", ordinal=True, x_title="Turns (as the game counts them)",
+    st.altair_chart(bar_chart(turns, "turns", "games", integer=True, x_title="Turns (as the game counts them)",
                               y_title="Games", title=f"Game length, {label}, {n_players} {people}"), width="stretch")
     table(report.game_stats.filter(chosen), plain=LENGTH_COLUMNS, key="game_stats_table")
     st.subheader("End reasons")
@@ -48,7 +48,7 @@ if lineup.every_seat:
     table(reasons, key="end_reasons_table")
 else:
     turns = load(folder, "agent_turn_distribution", agent).filter(chosen)
-    st.altair_chart(bar_chart(turns, "turns", "games", ordinal=True, color="outcome", color_title=f"For {agent}",
+    st.altair_chart(bar_chart(turns, "turns", "games", integer=True, color="outcome", color_title=f"For {agent}",
                               x_title="Turns (as the game counts them)", y_title="Games",
                               title=f"Game length of the games {agent} sat in, {label}, {n_players} {people}"),
                     width="stretch")

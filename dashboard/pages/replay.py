@@ -25,6 +25,16 @@ from experiments.spec import SpecError
 from simcore.registry import get_game
 
 SEATS_PER_ROW = 4
+# Characters of an action in the action slider. Its end labels are drawn below it without
+# room of their own: longer ones wrap onto the heading under the slider (the whole action is
+# in the caption under that heading).
+ACTION_LABEL = 44
+
+
+def cut(text: str, limit: int = ACTION_LABEL) -> str:
+    """``text`` cut to at most ``limit`` characters, an ellipsis marking the cut."""
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
 
 st.title("Replay")
 folder = require_experiment()
@@ -86,7 +96,8 @@ else:
 moments = moments_of_turn(trace, turn)
 moment = moments[-1]
 if len(moments) > 1:
-    labels = {index: f"{position + 1}. {trace.snapshots[index].action}" for position, index in enumerate(moments)}
+    labels = {index: cut(f"{position + 1}. {trace.snapshots[index].action}")
+              for position, index in enumerate(moments)}
     moment = int(st.select_slider(f"Action within turn {turn} (the last one shows the table after the turn)",
                                   options=moments, value=moments[-1], format_func=labels.__getitem__,
                                   key=f"replay-moment/{game_key}/{turn}"))
@@ -95,7 +106,8 @@ view = snapshot.view
 
 st.subheader("After set-up" if turn == 0 else f"Turn {turn}" + ("" if moment == moments[-1] else
                                                                  f", after action {moments.index(moment) + 1}"))
-st.caption(f"Phase **{view.phase}** · " + (f"seat **{view.to_act}** to act" if view.to_act >= 0 else "game over")
+st.caption((f"Last action: {snapshot.action} · " if snapshot.action else "")
+           + f"Phase **{view.phase}** · " + (f"seat **{view.to_act}** to act" if view.to_act >= 0 else "game over")
            + " · an omniscient designer's view: every hand and face-down card is shown, although in the game "
            "only their owners (or nobody) could see them.")
 hand_hidden = get_game(trace.game).info.hidden_between_seats

@@ -9,7 +9,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from analytics.skill import ladder_order, rungs_in_order
+from analytics.skill import is_skill_ladder, ladder_order, rungs_in_order
 from dashboard.charts import heatmap, interval_chart, skill_chart
 from dashboard.common import header, open_report, pick, player_counts, require_experiment, table
 
@@ -46,9 +46,10 @@ else:
 
 st.subheader("How win rates move with skill")
 rungs = rungs_in_order(movement)
-if len(rungs) < 2:
-    st.info("This experiment has fewer than two rungs (variants in which every seat plays the same agent); "
-            "a skill ladder has one per agent, e.g. `cardlab run experiments/divvy_skill_ladder.toml`.")
+if not is_skill_ladder(movement):
+    st.info("This experiment is no skill ladder: that takes rungs (variants in which every seat plays one "
+            "agent) of at least two different agents, e.g. `cardlab run experiments/divvy_skill_ladder.toml`; "
+            "variants of one agent differ by their rules, which the Variants page compares.")
 else:
     kind_box, count_box = st.columns(2)
     kind = pick("Kind", movement["kind"].unique().sort(descending=True).to_list(), container=kind_box,
@@ -91,7 +92,7 @@ else:
         & (pl.col("anchor") == chosen["anchor"])
     rated = ratings.filter(in_pool)
     st.altair_chart(interval_chart(rated, "agent", "rating", "rating_low", "rating_high", percent=False,
-                                   horizontal=True, key_title="Agent", rate_title="Elo rating",
+                                   value_format="d", horizontal=True, key_title="Agent", rate_title="Elo rating",
                                    title=f"Bradley-Terry rating (Elo scale, {chosen['anchor']} = 0) with 95% interval"),
                     width="stretch")
     st.caption("From the games that seat different agents (one comparison per pair of seats; mirror games left "

@@ -13,6 +13,7 @@ from __future__ import annotations
 import streamlit as st
 
 from analytics.catalog import AnalyticsError
+from analytics.sql import frame_csv
 from dashboard.common import query, query_all, require_experiment, results_root
 
 MAX_ROWS = 10_000
@@ -37,4 +38,4 @@ st.caption(f"{total:,} row{'' if total == 1 else 's'}"
            + (f", first {frame.height:,} shown and downloaded" if total > frame.height else ""))
 st.dataframe(frame, hide_index=True)
 name = "all-experiments" if every else folder.name
-st.download_button("Download CSV", frame.write_csv(), file_name=f"{name}-query.csv", mime="text/csv")
+st.download_button("Download CSV", frame_csv(frame), file_name=f"{name}-query.csv", mime="text/csv")

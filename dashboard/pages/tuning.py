@@ -25,12 +25,16 @@ from analytics.tuning import (
     state_version,
     tuning_tables,
 )
-from dashboard.common import EXPERIMENT_KEY, open_report, require_experiment, results_root
+from dashboard.common import EXPERIMENT_KEY, open_report, require_experiment, results_root, table
 from dashboard.tuning_charts import SELECTION, front_chart, history_chart
 from workers.location import results_path
 
 TRIAL_KEY = "tuning_trial"
 OPEN_VARIANTS = "tuning_open_variants"
+# A target's value and band are in the metric's own unit (a rate, a difference of rates, turns),
+# so they are shown as plain numbers; its interval is at the answer's confidence, not 95%.
+TARGET_VALUES = ("value", "low", "high", "band_low", "band_high")
+TARGET_NAMES = {"low": "low", "high": "high"}
 
 
 @st.cache_data(show_spinner="Reading the tuning run...", max_entries=16)
@@ -67,15 +71,16 @@ answer = state.get("answer")
 if answer:
     headline, change, *_ = answer_lines(answer)
     (st.success if answer["all_met"] else st.warning)(f"**{headline}**  \n{change.strip()}")
-    st.dataframe(pl.DataFrame(answer["targets"]).select(
-        "verdict", "target", "worst_row", "value", "low", "high", "band_low", "band_high"), hide_index=True)
+    table(pl.DataFrame(answer["targets"]).select(
+        "verdict", "target", "worst_row", "value", "low", "high", "band_low", "band_high"), plain=TARGET_VALUES,
+          names=TARGET_NAMES, key="answer_table")
     st.caption(f"On fresh seeds; each interval at {answer['confidence']:.2%}, so that all of the answer's "
                "target rows hold together at 95% (Bonferroni). A band end that is empty is unbounded.")
 else:
     st.info("Not confirmed yet: `cardlab tune SPEC --resume` finishes the search and confirms the best candidates.")
 
 st.subheader("Targets")
-st.dataframe(tables["tuning_targets"], hide_index=True)
+table(tables["tuning_targets"], key="targets_table")
 
 front = tables["tuning_front"]
 if front.is_empty():
@@ -109,11 +114,12 @@ looks = trials.filter((pl.col("variant") == variant) & pl.col("duplicate_of").is
     "stage", "experiment", "rung", "games", "cost", "miss", "miss_low", "miss_high", "met", "not_met", "undecided",
     "confidence")
 st.markdown(f"**Change:** {chosen['change'] or '(none: the current data)'} · **change cost** {chosen['cost']:.3f}")
-st.dataframe(looks, hide_index=True)
+table(looks, percent=("confidence",), drop=(), key="looks_table")
 confirmed = tables["tuning_confirmation"]
 if not confirmed.is_empty() and variant in confirmed["variant"].to_list():
     st.markdown("**Confirmed targets** (fresh seeds; intervals joint over all of the candidate's rows)")
-    st.dataframe(confirmed.filter(pl.col("variant") == variant), hide_index=True)
+    table(confirmed.filter(pl.col("variant") == variant), plain=TARGET_VALUES, percent=("confidence",),
+          names=TARGET_NAMES, key="confirmed_table")
     report_folder = search.with_name(f"{search.name}-confirm")
 else:
     st.caption("Not confirmed: its report is from the search's games (common seeds, its last rung).")

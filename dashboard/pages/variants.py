@@ -65,7 +65,9 @@ for metric in rows["metric"].unique(maintain_order=True).to_list():
 listing = rows.with_columns(pl.Series("key", [delta_subject(row) for row in rows.iter_rows(named=True)],
                                      dtype=pl.String)).drop("experiment", "variant", "n_players", "family", "agent",
                                                             "metric")
-values = ("baseline_value", "value", "delta", "delta_low", "delta_high")
-# Rates as percentages; the game family mixes rates and means (turns, decisions), so it shows plain numbers.
-table(listing, percent=() if family == "game" else values, plain=values if family == "game" else (),
-      key="deltas_table")
+values, differences = ("baseline_value", "value"), ("delta", "delta_low", "delta_high")
+# Rates as percentages, their differences in points; the game family mixes rates and means (turns,
+# decisions), so it shows plain numbers.
+game = family == "game"
+table(listing, percent=() if game else values, points=() if game else differences,
+      plain=values + differences if game else (), key="deltas_table")

@@ -136,7 +136,7 @@ if not powers.is_empty():
                "Chaos: then it is the game). Uses per game: times used per seat-game; use rate when playable: times "
                "used / steps at which using it was an option (none for a passive power, which only takes effect). "
                "Using a power goes with how a game runs: the difference is not the power's effect.")
-    table(powers, percent=("used_effect",), plain=("uses_per_game", "uses_per_game_low", "uses_per_game_high"),
+    table(powers, plain=("uses_per_game", "uses_per_game_low", "uses_per_game_high"),
           key="powers_table")
 
 if coop:
@@ -163,7 +163,7 @@ if coop:
     st.subheader("Composition")
     table(report.composition_stats.filter(at_variant), key="compositions_table")
     st.markdown("**Marginal effect of each class**")
-    table(report.class_effects.filter(at_variant), percent=("effect",), key="class_effects_table")
+    table(report.class_effects.filter(at_variant), key="class_effects_table")
     st.subheader("Where runs end")
     ends = load(folder, "run_ends").filter(at_variant)
     if ends.is_empty():

@@ -1,6 +1,7 @@
 """The charts' pure helpers: outlier labels laid out without overlapping, axes zoomed to the
 data (intervals and reference lines inside, rates kept within [0, 1]), and tick labels that say
-"%" for rates only: differences of rates tick in points."""
+"%" for rates only: differences of rates tick in points; a turns histogram on an integer axis,
+the skill chart's plot kept clear of its long rung names, Elo ratings ticked as integers."""
 
 from __future__ import annotations
 
@@ -14,8 +15,11 @@ import pytest
 from dashboard.charts import (
     LABEL_HEIGHT,
     POINTS_LABEL,
+    RUNG_LINES,
+    bar_chart,
     card_scatter,
     forest_plot,
+    interval_chart,
     skill_chart,
     spread_labels,
     zoomed_domain,
@@ -95,3 +99,47 @@ def test_the_skill_chart_ticks_the_distance_from_the_rungs_mean_in_points() -> N
                              "variant_mean": [0.5, 0.5], "direction": [0, -1], "sign_flips": [False, False]})
     axes = axes_by_field(skill_chart(movement, rungs=["r1", "r2"], title="skill", kind_title="Card"))
     assert axes["deviation"]["labelExpr"] == POINTS_LABEL and "format" not in axes["deviation"]
+
+
+def encodings_of(chart: alt.TopLevelMixin) -> list[dict[str, Any]]:
+    """The encoding of ``chart`` (of each of its layers)."""
+    spec = chart.to_dict()
+    return [layer.get("encoding", {}) for layer in spec.get("layer", [spec])]
+
+
+def test_a_turns_histogram_has_an_integer_axis_where_a_missing_count_is_a_gap() -> None:
+    # Games of 6 and 8 turns, none of 7: 7 keeps its place on the axis, empty.
+    turns = pl.DataFrame({"turns": [6, 8], "games": [5, 195]})
+    chart = bar_chart(turns, "turns", "games", integer=True, title="length", x_title="Turns", y_title="Games")
+    (encoding,) = encodings_of(chart)
+    x = encoding["x"]
+    assert x["type"] == "quantitative" and x["bin"] == "binned"
+    assert x["axis"]["format"] == "d" and x["axis"]["tickMinStep"] == 1 and x["axis"]["labelAngle"] == 0
+    assert x["scale"]["domain"] == [5.5, 8.5]  # from half a turn before the shortest to after the longest
+    data = next(iter(chart.to_dict()["datasets"].values()))
+    assert [(row["turns_from"], row["turns_to"]) for row in data] == [(5.5, 6.5), (7.5, 8.5)]
+
+
+def test_the_skill_chart_keeps_its_plot_height_with_long_rung_names_and_zooms_to_the_differences() -> None:
+    rungs = ["random", "sm_ismcts(iterations=200,rollout=heuristic)"]
+    movement = pl.DataFrame({"name": ["a", "a"], "rung": rungs, "deviation": [-0.08, 0.11],
+                             "win_rate": [0.42, 0.61], "low": [0.35, 0.55], "high": [0.49, 0.67],
+                             "variant_mean": [0.5, 0.5], "direction": [0, 1], "sign_flips": [False, False]})
+    chart = skill_chart(movement, rungs=rungs, title="skill", kind_title="Card")
+    spec = chart.to_dict()
+    # The plot keeps its 380 pixels; Streamlit's default ("fit") would take the labels' height out of them.
+    assert spec["autosize"]["type"] == "fit-x" and spec["height"] == 380
+    x = next(encoding["x"] for encoding in encodings_of(chart) if encoding.get("x", {}).get("field") == "rung")
+    assert x["axis"]["labelAngle"] == 0 and x["axis"]["labelExpr"] == RUNG_LINES  # horizontal, a line per parameter
+    y = next(encoding["y"] for encoding in encodings_of(chart) if encoding.get("y", {}).get("field") == "deviation")
+    low, high = y["scale"]["domain"]
+    assert low < -0.08 and high > 0.11 and high - low < 0.25  # the differences' own range, not a hairline
+
+
+def test_an_elo_axis_ticks_plain_integers() -> None:
+    ratings = pl.DataFrame({"agent": ["random", "heuristic"], "rating": [0.0, 649.0], "rating_low": [0.0, 528.0],
+                            "rating_high": [0.0, 774.0]})
+    chart = interval_chart(ratings, "agent", "rating", "rating_low", "rating_high", percent=False, value_format="d",
+                           horizontal=True, title="ratings", key_title="Agent", rate_title="Elo rating")
+    axes = axes_by_field(chart)
+    assert axes["rating_low"]["format"] == "d"  # not "~g": 100 read "1e+2"

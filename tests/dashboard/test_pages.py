@@ -4,9 +4,10 @@ equal what ``analytics`` computes."""
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from analytics.findings import delta_subject
 from analytics.replay import events_between, moments_of_turn, replay_game, turns_of
 from analytics.report import Report, build_report
 from analytics.skill import agent_cost, agent_matrix, variant_rules
+from analytics.sql import frame_csv
 from tests.analytics.replay_helpers import hands_after_every_action
 from tests.dashboard.conftest import CUTS, GAME_OF, Results
 from workers.storage import MANIFEST_FOLDER
@@ -100,6 +102,20 @@ def unsampled_blank(frame: pl.DataFrame) -> pl.DataFrame:
                                for rate in rates for end in ("_low", "_high")])
 
 
+POINTS = ("iwd", "deviation", "effect", "used_effect")
+"""Columns that every page shows in percentage points: differences of two rates."""
+DELTAS = ("delta", "delta_low", "delta_high")
+
+
+def as_shown(frame: pl.DataFrame, points: Sequence[str] = ()) -> pl.DataFrame:
+    """A metric table as a page's table holds it: the differences of rates (``POINTS`` and
+    ``points``) in percentage points, a float sample size (an effective n) rounded to a whole
+    number like the counts beside it."""
+    return frame.with_columns(
+        *[pl.col(name) * 100 for name in (*POINTS, *points) if name in frame.columns],
+        *[pl.col(name).round(0) for name, dtype in frame.schema.items() if dtype.is_float() and name.endswith("_n")])
+
+
 def same(left: pl.DataFrame, right: pl.DataFrame) -> None:
     """Equal tables, ignoring dtypes (Pandas round trip) and float noise."""
     assert_frame_equal(left, right, check_dtypes=False, rel_tol=1e-9)
@@ -145,6 +161,19 @@ def labels(at: AppTest, index: int) -> dict[str, str]:
     return {name: entry["label"] for name, entry in config.items() if "label" in entry}
 
 
+def formats(at: AppTest, index: int) -> dict[str, str | None]:
+    """Column -> the number format the ``index``-th table shows it in (None: Streamlit's own)."""
+    config = json.loads(at.dataframe[index].proto.columns)
+    return {name: (entry.get("type_config") or {}).get("format") for name, entry in config.items()}
+
+
+def missing_shown_blank(at: AppTest, index: int) -> bool:
+    """Whether the ``index``-th table shows a missing value as a blank cell (unset, Streamlit
+    shows a grey "None")."""
+    proto = at.dataframe[index].proto
+    return proto.HasField("placeholder") and proto.placeholder == ""
+
+
 def assert_every_column_is_named_for_humans(at: AppTest) -> None:
     """Every table of the page names every column it shows, without underscores."""
     assert at.dataframe
@@ -186,7 +215,7 @@ def test_the_win_rates_page_shows_the_analytics_win_rates_of_every_game(
         same(tables[2], report.party_size_stats.drop("experiment"))
         same(tables[3], report.run_stats.filter(at_n).drop("experiment"))
         same(tables[4], report.composition_stats.filter(at_n_baseline).drop("experiment"))
-        same(tables[5], report.class_effects.filter(at_n_baseline).drop("experiment"))
+        same(tables[5], as_shown(report.class_effects.filter(at_n_baseline).drop("experiment")))
         same(tables[6], computed(results, name, explore.run_ends).filter(at_n_baseline))
         assert any("Where runs end" in spec for spec in titles) and any("Wipes per game" in spec for spec in titles)
         return
@@ -200,7 +229,7 @@ def test_the_win_rates_page_shows_the_analytics_win_rates_of_every_game(
     fixed = (agents["win_rate_low"] == agents["win_rate_high"]).to_list()
     assert all(fixed) if GAME_OF[name] == "ring_of_chaos" else not any(fixed)
     same(tables[1].drop("win_rate_effective_n"), agents.drop("experiment", "win_rate_effective_n"))
-    assert [None if is_fixed else effective for is_fixed, effective in zip(
+    assert [None if is_fixed else round(effective) for is_fixed, effective in zip(
         fixed, agents["win_rate_effective_n"].to_list(), strict=True)] == tables[1]["win_rate_effective_n"].to_list()
     captions = " ".join(str(caption.value) for caption in at.caption)
     assert ("a fixed rate; every game gave the agent the same share" in captions) == any(fixed)
@@ -233,7 +262,7 @@ def test_the_cards_page_shows_one_agents_card_stats_with_raw_and_shrunk_win_rate
     # A rate without a sample (a card never in hand: Party Wanted's starting equipment; one
     # never played) has no value, so no interval either: the view's (0, 1) is left blank.
     assert {"gih_win_rate_low", "played_win_rate_low"} <= set(table.columns)
-    same(table.sort("card"), unsampled_blank(expected.select(table.columns)).sort("card"))
+    same(table.sort("card"), as_shown(unsampled_blank(expected.select(table.columns))).sort("card"))
     never = table.filter(pl.col("games_in_hand") == 0)
     assert never["gih_win_rate_low"].null_count() == never["gih_win_rate_high"].null_count() == never.height
     if GAME_OF[name] == "party_wanted":
@@ -256,7 +285,7 @@ def test_the_cards_page_splits_a_heuristic_versus_random_lineup_by_agent(
     report = report_of(results, "divvy_tiny")
     for agent, table in (("heuristic", heuristic), ("random", random)):
         expected = report.card_stats.filter((pl.col("variant") == "baseline") & (pl.col("agent") == agent))
-        same(table.sort("card"), expected.select(table.columns).sort("card"))
+        same(table.sort("card"), as_shown(expected.select(table.columns)).sort("card"))
     heuristic_mean, random_mean = heuristic["gih_win_rate"].mean(), random["gih_win_rate"].mean()
     assert isinstance(heuristic_mean, float) and isinstance(random_mean, float)
     assert heuristic_mean > 0.8 > 0.2 > random_mean
@@ -287,7 +316,7 @@ def test_a_link_with_filters_in_the_address_opens_that_view(
         (pl.col("variant") == "four_rounds") & (pl.col("agent") == "random")
         & pl.col("card").str.contains("axes")).sort("card")
     assert table["card"].to_list() == expected["card"].to_list()  # sorted by card name
-    same(table, expected.select(table.columns))
+    same(table, as_shown(expected.select(table.columns)))
     assert at.text_input[0].value == "axes"
 
 
@@ -322,7 +351,7 @@ def test_the_compare_page_puts_two_experiments_of_a_game_side_by_side(
                              right.agent_stats.filter(pl.col("variant") == "baseline"),
                              ("agent",), "win_rate", "win_rate_effective_n")
     table = shown(at, 0)
-    same(table, expected)
+    same(table, as_shown(expected, points=DELTAS))
     assert (table["delta_low"] <= table["delta"]).all() and (table["delta"] <= table["delta_high"]).all()
     assert chart_title(at.get("vega_lite_chart")[0]) == "sweep_tiny − divvy_tiny: Agents, 2 players"
     spec = json.dumps(json.loads(at.get("vega_lite_chart")[0].proto.spec), ensure_ascii=False)
@@ -355,8 +384,8 @@ def test_the_variants_page_shows_each_difference_with_its_interval_and_significa
     table = shown(at, 0)
     assert table.height == expected.height
     assert table["key"].to_list() == [delta_subject(row) for row in expected.iter_rows(named=True)]
-    same(table.select("delta", "delta_low", "delta_high", "q_value"),
-         expected.select("delta", "delta_low", "delta_high", "q_value"))
+    same(table.select(*DELTAS, "q_value"), as_shown(expected, points=() if family == "game" else DELTAS)
+         .select(*DELTAS, "q_value"))
     charts = at.get("vega_lite_chart")
     spec = charts[0].proto.spec
     assert "Difference from the baseline (95% interval)" in spec and "Significant (BH q < 0.05)" in spec
@@ -390,8 +419,7 @@ def test_the_variants_page_shows_card_changes_one_agent_at_a_time(
         expected = deltas.filter(pl.col("agent") == name)
         table = shown(at, 0)
         assert table.height == expected.height > 0
-        same(table.select("delta", "delta_low", "delta_high", "q_value"),
-             expected.select("delta", "delta_low", "delta_high", "q_value"))
+        same(table.select(*DELTAS, "q_value"), as_shown(expected, points=DELTAS).select(*DELTAS, "q_value"))
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -437,6 +465,9 @@ def test_the_game_length_page_shows_the_turns_histogram_and_end_reasons(
         same(shown(at, 1), computed(results, name, lambda con: explore.agent_end_reasons(con, agent)).filter(chosen))
         assert f"Game length of the games {agent} sat in, baseline" in histogram
     assert "Turns (as the game counts them)" in histogram
+    # A quantitative axis with integer ticks: a turn count no game had stays on it, as a gap.
+    x = json.loads(histogram)["encoding"]["x"]
+    assert x["field"] == "turns_from" and x["type"] == "quantitative" and x["axis"]["format"] == "d"
     assert_every_column_is_named_for_humans(at)
 
 
@@ -456,7 +487,7 @@ def test_the_skill_page_shows_the_agent_matrix_skill_movement_and_cost_of_a_ladd
     # Preselected: the cards that flip sign, else the eight with the largest swing.
     assert (names == flipping) if flipping else (len(names) == 8)
     assert sorted(at.multiselect[0].value) == names
-    same(table, movement.filter(pl.col("name").is_in(names)))
+    same(table, as_shown(movement.filter(pl.col("name").is_in(names))))
     same(shown(at, 2), computed(results, "skill_tiny", lambda con: agent_cost(con, folder)))
     charts = [chart.proto.spec for chart in at.get("vega_lite_chart")]
     assert "Agent win rate in games with each other agent, 2 players" in charts[0]
@@ -464,10 +495,21 @@ def test_the_skill_page_shows_the_agent_matrix_skill_movement_and_cost_of_a_ladd
     assert '"sort": ["random", "heuristic", "ismcts(iterations=4)"]' in charts[1]
 
 
+def test_the_skill_page_shows_no_movement_across_variants_that_all_seat_one_agent(
+        results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ring of Chaos's baseline and labyrinth map, every seat the heuristic: two "rungs" of one agent,
+    # whose differences are the map's, not skill's.
+    at = open_page(results, "ring_tiny", "skill", monkeypatch)
+    assert not at.exception
+    assert any("no skill ladder" in info.value for info in at.info)
+    charts = [chart.proto.spec for chart in at.get("vega_lite_chart")]
+    assert not any("minus the rung's mean" in chart for chart in charts)
+
+
 def test_the_skill_page_shows_the_matrix_but_no_movement_without_rungs(
         results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
     at = open_page(results, "divvy_tiny", "skill", monkeypatch)
-    assert "fewer than two rungs" in at.info[0].value
+    assert "no skill ladder" in at.info[0].value
     rules = variant_rules(read_spec(results.folder("divvy_tiny")))
     matrix = computed(results, "divvy_tiny", lambda con: agent_matrix(con, rules))
     same(shown(at, 0), matrix.filter(pl.col("rules") == "(game defaults)"))
@@ -561,6 +603,18 @@ def test_the_sql_page_runs_a_read_and_offers_it_as_csv(
     assert at.get("download_button")[0].proto.label == "Download CSV"
 
 
+def test_the_sql_page_offers_a_query_with_a_list_column_as_csv_too(
+        results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(results, "divvy_tiny", "sql", monkeypatch)
+    at.text_area[0].input("SELECT game_index, winners FROM games ORDER BY variant, game_index LIMIT 3").run()
+    assert not at.exception, at.exception  # Polars cannot write a list cell as CSV by itself
+    assert at.get("download_button")[0].proto.label == "Download CSV"
+    frame = shown(at, 0)
+    written = pl.read_csv(io.StringIO(frame_csv(frame)))
+    assert written["winners"].to_list() == [str(winners.to_list()) for winners in frame["winners"]]
+    assert written["game_index"].to_list() == frame["game_index"].to_list() and written.height == 3
+
+
 def test_the_sql_page_refuses_anything_that_is_not_a_read(results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
     at = open_page(results, "divvy_tiny", "sql", monkeypatch)
     for statement in ("CREATE TABLE t AS SELECT 1", "COPY games TO '/tmp/games.csv'", "DROP VIEW games",
@@ -625,3 +679,79 @@ def test_a_running_experiment_says_that_it_refreshes_itself(
     (tmp_path / "divvy_tiny" / ".lock").unlink()
     at = open_entry_page(Results(tmp_path), monkeypatch)
     assert not any("refreshes itself" in caption.value for caption in at.sidebar.caption)
+
+
+TABLE_PAGES = [  # page, experiment, more of its address, whether a table of it holds differences of rates
+    ("cards", "ring_tiny", {}, True), ("card", "ring_tiny", {"card": "fireball"}, True),
+    ("variants", "divvy_tiny", {}, True), ("compare", "divvy_tiny", {"other": "sweep_tiny"}, True),
+    ("skill", "skill_tiny", {}, True), ("win_rates", "ring_tiny", {}, True),  # the powers' used minus never
+    ("win_rates", "party_tiny", {}, True),  # the classes' effects
+    ("win_rates", "divvy_tiny", {}, False), ("sweeps", "sweep_tiny", {}, False)]
+
+
+@pytest.mark.parametrize(("page", "experiment", "params", "has_differences"), TABLE_PAGES)
+def test_differences_of_rates_read_in_signed_points_sample_sizes_as_counts_and_missing_cells_blank(
+        results: Results, page: str, experiment: str, params: dict[str, str], has_differences: bool,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_link(results, page, {"experiment": experiment, **params}, monkeypatch)
+    differences = sizes = 0
+    for index in range(len(at.dataframe)):
+        table, shown_as, names = shown(at, index), formats(at, index), labels(at, index)
+        assert missing_shown_blank(at, index), index  # as the pages and the README say
+        for column in table.columns:
+            if column in POINTS or column in DELTAS:  # IWD, a rung's deviation, a variant's difference...
+                assert shown_as[column] == "%+.1f" and "points" in names[column], (index, column)
+                differences += 1
+            if column.endswith("_n"):  # every (effective) n, like the counts beside it: 2,000, not 2000
+                values = table[column].drop_nulls().to_list()
+                assert shown_as[column] == "localized" and values == [round(value) for value in values], column
+                sizes += 1
+    assert sizes and bool(differences) == has_differences
+
+
+def test_the_skill_pages_cost_table_leaves_the_rung_of_a_head_to_head_variant_blank(
+        results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(results, "skill_tiny", "skill", monkeypatch)
+    cost = shown(at, 2)
+    assert "rung" in cost.columns and cost["rung"].null_count() > 0  # random vs heuristic: no rung
+    assert missing_shown_blank(at, 2)  # blank, not "None"
+
+
+def test_a_table_with_an_unbounded_band_end_shows_it_blank() -> None:
+    # The Tuning page's answer: a target "at most 0.02" has no lower band end.
+    def page() -> None:
+        import polars as pl
+
+        from dashboard.common import table
+        table(pl.DataFrame({"target": ["games end"], "value": [0.0], "low": [0.0], "high": [0.0006],
+                            "band_low": [None], "band_high": [0.02]},
+                           schema_overrides={"band_low": pl.Float64}),
+              plain=("value", "low", "high", "band_low", "band_high"), names={"low": "low", "high": "high"})
+
+    at = AppTest.from_function(page, default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception, at.exception
+    assert shown(at, 0)["band_low"].to_list() == [None]
+    assert missing_shown_blank(at, 0) and labels(at, 0)["band_low"] == "band low"
+    assert formats(at, 0)["low"] == "%.3g"  # the metric's own unit: not a percentage
+
+
+def test_the_replay_pages_action_labels_fit_one_line_and_the_caption_says_the_whole_action(
+        results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_link(results, "replay", {"experiment": "divvy_tiny", "variant": "baseline", "players": "2",
+                                       "game": "0"}, monkeypatch)
+    trace = replay_game(results.folder("divvy_tiny"), "baseline", 2, 0)
+    turn = next(turn for turn in turns_of(trace)[1:] if len(moments_of_turn(trace, turn)) > 1)
+    at.select_slider[0].set_value(turn).run()
+    assert not at.exception
+    moments = moments_of_turn(trace, turn)
+    actions = [f"{position + 1}. {trace.snapshots[moment].action}" for position, moment in enumerate(moments)]
+    assert max(len(action) for action in actions) > 44  # Divvy's discards list every card: long
+    # The slider's end labels, drawn under it without room of their own, stay on one line...
+    shown_labels = list(at.select_slider[1].options)
+    assert all(len(label) <= 44 for label in shown_labels)
+    assert [label.removesuffix("…") for label in shown_labels] == [
+        action[:len(label) - 1].rstrip() if label.endswith("…") else action
+        for label, action in zip(shown_labels, actions, strict=True)]
+    # ... and the whole action is in the caption under the heading.
+    assert f"Last action: {trace.snapshots[moments[-1]].action}" in at.caption[1].value

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import duckdb
 import polars as pl
 import pytest
@@ -31,4 +33,8 @@ def test_the_skill_page_shows_each_agents_rating_with_its_interval_and_the_adjac
     assert set(shown_tables[-2]["agent"]) == {"random", "heuristic", "ismcts(iterations=4)"}
     chart = at.get("vega_lite_chart")[-1].proto.spec
     assert "Bradley-Terry rating (Elo scale, random = 0) with 95% interval" in chart
+    # Plain integer ticks: "~g" ticked "-50, 0, 50, 1e+2, 1.5e+2".
+    axes = [layer["encoding"]["x"].get("axis") for layer in json.loads(chart)["layer"]
+            if layer["encoding"].get("x", {}).get("field") == "rating_low"]
+    assert axes and axes[0]["format"] == "d"
     assert any("Adjacent agents by rating" in caption.value for caption in at.caption)
