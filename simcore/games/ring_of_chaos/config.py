@@ -245,6 +245,17 @@ def spaces_within(board: BattleMap, most: int) -> tuple[tuple[int, ...], ...]:
     )
 
 
+def check_party_draft(config: RingConfig, n_players: int) -> None:
+    """Refuse a draft that cannot seat ``n_players`` (``ParameterError`` naming the parameter):
+    the draft offers two parties to each player in turn, so it needs ``n_players + 1`` party
+    cards (``parties.<key>.in_draft``). ``KitGame.check_players`` for ``experiments.spec``, so
+    that a variant taking parties out is refused before anything is played."""
+    needed = n_players + 1
+    require(len(config.draft_parties) >= needed, "parties",
+            f"expected at least {needed} parties in the draft (parties.<key>.in_draft) for {n_players} players, "
+            f"got {len(config.draft_parties)}: {', '.join(config.party_keys[party] for party in config.draft_parties)}")
+
+
 def compile_config(parameters: Mapping[str, Any]) -> RingConfig:
     """Compile a tree that passed ``CONSTRAINTS``; the cross-field checks name their path."""
     rules = parameters["rules"]

@@ -62,6 +62,7 @@ from simcore.games.ring_of_chaos.config import (
     SCAVENGE,
     TEMPLE_GUARDIAN,
     RingConfig,
+    check_party_draft,
 )
 from simcore.kit.cardstats import CardStats
 from simcore.kit.decisions import FIELD_BITS, NO_CHOICE, ActionType, Task, TaskKinds, answer_list
@@ -290,8 +291,7 @@ class RingState(KitState):
     def new_game(config: RingConfig, n_players: int, seed: int, trace: TraceSink | None) -> RingState:
         """Shuffle the deck and the party cards and offer the first two parties (``GAME.new_state``
         has checked the player count)."""
-        if len(config.draft_parties) < n_players + 1:
-            raise ValueError(f"the draft needs {n_players + 1} party cards, only {len(config.draft_parties)} are in it")
+        check_party_draft(config, n_players)  # as an experiment's check before anything is played
         state = RingState(config, n_players, make_rng(seed), trace)
         state.add_zones()
         draw_pile, party_deck = state.zones[DRAW_PILE], state.zones[PARTY_DECK]
