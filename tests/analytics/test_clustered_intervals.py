@@ -28,6 +28,15 @@ def _bootstrap_sd(per_game: pl.DataFrame, draws: int, seed: int) -> float:
     return float(rates.std())
 
 
+def _recount(con: duckdb.DuckDBPyConnection) -> None:
+    """Count the (edited) rows again and rebuild the metric views over the new counts."""
+    from analytics.views import Columns, count_view_sql, register_metric_views
+
+    for name, query in count_view_sql(Columns.of(con)).items():
+        con.execute(f"CREATE OR REPLACE TABLE {name} AS {query}")
+    register_metric_views(con, counts=False, materialize=True)
+
+
 def _interval_sd(low: float, high: float) -> float:
     return (high - low) / (2 * Z95)
 
@@ -157,11 +166,7 @@ def test_play_rate_when_playable_counts_seat_games_with_the_card_playable() -> N
 def test_a_card_playable_but_never_played_is_flagged_as_describing_the_agent() -> None:
     data = competitive(1, 300)
     data.con.execute("UPDATE cards SET played = 0, first_played_turn = NULL WHERE card = 'card_3'")
-    from analytics.views import Columns, count_view_sql, register_metric_views
-
-    for name, query in count_view_sql(Columns.of(data.con)).items():
-        data.con.execute(f"CREATE OR REPLACE TABLE {name} AS {query}")
-    register_metric_views(data.con, counts=False, materialize=True)
+    _recount(data.con)
     frame = data.con.sql("SELECT card, never_played, playable_play_rate, games_playable FROM card_stats "
                          "WHERE variant = 'baseline'").pl()
     flagged = frame.filter(pl.col("never_played"))
@@ -176,11 +181,7 @@ def test_a_card_never_playable_is_not_flagged_never_played_where_the_game_record
     data = competitive(1, 300)
     data.con.execute("UPDATE cards SET played = 0, first_played_turn = NULL, playable = 0 WHERE card = 'card_3'")
     data.con.execute("UPDATE cards SET played = 0, first_played_turn = NULL WHERE card = 'card_4'")
-    from analytics.views import Columns, count_view_sql, register_metric_views
-
-    for name, query in count_view_sql(Columns.of(data.con)).items():
-        data.con.execute(f"CREATE OR REPLACE TABLE {name} AS {query}")
-    register_metric_views(data.con, counts=False, materialize=True)
+    _recount(data.con)
     stats = data.con.sql("SELECT * FROM card_stats WHERE variant = 'baseline'").pl()
     event = stats.filter(pl.col("card") == "card_3")
     assert (event["games_in_hand"] > 100).all() and (event["games_playable"] == 0).all()
@@ -193,11 +194,7 @@ def test_without_a_playable_counter_the_play_rate_when_playable_is_empty() -> No
     data = competitive(1, 300)
     data.con.execute("ALTER TABLE cards DROP COLUMN playable")
     data.con.execute("UPDATE cards SET played = 0, first_played_turn = NULL WHERE card = 'card_3'")
-    from analytics.views import Columns, count_view_sql, register_metric_views
-
-    for name, query in count_view_sql(Columns.of(data.con)).items():
-        data.con.execute(f"CREATE OR REPLACE TABLE {name} AS {query}")
-    register_metric_views(data.con, counts=False, materialize=True)
+    _recount(data.con)
     stats = data.con.sql("SELECT * FROM card_stats").pl()
     assert (stats["games_playable"] == 0).all() and stats["playable_play_rate"].is_null().all()
     # Never played then means: in hand, never played.

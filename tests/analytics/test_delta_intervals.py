@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -128,17 +129,22 @@ def _paired_games(folder: Path, baseline_wins: list[int], variant_wins: list[int
     write_games(folder, folder.name, games, seats, paired=True)
 
 
+def _deltas_and_seat_zero(folder: Path) -> tuple[pl.DataFrame, dict[str, Any]]:
+    """The ``variant_deltas`` of the experiment in ``folder``, and its row of seat 0's win rate."""
+    con = open_catalog(folder)
+    try:
+        deltas = variant_deltas(con)
+    finally:
+        con.close()
+    return deltas, deltas.filter((pl.col("family") == "seat") & (pl.col("key") == "0")).row(0, named=True)
+
+
 def test_seed_matched_deltas_carry_newcombes_paired_interval(tmp_path: Path) -> None:
     # Six games on the same seeds; seat 0 wins baseline games 0-3 and 5, the variant's 3 and 5:
     # both won 2 pairs (a), only the baseline 3 (b), only the variant none (c), neither 1 (d).
     # ad − bc = 2 is below N/2 = 3, so the corrected φ is 0: the unpaired Newcombe interval.
     _paired_games(tmp_path / "paired", [1, 1, 1, 1, 0, 1], [0, 0, 0, 1, 0, 1])
-    con = open_catalog(tmp_path / "paired")
-    try:
-        deltas = variant_deltas(con)
-    finally:
-        con.close()
-    seat0 = deltas.filter((pl.col("family") == "seat") & (pl.col("key") == "0")).row(0, named=True)
+    _, seat0 = _deltas_and_seat_zero(tmp_path / "paired")
     assert seat0["test"] == "mcnemar"
     expected = newcombe_paired_by_hand(2, 3, 0, 1)
     assert (seat0["delta_low"], seat0["delta_high"]) == pytest.approx(expected, abs=1e-12)
@@ -153,12 +159,7 @@ def test_seed_matched_rates_without_discordant_pairs_keep_an_interval(tmp_path: 
     # The same outcomes on the same seeds: seat 0 wins games 0, 2, 4 in both, no game is a draw or
     # stops at the turn cap. Every paired difference is 0, and every interval has a width.
     _paired_games(tmp_path / "same", [1, 0, 1, 0, 1, 0], [1, 0, 1, 0, 1, 0])
-    con = open_catalog(tmp_path / "same")
-    try:
-        deltas = variant_deltas(con)
-    finally:
-        con.close()
-    seat0 = deltas.filter((pl.col("family") == "seat") & (pl.col("key") == "0")).row(0, named=True)
+    deltas, seat0 = _deltas_and_seat_zero(tmp_path / "same")
     assert (seat0["test"], seat0["delta"], seat0["p_value"]) == ("mcnemar", 0.0, 1.0)
     assert (seat0["delta_low"], seat0["delta_high"]) == pytest.approx(newcombe_paired_by_hand(3, 0, 0, 3), abs=1e-12)
     assert seat0["delta_high"] - seat0["delta_low"] > 0.2
