@@ -49,11 +49,11 @@ def planned_games(spec: dict[str, Any]) -> int:
     return per_variant * len(counts) * (len(variants or {}) + grid)
 
 
-def _run_status(folder: ResultsPath, done: int, planned: int) -> tuple[str, float | None]:
-    """(status, time) from ``run.json``: running (a run holds the lock), finished
+def run_status(folder: ResultsPath, done: int, planned: int) -> tuple[str, float | None, str]:
+    """(status, time, reason) from ``run.json``: running (a run holds the lock), finished
     (every planned game played), interrupted (Ctrl-C, SIGTERM, or a run killed
-    while it held the lock), failed (the run stopped on an error) or
-    incomplete (stopped early)."""
+    while it held the lock), failed (the run stopped on an error: ``reason`` is its
+    one line) or incomplete (stopped early)."""
     try:
         run = json.loads((folder / RUN_FILE).read_text())
     except (OSError, ValueError):
@@ -62,14 +62,14 @@ def _run_status(folder: ResultsPath, done: int, planned: int) -> tuple[str, floa
     status = run.get("status") if isinstance(run, dict) else None
     killed = status == "running" and lock_left_by_dead_run(folder)
     if status == "running" and (folder / LOCK_FILE).exists() and not killed:
-        return "running", when
+        return "running", when, ""
     if planned and done >= planned:
-        return "finished", when
+        return "finished", when, ""
     if status == "interrupted" or killed:
-        return "interrupted", when
+        return "interrupted", when, ""
     if isinstance(status, str) and status.startswith("failed"):
-        return "failed", when
-    return "incomplete", when
+        return "failed", when, status.removeprefix("failed").lstrip(": ")
+    return "incomplete", when, ""
 
 
 def is_running(folder: ResultsPath) -> bool:
@@ -104,7 +104,7 @@ def experiment_overview(results_root: ResultsPath | str) -> pl.DataFrame:
             spec, manifest = {}, {}
         done = sum(int(entry.get("rows", {}).get("games", 0)) for entry in manifest.values())
         planned = planned_games(spec)
-        status, when = _run_status(folder, done, planned)
+        status, when, _ = run_status(folder, done, planned)
         timestamp = when if isinstance(when, int | float) else (folder / "spec.json").stat().st_mtime
         variants = spec.get("variants") if isinstance(spec.get("variants"), dict) else {}
         sweep = spec.get("sweep") if isinstance(spec.get("sweep"), dict) else {}

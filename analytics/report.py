@@ -47,6 +47,7 @@ import polars as pl
 
 from analytics import text_tables as fmt
 from analytics.catalog import AnalyticsError, open_catalog, read_manifest, read_spec
+from analytics.explore import run_status
 from analytics.findings import Finding, delta_subject, findings, findings_frame, findings_lines
 from analytics.metrics import metric, skill_movement
 from analytics.powers import NEVER_USED, power_stats
@@ -125,6 +126,11 @@ class Report:
     shards_finished: int
     variants: pl.DataFrame
     cooperative: bool = False
+    run_status: str = "finished"
+    """How the run stands (``analytics.explore.run_status``): finished, running, interrupted,
+    failed or incomplete; a report of a run that failed says so in its header."""
+    run_reason: str = ""
+    """A failed run's one-line reason (from ``run.json``)."""
     metrics: dict[str, pl.DataFrame] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
 
@@ -216,17 +222,21 @@ def build_report(experiment_dir: ResultsPath) -> Report:
     planned = (per_variant * len(player_counts) * max(1, len(infos))
                if isinstance(per_variant, int) and isinstance(player_counts, list) else 0)
     labels = dict(variants.select("variant", "label").iter_rows())
+    games_played = int(games["games"].sum()) if games.height else 0
+    status, _, reason = run_status(experiment_dir, games_played, planned)
     return Report(
         experiment=str(spec.get("name", experiment_dir.name)),
         game=str(spec.get("game", "?")),
         description=str(spec.get("description", "")),
         folder=experiment_dir,
         spec=spec,
-        games_played=int(games["games"].sum()) if games.height else 0,
+        games_played=games_played,
         games_planned=planned,
         shards_finished=len(read_manifest(experiment_dir)),
         variants=variants,
         cooperative=cooperative,
+        run_status=status,
+        run_reason=reason,
         metrics=metrics,
         findings=findings(metrics, labels, cooperative=cooperative),
     )
@@ -929,6 +939,8 @@ def _header_lines(report: Report) -> list[tuple[str, str]]:
         ("description", report.description or "-"),
         ("folder", str(report.folder)),
         ("games", f"{report.games_played:,} played{planned} ({report.shards_finished} shards finished)"),
+        ("run", report.run_status + (f": {report.run_reason}" if report.run_reason else "")
+         + ("" if report.run_status == "finished" else "; the numbers are of the finished shards only")),
         ("agents", agent_text),
         ("seed", str(report.spec.get("seed", "?"))),
     ]
@@ -964,7 +976,7 @@ def _summary(report: Report) -> dict[str, Any]:
     return {"experiment": report.experiment, "game": report.game, "description": report.description,
             "folder": str(report.folder), "games_played": report.games_played,
             "games_planned": report.games_planned, "shards_finished": report.shards_finished,
-            "cooperative": report.cooperative}
+            "run_status": report.run_status, "run_reason": report.run_reason, "cooperative": report.cooperative}
 
 
 def report_data(report: Report, sections: Sequence[str] | None = None) -> dict[str, Any]:

@@ -14,6 +14,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -328,8 +329,17 @@ def _record_early_end(spec: ExperimentSpec, root: ResultsPath, error: BaseExcept
         remove_tree(created)
         return
     interrupted = isinstance(error, KeyboardInterrupt | SystemExit)
-    reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    reason = failure_reason(error)
     _write_status(spec, root, "interrupted" if interrupted else f"failed: {reason}", "ended", games)
+
+
+def failure_reason(error: BaseException) -> str:
+    """One plain line saying why a run failed: a shard task's own exception rather than Ray's
+    wrapper around it (whose first line is a coloured ``ray::_run_shard_task()`` banner)."""
+    cause = getattr(error, "cause", None)  # a RayTaskError carries the task's exception
+    source = cause if isinstance(cause, BaseException) else error
+    text = re.sub(r"\x1b\[[0-9;]*m", "", str(source)).strip()
+    return text.splitlines()[0] if text else type(source).__name__
 
 
 def _write_status(spec: ExperimentSpec, root: ResultsPath, status: str, moment: str, games: int | None) -> None:

@@ -21,6 +21,7 @@ from analytics.report import (
     METRIC_TABLES,
     Report,
     UnknownFormatError,
+    _header_lines,
     _tables,
     build_report,
     render_report,
@@ -288,6 +289,28 @@ def test_every_section_is_known_to_the_report() -> None:
     from analytics.report import SECTION_RENDERERS, SECTION_TABLES
 
     assert list(SECTION_TABLES) == list(SECTIONS) == list(SECTION_RENDERERS)
+
+
+def test_the_header_says_how_the_run_ended_and_a_failed_ones_reason(
+        report: Report, small_experiment: SmallExperiment, tmp_path: Path) -> None:
+    assert ("run", "finished") in _header_lines(report)
+    assert json.loads(render_report(report, "json", sections=["seats"]))["run_status"] == "finished"
+    # The same shards, but the run stopped on an error before its last shard.
+    import shutil
+
+    from workers.storage import MANIFEST_FOLDER, RUN_FILE
+
+    folder = tmp_path / small_experiment.folder.name
+    shutil.copytree(small_experiment.folder, folder)
+    markers = sorted((folder / MANIFEST_FOLDER).glob("*.json"))
+    for marker in markers[len(markers) // 2:]:
+        marker.unlink()
+    (folder / RUN_FILE).write_text(json.dumps({"status": "failed: disk full", "ended": 1.0e9}))
+    failed = build_report(folder)
+    assert failed.games_played < failed.games_planned
+    assert ("run", "failed: disk full; the numbers are of the finished shards only") in _header_lines(failed)
+    data = json.loads(render_report(failed, "json", sections=["seats"]))
+    assert (data["run_status"], data["run_reason"]) == ("failed", "disk full")
 
 
 def test_building_a_report_without_finished_shards_is_a_clear_error(tmp_path: Path) -> None:

@@ -216,3 +216,16 @@ def test_a_run_that_fails_before_its_first_shard_removes_the_folder_it_created(
     with pytest.raises(RunError, match="Ray could not start"):
         run_experiment(spec, RunOptions(results_root=tmp_path / "new" / "results", progress=False))
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_shard_task_failing_in_ray_is_recorded_by_its_own_error_not_rays_banner() -> None:
+    import ray.exceptions
+
+    from workers.runner import failure_reason
+
+    cause = ValueError("rules.composition names 1 heroes, the game has 2\nmore lines")
+    wrapped = ray.exceptions.RayTaskError(
+        "_run_shard_task", "\x1b[36mray::_run_shard_task()\x1b[39m (pid=8421, ip=127.0.0.1)\nTraceback ...", cause)
+    assert failure_reason(wrapped) == "rules.composition names 1 heroes, the game has 2"
+    assert failure_reason(RunError("\x1b[31mdisk full\x1b[0m")) == "disk full"
+    assert failure_reason(KeyError()) == "KeyError"
