@@ -746,8 +746,8 @@ def _cost_table(report: Report) -> TextTable:
         right=[False, True, False, True, True, True, True],
         # The variant's name: its swept lineup is the agents column.
         rows=[[str(row["variant"]), str(row["n_players"]), short_agent(str(row["lineup"])),
-               fmt.count(row["games"]), fmt.number(row["seconds_per_game"], 3),
-               fmt.number(row["decisions_per_game"], 1), fmt.number(row["ms_per_decision"], 2)]
+               fmt.count(row["games"]), fmt.small_number(row["seconds_per_game"], 3),
+               fmt.number(row["decisions_per_game"], 1), fmt.small_number(row["ms_per_decision"], 2)]
               for row in report.metrics["agent_cost"].to_dicts()],
         keys=2,
         notes=["s/game: play_seconds of the finished shards (manifest) / their games; wall time, so it grows "

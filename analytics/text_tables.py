@@ -78,6 +78,16 @@ def number(value: Any, digits: int = 1) -> str:
     return "-" if missing(value) else f"{value:,.{digits}f}"
 
 
+def small_number(value: Any, digits: int = 3) -> str:
+    """A plain number with ``digits`` decimals, or two significant digits where those decimals
+    would read zero: ``2.444``, ``0.015``, ``0.00029`` (a fast game's seconds, not ``0.000``)."""
+    if missing(value):
+        return "-"
+    if value == 0 or abs(value) >= 10 ** -digits:
+        return number(value, digits)
+    return f"{value:.2g}" if abs(value) >= 1e-4 else f"{value:.1e}"
+
+
 def signed(value: Any, digits: int = 2) -> str:
     """A signed plain number (a difference of means): ``+0.35``."""
     return "-" if missing(value) else f"{value:+,.{digits}f}"

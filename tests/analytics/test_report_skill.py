@@ -15,6 +15,7 @@ from analytics.catalog import open_catalog, read_spec
 from analytics.metrics import skill_movement
 from analytics.report import Report, build_report, render_report, short_agent
 from analytics.skill import agent_cost, agent_matrix, is_skill_ladder, variant_rules
+from analytics.text_tables import small_number
 from experiments.spec import parse_spec
 from tests.conftest import SmallExperiment, write_experiment
 
@@ -90,8 +91,8 @@ def test_the_cost_table_shows_seconds_and_decisions_per_game_of_each_variant(
     lines = render_report(ladder_report, "text", sections=["cost"]).splitlines()
     for row in ladder_tables["agent_cost"].iter_rows(named=True):
         line = next(line for line in lines if line.split()[:1] == [row["variant"]])
-        assert line.split()[-3:] == [f"{row['seconds_per_game']:,.3f}", f"{row['decisions_per_game']:,.1f}",
-                                    f"{row['ms_per_decision']:,.2f}"]
+        assert line.split()[-3:] == [small_number(row["seconds_per_game"], 3), f"{row['decisions_per_game']:,.1f}",
+                                    small_number(row["ms_per_decision"], 2)]
         assert short_agent(row["lineup"]) in line
 
 
@@ -136,3 +137,13 @@ def test_a_ladder_needs_rungs_of_two_agents(ladder_tables: dict[str, pl.DataFram
     assert is_skill_ladder(movement)
     assert not is_skill_ladder(movement.with_columns(pl.lit("heuristic").alias("rung")))
     assert not is_skill_ladder(movement.head(0))
+
+
+@pytest.mark.parametrize(("value", "digits", "text"), [
+    (2.444, 3, "2.444"), (0.015, 3, "0.015"), (0.00029, 3, "0.00029"), (0.0, 3, "0.000"), (None, 3, "-"),
+    (0.54, 2, "0.54"), (0.0012, 2, "0.0012"), (0.000012, 3, "1.2e-05"),
+])
+def test_a_fast_games_cost_reads_in_significant_digits_not_as_zero(value: float | None, digits: int,
+                                                                     text: str) -> None:
+    # A Ring of Chaos heuristic game takes ~0.3 ms: "0.000 s/game" and "0.00 ms/decision" said nothing.
+    assert small_number(value, digits) == text
