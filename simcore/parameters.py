@@ -227,6 +227,15 @@ def _breaks(constraint: Constraint, choices: tuple[Any, ...] | None, value: Any)
     return constraint.maximum is not None and value > constraint.maximum
 
 
+MAX_COPIES = 1_000
+"""The most copies of one card a game's data may ask for. Every deck is built in memory when a
+game is configured, so a typo of ``10**12`` copies would take the machine's memory (and the
+process) with it instead of being one line; no designer needs a thousand copies of a card."""
+
+COPIES = Constraint("cards.*.copies", minimum=0, maximum=MAX_COPIES, expected=f"expected 0 to {MAX_COPIES:,} copies")
+"""Every game's constraint on ``cards.<name>.copies``."""
+
+
 def check_constraints(parameters: Mapping[str, Any], constraints: Sequence[Constraint]) -> None:
     """Raise ``ParameterError`` (path and what was expected, one line) for the
     first parameter that breaks one of ``constraints``, in order."""

@@ -102,10 +102,10 @@ def test_a_divvy_whatif_launched_from_the_browser_opens_on_its_comparison(
     try:
         browser.load(f"{address}/new_run", "Search parameters")
         # The accepted range comes from the game's own validator.
-        type_into(browser, "Search parameters", "axes_12.copies", then="an integer, now 1; accepted: at least 0")
+        type_into(browser, "Search parameters", "axes_12.copies", then="an integer, now 1; accepted: 0 to 1000")
         type_into(browser, "New value", "-1", then="New value")
         click(browser, "Add change",
-              then="new run: variants.whatif.cards.axes_12.copies: expected at least 0 copies")
+              then="new run: variants.whatif.cards.axes_12.copies: expected 0 to 1,000 copies")
         type_into(browser, "New value", "0", then="New value")
         click(browser, "Add change", then="Changes: cards.axes_12.copies = 0")
         type_into(browser, "Games per variant and player count", "60", then="Games per variant")

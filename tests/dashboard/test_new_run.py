@@ -121,13 +121,13 @@ def test_the_form_shows_every_parameter_with_type_current_value_and_range(
     assert found["path"].to_list() == [path for path in leaves if "axes_12" in path]
     rows = {row["path"]: row for row in found.iter_rows(named=True)}
     assert rows["cards.axes_12.copies"] == {"path": "cards.axes_12.copies", "type": "an integer", "current": "1",
-                                            "accepted": "at least 0"}
+                                            "accepted": "0 to 1000"}
     assert rows["cards.axes_12.d20"]["accepted"] == "1 to 20"
     assert rows["cards.axes_12.icon"]["accepted"] == "one of shield, sword, scroll"
 
 
 @pytest.mark.parametrize(("path", "value", "error"), [
-    ("cards.axes_12.copies", "-1", "new run: variants.whatif.cards.axes_12.copies: expected at least 0 copies"),
+    ("cards.axes_12.copies", "-1", "new run: variants.whatif.cards.axes_12.copies: expected 0 to 1,000 copies"),
     ("cards.axes_12.copies", "two", "new run: variants.whatif.cards.axes_12.copies: expected an integer, got 'two'"),
     ("cards.axes_12.d20", "21", "new run: variants.whatif.cards.axes_12.d20: expected a d20 number from 1 to 20"),
 ])

@@ -36,7 +36,7 @@ def test_the_toml_written_out_reads_back_to_the_same_spec_with_paired_seeds(tmp_
 
 
 @pytest.mark.parametrize(("overrides", "message"), [
-    ({"cards.axes_12.copies": -1}, "new run: variants.whatif.cards.axes_12.copies: expected at least 0 copies"),
+    ({"cards.axes_12.copies": -1}, "new run: variants.whatif.cards.axes_12.copies: expected 0 to 1,000 copies"),
     ({"cards.axes_12.copies": "two"}, "new run: variants.whatif.cards.axes_12.copies: expected an integer, "
                                       "got 'two'"),
     ({"rules.no_such_rule": 3}, "new run: variants.whatif.rules.no_such_rule: unknown parameter path"),
@@ -73,7 +73,7 @@ def test_the_parameter_table_has_every_rules_and_cards_path_with_its_type_value_
     assert {row.type for row in unprobed} >= {"an integer", "a string"}
     assert unprobed[0].range_text == ""
     copies = rows["cards.axes_12.copies"]
-    assert (copies.type, copies.low, copies.high, copies.range_text) == ("an integer", 0, None, "at least 0")
+    assert (copies.type, copies.low, copies.high, copies.range_text) == ("an integer", 0, 1000, "0 to 1000")
     d20 = rows["cards.axes_12.d20"]
     assert (d20.low, d20.high, d20.range_text) == (1, 20, "1 to 20")
     assert rows["rules.min_chaff"].low == 1

@@ -37,7 +37,7 @@ from simcore.kit.cardstats import CardStats
 from simcore.kit.decisions import FIELD_BITS, NO_CHOICE, ActionType, Task, TaskKinds
 from simcore.kit.state import KitState
 from simcore.kit.zones import HIDDEN, OWNER_ONLY, PUBLIC, TABLE, Zone, move_all, move_card, move_masked
-from simcore.parameters import Constraint, require
+from simcore.parameters import COPIES, Constraint, require
 from simcore.rng import Generator
 from simcore.seeding import make_rng
 
@@ -142,7 +142,7 @@ CONSTRAINTS = (
     Constraint("cards.*.coin", choices_at="rules.coin_values"),
     Constraint("cards.*.d20", minimum=1, maximum=20, expected="expected a d20 number from 1 to 20"),
     Constraint("cards.*.value", minimum=0, expected="expected a value of at least 0"),
-    Constraint("cards.*.copies", minimum=0, expected="expected at least 0 copies"),
+    COPIES,
 )
 """The parameters' ranges and choices (``simcore.parameters.check_constraints``)."""
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from simcore.effects import Argument, Integer, Vocabulary
-from simcore.parameters import Constraint, require
+from simcore.parameters import COPIES, Constraint, require
 
 DATA_FILE = Path(__file__).with_name("cards.toml")
 
@@ -201,7 +201,7 @@ CONSTRAINTS = (
     Constraint("heroes.*.nemesis_type", choices=ENEMY_TYPES, expected="expected U, H or B"),
     Constraint("cards.*.kind", choices=KIND_NAMES),
     Constraint("cards.*.set", choices_at="rules.sets"),
-    Constraint("cards.*.copies", minimum=0, expected="expected at least 0 copies"),
+    COPIES,
 )
 
 

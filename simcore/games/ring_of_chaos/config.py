@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from simcore.parameters import Constraint, require
+from simcore.parameters import COPIES, Constraint, require
 
 DATA_FILE = Path(__file__).with_name("cards.toml")
 
@@ -177,7 +177,7 @@ CONSTRAINTS = (
     Constraint("rules.map", choices_at="maps", expected="expected one of: {choices}"),
     Constraint("cards.*.class", choices=("none", *CLASS_NAMES),
                expected="expected none, cleric, fighter, rogue or wizard"),
-    Constraint("cards.*.copies", minimum=0, expected="expected at least 0 copies"),
+    COPIES,
     Constraint("cards.*.action", choices=SLOT_NAMES, expected="expected move, attack, bonus, counter or threat"),
     Constraint("cards.*.reach", choices=REACH_NAMES, expected="expected none, melee or ranged"),
     Constraint("cards.*.sure", choices=(True, False), expected="expected true or false"),

@@ -49,7 +49,7 @@ from simcore.kit.cardstats import CardStats
 from simcore.kit.decisions import NO_CHOICE, ActionType, ActionTypes, Task, TaskKinds, answer_list
 from simcore.kit.state import KitState
 from simcore.kit.zones import EVERY_SEAT, HIDDEN, OWNER_ONLY, PUBLIC, TABLE, Zone, move_card
-from simcore.parameters import Constraint, require
+from simcore.parameters import COPIES, Constraint, require
 from simcore.rng import Generator
 from simcore.seeding import make_rng
 
@@ -307,7 +307,7 @@ CONSTRAINTS = (
     Constraint("cards.*.rank", minimum=0, maximum=LAST_RANK, expected="expected a rank from 0 (starting card) to 6"),
     Constraint("cards.*.icon", choices=ICON_NAMES),
     Constraint("cards.*.vp", minimum=0, expected="expected at least 0 VP"),
-    Constraint("cards.*.copies", minimum=0, expected="expected at least 0 copies"),
+    COPIES,
     Constraint("cards.*.end_area", choices=END_AREA_CHOICES),
 )
 

@@ -102,6 +102,7 @@ def test_overriding_a_whole_group_is_an_error_that_names_it() -> None:
         ("cards.axes_7.d20", 21),
         ("cards.axes_7.value", -1),
         ("cards.axes_7.copies", -1),
+        ("cards.axes_7.copies", 10**12),  # every deck is built in memory: refused, not an exhausted machine
     ],
 )
 def test_configure_rejects_values_out_of_range_naming_the_path(path: str, value: Any) -> None:

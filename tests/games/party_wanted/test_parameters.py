@@ -190,7 +190,7 @@ def test_an_unknown_path_is_an_error_that_names_it() -> None:
     ("rules.planning", "never", "rules.planning: expected one of anytime, once"),
     ("heroes.bard.set", "moon", "heroes.bard.set: expected one of base, minotaur, druid, bard, necromancer"),
     ("heroes.bard.nemesis_type", "X", "heroes.bard.nemesis_type: expected U, H or B"),
-    ("cards.goblin.copies", -1, "cards.goblin.copies: expected at least 0 copies"),
+    ("cards.goblin.copies", -1, "cards.goblin.copies: expected 0 to 1,000 copies"),
 ])
 def test_a_declared_constraint_broken_gives_the_one_line_path_expected_message(
         path: str, value: Any, message: str) -> None:
