@@ -36,7 +36,10 @@ def test_the_board_is_refilled_from_the_current_rank_deck_as_soon_as_three_cards
     assert names(state, state.zones[1].cards[-1:]) == ["torchbearer"]
 
 
-def test_each_card_of_a_multi_card_explore_is_replaced_before_the_next_is_taken() -> None:
+def test_a_single_card_explore_is_refilled_at_once_so_the_cards_next_explore_can_take_the_revealed_card() -> None:
+    # A Scout: its icon explores one card, then its effect ("explore 1") one more. Each is a single-card
+    # explore, so the Board is refilled in between. (The cards of one multi-card explore, "explore 2",
+    # all come from the Board as it stood by default: test_multi_explore.py.)
     state = build(parties=[["scout"], []], board=["shepherd", "fisherman", "herald", "porter"],
                   deck_tops={1: ["torchbearer", "scout"]})
     use(state, "scout")
@@ -44,6 +47,21 @@ def test_each_card_of_a_multi_card_explore_is_replaced_before_the_next_is_taken(
     assert board(state) == ["shepherd", "fisherman", "porter", "torchbearer"]
     explore(state, "torchbearer")  # the card revealed by the refill can be taken
     assert hand(state, 0) == ["herald", "torchbearer"] and len(state.board()) == 4
+
+
+def test_a_board_left_with_two_cards_is_refilled_from_the_top_of_the_current_rank_deck_until_it_holds_four() -> None:
+    # Rank 2. A Navigator explores one card (its icon), then two at once ("explore 2"); the Board is
+    # refilled after the last of those two (rules.multi_explore "per_effect"), from two cards to four.
+    state = build(parties=[["navigator"], []], board=["cartographer", "oracle", "bailiff", "quartermaster"],
+                  deck_tops={2: ["thief", "cartographer", "oracle", "bailiff"]}, rank=2)
+    use(state, "navigator")
+    explore(state, "cartographer")
+    assert board(state) == ["oracle", "bailiff", "quartermaster", "thief"]
+    explore(state, "oracle")
+    explore(state, "bailiff")
+    assert board(state) == ["quartermaster", "thief", "cartographer", "oracle"]  # two revealed, top first
+    assert names(state, state.zones[2].cards[-1:]) == ["bailiff"] and state.numbers[RANK] == 2
+    assert every_card_once(state)
 
 
 def test_when_the_current_rank_deck_empties_the_next_rank_deck_becomes_active() -> None:
@@ -113,6 +131,22 @@ def test_a_card_taken_with_its_bonus_adds_the_bonus_to_the_players_reward() -> N
     use(state, "mage")
     recruit(state, "shepherd")  # the Bonus stays in the Reward: never in a Hand or Party
     assert bonuses(state) == [1, 0] and state.score_parts(0) == (0, 0, state.config.bonus_vp)
+
+
+def test_the_player_who_takes_a_card_with_a_bonus_adds_that_bonus_to_their_own_reward() -> None:
+    # Seat 1's turn at Rank 2; shepherd and fisherman carry a Bonus. A Scout explores twice (icon, effect).
+    state = build(parties=[["knight", "mage", "rogue"], ["scout"]], active=1, rank=2,
+                  board=["cartographer", "shepherd", "oracle", "fisherman"], bonus_on=["shepherd", "fisherman"],
+                  deck_tops={2: ["thief"]})
+    use(state, "scout")
+    explore(state, "cartographer")  # no Bonus on it: nobody gets one
+    assert bonuses(state) == [0, 0]
+    assert board(state) == ["shepherd", "oracle", "fisherman", "thief"]
+    assert bonus_cards(state) == ["shepherd", "fisherman"]  # the Bonuses stay on their cards
+    explore(state, "fisherman")
+    assert bonuses(state) == [0, 1]  # the player who took it, not seat 0
+    assert hand(state, 1) == ["cartographer", "fisherman"] and bonus_cards(state) == ["shepherd"]
+    assert state.score_parts(1) == (0, 0, state.config.bonus_vp) and state.score_parts(0) == (0, 0, 0)
 
 
 def test_a_card_still_carrying_a_bonus_when_the_next_rank_begins_is_exiled_with_it() -> None:

@@ -14,6 +14,7 @@ from simcore.games.theseus.rules import (
     RANK,
     TheseusState,
 )
+from simcore.seeding import make_rng
 
 from .helpers import (
     DEFAULT,
@@ -68,12 +69,31 @@ def test_the_board_starts_with_four_face_up_cards_from_the_rank_one_deck() -> No
         assert bonus_cards(state) == []
 
 
-def test_the_board_is_revealed_from_the_top_of_the_shuffled_rank_one_deck() -> None:
-    state = TheseusState.new_game(DEFAULT, 2, 11, None)
-    rank_one = sum(card_copies for card_copies, rank in zip(DEFAULT.copies, DEFAULT.ranks, strict=True) if rank == 1)
-    assert len(state.zones[1].cards) == rank_one - 4
-    for rank in range(2, LAST_RANK + 1):
-        assert len(state.zones[rank].cards) == len(DEFAULT.rank_decks[rank])
+def shuffled_rank_decks(seed: int) -> list[list[int]]:
+    """The six Rank decks as the set-up with ``seed`` shuffles them, before any card is revealed: card
+    instances, Rank 1 first, each deck's top card last. ``new_game`` numbers the instances deck by deck
+    (Rank 1 first, in ``rank_decks`` order) and shuffles the decks in that order with the game's generator."""
+    rng = make_rng(seed)
+    shuffled, first = [], 0
+    for rank in range(1, LAST_RANK + 1):
+        deck = list(range(first, first + len(DEFAULT.rank_decks[rank])))
+        first += len(deck)
+        rng.shuffle(deck)
+        shuffled.append(deck)
+    return shuffled
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_the_board_is_revealed_from_the_top_of_the_shuffled_rank_one_deck(n_players: int) -> None:
+    in_deck_order = [card for rank in range(1, LAST_RANK + 1) for card in DEFAULT.rank_decks[rank]]
+    for seed in SEEDS:
+        state = TheseusState.new_game(DEFAULT, n_players, seed, None)
+        assert state.card_of[:len(in_deck_order)] == in_deck_order  # the numbering shuffled_rank_decks assumes
+        before = shuffled_rank_decks(seed)
+        top_four = list(reversed(before[0][-4:]))  # the top card first
+        assert state.board() == top_four  # revealed one by one from the top, the first revealed first
+        assert state.zones[1].cards == before[0][:-4]  # the rest of the deck as it was shuffled
+        assert decks(state)[1:] == before[1:]  # the other Rank decks as shuffled, untouched
 
 
 def test_the_first_player_is_seat_zero_and_play_proceeds_clockwise() -> None:
