@@ -551,7 +551,8 @@ def command_dashboard(arguments: argparse.Namespace) -> int:
     app = Path(dashboard.__file__).parent / "app.py"
     environment = dict(os.environ, CARDLAB_RESULTS=str(arguments.results.resolve()))  # an s3:// URI as is
     environment.update(_launch_environment(arguments))
-    print(f"cardlab dashboard: http://{arguments.host}:{arguments.port}  (results: {arguments.results})", flush=True)
+    print(f"cardlab dashboard: {dashboard_url(arguments.host, arguments.port)}  (results: {arguments.results})",
+          flush=True)
     if arguments.allow_runs:
         print("cardlab dashboard: launching runs from the New run page is on"
               + ("" if arguments.token_file is None else f" (tokens: {arguments.token_file})"), flush=True)
@@ -565,6 +566,12 @@ def command_dashboard(arguments: argparse.Namespace) -> int:
     ]
     sys.stderr.flush()
     os.execve(sys.executable, command, environment)
+
+
+def dashboard_url(host: str, port: int) -> str:
+    """The address a browser opens: ``http://127.0.0.1:8501``, an IPv6 host in brackets
+    (``http://[::1]:8501``), as URLs write it."""
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def _allowed_hosts_options(host: str) -> list[str]:

@@ -14,13 +14,25 @@ from __future__ import annotations
 
 import sys
 
+from streamlit import net_util
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.web import cli
 
 
+def no_external_address() -> None:
+    """What the dashboard answers when Streamlit asks for this machine's address on the internet.
+
+    Bound to every interface (``--host 0.0.0.0``), Streamlit asks checkip.amazonaws.com to print
+    an "External URL"; the dashboard contacts nothing beyond the machine it serves (an operator
+    who wants a public address names it with Streamlit's ``browser.serverAddress``)."""
+    return None
+
+
 def main() -> int:
-    """Run Streamlit's command line with the folder-based multipage mode off."""
+    """Run Streamlit's command line with the folder-based multipage mode off and no lookup of
+    this machine's address on the internet (``no_external_address``)."""
     PagesManager.uses_pages_directory = False
+    net_util.get_external_ip = no_external_address
     try:
         cli.main()
     except SystemExit as done:
