@@ -298,6 +298,27 @@ def authorise(policy: LaunchPolicy, token: str | None) -> str:
                         "you were given")
 
 
+def sign_in(results_root: ResultsPath, policy: LaunchPolicy, token: str | None,
+            now: Callable[[], float] = time.time) -> str:
+    """``authorise`` for the New run page's token box: who is asking, or ``LaunchRefused``;
+    a refused token is logged (``refused``, action ``sign-in``) as refused launches are, so an
+    operator sees guessing in ``launches.jsonl``. Not throttled: one shared counter would let
+    anyone lock every other user out, and a token has at least 16 characters."""
+    try:
+        return authorise(policy, token)
+    except LaunchRefused as refusal:
+        _log_refused_token(results_root, refusal, now(), {"experiment": "", "attempt": "sign-in"})
+        raise
+
+
+def _log_refused_token(results_root: ResultsPath, refusal: LaunchRefused, moment: float,
+                       what: Mapping[str, Any]) -> None:
+    """Log a refused token's line, when the results folder can hold the launcher's files."""
+    with contextlib.suppress(LaunchRefused):
+        launcher_folder(results_root)
+        _log(results_root, {"action": "refused", "who": "unknown", "when": moment, "reason": str(refusal), **what})
+
+
 def _check_limits(results_root: ResultsPath, policy: LaunchPolicy, spec: ExperimentSpec, now: float) -> None:
     if spec.total_games > policy.max_games_per_run:
         raise LaunchRefused(f"{spec.total_games:,} games; this dashboard allows at most "
@@ -334,10 +355,7 @@ def launch(results_root: ResultsPath, spec: ExperimentSpec, toml_text: str, poli
     try:
         who = authorise(policy, token)
     except LaunchRefused as refusal:
-        with contextlib.suppress(LaunchRefused):
-            launcher_folder(results_root)
-            _log(results_root, {"action": "refused", "who": "unknown", "when": moment, "reason": str(refusal),
-                                **what})
+        _log_refused_token(results_root, refusal, moment, what)
         raise
     with _queue_lock(results_root):
         try:
@@ -364,8 +382,12 @@ def cancel(results_root: ResultsPath, name: str, policy: LaunchPolicy, token: st
            now: Callable[[], float] = time.time) -> LaunchedRun:
     """Cancel launched run ``name``: a queued run never starts; a running one gets SIGTERM
     (``cardlab run`` then stops its shards and records ``interrupted`` in its ``run.json``)
-    and is marked cancelled by its supervisor. Raises ``LaunchRefused``."""
-    who = authorise(policy, token)
+    and is marked cancelled by its supervisor. Raises ``LaunchRefused`` (a refused token logged)."""
+    try:
+        who = authorise(policy, token)
+    except LaunchRefused as refusal:
+        _log_refused_token(results_root, refusal, now(), {"experiment": name, "attempt": "cancel"})
+        raise
     with _queue_lock(results_root):
         run = read_run(results_root, name)
         if run is None:

@@ -42,12 +42,12 @@ from workers.launcher import (
     LaunchPolicy,
     LaunchRefused,
     advance,
-    authorise,
     cancel,
     launch,
     list_runs,
     local_folder,
     policy_from_environment,
+    sign_in,
 )
 from workers.location import ResultsPath
 
@@ -216,7 +216,7 @@ if policy.needs_token and not st.session_state.get(TOKEN_KEY):
     token = st.text_input("Launch token", type="password", key="newrun_token")
     if st.button("Use this token", key="newrun_use_token"):
         try:
-            authorise(policy, token)
+            sign_in(root, policy, token)
             st.session_state[TOKEN_KEY] = token
             st.rerun()
         except LaunchRefused as refusal:

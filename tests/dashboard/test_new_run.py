@@ -6,6 +6,7 @@ cancelled, across a dashboard restart; a finished what-if opening on its compari
 from __future__ import annotations
 
 import contextlib
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -91,7 +92,12 @@ def test_beyond_loopback_a_wrong_token_unlocks_nothing_and_the_right_one_opens_t
         at.button(key="newrun_use_token").click().run()
         assert not at.exception, at.exception
         assert "newrun_launch" in [button.key for button in at.button]
-    assert list_runs(results) == [] and launch_log(results) == []
+    assert list_runs(results) == []
+    # The wrong token is in the log an operator reads (the right one signs in without a line).
+    [refused] = launch_log(results)
+    assert (refused["action"], refused["who"], refused["attempt"]) == ("refused", "unknown", "sign-in")
+    assert refused["reason"].startswith("wrong or missing token")
+    assert TOKENS["bob"] not in json.dumps(refused) and "guess-guess" not in json.dumps(refused)
 
 
 def frame_with(at: AppTest, column: str) -> pl.DataFrame:

@@ -21,6 +21,7 @@ from workers.launcher import (
     list_runs,
     policy_from_environment,
     read_tokens,
+    sign_in,
 )
 
 
@@ -59,8 +60,24 @@ def test_beyond_loopback_the_right_token_launches_and_names_who(tmp_path: Path) 
     assert launch_log(tmp_path) == [{"action": "launch", "who": "bob", "when": 1000.0, "experiment": "by_bob",
                                      "game": "divvy", "games": 80, "overrides": {"cards.axes_12.copies": 0}}]
     with pytest.raises(LaunchRefused, match="wrong or missing token"):
-        cancel(tmp_path, "by_bob", SHARED, "not-a-token")
+        cancel(tmp_path, "by_bob", SHARED, "not-a-token", now=lambda: 1001.0)
     assert cancel(tmp_path, "by_bob", SHARED, TOKENS["alice"]).reason == "cancelled by alice before it started"
+    # The refused cancel is in the log too, with what it tried and without the guess.
+    refused = launch_log(tmp_path)[1]
+    assert {key: refused[key] for key in ("action", "who", "when", "experiment", "attempt")} == {
+        "action": "refused", "who": "unknown", "when": 1001.0, "experiment": "by_bob", "attempt": "cancel"}
+    assert "not-a-token" not in str(refused)
+
+
+def test_a_wrong_token_at_sign_in_is_logged_and_the_right_one_names_who(tmp_path: Path) -> None:
+    with pytest.raises(LaunchRefused, match="wrong or missing token"):
+        sign_in(tmp_path, SHARED, "guess-guess-guess-guess", now=lambda: 5.0)
+    assert sign_in(tmp_path, SHARED, TOKENS["bob"]) == "bob"
+    assert sign_in(tmp_path, LOCAL, None) == "local"
+    [refused] = launch_log(tmp_path)
+    assert (refused["action"], refused["who"], refused["when"], refused["attempt"]) == (
+        "refused", "unknown", 5.0, "sign-in")
+    assert "guess-guess" not in str(refused)
 
 
 def test_on_loopback_no_token_is_needed(tmp_path: Path) -> None:
