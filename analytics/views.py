@@ -771,10 +771,13 @@ SELECT b.experiment, b.variant, b.n_players, b.agent,{' b.' + extra_key + ',' if
        coalesce({evidence} AND (gih_win_rate_low > s.m + {CARD_BAND!r} OR gih_win_rate_high < s.m - {CARD_BAND!r}),
                 FALSE) AS surely_outside,
        -- Where the game records `playable` (some card of the experiment was playable), a card
-       -- never playable (an event the rules resolve, a card never castable) is not "never
-       -- played": that says nothing about the agent. Without the counter, in hand is the test.
+       -- never playable by any agent of the experiment (an event the rules resolve) is not
+       -- "never played": that says nothing about the agent. One some agent could play is, for
+       -- an agent that held it and never played it, even if that agent never made it playable
+       -- (a Theseus card it never brings into its Party). Without the counter, in hand is the test.
        CASE WHEN max(b.games_playable) OVER (PARTITION BY b.experiment) > 0
-            THEN b.games_playable > 0 AND b.games_played = 0
+            THEN b.games_in_hand + b.games_playable > 0 AND b.games_played = 0
+                 AND max(b.games_playable) OVER (PARTITION BY b.experiment, b.card) > 0
             ELSE b.games_in_hand > 0 AND b.games_played = 0 END AS never_played
 FROM base AS b LEFT JOIN strength AS s USING ({group})
 ORDER BY {ORDER}, agent,{' ' + extra_key + ',' if extra_key else ''} shrunk_win_rate DESC NULLS LAST,

@@ -134,16 +134,16 @@ def test_card_stats_give_the_17lands_numbers_worked_out_by_hand_per_agent(
     assert (x["gih_win_rate_low"], x["gih_win_rate_high"]) == pytest.approx(wilson_interval(2, 2), abs=1e-12)
     # Opening hand: both rows; drawn later: only (0,0), drawn 2 > 1 in the opening hand.
     assert (x["games_opening"], x["games_drawn_later"], x["oh_win_rate"], x["gd_win_rate"]) == (2, 1, 1.0, 1.0)
-    # Played in both, first on turn 1: play rate 1, played win rate 1. A's y was never played,
-    # but never playable either (this data has playable = played): that says nothing about
-    # the agent, so it is not flagged "never played" (a game that records playable).
+    # Played in both, first on turn 1: play rate 1, played win rate 1. A's y was never played and
+    # never playable for A (this data has playable = played), but B played it: a card an agent of
+    # the experiment could play, so A holding it and never playing it is flagged.
     assert (x["games_played"], x["wins_played"], x["play_rate"], x["mean_turn_played"]) == (2, 2, 1.0, 1.0)
-    assert not x["never_played"] and not rows["A", "y"]["never_played"] and rows["A", "y"]["games_playable"] == 0
+    assert not x["never_played"] and rows["A", "y"]["never_played"] and rows["A", "y"]["games_playable"] == 0
     assert rows["A", "y"]["play_rate"] == 0.0 and rows["A", "y"]["gd_win_rate"] == 1.0
     # B's x: in hand only in (0,1), lost ((2,1) was never in hand); not seen 2, no win.
     bx = rows["B", "x"]
     assert (bx["games_in_hand"], bx["wins_in_hand"], bx["games_not_seen"], bx["gns_win_rate"]) == (1, 0, 2, 0.0)
-    assert not bx["never_played"] and bx["games_playable"] == 0 and not rows["B", "y"]["never_played"]
+    assert bx["never_played"] and bx["games_playable"] == 0 and not rows["B", "y"]["never_played"]  # A played x
     assert rows["B", "y"]["played_win_rate"] == 0.0 and rows["B", "y"]["play_rate"] == 1.0
     # A wins every game and B none: their card means are 1 and 0, there is no spread to fit,
     # every card shrinks to its agent's mean and no z-score is defined.

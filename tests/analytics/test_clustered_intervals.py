@@ -189,6 +189,24 @@ def test_a_card_never_playable_is_not_flagged_never_played_where_the_game_record
     assert set(stats.filter(pl.col("never_played"))["card"]) == {"card_4"}
 
 
+def test_a_card_one_agent_never_makes_playable_is_flagged_for_it_when_another_agent_plays_it() -> None:
+    # A Theseus card the heuristic never brings into its Party: never playable for that agent,
+    # but playable (and played) by the other agent. Not an event: the flag says what the agent
+    # does with the card, so it stays for the agent that never played it.
+    data = competitive(1, 300)
+    data.con.execute("""
+        UPDATE cards AS c SET playable = 0, played = 0, first_played_turn = NULL
+        WHERE card = 'card_4' AND EXISTS (
+            SELECT 1 FROM players AS p WHERE p.variant = c.variant AND p.n_players = c.n_players
+                AND p.game_index = c.game_index AND p.seat = c.seat AND p.agent = 'weak')""")
+    _recount(data.con)
+    stats = data.con.sql("SELECT * FROM card_stats WHERE variant = 'baseline' AND card = 'card_4'").pl()
+    weak, strong = (stats.filter(pl.col("agent") == agent).row(0, named=True) for agent in ("weak", "strong"))
+    assert (weak["games_playable"], weak["games_played"]) == (0, 0) and weak["games_in_hand"] > 100
+    assert weak["never_played"]
+    assert strong["games_played"] > 0 and not strong["never_played"]
+
+
 def test_without_a_playable_counter_the_play_rate_when_playable_is_empty() -> None:
     # Results written before the games recorded ``playable`` (every game records it now).
     data = competitive(1, 300)
