@@ -30,6 +30,7 @@ from typing import Any
 
 import duckdb
 
+from analytics.quoting import sql_string
 from analytics.stats import register_sql_macros
 from workers.integrity import check_shards, damage_message, repair_command
 from workers.location import ObjectPath, ResultsLocationError, ResultsPath, results_path, sorted_glob
@@ -199,15 +200,6 @@ def shard_files(experiment_dir: ResultsPath, table: str,
     return files
 
 
-def _sql_string(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
-
-
-def sql_identifier(name: str) -> str:
-    """``name`` as a quoted SQL identifier (a column or view name with any characters)."""
-    return '"' + name.replace('"', '""') + '"'
-
-
 def experiment_files(experiment_dirs: list[ResultsPath]) -> dict[str, list[ResultsPath]]:
     """The finished-shard files of every table, over several experiments.
 
@@ -241,7 +233,7 @@ def create_base_views(con: duckdb.DuckDBPyConnection, files: dict[str, list[Resu
             con.register(source, parquet_dataset(paths))
             con.execute(f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM {source}")
             continue
-        listing = ", ".join(_sql_string(str(path.absolute())) for path in paths)
+        listing = ", ".join(sql_string(str(path.absolute())) for path in paths)
         # union_by_name: shards written by different cardlab versions (or
         # experiments of different games) may order or add columns
         # differently; match them by name.

@@ -33,16 +33,13 @@ from analytics.catalog import (
     read_manifest,
 )
 from analytics.partials import count_files_sql, summed_counts_sql, task_counts
+from analytics.quoting import sql_string
 from analytics.stats import register_sql_macros
 from analytics.views import COUNT_VIEWS, register_metric_views
 from workers.location import ResultsPath
 
 CATALOG_FILE = "catalog.duckdb"
 STORAGE_VERSION = "v1.0.0"
-
-
-def _sql_string(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 def _require_local(where: ResultsPath) -> Path:
@@ -80,8 +77,8 @@ def write_catalog_file(path: ResultsPath, experiment_dirs: list[ResultsPath]) ->
         try:
             # The oldest storage format that holds everything, so that older
             # duckdb command-line clients (1.x) open the file too.
-            con.execute(f"ATTACH {_sql_string(str(temporary))} AS catalog "
-                        f"(STORAGE_VERSION {_sql_string(STORAGE_VERSION)})")
+            con.execute(f"ATTACH {sql_string(str(temporary))} AS catalog "
+                        f"(STORAGE_VERSION {sql_string(STORAGE_VERSION)})")
             con.execute("USE catalog")
             register_sql_macros(con)
             create_base_views(con, files)

@@ -17,7 +17,8 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from analytics.catalog import AnalyticsError, list_experiments, read_manifest, read_spec, sql_identifier
+from analytics.catalog import AnalyticsError, list_experiments, read_manifest, read_spec
+from analytics.quoting import sql_identifier
 from analytics.stats import z_for_confidence
 from analytics.views import FACTION_BAND, clustered_rate
 from workers.location import ResultsPath, tree_size

@@ -24,7 +24,8 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
-from analytics.catalog import AnalyticsError, sql_identifier
+from analytics.catalog import AnalyticsError
+from analytics.quoting import sql_identifier, sql_string
 
 if TYPE_CHECKING:
     from experiments.spec import ExperimentSpec
@@ -83,10 +84,6 @@ def end_reasons(con: duckdb.DuckDBPyConnection) -> list[str]:
     return [row[0] for row in con.execute("SELECT DISTINCT end_reason FROM game_counts ORDER BY 1").fetchall()]
 
 
-def _literal(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
-
-
 def game_length(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """How long games last and how they end, per variant and player count.
 
@@ -101,7 +98,7 @@ def game_length(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """
     shares = "".join(
         f",\n (SELECT coalesce(sum(c.games), 0) FROM game_counts AS c WHERE c.experiment = s.experiment "
-        f"AND c.variant = s.variant AND c.n_players = s.n_players AND c.end_reason = {_literal(reason)}) "
+        f"AND c.variant = s.variant AND c.n_players = s.n_players AND c.end_reason = {sql_string(reason)}) "
         f"/ s.games AS {sql_identifier('end_' + reason)}"
         for reason in end_reasons(con))
     # From game_stats (itself from the game_counts histogram; see analytics.views).
@@ -148,7 +145,7 @@ def card_table(con: duckdb.DuckDBPyConnection, agent: str | None = None) -> pl.D
     if missing:
         raise AnalyticsError(
             f"cards: no column {missing[0]!r}; the card table needs the counters {', '.join(CARD_COUNTERS_NEEDED)}")
-    where = "" if agent is None else f"WHERE agent = {_literal(agent)}"
+    where = "" if agent is None else f"WHERE agent = {sql_string(agent)}"
     return _frame(con, f"""
         SELECT variant, n_players, agent, card,
                games_drawn, times_drawn, games_played, times_played, wins_played AS wins_when_played,

@@ -38,7 +38,8 @@ from typing import Any
 
 import duckdb
 
-from analytics.catalog import NoResultsError, _sql_string, create_base_views, read_manifest
+from analytics.catalog import NoResultsError, create_base_views, read_manifest
+from analytics.quoting import sql_string
 from analytics.stats import register_sql_macros
 from analytics.views import COUNT_VIEWS, Columns, count_view_sql
 from workers.counts import CACHE_VERSION, COUNTS_FORMAT, VIEWS_FINGERPRINT
@@ -84,7 +85,7 @@ def _compute_shard(files: dict[str, ResultsPath], target: ResultsPath | None) ->
             else:
                 path = target / f"{name}.parquet"
                 temporary = target / f".{name}.parquet.{os.getpid()}.tmp"
-                con.execute(f"COPY ({query}) TO {_sql_string(str(temporary))} (FORMAT parquet)")
+                con.execute(f"COPY ({query}) TO {sql_string(str(temporary))} (FORMAT parquet)")
                 os.replace(temporary, path)
                 results[name] = path
         return results
@@ -213,7 +214,7 @@ def _sum_cached_counts(con: duckdb.DuckDBPyConnection, entries: dict[str, list[A
 
 def count_files_sql(paths: list[Path]) -> str:
     """SQL: the rows of the count files at ``paths``."""
-    return "SELECT * FROM read_parquet([" + ", ".join(_sql_string(str(path)) for path in paths) + "])"
+    return "SELECT * FROM read_parquet([" + ", ".join(sql_string(str(path)) for path in paths) + "])"
 
 
 def summed_counts_sql(view: str, sources: list[str]) -> str:

@@ -36,7 +36,8 @@ from typing import Any, TextIO
 import duckdb
 import polars as pl
 
-from analytics.catalog import AnalyticsError, open_catalog, open_results_catalog, sql_identifier
+from analytics.catalog import AnalyticsError, open_catalog, open_results_catalog
+from analytics.quoting import sql_identifier
 from analytics.views import METRIC_VIEWS
 from workers.location import ResultsPath
 

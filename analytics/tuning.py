@@ -51,8 +51,8 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from analytics.catalog import sql_identifier
 from analytics.metrics import probe_connection
+from analytics.quoting import sql_identifier, sql_string
 from analytics.stats import WILSON_HIGH_SQL, WILSON_LOW_SQL, Z95, z_for_confidence
 from experiments.spec import BASELINE
 from experiments.tuning import CONFIRM_SUFFIX, Target, TuningSpec, TuningSpecError
@@ -228,7 +228,7 @@ def _literal(value: Any) -> str:
         return "TRUE" if value else "FALSE"
     if isinstance(value, int | float):
         return repr(value)
-    return "'" + str(value).replace("'", "''") + "'"
+    return sql_string(str(value))
 
 
 def target_rows(con: duckdb.DuckDBPyConnection, target: Target, variants: Sequence[str],

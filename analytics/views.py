@@ -41,6 +41,7 @@ from dataclasses import dataclass
 
 import duckdb
 
+from analytics.quoting import sql_string
 from analytics.stats import PRIOR_COARSE_STEP, PRIOR_FINE_STEP, PRIOR_GRID_HIGH, PRIOR_GRID_LOW, PRIOR_TOLERANCE, Z95
 
 TURN_CAP_REASONS = ("turn_cap", "round_cap", "turn_limit", "max_turns", "round_limit")
@@ -86,10 +87,6 @@ METRIC_VIEWS = (
 ORDER = "experiment, (variant <> 'baseline'), variant, n_players"
 GAME_KEY = "experiment, variant, n_players, game_index"
 SEAT_KEY = f"{GAME_KEY}, seat"
-
-
-def _literal(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 def _rate(wins: str, n: str, name: str) -> str:
@@ -820,7 +817,7 @@ def _histogram_quantile(column: str, p: float) -> str:
 
 
 def _game_stats() -> str:
-    caps = ", ".join(_literal(reason) for reason in TURN_CAP_REASONS)
+    caps = ", ".join(sql_string(reason) for reason in TURN_CAP_REASONS)
     quantiles = [("turns", 0.1, "p10_turns"), ("turns", 0.5, "p50_turns"), ("turns", 0.9, "p90_turns"),
                  ("decisions", 0.5, "p50_decisions")]
     joins = "".join(
@@ -925,7 +922,7 @@ def _paired_counts(key: str, paired: bool | None) -> str:
 def _paired_games(paired: bool | None) -> str:
     """Seed-matched game pairs per variant, and the discordant pairs of draws,
     turn-cap endings and (cooperative) team wins."""
-    caps = ", ".join(_literal(reason) for reason in TURN_CAP_REASONS)
+    caps = ", ".join(sql_string(reason) for reason in TURN_CAP_REASONS)
     if paired is False:
         return """
     SELECT NULL::VARCHAR AS experiment, NULL::VARCHAR AS variant, NULL::TINYINT AS n_players, 0::BIGINT AS pairs,
