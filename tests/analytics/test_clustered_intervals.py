@@ -28,13 +28,22 @@ def _bootstrap_sd(per_game: pl.DataFrame, draws: int, seed: int) -> float:
     return float(rates.std())
 
 
-def _recount(con: duckdb.DuckDBPyConnection) -> None:
-    """Count the (edited) rows again and rebuild the metric views over the new counts."""
+NEVER_PLAYED = "UPDATE cards SET played = 0, first_played_turn = NULL WHERE card = '{card}'"
+"""An edit of the synthetic rows: nobody plays ``card``."""
+
+
+def _card_stats_after(*edits: str, where: str = "variant = 'baseline'") -> pl.DataFrame:
+    """``card_stats`` of a synthetic competitive experiment (300 games) whose card rows were
+    edited by ``edits`` (SQL) and counted again."""
     from analytics.views import Columns, count_view_sql, register_metric_views
 
+    con = competitive(1, 300).con
+    for edit in edits:
+        con.execute(edit)
     for name, query in count_view_sql(Columns.of(con)).items():
         con.execute(f"CREATE OR REPLACE TABLE {name} AS {query}")
     register_metric_views(con, counts=False, materialize=True)
+    return con.sql(f"SELECT * FROM card_stats WHERE {where}").pl()
 
 
 def _interval_sd(low: float, high: float) -> float:
@@ -164,11 +173,7 @@ def test_play_rate_when_playable_counts_seat_games_with_the_card_playable() -> N
 
 
 def test_a_card_playable_but_never_played_is_flagged_as_describing_the_agent() -> None:
-    data = competitive(1, 300)
-    data.con.execute("UPDATE cards SET played = 0, first_played_turn = NULL WHERE card = 'card_3'")
-    _recount(data.con)
-    frame = data.con.sql("SELECT card, never_played, playable_play_rate, games_playable FROM card_stats "
-                         "WHERE variant = 'baseline'").pl()
+    frame = _card_stats_after(NEVER_PLAYED.format(card="card_3"))
     flagged = frame.filter(pl.col("never_played"))
     assert set(flagged["card"]) == {"card_3"} and (flagged["games_playable"] > 0).all()
     assert flagged["playable_play_rate"].to_list() == [0.0, 0.0]
@@ -178,11 +183,8 @@ def test_a_card_never_playable_is_not_flagged_never_played_where_the_game_record
     # Ring of Chaos' temple_guardian is an event the rules resolve: held in ~1,500 seat-games,
     # playable 0 (never an option), played 0. It says nothing about the agent, so it is no
     # "never played" card; card_4, playable but never played, still is.
-    data = competitive(1, 300)
-    data.con.execute("UPDATE cards SET played = 0, first_played_turn = NULL, playable = 0 WHERE card = 'card_3'")
-    data.con.execute("UPDATE cards SET played = 0, first_played_turn = NULL WHERE card = 'card_4'")
-    _recount(data.con)
-    stats = data.con.sql("SELECT * FROM card_stats WHERE variant = 'baseline'").pl()
+    stats = _card_stats_after("UPDATE cards SET playable = 0 WHERE card = 'card_3'", NEVER_PLAYED.format(card="card_3"),
+                              NEVER_PLAYED.format(card="card_4"))
     event = stats.filter(pl.col("card") == "card_3")
     assert (event["games_in_hand"] > 100).all() and (event["games_playable"] == 0).all()
     assert (event["games_played"] == 0).all() and not event["never_played"].any()
@@ -193,14 +195,12 @@ def test_a_card_one_agent_never_makes_playable_is_flagged_for_it_when_another_ag
     # A Theseus card the heuristic never brings into its Party: never playable for that agent,
     # but playable (and played) by the other agent. Not an event: the flag says what the agent
     # does with the card, so it stays for the agent that never played it.
-    data = competitive(1, 300)
-    data.con.execute("""
+    stats = _card_stats_after("""
         UPDATE cards AS c SET playable = 0, played = 0, first_played_turn = NULL
         WHERE card = 'card_4' AND EXISTS (
             SELECT 1 FROM players AS p WHERE p.variant = c.variant AND p.n_players = c.n_players
-                AND p.game_index = c.game_index AND p.seat = c.seat AND p.agent = 'weak')""")
-    _recount(data.con)
-    stats = data.con.sql("SELECT * FROM card_stats WHERE variant = 'baseline' AND card = 'card_4'").pl()
+                AND p.game_index = c.game_index AND p.seat = c.seat AND p.agent = 'weak')""",
+        where="variant = 'baseline' AND card = 'card_4'")
     weak, strong = (stats.filter(pl.col("agent") == agent).row(0, named=True) for agent in ("weak", "strong"))
     assert (weak["games_playable"], weak["games_played"]) == (0, 0) and weak["games_in_hand"] > 100
     assert weak["never_played"]
@@ -209,11 +209,8 @@ def test_a_card_one_agent_never_makes_playable_is_flagged_for_it_when_another_ag
 
 def test_without_a_playable_counter_the_play_rate_when_playable_is_empty() -> None:
     # Results written before the games recorded ``playable`` (every game records it now).
-    data = competitive(1, 300)
-    data.con.execute("ALTER TABLE cards DROP COLUMN playable")
-    data.con.execute("UPDATE cards SET played = 0, first_played_turn = NULL WHERE card = 'card_3'")
-    _recount(data.con)
-    stats = data.con.sql("SELECT * FROM card_stats").pl()
+    stats = _card_stats_after("ALTER TABLE cards DROP COLUMN playable", NEVER_PLAYED.format(card="card_3"),
+                              where="TRUE")
     assert (stats["games_playable"] == 0).all() and stats["playable_play_rate"].is_null().all()
     # Never played then means: in hand, never played.
     never = stats.filter(pl.col("never_played"))
