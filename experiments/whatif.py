@@ -30,7 +30,7 @@ from typing import Any
 from experiments.spec import BASELINE, ExperimentSpec, SpecError, parse_spec
 from experiments.tuning import toml_value
 from simcore.agents.imported import is_import_path
-from simcore.agents.registry import AGENT_NAMES
+from simcore.agents.registry import AGENT_NAMES, AgentSpecError, read_agent_text
 from simcore.parameters import ParameterError, apply_overrides, flatten, type_name
 from simcore.registry import get_game
 
@@ -187,13 +187,15 @@ def browser_refusal(source: str, overrides: Mapping[str, Any], agents: Sequence[
     Refused: an agent class by import path, search beyond ``SEARCH_LIMITS`` per decision, and
     numbers beyond ``PROBE_LIMIT``; ``cardlab run`` takes them all from a file."""
     for index, text in enumerate(agents):
-        name, _, inner = text.partition("(")
-        if is_import_path(name.strip()):
-            return (f"{source}: agents[{index}]: {name.strip()!r} is an agent class by import path, which the New "
+        try:
+            name, parameters = read_agent_text(text)
+        except AgentSpecError:
+            continue  # not an agent's form: the spec reader says so in its own words
+        if is_import_path(name):
+            return (f"{source}: agents[{index}]: {name!r} is an agent class by import path, which the New "
                     f"run page does not load (importing it would run its module's code in the dashboard); expected "
                     f"one of {', '.join(AGENT_NAMES)}, or play it with `cardlab run`")
-        for item in inner.rstrip().removesuffix(")").split(","):
-            key, _, number = (part.strip() for part in item.partition("="))
+        for key, number in parameters.items():
             limit = SEARCH_LIMITS.get(key)
             if limit is not None and number.isdigit() and int(number) > limit:
                 return (f"{source}: agents[{index}]: {key}={number} is more search per decision than the New run "

@@ -80,17 +80,14 @@ class AgentSpec:
         return f"{self.name}({inner})"
 
 
-def parse_agent_spec(text: str) -> AgentSpec:
-    """Parse ``name`` or ``name(key=value, ...)``; raise ``AgentSpecError``."""
+def read_agent_text(text: str) -> tuple[str, dict[str, str]]:
+    """The name and the ``key=value`` texts of ``name`` or ``name(key=value, ...)``, read
+    without importing anything (so a caller may look before ``parse_agent_spec`` imports an
+    agent class named by import path); ``AgentSpecError`` for text of another form."""
     match = _SPEC_PATTERN.match(text)
     if not match:
         raise AgentSpecError(f"cannot read agent {text!r}; expected a name such as 'random'")
     name, inner = match.group(1), match.group(2)
-    if name not in AGENT_NAMES and not is_import_path(name):
-        raise AgentSpecError(
-            f"unknown agent {name!r}; expected one of: {', '.join(AGENT_NAMES)}, "
-            "or an agent class by import path (module.path:ClassName)"
-        )
     parameters: dict[str, str] = {}
     if inner and inner.strip():
         for item in inner.split(","):
@@ -100,6 +97,17 @@ def parse_agent_spec(text: str) -> AgentSpec:
             if key.strip() in parameters:
                 raise AgentSpecError(f"agent {text!r}: parameter {key.strip()!r} given twice")
             parameters[key.strip()] = value.strip()
+    return name, parameters
+
+
+def parse_agent_spec(text: str) -> AgentSpec:
+    """Parse ``name`` or ``name(key=value, ...)``; raise ``AgentSpecError``."""
+    name, parameters = read_agent_text(text)
+    if name not in AGENT_NAMES and not is_import_path(name):
+        raise AgentSpecError(
+            f"unknown agent {name!r}; expected one of: {', '.join(AGENT_NAMES)}, "
+            "or an agent class by import path (module.path:ClassName)"
+        )
     return AgentSpec(name, _checked_parameters(name, parameters))
 
 
