@@ -85,7 +85,7 @@ def test_the_card_rows_carry_playable_and_a_card_only_ever_playable_gets_a_row()
 
 def test_den_of_thieves_power_is_counted_when_offered_and_when_used() -> None:
     state = build(["den_of_thieves", NEUTRAL], [13, 16], [[], ["fireball"]])
-    assert STEAL_CARD.encode(1 in state.legal_actions())
+    assert STEAL_CARD.encode(1) in state.legal_actions()
     offer_and_act(state, STEAL_CARD.encode(1))
     assert state.player_columns(0) == {"power_playable": 1, "power_used": 1}
     other = build(["den_of_thieves", NEUTRAL], [13, 16], [[], ["fireball"]])

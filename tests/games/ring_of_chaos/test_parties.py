@@ -62,7 +62,7 @@ def test_death_from_above_plays_any_attack_card_as_a_standard_ranged_attack_of_a
     state = build(["death_from_above", NEUTRAL], [1, 15], [["sword_of_slaying"], ["dodge", "parry"]],
                   heroes=[(2, 2, 0, 2), (2, 2, 2, 2)])
     position = position_of(state, 0, "sword_of_slaying")
-    assert PLAY.encode(position not in state.legal_actions())  # not as itself: no Adjacent target
+    assert PLAY.encode(position) not in state.legal_actions()  # not as itself: no Adjacent target
     act(state, PLAY_AS_RANGED.encode(position))
     assert list(state.legal_actions()) == [1]  # a non-Adjacent party
     act(state, 1)
@@ -113,8 +113,8 @@ def test_a_dead_hero_raised_by_defenders_of_the_faith_can_be_negated_by_hell_rai
 
 def test_den_of_thieves_may_take_a_random_card_from_any_player_instead_of_drawing() -> None:
     state = build(["den_of_thieves", NEUTRAL, NEUTRAL], [13, 15, 17], [[], ["fireball"], []])
-    assert DRAW_CARD in state.legal_actions() and STEAL_CARD.encode(1 in state.legal_actions())
-    assert STEAL_CARD.encode(2 not in state.legal_actions())  # an empty hand
+    assert DRAW_CARD in state.legal_actions() and STEAL_CARD.encode(1) in state.legal_actions()
+    assert STEAL_CARD.encode(2) not in state.legal_actions()  # an empty hand
     act(state, STEAL_CARD.encode(1))
     assert hand_names(state, 0) == {"fireball": 1} and state.hand(1) == []
     assert DRAW_CARD not in state.legal_actions()  # that was the Attack Action

@@ -146,11 +146,11 @@ def test_death_from_above_plays_a_card_as_a_ranged_attack_only_while_its_class_l
     hands = [["sword_of_slaying", "staff"], []]
     state = build(["death_from_above", NEUTRAL], [1, 15], hands, heroes=[(2, 0, 2, 2), (2, 2, 2, 2)])
     slaying, staff = position_of(state, 0, "sword_of_slaying"), position_of(state, 0, "staff")
-    assert PLAY_AS_RANGED.encode(slaying not in state.legal_actions())  # the Fighter is Dead
-    assert PLAY_AS_RANGED.encode(staff in state.legal_actions())
+    assert PLAY_AS_RANGED.encode(slaying) not in state.legal_actions()  # the Fighter is Dead
+    assert PLAY_AS_RANGED.encode(staff) in state.legal_actions()
     config = configured({"rules.death_from_above_dead_classes": True})
     state = build(["death_from_above", NEUTRAL], [1, 15], hands, heroes=[(2, 0, 2, 2), (2, 2, 2, 2)], config=config)
-    assert PLAY_AS_RANGED.encode(slaying in state.legal_actions())
+    assert PLAY_AS_RANGED.encode(slaying) in state.legal_actions()
 
 
 def test_only_the_party_losing_the_ring_plays_heroic_sacrifice_unless_any_player_may() -> None:

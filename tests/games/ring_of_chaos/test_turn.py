@@ -174,14 +174,14 @@ def test_a_party_cannot_counter_with_an_attack_card_of_a_dead_class() -> None:
 
 
 def test_at_most_one_move_one_attack_and_one_bonus_action_in_any_order() -> None:
-    state = build([NEUTRAL, NEUTRAL], [1, 16], [["healing_potion", "bow", "teleport", "sneak"], []],
-                  heroes=[(1, 2, 2, 2), (2, 2, 2, 2)])
+    state = build([NEUTRAL, NEUTRAL], [1, 16], [["healing_potion", "bow", "teleport", "sneak", "chaos_magic"], []],
+                  heroes=[(1, 2, 2, 2), (2, 2, 2, 2)], points=[0, 3])
     legal = state.legal_actions()
     assert DRAW_CARD in legal and any(MOVE.matches(a) for a in legal)
+    assert PLAY.encode(position_of(state, 0, "chaos_magic")) in legal  # a Bonus card, playable so far
     play(state, "healing_potion")  # the Bonus Action first
     act(state, hero("cleric"))
-    assert not any(PLAY.encode(p in state.legal_actions()) for p in range(len(state.hand(0)))
-                   if state.hand(0)[p] == card("chaos_magic"))
+    assert PLAY.encode(position_of(state, 0, "chaos_magic")) not in state.legal_actions()  # no second Bonus Action
     act(state, MOVE.encode(7))  # then the Move Action
     legal = state.legal_actions()
     assert not any(MOVE.matches(a) for a in legal)
