@@ -156,12 +156,15 @@ class RingConfig:
     retreat_may_push: bool
     chaos_magic_at_ten_costs_victim: bool
     fireball_splash_optional: bool
+    push_to_vacated_space_always: bool
+    savage_attack_adds_savage_attacks: bool
 
 
 # The rules.* switches between readings, in the order of RULES.md's "Readings" table.
 READING_SWITCHES = (
     "guardian_every_counter_card", "guardian_counter_full_effects", "death_from_above_dead_classes",
     "heroic_sacrifice_any_player", "retreat_may_push", "chaos_magic_at_ten_costs_victim", "fireball_splash_optional",
+    "push_to_vacated_space_always", "savage_attack_adds_savage_attacks",
 )
 
 
@@ -332,4 +335,6 @@ def compile_config(parameters: Mapping[str, Any]) -> RingConfig:
         retreat_may_push=rules["retreat_may_push"],
         chaos_magic_at_ten_costs_victim=rules["chaos_magic_at_ten_costs_victim"],
         fireball_splash_optional=rules["fireball_splash_optional"],
+        push_to_vacated_space_always=rules["push_to_vacated_space_always"],
+        savage_attack_adds_savage_attacks=rules["savage_attack_adds_savage_attacks"],
     )

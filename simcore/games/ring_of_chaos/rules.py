@@ -59,6 +59,7 @@ from simcore.games.ring_of_chaos.config import (
     RANGED_REACH,
     RANGED_SURE,
     ROGUE,
+    SAVAGE_ATTACK,
     SCAVENGE,
     TEMPLE_GUARDIAN,
     RingConfig,
@@ -651,14 +652,20 @@ class RingState(KitState):
 
     def can_push(self, mover: int, destination: int) -> bool:
         """Whether ``push_spaces(mover, destination)`` has a space (without listing them)."""
+        if self.config.push_to_vacated_space_always:
+            return True  # the space the mover vacates is always one
         origin = self.position(mover)
         return any(self._push_space(origin, space) for space in self.config.board.neighbours[destination])
 
     def push_spaces(self, mover: int, destination: int) -> list[int]:
-        """Empty spaces Adjacent to ``destination`` its occupant may be pushed to
-        (the space the mover vacates counts as empty)."""
+        """Empty spaces Adjacent to ``destination`` its occupant may be pushed to (the space the
+        mover vacates counts as empty; with ``rules.push_to_vacated_space_always`` it is one of
+        them even when it is not Adjacent to ``destination``, after a two-space move)."""
         origin = self.position(mover)
-        return [space for space in self.config.board.neighbours[destination] if self._push_space(origin, space)]
+        spaces = [space for space in self.config.board.neighbours[destination] if self._push_space(origin, space)]
+        if self.config.push_to_vacated_space_always and origin not in spaces:
+            spaces.append(origin)
+        return spaces
 
     def _push_space(self, origin: int, space: int) -> bool:
         """Whether a pushed party may land on ``space`` when the mover leaves ``origin``."""
@@ -1291,7 +1298,8 @@ class RingState(KitState):
             if any(self.is_adjacent(seat, other) for other in self.others_alive(seat)):
                 for candidate in self.distinct_positions(seat):
                     card = hand[candidate]
-                    if self.config.card_reach[card] == MELEE_REACH and self.can_use_class(seat, card):
+                    if (self.config.card_reach[card] == MELEE_REACH and self.can_use_class(seat, card)
+                            and (card != SAVAGE_ATTACK or self.config.savage_attack_adds_savage_attacks)):
                         choices.append(candidate)
             # Asked even when passing is the only answer (then applied without a
             # decision), so that the question does not reveal the hand.

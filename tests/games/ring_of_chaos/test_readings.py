@@ -26,6 +26,7 @@ from simcore.games.ring_of_chaos.rules import (
     K_SAVAGE_MORE,
     K_SPLASH,
     K_TARGET,
+    MOVE,
     PASS,
     PLAY,
     PLAY_AS_RANGED,
@@ -221,3 +222,50 @@ def test_the_fireball_attacks_every_party_adjacent_to_its_target_unless_its_cast
     act(state, hero("rogue"))
     assert state.statuses(2) == [FULL] * 4 and state.status(3, hero("rogue")) == WOUNDED
     assert state.decisions.asked.kind == K_MAIN and PLAY.encode(0) not in state.legal_actions()
+
+
+def test_a_party_pushed_after_a_two_space_move_goes_next_to_its_space_unless_the_vacated_space_is_always_open() -> None:
+    # Seat 0 walks 13 - 7 - 1 onto seat 1; the space it vacates, 13, is not Adjacent to 1.
+    hands: list[list[str]] = [[], [], []]
+    state = build([NEUTRAL] * 3, [13, 1, 2], hands)
+    act(state, MOVE.encode(1))
+    assert state.decisions.asked.kind == K_PUSH and sorted(state.legal_actions()) == [0, 6, 7]
+    config = configured({"rules.push_to_vacated_space_always": True})
+    state = build([NEUTRAL] * 3, [13, 1, 2], hands, config=config)
+    act(state, MOVE.encode(1))
+    assert sorted(state.legal_actions()) == [0, 6, 7, 13]
+    act(state, 13)
+    assert all_positions(state) == [1, 13, 2]
+
+
+def test_with_every_space_next_to_it_taken_a_party_can_be_pushed_only_to_an_always_open_vacated_space() -> None:
+    # Seat 1 on 13 is hemmed in by seats 2, 3, 4 on 7, 18 and 14; seat 0 walks 15 - 14 - 13 onto it.
+    parties, spaces = [NEUTRAL] * 5, [15, 13, 7, 18, 14]
+    state = build(parties, spaces)
+    assert MOVE.encode(13) not in state.legal_actions()
+    state = build(parties, spaces, config=configured({"rules.push_to_vacated_space_always": True}))
+    act(state, MOVE.encode(13))
+    assert list(state.legal_actions()) == [15]
+    act(state, 15)
+    assert all_positions(state) == [13, 15, 7, 18, 14]
+
+
+def test_savage_attack_may_add_another_savage_attack_as_a_melee_attack_unless_only_the_listed_melee_cards_may() -> None:
+    hands = [["savage_attack", "savage_attack", "sword"], [], []]
+    state = build([NEUTRAL] * 3, [1, 2, 6], hands)
+    play(state, "savage_attack")
+    act(state, 1)
+    act(state, hero("cleric"))
+    assert state.decisions.asked.kind == K_SAVAGE_MORE
+    assert sorted(state.legal_actions()) == sorted([position_of(state, 0, "savage_attack"),
+                                                    position_of(state, 0, "sword"), PASS])
+    act(state, position_of(state, 0, "savage_attack"))
+    act(state, 2)
+    act(state, hero("rogue"))
+    assert state.status(2, hero("rogue")) == WOUNDED
+    config = configured({"rules.savage_attack_adds_savage_attacks": False})
+    state = build([NEUTRAL] * 3, [1, 2, 6], hands, config=config)
+    play(state, "savage_attack")
+    act(state, 1)
+    act(state, hero("cleric"))
+    assert sorted(state.legal_actions()) == sorted([position_of(state, 0, "sword"), PASS])
