@@ -1534,9 +1534,13 @@ class RingState(KitState):
 
     # -------------------------------------------------------- raising Heroes
 
-    def _offer_hell_raisers(self, caster: int, card: int) -> None:
-        """Hell Raisers may negate a Resurrection, Necromancy or Defenders' raise of a Dead Hero."""
-        for other in self.others_alive(caster):
+    def _offer_hell_raisers(self, caster: int, card: int, after: int = -1) -> None:
+        """Hell Raisers may negate a Resurrection, Necromancy or Defenders' raise of a Dead Hero:
+        the first party with that power and a card, clockwise from the caster (past ``after``,
+        one that has let it pass: a variant may give the power to several parties)."""
+        others = self.others_alive(caster)
+        start = others.index(after) + 1 if after in others else 0
+        for other in others[start:]:
             if self.power(other) == HELL_RAISERS and self.hand(other):
                 self._push(K_HELL_OFFER, other, caster, card)
                 return
@@ -1545,8 +1549,11 @@ class RingState(KitState):
         if choice == NO_CHOICE:
             if self.hand(seat):
                 self._ask(K_HELL_OFFER, seat, caster, card, 0, [NEGATE.encode(), PASS])
+            else:
+                self._offer_hell_raisers(caster, card, seat)
             return
         if choice == PASS:
+            self._offer_hell_raisers(caster, card, seat)
             return
         self.decisions.stack.pop()  # the raise below is negated
         discarded = self._discard(seat, self.rng.below(len(self.hand(seat))))  # the victim picks blindly

@@ -168,6 +168,27 @@ def test_hell_raisers_negate_necromancy_and_may_let_it_pass() -> None:
     assert state.status(0, hero("fighter")) == WOUNDED and state.status(1, hero("cleric")) == WOUNDED
 
 
+def test_when_two_parties_have_the_hell_raisers_power_the_second_may_negate_a_raise_the_first_let_pass() -> None:
+    config = configured({"parties.brute_squad.power": "hell_raisers"})
+    hands = [["resurrection"], ["sword"], ["bow"]]
+    state = build([NEUTRAL, "brute_squad", "hell_raisers"], [13, 15, 17], hands, heroes=[(2, 0, 2, 2)],
+                  config=config)
+    play(state, "resurrection")
+    assert state.decisions.asked.kind == K_HELL_OFFER and state.current_player == 1  # clockwise from the caster
+    act(state, PASS)
+    assert state.decisions.asked.kind == K_HELL_OFFER and state.current_player == 2
+    act(state, 0)
+    assert state.status(0, hero("fighter")) == DEAD and state.hand(2) == [] and hand_names(state, 1) == {"sword": 1}
+    state = build([NEUTRAL, "brute_squad", "hell_raisers"], [13, 15, 17], hands, heroes=[(2, 0, 2, 2)],
+                  config=config)
+    play(state, "resurrection")
+    act(state, PASS)
+    act(state, PASS)  # both let it pass: the Hero rises
+    assert state.decisions.asked.kind == K_RAISE
+    act(state, hero("fighter"))
+    assert state.status(0, hero("fighter")) == WOUNDED
+
+
 def test_without_cards_hell_raisers_cannot_negate() -> None:
     state = build([NEUTRAL, "hell_raisers"], [13, 16], [["resurrection"], []], heroes=[(2, 0, 2, 2), FULL_4])
     play(state, "resurrection")
