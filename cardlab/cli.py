@@ -78,10 +78,12 @@ MAX_WORKERS = 4096
 
 def _parse_arguments(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
     """``parser.parse_args``, but ``cardlab sql EXPERIMENT --format json QUERY`` works too: argparse
-    matches both positionals at EXPERIMENT (the optional query with nothing) and leaves the query over."""
+    matches both positionals at EXPERIMENT (the optional query with nothing) and leaves the query over.
+    A query that opens with a SQL comment (``-- ...``, as a ``.sql`` file passed with ``"$(cat F)"``
+    does) is a query, not an option: no option has a space in it."""
     arguments, left_over = parser.parse_known_args(argv)
     if (left_over and arguments.command == "sql" and arguments.query is None and len(left_over) == 1
-            and not left_over[0].startswith("-")):
+            and (not left_over[0].startswith("-") or any(char.isspace() for char in left_over[0]))):
         arguments.query = left_over[0]
     elif left_over:
         parser.error(f"unrecognized arguments: {' '.join(left_over)}")

@@ -219,6 +219,24 @@ def test_the_sql_command_takes_its_options_before_between_or_after_the_positiona
     assert json.loads(capsys.readouterr().out) == {"games": 600}
 
 
+@pytest.mark.parametrize("order", ["options first", "options between", "options last"])
+def test_a_query_that_opens_with_a_sql_comment_is_read_as_the_query_wherever_the_options_stand(
+        small_experiment: SmallExperiment, capsys: pytest.CaptureFixture[str], order: str) -> None:
+    # What `cardlab sql NAME --format json "$(cat experiments/divvy_readings.sql)"` passes.
+    folder, query = str(small_experiment.folder), "-- how many games\nSELECT count(*) AS games FROM games"
+    argv = {"options first": ["sql", "--format", "json", folder, query],
+            "options between": ["sql", folder, "--format", "json", query],
+            "options last": ["sql", folder, query, "--format", "json"]}[order]
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out) == {"games": 600}
+
+
+def test_an_unknown_option_of_the_sql_command_is_still_refused(
+        small_experiment: SmallExperiment, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sql", str(small_experiment.folder), "--formats", "SELECT 1"]) == 2
+    assert "--formats" in capsys.readouterr().err
+
+
 def test_a_stray_argument_to_the_sql_command_is_one_line_error(
         small_experiment: SmallExperiment, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sql", str(small_experiment.folder), "SELECT 1", "SELECT 2"]) == 2
