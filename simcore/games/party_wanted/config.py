@@ -179,6 +179,12 @@ PLANNING_ANYTIME: Final = 0
 PLANNING_ONCE: Final = 1
 ENEMY_TYPES = ("U", "H", "B")
 LEVELS: Final = 4
+# rules.initiative_key packs a speed into 20 bits: every speed of a round must
+# lie strictly within +-SPEED_LIMIT (checked by ``_check_speeds``).
+SPEED_LIMIT: Final = 1 << 19
+# The primitives that move a speed in a round: a hero's (speed, party_speed,
+# perm_speed) or an enemy's (slow).
+SPEED_PRIMITIVES: Final = frozenset({P_SPEED, P_PARTY_SPEED, P_SLOW, P_PERM_SPEED})
 
 Effects = tuple[tuple[int, int], ...]
 
@@ -565,6 +571,29 @@ def check_party_size(config: PartyConfig, n_players: int) -> None:
                 f"seed), got {named}: {heroes!r}")
 
 
+def _check_speeds(heroes: HeroClasses, cards: tuple[CardEntry, ...]) -> None:
+    """Refuse speeds the initiative cannot order (``rules.initiative_key``: within
+    +-SPEED_LIMIT), naming the path, before a game meets them mid-combat. A round's speed
+    is a hero's level speed or an enemy's card speed moved by at most every speed card
+    of the game, each copy once (a card is played or held once; round bonuses reset)."""
+    moved = sum(card.copies * sum(abs(amount) for primitive, amount in card.effects + card.sacrifice
+                                  if primitive in SPEED_PRIMITIVES) for card in cards)
+    require(moved < SPEED_LIMIT, "cards", f"expected speed, party_speed, slow and perm_speed amounts times their "
+            f"copies to add up to less than {SPEED_LIMIT:,}, got {moved:,}")
+    room = SPEED_LIMIT - 1 - moved
+    for name, speeds in zip(heroes.names, heroes.speed, strict=True):
+        fastest = max(speeds)
+        require(fastest <= room, f"heroes.{name}.speed",
+                f"expected speeds of at most {room:,} (the initiative's limit less every speed card), got {fastest:,}")
+    for card in cards:
+        sets = (("stats", card.stats_12),) if card.kind == BOSS else (("stats_12", card.stats_12),
+                                                                      ("stats_34", card.stats_34))
+        for key, stats in sets:
+            require(not stats or abs(stats[2]) <= room, f"cards.{card.name}.{key}",
+                    f"expected a speed within +-{room:,} (the initiative's limit less every speed card), "
+                    f"got {stats[2] if stats else 0:,}")
+
+
 def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
     """Compile a tree that passed ``CONSTRAINTS`` table by table (heroes, cards, the
     decks built from them, the composition); the other checks name their path."""
@@ -572,6 +601,7 @@ def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
     heroes = compile_heroes(parameters["heroes"])
     cards = tuple(compile_card(name, card, heroes.names, rules["max_enemies"])
                   for name, card in parameters["cards"].items())
+    _check_speeds(heroes, cards)
     decks = compile_decks(rules, heroes, cards)
     return PartyConfig(
         names=tuple(card.name for card in cards), kinds=tuple(card.kind for card in cards),

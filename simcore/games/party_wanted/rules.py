@@ -91,6 +91,7 @@ from simcore.games.party_wanted.config import (
     SOCIAL_REWARD,
     SOCIAL_RULEBOOK,
     SOCIAL_SOLO,
+    SPEED_LIMIT,
     TARGET_DEAD,
     TARGET_HERO,
     TREASURE,
@@ -340,7 +341,7 @@ def stats_for(config: PartyConfig, card: int, level: int) -> tuple[int, ...]:
 INITIATIVE_INDEX_SHIFT: Final = 4
 INITIATIVE_ENEMY_BIT: Final = 8
 INITIATIVE_SPEED_SHIFT: Final = 9
-INITIATIVE_SPEED_LIMIT: Final = 1 << 19
+INITIATIVE_SPEED_LIMIT: Final = SPEED_LIMIT  # config._check_speeds keeps every speed within it
 
 
 def initiative_key(speed: int, is_enemy: int, index: int, target: int) -> int:

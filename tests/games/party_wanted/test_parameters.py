@@ -17,6 +17,9 @@ from simcore.games.party_wanted.config import (
     P_DEFENSE,
     P_MINI_BOSS,
     P_NEGATE,
+    P_PARTY_SPEED,
+    P_PERM_SPEED,
+    P_SLOW,
     P_SPEED,
     PLANNING_ANYTIME,
     PLANNING_ONCE,
@@ -26,7 +29,7 @@ from simcore.games.party_wanted.config import (
 )
 from simcore.parameters import ParameterError, apply_overrides
 
-from .helpers import DEFAULT, cid, configured
+from .helpers import DEFAULT, cid, configured, fight, party, random_play, set_hand
 
 
 def _count(kind: str, box: str) -> int:
@@ -209,3 +212,38 @@ def test_every_kind_primitive_and_mode_constant_is_the_index_of_its_name() -> No
                           (config.PLANNING_MODES, "PLANNING_")):
         for index, name in enumerate(names):
             assert getattr(config, prefix + name.upper()) == index, name
+
+
+@pytest.mark.parametrize(("overrides", "message"), [
+    ({"cards.goblin.stats_12": [5, 5, 600_000, 1]},
+     r"^cards\.goblin\.stats_12: expected a speed within \+-\d[\d,]* \(the initiative's limit less every speed card\), "
+     r"got 600,000$"),
+    ({"cards.dragon.stats": [14, 10, -600_000, 4]}, r"^cards\.dragon\.stats: expected a speed within"),
+    ({"heroes.fighter.speed": [600_000, 3, 4, 4]}, r"^heroes\.fighter\.speed: expected speeds of at most \d"),
+    ({"cards.wizard_haste.effects": ["speed 600000"]},
+     r"^cards: expected speed, party_speed, slow and perm_speed amounts times their copies to add up to less than "
+     r"524,288, got \d"),
+    ({"cards.wizard_haste.effects": ["party_speed 600"], "cards.wizard_haste.copies": 1000}, r"^cards: expected"),
+])
+def test_a_speed_the_initiative_cannot_order_is_refused_at_configure_naming_its_path(
+        overrides: dict[str, Any], message: str) -> None:
+    # Each of these used to pass configure and stop a game mid-combat with a ValueError
+    # from the initiative ("speed 600000 is outside the initiative's range").
+    with pytest.raises(ParameterError, match=message):
+        configured(overrides)
+
+
+def test_the_fastest_and_slowest_speeds_configure_accepts_are_ordered_in_combat() -> None:
+    moved = sum(DEFAULT.copies[card] * abs(amount) for card in range(len(DEFAULT.names))
+                for primitive, amount in DEFAULT.effects[card] + DEFAULT.sacrifices[card]
+                if primitive in (P_SPEED, P_PARTY_SPEED, P_SLOW, P_PERM_SPEED))
+    room = (1 << 19) - 1 - moved
+    state = party("fighter,wizard", overrides={"heroes.fighter.speed": [room] * 4,
+                                               "cards.goblin.stats_12": [5, 5, -room, 1],
+                                               "cards.wolf.stats_12": [5, 4, room, 1]})
+    set_hand(state, 0, ["fighter_strike"])
+    set_hand(state, 1, ["wizard_haste", "wizard_slow"])
+    fight(state, ["goblin", "wolf"])
+    for _ in random_play(state, 4):  # the wizard's party speed +3 and slow 4 may move them further
+        pass
+    assert state.is_terminal()
