@@ -401,11 +401,12 @@ def _first_item_to_resolve(state: PartyState, legal: list[int]) -> int:
 
 
 def _most_hurt_hero(state: PartyState, legal: list[int]) -> int:
-    """The hero with the least share of its HP left (the lowest answer on a tie)."""
+    """The living hero with the least share of its HP left (the lowest answer on a tie);
+    a dead one (a candidate with rules.dead_heroes_level_up) only when nobody lives."""
     best, best_share = -1, 0.0
     for action in legal:
         hero = VOTE_SEAT.value(action)
-        share = state.hp(hero) / state.max_hp(hero)
+        share = state.hp(hero) / state.max_hp(hero) if state.alive(hero) else 2.0
         if best < 0 or share < best_share or (share == best_share and action < best):
             best, best_share = action, share
     return best

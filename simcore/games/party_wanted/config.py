@@ -177,6 +177,13 @@ HEAL_NONE: Final = 2
 PLANNING_MODES = ("anytime", "once")
 PLANNING_ANYTIME: Final = 0
 PLANNING_ONCE: Final = 1
+# rules.multipliers: "Certain cards can double (2x) or triple (3x) the numbers
+# on the Attack or Defense Cards, but only one can be applied per Round for
+# either Attack and/or Defense": one per stat per hero per round ("hero"), or
+# one per stat per round for the whole party ("party").
+MULTIPLIER_MODES = ("hero", "party")
+MULTIPLIERS_HERO: Final = 0
+MULTIPLIERS_PARTY: Final = 1
 ENEMY_TYPES = ("U", "H", "B")
 LEVELS: Final = 4
 # rules.initiative_key packs a speed into 20 bits: every speed of a round must
@@ -203,6 +210,7 @@ CONSTRAINTS = (
     Constraint("rules.social", choices=SOCIAL_MODES),
     Constraint("rules.heal_between_turns", choices=HEAL_MODES),
     Constraint("rules.planning", choices=PLANNING_MODES),
+    Constraint("rules.multipliers", choices=MULTIPLIER_MODES),
     Constraint("heroes.*.set", choices_at="rules.sets"),
     Constraint("heroes.*.nemesis_type", choices=ENEMY_TYPES, expected="expected U, H or B"),
     Constraint("cards.*.kind", choices=KIND_NAMES),
@@ -527,7 +535,9 @@ class PartyConfig:
     heal_between_turns: int
     heal_amount: int
     revive_at_level_up: bool
+    dead_heroes_level_up: bool
     planning: int
+    multipliers: int
     nemesis: bool
     hard_mode: bool
     party_mode: bool
@@ -623,7 +633,9 @@ def compile_config(parameters: Mapping[str, Any]) -> PartyConfig:
         hand_size=rules["hand_size"],
         social=SOCIAL_MODES.index(rules["social"]), social_reward=rules["social_reward"],
         heal_between_turns=HEAL_MODES.index(rules["heal_between_turns"]), heal_amount=rules["heal_amount"],
-        revive_at_level_up=rules["revive_at_level_up"], planning=PLANNING_MODES.index(rules["planning"]),
+        revive_at_level_up=rules["revive_at_level_up"], dead_heroes_level_up=rules["dead_heroes_level_up"],
+        planning=PLANNING_MODES.index(rules["planning"]),
+        multipliers=MULTIPLIER_MODES.index(rules["multipliers"]),
         nemesis=rules["nemesis"], hard_mode=rules["hard_mode"], party_mode=rules["party_mode"],
         hardcore=rules["hardcore"], longer_game=rules["longer_game"], max_turns=rules["max_turns"],
         max_combat_rounds=rules["max_combat_rounds"], max_enemies=rules["max_enemies"],

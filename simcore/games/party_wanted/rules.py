@@ -49,6 +49,7 @@ from simcore.games.party_wanted.config import (
     INSTANT,
     LEVELS,
     MINION,
+    MULTIPLIERS_PARTY,
     P_ADD,
     P_ARMOR,
     P_ATTACK,
@@ -735,7 +736,10 @@ class PartyState(KitState):
                 if len(actions) > 1:
                     self.ask(task, actions)
         elif kind == ADD:
-            self._ask_if(task, self.alive(seat) and bool(self._addable(seat, task.a == ADD_ANY_CARD)))
+            # A level-up's Add (a Class or Utility card) reaches the dead too with
+            # rules.dead_heroes_level_up; a land's or an item's only the living.
+            adds = self.alive(seat) or (task.a == ADD_SKILL_CARD and self.config.dead_heroes_level_up)
+            self._ask_if(task, adds and bool(self._addable(seat, task.a == ADD_ANY_CARD)))
         elif kind in (BURY, REMOVE):
             self._ask_if(task, self.alive(seat) and bool(self.hand(seat)))
         else:  # REVEAL, PLAN, SOCIAL: asked only when there is a choice
@@ -1528,12 +1532,16 @@ class PartyState(KitState):
         return mask
 
     def _playable(self, seat: int, effects: Effects) -> bool:
-        """Only one 2x/3x multiplier per stat per hero per round."""
+        """Only one 2x/3x multiplier per stat per hero per round (``rules.multipliers =
+        "party"``: only one per stat per round for the whole party)."""
         for primitive, _ in effects:
             if primitive in (P_MULTIPLY_ATTACK, P_MULTIPLY_DEFENSE):
                 stat = MULTIPLY_ATTACK if primitive == P_MULTIPLY_ATTACK else MULTIPLY_DEFENSE
-                if max(self.round_number(seat, stat, enemy) for enemy in range(self.max_enemies)) > 1:
-                    return False
+                # A multiplier in play is a round number above 1 against some enemy.
+                first, last = (0, self.n_players) if self.config.multipliers == MULTIPLIERS_PARTY else (seat, seat + 1)
+                for hero in range(first, last):
+                    if max(self.round_number(hero, stat, enemy) for enemy in range(self.max_enemies)) > 1:
+                        return False
         return True
 
     def _add_targets(self, actions: list[int], action_type: ActionType, index: int, target: int,
@@ -1871,12 +1879,38 @@ class PartyState(KitState):
                     self.set_seat_number(seat, ALIVE, 1)
                     self._set_hp(seat, 1)
         holder = numbers[HOLDER]
-        steps = [Task(DRAW_ITEMS, (holder + offset) % self.n_players, 1, TREASURE) for offset in range(self.n_players)]
+        if self.config.dead_heroes_level_up:
+            # "each Hero Draws 1 Treasure": a dead hero's is drawn now (the living draw
+            # theirs below, a card whose items may need answers): an instant resolves
+            # what works for a dead hero (party effects), another waits with it.
+            for offset in range(self.n_players):
+                seat = (holder + offset) % self.n_players
+                if not self.alive(seat):
+                    self._dead_heros_treasure(seat)
+        steps = [Task(DRAW_ITEMS, (holder + offset) % self.n_players, 1, TREASURE) for offset in range(self.n_players)
+                 if self.alive((holder + offset) % self.n_players) or not self.config.dead_heroes_level_up]
         steps += [Task(ADD, (holder + offset) % self.n_players, ADD_SKILL_CARD) for offset in range(self.n_players)]
         if self._ultimate_due(numbers[BOSSES_KILLED]):
             steps.append(_TASK_OF[VOTE * MAX_SEATS + holder])
         steps.append(Task(NEXT_LEVEL, -1, 1, 0))
         self._push_all(steps)
+
+    def _dead_heros_treasure(self, seat: int) -> None:
+        """A dead hero's level-up Treasure (``rules.dead_heroes_level_up``): kept, or
+        buried after its instant effects (those that reach a dead hero: party ones)."""
+        config = self.config
+        card = draw_face_down(self.zones[TREASURE_DECK], self.rng)
+        if card < 0:
+            return
+        self.stats.add(seat, _DRAWN, card)
+        if self.trace is not None:
+            self.emit("draw_item", f"seat {seat} (dead) draws {config.names[card]}", seat=seat, card=config.names[card])
+        if config.uses[card] != INSTANT:
+            self.seat_zone(seat, ITEMS_HELD).add(card)
+            return
+        self._item_pile(card).bury_face_up(card)
+        self.numbers[DAMAGE_SOURCE] = card
+        self._push_all([Task(EFFECT, seat, primitive, amount) for primitive, amount in config.effects[card]])
 
     def _ultimate_due(self, boss_number: int) -> bool:
         """4+ heroes: after every boss; 2-3: from the 2nd boss; solo: after the 3rd."""
@@ -1888,8 +1922,10 @@ class PartyState(KitState):
 
     def _ultimate_candidates(self) -> list[int]:
         kinds = self.config.kinds
+        dead_too = self.config.dead_heroes_level_up
         return [seat for seat in range(self.n_players)
-                if self.alive(seat) and any(kinds[card] == ULTIMATE for card in self.seat_zone(seat, BUILD_POOL).cards)]
+                if (dead_too or self.alive(seat))
+                and any(kinds[card] == ULTIMATE for card in self.seat_zone(seat, BUILD_POOL).cards)]
 
     def _give_ultimate(self, seat: int) -> None:
         pool = self.seat_zone(seat, BUILD_POOL)

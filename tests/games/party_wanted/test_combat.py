@@ -202,6 +202,55 @@ def test_only_one_multiplier_per_stat_applies_each_round_and_it_multiplies_the_c
     assert any("bulwark" in text and text.startswith("play") for text in legal_plays)  # defense has its own
 
 
+def _fighter_doubles_a_strike(multipliers: str) -> PartyState:
+    """The fighter plays a Strike and doubles it; it still holds its Defense
+    multiplier, and the wizard, next to plan, a Strike and its own attack multiplier
+    (``rules.multipliers`` as given)."""
+    state = party("fighter,wizard", overrides={**STEADY, "rules.multipliers": multipliers})
+    set_hand(state, 0, ["fighter_strike", "fighter_double_strike", "fighter_bulwark"])
+    set_hand(state, 1, ["wizard_strike", "wizard_empower"])
+    fight(state, ["goblin"])
+    set_enemy(state, 0, attack=0, defense=99, speed=0, hp=5)
+    play(state, "fighter_strike")
+    play(state, "fighter_double_strike")
+    return state
+
+
+def _wizard_plans_a_strike(state: PartyState) -> None:
+    done(state)
+    assert state.current_player == 1
+    play(state, "wizard_strike")
+
+
+def _can_play(state: PartyState, name: str) -> bool:
+    position = state.hand(state.current_player).index(cid(name))
+    return any(PLAY_CARD.matches(action) and PLAY_CARD.value(action) == position for action in state.legal_actions())
+
+
+def test_by_default_each_hero_may_apply_its_own_multiplier_in_the_same_round() -> None:
+    # "only one can be applied per Round for either Attack and/or Defense", read per hero.
+    state = _fighter_doubles_a_strike("hero")
+    _wizard_plans_a_strike(state)
+    assert _can_play(state, "wizard_empower")
+    base = state.base_attack(1)
+    play(state, "wizard_empower")
+    assert state.hero_attack(1, 0) == base + 2 * 2 and state.hero_attack(0, 0) == 4 + 2 * 2
+
+
+def test_with_the_party_reading_a_multiplier_in_play_bars_every_other_heros_for_that_stat() -> None:
+    # "only one can be applied per Round", read for the whole party (rules.multipliers = "party").
+    state = _fighter_doubles_a_strike("party")
+    assert _can_play(state, "fighter_bulwark")  # the other stat still has its one multiplier
+    _wizard_plans_a_strike(state)
+    assert not _can_play(state, "wizard_empower")
+    finish_planning(state)  # the next round: the limit starts again
+    set_hand(state, 0, [])
+    set_hand(state, 1, ["wizard_strike", "wizard_empower"])
+    while state.current_player != 1:
+        done(state)
+    assert _can_play(state, "wizard_empower")
+
+
 def test_once_per_combat_cards_are_set_aside_until_the_combat_ends_then_buried() -> None:
     state = _solo_fighter(["fighter_rally", "fighter_strike"])
     fight(state, ["goblin"])

@@ -63,7 +63,8 @@ def test_every_optional_mode_keeps_the_invariants_to_a_legal_end() -> None:
     modes: list[dict[str, Any]] = [
         {"rules.nemesis": True}, {"rules.hard_mode": True}, {"rules.heal_between_turns": "none"},
         {"rules.party_mode": True, "rules.max_turns": 30}, {"rules.hardcore": True}, {"rules.longer_game": True},
-        {"rules.social": "reward"},
+        {"rules.social": "reward"}, {"rules.multipliers": "party"},
+        {"rules.dead_heroes_level_up": True, "rules.heal_between_turns": "none"},
     ]
     for overrides in modes:
         config = configured(overrides)

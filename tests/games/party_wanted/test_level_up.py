@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from simcore.games.party_wanted.config import ULTIMATE
+from simcore.games.party_wanted.config import TREASURE, ULTIMATE
 from simcore.games.party_wanted.rules import (
     ADD,
     ASIDE,
@@ -29,12 +29,15 @@ from .helpers import (
     act,
     answer,
     boss_kills,
+    cid,
     classes,
+    counter,
     deck,
     fight,
     finish_planning,
     hps,
     legal_values,
+    named,
     party,
     phase,
     reask,
@@ -80,6 +83,9 @@ def test_killing_the_boss_gives_each_hero_a_treasure_and_an_added_card() -> None
     buried = state.zones[TREASURE_DECK].face_up
     assert held + buried == 2 and len(state.zones[TREASURE_DECK].cards) == treasures_before - held
     assert [len(zone(state, seat, BUILD_POOL)) for seat in range(2)] == [size - 1 for size in pools_before]
+    for seat in range(2):  # one treasure each, not two for one of them
+        drawn = counter(state, seat, 1)
+        assert sum(drawn[card] for card in range(len(drawn)) if state.config.kinds[card] == TREASURE) == 1
 
 
 def _ultimate_votes(composition: str, bosses: int) -> list[bool]:
@@ -195,6 +201,51 @@ def test_a_hero_dead_at_the_level_up_stays_dead_until_resurrected() -> None:
     _finish_level_up(state)
     assert state.numbers[LEVEL] == 2 and not state.alive(1) and state.hp(1) == 0 and state.hand(1) == []
     assert state.alive(0) and state.hp(0) == state.max_hp(0)
+
+
+def test_by_default_a_dead_hero_gets_no_treasure_no_add_and_no_ultimate_vote_at_the_level_up() -> None:
+    state = party("fighter,wizard,healer,rogue")
+    state._kill_hero(1)
+    reask(state)
+    pool = Counter(zone(state, 1, BUILD_POOL))
+    _kill_boss(state)
+    asked: list[int] = []
+    votes: list[int] = []
+    while phase(state) in (ADD, VOTE, ORDER):
+        if phase(state) == ADD:
+            asked.append(state.current_player)
+        if phase(state) == VOTE:
+            votes = legal_values(state)
+        act(state, state.legal_actions()[0])
+    assert 1 not in asked and sorted(asked) == [0, 2, 3] and 1 not in votes and sorted(votes) == [0, 2, 3]
+    assert Counter(zone(state, 1, BUILD_POOL)) == pool and zone(state, 1, ITEMS_HELD) == []
+    drawn = counter(state, 1, 1)
+    assert sum(drawn[card] for card in range(len(drawn)) if state.config.kinds[card] == TREASURE) == 0
+
+
+def test_with_the_each_hero_reading_a_dead_hero_draws_its_treasure_adds_a_card_and_may_be_voted_the_ultimate() -> None:
+    # "each Hero Draws 1 Treasure, picks a Class or Utility card ... and vote on 1 Hero in the Party"
+    state = party("fighter,wizard,healer,rogue", overrides={"rules.dead_heroes_level_up": True})
+    state._kill_hero(1)
+    reask(state)
+    state.zones[TREASURE_DECK].cards.extend([cid("ring_of_power")] * 4)  # permanents: kept by whoever draws one
+    pool = len(zone(state, 1, BUILD_POOL))
+    _kill_boss(state)
+    asked: list[int] = []
+    votes: list[int] = []
+    while phase(state) in (ADD, VOTE, ORDER):
+        if phase(state) == ADD:
+            asked.append(state.current_player)
+        if phase(state) == VOTE:
+            votes = legal_values(state)
+            answer(state, 1)
+            continue
+        act(state, state.legal_actions()[0])
+    assert sorted(asked) == [0, 1, 2, 3] and votes == [0, 1, 2, 3]
+    assert named(zone(state, 1, ITEMS_HELD)) == ["ring_of_power"]
+    assert len(zone(state, 1, BUILD_POOL)) == pool - 2  # its added card and its Ultimate
+    assert cid("wizard_ultimate") in deck(state, 1).cards
+    assert not state.alive(1) and state.hp(1) == 0 and state.hand(1) == []  # still dead
 
 
 def test_with_the_revive_switch_the_dead_come_back_at_the_level_up_with_the_new_maximum() -> None:

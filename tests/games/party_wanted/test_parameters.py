@@ -13,6 +13,8 @@ from simcore.games.party_wanted.config import (
     HEAL_AMOUNT,
     HEAL_FULL,
     HEAL_NONE,
+    MULTIPLIERS_HERO,
+    MULTIPLIERS_PARTY,
     P_ATTACK,
     P_DEFENSE,
     P_MINI_BOSS,
@@ -156,6 +158,8 @@ def test_turning_a_box_off_removes_its_heroes_and_cards() -> None:
     ({"cards.fighter_cleave.mark": "", "cards.fighter_battle_cry.mark": ""}, "heroes.fighter"),
     ({"rules.heal_between_turns": "some"}, "rules.heal_between_turns"),
     ({"rules.planning": "never"}, "rules.planning"),
+    ({"rules.multipliers": "table"}, "rules.multipliers"),
+    ({"rules.dead_heroes_level_up": 1}, "rules.dead_heroes_level_up"),
     ({"cards.quiet_glade.social": ["fight 1"]}, "cards.quiet_glade.social"),
     ({"cards.necromancer_skeleton_minion.effects": ["attack 1"]}, "cards.necromancer_skeleton_minion.effects"),
     ({"cards.necromancer_skeleton_minion.sacrifice": ["treasure 1"]}, "cards.necromancer_skeleton_minion.sacrifice"),
@@ -178,6 +182,9 @@ def test_each_reading_is_a_rules_switch_whose_default_is_the_literal_reading() -
     assert other.planning == PLANNING_ONCE and other.social == SOCIAL_SOLO and other.revive_at_level_up
     assert other.heal_between_turns == HEAL_AMOUNT
     assert configured({"rules.heal_between_turns": "none"}).heal_between_turns == HEAL_NONE
+    assert DEFAULT.multipliers == MULTIPLIERS_HERO and not DEFAULT.dead_heroes_level_up
+    other = configured({"rules.multipliers": "party", "rules.dead_heroes_level_up": True})
+    assert other.multipliers == MULTIPLIERS_PARTY and other.dead_heroes_level_up
 
 
 def test_an_unknown_path_is_an_error_that_names_it() -> None:
@@ -209,7 +216,7 @@ def test_every_kind_primitive_and_mode_constant_is_the_index_of_its_name() -> No
 
     for names, prefix in ((config.KIND_NAMES, ""), (config.PRIMITIVES, "P_"), (config.USE_NAMES, ""),
                           (config.SOCIAL_MODES, "SOCIAL_"), (config.HEAL_MODES, "HEAL_"),
-                          (config.PLANNING_MODES, "PLANNING_")):
+                          (config.PLANNING_MODES, "PLANNING_"), (config.MULTIPLIER_MODES, "MULTIPLIERS_")):
         for index, name in enumerate(names):
             assert getattr(config, prefix + name.upper()) == index, name
 
