@@ -33,11 +33,3 @@ def test_the_readings_spec_switches_each_reading_on_paired_seeds_with_heuristic_
     assert overrides["multipliers_party"] == {"rules.multipliers": "party"}
     assert overrides["dead_heroes_level_up"] == {"rules.dead_heroes_level_up": True}
 
-
-def test_the_small_readings_spec_pairs_the_two_newer_readings_within_twenty_thousand_games() -> None:
-    spec = load_spec(SPEC.with_name("party_wanted_readings_more.toml"))
-    assert spec.paired_seeds and [str(agent) for agent in spec.agents] == ["heuristic"]
-    overrides = {variant.name: dict(variant.overrides) for variant in spec.variants}
-    assert overrides == {BASELINE: {}, "multipliers_party": {"rules.multipliers": "party"},
-                         "dead_heroes_level_up": {"rules.dead_heroes_level_up": True}}
-    assert spec.games * len(spec.player_counts) * len(spec.variants) <= 20000

@@ -1,7 +1,6 @@
--- The measured effect of two Party Wanted readings (RULES.md, "Readings"), from the
--- paired-seed experiment experiments/party_wanted_readings_more.toml (or the same
--- variants of party_wanted_readings.toml):
---   cardlab sql party_wanted_readings_more "$(cat experiments/party_wanted_readings_more.sql)"
+-- The measured effect of each Party Wanted reading (RULES.md, "Readings"), from the
+-- paired-seed experiment experiments/party_wanted_readings.toml:
+--   cardlab sql party_wanted_readings "$(cat experiments/party_wanted_readings.sql)"
 -- Each variant plays the baseline's games (same seeds): a row is the mean of the per-game
 -- differences, variant minus baseline, with a 95% normal interval (delta +- half_width);
 -- the game is the unit of evidence (a cooperative game: one result per game).
