@@ -537,11 +537,13 @@ def main_action(state: RingState, seat: int, legal_actions: list[int], plays: Pl
 
 
 def leadership_brings_the_ring(state: RingState, seat: int) -> bool:
-    """Leadership can place another party's wearer next to us while our Bonus Action is open."""
+    """Leadership can place another party's wearer next to us while our Bonus Action is open:
+    any space next to us will do, an occupied one too (its party is placed elsewhere, since
+    Leadership places every other party anywhere; those placed before the wearer go far from us)."""
     holder = state.numbers[RING_HOLDER]
     if holder < 0 or holder == seat or state.numbers[USED_BONUS]:
         return False
-    return any(state.occupant(space) < 0 for space in state.config.board.neighbours[state.position(seat)])
+    return len(state.config.board.neighbours[state.position(seat)]) > 0
 
 
 def leadership_scatters(state: RingState, seat: int) -> bool:

@@ -1143,18 +1143,36 @@ class RingState(KitState):
         self._push(K_ATTACKER_HERO, seat, target, MELEE, BULLY)
 
     def _leadership(self, seat: int, target: int, space: int) -> None:
-        """Leadership: place each other party on any space (empty, or where it stands)."""
+        """Leadership: place each other party, clockwise, on any space but the player's and those
+        of the parties already placed. "Move all Adventuring Parties ... to any location": every
+        layout of the others must be reachable, swaps included, so a space where a party still to
+        be placed stands is open too; that party takes the placed one's old space until its turn."""
         if not self.alive(target):
             return
+        numbers = self.numbers
         if space == NO_CHOICE:
-            numbers = self.numbers
+            unplaced = self._leadership_unplaced(seat, target)
             choices = [s for s in range(self.config.board.n_spaces)
-                       if numbers[OCCUPANT + s] < 0 or numbers[OCCUPANT + s] == target]
+                       if numbers[OCCUPANT + s] < 0 or numbers[OCCUPANT + s] in unplaced]
             self._ask(K_LEADERSHIP, seat, target, 0, 0, choices)
             return
-        self._place(target, space)
+        occupant = numbers[OCCUPANT + space]
+        if occupant >= 0 and occupant != target:
+            self._swap(target, occupant)
+        else:
+            self._place(target, space)
         if self.trace is not None:
             self.emit("move", f"seat {seat} moves seat {target} to space {space}", seat=target, space=space)
+            if occupant >= 0 and occupant != target:
+                moved_to = self.position(occupant)
+                self.emit("move", f"seat {occupant} stands on space {moved_to} until it is placed",
+                          seat=occupant, space=moved_to)
+
+    def _leadership_unplaced(self, seat: int, target: int) -> list[int]:
+        """The parties a Leadership played by ``seat`` has still to place, ``target`` first
+        (they are placed in the clockwise order of ``others_alive``)."""
+        others = self.others_alive(seat)
+        return others[others.index(target):]
 
     # ------------------------------------------------------------- the cards
 

@@ -107,6 +107,35 @@ def test_leadership_moves_every_other_party_to_any_space_the_player_chooses() ->
     assert all_positions(state) == [1, 18, 0] and state.numbers[RING_HOLDER] == 2  # the Ring moves with its wearer
 
 
+def test_leadership_can_swap_two_other_parties_since_every_layout_of_them_is_any_location() -> None:
+    state = build([NEUTRAL, NEUTRAL, NEUTRAL], [1, 2, 15], [["leadership"], [], []], ring_holder=2)
+    play(state, "leadership")
+    assert 15 in state.legal_actions()  # where seat 2, still to be placed, stands
+    act(state, 15)
+    assert all_positions(state) == [1, 15, 2]  # seat 2 waits on seat 1's old space
+    assert state.decisions.asked.a == 2
+    legal = state.legal_actions()
+    assert 15 not in legal and 1 not in legal and 2 in legal  # a placed party's space is taken
+    act(state, 2)
+    assert all_positions(state) == [1, 15, 2] and state.numbers[RING_HOLDER] == 2
+
+
+def test_leadership_never_offers_the_players_own_space_or_a_space_already_placed_onto() -> None:
+    state = build([NEUTRAL, NEUTRAL, NEUTRAL, NEUTRAL], [1, 2, 15, 7], [["leadership"], [], [], []])
+    play(state, "leadership")
+    first = sorted(state.legal_actions())
+    assert 1 not in first and {2, 15, 7} <= set(first)
+    act(state, 18)
+    second = sorted(state.legal_actions())
+    assert 18 not in second and 1 not in second and {15, 7, 2} <= set(second)
+    act(state, 7)  # seat 2 onto seat 3's space: seat 3 now stands on 15
+    assert all_positions(state) == [1, 18, 7, 15]
+    third = sorted(state.legal_actions())
+    assert 18 not in third and 7 not in third and 1 not in third and 15 in third
+    act(state, 2)
+    assert all_positions(state) == [1, 18, 7, 2]
+
+
 def test_sneak_swaps_places_with_a_party_that_does_not_wear_the_ring() -> None:
     state = build([NEUTRAL, NEUTRAL, NEUTRAL], [13, 0, 16], [["sneak"], [], []], ring_holder=1)
     play(state, "sneak")
