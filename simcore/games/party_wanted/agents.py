@@ -99,6 +99,8 @@ from simcore.games.party_wanted.rules import (
     ENEMY_BOSS,
     ENEMY_HP,
     ENEMY_KIND,
+    EQUIP,
+    EQUIP_SEAT,
     HAND,
     HAND_POSITION,
     HERO_DECK,
@@ -128,7 +130,7 @@ from simcore.games.party_wanted.rules import (
     initiative_key,
     is_burial,
 )
-from simcore.kit.decisions import action_code, answer_list
+from simcore.kit.decisions import ActionType, action_code, answer_list
 from simcore.rng import Generator
 
 # Worth of one point of each primitive when choosing what to keep, add or spend.
@@ -370,7 +372,11 @@ class PartyHeuristicAgent(Agent):
         if kind == ORDER:
             return _first_item_to_resolve(state, legal_actions)
         if kind == VOTE:
-            return _most_hurt_hero(state, legal_actions)
+            return _most_hurt_hero(state, legal_actions, VOTE_SEAT)
+        if kind == EQUIP:
+            # "When it comes to rewards, if a Hero is having more trouble than the rest of
+            # the party choose that Hero" (the rulebook's advice for level-up rewards).
+            return _most_hurt_hero(state, legal_actions, EQUIP_SEAT)
         if kind == SOCIAL:
             return TAKE_PART.encode(1 if _takes_part(state, seat) else 0)
         if kind == ITEMS:
@@ -400,12 +406,13 @@ def _first_item_to_resolve(state: PartyState, legal: list[int]) -> int:
     return best
 
 
-def _most_hurt_hero(state: PartyState, legal: list[int]) -> int:
-    """The living hero with the least share of its HP left (the lowest answer on a tie);
-    a dead one (a candidate with rules.dead_heroes_level_up) only when nobody lives."""
+def _most_hurt_hero(state: PartyState, legal: list[int], answer: ActionType) -> int:
+    """The living hero (``answer``'s seat field) with the least share of its HP left (the
+    lowest answer on a tie); a dead one (a candidate with rules.dead_heroes_level_up) only
+    when nobody lives."""
     best, best_share = -1, 0.0
     for action in legal:
-        hero = VOTE_SEAT.value(action)
+        hero = answer.value(action)
         share = state.hp(hero) / state.max_hp(hero) if state.alive(hero) else 2.0
         if best < 0 or share < best_share or (share == best_share and action < best):
             best, best_share = action, share

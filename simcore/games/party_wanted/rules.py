@@ -27,7 +27,8 @@ The answer to each question is of one action type (``ACTIONS``):
   the k-th minion in play), each with the hero it aims at (0 if none; for a
   card buried for +1 the hero that gets it) and the enemy it is designated
   to (0 if it aims at none);
-- ``ITEMS`` (before damage outside combat): ``DONE`` or a ``USE_ITEM`` as in planning.
+- ``ITEMS`` (before damage outside combat): ``DONE`` or a ``USE_ITEM`` as in planning;
+- ``EQUIP``: ``EQUIP_SEAT``, the other hero who gets a weapon or armor the asked one cannot add.
 """
 
 from __future__ import annotations
@@ -123,7 +124,7 @@ from simcore.seeding import make_rng
 
 __all__ = ["DATA_FILE", "INFO", "PartyConfig", "PartyState", "compile_config"]
 
-# The task kinds. The first nine are questions (the task's seat answers);
+# The task kinds. The first ten are questions (the task's seat answers);
 # the others are steps of the rules. Final: the compiled core inlines them.
 TASKS: Final = TaskKinds()
 REVEAL: Final = TASKS.add("reveal")
@@ -135,6 +136,7 @@ REMOVE: Final = TASKS.add("remove")
 VOTE: Final = TASKS.add("vote")
 SOCIAL: Final = TASKS.add("social", ("card",))  # take part in the Social of the land or boss ``card``?
 ITEMS: Final = TASKS.add("items")  # use an item before the damage outside combat lands?
+EQUIP: Final = TASKS.add("equip", ("kind",))  # Add 1 Weapon or Armor (kind): to the hero, or to whom if it cannot?
 START_TURN: Final = TASKS.add("start turn")
 SOCIAL_STEP: Final = TASKS.add("social step", ("card",))
 EFFECT: Final = TASKS.add("effect", ("primitive", "amount"))
@@ -149,7 +151,7 @@ FIGHT: Final = TASKS.add("fight", ("count",))
 MINI_BOSS: Final = TASKS.add("mini boss", ("land",))
 DAMAGE: Final = TASKS.add("damage", ("amount", "party"))
 COMBAT: Final = TASKS.add("combat")  # walks the planners, executes the round; planning re-pushes it
-QUESTIONS: Final = 9
+QUESTIONS: Final = 10
 """Kinds below this are questions."""
 
 MAX_SEATS: Final = 8
@@ -175,6 +177,7 @@ ORDER_POSITION: Final = ACTIONS.add("resolve next", ("index",))
 BUILD_POOL_CARD: Final = ACTIONS.add("add", ("card",))
 VOTE_SEAT: Final = ACTIONS.add("vote", ("seat",))
 TAKE_PART: Final = ACTIONS.add("take part", ("joins",))
+EQUIP_SEAT: Final = ACTIONS.add("equip", ("seat",))
 DONE: Final = DONE_PLANNING.encode()
 CARD_SHIFT: Final = PLAY_CARD.shift0
 """``action >> CARD_SHIFT``: the action's type and card, without its target."""
@@ -677,6 +680,8 @@ class PartyState(KitState):
             return [VOTE_SEAT.encode(hero) for hero in self._ultimate_candidates()]
         if kind == SOCIAL:
             return [TAKE_PART.encode(0), TAKE_PART.encode(1)]
+        if kind == EQUIP:
+            return [EQUIP_SEAT.encode(hero) for hero in self._equip_candidates(seat, task.a)]
         return self._outside_item_actions(seat)  # ITEMS
 
     def _ask_if(self, task: Task, possible: bool) -> None:
@@ -742,6 +747,11 @@ class PartyState(KitState):
             self._ask_if(task, adds and bool(self._addable(seat, task.a == ADD_ANY_CARD)))
         elif kind in (BURY, REMOVE):
             self._ask_if(task, self.alive(seat) and bool(self.hand(seat)))
+        elif kind == EQUIP:
+            if self._can_equip(seat, task.a):
+                self._equip(seat, task.a)
+            else:  # "choose another Hero from your Party": asked when one can
+                self._ask_if(task, self.alive(seat) and bool(self._equip_candidates(seat, task.a)))
         else:  # REVEAL, PLAN, SOCIAL: asked only when there is a choice
             self.ask(task, self.choices(task))
 
@@ -765,6 +775,8 @@ class PartyState(KitState):
             self._give_ultimate(VOTE_SEAT.value(action))
         elif kind == SOCIAL:
             self._take_part(seat, task.a, TAKE_PART.value(action) == 1)
+        elif kind == EQUIP:
+            self._equip(EQUIP_SEAT.value(action), task.a)
         else:  # ITEMS
             self._use_outside_combat(seat, action)
 
@@ -840,6 +852,9 @@ class PartyState(KitState):
             return f"vote the Ultimate to seat {hero} ({self.class_name(hero)})"
         if kind == SOCIAL:
             return "take part in the Social" if TAKE_PART.value(action) == 1 else "sit the Social out"
+        if kind == EQUIP:
+            hero, what = EQUIP_SEAT.value(action), "a weapon" if self.decisions.asked.a == WEAPON else "an armor"
+            return f"seat {hero} ({self.class_name(hero)}) adds {what}"
         return self._describe_plan(seat, action)
 
     # --------------------------------------------------------- hero numbers
@@ -1200,26 +1215,34 @@ class PartyState(KitState):
                 self.push(_TASK_OF[REMOVE * MAX_SEATS + seat])
         elif primitive in (P_WEAPON, P_ARMOR):
             for _ in range(amount):
-                self._equip(seat, WEAPON if primitive == P_WEAPON else ARMOR)
+                self.push(Task(EQUIP, seat, WEAPON if primitive == P_WEAPON else ARMOR))
 
-    def _equip(self, seat: int, kind: int) -> None:
-        """Put a weapon or armor from the Build Pool onto the hero; if the hero
-        already has one (or none is left), the next hero clockwise who can."""
+    def _can_equip(self, hero: int, kind: int) -> bool:
+        """Whether ``hero`` can put a weapon or armor (``kind``) in play: alive, that slot
+        empty ("Only 1 Armor and 1 Weapon allowed per Hero") and one in its Build Pool."""
+        if not self.alive(hero) or self.seat_zone(hero, WEAPON_SLOT if kind == WEAPON else ARMOR_SLOT).cards:
+            return False
+        kinds = self.config.kinds
+        return any(kinds[card] == kind for card in self.seat_zone(hero, BUILD_POOL).cards)
+
+    def _equip_candidates(self, seat: int, kind: int) -> list[int]:
+        """The other heroes who can take the weapon or armor ``seat`` cannot add ("choose
+        another Hero from your Party to Add 1 of the specified card type"), clockwise."""
+        return [hero for hero in ((seat + offset) % self.n_players for offset in range(1, self.n_players))
+                if self._can_equip(hero, kind)]
+
+    def _equip(self, hero: int, kind: int) -> None:
+        """Put a weapon or armor (``kind``) from ``hero``'s Build Pool onto it (``_can_equip``)."""
         config = self.config
-        for offset in range(self.n_players):
-            other = (seat + offset) % self.n_players
-            slot = self.seat_zone(other, WEAPON_SLOT if kind == WEAPON else ARMOR_SLOT)
-            if not self.alive(other) or slot.cards:
-                continue
-            pool = self.seat_zone(other, BUILD_POOL)
-            for position, card in enumerate(pool.cards):
-                if config.kinds[card] == kind:
-                    move_card(pool, position, slot)
-                    if kind == ARMOR or any(p == P_PERM_HP for p, _ in config.effects[card]):
-                        self._cap_hp(other)
-                    if self.trace is not None:
-                        self.emit("equip", f"seat {other} equips {config.names[card]}", seat=other)
-                    return
+        pool = self.seat_zone(hero, BUILD_POOL)
+        for position, card in enumerate(pool.cards):
+            if config.kinds[card] == kind:
+                move_card(pool, position, self.seat_zone(hero, WEAPON_SLOT if kind == WEAPON else ARMOR_SLOT))
+                if kind == ARMOR or any(p == P_PERM_HP for p, _ in config.effects[card]):
+                    self._cap_hp(hero)
+                if self.trace is not None:
+                    self.emit("equip", f"seat {hero} equips {config.names[card]}", seat=hero)
+                return
 
     def _before_damage(self, seat: int, amount: int, party: bool) -> None:
         """Damage outside combat lands after every hero holding a single-use

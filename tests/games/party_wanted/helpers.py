@@ -32,6 +32,8 @@ from simcore.games.party_wanted.rules import (
     ENEMY_HP,
     ENEMY_MINI_BOSS,
     ENEMY_MONSTER,
+    EQUIP,
+    EQUIP_SEAT,
     FIGHTING_MONSTERS,
     HAND,
     HAND_POSITION,
@@ -69,7 +71,7 @@ OVER = -1
 """``phase`` of a finished game."""
 ANSWER_TYPES: dict[int, ActionType] = {REVEAL: REVEAL_SLOT, BURY: HAND_POSITION, REMOVE: HAND_POSITION,
                                        ORDER: ORDER_POSITION, ADD: BUILD_POOL_CARD, VOTE: VOTE_SEAT,
-                                       SOCIAL: TAKE_PART}
+                                       SOCIAL: TAKE_PART, EQUIP: EQUIP_SEAT}
 """The action type of the answers to each question of one value."""
 
 

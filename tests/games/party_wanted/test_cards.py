@@ -11,6 +11,7 @@ from simcore.games.party_wanted.rules import (
     ADD_SKILL_CARD,
     BUILD_POOL,
     COMBAT_ROUND,
+    EQUIP,
     HERO_DECK,
     ITEMS_HELD,
     MINIONS,
@@ -88,16 +89,37 @@ def test_remove_sends_a_hand_card_back_to_the_build_pool_and_draws_a_replacement
     assert cid("fighter_strike") in zone(state, 0, BUILD_POOL)
 
 
-def test_only_one_weapon_and_one_armor_per_hero_and_the_next_hero_gets_the_extra_one() -> None:
-    state = party("fighter,wizard")
-    state._equip(0, WEAPON)
-    reask(state)
-    state._equip(0, ARMOR)
-    reask(state)
+def test_only_one_weapon_and_one_armor_per_hero_and_a_hero_who_has_both_chooses_who_adds_the_extra_one() -> None:
+    state = party("fighter,wizard,healer")
+    start(state, Task(EQUIP, 0, WEAPON))  # the fighter can: it adds its own, nobody is asked
+    start(state, Task(EQUIP, 0, ARMOR))
     assert state.config.kinds[state.weapon(0)] == WEAPON and state.config.kinds[state.armor(0)] == ARMOR
-    state._equip(0, WEAPON)  # the fighter has one: the wizard gets it
-    assert state.config.names[state.weapon(1)] == "wizard_staff"
-    state._equip(0, WEAPON)  # nobody can: good job, geared up
+    assert state.weapon(1) == state.weapon(2) == -1
+    start(state, Task(EQUIP, 0, WEAPON))  # the fighter has one: it chooses another hero
+    assert phase(state) == EQUIP and state.current_player == 0
+    assert legal_values(state) == [1, 2]
+    assert [state.describe_action(action) for action in state.legal_actions()] == [
+        "seat 1 (wizard) adds a weapon", "seat 2 (healer) adds a weapon"]
+    answer(state, 2)  # the healer, not the next hero clockwise
+    assert state.weapon(1) == -1 and state.config.names[state.weapon(2)] == "healer_mace"
+
+
+def test_with_one_other_hero_able_to_add_the_weapon_it_is_the_only_answer() -> None:
+    state = party("fighter,wizard,healer")
+    for hero in (0, 1):
+        state._equip(hero, WEAPON)
+    start(state, Task(EQUIP, 0, WEAPON))
+    assert phase(state) == EQUIP and legal_values(state) == [2]  # forced: play_game applies it unasked
+    answer(state, 2)
+    assert state.config.names[state.weapon(2)] == "healer_mace"
+
+
+def test_when_no_hero_can_add_the_weapon_nobody_does_good_job_geared_up() -> None:
+    state = party("fighter,wizard")
+    for hero in (0, 1):
+        state._equip(hero, WEAPON)
+    start(state, Task(EQUIP, 0, WEAPON))
+    assert phase(state) != EQUIP
     assert named(zone(state, 0, BUILD_POOL)).count("fighter_longsword") == 1
 
 

@@ -12,7 +12,7 @@ import pytest
 from simcore.agents import parse_agent_spec
 from simcore.games.party_wanted import GAME
 from simcore.games.party_wanted.agents import Forecast, Numbers, PartyHeuristicAgent, card_to_add, card_worth
-from simcore.games.party_wanted.config import ARMOR
+from simcore.games.party_wanted.config import ARMOR, WEAPON
 from simcore.games.party_wanted.rules import (
     ADD,
     ADD_ANY_CARD,
@@ -22,6 +22,8 @@ from simcore.games.party_wanted.rules import (
     DONE,
     END_VICTORY,
     ENEMY_HP,
+    EQUIP,
+    EQUIP_SEAT,
     HAND_POSITION,
     ITEMS,
     ITEMS_HELD,
@@ -201,6 +203,16 @@ def test_it_puts_a_minion_into_play_at_once() -> None:
     set_hand(state, 0, ["necromancer_strike", "necromancer_zombie_minion"])
     fight(state, ["goblin"])
     assert state.describe_action(_choice(state)) == "play necromancer_zombie_minion"
+
+
+def test_a_weapon_its_hero_cannot_add_goes_to_the_hero_in_most_trouble() -> None:
+    for hurt in (1, 2):
+        state = party("fighter,wizard,healer")
+        state._equip(0, WEAPON)
+        set_hp(state, hurt, 1)
+        start(state, Task(EQUIP, 0, WEAPON))
+        assert phase(state) == EQUIP and legal_values(state) == [1, 2]
+        assert EQUIP_SEAT.value(_choice(state)) == hurt
 
 
 def test_it_sacrifices_its_armor_only_to_save_its_life() -> None:
