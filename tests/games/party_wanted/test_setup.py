@@ -4,6 +4,7 @@ Build Pool, level card, health, starting Hero Deck and hand."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -152,10 +153,13 @@ def test_hard_mode_starts_with_every_h_class_and_utility_card_instead_and_the_sa
         assert len(expected) == 8 + 3
 
 
-def test_the_fastest_hero_takes_the_turn_counter_and_reveals_on_the_lowest_tier() -> None:
-    config = configured({"rules.composition": "fighter,rogue,wizard"})
-    state = PartyState.new_game(config, 3, 1, None)
-    fastest = max(range(3), key=lambda seat: (state.base_speed(seat), -seat))
+@pytest.mark.parametrize(("speeds", "fastest"), [((3, 7, 5), 1), ((3, 5, 7), 2), ((7, 5, 3), 0)])
+def test_the_fastest_hero_takes_the_turn_counter_and_reveals_on_the_lowest_tier(
+        speeds: tuple[int, int, int], fastest: int) -> None:
+    overrides: dict[str, Any] = {"rules.composition": "fighter,rogue,wizard"}
+    for hero, speed in zip(("fighter", "rogue", "wizard"), speeds, strict=True):
+        overrides[f"heroes.{hero}.speed"] = [speed] * 4  # the same speed at every level
+    state = PartyState.new_game(configured(overrides), 3, 1, None)
     assert phase(state) == REVEAL and state.current_player == fastest == state.numbers[HOLDER]
     assert state.numbers[TIER] == 2 and legal_values(state) == [0, 1, 2]
 
