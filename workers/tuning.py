@@ -330,12 +330,22 @@ class _Run:
         return {"version": STATE_VERSION, "status": "searching", "batches": 0, "trials": [], "candidates": [],
                 "duplicates": {}, "targets": targets, "confirmed": [], "confirm_games": None, "answer": None}
 
+    def _status(self) -> str | None:
+        """The saved state's status (``searching``, ``confirming``, ``finished``); None without a readable one."""
+        try:
+            status = json.loads(self._state_path().read_text()).get("status")
+        except (OSError, ValueError, AttributeError):
+            return None
+        return status if isinstance(status, str) else None
+
     def _finished(self) -> bool:
         """True when the folder holds a search whose confirmation is done (state ``finished``)."""
-        try:
-            return bool(json.loads(self._state_path().read_text()).get("status") == "finished")
-        except (OSError, ValueError, AttributeError):
-            return False
+        return self._status() == "finished"
+
+    def _confirmation_is_ours(self) -> bool:
+        """Whether the existing ``NAME-confirm`` folder is this search's own confirmation: the
+        search's state says it got that far (``confirm`` saves ``confirming`` before its first game)."""
+        return self._status() in ("confirming", "finished")
 
     def _save(self, state: Mapping[str, Any]) -> None:
         write_json_atomically(state, self._state_path())
@@ -346,6 +356,13 @@ class _Run:
             holder = lock_holder(folder) or lock_holder(folder / TUNING_FOLDER)
             if holder is not None:
                 raise TuningError(locked_message(folder, holder))
+        if self.confirm_root.exists() and not self._confirmation_is_ours():
+            # The confirmation plays into NAME-confirm with the runner's resume: another experiment's
+            # shards there would be kept and mixed into the confirmed numbers, and --overwrite would
+            # delete an experiment that this search never made.
+            raise TuningError(f"{self.confirm_root}: holds an experiment that is not the confirmation of this "
+                              f"search, which plays its confirmation there; move that experiment away or give "
+                              f"the search another name (name in {self.spec.source})")
         if self.options.overwrite:
             for folder in (self.root, self.confirm_root):
                 if folder.exists():
