@@ -505,10 +505,26 @@ def answer_lines(answer: Mapping[str, Any]) -> list[str]:
     """The answer in words: which candidate, its change, which targets are met."""
     if not answer:
         return ["no answer yet: the search has not been confirmed"]
-    verdict = ("meets every target with 95% confidence" if answer["all_met"] else
-               "is the closest confirmed candidate; NOT every target is met with 95% confidence")
-    lines = [f"answer: trial {answer['trial']} ({answer['variant']}) {verdict}",
+    if answer["variant"] == BASELINE:
+        verdict = ("the current data already meets every target with 95% confidence" if answer["all_met"] else
+                   "no confirmed candidate comes closer to the targets than the current data; NOT every target "
+                   "is met with 95% confidence")
+        headline = f"answer: keep the current data (baseline): {verdict}"
+    else:
+        verdict = ("meets every target with 95% confidence" if answer["all_met"] else
+                   "is the closest confirmed candidate; NOT every target is met with 95% confidence")
+        headline = f"answer: trial {answer['trial']} ({answer['variant']}) {verdict}"
+    lines = [headline,
              f"  change: {answer['change'] or '(none: the current data)'}; change cost {answer['cost']:.3f}"]
+    close = answer.get("within_noise") or []
+    if close:
+        names = "; ".join(
+            f"{'the current data' if other['variant'] == BASELINE else 'trial ' + str(other['trial'])} (cost "
+            f"{other['cost']:.3f}, miss {_number(other['miss'])} [{_number(other['miss_low'])}, "
+            f"{_number(other['miss_high'])}])" for other in close)
+        lines.append(f"  within noise: its confirmed miss {_number(answer['miss'])} [{_number(answer['miss_low'])}, "
+                     f"{_number(answer['miss_high'])}] overlaps that of the cheaper {names}; that it comes closer "
+                     "is not shown")
     for target in answer["targets"]:
         lines.append(f"  {target['verdict']:>9}: {target['target']} - worst {target['worst_row']}: "
                      f"{_number(target['value'])} [{_number(target['low'])}, {_number(target['high'])}] "

@@ -579,7 +579,7 @@ class _Run:
             trial_rows.append(row)
             target_rows.extend(targets)
         self._write_batch(state["batches"], trial_rows, target_rows)
-        state.update(status="finished", answer=choose_answer(spec, chosen, confirmed))
+        state.update(status="finished", answer=choose_answer(spec, chosen, confirmed, reference))
         self._save(state)
 
 
@@ -606,19 +606,33 @@ def change_text(spec: TuningSpec, values: Mapping[str, Any]) -> str:
                      for path, value in spec.changes(values).items())
 
 
-def choose_answer(spec: TuningSpec, chosen: Sequence[Candidate], confirmed: Mapping[str, Evaluation]
-                  ) -> dict[str, Any]:
+def choose_answer(spec: TuningSpec, chosen: Sequence[Candidate], confirmed: Mapping[str, Evaluation],
+                  reference: Candidate | None = None) -> dict[str, Any]:
     """The cheapest confirmed candidate that meets every target; if none does, the
-    one with the lowest confirmed miss. As plain data for the state file."""
-    meeting = [candidate for candidate in chosen if confirmed[candidate.variant].all_met]
-    pool = meeting or [candidate for candidate in chosen if not confirmed[candidate.variant].failed] or list(chosen)
+    one with the lowest confirmed miss. As plain data for the state file.
+
+    The current data (``reference``, confirmed beside the candidates) competes too: a
+    change is never the answer when the current data meets every target, or misses by no
+    more than the change does. ``within_noise`` lists the cheaper judged candidates (the
+    current data included) whose confirmed miss interval overlaps the answer's, when the
+    answer does not meet every target: its lower miss over theirs may be the seeds' luck."""
+    judged = [*chosen, *([reference] if reference is not None and reference not in chosen else [])]
+    meeting = [candidate for candidate in judged if confirmed[candidate.variant].all_met]
+    pool = meeting or [candidate for candidate in judged if not confirmed[candidate.variant].failed] or judged
     best = min(pool, key=lambda candidate: (candidate.cost if meeting else confirmed[candidate.variant].miss,
-                                            confirmed[candidate.variant].miss, candidate.trial))
+                                            confirmed[candidate.variant].miss, candidate.cost, candidate.trial))
     evaluation = confirmed[best.variant]
+    within_noise = [] if evaluation.all_met or evaluation.failed else [
+        {"trial": other.trial, "variant": other.variant, "cost": other.cost,
+         "miss": confirmed[other.variant].miss, "miss_low": confirmed[other.variant].miss_low,
+         "miss_high": confirmed[other.variant].miss_high}
+        for other in sorted(judged, key=lambda candidate: (candidate.cost, candidate.trial))
+        if other is not best and other.cost < best.cost and not confirmed[other.variant].failed
+        and confirmed[other.variant].miss_low <= evaluation.miss_high]
     return {"trial": best.trial, "variant": best.variant, "values": best.values, "changes": spec.changes(best.values),
             "change": change_text(spec, best.values), "cost": best.cost, "all_met": evaluation.all_met,
             "miss": evaluation.miss, "miss_low": evaluation.miss_low, "miss_high": evaluation.miss_high,
-            "confidence": evaluation.confidence,
+            "confidence": evaluation.confidence, "within_noise": within_noise,
             "targets": [_finite(result.as_dict()) for result in evaluation.targets]}
 
 

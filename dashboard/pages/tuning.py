@@ -69,8 +69,10 @@ st.caption(f"Tuning run **{search.name}** · {len(state['trials'])} trials, {len
 
 answer = state.get("answer")
 if answer:
-    headline, change, *_ = answer_lines(answer)
-    (st.success if answer["all_met"] else st.warning)(f"**{headline}**  \n{change.strip()}")
+    headline, change, *rest = answer_lines(answer)
+    # Whether cheaper candidates (the current data among them) come as close within noise.
+    noise = "".join(f"  \n{line.strip()}" for line in rest if line.strip().startswith("within noise:"))
+    (st.success if answer["all_met"] else st.warning)(f"**{headline}**  \n{change.strip()}{noise}")
     table(pl.DataFrame(answer["targets"]).select(
         "verdict", "target", "worst_row", "value", "low", "high", "band_low", "band_high"), plain=TARGET_VALUES,
           names=TARGET_NAMES, key="answer_table")

@@ -8,10 +8,19 @@ import tomllib
 import pytest
 
 from analytics.stats import Z95, z_for_confidence
-from analytics.tuning import Evaluation, TargetResult
+from analytics.tuning import Evaluation, TargetResult, answer_lines
 from experiments.tuning import TuningSpec, parse_tuning_spec
 from tests.tuning.test_spec import VALID
-from workers.tuning import Candidate, Look, confirmation_games, finalists, promotions, rank, to_confirm
+from workers.tuning import (
+    Candidate,
+    Look,
+    choose_answer,
+    confirmation_games,
+    finalists,
+    promotions,
+    rank,
+    to_confirm,
+)
 
 
 def candidate(trial: int, cost: float, *looks: float | None) -> Candidate:
@@ -114,3 +123,58 @@ def test_shards_never_cross_a_rung_or_exceed_the_shard_size(shard_size: int) -> 
     assert all(stop - start <= shard_size for start, stop in bounds)
     assert not any(start < 200 < stop for start, stop in bounds)
     assert sum(stop - start for start, stop in bounds) == 800
+
+
+def confirmed_as(variant: str, miss: float, low: float, high: float, verdict: str) -> Evaluation:
+    """A confirmation of one target whose miss is ``miss`` [``low``, ``high``] with ``verdict``."""
+    result = TargetResult("few draws", "game_stats.draw_rate", 1.0, 1, "2 players", 0.02 + miss, 0.02 + low,
+                          0.02 + high, -math.inf, 0.02, miss, low, high, verdict)
+    return Evaluation(variant, 0.95, (result,))
+
+
+def test_a_change_is_not_the_answer_when_the_current_data_comes_closer() -> None:
+    # The numbers of a real divvy search (12 trials, looks of 200 and 800 games, 6,509 fresh games):
+    # no candidate meets the draw target, and the current data misses by less than either.
+    spec = spec_of()
+    current = Candidate(0, "baseline", {"rules.treasure_target": 20}, 0.0)
+    chosen = [Candidate(10, "trial-0010", {"rules.treasure_target": 27}, 0.181),
+              Candidate(3, "trial-0003", {"rules.treasure_target": 21}, 0.103)]
+    confirmed = {"baseline": confirmed_as("baseline", 0.008576, 0.004031, 0.01395, "not met"),
+                 "trial-0003": confirmed_as("trial-0003", 0.00919, 0.004594, 0.014615, "not met"),
+                 "trial-0010": confirmed_as("trial-0010", 0.011341, 0.006569, 0.016938, "not met")}
+    answer = choose_answer(spec, chosen, confirmed, current)
+    assert (answer["variant"], answer["changes"], answer["all_met"]) == ("baseline", {}, False)
+    assert answer_lines(answer)[0] == ("answer: keep the current data (baseline): no confirmed candidate comes "
+                                       "closer to the targets than the current data; NOT every target is met "
+                                       "with 95% confidence")
+
+
+def test_the_current_data_is_the_answer_when_it_already_meets_every_target() -> None:
+    spec = spec_of()
+    current = Candidate(0, "baseline", {"rules.treasure_target": 20}, 0.0)
+    chosen = [Candidate(3, "trial-0003", {"rules.treasure_target": 21}, 0.103)]
+    confirmed = {"baseline": confirmed_as("baseline", 0.0, 0.0, 0.0, "met"),
+                 "trial-0003": confirmed_as("trial-0003", 0.0, 0.0, 0.0, "met")}
+    answer = choose_answer(spec, chosen, confirmed, current)
+    assert answer["variant"] == "baseline" and answer["all_met"] and answer["within_noise"] == []
+    assert answer_lines(answer)[0] == ("answer: keep the current data (baseline): the current data already meets "
+                                       "every target with 95% confidence")
+
+
+def test_an_answer_that_misses_names_the_cheaper_candidates_within_noise_of_it() -> None:
+    # divvy_tune's confirmation: trial 20 misses least, but trial 13 and the current data, both
+    # cheaper, have confirmed miss intervals overlapping its own.
+    spec = spec_of()
+    current = Candidate(0, "baseline", {"rules.treasure_target": 20}, 0.0)
+    chosen = [Candidate(20, "trial-0020", {"rules.treasure_target": 26}, 0.133),
+              Candidate(13, "trial-0013", {"rules.treasure_target": 23}, 0.058)]
+    confirmed = {"baseline": confirmed_as("baseline", 0.008567, 0.004, 0.013939, "not met"),
+                 "trial-0013": confirmed_as("trial-0013", 0.005495, 0.001, 0.010606, "not met"),
+                 "trial-0020": confirmed_as("trial-0020", 0.003959, 0.0, 0.008932, "undecided")}
+    answer = choose_answer(spec, chosen, confirmed, current)
+    assert answer["variant"] == "trial-0020"
+    assert [other["variant"] for other in answer["within_noise"]] == ["baseline", "trial-0013"]
+    assert answer_lines(answer)[2] == (
+        "  within noise: its confirmed miss 0.003959 [0, 0.008932] overlaps that of the cheaper the current data "
+        "(cost 0.000, miss 0.008567 [0.004, 0.01394]); trial 13 (cost 0.058, miss 0.005495 [0.001, 0.01061]); "
+        "that it comes closer is not shown")
