@@ -276,6 +276,12 @@ class TuningSpec:
         """The experiment seed of the confirmation: fresh seeds, none shared with the search."""
         return derive_seed("tuning confirmation", self.base.seed)
 
+    def export_seed(self) -> int:
+        """The experiment seed of an exported experiment (``cardlab tune --export``): fresh
+        seeds again, shared with neither the search, which chose its candidates on their
+        own deals, nor the confirmation, so the exported run is an independent look."""
+        return derive_seed("tuning export", self.base.seed)
+
 
 @dataclass(frozen=True)
 class TuningRunSpec(ExperimentSpec):
@@ -668,16 +674,17 @@ def toml_value(value: Any) -> str:
 
 
 def experiment_toml(spec: TuningSpec, name: str, variant: str, overrides: Mapping[str, Any], games: int,
-                    comments: Sequence[str]) -> str:
+                    comments: Sequence[str], seed: int | None = None) -> str:
     """An experiment file (``cardlab run`` reads it) that plays ``overrides`` as the
     variant ``variant`` against the current data on paired seeds, with this
-    spec's game, agents and player counts; ``comments`` head it."""
+    spec's game, agents and player counts and experiment seed ``seed`` (default: the
+    spec's); ``comments`` head it."""
     lines = [*(f"# {comment}" for comment in comments), "",
              f"name = {toml_value(name)}",
              f"game = {toml_value(spec.game)}",
              f"description = {toml_value(f'The change found by cardlab tune {spec.name}, against the current data.')}",
              f"games = {games}",
-             f"seed = {spec.base.seed}",
+             f"seed = {spec.base.seed if seed is None else seed}",
              f"player_counts = {toml_value(list(spec.base.player_counts))}",
              f"agents = {toml_value([str(agent) for agent in spec.base.agents])}",
              f"rotate_seats = {toml_value(spec.base.rotate_seats)}",

@@ -696,5 +696,8 @@ def export_candidate(spec: TuningSpec, folder: ResultsPath, trial: int | None = 
     games = state.get("confirm_games") or spec.search.games[-1]
     comments = [f"Exported by cardlab tune {spec.source}: trial {chosen}, change cost {spec.change_cost(values):.3f};",
                 f"{verdict}.", f"Change: {change_text(spec, values) or '(none: the current data)'}",
-                "Paste [variants.tuned] into another experiment, or run this file with cardlab run."]
-    return experiment_toml(spec, f"{spec.name}_tuned", "tuned", spec.changes(values), games, comments)
+                "Paste [variants.tuned] into another experiment, or run this file with cardlab run.",
+                "Its seed is fresh: the search chose this change on its own seeds' deals, where it looks better "
+                "than it is."]
+    return experiment_toml(spec, f"{spec.name}_tuned", "tuned", spec.changes(values), games, comments,
+                           seed=spec.export_seed())

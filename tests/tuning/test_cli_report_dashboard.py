@@ -28,6 +28,7 @@ from analytics.tuning import (
 )
 from cardlab.cli import main
 from experiments.spec import load_spec
+from simcore.seeding import game_seed
 from tests.conftest import SmallExperiment
 
 SPEC = """
@@ -105,6 +106,19 @@ def test_the_export_is_an_experiment_with_the_answers_change(tuned: Tuned) -> No
     assert exported.paired_seeds and exported.game == "divvy" and exported.games == 400
     assert [variant.name for variant in exported.variants] == ["baseline", "tuned"]
     assert exported.variant("tuned").overrides == answer["changes"]
+
+
+def test_the_exported_experiment_plays_none_of_the_deals_the_search_chose_on(tuned: Tuned) -> None:
+    exported = load_spec(tuned.export)
+    searched = pl.read_parquet(tuned.folder / "games" / "**" / "*.parquet", hive_partitioning=False)["seed"]
+    confirmed = pl.read_parquet(tuned.root / "divvy_small_tune-confirm" / "games" / "**" / "*.parquet",
+                                hive_partitioning=False)["seed"]
+    to_play = {game_seed(exported.seed, exported.seed_variant(variant.name), n_players, index)
+               for variant in exported.variants for n_players in exported.player_counts
+               for index in range(exported.games)}
+    assert len(to_play) == exported.games  # paired: both variants play the same deals
+    assert not to_play & set(searched.to_list())
+    assert not to_play & set(confirmed.to_list())
 
 
 def test_resume_of_a_finished_search_plays_nothing_and_exports_another_trial(
