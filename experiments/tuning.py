@@ -55,6 +55,10 @@ from typing import Any
 
 from experiments.spec import (
     BASELINE,
+    MAX_GAMES,
+    MAX_SHARDS,
+    MAX_TOTAL_GAMES,
+    MAX_VARIANTS,
     NAME_PATTERN,
     ExperimentSpec,
     Shard,
@@ -70,6 +74,8 @@ from simcore.seeding import derive_seed
 EXPERIMENT_KEYS = ("name", "game", "description", "seed", "player_counts", "agents", "rotate_seats", "shard_size")
 TUNING_KEYS = ("space", "targets", "cost", "search", "confirm")
 SAMPLERS = ("tpe", "nsga2", "random")
+CONFIRM_GAMES_CAP = 20
+"""The default confirmation plays at most this many times the top rung's games."""
 CONFIRM_SUFFIX = "-confirm"
 """The confirmation experiment of tuning run ``NAME`` is ``NAME-confirm``."""
 INTEGER, FLOAT, CATEGORICAL = "integer", "float", "categorical"
@@ -378,6 +384,7 @@ def parse_tuning_spec(raw: Mapping[str, Any], source: str, default_name: str = "
     search = _search(_table(raw, "search", source), source)
     confirm = _confirm(_table(raw, "confirm", source), source)
     cost = _cost(_table(raw, "cost", source), source)
+    _check_sizes(search, confirm, base.shard_size, len(base.player_counts), source)
     targets = _targets(raw.get("targets"), base.player_counts, source)
     stored = {**raw, "name": base.name}
     return TuningSpec(name=base.name, game=base.game, base=base, space=space, targets=targets, cost=cost,
@@ -398,11 +405,33 @@ def _check_keys(table: Mapping[str, Any], known: Sequence[str], source: str, pre
 
 
 def _positive_integer(table: Mapping[str, Any], key: str, default: int, source: str, prefix: str,
-                      smallest: int = 1) -> int:
+                      smallest: int = 1, largest: int | None = None) -> int:
     value = table.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or value < smallest:
         raise _fail(source, f"{prefix}.{key}", f"expected an integer of at least {smallest}, got {value!r}")
+    if largest is not None and value > largest:
+        raise _fail(source, f"{prefix}.{key}", f"expected an integer from {smallest} to {largest:,}, got {value:,}")
     return value
+
+
+def _check_sizes(search: SearchSettings, confirm: ConfirmSettings, shard_size: int, player_counts: int,
+                 source: str) -> None:
+    """Refuse a search whose largest possible experiment the runner would refuse (the
+    bounds of ``experiments.spec``), now rather than batches or a whole search later:
+    the search's, every trial a distinct candidate on the top rung beside the current
+    data; the confirmation's, its candidates and the current data on ``confirm.games``
+    (by default at most ``CONFIRM_GAMES_CAP`` times the top rung, never above ``MAX_GAMES``)."""
+    confirm_games = confirm.games or min(CONFIRM_GAMES_CAP * search.games[-1], MAX_GAMES)
+    for key, variants, games in (("search", search.trials + 1, search.games[-1]),
+                                 ("confirm", confirm.candidates + 1, confirm_games)):
+        total = variants * games * player_counts
+        if total > MAX_TOTAL_GAMES:
+            raise _fail(source, key, f"up to {variants:,} variants x {games:,} games x {player_counts} player "
+                                     f"count(s) = {total:,} games; expected at most {MAX_TOTAL_GAMES:,} in all")
+        shards = variants * -(-games // shard_size) * player_counts
+        if shards > MAX_SHARDS:
+            raise _fail(source, key, f"up to {shards:,} shards of {shard_size:,} games; expected at most "
+                                     f"{MAX_SHARDS:,} (a larger shard_size)")
 
 
 def _space(table: Any, game_id: str, source: str, player_counts: Sequence[int]) -> tuple[Dimension, ...]:
@@ -459,8 +488,10 @@ def _dimension(path: str, value: Any, current: Any, source: str) -> Dimension:
         return _range(path, value[0], value[1], None, current, source)
     if isinstance(value, list):
         if numeric:
-            raise _fail(source, key, f"expected a range [low, high] of {type_name(current)}s, or "
-                                     f"{{ choices = [...] }}, got {value!r}")
+            # type_name says "an integer"; the range holds integers.
+            kind = type_name(current).split(" ", 1)[1] + "s"
+            raise _fail(source, key, f"expected a range [low, high] of {kind}, or {{ choices = [...] }}, "
+                                     f"got {value!r}")
         return _choices(path, value, current, source)
     raise _fail(source, key, f"expected a range [low, high], a list of choices or a table, got {value!r}")
 
@@ -509,16 +540,18 @@ def _extremes(dimension: Dimension) -> list[Any]:
 def _search(table: Mapping[str, Any], source: str) -> SearchSettings:
     _check_keys(table, ("trials", "batch", "games", "promote", "sampler"), source, "search")
     defaults = SearchSettings()
-    trials = _positive_integer(table, "trials", defaults.trials, source, "search")
+    # Every distinct candidate is a variant of one experiment, beside the current data.
+    trials = _positive_integer(table, "trials", defaults.trials, source, "search", largest=MAX_VARIANTS - 1)
     batch = _positive_integer(table, "batch", defaults.batch, source, "search")
     promote = _positive_integer(table, "promote", defaults.promote, source, "search", smallest=2)
     games = table.get("games", list(defaults.games))
     if isinstance(games, int) and not isinstance(games, bool):
         games = [games]
     if (not isinstance(games, list) or not games
-            or any(isinstance(count, bool) or not isinstance(count, int) or count < 1 for count in games)):
-        raise _fail(source, "search.games", f"expected a list of positive integers (games per player count of "
-                                            f"each rung), got {games!r}")
+            or any(isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_GAMES
+                   for count in games)):
+        raise _fail(source, "search.games", f"expected a list of positive integers of at most {MAX_GAMES:,} "
+                                            f"(games per player count of each rung), got {games!r}")
     if any(later <= earlier for earlier, later in itertools.pairwise(games)):
         raise _fail(source, "search.games", f"expected increasing game counts (each rung plays more), got {games!r}")
     sampler = table.get("sampler", defaults.sampler)
@@ -530,7 +563,8 @@ def _search(table: Mapping[str, Any], source: str) -> SearchSettings:
 def _confirm(table: Mapping[str, Any], source: str) -> ConfirmSettings:
     _check_keys(table, ("candidates", "games", "confidence"), source, "confirm")
     candidates = _positive_integer(table, "candidates", ConfirmSettings.candidates, source, "confirm")
-    games = None if "games" not in table else _positive_integer(table, "games", 1, source, "confirm")
+    games = None if "games" not in table else _positive_integer(table, "games", 1, source, "confirm",
+                                                                 largest=MAX_GAMES)
     confidence = table.get("confidence", ConfirmSettings.confidence)
     if not _is_number(confidence) or not 0.5 <= confidence < 1:
         raise _fail(source, "confirm.confidence", f"expected a number from 0.5 to below 1, got {confidence!r}")
@@ -590,6 +624,13 @@ def _target(table: Mapping[str, Any], key: str, player_counts: Sequence[int], so
     if count is not None and count not in player_counts:
         raise _fail(source, f"{key}.where.n_players",
                     f"impossible target: the spec plays {list(player_counts)} players, not {count!r}")
+    seat = where.get("seat")
+    seats = max([count] if count in player_counts else player_counts)
+    if isinstance(seat, int) and not isinstance(seat, bool) and not 0 <= seat < seats:  # a wrong type: check_targets
+        # No row can ever have it: the search would play every trial and then find nothing to judge.
+        raise _fail(source, f"{key}.where.seat",
+                    f"impossible target: seats are 0 to {seats - 1} at {count or list(player_counts)} players, "
+                    f"not {seat}")
     weight = table.get("weight", 1.0)
     if not _is_number(weight) or weight <= 0:
         raise _fail(source, f"{key}.weight", f"expected a positive number, got {weight!r}")

@@ -58,8 +58,8 @@ from analytics.tuning import (
     pareto_layers,
     use_confidence,
 )
-from experiments.spec import BASELINE
-from experiments.tuning import CATEGORICAL, FLOAT, INTEGER, TuningRunSpec, TuningSpec
+from experiments.spec import BASELINE, MAX_GAMES
+from experiments.tuning import CATEGORICAL, CONFIRM_GAMES_CAP, FLOAT, INTEGER, TuningRunSpec, TuningSpec
 from simcore.seeding import derive_seed
 from workers.location import ResultsPath, remove_tree, results_path
 from workers.runner import RunError, RunOptions, run_experiment
@@ -74,8 +74,6 @@ from workers.storage import (
 )
 
 STATE_VERSION = 1
-CONFIRM_GAMES_CAP = 20
-"""The default confirmation plays at most this many times the top rung's games."""
 
 
 class TuningError(RunError):
@@ -296,7 +294,7 @@ def confirmation_games(spec: TuningSpec, results: Mapping[str, Evaluation], top_
             width = result.high - result.low
             if math.isfinite(band) and band > 0 and math.isfinite(width) and width > 0:
                 needed = max(needed, top_games * (width * z / Z95 / (band / 2)) ** 2)
-    return int(min(math.ceil(needed), CONFIRM_GAMES_CAP * top_games))
+    return int(min(math.ceil(needed), CONFIRM_GAMES_CAP * top_games, MAX_GAMES))
 
 
 # ------------------------------------------------------------------ the run

@@ -171,6 +171,24 @@ BAD_SPECS: list[tuple[str, str, str, str]] = [
     ("unknown sampler", 'seed = 3', 'seed = 3\n[search]\nsampler = "grid"',
      "search.sampler: expected one of tpe, nsga2, random, got 'grid'"),
     ("unknown game", 'game = "divvy"', 'game = "chess"', "game: unknown game 'chess'"),
+    ("a list of strings for an integer range", "[12, 30]", '["12", "30"]',
+     "space.rules.treasure_target: expected a range [low, high] of integers, or { choices = [...] }, "
+     "got ['12', '30']"),
+    ("a seat no player count has", 'metric = "game_stats.draw_rate"\nat_most = 0.05',
+     'metric = "seat_stats.win_rate"\nbetween = [0.4, 0.6]\nwhere = { seat = 7 }',
+     "targets[0].where.seat: impossible target: seats are 0 to 1 at [2] players, not 7"),
+    ("more games per rung than a run may play", 'seed = 3', 'seed = 3\n[search]\ngames = [50, 2000000000]',
+     "search.games: expected a list of positive integers of at most 1,000,000,000"),
+    ("more confirmation games than a run may play", 'seed = 3', 'seed = 3\n[confirm]\ngames = 100000000000',
+     "confirm.games: expected an integer from 1 to 1,000,000,000, got 100,000,000,000"),
+    ("more trials than an experiment has variants", 'seed = 3', 'seed = 3\n[search]\ntrials = 1000000',
+     "search.trials: expected an integer from 1 to 9,999, got 1,000,000"),
+    ("a search too large in all", 'seed = 3', 'seed = 3\n[search]\ntrials = 9999\ngames = [1000, 2000000]',
+     "search: up to 10,000 variants x 2,000,000 games x 1 player count(s) = 20,000,000,000 games; expected at "
+     "most 10,000,000,000 in all"),
+    ("a confirmation too large in all", 'seed = 3',
+     'seed = 3\n[search]\ngames = [1000, 100000000]\n[confirm]\ncandidates = 200',
+     "confirm: up to 201 variants x 1,000,000,000 games x 1 player count(s)"),
 ]
 
 
@@ -221,6 +239,23 @@ def test_cardlab_tune_with_a_bad_spec_prints_one_line_exits_2_and_writes_nothing
     assert main(["tune", str(path), "--results", str(results)]) == 2
     error = capsys.readouterr().err
     assert error == f"cardlab: error: {path}: space.rules.treasure_target: empty range: low 30 is above high 12\n"
+    assert not results.exists()
+
+
+LATE_REFUSALS = [case for case in BAD_SPECS if case[0] in (
+    "a seat no player count has", "more games per rung than a run may play",
+    "more confirmation games than a run may play")]
+
+
+@pytest.mark.parametrize(("case", "old", "new", "message"), LATE_REFUSALS, ids=[case[0] for case in LATE_REFUSALS])
+def test_a_spec_the_runner_would_refuse_later_is_refused_before_anything_is_played(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str, old: str, new: str, message: str) -> None:
+    # Each of these used to play batches (or the whole search) and then fail, leaving the folder behind.
+    path = write(tmp_path, VALID.replace(old, new, 1))
+    results = tmp_path / "results"
+    assert main(["tune", str(path), "--results", str(results), "--workers", "1"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"cardlab: error: {path}: {message}") and error.count("\n") == 1
     assert not results.exists()
 
 
