@@ -523,8 +523,8 @@ def answer_lines(answer: Mapping[str, Any]) -> list[str]:
             f"{other['cost']:.3f}, miss {_number(other['miss'])} [{_number(other['miss_low'])}, "
             f"{_number(other['miss_high'])}])" for other in close)
         lines.append(f"  within noise: its confirmed miss {_number(answer['miss'])} [{_number(answer['miss_low'])}, "
-                     f"{_number(answer['miss_high'])}] overlaps that of the cheaper {names}; that it comes closer "
-                     "is not shown")
+                     f"{_number(answer['miss_high'])}] overlaps those of cheaper ones: {names}; that it comes "
+                     "closer than they do is not shown")
     for target in answer["targets"]:
         lines.append(f"  {target['verdict']:>9}: {target['target']} - worst {target['worst_row']}: "
                      f"{_number(target['value'])} [{_number(target['low'])}, {_number(target['high'])}] "

@@ -175,6 +175,6 @@ def test_an_answer_that_misses_names_the_cheaper_candidates_within_noise_of_it()
     assert answer["variant"] == "trial-0020"
     assert [other["variant"] for other in answer["within_noise"]] == ["baseline", "trial-0013"]
     assert answer_lines(answer)[2] == (
-        "  within noise: its confirmed miss 0.003959 [0, 0.008932] overlaps that of the cheaper the current data "
-        "(cost 0.000, miss 0.008567 [0.004, 0.01394]); trial 13 (cost 0.058, miss 0.005495 [0.001, 0.01061]); "
-        "that it comes closer is not shown")
+        "  within noise: its confirmed miss 0.003959 [0, 0.008932] overlaps those of cheaper ones: the current "
+        "data (cost 0.000, miss 0.008567 [0.004, 0.01394]); trial 13 (cost 0.058, miss 0.005495 [0.001, 0.01061]); "
+        "that it comes closer than they do is not shown")
