@@ -154,12 +154,14 @@ def test_a_second_search_into_the_same_folder_needs_resume_or_overwrite(
                                        "finish them or --overwrite to start again\n")
 
 
-def test_resume_with_a_changed_spec_is_refused(tuned: Tuned, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_resume_with_a_changed_spec_is_refused_naming_what_changed(tuned: Tuned, tmp_path: Path, capsys: pytest.CaptureFixture[str]
                                                ) -> None:
     changed = tmp_path / "divvy_small_tune.toml"
     changed.write_text(SPEC.replace("trials = 6", "trials = 9"))
     assert main(["tune", str(changed), "--results", str(tuned.root), "--resume"]) == 2
-    assert "the stored tuning spec differs" in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert "the stored tuning spec differs" in error
+    assert "(search.trials: 6 when the search started, 9 now)" in error  # what changed, not only that
 
 
 def test_the_report_has_a_tuning_section_of_the_run(tuned: Tuned) -> None:
