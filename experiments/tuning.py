@@ -625,7 +625,7 @@ def _target(table: Mapping[str, Any], key: str, player_counts: Sequence[int], so
         raise _fail(source, f"{key}.where.n_players",
                     f"impossible target: the spec plays {list(player_counts)} players, not {count!r}")
     seat = where.get("seat")
-    seats = max([count] if count in player_counts else player_counts)
+    seats: int = max(player_counts) if count is None else int(count)
     if isinstance(seat, int) and not isinstance(seat, bool) and not 0 <= seat < seats:  # a wrong type: check_targets
         # No row can ever have it: the search would play every trial and then find nothing to judge.
         raise _fail(source, f"{key}.where.seat",

@@ -154,8 +154,8 @@ def test_a_second_search_into_the_same_folder_needs_resume_or_overwrite(
                                        "finish them or --overwrite to start again\n")
 
 
-def test_resume_with_a_changed_spec_is_refused_naming_what_changed(tuned: Tuned, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-                                               ) -> None:
+def test_resume_with_a_changed_spec_is_refused_naming_what_changed(
+        tuned: Tuned, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     changed = tmp_path / "divvy_small_tune.toml"
     changed.write_text(SPEC.replace("trials = 6", "trials = 9"))
     assert main(["tune", str(changed), "--results", str(tuned.root), "--resume"]) == 2
