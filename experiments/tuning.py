@@ -98,6 +98,12 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def _on_grid(distance: float, step: float) -> bool:
+    """Whether ``distance`` is a whole number of ``step``s (as Optuna's distributions judge it)."""
+    steps = distance / step
+    return abs(steps - round(steps)) < 1e-8
+
+
 @dataclass(frozen=True)
 class Dimension:
     """One searched parameter: its path, kind, range or choices, and the current value."""
@@ -123,6 +129,15 @@ class Dimension:
         if self.kind == CATEGORICAL or not _is_number(self.current):
             return 1.0
         return abs(float(value) - float(self.current)) / self.span
+
+    def contains(self, value: Any) -> bool:
+        """Whether the search can propose ``value``: one of the choices, or in the range and,
+        with a step, on its grid ``low + k * step`` (Optuna's own tolerance for floats)."""
+        if self.kind == CATEGORICAL:
+            return value in self.choices
+        if not _is_number(value) or not self.low <= value <= self.high:
+            return False
+        return self.step is None or _on_grid(float(value) - float(self.low), float(self.step))
 
     def describe(self) -> str:
         """The range in words, e.g. ``integer 0 to 4`` or ``one of 'a', 'b'``."""
@@ -243,15 +258,10 @@ class TuningSpec:
         return self.cost.of(self.space, values)
 
     def in_space(self, values: Mapping[str, Any]) -> bool:
-        """Whether every value lies in its dimension's range or choices."""
-        for dimension in self.space:
-            value = values[dimension.path]
-            if dimension.kind == CATEGORICAL:
-                if value not in dimension.choices:
-                    return False
-            elif not dimension.low <= value <= dimension.high:
-                return False
-        return True
+        """Whether every value is one the search can propose (``Dimension.contains``). The
+        current data is trial 0 only then: Optuna refuses a told value off a range's grid
+        when the study is rebuilt, so an off-grid trial 0 broke ``--resume``."""
+        return all(dimension.contains(values[dimension.path]) for dimension in self.space)
 
     def identity(self) -> dict[str, Any]:
         """What must match for ``cardlab tune --resume`` to continue a stopped run:
@@ -511,6 +521,11 @@ def _range(path: str, low: Any, high: Any, step: Any, current: Any, source: str)
         raise _fail(source, key, f"step: expected a positive {kind}, got {step!r}")
     if step is not None and step > high - low:
         raise _fail(source, key, f"step: {step!r} is wider than the range {low!r} to {high!r}")
+    if step is not None and not _on_grid(high - low, step):
+        # Optuna would quietly search up to the last grid point below high instead.
+        below = low + math.floor((high - low) / step) * step
+        raise _fail(source, key, f"step: {step!r} does not divide the range {low!r} to {high!r}; expected a high "
+                                 f"on the grid, e.g. {below:g} or {below + step:g}")
     return Dimension(path, kind, current, low=low, high=high, step=step)
 
 
