@@ -149,3 +149,26 @@ def test_a_band_around_another_column_moves_with_each_row(small_experiment: Smal
         assert [row["value"] for row in rows] == pytest.approx([shares[0], shares[1]])
     finally:
         con.close()
+
+
+def test_a_mean_whose_view_fixes_its_interval_at_95_is_widened_to_the_joint_level() -> None:
+    # run_stats.mean_level's interval is a normal one written at 95% in the view, which the
+    # Wilson macros' new level does not reach; a "joint" verdict must not rest on it.
+    from analytics.metrics import probe_connection
+    from experiments.spec import parse_spec
+
+    probe = parse_spec({"name": "levels", "game": "party_wanted", "agents": ["random"], "player_counts": [2],
+                        "games": 60, "seed": 4}, "inline")
+    con = probe_connection(probe)
+    try:
+        level = Target("level", "run_stats", "mean_level", 1.0, 2.0)
+        wins = Target("wins", "party_size_stats", "win_rate", 0.4, 0.6)
+        (at_95,) = target_rows(con, level, ["baseline"])
+        assert at_95["low"] < at_95["value"]  # a real interval, not clamped to the value
+        joint = evaluate_jointly(con, [level, wins], ["baseline"])["baseline"]
+    finally:
+        con.close()
+    z = z_for_confidence(joint_confidence(0.95, 2))
+    (result, _) = joint.targets
+    assert result.low == pytest.approx(at_95["value"] - (at_95["value"] - at_95["low"]) * z / Z95)
+    assert result.high >= at_95["high"]
