@@ -563,7 +563,8 @@ class _Run:
         baseline = next((candidate for candidate in candidates if candidate.variant == BASELINE), None)
         reference = baseline or Candidate(-1, BASELINE, spec.current_values, 0.0)
         judged = [*chosen, *([] if reference in chosen else [reference])]
-        self.say(f"confirming {', '.join(candidate.variant for candidate in chosen)} (and the current data) on "
+        changes = [candidate.variant for candidate in chosen if candidate.variant != BASELINE]
+        self.say(f"confirming {', '.join(changes) + ' and ' if changes else ''}the current data (baseline) on "
                  f"{games:,} fresh games per player count")
         run_spec = spec.experiment(spec.confirm_name, spec.confirm_seed(), games,
                                    {candidate.variant: spec.changes(candidate.values) for candidate in judged},

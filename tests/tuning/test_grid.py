@@ -70,8 +70,13 @@ def test_a_stopped_search_of_a_stepped_range_resumes_to_its_answer(tmp_path: Pat
         state = read_state(tmp_path / "divvy_grid")
         assert state["batches"] == 1
         assert {trial["params"]["rules.hand_size"] for trial in state["trials"]} <= {4, 6, 8}
-        summary = run_tuning(spec, RunOptions(results_root=tmp_path, workers=1, resume=True), say=lambda line: None)
+        said: list[str] = []
+        summary = run_tuning(spec, RunOptions(results_root=tmp_path, workers=1, resume=True), say=said.append)
     finally:
         ray.shutdown()
     assert read_state(tmp_path / "divvy_grid")["status"] == "finished"
     assert summary.answer["values"]["rules.hand_size"] in (4, 5, 6, 8)  # a grid point, or the current data
+    (confirming,) = [line for line in said if line.startswith("confirming ")]
+    # The current data is named once, as such (it read "confirming baseline (and the current data)").
+    assert confirming.endswith("the current data (baseline) on 60 fresh games per player count")
+    assert confirming.count("baseline") == 1
