@@ -549,6 +549,12 @@ def answer_lines(answer: Mapping[str, Any]) -> list[str]:
         lines.append(f"  within noise: its confirmed miss {_number(answer['miss'])} [{_number(answer['miss_low'])}, "
                      f"{_number(answer['miss_high'])}] overlaps those of cheaper ones: {names}; that it comes "
                      "closer than they do is not shown")
+    # Every interval states its level, its sample and its unit of evidence (DESIGN, "Statistics").
+    rows = sum(int(target.get("rows") or 0) for target in answer["targets"])
+    games = f"{answer['games']:,} fresh games per player count; " if answer.get("games") else ""
+    lines.append(f"  intervals: joint, each at {answer['confidence']:.2%} so that all {rows} target row(s) hold "
+                 f"together at 95% (Bonferroni); {games}unit of evidence: the game (rates over seat-games "
+                 "clustered by game)")
     for target in answer["targets"]:
         lines.append(f"  {target['verdict']:>9}: {target['target']} - worst {target['worst_row']}: "
                      f"{_number(target['value'])} [{_number(target['low'])}, {_number(target['high'])}] "

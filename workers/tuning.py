@@ -580,7 +580,7 @@ class _Run:
             trial_rows.append(row)
             target_rows.extend(targets)
         self._write_batch(state["batches"], trial_rows, target_rows)
-        state.update(status="finished", answer=choose_answer(spec, chosen, confirmed, reference))
+        state.update(status="finished", answer={**choose_answer(spec, chosen, confirmed, reference), "games": games})
         self._save(state)
 
 

@@ -178,3 +178,15 @@ def test_an_answer_that_misses_names_the_cheaper_candidates_within_noise_of_it()
         "  within noise: its confirmed miss 0.003959 [0, 0.008932] overlaps those of cheaper ones: the current "
         "data (cost 0.000, miss 0.008567 [0.004, 0.01394]); trial 13 (cost 0.058, miss 0.005495 [0.001, 0.01061]); "
         "that it comes closer than they do is not shown")
+
+
+def test_the_answers_intervals_state_their_level_sample_and_unit() -> None:
+    spec = spec_of()
+    current = Candidate(0, "baseline", {"rules.treasure_target": 20}, 0.0)
+    chosen = [Candidate(3, "trial-0003", {"rules.treasure_target": 21}, 0.103)]
+    confirmed = {"baseline": confirmed_as("baseline", 0.01, 0.005, 0.015, "not met"),
+                 "trial-0003": confirmed_as("trial-0003", 0.0, 0.0, 0.0, "met")}
+    answer = {**choose_answer(spec, chosen, confirmed, current), "games": 6511}
+    assert answer_lines(answer)[2] == (
+        "  intervals: joint, each at 95.00% so that all 1 target row(s) hold together at 95% (Bonferroni); "
+        "6,511 fresh games per player count; unit of evidence: the game (rates over seat-games clustered by game)")
