@@ -369,12 +369,18 @@ class _Run:
             if self._finished():
                 raise TuningError(f"{self.root}: this search has finished; --resume prints its answer again "
                                   "(and writes it with --export) without playing, --overwrite starts again")
+            if self._status() is None:
+                # Not a search: --resume cannot finish it, and --overwrite would delete someone's experiment.
+                raise TuningError(f"{self.root}: holds results that are not a balance search (no "
+                                  f"{TUNING_FOLDER}/{STATE_FILE}); give the search another name (name in "
+                                  f"{self.spec.source}), or --overwrite deletes those results")
             raise TuningError(f"{self.root}: results already exist; use --resume to finish them or --overwrite "
                               "to start again")
         spec_file = self.root / TUNING_FOLDER / TUNING_SPEC_FILE
         if self.root.exists() and self.options.resume:
             if not self._state_path().is_file():
-                raise TuningError(f"{self._state_path()}: missing; this folder was not made by `cardlab tune`")
+                raise TuningError(f"{self._state_path()}: missing; this folder was not made by `cardlab tune`: give "
+                                  f"the search another name (name in {self.spec.source})")
             stored = json.loads(spec_file.read_text())
             now = json.loads(json.dumps(self.spec.identity()))
             if stored != now:

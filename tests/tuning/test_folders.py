@@ -57,3 +57,25 @@ def test_a_search_refuses_to_confirm_into_another_experiments_folder(
     assert str(spec_file) in error
     assert fingerprint(foreign) == before  # neither mixed into nor deleted
     assert sorted(path.name for path in results.iterdir()) == ["qa_tune-confirm"]  # no search folder left
+
+
+@pytest.mark.parametrize("flag", [[], ["--resume"]])
+def test_a_search_named_like_an_existing_experiment_says_so_and_leaves_it_alone(
+        small_experiment: SmallExperiment, tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: list[str]
+) -> None:
+    results = tmp_path / "results"
+    taken = results / "qa_tune"
+    shutil.copytree(small_experiment.folder, taken)
+    before = fingerprint(taken)
+    spec_file = tmp_path / "qa_tune.toml"
+    spec_file.write_text(SPEC)
+
+    assert main(["tune", str(spec_file), "--results", str(results), "--workers", "1", *flag]) == 2
+
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1
+    # It used to suggest "--resume to finish them", which cannot finish an ordinary experiment.
+    assert "--resume to finish" not in error
+    assert f"give the search another name (name in {spec_file})" in error
+    assert fingerprint(taken) == before
+    assert sorted(path.name for path in results.iterdir()) == ["qa_tune"]
