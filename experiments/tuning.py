@@ -632,6 +632,8 @@ def _target(table: Mapping[str, Any], key: str, player_counts: Sequence[int], so
     low, high, around, text = _band(table, forms[0], key, source)
     if not isinstance(around, str):  # a band that moves with another column is judged row by row
         _check_band_in_range(metric, low, high, text, key, source)
+    else:
+        _check_relative_band(metric, float(table["within"]), text, key, source)
     where = table.get("where", {})
     if not isinstance(where, dict):
         raise _fail(source, f"{key}.where", "expected a table of column = value")
@@ -683,6 +685,19 @@ def _check_band_in_range(metric: str, low: float | None, high: float | None, tex
     if band_low <= lowest and band_high >= highest:
         raise _fail(source, key, f"a target that can never be missed: {metric} is {words}, the band is {text}; "
                                  "expected a band that excludes part of it")
+
+
+def _check_relative_band(metric: str, within: float, text: str, key: str, source: str) -> None:
+    """Refuse a band around another column that holds every value the metric can take:
+    with the centre anywhere in the metric's range (``metric_range``), a distance of at
+    least the range's width on each side leaves nothing to miss."""
+    possible = metric_range(metric.split(".")[1])
+    if possible is None:
+        return
+    lowest, highest, words = possible
+    if within >= highest - lowest:
+        raise _fail(source, key, f"a target that can never be missed: {metric} is {words}, the band is {text}; "
+                                 f"expected a distance below {highest - lowest:g}")
 
 
 def _band(table: Mapping[str, Any], form: str, key: str, source: str) -> tuple[float | None, float | None, Any, str]:

@@ -171,6 +171,10 @@ BAD_SPECS: list[tuple[str, str, str, str]] = [
     ("unknown sampler", 'seed = 3', 'seed = 3\n[search]\nsampler = "grid"',
      "search.sampler: expected one of tpe, nsga2, random, got 'grid'"),
     ("unknown game", 'game = "divvy"', 'game = "chess"', "game: unknown game 'chess'"),
+    ("a band around a column wider than the metric's range", 'metric = "game_stats.draw_rate"\nat_most = 0.05',
+     'metric = "faction_stats.win_rate"\naround = "expected"\nwithin = 1',
+     "targets[0]: a target that can never be missed: faction_stats.win_rate is a proportion in [0, 1], the band "
+     "is within 1 of expected; expected a distance below 1"),
     ("a list of strings for an integer range", "[12, 30]", '["12", "30"]',
      "space.rules.treasure_target: expected a range [low, high] of integers, or { choices = [...] }, "
      "got ['12', '30']"),
