@@ -63,9 +63,11 @@ from experiments.tuning import CATEGORICAL, CONFIRM_GAMES_CAP, FLOAT, INTEGER, T
 from simcore.seeding import derive_seed
 from workers.location import ResultsPath, remove_tree, results_path
 from workers.runner import RunError, RunOptions, run_experiment
+from workers.runner import _first_missing as first_missing
 from workers.storage import (
     ExperimentLockedError,
     acquire_lock,
+    finished_shards,
     lock_holder,
     locked_message,
     release_lock,
@@ -671,6 +673,7 @@ def run_tuning(spec: TuningSpec, options: RunOptions, say: Callable[[str], None]
     Holds ``<results>/<name>/_tuning/.lock`` for the whole run, so a second
     ``cardlab tune`` of the same spec refuses instead of mixing candidates."""
     run = _Run(spec, options, say or (lambda line: print(line, file=sys.stderr, flush=True)), on_batch)
+    created = first_missing(run.root)
     state = run.prepare()
     lock_folder = run.root / TUNING_FOLDER
     try:
@@ -679,13 +682,21 @@ def run_tuning(spec: TuningSpec, options: RunOptions, say: Callable[[str], None]
         raise TuningError(str(error)) from None
     started = time.perf_counter()
     try:
-        if state["status"] == "searching":
-            run.search(state)
-        if state["status"] in ("searching", "confirming"):
-            run.confirm(state)
-    finally:
-        run.catalog.close()
-        release_lock(lock_folder)
+        try:
+            if state["status"] == "searching":
+                run.search(state)
+            if state["status"] in ("searching", "confirming"):
+                run.confirm(state)
+        finally:
+            run.catalog.close()
+            release_lock(lock_folder)
+    except BaseException:
+        # A search that ends before its first shard (a cluster that does not answer, Ctrl-C while
+        # Ray starts) leaves nothing behind, as `cardlab run` does: else its spec and state would
+        # make the next attempt ask for --resume or --overwrite of a search that never played.
+        if created is not None and not finished_shards(run.root):
+            remove_tree(created)
+        raise
     return TuningSummary(
         folder=run.root, confirm_folder=run.confirm_root if run.confirm_root.exists() else None,
         trials=len(state["trials"]), candidates=len(state["candidates"]), games_played=run.games_played,

@@ -79,3 +79,17 @@ def test_a_search_named_like_an_existing_experiment_says_so_and_leaves_it_alone(
     assert f"give the search another name (name in {spec_file})" in error
     assert fingerprint(taken) == before
     assert sorted(path.name for path in results.iterdir()) == ["qa_tune"]
+
+
+def test_a_search_that_ends_before_its_first_shard_leaves_nothing_behind(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Nothing listens on port 1: the runner refuses the address before any shard is played.
+    spec_file = tmp_path / "qa_tune.toml"
+    spec_file.write_text(SPEC)
+    results = tmp_path / "results"
+
+    assert main(["tune", str(spec_file), "--results", str(results), "--address", "127.0.0.1:1"]) == 2
+
+    assert "no Ray cluster answers" in capsys.readouterr().err
+    # It used to leave qa_tune/_tuning/ and spec.json, so the next attempt was told to --resume or --overwrite.
+    assert not results.exists()
