@@ -44,6 +44,7 @@ from typing import Any
 import pyarrow as pa
 
 from analytics.tuning import (
+    NO_ROWS,
     STATE_FILE,
     TRIAL_TARGETS,
     TRIALS,
@@ -80,6 +81,11 @@ STATE_VERSION = 1
 
 class TuningError(RunError):
     """A tuning run that cannot start or go on as asked (one line, shown to the user)."""
+
+
+class UnjudgeableTargetError(TuningError):
+    """A target without rows for every candidate of the first batch: a mistake in the spec,
+    found by playing, after which the search's folder is removed as if never started."""
 
 
 @dataclass
@@ -517,6 +523,8 @@ class _Run:
             started = time.perf_counter()
             self._play(self._search_spec(candidates), self.root)
             results = self._evaluate(self.root, [candidate.variant for candidate in looked_at])
+            if batch == 0:
+                self._check_judgeable(results)
             rows: list[dict[str, Any]] = []
             targets: list[dict[str, Any]] = []
             for candidate in looked_at:
@@ -545,6 +553,20 @@ class _Run:
             self._say_batch(batch, new, promoted, candidates, time.perf_counter() - started)
             if self.on_batch is not None:
                 self.on_batch(batch)
+
+    def _check_judgeable(self, results: Mapping[str, Evaluation]) -> None:
+        """Stop after the first batch when a target had no rows for any candidate: a ``where``
+        value no game produces (``faction = 'Nobody'``) passes the spec's checks, which see
+        one game, and would otherwise fail every look of the whole budget before saying so."""
+        for index, target in enumerate(self.spec.targets):
+            if results and all(any(result.target == target.name and result.verdict == NO_ROWS
+                                   for result in evaluation.targets) for evaluation in results.values()):
+                where = ", ".join(f"{column} = {value!r}" for column, value in target.where.items())
+                raise UnjudgeableTargetError(
+                    f"{self.spec.source}: targets[{index}]: no row of {target.view} "
+                    f"{'where ' + where if where else ''} in the {self.spec.search.games[0]:,} games of any of "
+                    f"the first batch's {len(results)} candidates; expected a where that some row has "
+                    f"(see `cardlab sql` on {target.view})")
 
     def _say_batch(self, batch: int, new: Sequence[tuple[Any, Candidate, int | None]],
                    promoted: Sequence[Candidate], candidates: Sequence[Candidate], seconds: float) -> None:
@@ -690,11 +712,12 @@ def run_tuning(spec: TuningSpec, options: RunOptions, say: Callable[[str], None]
         finally:
             run.catalog.close()
             release_lock(lock_folder)
-    except BaseException:
+    except BaseException as error:
         # A search that ends before its first shard (a cluster that does not answer, Ctrl-C while
         # Ray starts) leaves nothing behind, as `cardlab run` does: else its spec and state would
         # make the next attempt ask for --resume or --overwrite of a search that never played.
-        if created is not None and not finished_shards(run.root):
+        # Nor does a spec mistake found in the first batch: its games answer nothing.
+        if created is not None and (isinstance(error, UnjudgeableTargetError) or not finished_shards(run.root)):
             remove_tree(created)
         raise
     return TuningSummary(

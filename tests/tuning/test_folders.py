@@ -7,9 +7,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+import ray
 
 from cardlab.cli import main
+from experiments.tuning import load_tuning_spec
 from tests.conftest import SmallExperiment
+from workers.runner import RunOptions
+from workers.tuning import UnjudgeableTargetError, run_tuning
 
 SPEC = """
 name = "qa_tune"
@@ -92,4 +96,26 @@ def test_a_search_that_ends_before_its_first_shard_leaves_nothing_behind(
 
     assert "no Ray cluster answers" in capsys.readouterr().err
     # It used to leave qa_tune/_tuning/ and spec.json, so the next attempt was told to --resume or --overwrite.
+    assert not results.exists()
+
+
+def test_a_target_no_game_has_rows_for_stops_after_the_first_batch_and_leaves_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The spec's checks see one game: a where value no row has passes them. It used to fail
+    # every look of the whole budget, then say "no candidate could be judged", folder left behind.
+    spec_file = tmp_path / "qa_tune.toml"
+    spec_file.write_text(SPEC.replace('metric = "game_stats.draw_rate"\nat_most = 0.03',
+                                      'metric = "agent_stats.win_rate"\nbetween = [0.4, 0.6]\n'
+                                      'where = { agent = "nobody" }').replace("trials = 2", "trials = 6"))
+    results = tmp_path / "results"
+    said: list[str] = []
+    try:
+        with pytest.raises(UnjudgeableTargetError) as raised:
+            run_tuning(load_tuning_spec(spec_file), RunOptions(results_root=results, workers=1), say=said.append)
+    finally:
+        ray.shutdown()
+    assert str(raised.value) == (
+        f"{spec_file}: targets[0]: no row of agent_stats where agent = 'nobody' in the 50 games of any of the first "
+        "batch's 2 candidates; expected a where that some row has (see `cardlab sql` on agent_stats)")
+    assert said == []  # no batch went by
     assert not results.exists()
