@@ -296,7 +296,7 @@ def run_experiment(
     else:
         require_token_authentication()
     root = results_path(options.results_root) / spec.name
-    created = _first_missing(root)
+    created = first_missing(root)
     root = prepare_experiment_dir(spec, options)
     try:
         acquire_lock(root)
@@ -311,7 +311,7 @@ def run_experiment(
         release_lock(root)
 
 
-def _first_missing(root: ResultsPath) -> ResultsPath | None:
+def first_missing(root: ResultsPath) -> ResultsPath | None:
     """The outermost of ``root`` and its parents that does not exist yet (what a run creates), or None."""
     if root.exists():
         return None

@@ -63,8 +63,7 @@ from experiments.spec import BASELINE, MAX_GAMES
 from experiments.tuning import CATEGORICAL, CONFIRM_GAMES_CAP, FLOAT, INTEGER, TuningRunSpec, TuningSpec
 from simcore.seeding import derive_seed
 from workers.location import ResultsPath, remove_tree, results_path
-from workers.runner import RunError, RunOptions, run_experiment
-from workers.runner import _first_missing as first_missing
+from workers.runner import RunError, RunOptions, first_missing, run_experiment
 from workers.storage import (
     ExperimentLockedError,
     acquire_lock,
