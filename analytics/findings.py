@@ -269,3 +269,17 @@ def findings_lines(found: list[Finding]) -> list[str]:
         if len(group) > PER_KIND:
             lines.append(f"- ... and {len(group) - PER_KIND} more of this kind: see the {KINDS[kind]} section")
     return lines
+
+
+def delta_methods(tests: set[str]) -> str:
+    """How the deltas' intervals of a table were made, from its rows' tests: the paired ones
+    (``mcnemar``: the same seeds in baseline and variant) are not the unpaired ones (``z``),
+    and a sweep without ``paired_seeds`` has only those."""
+    methods = []
+    if "mcnemar" in tests:
+        methods.append("Newcombe's paired interval for rates, on the baseline's seeds")
+    if "z" in tests:
+        methods.append("Newcombe's interval for rates, unpaired")
+    if "welch" in tests:
+        methods.append("Welch for means")
+    return "; ".join(methods) or "none"

@@ -48,7 +48,7 @@ import polars as pl
 from analytics import text_tables as fmt
 from analytics.catalog import AnalyticsError, open_catalog, read_manifest, read_spec
 from analytics.explore import run_status
-from analytics.findings import Finding, delta_subject, findings, findings_frame, findings_lines
+from analytics.findings import Finding, delta_methods, delta_subject, findings, findings_frame, findings_lines
 from analytics.metrics import metric, skill_movement
 from analytics.powers import NEVER_USED, power_stats
 from analytics.ratings import BOOTSTRAP_REPLICATES, VIRTUAL_DRAWS, agent_ratings
@@ -648,10 +648,11 @@ def _delta_tables(report: Report, card_rows: int | None) -> list[TextTable]:
             keys=1,
             notes=[f"cards: the significant ones (q < 0.05), else the {limit} with the lowest q ({len(cards)} card "
                    "tests in all); rates in %, their deltas in points, means (turns, decisions) in their units;",
-                   "95% interval: unadjusted (Newcombe for rates, paired on the baseline's seeds, Welch for means); "
+                   f"95% interval: unadjusted ({delta_methods({str(row['test']) for row in shown})}); "
                    "q: Benjamini-Hochberg within the family; * q < 0.05."],
         ))
     return tables
+
 
 
 _AGENT_KEY = re.compile(r"(?<=[(,])\s*[a-z_]+=")

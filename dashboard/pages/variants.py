@@ -7,7 +7,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from analytics.findings import METRIC_NAMES, delta_subject
+from analytics.findings import METRIC_NAMES, delta_methods, delta_subject
 from dashboard.charts import forest_plot
 from dashboard.common import (
     choose,
@@ -53,8 +53,8 @@ else:
 if significant_only:
     rows = rows.filter(pl.col("significant"))
 st.caption(f"{rows['significant'].sum()} of {rows.height} differences significant after the Benjamini–Hochberg "
-           "correction within this family (q < 0.05). Intervals are unadjusted 95% intervals: Newcombe's for rates "
-           "(from intervals clustered by game), paired on the baseline's seeds, Welch's for means.")
+           "correction within this family (q < 0.05). Intervals are unadjusted 95% intervals, from intervals "
+           f"clustered by game: {delta_methods(set(rows['test'].to_list()))}.")
 for metric in rows["metric"].unique(maintain_order=True).to_list():
     part = rows.filter(pl.col("metric") == metric)
     part = part.with_columns(pl.Series("label", [delta_subject(row) for row in part.iter_rows(named=True)],

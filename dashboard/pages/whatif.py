@@ -9,7 +9,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from analytics.findings import DELTA_POINTS, DELTA_SHARE, FAMILY_ORDER, delta_findings, delta_subject
+from analytics.findings import DELTA_POINTS, DELTA_SHARE, FAMILY_ORDER, delta_findings, delta_methods, delta_subject
 from dashboard.charts import forest_plot
 from dashboard.common import header, open_report, player_counts, players_picker, require_experiment, table
 from experiments.whatif import WHATIF_VARIANT
@@ -53,9 +53,8 @@ else:
                 f"large enough to matter ({100 * DELTA_POINTS:g} point for a rate, {100 * DELTA_SHARE:g}% of the "
                 f"baseline for a mean) at {n_players} players, in {rows.height} compared metrics: every change is "
                 "in the charts and the table below.")
-st.caption("Differences = what-if − baseline, with unadjusted 95% intervals (Newcombe's for rates, from intervals "
-           "clustered by game, paired on the baseline's seeds; Welch's for means) and q-values corrected within "
-           "each family.")
+st.caption("Differences = what-if − baseline, with unadjusted 95% intervals from intervals clustered by game "
+           f"({delta_methods(set(rows['test'].to_list()))}) and q-values corrected within each family.")
 
 st.subheader("Moved most")
 left, right = st.columns(2)

@@ -336,3 +336,27 @@ def test_the_divvy_card_table_is_one_block_with_every_label_and_the_gns_is_left_
                                             ("never", row["never_played"])) if on]
     assert flags.split() == expected_flags
     assert "GNS (= GIH - IWD)" in text and "gns_win_rate" in render_report(report, "json", sections=["cards"])
+
+
+def _deltas_notes(report: Report) -> str:
+    text = render_report(report, "text", sections=["deltas"])
+    return " ".join(line.strip() for line in text.splitlines() if "95% interval:" in line)
+
+
+def test_the_deltas_note_of_an_unpaired_experiment_does_not_claim_paired_intervals(report: Report) -> None:
+    # divvy_baseline has no paired_seeds: each variant plays its own seeds.
+    assert not report.spec.get("paired_seeds")
+    notes = _deltas_notes(report)
+    assert "Newcombe's interval for rates, unpaired" in notes and "Welch for means" in notes
+    assert "paired interval" not in notes and "baseline's seeds" not in notes
+
+
+def test_the_deltas_note_of_a_paired_experiment_names_the_paired_interval(tmp_path_factory: pytest.TempPathFactory
+                                                                            ) -> None:
+    raw = tomllib.loads((EXPERIMENTS / "divvy_baseline.toml").read_text())
+    raw.update(name="divvy_paired", games=200, shard_size=100, paired_seeds=True,
+               variants={"four_rounds": raw["variants"]["four_rounds"]})
+    folder = write_experiment(parse_spec(raw, "divvy_baseline.toml (cut down, paired)"),
+                              tmp_path_factory.mktemp("paired"))
+    notes = _deltas_notes(build_report(folder))
+    assert "Newcombe's paired interval for rates, on the baseline's seeds" in notes
