@@ -50,11 +50,33 @@ def planned_games(spec: dict[str, Any]) -> int:
     return per_variant * len(counts) * (len(variants or {}) + grid)
 
 
+SEARCH_STATE = ("_tuning", "state.json")
+"""Where a balance search keeps its state (``analytics.tuning``'s ``TUNING_FOLDER``/``STATE_FILE``):
+read here without importing the search's modules."""
+
+
+def search_status(folder: ResultsPath) -> str | None:
+    """A balance search's own status (``searching``, ``confirming``, ``finished``); None for
+    a folder that holds no search. A search has no fixed plan of games: its candidates play
+    different numbers of them (successive halving), so only its state says it is done."""
+    try:
+        state = json.loads((folder / SEARCH_STATE[0] / SEARCH_STATE[1]).read_text())
+    except (OSError, ValueError):
+        return None
+    status = state.get("status") if isinstance(state, dict) else None
+    return status if isinstance(status, str) else None
+
+
+def planned_games_of(folder: ResultsPath, spec: dict[str, Any]) -> int:
+    """``planned_games(spec)``, but 0 (no plan) for a balance search's folder."""
+    return 0 if search_status(folder) is not None else planned_games(spec)
+
+
 def run_status(folder: ResultsPath, done: int, planned: int) -> tuple[str, float | None, str]:
     """(status, time, reason) from ``run.json``: running (a run holds the lock), finished
-    (every planned game played), interrupted (Ctrl-C, SIGTERM, or a run killed
-    while it held the lock), failed (the run stopped on an error: ``reason`` is its
-    one line) or incomplete (stopped early)."""
+    (every planned game played; a balance search: its state says so), interrupted
+    (Ctrl-C, SIGTERM, or a run killed while it held the lock), failed (the run stopped
+    on an error: ``reason`` is its one line) or incomplete (stopped early)."""
     try:
         run = json.loads((folder / RUN_FILE).read_text())
     except (OSError, ValueError):
@@ -64,7 +86,7 @@ def run_status(folder: ResultsPath, done: int, planned: int) -> tuple[str, float
     killed = status == "running" and lock_left_by_dead_run(folder)
     if status == "running" and (folder / LOCK_FILE).exists() and not killed:
         return "running", when, ""
-    if planned and done >= planned:
+    if (planned and done >= planned) or search_status(folder) == "finished":
         return "finished", when, ""
     if status == "interrupted" or killed:
         return "interrupted", when, ""
@@ -104,7 +126,7 @@ def experiment_overview(results_root: ResultsPath | str) -> pl.DataFrame:
         except AnalyticsError:
             spec, manifest = {}, {}
         done = sum(int(entry.get("rows", {}).get("games", 0)) for entry in manifest.values())
-        planned = planned_games(spec)
+        planned = planned_games_of(folder, spec)
         status, when, _ = run_status(folder, done, planned)
         timestamp = when if isinstance(when, int | float) else (folder / "spec.json").stat().st_mtime
         variants = spec.get("variants") if isinstance(spec.get("variants"), dict) else {}

@@ -47,7 +47,7 @@ import polars as pl
 
 from analytics import text_tables as fmt
 from analytics.catalog import AnalyticsError, open_catalog, read_manifest, read_spec
-from analytics.explore import run_status
+from analytics.explore import run_status, search_status
 from analytics.findings import Finding, delta_methods, delta_subject, findings, findings_frame, findings_lines
 from analytics.metrics import metric, skill_movement
 from analytics.powers import NEVER_USED, power_stats
@@ -220,7 +220,8 @@ def build_report(experiment_dir: ResultsPath) -> Report:
     per_variant = spec.get("games")
     player_counts = spec.get("player_counts")
     planned = (per_variant * len(player_counts) * max(1, len(infos))
-               if isinstance(per_variant, int) and isinstance(player_counts, list) else 0)
+               if isinstance(per_variant, int) and isinstance(player_counts, list)
+               and search_status(experiment_dir) is None else 0)  # a balance search plans no fixed number
     labels = dict(variants.select("variant", "label").iter_rows())
     games_played = int(games["games"].sum()) if games.height else 0
     status, _, reason = run_status(experiment_dir, games_played, planned)
@@ -933,7 +934,8 @@ def _header_lines(report: Report) -> list[tuple[str, str]]:
     agent_text = ", ".join(map(str, agents)) if isinstance(agents, list) else "?"
     if report.spec.get("rotate_seats"):
         agent_text += " (seats rotated every game)"
-    planned = f" of {report.games_planned:,} planned" if report.games_planned else ""
+    planned = (f" of {report.games_planned:,} planned" if report.games_planned else
+               " by a balance search, its candidates different numbers" if search_status(report.folder) else "")
     return [
         ("experiment", report.experiment),
         ("game", report.game + (" (cooperative)" if report.cooperative else "")),

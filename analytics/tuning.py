@@ -51,6 +51,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from analytics.explore import SEARCH_STATE
 from analytics.metrics import probe_connection
 from analytics.quoting import sql_identifier, sql_string
 from analytics.stats import WILSON_HIGH_SQL, WILSON_LOW_SQL, Z95, z_for_confidence
@@ -61,8 +62,7 @@ from workers.location import ResultsPath, results_path, sorted_glob
 if TYPE_CHECKING:
     from analytics.report import Report
 
-TUNING_FOLDER = "_tuning"
-STATE_FILE = "state.json"
+TUNING_FOLDER, STATE_FILE = SEARCH_STATE  # where the search keeps its state (the experiments overview reads it)
 TUNING_SPEC_FILE = "tuning.json"
 TRIALS = "trials"
 TRIAL_TARGETS = "trial_targets"

@@ -15,6 +15,7 @@ import pytest
 import ray
 from streamlit.testing.v1 import AppTest
 
+from analytics.explore import experiment_overview
 from analytics.report import build_report, render_report
 from analytics.tuning import (
     STATE_FILE,
@@ -263,3 +264,17 @@ def test_a_candidates_game_replays_from_the_search_folder(tuned: Tuned, capsys: 
     assert main(["replay", "--results", str(tuned.root), "--experiment", "divvy_small_tune", "--variant", variant,
                  "--game-index", "3"]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith(f"winners: {winners}")
+
+
+def test_the_report_of_a_finished_search_says_finished_with_no_plan_of_games(tuned: Tuned) -> None:
+    # Candidates play different numbers of games (successive halving): no "N of M planned".
+    header = render_report(build_report(tuned.folder), "text", sections=["tuning"]).split("\n\n")[1]
+    games = next(line for line in header.splitlines() if line.strip().startswith("games"))
+    run = next(line for line in header.splitlines() if line.strip().startswith("run"))
+    assert "planned" not in games and "by a balance search, its candidates different numbers" in games
+    assert run.split() == ["run", "finished"]
+
+
+def test_the_experiments_overview_lists_a_finished_search_as_finished(tuned: Tuned) -> None:
+    row = experiment_overview(tuned.root).filter(pl.col("experiment") == "divvy_small_tune").row(0, named=True)
+    assert row["status"] == "finished" and row["games_planned"] == 0 and row["progress"] is None
