@@ -850,12 +850,15 @@ def _tuning_tables(report: Report, asked: bool) -> list[TextTable]:
             title=f"Tuning: confirmed candidates ({games:,} fresh games per player count; joint intervals)",
             headers=["", "trial", "variant", "cost", "miss [interval]", "met", "not met", "undecided"],
             right=[False, True, False, True, False, True, True, True],
-            rows=[["ANSWER" if row["answer"] else "", str(row["trial"]), row["variant"], f"{row['cost']:.3f}",
-                   _miss_interval(row), str(row["met"]), str(row["not_met"]), str(row["undecided"])]
+            rows=[["ANSWER" if row["answer"] else "~" if row["within_noise"] else "", str(row["trial"]),
+                   row["variant"], f"{row['cost']:.3f}", _miss_interval(row), str(row["met"]), str(row["not_met"]),
+                   str(row["undecided"])]
                   for row in candidates.to_dicts()],
             notes=["met: the whole interval inside the band; not met: the whole interval outside; ANSWER: the "
-                   "cheapest candidate meeting every target (else the lowest miss). Each interval is at the level "
-                   "that makes all of a candidate's rows hold together at 95% (Bonferroni). Changes:",
+                   "cheapest candidate meeting every target (else the lowest miss); ~: cheaper, and its miss "
+                   "interval overlaps the ANSWER's, which meets not every target: that the ANSWER comes closer is "
+                   "not shown. Each interval is at the level that makes all of a candidate's rows hold together at "
+                   "95% (Bonferroni). Changes:",
                    *(f"- {row['variant']}: {row['change'] or '(none: the current data)'}"
                      for row in candidates.to_dicts())]))
         confirmation = metrics["tuning_confirmation"]

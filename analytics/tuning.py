@@ -491,7 +491,9 @@ def tuning_tables(folder: ResultsPath | str) -> dict[str, pl.DataFrame]:
       worst row's value and joint interval, the band, the verdict;
     - ``tuning_candidates``: the confirmed candidates: changes against the
       current data, cost, confirmed miss and interval, targets met / not met /
-      undecided, and the answer (the cheapest that meets every target).
+      undecided, and the answer (the cheapest that meets every target); ``within_noise``:
+      a cheaper candidate (or the current data) whose confirmed miss interval overlaps the
+      answer's, when the answer does not meet every target (its lead may be the seeds' luck).
     """
     folder = results_path(folder)
     if not is_tuning_run(folder):
@@ -518,7 +520,9 @@ def tuning_tables(folder: ResultsPath | str) -> dict[str, pl.DataFrame]:
     tables["tuning_candidates"] = confirm.sort("all_met", "cost", "miss", descending=[True, False, False]).select(
         "trial", "variant", "games", "change", "cost", "miss", "miss_low", "miss_high", "met", "not_met",
         "undecided", "all_met", "confidence").with_columns(
-        (pl.col("variant") == answer.get("variant")).alias("answer"))
+        (pl.col("variant") == answer.get("variant")).alias("answer"),
+        pl.col("variant").is_in([other["variant"] for other in answer.get("within_noise") or []])
+        .alias("within_noise"))
     tables["tuning_confirmation"] = targets.filter(pl.col("stage") == "confirm").select(
         "trial", "variant", "target", "rows", "worst_row", "value", "low", "high", "band_low", "band_high",
         "verdict", "confidence")

@@ -278,3 +278,22 @@ def test_the_report_of_a_finished_search_says_finished_with_no_plan_of_games(tun
 def test_the_experiments_overview_lists_a_finished_search_as_finished(tuned: Tuned) -> None:
     row = experiment_overview(tuned.root).filter(pl.col("experiment") == "divvy_small_tune").row(0, named=True)
     assert row["status"] == "finished" and row["games_planned"] == 0 and row["progress"] is None
+
+
+def test_the_report_marks_the_cheaper_candidates_the_answer_leads_only_within_noise(
+        tuned: Tuned, tmp_path: Path) -> None:
+    folder = tmp_path / "divvy_small_tune"
+    shutil.copytree(tuned.folder, folder)
+    state = read_state(folder)
+    answer = state["answer"]
+    others = [row for row in read_table(folder, TRIALS).filter(pl.col("stage") == "confirm").to_dicts()
+              if row["variant"] != answer["variant"]]
+    # As choose_answer writes it for an answer that misses: a cheaper one whose interval overlaps.
+    answer.update(all_met=False, within_noise=[{key: others[0][key] for key in (
+        "trial", "variant", "cost", "miss", "miss_low", "miss_high")}])
+    (folder / TUNING_FOLDER / STATE_FILE).write_text(json.dumps(state))
+    table = render_report(build_report(folder), "text", sections=["tuning"])
+    marked = [line.split() for line in table.splitlines() if line.strip().startswith(("ANSWER", "~"))]
+    assert [row[0] for row in marked] == ["ANSWER", "~"] or [row[0] for row in marked] == ["~", "ANSWER"]
+    assert next(row for row in marked if row[0] == "~")[2] == others[0]["variant"]
+    assert "~: cheaper, and its miss interval overlaps the ANSWER's" in " ".join(table.split())
