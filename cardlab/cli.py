@@ -343,6 +343,17 @@ def command_run(arguments: argparse.Namespace) -> int:
     return 0
 
 
+def file_to_write_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be written as a file (a folder, a missing folder, no permission), or None."""
+    if path.is_dir():
+        return "is a folder; expected a file to write"
+    if not path.parent.is_dir():
+        return f"the folder {path.parent} does not exist"
+    if not os.access(path if path.exists() else path.parent, os.W_OK):
+        return "cannot write (permission denied)"
+    return None
+
+
 def command_tune(arguments: argparse.Namespace) -> int:
     """``cardlab tune SPEC``: the balance search (``workers.tuning``)."""
     from experiments.tuning import load_tuning_spec
@@ -353,6 +364,8 @@ def command_tune(arguments: argparse.Namespace) -> int:
         raise UsageError("--resume and --overwrite: choose one")
     if arguments.trial is not None and arguments.export is None:
         raise UsageError("--trial goes with --export FILE")
+    if arguments.export is not None and (problem := file_to_write_problem(arguments.export)):
+        raise UsageError(f"--export {arguments.export}: {problem}")  # before the search, not after it
     spec = load_tuning_spec(arguments.spec)
     options = RunOptions(results_root=arguments.results, workers=arguments.workers, address=arguments.address,
                          resume=arguments.resume, overwrite=arguments.overwrite, progress=False)

@@ -297,3 +297,16 @@ def test_the_report_marks_the_cheaper_candidates_the_answer_leads_only_within_no
     assert [row[0] for row in marked] == ["ANSWER", "~"] or [row[0] for row in marked] == ["~", "ANSWER"]
     assert next(row for row in marked if row[0] == "~")[2] == others[0]["variant"]
     assert "~: cheaper, and its miss interval overlaps the ANSWER's" in " ".join(table.split())
+
+
+@pytest.mark.parametrize("where", ["a missing folder", "a folder"])
+def test_an_export_that_cannot_be_written_is_refused_before_the_search_plays(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str) -> None:
+    spec_file = tmp_path / "divvy_small_tune.toml"
+    spec_file.write_text(SPEC)
+    export = tmp_path / "nowhere" / "tuned.toml" if where == "a missing folder" else tmp_path
+    assert main(["tune", str(spec_file), "--results", str(tmp_path / "results"), "--export", str(export)]) == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and error.startswith(f"cardlab: error: --export {export}: ")
+    assert ("does not exist" if where == "a missing folder" else "is a folder") in error
+    assert not (tmp_path / "results").exists()
