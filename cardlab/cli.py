@@ -440,6 +440,9 @@ def command_report(arguments: argparse.Namespace) -> int:
         raise UsageError("--format csv writes one CSV file per table: give --output DIR")
     if arguments.format == "csv" and arguments.output.exists() and not arguments.output.is_dir():
         raise UsageError(f"{arguments.output}: --output: expected a folder for the CSV files, found a file")
+    if arguments.format != "csv" and arguments.output is not None and (
+            problem := file_to_write_problem(arguments.output)):
+        raise UsageError(f"--output {arguments.output}: {problem}")
     folder = resolve_experiment(arguments.experiment, arguments.results)
     report = build_report(folder)
     if arguments.format == "csv":
@@ -450,7 +453,10 @@ def command_report(arguments: argparse.Namespace) -> int:
     if arguments.output is None:
         sys.stdout.write(text)
     else:
-        write_bytes_atomically(text.encode(), arguments.output)
+        try:
+            write_bytes_atomically(text.encode(), arguments.output)
+        except OSError as error:  # e.g. a place even root cannot write files in (/proc)
+            raise UsageError(f"--output {arguments.output}: cannot write ({error.strerror})") from None
         print(f"report written to {arguments.output}")
     return 0
 

@@ -120,3 +120,20 @@ def test_report_as_csv_writes_one_file_per_table_into_the_output_folder(
     assert "expected a folder for the CSV files" in capsys.readouterr().err
     assert main(["report", folder, "--format", "markdown", "--output", str(tmp_path / "report.md")]) == 0
     assert (tmp_path / "report.md").read_text().startswith("# cardlab report: divvy_small")
+
+
+@pytest.mark.parametrize(("output", "message"), [
+    (".", "--output {output}: is a folder; expected a file to write"),
+    ("missing/report.txt", "--output {output}: the folder {parent} does not exist"),
+    ("/proc/report.txt", "--output {output}: cannot write ("),
+])
+def test_report_refuses_an_output_file_it_cannot_write_in_one_line_and_leaves_nothing(
+        small_experiment: SmallExperiment, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        output: str, message: str) -> None:
+    target = tmp_path if output == "." else Path(output) if output.startswith("/") else tmp_path / output
+    before = sorted(tmp_path.rglob("*"))
+    assert main(["report", str(small_experiment.folder), "--output", str(target)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith("cardlab: error: ") and captured.err.count("\n") == 1, captured.err
+    assert message.format(output=target, parent=target.parent) in captured.err
+    assert sorted(tmp_path.rglob("*")) == before and captured.out == ""  # no file, no folder made
