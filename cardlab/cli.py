@@ -106,6 +106,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("cardlab: interrupted; `cardlab run --resume` finishes a run (`cardlab tune --resume` a search)",
               file=sys.stderr)
         return 130
+    except SystemExit as stop:
+        from workers.runner import TERMINATED, Terminated  # imported already when raised
+
+        if not isinstance(stop, Terminated):
+            raise
+        print("cardlab: stopped (SIGTERM); `cardlab run --resume` finishes a run (`cardlab tune --resume` a search)",
+              file=sys.stderr)
+        return TERMINATED
     except BrokenPipeError:
         return 0
     except Exception as error:

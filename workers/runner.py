@@ -15,7 +15,9 @@ import json
 import logging
 import os
 import re
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -175,6 +177,28 @@ def prepare_experiment_dir(spec: ExperimentSpec, options: RunOptions) -> Results
     return root
 
 
+TERMINATED = 128 + signal.SIGTERM
+"""The exit code of a run ended by SIGTERM (the shell's convention)."""
+
+
+class Terminated(SystemExit):
+    """A SIGTERM, as a run sees it: it ends the run as ``interrupted`` (a SystemExit)."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated(TERMINATED)
+
+
+def _quiet_sigterm() -> None:
+    """End on SIGTERM with ``Terminated`` instead of Ray's handler. Ray's core worker puts a
+    C-level handler in front of its own Python one that prints a stack dump of this process
+    for every SIGTERM, an ordinary way to stop a run (``kill``, a scheduler, the dashboard's
+    Cancel): a Python handler set after ``ray.init`` replaces it for SIGTERM alone (crashes
+    such as SIGSEGV still get their dump). Only the main thread may set a handler."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminate)
+
+
 def _init_ray(options: RunOptions) -> int:
     """Start or join Ray; return the number of CPUs it offers."""
     import ray
@@ -185,6 +209,7 @@ def _init_ray(options: RunOptions) -> int:
             ray.init(address=address, logging_level=logging.WARNING, log_to_driver=True)
         else:
             _start_embedded_ray(options.workers or os.cpu_count() or 1)
+        _quiet_sigterm()
     cpus = int(ray.cluster_resources().get("CPU", 1))
     return min(cpus, options.workers) if options.workers else cpus
 

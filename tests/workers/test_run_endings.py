@@ -104,9 +104,11 @@ def _wait_for_shards(folder: Path, count: int, process: subprocess.Popen[bytes],
     raise AssertionError(f"fewer than {count} shards after {timeout} s")
 
 
-def _interrupted_run(tmp_path: Path, ending: signal.Signals) -> tuple[subprocess.Popen[bytes], str, Path]:
-    """A real run sent ``ending`` (to its whole process group, as a terminal sends Ctrl-C) once it
-    finished two shards; (the process, its stderr, the results folder)."""
+def _interrupted_run(tmp_path: Path, ending: signal.Signals, group: bool = True
+                     ) -> tuple[subprocess.Popen[bytes], str, Path]:
+    """A real run sent ``ending`` (to its whole process group, as a terminal sends Ctrl-C, or with
+    ``group=False`` to the cardlab process alone, as ``kill PID`` does) once it finished two shards;
+    (the process, its stderr, the results folder)."""
     spec_file = tmp_path / "long.toml"
     spec_file.write_text(LONG)
     results = tmp_path / "results"
@@ -115,7 +117,10 @@ def _interrupted_run(tmp_path: Path, ending: signal.Signals) -> tuple[subprocess
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         _wait_for_shards(results / "long", 2, run)
-        os.killpg(run.pid, ending)
+        if group:
+            os.killpg(run.pid, ending)
+        else:
+            run.send_signal(ending)
         _, errors = run.communicate(timeout=120)
     finally:
         if run.poll() is None:
@@ -148,6 +153,15 @@ def test_sigterm_leaves_run_json_saying_interrupted_too(tmp_path: Path) -> None:
     # Ray's handler turns SIGTERM into sys.exit(15); its core then often aborts, its raylet
     # having had the same SIGTERM: the exit code is Ray's, the status is cardlab's.
     assert run.returncode != 0
+    assert experiment_overview(results)["status"].to_list() == ["interrupted"]
+
+
+def test_a_sigterm_to_the_run_alone_ends_it_with_one_line_and_no_stack_dump(tmp_path: Path) -> None:
+    run, errors, results = _interrupted_run(tmp_path, signal.SIGTERM, group=False)
+    assert run.returncode == 128 + signal.SIGTERM
+    assert errors.strip().splitlines()[-1] == (
+        "cardlab: stopped (SIGTERM); `cardlab run --resume` finishes a run (`cardlab tune --resume` a search)")
+    assert "SIGTERM received" not in errors  # Ray's C-level handler printed this process's stack
     assert experiment_overview(results)["status"].to_list() == ["interrupted"]
 
 
