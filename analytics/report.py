@@ -938,7 +938,8 @@ def _header_lines(report: Report) -> list[tuple[str, str]]:
     if report.spec.get("rotate_seats"):
         agent_text += " (seats rotated every game)"
     planned = (f" of {report.games_planned:,} planned" if report.games_planned else
-               " by a balance search, its candidates different numbers" if search_status(report.folder) else "")
+               " (a balance search: its candidates play different numbers of games)" if search_status(report.folder)
+               else "")
     return [
         ("experiment", report.experiment),
         ("game", report.game + (" (cooperative)" if report.cooperative else "")),
