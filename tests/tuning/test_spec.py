@@ -281,5 +281,7 @@ def test_every_shipped_tuning_spec_reads_and_its_targets_exist_for_its_game(path
     assert spec.in_space(spec.current_values)  # the current data is trial 0, the reference
 
 
-def test_three_tuning_specs_are_shipped() -> None:
-    assert [path.stem for path in SHIPPED] == ["divvy_tune", "party_wanted_tune", "ring_of_chaos_tune"]
+def test_a_tuning_spec_is_shipped_for_every_game() -> None:
+    games = Path(__file__).resolve().parents[2] / "simcore" / "games"
+    packages = sorted(folder.name for folder in games.iterdir() if (folder / "rules.py").is_file())
+    assert len(packages) == 4 and [path.stem for path in SHIPPED] == [f"{game}_tune" for game in packages]
