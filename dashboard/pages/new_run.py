@@ -284,6 +284,10 @@ agents_box, name_box = st.columns(2)
 agents = agents_box.text_input("Agents by seat (comma-separated)", key="newrun_agents",
                                value=", ".join(str(agent) for agent in base.agents))
 name = name_box.text_input("Name", key="newrun_name", value=default_name(root, base.game))
+# What Launch will start, as the server has it: the total a run costs, before it is launched.
+st.markdown(f"Launches **{name.strip() or '(no name)'}**: {2 * int(games) * len(players):,} games "
+            f"({int(games):,} per variant and player count; baseline and what-if; "
+            f"{len(players)} player count{'s' if len(players) != 1 else ''}).")
 st.caption(f"Limits of this dashboard: {policy.max_games_per_run:,} games per run (baseline and what-if together), "
            f"{policy.runs_per_hour} runs per hour, {policy.max_running} playing at once. Runs play "
            + (f"on the Ray cluster at {policy.job_address} (Ray's job API)." if policy.job_address

@@ -181,6 +181,18 @@ def test_the_page_reads_agent_parameters_with_commas_and_refuses_search_beyond_i
     assert list_runs(tmp_path) == []
 
 
+def test_the_form_says_how_many_games_launch_will_start_before_it_is_pressed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    environment(monkeypatch, tmp_path, allow_runs=True)
+    at = new_run_page()
+    at.number_input(key="newrun_games").set_value(150).run()
+    at.multiselect(key="newrun_players").set_value([2]).run()
+    at.text_input(key="newrun_name").input("preview").run()
+    assert ("Launches **preview**: 300 games (150 per variant and player count; baseline and what-if; "
+            "1 player count).") in texts(at, "markdown")
+    assert list_runs(tmp_path) == []  # nothing launched yet
+
+
 def launch_from_page(at: AppTest, name: str, copies: str, games: int) -> AppTest:
     """Fill the form (one change of cards.axes_12.copies) and press Launch."""
     at.text_input(key="newrun_search").input("axes_12.copies").run()
