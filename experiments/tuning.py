@@ -19,7 +19,9 @@ part of an experiment that stays fixed (``name``, ``game``, ``agents``,
 - ``[cost]``: the change cost, so that the smallest change that meets the
   targets wins: ``per_parameter`` for each parameter that differs from the
   game's current data, plus ``per_range`` times the distance moved as a
-  share of the parameter's range.
+  share of the parameter's range (for choices that are numbers or lists of
+  numbers, such as stat lines: the size of the change as a share of the
+  farthest choice's; other choices cost ``per_parameter`` alone).
 - ``[search]``: ``trials`` (candidates in all), ``batch`` (asked from the
   optimiser at once; fixed, so the trials do not depend on the worker
   count), ``games`` (games per player count of each successive-halving
@@ -98,6 +100,17 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def _numeric_offset(value: Any, current: Any) -> float | None:
+    """|value - current| for numbers, the sum of the element differences for two lists of
+    numbers of one length; None for anything else."""
+    if _is_number(value) and _is_number(current):
+        return abs(float(value) - float(current))
+    if (isinstance(value, list) and isinstance(current, list) and len(value) == len(current)
+            and all(_is_number(item) for item in [*value, *current])):
+        return sum(abs(float(a) - float(b)) for a, b in zip(value, current, strict=True))
+    return None
+
+
 def _on_grid(distance: float, step: float) -> bool:
     """Whether ``distance`` is a whole number of ``step``s (as Optuna's distributions judge it)."""
     steps = distance / step
@@ -123,12 +136,26 @@ class Dimension:
 
     def distance(self, value: Any) -> float:
         """How far ``value`` is from the current data, as a share of the range
-        (0 for an unchanged value; 1 for any changed choice)."""
+        (0 for an unchanged value; 1 for any changed choice, but see ``choice_distance``)."""
         if value == self.current:
             return 0.0
         if self.kind == CATEGORICAL or not _is_number(self.current):
             return 1.0
         return abs(float(value) - float(self.current)) / self.span
+
+    def choice_distance(self, value: Any) -> float | None:
+        """For choices that are all numbers, or all lists of numbers as long as the current
+        value (a monster's stat line): how far ``value`` is from the current data, as a share
+        of the farthest choice's distance (lists: the sum of the numbers' differences), so that
+        +1/+1 on a stat line costs less than +3/+3; None for other choices (names, switches)."""
+        if self.kind != CATEGORICAL or not self.choices:
+            return None
+        offsets = [_numeric_offset(choice, self.current) for choice in self.choices]
+        farthest = max((offset for offset in offsets if offset is not None), default=None)
+        offset = _numeric_offset(value, self.current)
+        if any(one is None for one in offsets) or offset is None or not farthest:
+            return None
+        return offset / farthest
 
     def contains(self, value: Any) -> bool:
         """Whether the search can propose ``value``: one of the choices, or in the range and,
@@ -158,10 +185,13 @@ class ChangeCost:
         """The cost of ``values`` (path -> value) over ``space``."""
         cost = 0.0
         for dimension in space:
-            distance = dimension.distance(values[dimension.path])
+            value = values[dimension.path]
+            distance = dimension.distance(value)
             if distance > 0:
-                numeric = dimension.kind != CATEGORICAL
-                cost += self.per_parameter + (self.per_range * distance if numeric else 0.0)
+                # A range's distance; choices of numbers (or stat lines) by the size of the change;
+                # other choices (names, switches) have no size: the parameter's price alone.
+                size = distance if dimension.kind != CATEGORICAL else dimension.choice_distance(value)
+                cost += self.per_parameter + (self.per_range * size if size is not None else 0.0)
         return cost
 
 

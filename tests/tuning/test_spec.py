@@ -12,6 +12,8 @@ from experiments.tuning import (
     CATEGORICAL,
     FLOAT,
     INTEGER,
+    ChangeCost,
+    Dimension,
     TuningSpec,
     TuningSpecError,
     experiment_toml,
@@ -78,6 +80,34 @@ def test_a_float_parameter_gets_a_float_range(duel_registered: None) -> None:
     assert dimension.distance(0.75) == pytest.approx(0.25)
     with pytest.raises(TuningSpecError, match=r"the game refuses 0\.0: expected a probability above 0"):
         parse_tuning_spec({**raw, "space": {"rules.second_accuracy": [0.0, 0.9]}}, "inline")
+
+
+def test_a_choice_of_stat_lines_costs_by_the_size_of_the_change_and_a_choice_of_names_by_the_parameter(
+        tmp_path: Path) -> None:
+    text = VALID.replace('"rules.treasure_target" = [12, 30]', """
+"rules.tied_strength" = ["carry_over", "discard"]
+"rules.hand_size" = { choices = [5, 3, 7] }
+""") + """
+[cost]
+per_parameter = 1.0
+per_range = 2.0
+"""
+    spec = load(tmp_path, text)
+    current = spec.current_values
+    assert current["rules.hand_size"] == 5
+    # numbers as choices: |3 - 5| = 2 of the farthest 2: the whole range; 7 likewise
+    assert spec.change_cost({**current, "rules.hand_size": 3}) == pytest.approx(1.0 + 2.0 * 1.0)
+    # names: the parameter's price alone, whichever choice
+    assert spec.change_cost({**current, "rules.tied_strength": "discard"}) == pytest.approx(1.0)
+    lines = Dimension("cards.hydra.stats", CATEGORICAL, [12, 8, 3, 4],
+                      choices=([12, 8, 3, 4], [13, 9, 3, 4], [15, 11, 3, 4], [12, 8, 3]))
+    assert lines.choice_distance([13, 9, 3, 4]) is None  # one choice is not a stat line like the others
+    lines = Dimension("cards.hydra.stats", CATEGORICAL, [12, 8, 3, 4],
+                      choices=([12, 8, 3, 4], [13, 9, 3, 4], [15, 11, 3, 4], [10, 8, 3, 3]))
+    # offsets 0, 2, 6, 3: +1/+1 is a third of +3/+3
+    assert lines.choice_distance([13, 9, 3, 4]) == pytest.approx(2 / 6)
+    assert lines.choice_distance([15, 11, 3, 4]) == pytest.approx(1.0)
+    assert ChangeCost(1.0, 2.0).of([lines], {"cards.hydra.stats": [13, 9, 3, 4]}) == pytest.approx(1.0 + 2.0 / 3)
 
 
 def test_change_cost_counts_changed_parameters_and_distance(tmp_path: Path) -> None:
