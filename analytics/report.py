@@ -47,7 +47,7 @@ import polars as pl
 
 from analytics import text_tables as fmt
 from analytics.catalog import AnalyticsError, open_catalog, read_manifest, read_spec
-from analytics.explore import run_status, search_status
+from analytics.explore import planned_games_of, run_status, search_status
 from analytics.findings import Finding, delta_methods, delta_subject, findings, findings_frame, findings_lines
 from analytics.metrics import metric, skill_movement
 from analytics.powers import NEVER_USED, power_stats
@@ -217,11 +217,7 @@ def build_report(experiment_dir: ResultsPath) -> Report:
         .sort(pl.col("variant") != "baseline", "variant")
         .select("variant", "label", "games", "overrides")
     )
-    per_variant = spec.get("games")
-    player_counts = spec.get("player_counts")
-    planned = (per_variant * len(player_counts) * max(1, len(infos))
-               if isinstance(per_variant, int) and isinstance(player_counts, list)
-               and search_status(experiment_dir) is None else 0)  # a balance search plans no fixed number
+    planned = planned_games_of(experiment_dir, spec)  # 0 for a balance search: no fixed number
     labels = dict(variants.select("variant", "label").iter_rows())
     games_played = int(games["games"].sum()) if games.height else 0
     status, _, reason = run_status(experiment_dir, games_played, planned)
