@@ -209,21 +209,14 @@ def test_execute_reuses_an_open_connection(small_experiment: SmallExperiment) ->
 
 
 @pytest.mark.parametrize("order", ["options first", "options between", "options last"])
-def test_the_sql_command_takes_its_options_before_between_or_after_the_positionals(
-        small_experiment: SmallExperiment, capsys: pytest.CaptureFixture[str], order: str) -> None:
-    folder, query = str(small_experiment.folder), "SELECT count(*) AS games FROM games"
-    argv = {"options first": ["sql", "--format", "json", folder, query],
-            "options between": ["sql", folder, "--format", "json", query],
-            "options last": ["sql", folder, query, "--format", "json"]}[order]
-    assert main(argv) == 0
-    assert json.loads(capsys.readouterr().out) == {"games": 600}
-
-
-@pytest.mark.parametrize("order", ["options first", "options between", "options last"])
-def test_a_query_that_opens_with_a_sql_comment_is_read_as_the_query_wherever_the_options_stand(
-        small_experiment: SmallExperiment, capsys: pytest.CaptureFixture[str], order: str) -> None:
+@pytest.mark.parametrize("query", [
+    "SELECT count(*) AS games FROM games",
     # What `cardlab sql NAME --format json "$(cat experiments/divvy_readings.sql)"` passes.
-    folder, query = str(small_experiment.folder), "-- how many games\nSELECT count(*) AS games FROM games"
+    "-- how many games\nSELECT count(*) AS games FROM games",
+], ids=["plain", "opening with a SQL comment"])
+def test_the_sql_command_takes_its_options_before_between_or_after_the_positionals(
+        small_experiment: SmallExperiment, capsys: pytest.CaptureFixture[str], order: str, query: str) -> None:
+    folder = str(small_experiment.folder)
     argv = {"options first": ["sql", "--format", "json", folder, query],
             "options between": ["sql", folder, "--format", "json", query],
             "options last": ["sql", folder, query, "--format", "json"]}[order]
