@@ -106,6 +106,9 @@ WILSON_LOW_SQL = (f"CREATE OR REPLACE MACRO wilson_low(w, n, z := {Z95!r}) AS "
                   f"{_macro_body('-', 'greatest', '0.0', 'w <= 0')}")
 WILSON_HIGH_SQL = (f"CREATE OR REPLACE MACRO wilson_high(w, n, z := {Z95!r}) AS "
                    f"{_macro_body('+', 'least', '1.0', 'w >= n')}")
+NORMAL_Z_SQL = f"CREATE OR REPLACE MACRO normal_z(z := {Z95!r}) AS z"
+"""The z of the normal intervals of the metric views (means over games), 95% by default:
+redefined with the Wilson macros when a balance search asks for another level."""
 
 
 
@@ -709,7 +712,7 @@ def register_sql_macros(con: duckdb.DuckDBPyConnection) -> None:
 
     ``wilson_low(w, n[, z := ...])`` and ``wilson_high(w, n[, z := ...])``
     (``z`` defaults to the 95% quantile; pass ``z := 2.5758293035489004`` for
-    99%), ``erfc(x)``, ``normal_sf(z)``, ``chi2_sf(x, df)``,
+    99%), ``normal_z()`` (the z of the views' normal intervals, 95%), ``erfc(x)``, ``normal_sf(z)``, ``chi2_sf(x, df)``,
     ``prop_z(wa, na, wb, nb)`` and ``prop_p(...)`` (two-proportion z-test, b
     minus a), ``mcnemar_stat(a, b)`` and ``mcnemar_p(a, b)`` (with the
     continuity correction), ``welch_z(ma, va, na, mb, vb, nb)``,
@@ -723,5 +726,6 @@ def register_sql_macros(con: duckdb.DuckDBPyConnection) -> None:
     """
     con.execute(WILSON_LOW_SQL)
     con.execute(WILSON_HIGH_SQL)
+    con.execute(NORMAL_Z_SQL)
     for statement in STATS_SQL:
         con.execute(statement)

@@ -54,7 +54,7 @@ import pyarrow.parquet as pq
 from analytics.explore import SEARCH_STATE
 from analytics.metrics import probe_connection
 from analytics.quoting import sql_identifier, sql_string
-from analytics.stats import WILSON_HIGH_SQL, WILSON_LOW_SQL, Z95, z_for_confidence
+from analytics.stats import NORMAL_Z_SQL, WILSON_HIGH_SQL, WILSON_LOW_SQL, Z95, z_for_confidence
 from experiments.spec import BASELINE
 from experiments.tuning import CONFIRM_SUFFIX, Target, TuningSpec, TuningSpecError
 from workers.location import ResultsPath, results_path, sorted_glob
@@ -211,12 +211,12 @@ def combine_verdicts(verdicts: Iterable[str]) -> str:
 
 
 def use_confidence(con: duckdb.DuckDBPyConnection, confidence: float) -> float:
-    """Make the Wilson macros (and so every rate interval of the metric views)
-    on ``con`` use ``confidence``; return its ``z``."""
+    """Make the Wilson macros and ``normal_z`` (and so every interval of the metric views:
+    rates and means over games) on ``con`` use ``confidence``; return its ``z``."""
     from analytics.views import refresh_materialized_views
 
     z = z_for_confidence(confidence)
-    for statement in (WILSON_LOW_SQL, WILSON_HIGH_SQL):
+    for statement in (WILSON_LOW_SQL, WILSON_HIGH_SQL, NORMAL_Z_SQL):
         con.execute(statement.replace(f"z := {Z95!r}", f"z := {z!r}"))
     # Views computed once into tables (the report's catalog) hold the old level's intervals.
     refresh_materialized_views(con)
@@ -381,36 +381,12 @@ def evaluate_jointly(con: duckdb.DuckDBPyConnection, targets: Sequence[Target], 
             rows = sum(1 for found in at_95.values() for row in found if row["variant"] == variant)
             level = joint_confidence(confidence, rows)
             z = use_confidence(con, level)
-            again = {target.name: widen_fixed_level(target_rows(con, target, [variant], z), at_95[target.name], z)
-                     for target in targets}
+            again = {target.name: target_rows(con, target, [variant], z) for target in targets}
             results[variant] = Evaluation(variant, level, tuple(
                 summarise_target(target, again[target.name]) for target in targets))
     finally:
         use_confidence(con, 0.95)
     return results
-
-
-def widen_fixed_level(rows: Sequence[Mapping[str, Any]], at_95: Sequence[Mapping[str, Any]], z: float
-                      ) -> list[dict[str, Any]]:
-    """``rows`` (taken at ``z``) with every interval that stayed as it was at 95% widened to ``z``.
-
-    Not every ``_low``/``_high`` pair of the metric views follows the Wilson macros that
-    ``use_confidence`` redefines: the normal intervals of means over games (``run_stats``'
-    ``mean_level`` and ``wipes_per_game``, ``analytics.views._mean``) are written at a
-    fixed 95%. Left so, a "joint" verdict on them would rest on 95% intervals. A row whose
-    interval did not move while the level rose, and whose value lies strictly inside it
-    (so it is neither a fixed rate nor empty), has each side scaled by ``z / Z95``: exact
-    for a normal interval, wider than exact where the view clamped a side (conservative)."""
-    before = {(row["variant"], row["row"]): (row["low"], row["high"]) for row in at_95}
-    widened = []
-    for row in rows:
-        fixed = before.get((row["variant"], row["row"])) == (row["low"], row["high"])
-        if fixed and z > Z95 and row["low"] < row["value"] < row["high"]:
-            scale = z / Z95
-            row = {**row, "low": row["value"] - (row["value"] - row["low"]) * scale,
-                   "high": row["value"] + (row["high"] - row["value"]) * scale}
-        widened.append(dict(row))
-    return widened
 
 
 # ------------------------------------------------------------------ Pareto front

@@ -97,15 +97,15 @@ def _rate(wins: str, n: str, name: str) -> str:
 
 def _mean(total: str, squares: str, n: str, name: str, highest: str | None = None) -> str:
     """A mean over games of a count that cannot be negative (levels, wipes) from its sums, with a
-    normal 95% interval (``name``, ``_low``, ``_high``) clamped to the values the count can take:
+    normal 95% interval (``normal_z()``) (``name``, ``_low``, ``_high``) clamped to the values the count can take:
     its low end at 0 and, when ``highest`` (SQL) is given, its high end there (no game's level is
     above the last one, so neither is their mean: 3.94 [3.85, 4.03] is 3.94 [3.85, 4.00])."""
     mean = f"({total} / nullif({n}, 0))"
     se = f"sqrt(greatest(0.0, {squares} / nullif({n}, 0) - {mean} * {mean}) / nullif({n} - 1, 0))"
-    high = f"{mean} + {Z95!r} * {se}"
+    high = f"{mean} + normal_z() * {se}"  # normal_z(): 95%, or the level a balance search asks for
     if highest is not None:
         high = f"least({highest}, {high})"
-    return (f"{mean} AS {name}, greatest(0.0, {mean} - {Z95!r} * {se}) AS {name}_low, "
+    return (f"{mean} AS {name}, greatest(0.0, {mean} - normal_z() * {se}) AS {name}_low, "
             f"{high} AS {name}_high")
 
 

@@ -151,9 +151,9 @@ def test_a_band_around_another_column_moves_with_each_row(small_experiment: Smal
         con.close()
 
 
-def test_a_mean_whose_view_fixes_its_interval_at_95_is_widened_to_the_joint_level() -> None:
-    # run_stats.mean_level's interval is a normal one written at 95% in the view, which the
-    # Wilson macros' new level does not reach; a "joint" verdict must not rest on it.
+def test_a_means_interval_follows_the_joint_level_as_the_rates_do() -> None:
+    # run_stats.mean_level's interval is a normal one (normal_z()), which use_confidence
+    # redefines with the Wilson macros: a "joint" verdict must not rest on a 95% interval.
     from analytics.metrics import probe_connection
     from experiments.spec import parse_spec
 
