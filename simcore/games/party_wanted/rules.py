@@ -1220,10 +1220,14 @@ class PartyState(KitState):
     def _can_equip(self, hero: int, kind: int) -> bool:
         """Whether ``hero`` can put a weapon or armor (``kind``) in play: alive, that slot
         empty ("Only 1 Armor and 1 Weapon allowed per Hero") and one in its Build Pool."""
-        if not self.alive(hero) or self.seat_zone(hero, WEAPON_SLOT if kind == WEAPON else ARMOR_SLOT).cards:
+        if not self.alive(hero) or self._equipment_slot(hero, kind).cards:
             return False
         kinds = self.config.kinds
         return any(kinds[card] == kind for card in self.seat_zone(hero, BUILD_POOL).cards)
+
+    def _equipment_slot(self, hero: int, kind: int) -> Zone:
+        """``hero``'s weapon or armor slot (``kind``: WEAPON or ARMOR)."""
+        return self.seat_zone(hero, WEAPON_SLOT if kind == WEAPON else ARMOR_SLOT)
 
     def _equip_candidates(self, seat: int, kind: int) -> list[int]:
         """The other heroes who can take the weapon or armor ``seat`` cannot add ("choose
@@ -1237,7 +1241,7 @@ class PartyState(KitState):
         pool = self.seat_zone(hero, BUILD_POOL)
         for position, card in enumerate(pool.cards):
             if config.kinds[card] == kind:
-                move_card(pool, position, self.seat_zone(hero, WEAPON_SLOT if kind == WEAPON else ARMOR_SLOT))
+                move_card(pool, position, self._equipment_slot(hero, kind))
                 if kind == ARMOR or any(p == P_PERM_HP for p, _ in config.effects[card]):
                     self._cap_hp(hero)
                 if self.trace is not None:
@@ -1359,11 +1363,16 @@ class PartyState(KitState):
         self.push(Task(RESOLVE_ITEM, owner, card))
 
     def _resolve_item(self, seat: int, card: int) -> None:
-        """Instant: resolve, then bury; single use / permanent: keep it."""
-        config = self.config
+        """Instant: resolve, then bury; single use / permanent: keep it (a dead hero's is buried)."""
         if not self.alive(seat):
             self._item_pile(card).bury_face_up(card)
             return
+        self._take_item(seat, card)
+
+    def _take_item(self, seat: int, card: int) -> None:
+        """``seat`` takes a drawn treasure or encounter: counted as drawn; a single-use or
+        permanent one kept, an instant buried after its effects (pushed as tasks)."""
+        config = self.config
         self.stats.add(seat, _DRAWN, card)
         if config.uses[card] != INSTANT:
             self.seat_zone(seat, ITEMS_HELD).add(card)
@@ -1902,17 +1911,17 @@ class PartyState(KitState):
                     self.set_seat_number(seat, ALIVE, 1)
                     self._set_hp(seat, 1)
         holder = numbers[HOLDER]
-        if self.config.dead_heroes_level_up:
+        order = [(holder + offset) % self.n_players for offset in range(self.n_players)]  # from the holder
+        dead_too = self.config.dead_heroes_level_up
+        if dead_too:
             # "each Hero Draws 1 Treasure": a dead hero's is drawn now (the living draw
             # theirs below, a card whose items may need answers): an instant resolves
             # what works for a dead hero (party effects), another waits with it.
-            for offset in range(self.n_players):
-                seat = (holder + offset) % self.n_players
+            for seat in order:
                 if not self.alive(seat):
                     self._dead_heros_treasure(seat)
-        steps = [Task(DRAW_ITEMS, (holder + offset) % self.n_players, 1, TREASURE) for offset in range(self.n_players)
-                 if self.alive((holder + offset) % self.n_players) or not self.config.dead_heroes_level_up]
-        steps += [Task(ADD, (holder + offset) % self.n_players, ADD_SKILL_CARD) for offset in range(self.n_players)]
+        steps = [Task(DRAW_ITEMS, seat, 1, TREASURE) for seat in order if self.alive(seat) or not dead_too]
+        steps += [Task(ADD, seat, ADD_SKILL_CARD) for seat in order]
         if self._ultimate_due(numbers[BOSSES_KILLED]):
             steps.append(_TASK_OF[VOTE * MAX_SEATS + holder])
         steps.append(Task(NEXT_LEVEL, -1, 1, 0))
@@ -1921,19 +1930,13 @@ class PartyState(KitState):
     def _dead_heros_treasure(self, seat: int) -> None:
         """A dead hero's level-up Treasure (``rules.dead_heroes_level_up``): kept, or
         buried after its instant effects (those that reach a dead hero: party ones)."""
-        config = self.config
         card = draw_face_down(self.zones[TREASURE_DECK], self.rng)
         if card < 0:
             return
-        self.stats.add(seat, _DRAWN, card)
         if self.trace is not None:
-            self.emit("draw_item", f"seat {seat} (dead) draws {config.names[card]}", seat=seat, card=config.names[card])
-        if config.uses[card] != INSTANT:
-            self.seat_zone(seat, ITEMS_HELD).add(card)
-            return
-        self._item_pile(card).bury_face_up(card)
-        self.numbers[DAMAGE_SOURCE] = card
-        self._push_all([Task(EFFECT, seat, primitive, amount) for primitive, amount in config.effects[card]])
+            name = self.config.names[card]
+            self.emit("draw_item", f"seat {seat} (dead) draws {name}", seat=seat, card=name)
+        self._take_item(seat, card)
 
     def _ultimate_due(self, boss_number: int) -> bool:
         """4+ heroes: after every boss; 2-3: from the 2nd boss; solo: after the 3rd."""
