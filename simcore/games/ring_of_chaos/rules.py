@@ -1157,13 +1157,14 @@ class RingState(KitState):
             self._ask(K_LEADERSHIP, seat, target, 0, 0, choices)
             return
         occupant = numbers[OCCUPANT + space]
-        if occupant >= 0 and occupant != target:
+        swapped = occupant >= 0 and occupant != target  # a party still to be placed stood there
+        if swapped:
             self._swap(target, occupant)
         else:
             self._place(target, space)
         if self.trace is not None:
             self.emit("move", f"seat {seat} moves seat {target} to space {space}", seat=target, space=space)
-            if occupant >= 0 and occupant != target:
+            if swapped:
                 moved_to = self.position(occupant)
                 self.emit("move", f"seat {occupant} stands on space {moved_to} until it is placed",
                           seat=occupant, space=moved_to)
