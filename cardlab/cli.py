@@ -34,7 +34,7 @@ from simcore.parameters import ParameterError, apply_overrides, flatten
 from simcore.play import play_game
 from simcore.registry import GAMES, UnknownGameError, get_game
 from simcore.trace import TraceRecorder, event_to_json, format_event
-from workers.location import ResultsLocationError, ResultsPath, results_path
+from workers.location import ResultsLocationError, ResultsPath, file_to_write_problem, results_path
 from workers.storage import SPEC_FILE, write_bytes_atomically
 
 USAGE_ERROR = 2
@@ -349,17 +349,6 @@ def command_run(arguments: argparse.Namespace) -> int:
     print(f"next: cardlab report {spec.name}{where}   |   "
           f"cardlab sql {spec.name}{where} \"SELECT count(*) FROM games\"")
     return 0
-
-
-def file_to_write_problem(path: Path) -> str | None:
-    """Why ``path`` cannot be written as a file (a folder, a missing folder, no permission), or None."""
-    if path.is_dir():
-        return "is a folder; expected a file to write"
-    if not path.parent.is_dir():
-        return f"the folder {path.parent} does not exist"
-    if not os.access(path if path.exists() else path.parent, os.W_OK):
-        return "cannot write (permission denied)"
-    return None
 
 
 def command_tune(arguments: argparse.Namespace) -> int:

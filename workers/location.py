@@ -360,10 +360,31 @@ def writable_folder_problem(path: ResultsPath) -> str | None:
         existing = existing.parent
     if existing.exists() and not existing.is_dir():
         return f"{existing}: is a file; expected a results folder (or a path where one can be created)"
+    reason = _cannot_create_files_in(existing)
+    if reason is not None:
+        return f"{existing}: not writable ({reason}); expected a folder cardlab can write results into"
+    return None
+
+
+def file_to_write_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be written as a file (a folder, a missing folder, a folder this
+    process cannot create files in), or None; checked by a probe file, as for results folders."""
+    if path.is_dir():
+        return "is a folder; expected a file to write"
+    if not path.parent.is_dir():
+        return f"the folder {path.parent} does not exist"
+    reason = _cannot_create_files_in(path.parent)
+    return None if reason is None else f"cannot write ({reason})"
+
+
+def _cannot_create_files_in(folder: Path) -> str | None:
+    """Why this process cannot create a file in ``folder`` (the error's text), or None. A probe
+    file, made and removed: permission bits say nothing to root, nor about read-only or
+    immutable mounts or /proc."""
     try:
-        descriptor, probe = tempfile.mkstemp(prefix=".cardlab-probe-", dir=existing)
+        descriptor, probe = tempfile.mkstemp(prefix=".cardlab-probe-", dir=folder)
     except OSError as error:
-        return f"{existing}: not writable ({error.strerror}); expected a folder cardlab can write results into"
+        return error.strerror or str(error)
     os.close(descriptor)
     os.unlink(probe)
     return None
