@@ -67,16 +67,19 @@ def search_status(folder: ResultsPath) -> str | None:
     return status if isinstance(status, str) else None
 
 
-def planned_games_of(folder: ResultsPath, spec: dict[str, Any]) -> int:
-    """``planned_games(spec)``, but 0 (no plan) for a balance search's folder."""
-    return 0 if search_status(folder) is not None else planned_games(spec)
+def games_plan(folder: ResultsPath, spec: dict[str, Any]) -> tuple[int, str | None]:
+    """(planned games, ``search_status``) of an experiment folder: ``planned_games(spec)``,
+    but 0 (no fixed plan) for a balance search's folder; its state file read once."""
+    search = search_status(folder)
+    return (0 if search is not None else planned_games(spec)), search
 
 
-def run_status(folder: ResultsPath, done: int, planned: int) -> tuple[str, float | None, str]:
+def run_status(folder: ResultsPath, done: int, planned: int, search: str | None = None
+               ) -> tuple[str, float | None, str]:
     """(status, time, reason) from ``run.json``: running (a run holds the lock), finished
-    (every planned game played; a balance search: its state says so), interrupted
-    (Ctrl-C, SIGTERM, or a run killed while it held the lock), failed (the run stopped
-    on an error: ``reason`` is its one line) or incomplete (stopped early)."""
+    (every planned game played; a balance search: its state, ``search``, says so),
+    interrupted (Ctrl-C, SIGTERM, or a run killed while it held the lock), failed (the run
+    stopped on an error: ``reason`` is its one line) or incomplete (stopped early)."""
     try:
         run = json.loads((folder / RUN_FILE).read_text())
     except (OSError, ValueError):
@@ -86,7 +89,7 @@ def run_status(folder: ResultsPath, done: int, planned: int) -> tuple[str, float
     killed = status == "running" and lock_left_by_dead_run(folder)
     if status == "running" and (folder / LOCK_FILE).exists() and not killed:
         return "running", when, ""
-    if (planned and done >= planned) or search_status(folder) == "finished":
+    if (planned and done >= planned) or search == "finished":
         return "finished", when, ""
     if status == "interrupted" or killed:
         return "interrupted", when, ""
@@ -126,8 +129,8 @@ def experiment_overview(results_root: ResultsPath | str) -> pl.DataFrame:
         except AnalyticsError:
             spec, manifest = {}, {}
         done = sum(int(entry.get("rows", {}).get("games", 0)) for entry in manifest.values())
-        planned = planned_games_of(folder, spec)
-        status, when, _ = run_status(folder, done, planned)
+        planned, search = games_plan(folder, spec)
+        status, when, _ = run_status(folder, done, planned, search)
         timestamp = when if isinstance(when, int | float) else (folder / "spec.json").stat().st_mtime
         variants = spec.get("variants") if isinstance(spec.get("variants"), dict) else {}
         sweep = spec.get("sweep") if isinstance(spec.get("sweep"), dict) else {}

@@ -47,7 +47,7 @@ import polars as pl
 
 from analytics import text_tables as fmt
 from analytics.catalog import AnalyticsError, open_catalog, read_manifest, read_spec
-from analytics.explore import planned_games_of, run_status, search_status
+from analytics.explore import games_plan, run_status
 from analytics.findings import Finding, delta_methods, delta_subject, findings, findings_frame, findings_lines
 from analytics.metrics import metric, skill_movement
 from analytics.powers import NEVER_USED, power_stats
@@ -131,6 +131,8 @@ class Report:
     failed or incomplete; a report of a run that failed says so in its header."""
     run_reason: str = ""
     """A failed run's one-line reason (from ``run.json``)."""
+    search_status: str | None = None
+    """A balance search's status (``analytics.explore.search_status``); None for other experiments."""
     metrics: dict[str, pl.DataFrame] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
 
@@ -217,10 +219,10 @@ def build_report(experiment_dir: ResultsPath) -> Report:
         .sort(pl.col("variant") != "baseline", "variant")
         .select("variant", "label", "games", "overrides")
     )
-    planned = planned_games_of(experiment_dir, spec)  # 0 for a balance search: no fixed number
+    planned, search = games_plan(experiment_dir, spec)  # 0 for a balance search: no fixed number
     labels = dict(variants.select("variant", "label").iter_rows())
     games_played = int(games["games"].sum()) if games.height else 0
-    status, _, reason = run_status(experiment_dir, games_played, planned)
+    status, _, reason = run_status(experiment_dir, games_played, planned, search)
     return Report(
         experiment=str(spec.get("name", experiment_dir.name)),
         game=str(spec.get("game", "?")),
@@ -234,6 +236,7 @@ def build_report(experiment_dir: ResultsPath) -> Report:
         cooperative=cooperative,
         run_status=status,
         run_reason=reason,
+        search_status=search,
         metrics=metrics,
         findings=findings(metrics, labels, cooperative=cooperative),
     )
@@ -651,7 +654,6 @@ def _delta_tables(report: Report, card_rows: int | None) -> list[TextTable]:
     return tables
 
 
-
 _AGENT_KEY = re.compile(r"(?<=[(,])\s*[a-z_]+=")
 
 
@@ -934,7 +936,7 @@ def _header_lines(report: Report) -> list[tuple[str, str]]:
     if report.spec.get("rotate_seats"):
         agent_text += " (seats rotated every game)"
     planned = (f" of {report.games_planned:,} planned" if report.games_planned else
-               " (a balance search: its candidates play different numbers of games)" if search_status(report.folder)
+               " (a balance search: its candidates play different numbers of games)" if report.search_status
                else "")
     return [
         ("experiment", report.experiment),
