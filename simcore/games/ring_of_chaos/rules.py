@@ -489,39 +489,40 @@ class RingState(KitState):
             return
         hand = self.hand(seat)
         power_offered = False
-        seen: i64 = 0  # a bit per card id already counted at this step (fewer than 64 cards)
-        cards: list[int] = []
+        # The cards offered, a bit per card id (fewer than 64 cards): a machine integer, not a
+        # list per step, and a card offered at several positions is counted once.
+        offered: i64 = 0
         actions = answer_list(legal_actions)
         if kind == K_MAIN:
             for action in actions:
-                if PLAY_AS_RANGED.matches(action):
-                    cards.append(hand[PLAY_AS_RANGED.value(action)])
+                if PLAY.matches(action):
+                    offered |= 1 << hand[PLAY.value(action)]
+                elif PLAY_AS_RANGED.matches(action):
+                    offered |= 1 << hand[PLAY_AS_RANGED.value(action)]
                     power_offered = True
-                elif PLAY.matches(action):
-                    cards.append(hand[PLAY.value(action)])
                 elif action == DEFENDERS_POWER or STEAL_CARD.matches(action):
                     power_offered = True
-        elif kind in (K_COUNTER, K_SACRIFICE, K_CHAOS_OFFER, K_SAVAGE_MORE):
+        elif kind == K_COUNTER or kind == K_SACRIFICE or kind == K_CHAOS_OFFER or kind == K_SAVAGE_MORE:
             for action in actions:
                 if action != PASS:
-                    cards.append(hand[HAND_POSITION.value(action)])
+                    offered |= 1 << hand[HAND_POSITION.value(action)]
         elif kind == K_HELL_OFFER and NEGATE.encode() in actions:
-            cards = list(hand)
+            for held in hand:
+                offered |= 1 << held
             power_offered = True
-        if not cards and not power_offered:
-            return
-        classes = self.config.card_classes
-        offset = self.stats.offset(seat, _PLAYABLE)
-        counts = self.stats.counts
-        power = self.power(seat)
-        for card in cards:
-            bit: i64 = 1 << card
-            if seen & bit:
-                continue
-            seen |= bit
-            counts[offset + card] += 1
-            if power == DREAD_LEGION and classes[card] != NO_CLASS and self.status(seat, classes[card]) == DEAD:
-                power_offered = True
+        if offered:
+            counts = self.stats.counts
+            offset = self.stats.offset(seat, _PLAYABLE)
+            dread_legion = self.power(seat) == DREAD_LEGION
+            classes = self.config.card_classes
+            card: i64 = 0
+            while offered:
+                if offered & 1:
+                    counts[offset + card] += 1
+                    if dread_legion and classes[card] != NO_CLASS and self.status(seat, classes[card]) == DEAD:
+                        power_offered = True
+                offered >>= 1
+                card += 1
         if power_offered:
             self.power_playable[seat] += 1
 
