@@ -122,6 +122,7 @@ class RingConfig:
     """Compiled parameters: card attributes as tuples indexed by card id."""
 
     card_classes: tuple[int, ...]
+    class_cards: tuple[int, ...]  # per class: a bit per card id of that class (the rules' card masks)
     card_slots: tuple[int, ...]  # the Action each card is played as (``MOVE_SLOT``...)
     card_reach: tuple[int, ...]  # ``NO_REACH``, ``MELEE_REACH``, ``RANGED_REACH``
     card_sure: tuple[bool, ...]  # its attack cannot be parried or dodged
@@ -302,6 +303,8 @@ def compile_config(parameters: Mapping[str, Any]) -> RingConfig:
     board = compile_map(map_name, parameters["maps"][map_name])
     return RingConfig(
         card_classes=tuple(classes),
+        class_cards=tuple(sum(1 << card for card, card_class in enumerate(classes) if card_class == hero)
+                          for hero in range(len(CLASS_NAMES))),
         card_slots=tuple(SLOT_NAMES.index(cards[name]["action"]) for name in CARD_NAMES),
         card_reach=tuple(REACH_NAMES.index(cards[name]["reach"]) for name in CARD_NAMES),
         card_sure=tuple(cards[name]["sure"] for name in CARD_NAMES),

@@ -601,10 +601,22 @@ class RingState(KitState):
 
     def can_use_class(self, seat: int, card: int) -> bool:
         """Class cards only while that class's Hero is alive (Dread Legion: always)."""
-        card_class = self.config.card_classes[card]
-        if card_class == NO_CLASS or self.status(seat, card_class) > DEAD:
-            return True
-        return self.power(seat) == DREAD_LEGION
+        return self.usable_cards(seat) >> card & 1 != 0
+
+    def usable_cards(self, seat: int) -> i64:
+        """A bit per card id ``seat`` may play by its class (``can_use_class``): every card but
+        those of its Dead Heroes' classes (Dread Legion: every card). One machine integer read
+        once per question, not a call per card of the hand."""
+        if self.power(seat) == DREAD_LEGION:
+            return -1
+        usable: i64 = -1
+        seat_numbers, base = self.seat_numbers, seat * SEAT_NUMBERS + HEROES
+        class_cards = self.config.class_cards
+        hero: i64  # a machine-integer counter: native index arithmetic
+        for hero in range(4):
+            if seat_numbers[base + hero] == DEAD:
+                usable &= ~class_cards[hero]
+        return usable
 
     def others_alive(self, seat: int) -> list[int]:
         """The other parties still in the game, clockwise from ``seat``."""
@@ -642,14 +654,10 @@ class RingState(KitState):
             return [other for other in others if self.is_adjacent(seat, other)]
         return others
 
-    def move_destinations(self, seat: int) -> list[int]:
-        """Spaces 1..move_spaces away where the party may end its move."""
-        numbers = self.numbers
-        result = []
-        for space in self.config.move_reach[self.position(seat)]:
-            if numbers[OCCUPANT + space] < 0 or self.can_push(seat, space):
-                result.append(space)
-        return result
+    def can_move_to(self, seat: int, space: int) -> bool:
+        """Whether the party may end its move on ``space`` (one of ``move_reach``): empty, or its
+        occupant can be pushed aside."""
+        return self.numbers[OCCUPANT + space] < 0 or self.can_push(seat, space)
 
     def can_push(self, mover: int, destination: int) -> bool:
         """Whether ``push_spaces(mover, destination)`` has a space (without listing them)."""
@@ -692,10 +700,11 @@ class RingState(KitState):
                 return True
         return False
 
-    def can_play(self, seat: int, card: int, has_adjacent: bool, has_distant: bool) -> bool:
+    def can_play(self, seat: int, card: int, usable: i64, has_adjacent: bool, has_distant: bool) -> bool:
         """Whether ``card``, whose Action is still open (``main_choices``), may be played now
-        (``has_adjacent``/``has_distant``: whether another party is / is not Adjacent)."""
-        if not self.can_use_class(seat, card):
+        (``usable``: the seat's ``usable_cards``; ``has_adjacent``/``has_distant``: whether
+        another party is / is not Adjacent)."""
+        if not usable >> card & 1:
             return False
         reach = self.config.card_reach[card]
         if reach == MELEE_REACH:
@@ -726,17 +735,18 @@ class RingState(KitState):
         attack of ``style`` on a Full Strength Hero of ``defender``."""
         hand = self.hand(defender)
         counter_styles = self.config.card_counter_styles  # ``cards.<name>.counters``
-        seen: list[int] = []
+        usable = self.usable_cards(defender)
+        seen: i64 = 0  # a bit per card id already answered (or refused): a machine integer
         result: list[int] = []
         position: i64  # a machine-integer counter: native index arithmetic
         for position in range(len(hand)):
             card = hand[position]
-            if card in seen or not self.can_use_class(defender, card):
+            bit: i64 = 1 << card
+            if seen & bit:
                 continue
-            if not counter_styles[card] >> style & 1:
-                continue
-            if BEHAVIOUR_BY_CARD[card].can_counter(self, defender, card):
-                seen.append(card)
+            seen |= bit
+            if (usable & bit and counter_styles[card] >> style & 1
+                    and BEHAVIOUR_BY_CARD[card].can_counter(self, defender, card)):
                 result.append(position)
         return result
 
@@ -763,13 +773,15 @@ class RingState(KitState):
     def main_choices(self, seat: int) -> list[int]:
         """The active player's Actions still open this turn."""
         choices = [END_TURN]
+        config = self.config
         numbers = self.numbers
         holder = numbers[RING_HOLDER]
         power = self.power(seat)
         # Plain loops, not extend(generator): a generator is an object per call in the compiled core.
         if not numbers[USED_MOVE]:
-            for space in self.move_destinations(seat):
-                choices.append(MOVE.encode(space))
+            for space in config.move_reach[self.position(seat)]:
+                if self.can_move_to(seat, space):
+                    choices.append(MOVE.encode(space))
         if not numbers[USED_ATTACK]:
             choices.append(DRAW_CARD)
             if power == DEN_OF_THIEVES:
@@ -782,7 +794,7 @@ class RingState(KitState):
             if 0 <= holder != seat and self.is_adjacent(seat, holder):
                 choices.append(STEAL_RING)
             if (power == DEFENDERS_OF_THE_FAITH
-                    and len(self.hand(seat)) >= self.config.defenders_cards_to_discard
+                    and len(self.hand(seat)) >= config.defenders_cards_to_discard
                     and (self.has_hero_at(seat, DEAD) or self.has_hero_at(seat, WOUNDED))):
                 choices.append(DEFENDERS_POWER)
         hand = self.hand(seat)
@@ -790,7 +802,7 @@ class RingState(KitState):
         # straight from the seat numbers (no list of the others per question).
         has_adjacent = has_distant = False
         seat_numbers = self.seat_numbers
-        distance = self.config.board.distance[seat_numbers[seat * SEAT_NUMBERS + POSITION]]
+        distance = config.board.distance[seat_numbers[seat * SEAT_NUMBERS + POSITION]]
         rival: i64  # a machine-integer counter: native index arithmetic
         for rival in range(self.n_players):
             if rival != seat and seat_numbers[rival * SEAT_NUMBERS + ALIVE] != 0:
@@ -798,7 +810,8 @@ class RingState(KitState):
                     has_adjacent = True
                 else:
                     has_distant = True
-        slots = self.config.card_slots
+        slots = config.card_slots
+        usable = self.usable_cards(seat)
         # A bit per Action still open (MOVE_SLOT, ATTACK_SLOT, BONUS_SLOT): a
         # machine integer, not a tuple of booleans made at every question.
         open_slots: i64 = ((0 if numbers[USED_MOVE] else 1 << MOVE_SLOT)
@@ -814,13 +827,19 @@ class RingState(KitState):
             if seen & bit:
                 continue
             seen |= bit
-            if open_slots >> slots[card] & 1 and self.can_play(seat, card, has_adjacent, has_distant):
+            if open_slots >> slots[card] & 1 and self.can_play(seat, card, usable, has_adjacent, has_distant):
                 choices.append(PLAY.encode(position))
         if not numbers[USED_ATTACK] and power == DEATH_FROM_ABOVE and has_distant:
-            any_class = self.config.death_from_above_dead_classes
-            for position in self.distinct_positions(seat):
+            if config.death_from_above_dead_classes:
+                usable = -1
+            seen = 0
+            for position in range(len(hand)):
                 card = hand[position]
-                if slots[card] == ATTACK_SLOT and (any_class or self.can_use_class(seat, card)):
+                bit = 1 << card
+                if seen & bit:
+                    continue
+                seen |= bit
+                if slots[card] == ATTACK_SLOT and usable & bit:
                     choices.append(PLAY_AS_RANGED.encode(position))
         return choices
 

@@ -307,7 +307,7 @@ def test_perform_has_one_branch_for_every_task_kind_and_refuses_an_unknown_one()
 
 
 def test_a_move_may_end_on_an_occupied_space_exactly_when_that_party_has_a_space_to_be_pushed_to() -> None:
-    # can_push (which move_destinations asks) against push_spaces (which lists them),
+    # can_push (which can_move_to asks) against push_spaces (which lists them),
     # for every seat and space, in the positions of random games.
     compared = 0
     for state in random_game_positions(500):
