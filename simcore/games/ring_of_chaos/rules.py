@@ -596,8 +596,18 @@ class RingState(KitState):
 
     def living_heroes(self, seat: int) -> list[int]:
         """Classes whose Hero is alive (Full Strength or Wounded)."""
-        statuses = self.statuses(seat)
-        return [hero for hero in range(4) if statuses[hero] > DEAD]
+        numbers, base = self.seat_numbers, seat * SEAT_NUMBERS + HEROES  # in place: no copy of the statuses
+        return [hero for hero in range(4) if numbers[base + hero] > DEAD]
+
+    def has_living_hero(self, seat: int) -> bool:
+        """Whether one of ``seat``'s Heroes is alive (Full Strength or Wounded)."""
+        numbers, base = self.seat_numbers, seat * SEAT_NUMBERS + HEROES
+        return any(numbers[base + hero] > DEAD for hero in range(4))
+
+    def is_rival(self, seat: int, other: int) -> bool:
+        """Whether ``other`` is another party still in the game (one of ``others_alive(seat)``):
+        a test per seat, for the questions that need no list of them in clockwise order."""
+        return other != seat and self.seat_numbers[other * SEAT_NUMBERS + ALIVE] != 0
 
     def can_use_class(self, seat: int, card: int) -> bool:
         """Class cards only while that class's Hero is alive (Dread Legion: always)."""
@@ -724,7 +734,7 @@ class RingState(KitState):
     def necromancy_raises(self, seat: int) -> bool:
         """Whether ``necromancy_parties(seat)`` has a party (found without listing them)."""
         return self.has_hero_at(seat, DEAD) or any(
-            self._raised_by_necromancy(seat, other) for other in self.others_alive(seat))
+            self.is_rival(seat, other) and self._raised_by_necromancy(seat, other) for other in range(self.n_players))
 
     def _raised_by_necromancy(self, seat: int, other: int) -> bool:
         """Whether ``seat``'s Necromancy raises a Hero of ``other``: Adjacent, with a Dead Hero."""
@@ -1040,9 +1050,10 @@ class RingState(KitState):
             self.emit("guardian", f"seat {drawer} draws a Temple Guardian: every party is attacked", seat=drawer)
         if replace:
             self._push(K_DRAW, drawer, 1)
-        order = [drawer, *self.others_alive(drawer)] if self.alive(drawer) else self.others_alive(drawer)
-        for defender in reversed(order):
+        for defender in reversed(self.others_alive(drawer)):  # pushed last first: the drawer's goes on top
             self._push(K_GUARDIAN_DEFEND, defender, drawer)
+        if self.alive(drawer):
+            self._push(K_GUARDIAN_DEFEND, drawer, drawer)
 
     def _guardian_defend(self, defender: int, drawer: int, hero: int) -> None:
         """The defender picks the Hero the Guardian attacks; then it may counter."""
@@ -1334,7 +1345,7 @@ class RingState(KitState):
         if position == NO_CHOICE:
             choices = [PASS]
             hand = self.hand(seat)
-            if any(self.is_adjacent(seat, other) for other in self.others_alive(seat)):
+            if any(self.is_rival(seat, other) and self.is_adjacent(seat, other) for other in range(self.n_players)):
                 for candidate in self.distinct_positions(seat):
                     card = hand[candidate]
                     if (self.config.card_reach[card] == MELEE_REACH and self.can_use_class(seat, card)
@@ -1424,7 +1435,7 @@ class RingState(KitState):
         if self.trace is not None:
             self.emit("hit", f"seat {defender}'s {CLASS_NAMES[hero]} is now {STATUS_NAMES[status]}",
                       seat=defender, hero=CLASS_NAMES[hero], status=STATUS_NAMES[status])
-        if max(self.statuses(defender)) == DEAD:
+        if not self.has_living_hero(defender):
             self._eliminate(defender, attacker)
             return
         if is_attack and self.power(defender) == GIANT_SLAYERS and self.config.giant_slayers_cards_per_hit:
@@ -1708,7 +1719,8 @@ class PartyTargeted(CardBehaviour):
         return True
 
     def playable(self, state: RingState, seat: int, card: int) -> bool:
-        return any(self.aims_at(state, seat, card, other) for other in state.others_alive(seat))
+        return any(state.is_rival(seat, other) and self.aims_at(state, seat, card, other)
+                   for other in range(state.n_players))
 
     def targets(self, state: RingState, seat: int, card: int) -> list[int]:
         return [other for other in state.others_alive(seat) if self.aims_at(state, seat, card, other)]
@@ -1807,7 +1819,7 @@ class Tithe(CardBehaviour):
     """Tithe (Cleric): "All other players drop one card of their choosing, face-up. The player who played Tithe
     selects one of those dropped cards to add to their hand, then discards the rest"."""
     def playable(self, state: RingState, seat: int, card: int) -> bool:
-        return any(state.hand(other) for other in state.others_alive(seat))
+        return any(state.is_rival(seat, other) and state.hand(other) for other in range(state.n_players))
     def play(self, state: RingState, seat: int, card: int) -> None:
         state._push(K_TITHE_PICK, seat)
         for other in reversed(state.others_alive(seat)):
