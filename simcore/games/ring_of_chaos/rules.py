@@ -873,26 +873,28 @@ class RingState(KitState):
         """Do one task (``choice`` is NO_CHOICE unless the task's question was answered).
 
         One branch per task kind, the most frequent first: a table of functions would be
-        called through Python's calling convention at every step of the compiled core."""
+        called through Python's calling convention at every step of the compiled core. The
+        frequent questions' handlers take the task itself: a task is immutable, so the one
+        performed is asked (or pushed back) as it is, not remade from its fields."""
         kind = task.kind
         if kind == K_MAIN:
-            self._main(task.seat, choice)
+            self._main(task, choice)
         elif kind == K_DRAW:
             self._draw_task(task.seat, task.a == 1)
         elif kind == K_COUNTER:
-            self._counter(task.seat, task.a, task.b, task.c, choice)
+            self._counter(task, choice)
         elif kind == K_END_TURN:
-            self._end_turn(task.seat)
+            self._end_turn(task)
         elif kind == K_TURN_START:
             self._turn_start(task.seat)
         elif kind == K_GUARDIAN_DEFEND:
-            self._guardian_defend(task.seat, task.a, choice)
+            self._guardian_defend(task, choice)
         elif kind == K_DISCARD_EXCESS:
             self._discard_excess(task.seat, choice)
         elif kind == K_TARGET:
-            self._target(task.seat, task.a, task.b, choice)
+            self._target(task, choice)
         elif kind == K_ATTACKER_HERO:
-            self._attacker_hero(task.seat, task.a, task.b, task.c, choice)
+            self._attacker_hero(task, choice)
         elif kind == K_OWN_HERO_HIT:
             self._own_hero_hit(task.seat, task.a, task.b == 1, choice)
         elif kind == K_DRAFT:
@@ -990,10 +992,11 @@ class RingState(KitState):
         if numbers[RING_HOLDER] == seat:
             self._gain_ring_points(seat, self.config.ring_wear_points, "wears the Ring as the turn begins")
 
-    def _end_turn(self, seat: int) -> None:
+    def _end_turn(self, task: Task) -> None:
         """Discard down to the hand limit, release an Imprison card, pass the turn."""
+        seat = task.seat
         if self.alive(seat) and len(self.hand(seat)) > self.config.hand_limit:
-            self._push(K_END_TURN, seat)
+            self.push(task)  # after the discard, the end of the turn again
             self._ask(K_DISCARD_EXCESS, seat, 0, 0, 0, self.distinct_positions(seat))
             return
         # Only an imprisonment this turn served is over: one laid during the turn (an Imprison
@@ -1055,25 +1058,27 @@ class RingState(KitState):
         if self.alive(drawer):
             self._push(K_GUARDIAN_DEFEND, drawer, drawer)
 
-    def _guardian_defend(self, defender: int, drawer: int, hero: int) -> None:
+    def _guardian_defend(self, task: Task, hero: int) -> None:
         """The defender picks the Hero the Guardian attacks; then it may counter."""
+        defender, drawer = task.seat, task.a
         if not self.alive(defender):
             return
         if hero == NO_CHOICE:
-            self._ask(K_GUARDIAN_DEFEND, defender, drawer, 0, 0, self.living_heroes(defender))
+            self.ask(task, self.living_heroes(defender))
             return
         self._push(K_COUNTER, defender, -1 - drawer, hero, ATTACK.encode(GUARDIAN, TEMPLE_GUARDIAN + 1))
 
-    def _main(self, seat: int, choice: int) -> None:
+    def _main(self, task: Task, choice: int) -> None:
         """The active player's menu: one Move, one Attack, one Bonus Action, any order."""
+        seat = task.seat
         if not self.alive(seat):
             return
         if choice == NO_CHOICE:
-            self._ask(K_MAIN, seat, 0, 0, 0, self.main_choices(seat))
+            self.ask(task, self.main_choices(seat))
             return
         if choice == END_TURN:
             return
-        self._push(K_MAIN, seat)
+        self.push(task)  # the menu again after this Action
         if choice == DRAW_CARD:
             self.numbers[USED_ATTACK] = 1
             self._push(K_DRAW, seat, 1)
@@ -1240,14 +1245,15 @@ class RingState(KitState):
         else:
             behaviour.play(self, seat, card)
 
-    def _target(self, seat: int, card: int, mode: int, target: int) -> None:
+    def _target(self, task: Task, target: int) -> None:
         """Choose the party a targeted card acts on (mode 1: Death from Above's ranged attack;
         mode 2: an extra attack of a Savage Attack)."""
+        seat, card, mode = task.seat, task.a, task.b
         if target == NO_CHOICE:
             behaviour = BEHAVIOUR_BY_CARD[card]
             choices = behaviour.targets(self, seat, card) if mode == 0 else self.attack_targets(seat, card, mode == 1)
             if choices:
-                self._ask(K_TARGET, seat, card, mode, 0, choices)
+                self.ask(task, choices)
             return
         if self.trace is not None:
             self.emit("target", f"seat {seat} targets seat {target} with {self.card_name(card)}",
@@ -1379,17 +1385,19 @@ class RingState(KitState):
 
     # ------------------------------------------------------------- attacks
 
-    def _attacker_hero(self, attacker: int, defender: int, style: int, card: int, hero: int) -> None:
+    def _attacker_hero(self, task: Task, hero: int) -> None:
         """The attacker chooses which of the defender's Heroes it attacks."""
+        attacker, defender, style, card = task.seat, task.a, task.b, task.c
         if not self.alive(defender):
             return
         if hero == NO_CHOICE:
-            self._ask(K_ATTACKER_HERO, attacker, defender, style, card, self.living_heroes(defender))
+            self.ask(task, self.living_heroes(defender))
             return
         self._push(K_COUNTER, defender, attacker, hero, ATTACK.encode(style, card + 1))
 
-    def _counter(self, defender: int, attacker: int, hero: int, packed: int, position: int) -> None:
+    def _counter(self, task: Task, position: int) -> None:
         """The defender of a Full Strength Hero may play a counter card."""
+        defender, attacker, hero, packed = task.seat, task.a, task.b, task.c
         style = ATTACK.field(packed, 0)
         if position == NO_CHOICE:
             # A Full Strength Hero's player is always asked, even holding no counter (then
@@ -1397,7 +1405,7 @@ class RingState(KitState):
             if self.status(defender, hero) == FULL:
                 choices = self.counter_positions(defender, style)
                 choices.append(PASS)
-                self._ask(K_COUNTER, defender, attacker, hero, packed, choices)
+                self.ask(task, choices)
                 return
             position = PASS
         if position == PASS:
