@@ -28,7 +28,7 @@ redrawing what the seat cannot see.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from mypy_extensions import i64
 
@@ -148,6 +148,28 @@ DRAW_CARD: Final = MENU.encode(1)  # Attack Action: draw a card instead of attac
 PICK_UP_RING: Final = MENU.encode(2)  # Bonus Action
 STEAL_RING: Final = MENU.encode(3)  # Bonus Action, from an Adjacent wearer
 DEFENDERS_POWER: Final = MENU.encode(4)  # Bonus Action of Defenders of the Faith
+# The main menu's Move and Play answers as int objects made once, by space and by hand position
+# (``answer_object``): a list of answers holds int objects, and these, above the small ints Python
+# keeps, were made and freed again at every question (two thirds of the menu's answers).
+MADE_ANSWERS: Final = 64
+"""Answers made in advance per type: every space of a map and every hand position in practice."""
+
+
+def answer_objects(action_type: ActionType) -> tuple[object, ...]:
+    """``action_type``'s answers of values 0 to ``MADE_ANSWERS - 1``, as int objects."""
+    return tuple(action_type.encode(value) for value in range(MADE_ANSWERS))
+
+
+MOVE_ANSWERS: Final = answer_objects(MOVE)
+PLAY_ANSWERS: Final = answer_objects(PLAY)
+PLAY_AS_RANGED_ANSWERS: Final = answer_objects(PLAY_AS_RANGED)
+
+
+def answer_object(made: tuple[object, ...], action_type: ActionType, value: int) -> object:
+    """``action_type.encode(value)``, the object already made in ``made`` when it is there."""
+    return made[value] if value < len(made) else action_type.encode(value)
+
+
 _MENU_TEXTS: Final = ("end the turn", "draw a card (Attack Action)", "pick up the Ring", "steal the Ring",
                       "discard two cards to raise a Hero (Defenders of the Faith)")
 
@@ -502,7 +524,7 @@ class RingState(KitState):
                     power_offered = True
                 elif action == DEFENDERS_POWER or STEAL_CARD.matches(action):
                     power_offered = True
-        elif kind == K_COUNTER or kind == K_SACRIFICE or kind == K_CHAOS_OFFER or kind == K_SAVAGE_MORE:
+        elif kind in (K_COUNTER, K_SACRIFICE, K_CHAOS_OFFER, K_SAVAGE_MORE):
             for action in actions:
                 if action != PASS:
                     offered |= 1 << hand[HAND_POSITION.value(action)]
@@ -782,7 +804,8 @@ class RingState(KitState):
 
     def main_choices(self, seat: int) -> list[int]:
         """The active player's Actions still open this turn."""
-        choices = [END_TURN]
+        # Objects, not ints: the answers made in advance go in as they are (``answer_object``).
+        choices: list[object] = [END_TURN]
         config = self.config
         numbers = self.numbers
         holder = numbers[RING_HOLDER]
@@ -791,7 +814,7 @@ class RingState(KitState):
         if not numbers[USED_MOVE]:
             for space in config.move_reach[self.position(seat)]:
                 if self.can_move_to(seat, space):
-                    choices.append(MOVE.encode(space))
+                    choices.append(answer_object(MOVE_ANSWERS, MOVE, space))
         if not numbers[USED_ATTACK]:
             choices.append(DRAW_CARD)
             if power == DEN_OF_THIEVES:
@@ -838,7 +861,7 @@ class RingState(KitState):
                 continue
             seen |= bit
             if open_slots >> slots[card] & 1 and self.can_play(seat, card, usable, has_adjacent, has_distant):
-                choices.append(PLAY.encode(position))
+                choices.append(answer_object(PLAY_ANSWERS, PLAY, position))
         if not numbers[USED_ATTACK] and power == DEATH_FROM_ABOVE and has_distant:
             if config.death_from_above_dead_classes:
                 usable = -1
@@ -850,8 +873,8 @@ class RingState(KitState):
                     continue
                 seen |= bit
                 if slots[card] == ATTACK_SLOT and usable & bit:
-                    choices.append(PLAY_AS_RANGED.encode(position))
-        return choices
+                    choices.append(answer_object(PLAY_AS_RANGED_ANSWERS, PLAY_AS_RANGED, position))
+        return cast(list[int], choices)  # every answer is an int
 
     # ------------------------------------------------------------- the engine
 
