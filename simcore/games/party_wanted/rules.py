@@ -34,7 +34,7 @@ The answer to each question is of one action type (``ACTIONS``):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from mypy_extensions import i64
 
@@ -183,6 +183,27 @@ CARD_SHIFT: Final = PLAY_CARD.shift0
 """``action >> CARD_SHIFT``: the action's type and card, without its target."""
 BURY_DEFENSE_CODE: Final = BURY_FOR_DEFENSE.code
 BURY_ATTACK_CODE: Final = BURY_FOR_ATTACK.code
+
+
+# The card actions' answers as shared Python ints. A question's answers are a list of
+# Python objects: compiled, appending an i64 to it allocates an int object (every card
+# action is above 256, past CPython's cached small ints) and freeing the list frees each
+# one again, a dozen to fifty a planning question. So each card action is made once, in
+# a row per (action type, card index) holding it for every (hero, enemy) target, and the
+# questions' lists take references to these objects.
+_ROW_HERO_SHIFT: Final = 3  # a row's index: hero << 3 | enemy (enemies below 8: rules.max_enemies <= 7)
+_ANSWER_ROWS: Final[list[list[list[object]]]] = [[] for _ in ACTIONS.types]
+"""Per action type code, its rows by card index (``answer_row``), made when first asked for."""
+
+
+def answer_row(action_type: ActionType, index: int) -> list[object]:
+    """``action_type`` on card ``index`` at every target, as shared Python ints:
+    ``answer_row(t, i)[hero << 3 | enemy] == t.encode(i, hero, enemy)``."""
+    rows = _ANSWER_ROWS[action_type.code]
+    while len(rows) <= index:
+        rows.append([action_type.encode(len(rows), hero, enemy)
+                     for hero in range(MAX_SEATS) for enemy in range(1 << _ROW_HERO_SHIFT)])
+    return rows[index]
 
 
 def is_burial(action: int) -> bool:
@@ -1510,26 +1531,23 @@ class PartyState(KitState):
             if self._playable(seat, config.effects[card]):
                 self._add_targets(actions, PLAY_CARD, position, config.targets[card],
                                   enemies if designate and config.aims_at_enemy[card] else first_enemy, living_heroes)
-        # Each position is encoded once and its heroes and enemies or-ed into their fields (the
-        # enemy lowest): a dozen answers a question, no encode call for each.
-        hero_shift = BURY_FOR_DEFENSE.shift1
+        answers = cast(list[object], actions)  # takes the shared answers of answer_row as they are
         n_players, n_enemies = self.n_players, self.numbers[ENEMY_COUNT]
         hero: i64  # machine-integer loop counters: the shifts and ors below stay native
         enemy: i64
         for position in positions:
-            defense_position: i64 = BURY_FOR_DEFENSE.encode(position, 0, 0)
-            attack_position: i64 = BURY_FOR_ATTACK.encode(position, 0, 0)
+            defense_row = answer_row(BURY_FOR_DEFENSE, position)
+            attack_row = answer_row(BURY_FOR_ATTACK, position)
             for hero in range(n_players):
                 if not living_heroes >> hero & 1:
                     continue
-                defense: i64 = defense_position | hero << hero_shift
-                attack: i64 = attack_position | hero << hero_shift
+                at: i64 = hero << _ROW_HERO_SHIFT
                 for enemy in range(n_enemies):
                     if enemies >> enemy & 1:
-                        actions.append(defense | enemy)
+                        answers.append(defense_row[at | enemy])
                 for enemy in range(n_enemies):
                     if enemies >> enemy & 1:
-                        actions.append(attack | enemy)
+                        answers.append(attack_row[at | enemy])
         for index, card in enumerate(self.seat_zone(seat, ITEMS_HELD).cards):
             if config.uses[card] == SINGLE_USE and self._playable(seat, config.effects[card]):
                 self._add_targets(actions, USE_ITEM, index, config.targets[card],
@@ -1590,14 +1608,16 @@ class PartyState(KitState):
         else:
             heroes = 1
         n_enemies = max(self.numbers[ENEMY_COUNT], 1)  # enemy 0 stands for none
+        row = answer_row(action_type, index)
+        answers = cast(list[object], actions)  # takes the shared answers of answer_row as they are
         hero: i64  # machine-integer loop counters: the shifts and ors below stay native
         enemy: i64
         for hero in range(self.n_players):
             if heroes >> hero & 1:
-                base: i64 = action_type.encode(index, hero, 0)  # the enemy is the lowest field
+                at: i64 = hero << _ROW_HERO_SHIFT
                 for enemy in range(n_enemies):
                     if enemies >> enemy & 1:
-                        actions.append(base | enemy)
+                        answers.append(row[at | enemy])
 
     def _plan(self, seat: int, action: int) -> None:
         """One planning action: play, bury for +1, use an item, sacrifice, or done."""
