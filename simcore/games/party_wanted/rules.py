@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final, cast
 
+from librt.vecs import append, vec
 from mypy_extensions import i64
 
 from simcore.api import CardColumns, GameInfo, TraceSink
@@ -413,6 +414,12 @@ class PartyState(KitState):
 
     config: PartyConfig
     max_enemies: int  # config.max_enemies, read on every round number
+    # The answers of the last planning or item question built, and the cards they would
+    # play (each card once), noted as the answers were made (``_add_targets``): the
+    # question asked is the last one built, so ``note_offered`` reads its cards here
+    # instead of walking every answer (most are burials, which play no card).
+    offered_answers: list[int]
+    offered_cards: vec[i64]
 
     # ----------------------------------------------------------------- set-up
 
@@ -423,6 +430,8 @@ class PartyState(KitState):
                          stats if stats is not None else CardStats(n_players, len(CARD_COUNTERS), len(config.names)))
         self.config = config
         self.max_enemies = config.max_enemies
+        self.offered_answers = []
+        self.offered_cards = vec[i64]()
 
     @staticmethod
     def new_game(config: PartyConfig, n_players: int, seed: int, trace: TraceSink | None) -> PartyState:
@@ -810,13 +819,29 @@ class PartyState(KitState):
         if self.over or (kind != PLAN and kind != ITEMS):
             return
         seat = self.current_player
+        # play_game passes the list asked, the last one built: its cards were noted then.
+        if legal_actions is self.offered_answers:
+            cards = self.offered_cards
+        else:
+            cards = self._cards_played_by(seat, legal_actions)
         counts = self.stats.counts
         base = self.stats.offset(seat, _PLAYABLE)
-        # A typed list indexed natively (play_game passes the list asked), and
-        # the few cards counted compared natively: no generic iteration or
-        # ``in`` (rich comparisons) per step.
+        index: i64  # machine integers: native indexing of the vector
+        earlier: i64
+        for index in range(len(cards)):
+            card = cards[index]
+            for earlier in range(index):
+                if cards[earlier] == card:
+                    break
+            else:
+                counts[base + card] += 1
+
+    def _cards_played_by(self, seat: int, legal_actions: Sequence[int]) -> vec[i64]:
+        """The cards ``legal_actions`` would play for ``seat`` (read from the answers:
+        ``note_offered`` of another list than the one asked, e.g. a copy)."""
+        # A typed list indexed natively, no generic iteration per step.
         actions = answer_list(legal_actions)
-        counted: list[int] = []
+        cards = vec[i64]()
         last_key = -1
         for index in range(len(actions)):
             action = actions[index]
@@ -827,14 +852,9 @@ class PartyState(KitState):
                 continue  # the same card with another target
             last_key = key
             card = self.played_card(seat, action)
-            if card < 0:
-                continue
-            for other in counted:
-                if other == card:
-                    break
-            else:
-                counted.append(card)
-                counts[base + card] += 1
+            if card >= 0:
+                cards = append(cards, card)
+        return cards
 
     def played_card(self, seat: int, action: int) -> int:
         """The card a planning action plays, uses or sacrifices (-1: none)."""
@@ -1313,10 +1333,12 @@ class PartyState(KitState):
         each hero it can aim at."""
         config = self.config
         actions = [DONE]
+        self.offered_cards = vec[i64]()
         living_heroes = self._living_hero_mask()
         for index, card in enumerate(self.seat_zone(seat, ITEMS_HELD).cards):
             if config.usable_outside_combat[card]:
-                self._add_targets(actions, USE_ITEM, index, config.targets[card], UNDESIGNATED, living_heroes)
+                self._add_targets(actions, USE_ITEM, index, card, config.targets[card], UNDESIGNATED, living_heroes)
+        self.offered_answers = actions
         return actions
 
     def _use_outside_combat(self, seat: int, action: int) -> None:
@@ -1518,6 +1540,7 @@ class PartyState(KitState):
     def _plan_actions(self, seat: int) -> list[int]:
         config = self.config
         actions = [DONE]
+        self.offered_cards = vec[i64]()
         # Heroes and enemies as bit masks (a bit per seat, per enemy): no lists per question.
         enemies = self._living_enemy_mask()
         designate = enemies & (enemies - 1) != 0  # two or more
@@ -1529,7 +1552,7 @@ class PartyState(KitState):
         for position in positions:
             card = hand[position]
             if self._playable(seat, config.effects[card]):
-                self._add_targets(actions, PLAY_CARD, position, config.targets[card],
+                self._add_targets(actions, PLAY_CARD, position, card, config.targets[card],
                                   enemies if designate and config.aims_at_enemy[card] else first_enemy, living_heroes)
         answers = cast(list[object], actions)  # takes the shared answers of answer_row as they are
         n_players, n_enemies = self.n_players, self.numbers[ENEMY_COUNT]
@@ -1550,14 +1573,15 @@ class PartyState(KitState):
                         answers.append(attack_row[at | enemy])
         for index, card in enumerate(self.seat_zone(seat, ITEMS_HELD).cards):
             if config.uses[card] == SINGLE_USE and self._playable(seat, config.effects[card]):
-                self._add_targets(actions, USE_ITEM, index, config.targets[card],
+                self._add_targets(actions, USE_ITEM, index, card, config.targets[card],
                                   enemies if designate and config.aims_at_enemy[card] else first_enemy, living_heroes)
         for index in range(SACRIFICE_MINION + len(self.seat_zone(seat, MINIONS).cards)):
             card = self.sacrificeable(seat, index)
             if card >= 0 and config.sacrifices[card] and self._playable(seat, config.sacrifices[card]):
-                self._add_targets(actions, SACRIFICE, index, config.sacrifice_targets[card],
+                self._add_targets(actions, SACRIFICE, index, card, config.sacrifice_targets[card],
                                   enemies if designate and config.sacrifice_aims_at_enemy[card] else first_enemy,
                                   living_heroes)
+        self.offered_answers = actions
         return actions
 
     def _living_hero_mask(self) -> i64:
@@ -1594,13 +1618,15 @@ class PartyState(KitState):
                         return False
         return True
 
-    def _add_targets(self, actions: list[int], action_type: ActionType, index: int, target: int,
+    def _add_targets(self, actions: list[int], action_type: ActionType, index: int, card: int, target: int,
                      enemies: i64, living_heroes: i64) -> None:
-        """Append ``action_type`` on ``index`` with every (hero, enemy) target
-        the card can take: the heroes it may aim at (none: hero 0; a living
-        or a dead one, by ``living_heroes``' bits) times the enemies whose
-        bits ``enemies`` sets (the living enemies when it is designated to
-        one, else the first living one, or ``UNDESIGNATED``: enemy 0)."""
+        """Append ``action_type`` on ``index`` (which plays ``card``) with every
+        (hero, enemy) target the card can take: the heroes it may aim at (none:
+        hero 0; a living or a dead one, by ``living_heroes``' bits) times the
+        enemies whose bits ``enemies`` sets (the living enemies when it is
+        designated to one, else the first living one, or ``UNDESIGNATED``: enemy
+        0). A card with at least one answer is noted in ``offered_cards``."""
+        before = len(actions)
         if target == TARGET_HERO:
             heroes = living_heroes
         elif target == TARGET_DEAD:
@@ -1618,6 +1644,8 @@ class PartyState(KitState):
                 for enemy in range(n_enemies):
                     if enemies >> enemy & 1:
                         answers.append(row[at | enemy])
+        if len(actions) > before:
+            self.offered_cards = append(self.offered_cards, card)
 
     def _plan(self, seat: int, action: int) -> None:
         """One planning action: play, bury for +1, use an item, sacrifice, or done."""

@@ -117,3 +117,31 @@ def test_in_real_games_no_card_is_played_more_often_than_it_was_playable() -> No
                 assert all(p <= q for p, q in zip(played, playable, strict=True))
                 checked += sum(played)
     assert checked > 100
+
+
+def test_the_playable_cards_noted_with_the_answers_are_those_the_answers_play() -> None:
+    """``note_offered`` of the list asked reads the cards noted as its answers were built;
+    of a copy it reads the answers themselves: the same counts, game after game."""
+    from simcore.agents import parse_agent_spec
+    from simcore.agents.registry import make_agent
+    from simcore.games.party_wanted import GAME
+
+    steps = 0
+    for seed in range(8):
+        n_players = 1 + seed % 4
+        noted = GAME.new_state(DEFAULT, n_players, seed, None)
+        read = GAME.new_state(DEFAULT, n_players, seed, None)
+        assert isinstance(noted, PartyState) and isinstance(read, PartyState)
+        agent = parse_agent_spec("random" if seed % 2 else "heuristic")
+        agents = [make_agent(agent, GAME, seat, seed * 8 + seat) for seat in range(n_players)]
+        while not noted.is_terminal():
+            actions = noted.legal_actions()
+            noted.note_offered(actions)
+            read.note_offered(list(actions))
+            action = agents[noted.current_player].choose(noted, actions) if len(actions) > 1 else actions[0]
+            noted.apply(action)
+            read.apply(action)
+            steps += 1
+        for seat in range(n_players):
+            assert counter(noted, seat, 4) == counter(read, seat, 4)
+    assert steps > 500
