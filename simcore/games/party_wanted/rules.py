@@ -207,6 +207,10 @@ def answer_row(action_type: ActionType, index: int) -> list[object]:
     return rows[index]
 
 
+for _action_type in (PLAY_CARD, BURY_FOR_DEFENSE, BURY_FOR_ATTACK, USE_ITEM, SACRIFICE):
+    answer_row(_action_type, 15)  # made at import: the rows of the first 16 cards (hands are shorter)
+
+
 def is_burial(action: int) -> bool:
     """Whether ``action`` buries a hand card for +1 (either stat), read from its type's code
     (the loops over every answer of a question spell this test out: a call per answer costs)."""
@@ -396,16 +400,17 @@ def initiative_enemy(key: int) -> int:
     return (key & 15) - 1
 
 
-def distinct_positions(hand: list[int]) -> list[int]:
-    """The first position of each distinct card (equal cards are one choice)."""
-    positions: list[int] = []
+def distinct_positions(hand: list[int]) -> vec[i64]:
+    """The first position of each distinct card (equal cards are one choice), as a native vector."""
+    positions = vec[i64]()
+    position: i64
     for position in range(len(hand)):  # a hand is short: native compares beat a set's hashing
         card = hand[position]
         for earlier in positions:
             if hand[earlier] == card:
                 break
         else:
-            positions.append(position)
+            positions = append(positions, position)
     return positions
 
 
@@ -560,11 +565,11 @@ class PartyState(KitState):
 
     # ----------------------------------------------------------- the zones
 
-    def seat_zone(self, seat: int, which: int) -> Zone:
+    def seat_zone(self, seat: i64, which: i64) -> Zone:
         """Zone ``which`` (``HAND``, ``HERO_DECK``...) of ``seat``."""
         return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + which]
 
-    def hand(self, seat: int) -> list[int]:
+    def hand(self, seat: i64) -> list[int]:
         """``seat``'s hand, in hand order (positions are answers: read only)."""
         return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + HAND].cards
 
@@ -1527,7 +1532,7 @@ class PartyState(KitState):
             start = numbers[HOLDER] if numbers[HOLDER] >= 0 else 0
             while numbers[PLANNER_INDEX] < count if once else numbers[PASSES] < count:
                 seat = (start + numbers[PLANNER_INDEX] % count) % count
-                if self.alive(seat):
+                if self.alive(seat) and self._holds_anything_to_plan(seat):
                     actions = self._plan_actions(seat)
                     if len(actions) > 1 or self.hand(seat):
                         self.ask(_TASK_OF[PLAN * MAX_SEATS + seat], actions)
@@ -1536,6 +1541,14 @@ class PartyState(KitState):
                     numbers[PASSES] += 1
                 numbers[PLANNER_INDEX] += 1
             self._execute_round()
+
+    def _holds_anything_to_plan(self, seat: i64) -> bool:
+        """Whether ``seat`` holds a hand card, an item, a weapon, an armor or a minion: without
+        any, its only planning answer is done (checked before the answers are built)."""
+        zones, first = self.zones, FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat
+        return (len(zones[first + HAND].cards) > 0 or len(zones[first + ITEMS_HELD].cards) > 0
+                or len(zones[first + WEAPON_SLOT].cards) > 0 or len(zones[first + ARMOR_SLOT].cards) > 0
+                or len(zones[first + MINIONS].cards) > 0)
 
     def _plan_actions(self, seat: int) -> list[int]:
         config = self.config
@@ -1575,8 +1588,9 @@ class PartyState(KitState):
             if config.uses[card] == SINGLE_USE and self._playable(seat, config.effects[card]):
                 self._add_targets(actions, USE_ITEM, index, card, config.targets[card],
                                   enemies if designate and config.aims_at_enemy[card] else first_enemy, living_heroes)
-        for index in range(SACRIFICE_MINION + len(self.seat_zone(seat, MINIONS).cards)):
-            card = self.sacrificeable(seat, index)
+        weapon, armor, minions = self.weapon(seat), self.armor(seat), self.seat_zone(seat, MINIONS).cards
+        for index in range(SACRIFICE_MINION + len(minions)):  # as sacrificeable(seat, index)
+            card = weapon if index == 0 else armor if index == 1 else minions[index - SACRIFICE_MINION]
             if card >= 0 and config.sacrifices[card] and self._playable(seat, config.sacrifices[card]):
                 self._add_targets(actions, SACRIFICE, index, card, config.sacrifice_targets[card],
                                   enemies if designate and config.sacrifice_aims_at_enemy[card] else first_enemy,
