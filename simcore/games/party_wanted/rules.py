@@ -418,7 +418,7 @@ class PartyState(KitState):
     """One game of Party Wanted in progress."""
 
     config: PartyConfig
-    max_enemies: int  # config.max_enemies, read on every round number
+    max_enemies: i64  # config.max_enemies, read on every round number (a machine integer: native index arithmetic)
     # The answers of the last planning or item question built, and the cards they would
     # play (each card once), noted as the answers were made (``_add_targets``): the
     # question asked is the last one built, so ``note_offered`` reads its cards here
@@ -573,12 +573,12 @@ class PartyState(KitState):
         """``seat``'s hand, in hand order (positions are answers: read only)."""
         return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + HAND].cards
 
-    def weapon(self, seat: int) -> int:
+    def weapon(self, seat: i64) -> int:
         """``seat``'s weapon; -1 for none."""
         cards = self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + WEAPON_SLOT].cards
         return cards[0] if cards else -1
 
-    def armor(self, seat: int) -> int:
+    def armor(self, seat: i64) -> int:
         """``seat``'s armor; -1 for none."""
         cards = self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + ARMOR_SLOT].cards
         return cards[0] if cards else -1
@@ -603,22 +603,22 @@ class PartyState(KitState):
 
     # --------------------------------------------------------------- numbers
 
-    def hp(self, seat: int) -> int:
+    def hp(self, seat: i64) -> int:
         """``seat``'s hit points."""
         return self.seat_numbers[seat * self.n_seat_numbers + HP]
 
-    def alive(self, seat: int) -> bool:
+    def alive(self, seat: i64) -> bool:
         """Whether ``seat``'s hero lives."""
         return self.seat_numbers[seat * self.n_seat_numbers + ALIVE] != 0
 
-    def _set_hp(self, seat: int, hp: int) -> None:
+    def _set_hp(self, seat: i64, hp: i64) -> None:
         self.seat_numbers[seat * self.n_seat_numbers + HP] = hp
 
-    def round_index(self, seat: int, stat: int, enemy: int) -> int:
+    def round_index(self, seat: i64, stat: i64, enemy: i64) -> int:
         """Where ``seat``'s round number ``stat`` (``CARD_ATTACK``...) against ``enemy`` is in ``seat_numbers``."""
         return seat * self.n_seat_numbers + ROUND_NUMBERS + stat * self.max_enemies + enemy
 
-    def round_number(self, seat: int, stat: int, enemy: int) -> int:
+    def round_number(self, seat: i64, stat: i64, enemy: i64) -> int:
         """``seat``'s round number ``stat`` against ``enemy``."""
         return self.seat_numbers[seat * self.n_seat_numbers + ROUND_NUMBERS + stat * self.max_enemies + enemy]
 
@@ -626,11 +626,11 @@ class PartyState(KitState):
         """Enemies in the fight (dead ones included); 0 outside combat."""
         return self.numbers[ENEMY_COUNT]
 
-    def enemy_number(self, stat: int, enemy: int) -> int:
+    def enemy_number(self, stat: i64, enemy: i64) -> int:
         """Number ``stat`` (``ENEMY_CARD``, ``ENEMY_HP``...) of ``enemy``."""
         return self.numbers[ENEMY_NUMBERS + stat * self.max_enemies + enemy]
 
-    def enemy_index(self, stat: int, enemy: int) -> int:
+    def enemy_index(self, stat: i64, enemy: i64) -> int:
         """Where number ``stat`` of ``enemy`` is in ``numbers``."""
         return ENEMY_NUMBERS + stat * self.max_enemies + enemy
 
@@ -861,7 +861,7 @@ class PartyState(KitState):
                 cards = append(cards, card)
         return cards
 
-    def played_card(self, seat: int, action: int) -> int:
+    def played_card(self, seat: i64, action: i64) -> int:
         """The card a planning action plays, uses or sacrifices (-1: none)."""
         if PLAY_CARD.matches(action):
             return self.hand(seat)[PLAY_CARD.value(action)]
@@ -871,7 +871,7 @@ class PartyState(KitState):
             return self.sacrificeable(seat, SACRIFICE.value(action))
         return -1
 
-    def sacrificeable(self, seat: int, index: int) -> int:
+    def sacrificeable(self, seat: i64, index: i64) -> int:
         """Sacrifice index -> card: 0 the weapon, 1 the armor, 2 + k the k-th minion."""
         if index == 0:
             return self.weapon(seat)
@@ -909,7 +909,7 @@ class PartyState(KitState):
         """The hero class of ``seat``."""
         return self.config.heroes.names[self.seat_number(seat, HERO_CLASS)]
 
-    def _permanent_total(self, seat: int, stat: int) -> int:
+    def _permanent_total(self, seat: i64, stat: i64) -> int:
         """What the hero's permanents (armor, weapon, minions, permanent
         items) add to ``stat`` (PERM_ATTACK, PERM_DEFENSE, PERM_SPEED, PERM_HP)."""
         bonuses = self.config.permanent_bonuses
@@ -921,30 +921,30 @@ class PartyState(KitState):
                 total += bonuses[card][stat]
         return total
 
-    def _level_stat(self, stats: tuple[tuple[int, ...], ...], seat: int) -> int:
+    def _level_stat(self, stats: tuple[tuple[int, ...], ...], seat: i64) -> int:
         return stats[self.seat_numbers[seat * self.n_seat_numbers + HERO_CLASS]][self.numbers[LEVEL] - 1]
 
-    def max_hp(self, seat: int) -> int:
+    def max_hp(self, seat: i64) -> int:
         """HP of the hero's level card plus permanent HP boosts."""
         return self._level_stat(self.config.heroes.hp, seat) + self._permanent_total(seat, PERM_HP)
 
-    def base_attack(self, seat: int) -> int:
+    def base_attack(self, seat: i64) -> int:
         """Level attack plus permanents (the Base Stat)."""
         return self._level_stat(self.config.heroes.attack, seat) + self._permanent_total(seat, PERM_ATTACK)
 
-    def base_defense(self, seat: int) -> int:
+    def base_defense(self, seat: i64) -> int:
         """Level defense plus permanents, minus the Nemesis penalty in a nemesis fight."""
         return (self._level_stat(self.config.heroes.defense, seat) + self._permanent_total(seat, PERM_DEFENSE)
                 - self._nemesis_penalty(seat))
 
-    def _nemesis_penalty(self, seat: int) -> int:
+    def _nemesis_penalty(self, seat: i64) -> int:
         """What a nemesis fight takes off ``seat``'s defense (0 outside one)."""
         config = self.config
         if self.numbers[IN_COMBAT] and config.nemesis and self._facing_nemesis(seat):
             return config.heroes.nemesis_penalty[self.seat_number(seat, HERO_CLASS)]
         return 0
 
-    def base_stats(self, seat: int) -> tuple[int, int, int]:
+    def base_stats(self, seat: i64) -> tuple[int, int, int]:
         """``(base_attack(seat), base_defense(seat), base_speed(seat))`` from one walk over the
         hero's permanents instead of three (a forecast reads all three for every hero)."""
         bonuses = self.config.permanent_bonuses
@@ -962,11 +962,11 @@ class PartyState(KitState):
                 self._level_stat(heroes.defense, seat) + defense - self._nemesis_penalty(seat),
                 self._level_stat(heroes.speed, seat) + speed)
 
-    def base_speed(self, seat: int) -> int:
+    def base_speed(self, seat: i64) -> int:
         """Level speed plus permanents."""
         return self._level_stat(self.config.heroes.speed, seat) + self._permanent_total(seat, PERM_SPEED)
 
-    def _facing_nemesis(self, seat: int) -> bool:
+    def _facing_nemesis(self, seat: i64) -> bool:
         config = self.config
         wanted = config.heroes.nemesis_types[self.seat_number(seat, HERO_CLASS)]
         for enemy in range(self.numbers[ENEMY_COUNT]):
@@ -975,12 +975,12 @@ class PartyState(KitState):
                 return True
         return False
 
-    def hero_attack(self, seat: int, enemy: int) -> int:
+    def hero_attack(self, seat: i64, enemy: i64) -> int:
         """Total attack of ``seat`` against ``enemy`` this round (base stats
         apply to every enemy, cards to the one they are designated to)."""
         return self.attack_against(seat, enemy, self.base_attack(seat))
 
-    def attack_against(self, seat: int, enemy: int, base_attack: int) -> int:
+    def attack_against(self, seat: i64, enemy: i64, base_attack: i64) -> int:
         """``hero_attack`` for a hero whose ``base_attack`` is known (a
         forecast reads each hero's base stats once for every enemy)."""
         numbers, at = self.seat_numbers, seat * self.n_seat_numbers + ROUND_NUMBERS + enemy
@@ -988,45 +988,45 @@ class PartyState(KitState):
         return (base_attack + numbers[at + BONUS_ATTACK * step]
                 + numbers[at + CARD_ATTACK * step] * numbers[at + MULTIPLY_ATTACK * step])
 
-    def hero_defense(self, seat: int, enemy: int) -> int:
+    def hero_defense(self, seat: i64, enemy: i64) -> int:
         """Total defense of ``seat`` against ``enemy`` this round."""
         return self.defense_against(seat, enemy, self.base_defense(seat))
 
-    def defense_against(self, seat: int, enemy: int, base_defense: int) -> int:
+    def defense_against(self, seat: i64, enemy: i64, base_defense: i64) -> int:
         """``hero_defense`` for a hero whose ``base_defense`` is known."""
         numbers, at = self.seat_numbers, seat * self.n_seat_numbers + ROUND_NUMBERS + enemy
         step = self.max_enemies
         cards = numbers[at + CARD_DEFENSE * step] * numbers[at + MULTIPLY_DEFENSE * step]
         return base_defense + numbers[at + BONUS_DEFENSE * step] + cards
 
-    def hero_speed(self, seat: int, enemy: int) -> int:
+    def hero_speed(self, seat: i64, enemy: i64) -> int:
         """Speed of ``seat`` against ``enemy`` this round."""
         return self.speed_against(seat, enemy, self.base_speed(seat))
 
-    def speed_against(self, seat: int, enemy: int, base_speed: int) -> int:
+    def speed_against(self, seat: i64, enemy: i64, base_speed: i64) -> int:
         """``hero_speed`` for a hero whose ``base_speed`` is known."""
         return base_speed + self.round_number(seat, BONUS_SPEED, enemy)
 
-    def enemy_attack(self, enemy: int) -> int:
+    def enemy_attack(self, enemy: i64) -> int:
         """Attack of ``enemy`` this round (the Combat Modifier's bonus included)."""
         return max(0, self.enemy_number(ENEMY_BASE_ATTACK, enemy) + self.numbers[ENEMY_ATTACK_BONUS]
                    - self.enemy_number(ENEMY_WEAKEN, enemy))
 
-    def enemy_defense(self, enemy: int) -> int:
+    def enemy_defense(self, enemy: i64) -> int:
         """Defense of ``enemy`` this round."""
         return max(0, self.enemy_number(ENEMY_BASE_DEFENSE, enemy) - self.enemy_number(ENEMY_EXPOSE, enemy))
 
-    def enemy_speed(self, enemy: int) -> int:
+    def enemy_speed(self, enemy: i64) -> int:
         """Speed of ``enemy`` this round."""
         return self.enemy_number(ENEMY_BASE_SPEED, enemy) - self.enemy_number(ENEMY_SLOW, enemy)
 
-    def damage_from(self, seat: int, enemy: int) -> int:
+    def damage_from(self, seat: i64, enemy: i64) -> int:
         """Damage ``enemy`` does to ``seat`` when it attacks this round."""
         if self.round_number(seat, NEGATED, enemy):
             return 0  # before the hero's defense, which walks its permanents
         return self.damage_against(seat, enemy, self.enemy_attack(enemy), self.hero_defense(seat, enemy))
 
-    def damage_against(self, seat: int, enemy: int, enemy_attack: int, hero_defense: int) -> int:
+    def damage_against(self, seat: i64, enemy: i64, enemy_attack: i64, hero_defense: i64) -> int:
         """``damage_from`` when ``enemy_attack`` and ``seat``'s ``hero_defense`` against it are known."""
         if self.round_number(seat, NEGATED, enemy):
             return 0
@@ -1060,7 +1060,7 @@ class PartyState(KitState):
 
     # ------------------------------------------------------- cards and decks
 
-    def _draw_cards(self, seat: int, count: int) -> int:
+    def _draw_cards(self, seat: i64, count: i64) -> int:
         """Draw up to ``count`` cards from the Hero Deck; return how many came."""
         deck, hand = self.seat_zone(seat, HERO_DECK), self.hand(seat)
         counts, drawn = self.stats.counts, self.stats.offset(seat, _DRAWN)
@@ -1072,7 +1072,7 @@ class PartyState(KitState):
             counts[drawn + card] += 1
         return count
 
-    def _bury_hero_card(self, seat: int, card: int) -> None:
+    def _bury_hero_card(self, seat: i64, card: i64) -> None:
         self.seat_zone(seat, HERO_DECK).bury_face_up(card)
 
     def _shuffle_into_deck(self, seat: int, cards: list[int]) -> None:
@@ -1108,7 +1108,7 @@ class PartyState(KitState):
             self.emit("resurrect", f"seat {seat} ({self.class_name(seat)}) returns with {self.hp(seat)} HP",
                       seat=seat)
 
-    def _damage_hero(self, seat: int, amount: int) -> None:
+    def _damage_hero(self, seat: i64, amount: i64) -> None:
         if amount <= 0 or not self.alive(seat):
             return
         hp = self.hp(seat) - amount
@@ -1118,18 +1118,18 @@ class PartyState(KitState):
                 self.numbers[LAST_ENEMY] = self.numbers[DAMAGE_SOURCE]
             self._kill_hero(seat)
 
-    def _heal_hero(self, seat: int, amount: int) -> None:
+    def _heal_hero(self, seat: i64, amount: i64) -> None:
         if self.alive(seat):
             self._set_hp(seat, min(self.max_hp(seat), self.hp(seat) + amount))
 
-    def _cap_hp(self, seat: int) -> None:
+    def _cap_hp(self, seat: i64) -> None:
         """HP no higher than the maximum (a permanent HP boost was lost or replaced)."""
         self._set_hp(seat, min(self.hp(seat), self.max_hp(seat)))
 
     def _party_alive(self) -> bool:
         return self._living_hero_mask() != 0
 
-    def _next_living(self, seat: int) -> int:
+    def _next_living(self, seat: i64) -> int:
         for step in range(1, self.n_players + 1):
             other = (seat + step) % self.n_players
             if self.alive(other):
@@ -1619,7 +1619,7 @@ class PartyState(KitState):
                 mask |= 1 << enemy
         return mask
 
-    def _playable(self, seat: int, effects: Effects) -> bool:
+    def _playable(self, seat: i64, effects: Effects) -> bool:
         """Only one 2x/3x multiplier per stat per hero per round (``rules.multipliers =
         "party"``: only one per stat per round for the whole party)."""
         for primitive, _ in effects:
@@ -1772,7 +1772,7 @@ class PartyState(KitState):
             elif primitive == P_DRAW:
                 self._draw_cards(seat, amount)
 
-    def _damage_enemy(self, enemy: int, amount: int) -> None:
+    def _damage_enemy(self, enemy: i64, amount: i64) -> None:
         at = self.enemy_index(ENEMY_HP, enemy)
         hp = self.numbers[at]
         if hp <= 0:
@@ -1825,7 +1825,7 @@ class PartyState(KitState):
                 self._enemy_attacks(index)
         self._finish_round()
 
-    def _hero_attacks(self, seat: int, enemy: int) -> None:
+    def _hero_attacks(self, seat: i64, enemy: i64) -> None:
         """A hero attacks an enemy once: total attack >= defense hits for 1 HP."""
         total, defense = self.hero_attack(seat, enemy), self.enemy_defense(enemy)
         hit = total >= defense
@@ -1835,7 +1835,7 @@ class PartyState(KitState):
         if hit:
             self._damage_enemy(enemy, 1)
 
-    def _enemy_attacks(self, enemy: int) -> None:
+    def _enemy_attacks(self, enemy: i64) -> None:
         """The enemy attacks every living hero once for the attack above each
         hero's defense against it."""
         attack, card = self.enemy_attack(enemy), self.enemy_number(ENEMY_CARD, enemy)
