@@ -419,6 +419,8 @@ class Decks:
     enabled_classes: tuple[int, ...]
     build_pools: tuple[tuple[int, ...], ...]
     starting_decks: tuple[tuple[int, ...], ...]
+    pools_after_deal: tuple[tuple[int, ...], ...]
+    """Each class's Build Pool less its starting deck: the hero's Build Pool at the deal."""
     land_deck: tuple[int, ...]
     s_lands: tuple[int, ...]
     monster_deck: tuple[int, ...]
@@ -458,6 +460,18 @@ def _starting_decks(hard_mode: bool, heroes: HeroClasses, cards: tuple[CardEntry
     return tuple(starting_decks)
 
 
+def _pools_after_deal(build_pools: tuple[tuple[int, ...], ...], starting_decks: tuple[tuple[int, ...], ...]
+                      ) -> tuple[tuple[int, ...], ...]:
+    """Each Build Pool with one copy of each card of its class's starting deck taken out."""
+    pools: list[tuple[int, ...]] = []
+    for pool, deck in zip(build_pools, starting_decks, strict=True):
+        rest = list(pool)
+        for card in deck:
+            rest.remove(card)
+        pools.append(tuple(rest))
+    return tuple(pools)
+
+
 def compile_decks(rules: Mapping[str, Any], heroes: HeroClasses, cards: tuple[CardEntry, ...]) -> Decks:
     """Build the decks from the enabled boxes and check that a game can be set up with them."""
     enabled_sets = {name for name, on in rules["sets"].items() if on}
@@ -489,6 +503,7 @@ def compile_decks(rules: Mapping[str, Any], heroes: HeroClasses, cards: tuple[Ca
     combat_modifiers = _deck_of(cards, enabled_sets, MODIFIER) if rules["combat_modifier"] else ()
     return Decks(
         enabled_classes=enabled_classes, build_pools=build_pools, starting_decks=starting_decks,
+        pools_after_deal=_pools_after_deal(build_pools, starting_decks),
         land_deck=land_deck, s_lands=s_lands, monster_deck=monster_deck, treasure_deck=treasure_deck,
         encounter_deck=encounter_deck, bosses_by_level=bosses_by_level, combat_modifiers=combat_modifiers,
         modifier_effects=tuple(effect for card_id in combat_modifiers for effect in cards[card_id].effects),

@@ -414,6 +414,14 @@ def distinct_positions(hand: list[int]) -> vec[i64]:
     return positions
 
 
+def shuffle_in(pile: Zone, cards: list[int], rng: Generator) -> None:
+    """Put ``cards`` into ``pile`` and shuffle it face down. The shuffle marks every card
+    of the pile unseen (``Zone.shuffle``), so the cards join its list alone: ``Zone.extend``
+    would first mark each of them unseen, one by one."""
+    pile.cards.extend(cards)
+    pile.shuffle(rng)
+
+
 class PartyState(KitState):
     """One game of Party Wanted in progress."""
 
@@ -512,8 +520,7 @@ class PartyState(KitState):
         self._reset_round_stats()  # multipliers at 1
         for which, cards in ((TREASURE_DECK, decks.treasure_deck), (ENCOUNTER_DECK, decks.encounter_deck),
                              (MONSTER_DECK, decks.monster_deck), (LAND_DECK, decks.land_deck)):
-            self.zones[which].extend(list(cards))
-            self.zones[which].shuffle(rng)
+            shuffle_in(self.zones[which], list(cards), rng)
         for level in range(1, LEVELS + 1):
             self.zones[BOSS_POOL + level - 1].extend(list(decks.bosses_by_level[level - 1]))
         s_lands = list(decks.s_lands)
@@ -548,14 +555,8 @@ class PartyState(KitState):
         shuffled face down."""
         decks = self.config.decks
         cls = self.seat_number(seat, HERO_CLASS)
-        pool = list(decks.build_pools[cls])
-        deck = list(decks.starting_decks[cls])
-        for card in deck:
-            pool.remove(card)
-        self.seat_zone(seat, BUILD_POOL).extend(pool)
-        hero_deck = self.seat_zone(seat, HERO_DECK)
-        hero_deck.extend(deck)
-        hero_deck.shuffle(self.rng)
+        self.seat_zone(seat, BUILD_POOL).extend(list(decks.pools_after_deal[cls]))
+        shuffle_in(self.seat_zone(seat, HERO_DECK), list(decks.starting_decks[cls]), self.rng)
         self.set_seat_number(seat, HP, self.max_hp(seat))
 
     def _draw_boss(self, level: int) -> None:
@@ -1076,9 +1077,7 @@ class PartyState(KitState):
         self.seat_zone(seat, HERO_DECK).bury_face_up(card)
 
     def _shuffle_into_deck(self, seat: int, cards: list[int]) -> None:
-        deck = self.seat_zone(seat, HERO_DECK)
-        deck.extend(cards)
-        deck.shuffle(self.rng)
+        shuffle_in(self.seat_zone(seat, HERO_DECK), cards, self.rng)
 
     def _kill_hero(self, seat: int) -> None:
         """Death: permanents and held items are lost, the hand is shuffled back."""
