@@ -108,7 +108,7 @@ from simcore.games.party_wanted.config import (
 from simcore.kit.cardstats import CardStats
 from simcore.kit.decisions import NO_CHOICE, ActionType, ActionTypes, Task, TaskKinds, action_code, answer_list
 from simcore.kit.state import KitState
-from simcore.kit.vectors import fill
+from simcore.kit.vectors import fill, sort_in_place
 from simcore.kit.zones import (
     EVERY_SEAT,
     FACE_UP_COUNT,
@@ -374,7 +374,7 @@ INITIATIVE_SPEED_SHIFT: Final = 9
 INITIATIVE_SPEED_LIMIT: Final = SPEED_LIMIT  # config._check_speeds keeps every speed within it
 
 
-def initiative_key(speed: int, is_enemy: int, index: int, target: int) -> int:
+def initiative_key(speed: i64, is_enemy: i64, index: i64, target: i64) -> i64:
     """One attack's place in the round, as an int that sorts in initiative order (see
     ``PartyState._initiative_keys``): a hero's attack (``is_enemy`` 0, the seat, its enemy plus
     one) or an enemy's (1, the enemy, 0); seats, enemies and targets below 16 (at most 8 heroes
@@ -385,17 +385,17 @@ def initiative_key(speed: int, is_enemy: int, index: int, target: int) -> int:
             | index << INITIATIVE_INDEX_SHIFT | target)
 
 
-def initiative_by_enemy(key: int) -> bool:
+def initiative_by_enemy(key: i64) -> bool:
     """Whether the attack of an ``initiative_key`` is an enemy's."""
     return (key >> INITIATIVE_ENEMY_BIT & 1) == 1
 
 
-def initiative_attacker(key: int) -> int:
+def initiative_attacker(key: i64) -> i64:
     """The seat (a hero's attack) or the enemy (an enemy's) of an ``initiative_key``."""
     return key >> INITIATIVE_INDEX_SHIFT & 15
 
 
-def initiative_enemy(key: int) -> int:
+def initiative_enemy(key: i64) -> i64:
     """The enemy a hero's attack of an ``initiative_key`` is on."""
     return (key & 15) - 1
 
@@ -1557,7 +1557,7 @@ class PartyState(KitState):
         enemies = self._living_enemy_mask()
         designate = enemies & (enemies - 1) != 0  # two or more
         # A card not designated to an enemy is aimed at the first living one.
-        first_enemy = enemies & -enemies if enemies else UNDESIGNATED
+        first_enemy: i64 = enemies & -enemies if enemies else UNDESIGNATED
         hand = self.hand(seat)
         living_heroes = self._living_hero_mask()
         positions = distinct_positions(hand)
@@ -1567,8 +1567,9 @@ class PartyState(KitState):
                 self._add_targets(actions, PLAY_CARD, position, card, config.targets[card],
                                   enemies if designate and config.aims_at_enemy[card] else first_enemy, living_heroes)
         answers = cast(list[object], actions)  # takes the shared answers of answer_row as they are
-        n_players, n_enemies = self.n_players, self.numbers[ENEMY_COUNT]
-        hero: i64  # machine-integer loop counters: the shifts and ors below stay native
+        n_players: i64 = self.n_players
+        n_enemies = self.numbers[ENEMY_COUNT]
+        hero: i64  # machine-integer loop counters and bounds: the shifts and ors below stay native
         enemy: i64
         for position in positions:
             defense_row = answer_row(BURY_FOR_DEFENSE, position)
@@ -1603,7 +1604,8 @@ class PartyState(KitState):
         seat_numbers, size = self.seat_numbers, self.n_seat_numbers
         mask: i64 = 0
         hero: i64
-        for hero in range(self.n_players):
+        n_players: i64 = self.n_players  # a machine-integer bound: the loop stays native
+        for hero in range(n_players):
             if seat_numbers[hero * size + ALIVE] != 0:
                 mask |= 1 << hero
         return mask
@@ -1649,9 +1651,10 @@ class PartyState(KitState):
         n_enemies = max(self.numbers[ENEMY_COUNT], 1)  # enemy 0 stands for none
         row = answer_row(action_type, index)
         answers = cast(list[object], actions)  # takes the shared answers of answer_row as they are
-        hero: i64  # machine-integer loop counters: the shifts and ors below stay native
+        hero: i64  # machine-integer loop counters and bounds: the shifts and ors below stay native
         enemy: i64
-        for hero in range(self.n_players):
+        n_players: i64 = self.n_players
+        for hero in range(n_players):
             if heroes >> hero & 1:
                 at: i64 = hero << _ROW_HERO_SHIFT
                 for enemy in range(n_enemies):
@@ -1713,7 +1716,7 @@ class PartyState(KitState):
                 self.emit("sacrifice", f"seat {seat} sacrifices {config.names[card]}{aim}", seat=seat,
                           card=config.names[card])
             self._combat_effects(seat, config.sacrifices[card], hero, enemy, False)
-        if not self.living_enemies():
+        if not self._living_enemy_mask():
             self._finish_round()
 
     def _combat_effects(self, seat: int, effects: Effects, hero: int, enemy: int, basic_card: bool) -> None:
@@ -1794,20 +1797,27 @@ class PartyState(KitState):
                 order.append((True, initiative_attacker(key), initiative_enemy(key)))
         return order
 
-    def _initiative_keys(self) -> list[int]:
+    def _initiative_keys(self) -> vec[i64]:
         """``initiative`` as sorted ints: the speed (fastest lowest), heroes before enemies,
-        then the seat or enemy, then the enemy a hero attacks (plus one). Ints below 2**30,
-        whose sort compares machine words, instead of tuples compared field by field."""
-        keys: list[int] = []
-        living = self.living_enemies()
-        for seat in range(self.n_players):
+        then the seat or enemy, then the enemy a hero attacks (plus one). Ints below 2**30
+        in a native vector, sorted natively, instead of tuples compared field by field."""
+        keys = vec[i64]()
+        living = self._living_enemy_mask()
+        seat: i64  # machine integers: native loops and bit tests
+        enemy: i64
+        n_players: i64 = self.n_players
+        n_enemies = self.numbers[ENEMY_COUNT]
+        for seat in range(n_players):
             if self.alive(seat):
                 base_speed = self.base_speed(seat)
-                for enemy in living:
-                    keys.append(initiative_key(self.speed_against(seat, enemy, base_speed), 0, seat, enemy + 1))
-        for enemy in living:
-            keys.append(initiative_key(self.enemy_speed(enemy), 1, enemy, 0))
-        keys.sort()
+                for enemy in range(n_enemies):
+                    if living >> enemy & 1:
+                        speed = self.speed_against(seat, enemy, base_speed)
+                        keys = append(keys, initiative_key(speed, 0, seat, enemy + 1))
+        for enemy in range(n_enemies):
+            if living >> enemy & 1:
+                keys = append(keys, initiative_key(self.enemy_speed(enemy), 1, enemy, 0))
+        sort_in_place(keys)
         return keys
 
     def _execute_round(self) -> None:
@@ -1838,7 +1848,9 @@ class PartyState(KitState):
         """The enemy attacks every living hero once for the attack above each
         hero's defense against it."""
         attack, card = self.enemy_attack(enemy), self.enemy_number(ENEMY_CARD, enemy)
-        for seat in range(self.n_players):
+        seat: i64
+        n_players: i64 = self.n_players
+        for seat in range(n_players):
             if not self.alive(seat):
                 continue
             damage = self.damage_from(seat, enemy)
@@ -1852,11 +1864,15 @@ class PartyState(KitState):
     def _finish_round(self) -> None:
         """Bury used cards, reset stats, one draw per living hero; then the
         next round, or the end of combat."""
-        for seat in range(self.n_players):
-            for card in self.seat_zone(seat, IN_PLAY).take_all():
-                self._bury_hero_card(seat, card)
+        seat: i64
+        n_players: i64 = self.n_players
+        for seat in range(n_players):
+            in_play = self.seat_zone(seat, IN_PLAY)
+            if in_play.cards:  # take_all makes a new list and vector: only for a zone with cards
+                for card in in_play.take_all():
+                    self._bury_hero_card(seat, card)
         self._reset_round_stats()
-        for seat in range(self.n_players):
+        for seat in range(n_players):
             if self.alive(seat):
                 self._draw_cards(seat, 1)
         if not self._party_alive() or not self._living_enemy_mask():
@@ -1872,7 +1888,9 @@ class PartyState(KitState):
         """Every hero's round numbers back to 0 (the multipliers to 1), the enemies' slow,
         weaken and expose to 0."""
         seat_numbers, step = self.seat_numbers, self.max_enemies
-        for seat in range(self.n_players):
+        seat: i64
+        n_players: i64 = self.n_players
+        for seat in range(n_players):
             first = seat * self.n_seat_numbers + ROUND_NUMBERS
             fill(seat_numbers, first, ROUND_STATS * step, 0)
             fill(seat_numbers, first + MULTIPLY_ATTACK * step, step, 1)
