@@ -207,6 +207,9 @@ def answer_row(action_type: ActionType, index: int) -> list[object]:
     return rows[index]
 
 
+_SOCIAL_ANSWERS: Final = [TAKE_PART.encode(0), TAKE_PART.encode(1)]
+"""The answers of every Social question: sit it out, take part."""
+
 for _action_type in (PLAY_CARD, BURY_FOR_DEFENSE, BURY_FOR_ATTACK, USE_ITEM, SACRIFICE):
     answer_row(_action_type, 15)  # made at import: the rows of the first 16 cards (hands are shorter)
 
@@ -402,7 +405,7 @@ def initiative_enemy(key: i64) -> i64:
 
 def distinct_positions(hand: list[int]) -> vec[i64]:
     """The first position of each distinct card (equal cards are one choice), as a native vector."""
-    positions = vec[i64]()
+    positions = vec[i64](capacity=len(hand))  # room for every position: appended in place
     position: i64
     for position in range(len(hand)):  # a hand is short: native compares beat a set's hashing
         card = hand[position]
@@ -715,7 +718,7 @@ class PartyState(KitState):
         if kind == VOTE:
             return [VOTE_SEAT.encode(hero) for hero in self._ultimate_candidates()]
         if kind == SOCIAL:
-            return [TAKE_PART.encode(0), TAKE_PART.encode(1)]
+            return _SOCIAL_ANSWERS[:]  # a copy of the shared ints: no encoding or int made per question
         if kind == EQUIP:
             return [EQUIP_SEAT.encode(hero) for hero in self._equip_candidates(seat, task.a)]
         return self._outside_item_actions(seat)  # ITEMS
@@ -916,7 +919,8 @@ class PartyState(KitState):
         bonuses = self.config.permanent_bonuses
         zones = self.zones
         first = FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat
-        total = 0
+        total: i64 = 0
+        which: i64  # machine integers: a native loop over the four zones
         for which in range(first + WEAPON_SLOT, first + ITEMS_HELD + 1):
             for card in zones[which].cards:
                 total += bonuses[card][stat]
@@ -1144,9 +1148,13 @@ class PartyState(KitState):
             self._end(END_TURN_CAP)
             return
         holder = numbers[HOLDER]
-        if holder < 0:
-            living = [seat for seat in range(self.n_players) if self.alive(seat)]
-            holder = max(living, key=lambda seat: (self.base_speed(seat), -seat))
+        if holder < 0:  # the first turn: the fastest living hero, the lowest seat of a tie
+            fastest = 0
+            for seat in range(self.n_players):
+                if self.alive(seat):
+                    speed = self.base_speed(seat)
+                    if holder < 0 or speed > fastest:
+                        holder, fastest = seat, speed
         elif not (numbers[HOLDER_STARTS] and self.alive(holder)):  # a new level starts with the holder
             holder = self._next_living(holder)
         numbers[HOLDER] = holder
@@ -1623,14 +1631,16 @@ class PartyState(KitState):
     def _playable(self, seat: i64, effects: Effects) -> bool:
         """Only one 2x/3x multiplier per stat per hero per round (``rules.multipliers =
         "party"``: only one per stat per round for the whole party)."""
-        for primitive, _ in effects:
+        for effect in effects:
+            primitive = effect[0]
             if primitive in (P_MULTIPLY_ATTACK, P_MULTIPLY_DEFENSE):
                 stat = MULTIPLY_ATTACK if primitive == P_MULTIPLY_ATTACK else MULTIPLY_DEFENSE
                 # A multiplier in play is a round number above 1 against some enemy.
                 first, last = (0, self.n_players) if self.config.multipliers == MULTIPLIERS_PARTY else (seat, seat + 1)
                 for hero in range(first, last):
-                    if max(self.round_number(hero, stat, enemy) for enemy in range(self.max_enemies)) > 1:
-                        return False
+                    for enemy in range(self.max_enemies):
+                        if self.round_number(hero, stat, enemy) > 1:
+                            return False
         return True
 
     def _add_targets(self, actions: list[int], action_type: ActionType, index: int, card: int, target: int,
