@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from simcore.effects import Argument, Integer, Vocabulary
-from simcore.parameters import COPIES, Constraint, require
+from simcore.parameters import COPIES, Constraint, ParameterError, require
 
 DATA_FILE = Path(__file__).with_name("cards.toml")
 
@@ -584,16 +584,18 @@ def check_party_size(config: PartyConfig, n_players: int) -> None:
     seat. A composition is "heroes in seat order": one naming fewer left seats without a
     class, one naming more would have been cut without a word (RULES.md, assumption 4).
     ``KitGame.check_players`` for ``experiments.spec``, and ``PartyState.new_game``'s guard."""
+    # Checked before each game: the messages are made only for a party refused.
     classes = len(config.decks.enabled_classes)
-    require(n_players <= classes, "rules.sets",
-            f"expected boxes with at least {n_players} hero classes for a party of {n_players} (one class per "
-            f"hero); the boxes switched on have {classes}")
+    if n_players > classes:
+        raise ParameterError("rules.sets",
+                             f"expected boxes with at least {n_players} hero classes for a party of {n_players} "
+                             f"(one class per hero); the boxes switched on have {classes}")
     named = len(config.composition)
-    if named:
+    if named and named != n_players:
         heroes = ",".join(config.heroes.names[cls] for cls in config.composition)
-        require(named == n_players, "rules.composition",
-                f"expected one hero per seat, {n_players} for a party of {n_players} (or \"\" to draw them by "
-                f"seed), got {named}: {heroes!r}")
+        raise ParameterError("rules.composition",
+                             f"expected one hero per seat, {n_players} for a party of {n_players} (or \"\" to draw "
+                             f"them by seed), got {named}: {heroes!r}")
 
 
 def _check_speeds(heroes: HeroClasses, cards: tuple[CardEntry, ...]) -> None:

@@ -1533,7 +1533,9 @@ class PartyState(KitState):
         (skills "may be used anytime within the combat, even out of turn"):
         planning goes round the table again and again until every hero has
         passed in a row, so a hero who was done may answer what a teammate played."""
-        numbers, count = self.numbers, self.n_players
+        numbers = self.numbers
+        count: i64 = self.n_players  # machine integers: the seat arithmetic stays native
+        seat: i64
         once = self.config.planning == PLANNING_ONCE
         while numbers[IN_COMBAT]:
             start = numbers[HOLDER] if numbers[HOLDER] >= 0 else 0
