@@ -46,7 +46,7 @@ from mypy_extensions import i64
 from simcore.api import CardColumns, GameInfo, TraceSink
 from simcore.effects import Choice, Integer, Vocabulary
 from simcore.kit.cardstats import CardStats
-from simcore.kit.decisions import NO_CHOICE, ActionType, ActionTypes, Task, TaskKinds, answer_list
+from simcore.kit.decisions import NO_CHOICE, ActionType, ActionTypes, Task, TaskKinds
 from simcore.kit.state import KitState
 from simcore.kit.zones import EVERY_SEAT, HIDDEN, OWNER_ONLY, PUBLIC, TABLE, Zone, move_card
 from simcore.parameters import COPIES, Constraint, require
@@ -65,27 +65,40 @@ ICON_NAMES = ("explore", "recruit", "subjugate")
 # The task kinds. The unit steps of an ability or effect come first, their
 # codes the ``STEP_*`` codes of ``use_stack``: the first three are the Icon
 # Abilities (their codes equal the icon codes) and need a choice, as does
-# pillage. Final: the compiled core inlines them.
-TASKS: Final = TaskKinds()
-STEP_EXPLORE: Final = TASKS.add("explore")
-STEP_RECRUIT: Final = TASKS.add("recruit")
-STEP_SUBJUGATE: Final = TASKS.add("subjugate")
-STEP_DRAW: Final = TASKS.add("draw")
-STEP_HAND_LIMIT: Final = TASKS.add("hand limit")
-STEP_HEX: Final = TASKS.add("hex")
-STEP_PILLAGE: Final = TASKS.add("pillage")
-USE_PRIMITIVES = ("explore", "recruit", "subjugate", "draw", "hand_limit", "hex", "pillage")
+# pillage. Literal codes, each checked against ``TASKS``' registration below:
+# the compiled core compares a literal ``Final`` inline, while a computed one
+# (``TASKS.add(...)``) is a load and a "was it set" test at every comparison,
+# a dozen of them per step in ``perform``.
+STEP_EXPLORE: Final = 0
+STEP_RECRUIT: Final = 1
+STEP_SUBJUGATE: Final = 2
+STEP_DRAW: Final = 3
+STEP_HAND_LIMIT: Final = 4
+STEP_HEX: Final = 5
+STEP_PILLAGE: Final = 6
 # Board steps around the picks of one multi-card explore (``rules.multi_explore``):
 # refills wait from HOLD until REFILL. They are in ``use_stack`` only, never in
 # ``effect_steps`` (they are not part of what a card does).
-STEP_HOLD_REFILL: Final = TASKS.add("hold refill")
-STEP_REFILL: Final = TASKS.add("refill")
-MAIN: Final = TASKS.add("main")  # the active seat: use a card, an ability without a card, or end the turn
-EXILE: Final = TASKS.add("exile", ("area", "keep"))  # the seat exiles from the area until ``keep`` cards remain
-LIMITS: Final = TASKS.add("limits")  # everything resolved: exile down to the limits
-FINISH_TURN: Final = TASKS.add("finish turn")
-OVER: Final = len(TASKS.names)
-"""``asked_kind`` of a finished game (no task)."""
+STEP_HOLD_REFILL: Final = 7
+STEP_REFILL: Final = 8
+MAIN: Final = 9  # the active seat: use a card, an ability without a card, or end the turn
+EXILE: Final = 10  # the seat exiles from the area until ``keep`` cards remain
+LIMITS: Final = 11  # everything resolved: exile down to the limits
+FINISH_TURN: Final = 12
+USE_PRIMITIVES = ("explore", "recruit", "subjugate", "draw", "hand_limit", "hex", "pillage")
+TASKS: Final = TaskKinds()
+for _code, _name, _fields in (
+        (STEP_EXPLORE, "explore", ()), (STEP_RECRUIT, "recruit", ()), (STEP_SUBJUGATE, "subjugate", ()),
+        (STEP_DRAW, "draw", ()), (STEP_HAND_LIMIT, "hand limit", ()), (STEP_HEX, "hex", ()),
+        (STEP_PILLAGE, "pillage", ()), (STEP_HOLD_REFILL, "hold refill", ()), (STEP_REFILL, "refill", ()),
+        (MAIN, "main", ()), (EXILE, "exile", ("area", "keep")), (LIMITS, "limits", ()),
+        (FINISH_TURN, "finish turn", ())):
+    if TASKS.add(_name, _fields) != _code:
+        raise AssertionError(f"task {_name!r}: its code is not {_code}, the order of registration")
+OVER: Final = 13
+"""``asked_kind`` of a finished game (no task): the code after the last task kind."""
+if len(TASKS.names) != OVER:
+    raise AssertionError(f"OVER is {OVER}, not the {len(TASKS.names)} task kinds")
 PHASE_NAMES = (*TASKS.names, "over")
 
 # The ready-made task of each fieldless kind and seat (``kind * MAX_PLAYERS +
@@ -222,7 +235,11 @@ INFO = GameInfo(
 _POSITIONS: Final[list[list[list[int]]]] = []
 """``_POSITIONS[code][count]``: the answers of ``positions`` (lists, not a
 dictionary: an index beats boxing and hashing a key at every question)."""
-_MAIN_CHOICES: Final[dict[int, list[int]]] = {}
+_MAIN_CHOICES: Final[list[list[int]]] = []
+"""``_MAIN_CHOICES[usable_mask << 3 | alternatives]``: the answers of
+``main_choices``, an empty list where none was built yet (a list indexed by the
+key, not a dictionary: no boxed key hashed per question; it grows to the
+largest key asked, below 2 ** (Party size + 3))."""
 
 
 def positions(action_type: ActionType, count: int) -> list[int]:
@@ -236,18 +253,20 @@ def positions(action_type: ActionType, count: int) -> list[int]:
     return by_count[count]
 
 
-def main_choices(usable_mask: int, alternatives: int) -> list[int]:
+def main_choices(usable_mask: i64, alternatives: i64) -> list[int]:
     """The ``main`` answers: the usable Party positions (bit mask), then the
     abilities without a card (bit i set: icon i may be performed), then
     ``END_TURN`` (shared: do not change the list)."""
     key = usable_mask << 3 | alternatives
-    found = _MAIN_CHOICES.get(key)
-    if found is None:
-        found = [PARTY_POSITION.encode(position) for position in range(MAX_PARTY_POSITIONS)
-                 if usable_mask >> position & 1]
-        found += [WITHOUT_A_CARD.encode(icon) for icon in range(3) if alternatives >> icon & 1]
-        found.append(END_TURN)
-        _MAIN_CHOICES[key] = found
+    if key < len(_MAIN_CHOICES) and _MAIN_CHOICES[key]:  # never empty once built: END_TURN is in it
+        return _MAIN_CHOICES[key]
+    found = [PARTY_POSITION.encode(position) for position in range(MAX_PARTY_POSITIONS)
+             if usable_mask >> position & 1]
+    found += [WITHOUT_A_CARD.encode(icon) for icon in range(3) if alternatives >> icon & 1]
+    found.append(END_TURN)
+    while len(_MAIN_CHOICES) <= key:
+        _MAIN_CHOICES.append([])
+    _MAIN_CHOICES[key] = found
     return found
 
 
@@ -608,16 +627,21 @@ class TheseusState(KitState):
 
     def _main_choices(self, seat: int) -> list[int]:
         numbers = self.numbers
-        usable = 0
-        if numbers[USES] < self.config.uses_per_turn and not numbers[ALTERNATIVE_USED]:
-            usable = ((1 << len(self.party(seat))) - 1) & ~numbers[USED_MASK]
         alternatives = 0
         if numbers[USES] == 0 and not numbers[ALTERNATIVE_USED]:
             if self.zones[BOARD].cards:
                 alternatives |= 1 << EXPLORE_ICON
             if self.hand(seat):
                 alternatives |= 1 << RECRUIT_ICON | 1 << SUBJUGATE_ICON
-        return main_choices(usable, alternatives)
+        return main_choices(self._usable_positions(seat), alternatives)
+
+    def _usable_positions(self, seat: int) -> i64:
+        """The Party positions ``seat`` may use now (a bit mask): the ``main``
+        question's first answers, in position order."""
+        numbers = self.numbers
+        if numbers[USES] >= self.config.uses_per_turn or numbers[ALTERNATIVE_USED]:
+            return 0
+        return ((1 << len(self.party(seat))) - 1) & ~numbers[USED_MASK]
 
     def _pillage_choices(self, seat: int) -> list[int]:
         return [PILLAGE.encode(victim, position)
@@ -695,26 +719,29 @@ class TheseusState(KitState):
 
     def note_offered(self, legal_actions: Sequence[int]) -> None:
         """Count, for the player to act, each card type that one of
-        ``legal_actions`` would use from the Party (once per type per step)."""
+        ``legal_actions`` would use from the Party (once per type per step).
+
+        ``legal_actions`` is the list this state asked (``play_game`` passes
+        it), whose Party positions are ``_usable_positions``' mask: the mask is
+        read again instead of decoding each answer, and the card types counted
+        as bits of a machine integer (no list, no boxed int per step)."""
         if self.over or self.decisions.asked.kind != MAIN:
             return
         seat = self.current_player
+        usable = self._usable_positions(seat)
+        if not usable:
+            return
         party, card_of = self.party(seat), self.card_of
         counts = self.stats.counts
         playable = self.stats.offset(seat, _PLAYABLE)
-        # A typed list indexed natively (play_game passes the list asked), and
-        # the card types counted as a bit mask: no list or generic iteration per step.
-        actions = answer_list(legal_actions)
         counted: i64 = 0  # at most MOST_CARD_TYPES types: machine-integer shifts
-        index: i64  # a machine-integer counter: native indexing
-        for index in range(len(actions)):
-            action = actions[index]
-            if not PARTY_POSITION.matches(action):
-                break  # ``main_choices`` lists the Party positions first
-            card: i64 = card_of[party[PARTY_POSITION.value(action)]]
-            if not counted >> card & 1:
-                counted |= 1 << card
-                counts[playable + card] += 1
+        position: i64  # a machine-integer counter: native indexing
+        for position in range(len(party)):
+            if usable >> position & 1:
+                card: i64 = card_of[party[position]]
+                if not counted >> card & 1:
+                    counted |= 1 << card
+                    counts[playable + card] += 1
 
     # ---------------------------------------------------- abilities, effects
 
