@@ -24,7 +24,9 @@ again. Steps needing a choice ask it; the others resolve at once. Exiles
 demanded by an effect (``hex``) or by the limits are ``exile`` tasks pushed on
 top, so an exile obligation is resolved before the next step, and the limits
 come after every step of the use. Ending the turn pushes ``finish turn``
-under the end-of-turn limit exiles.
+under the end-of-turn limit exiles. A task that ``run`` would pop at once
+(nothing asked before it) is performed on the spot instead of pushed, so the
+stack at every question is the same as with the push, without its cost.
 
 Each question is answered with actions of one or more ``ACTIONS`` types:
 ``main``: ``PARTY_POSITION`` (use that Party card), ``WITHOUT_A_CARD`` (an
@@ -650,7 +652,8 @@ class TheseusState(KitState):
 
     def _use(self, main: Task, choice: int) -> None:
         """Use a Party card or perform an ability without a card: its steps, then
-        the limits, then the ``main`` question again (pushed in reverse)."""
+        the limits, then the ``main`` question again (pushed in reverse; the
+        first step, which ``run`` would pop at once, is performed here)."""
         seat = main.seat
         numbers = self.numbers
         stack = self.decisions.stack
@@ -661,7 +664,7 @@ class TheseusState(KitState):
             numbers[ALTERNATIVE_USED] = 1
             if self.trace is not None:
                 self.emit("alternative", f"seat {seat} performs {ICON_NAMES[icon]} without a card", seat=seat)
-            stack.append(_TASK_OF[icon * MAX_PLAYERS + seat])
+            self.perform(_TASK_OF[icon * MAX_PLAYERS + seat], NO_CHOICE)
             return
         position = PARTY_POSITION.value(choice)
         instance = self.party(seat)[position]
@@ -671,8 +674,11 @@ class TheseusState(KitState):
         self.stats.note_played(seat, _USED, card, numbers[TURN] + 1)
         if self.trace is not None:
             self.emit("use", f"seat {seat} uses {self.card_name(instance)}", seat=seat, card=self.config.names[card])
-        for step in self.config.use_stack[card]:
-            stack.append(_TASK_OF[step * MAX_PLAYERS + seat])
+        steps = self.config.use_stack[card]
+        last = len(steps) - 1  # the icon: the first step
+        for index in range(last):
+            stack.append(_TASK_OF[steps[index] * MAX_PLAYERS + seat])
+        self.perform(_TASK_OF[steps[last] * MAX_PLAYERS + seat], NO_CHOICE)
 
     def _exile_task(self, task: Task, choice: int) -> None:
         """Exile one card of the seat's choice while the area holds more than ``keep`` (the task's fields)."""
@@ -680,11 +686,15 @@ class TheseusState(KitState):
         if choice != NO_CHOICE:
             position = (PARTY_POSITION if area == PARTY_AREA else HAND_POSITION).value(choice)
             self._exile(seat, area, position)
-            self.push(task)  # asked again until the area is down to ``keep``
+            self._exile_task(task, NO_CHOICE)  # asked again until the area is down to ``keep``
             return
         count = len(self.seat_zone(seat, area))
         if count > task.b:
             self.ask(task, positions(PARTY_POSITION if area == PARTY_AREA else HAND_POSITION, count))
+
+    def _within_limits(self, seat: int, hand_limit: int) -> bool:
+        """Whether ``seat``'s Hand and Party are within the limits (nothing to exile)."""
+        return len(self.hand(seat)) <= hand_limit and len(self.party(seat)) <= self.config.party_limit
 
     def _demand_limits(self, seat: int, hand_limit: int) -> None:
         """Exiles for ``seat`` down to the limits; the Party's on top, so it is done first."""
@@ -696,8 +706,12 @@ class TheseusState(KitState):
     def _close_turn(self, seat: int) -> None:
         """End of turn: the temporary Hand limit lapses, so both limits are checked once more before it ends."""
         self.numbers[HAND_LIMIT_BONUS] = 0
+        hand_limit = self.config.hand_limit
+        if self._within_limits(seat, hand_limit):
+            self._finish_turn(seat)  # what ``run`` would pop next, done at once
+            return
         self.push(_TASK_OF[FINISH_TURN * MAX_PLAYERS + seat])
-        self._demand_limits(seat, self.config.hand_limit)
+        self._demand_limits(seat, hand_limit)
 
     def _finish_turn(self, seat: int) -> None:
         numbers = self.numbers
@@ -715,7 +729,7 @@ class TheseusState(KitState):
         numbers[USED_MASK] = 0
         numbers[USES] = 0
         numbers[ALTERNATIVE_USED] = 0
-        self.push(_TASK_OF[MAIN * MAX_PLAYERS + following])
+        self.perform(_TASK_OF[MAIN * MAX_PLAYERS + following], NO_CHOICE)  # asked at once, as ``run`` would
 
     def note_offered(self, legal_actions: Sequence[int]) -> None:
         """Count, for the player to act, each card type that one of
