@@ -123,6 +123,8 @@ END_TURN: Final = END_TURN_TYPE.encode()
 # The zones: the Board, the six Rank decks (zone r holds Rank r), the exile
 # pile, then per seat its Party, Hand and Reward (``seat_zone(seat, area)``).
 BOARD: Final = 0
+_DECK_NAMES: Final = tuple(f"Rank {rank} deck" for rank in range(LAST_RANK + 1))
+"""The Rank decks' zone names (index 0 unused), formatted once, not at every new game."""
 EXILE_PILE: Final = LAST_RANK + 1
 FIRST_SEAT_ZONE: Final = LAST_RANK + 2
 PARTY_AREA: Final = 0
@@ -303,6 +305,17 @@ class TheseusConfig:
     # Card types of each Rank deck, index 0 unused (the starting cards).
     rank_decks: tuple[tuple[int, ...], ...]
     starting_party: tuple[int, ...]
+    # Every game numbers its instances alike: the Rank decks' cards, Rank 1's
+    # first, then each seat's starting Party. Kept here so that a new game
+    # copies them (a C loop per tuple) instead of numbering, looking up and
+    # boxing each card: the card type and the Rank of each deck instance
+    # (instance i: ``deck_cards[i]``), the Ranks of a starting Party, the
+    # instances of each Rank deck (index 0 empty) and of each seat's Party.
+    deck_cards: tuple[int, ...]
+    deck_ranks: tuple[int, ...]
+    starting_ranks: tuple[int, ...]
+    deck_instances: tuple[tuple[int, ...], ...]
+    party_instances: tuple[tuple[int, ...], ...]
     party_limit: int
     hand_limit: int
     board_size: int
@@ -421,12 +434,25 @@ def compile_config(parameters: Mapping[str, Any]) -> TheseusConfig:
     for rank in range(1, LAST_RANK + 1):
         decks.append(tuple(card for card in range(len(names)) if ranks[card] == rank for _ in range(copies[card])))
     require(len(decks[LAST_RANK]) > 0, "cards", "expected at least one Rank 6 card (the game ends on the last one)")
+    deck_instances: list[tuple[int, ...]] = []
+    first = 0  # the next instance number
+    for deck in decks:
+        deck_instances.append(tuple(range(first, first + len(deck))))
+        first += len(deck)
+    party_instances: list[tuple[int, ...]] = []
+    for _seat in range(MAX_PLAYERS):
+        party_instances.append(tuple(range(first, first + len(starting))))
+        first += len(starting)
     return TheseusConfig(
         names=tuple(names), ranks=tuple(ranks), icons=tuple(icons), vps=tuple(vps), copies=tuple(copies),
         use_texts=tuple(use_texts), end_texts=tuple(end_texts), effect_steps=tuple(effect_steps),
         use_stack=tuple(use_stack), end_effects=tuple(end_effects),
         end_counts_from=tuple((flags[0], flags[1], flags[2]) for flags in counts_from),
         rank_decks=tuple(decks), starting_party=tuple(starting),
+        deck_cards=tuple(card for deck in decks for card in deck),
+        deck_ranks=tuple(ranks[card] for deck in decks for card in deck),
+        starting_ranks=tuple(ranks[card] for card in starting),
+        deck_instances=tuple(deck_instances), party_instances=tuple(party_instances),
         party_limit=rules["party_limit"], hand_limit=rules["hand_limit"], board_size=rules["board_size"],
         uses_per_turn=rules["uses_per_turn"], bonus_vp=rules["bonus_vp"], max_turns=rules["max_turns"],
         multi_explore=multi_explore,
@@ -468,19 +494,17 @@ class TheseusState(KitState):
         """Starting Parties, six shuffled Rank decks, four Board cards from Rank 1; seat 0 starts."""
         state = TheseusState(config, n_players, make_rng(seed), trace)
         state.add_zones()
-        card_of = state.card_of
+        card_of, rank_of = state.card_of, state.rank_of
+        card_of.extend(config.deck_cards)
+        rank_of.extend(config.deck_ranks)
         for rank in range(1, LAST_RANK + 1):
             deck = state.zones[rank]
-            for card in config.rank_decks[rank]:
-                deck.add(len(card_of))
-                card_of.append(card)
+            deck.extend(list(config.deck_instances[rank]))
             deck.shuffle(state.rng)
         for seat in range(n_players):
-            party = state.seat_zone(seat, PARTY_AREA)
-            for card in config.starting_party:
-                party.add(len(card_of))
-                card_of.append(card)
-        state.rank_of.extend(config.ranks[card] for card in card_of)
+            state.seat_zone(seat, PARTY_AREA).extend(list(config.party_instances[seat]))
+            card_of.extend(config.starting_party)
+            rank_of.extend(config.starting_ranks)
         state.numbers[RANK] = 1
         if trace is not None:
             sizes = [len(state.zones[rank]) for rank in range(1, LAST_RANK + 1)]
@@ -498,7 +522,7 @@ class TheseusState(KitState):
         """The game's zones, empty (``BOARD``, the Rank decks, ``EXILE_PILE``, then ``seat_zone``'s per seat)."""
         self.add_zone(Zone("Board", TABLE, PUBLIC))
         for rank in range(1, LAST_RANK + 1):
-            self.add_zone(Zone(f"Rank {rank} deck", TABLE, HIDDEN, pool=0, card_class=rank))
+            self.add_zone(Zone(_DECK_NAMES[rank], TABLE, HIDDEN, pool=0, card_class=rank))
         self.add_zone(Zone("exiled (face down)", TABLE, HIDDEN, pool=0))
         for seat in range(self.n_players):
             self.add_zone(Zone("Party", seat, PUBLIC))
