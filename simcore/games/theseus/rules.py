@@ -561,19 +561,19 @@ class TheseusState(KitState):
 
     # ----------------------------------------------------------- the zones
 
-    def seat_zone(self, seat: int, area: int) -> Zone:
+    def seat_zone(self, seat: i64, area: i64) -> Zone:
         """``seat``'s Party, Hand or Reward (``PARTY_AREA``, ``HAND_AREA``, ``REWARD_AREA``)."""
         return self.zones[FIRST_SEAT_ZONE + 3 * seat + area]
 
-    def party(self, seat: int) -> list[int]:
+    def party(self, seat: i64) -> list[int]:
         """The instances in ``seat``'s Party, in order (positions are answers: do not change the list)."""
         return self.zones[FIRST_SEAT_ZONE + 3 * seat + PARTY_AREA].cards
 
-    def hand(self, seat: int) -> list[int]:
+    def hand(self, seat: i64) -> list[int]:
         """The instances in ``seat``'s Hand, in order (do not change the list)."""
         return self.zones[FIRST_SEAT_ZONE + 3 * seat + HAND_AREA].cards
 
-    def reward(self, seat: int) -> list[int]:
+    def reward(self, seat: i64) -> list[int]:
         """The instances in ``seat``'s Reward, in order (do not change the list)."""
         return self.zones[FIRST_SEAT_ZONE + 3 * seat + REWARD_AREA].cards
 
@@ -581,7 +581,7 @@ class TheseusState(KitState):
         """The instances on the Board, in order (do not change the list)."""
         return self.zones[BOARD].cards
 
-    def has_bonus(self, position: int) -> bool:
+    def has_bonus(self, position: i64) -> bool:
         """Whether the Board card at ``position`` carries a Bonus."""
         return (self.numbers[BONUS_MASK] >> position & 1) != 0
 
@@ -595,8 +595,8 @@ class TheseusState(KitState):
         """Do ``task``: ask its question (``NO_CHOICE``) or carry out its answer
         (see the module docstring). A step that cannot be performed (an empty
         Board or Hand, no other Reward to pillage) is skipped."""
-        kind = task.kind
-        seat = task.seat
+        kind: i64 = task.kind  # machine integers: the comparisons and arithmetic below stay native
+        seat: i64 = task.seat
         numbers = self.numbers
         if kind == MAIN:
             if choice == NO_CHOICE:
@@ -651,7 +651,7 @@ class TheseusState(KitState):
         else:  # FINISH_TURN
             self._finish_turn(seat)
 
-    def _main_choices(self, seat: int) -> list[int]:
+    def _main_choices(self, seat: i64) -> list[int]:
         numbers = self.numbers
         alternatives = 0
         if numbers[USES] == 0 and not numbers[ALTERNATIVE_USED]:
@@ -661,15 +661,16 @@ class TheseusState(KitState):
                 alternatives |= 1 << RECRUIT_ICON | 1 << SUBJUGATE_ICON
         return main_choices(self._usable_positions(seat), alternatives)
 
-    def _usable_positions(self, seat: int) -> i64:
+    def _usable_positions(self, seat: i64) -> i64:
         """The Party positions ``seat`` may use now (a bit mask): the ``main``
         question's first answers, in position order."""
         numbers = self.numbers
         if numbers[USES] >= self.config.uses_per_turn or numbers[ALTERNATIVE_USED]:
             return 0
-        return ((1 << len(self.party(seat))) - 1) & ~numbers[USED_MASK]
+        size: i64 = len(self.party(seat))  # a machine integer: a native shift
+        return ((1 << size) - 1) & ~numbers[USED_MASK]
 
-    def _pillage_choices(self, seat: int) -> list[int]:
+    def _pillage_choices(self, seat: i64) -> list[int]:
         return [PILLAGE.encode(victim, position)
                 for victim in range(self.n_players) if victim != seat
                 for position in range(len(self.reward(victim)))]
@@ -678,7 +679,7 @@ class TheseusState(KitState):
         """Use a Party card or perform an ability without a card: its steps, then
         the limits, then the ``main`` question again (pushed in reverse; the
         first step, which ``run`` would pop at once, is performed here)."""
-        seat = main.seat
+        seat: i64 = main.seat
         numbers = self.numbers
         stack = self.decisions.stack
         stack.append(main)
@@ -690,9 +691,9 @@ class TheseusState(KitState):
                 self.emit("alternative", f"seat {seat} performs {ICON_NAMES[icon]} without a card", seat=seat)
             self.perform(_TASK_OF[icon * MAX_PLAYERS + seat], NO_CHOICE)
             return
-        position = PARTY_POSITION.value(choice)
+        position: i64 = PARTY_POSITION.value(choice)
         instance = self.party(seat)[position]
-        card = self.card_of[instance]
+        card: i64 = self.card_of[instance]
         numbers[USED_MASK] |= 1 << position
         numbers[USES] += 1
         self.stats.note_played(seat, _USED, card, numbers[TURN] + 1)
@@ -706,7 +707,8 @@ class TheseusState(KitState):
 
     def _exile_task(self, task: Task, choice: int) -> None:
         """Exile one card of the seat's choice while the area holds more than ``keep`` (the task's fields)."""
-        seat, area = task.seat, task.a
+        seat: i64 = task.seat
+        area: i64 = task.a
         if choice != NO_CHOICE:
             position = (PARTY_POSITION if area == PARTY_AREA else HAND_POSITION).value(choice)
             self._exile(seat, area, position)
@@ -716,18 +718,18 @@ class TheseusState(KitState):
         if count > task.b:
             self.ask(task, positions(PARTY_POSITION if area == PARTY_AREA else HAND_POSITION, count))
 
-    def _within_limits(self, seat: int, hand_limit: int) -> bool:
+    def _within_limits(self, seat: i64, hand_limit: i64) -> bool:
         """Whether ``seat``'s Hand and Party are within the limits (nothing to exile)."""
         return len(self.hand(seat)) <= hand_limit and len(self.party(seat)) <= self.config.party_limit
 
-    def _demand_limits(self, seat: int, hand_limit: int) -> None:
+    def _demand_limits(self, seat: i64, hand_limit: i64) -> None:
         """Exiles for ``seat`` down to the limits; the Party's on top, so it is done first."""
         if len(self.hand(seat)) > hand_limit:
             self.push(Task(EXILE, seat, HAND_AREA, hand_limit))
         if len(self.party(seat)) > self.config.party_limit:
             self.push(Task(EXILE, seat, PARTY_AREA, self.config.party_limit))
 
-    def _close_turn(self, seat: int) -> None:
+    def _close_turn(self, seat: i64) -> None:
         """End of turn: the temporary Hand limit lapses, so both limits are checked once more before it ends."""
         self.numbers[HAND_LIMIT_BONUS] = 0
         hand_limit = self.config.hand_limit
@@ -737,7 +739,7 @@ class TheseusState(KitState):
         self.push(_TASK_OF[FINISH_TURN * MAX_PLAYERS + seat])
         self._demand_limits(seat, hand_limit)
 
-    def _finish_turn(self, seat: int) -> None:
+    def _finish_turn(self, seat: i64) -> None:
         numbers = self.numbers
         if self.trace is not None:  # in the turn it ends
             self.emit("turn_end", f"seat {seat} ends the turn", seat=seat)
@@ -783,7 +785,7 @@ class TheseusState(KitState):
 
     # ---------------------------------------------------- abilities, effects
 
-    def _explore(self, seat: int, position: int) -> None:
+    def _explore(self, seat: i64, position: i64) -> None:
         numbers = self.numbers
         bonuses = numbers[BONUS_MASK]
         bonus = bonuses >> position & 1
@@ -804,7 +806,7 @@ class TheseusState(KitState):
             self._refill_board()
         self._check_final_card()
 
-    def _take_from_hand(self, seat: int, position: int, kind: int) -> None:
+    def _take_from_hand(self, seat: i64, position: i64, kind: i64) -> None:
         """Recruit (into the Party) or subjugate (into the Reward) the Hand card at ``position``."""
         area = PARTY_AREA if kind == STEP_RECRUIT else REWARD_AREA
         instance = move_card(self.seat_zone(seat, HAND_AREA), position, self.seat_zone(seat, area))
@@ -815,7 +817,7 @@ class TheseusState(KitState):
             self.emit(verb, f"seat {seat} {verb}s {self.card_name(instance)}", seat=seat,
                       card=self.config.names[card])
 
-    def _exile(self, seat: int, area: int, position: int) -> None:
+    def _exile(self, seat: i64, area: i64, position: i64) -> None:
         instance = move_card(self.seat_zone(seat, area), position, self.zones[EXILE_PILE])
         if area == PARTY_AREA and seat == self.numbers[ACTIVE]:
             self.numbers[USED_MASK] = without_bit(self.numbers[USED_MASK], position)
@@ -825,7 +827,7 @@ class TheseusState(KitState):
             self.emit("exile", f"seat {seat} exiles {self.card_name(instance)} from the {AREA_NAMES[area]}",
                       seat=seat, card=self.config.names[card], area=AREA_NAMES[area])
 
-    def _pillage(self, seat: int, choice: int) -> None:
+    def _pillage(self, seat: i64, choice: int) -> None:
         victim, position = PILLAGE.field(choice, 0), PILLAGE.field(choice, 1)
         instance = move_card(self.seat_zone(victim, REWARD_AREA), position, self.seat_zone(seat, HAND_AREA))
         card = self.card_of[instance]
@@ -834,7 +836,7 @@ class TheseusState(KitState):
             self.emit("pillage", f"seat {seat} takes {self.card_name(instance)} from seat {victim}'s Reward",
                       seat=seat, victim=victim, card=self.config.names[card])
 
-    def _hex(self, seat: int) -> None:
+    def _hex(self, seat: i64) -> None:
         """Each other player (in turn order) exiles one card from the Hand, if any."""
         victims = [(seat + offset) % self.n_players for offset in range(1, self.n_players)]
         if self.trace is not None:
@@ -844,7 +846,7 @@ class TheseusState(KitState):
             if held:
                 self.push(Task(EXILE, victim, HAND_AREA, held - 1))
 
-    def _draw(self, seat: int) -> None:
+    def _draw(self, seat: i64) -> None:
         """Draw the top card of the current Rank deck face down into the Hand."""
         rank = self.numbers[RANK]
         deck = self.zones[rank]
