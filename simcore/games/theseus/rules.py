@@ -236,7 +236,7 @@ INFO = GameInfo(
 
 # Legal-action lists, made once per shape and kept (never changed: every
 # state asked the same question shares one list).
-_POSITIONS: Final[list[list[list[int]]]] = []
+_POSITIONS: Final[list[list[list[int]]]] = [[] for _ in ACTIONS.types]
 """``_POSITIONS[code][count]``: the answers of ``positions`` (lists, not a
 dictionary: an index beats boxing and hashing a key at every question)."""
 _MAIN_CHOICES: Final[list[list[int]]] = []
@@ -248,10 +248,7 @@ largest key asked, below 2 ** (Party size + 3))."""
 
 def positions(action_type: ActionType, count: int) -> list[int]:
     """The answers choosing one of ``count`` positions, of ``action_type`` (shared: do not change the list)."""
-    code = action_type.code
-    while len(_POSITIONS) <= code:
-        _POSITIONS.append([])
-    by_count = _POSITIONS[code]
+    by_count = _POSITIONS[action_type.code]
     while len(by_count) <= count:
         by_count.append([action_type.encode(position) for position in range(len(by_count))])
     return by_count[count]
@@ -274,7 +271,7 @@ def main_choices(usable_mask: i64, alternatives: i64) -> list[int]:
     return found
 
 
-def without_bit(mask: int, position: int) -> int:
+def without_bit(mask: i64, position: i64) -> i64:
     """``mask`` of positions after the item at ``position`` left (the higher bits move down one)."""
     return (mask & ((1 << position) - 1)) | (mask >> (position + 1) << position)
 
@@ -659,15 +656,15 @@ class TheseusState(KitState):
                 alternatives |= 1 << EXPLORE_ICON
             if self.hand(seat):
                 alternatives |= 1 << RECRUIT_ICON | 1 << SUBJUGATE_ICON
-        return main_choices(self._usable_positions(seat), alternatives)
+        return main_choices(self._usable_positions(self.party(seat)), alternatives)
 
-    def _usable_positions(self, seat: i64) -> i64:
-        """The Party positions ``seat`` may use now (a bit mask): the ``main``
-        question's first answers, in position order."""
+    def _usable_positions(self, party: list[int]) -> i64:
+        """The positions of ``party`` (the active seat's) that may be used now
+        (a bit mask): the ``main`` question's first answers, in position order."""
         numbers = self.numbers
         if numbers[USES] >= self.config.uses_per_turn or numbers[ALTERNATIVE_USED]:
             return 0
-        size: i64 = len(self.party(seat))  # a machine integer: a native shift
+        size: i64 = len(party)  # a machine integer: a native shift
         return ((1 << size) - 1) & ~numbers[USED_MASK]
 
     def _pillage_choices(self, seat: i64) -> list[int]:
@@ -767,11 +764,11 @@ class TheseusState(KitState):
         as bits of a machine integer (no list, no boxed int per step)."""
         if self.over or self.decisions.asked.kind != MAIN:
             return
-        seat = self.current_player
-        usable = self._usable_positions(seat)
+        seat: i64 = self.current_player
+        party, card_of = self.party(seat), self.card_of
+        usable = self._usable_positions(party)
         if not usable:
             return
-        party, card_of = self.party(seat), self.card_of
         counts = self.stats.counts
         playable = self.stats.offset(seat, _PLAYABLE)
         counted: i64 = 0  # at most MOST_CARD_TYPES types: machine-integer shifts
