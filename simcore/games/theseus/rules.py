@@ -259,8 +259,10 @@ def main_choices(usable_mask: i64, alternatives: i64) -> list[int]:
     abilities without a card (bit i set: icon i may be performed), then
     ``END_TURN`` (shared: do not change the list)."""
     key = usable_mask << 3 | alternatives
-    if key < len(_MAIN_CHOICES) and _MAIN_CHOICES[key]:  # never empty once built: END_TURN is in it
-        return _MAIN_CHOICES[key]
+    if key < len(_MAIN_CHOICES):
+        built = _MAIN_CHOICES[key]
+        if built:  # never empty once built: END_TURN is in it
+            return built
     found = [PARTY_POSITION.encode(position) for position in range(MAX_PARTY_POSITIONS)
              if usable_mask >> position & 1]
     found += [WITHOUT_A_CARD.encode(icon) for icon in range(3) if alternatives >> icon & 1]
@@ -650,7 +652,7 @@ class TheseusState(KitState):
 
     def _main_choices(self, seat: i64) -> list[int]:
         numbers = self.numbers
-        alternatives = 0
+        alternatives: i64 = 0  # a machine integer: native bit operations
         if numbers[USES] == 0 and not numbers[ALTERNATIVE_USED]:
             if self.zones[BOARD].cards:
                 alternatives |= 1 << EXPLORE_ICON
@@ -699,7 +701,8 @@ class TheseusState(KitState):
         steps = self.config.use_stack[card]
         last = len(steps) - 1  # the icon: the first step
         for index in range(last):
-            stack.append(_TASK_OF[steps[index] * MAX_PLAYERS + seat])
+            step: i64 = steps[index]  # a machine integer: the index arithmetic stays native
+            stack.append(_TASK_OF[step * MAX_PLAYERS + seat])
         self.perform(_TASK_OF[steps[last] * MAX_PLAYERS + seat], NO_CHOICE)
 
     def _exile_task(self, task: Task, choice: int) -> None:
@@ -863,7 +866,8 @@ class TheseusState(KitState):
 
     def _refill_board(self) -> None:
         """Reveal cards from the current Rank deck until the Board is full, advancing Ranks as decks run out."""
-        board, size = self.zones[BOARD], self.config.board_size
+        board = self.zones[BOARD]
+        size: i64 = self.config.board_size
         while len(board.cards) < size:
             deck = self.zones[self.numbers[RANK]]
             if not deck.cards:
