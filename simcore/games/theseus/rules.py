@@ -244,6 +244,9 @@ _MAIN_CHOICES: Final[list[list[int]]] = []
 ``main_choices``, an empty list where none was built yet (a list indexed by the
 key, not a dictionary: no boxed key hashed per question; it grows to the
 largest key asked, below 2 ** (Party size + 3))."""
+_NOT_BUILT: Final[list[int]] = []
+"""The one empty list in every slot of ``_MAIN_CHOICES`` not built yet: a pointer a slot,
+not a list object each (a Party of 16 can reach keys near 2 ** 19)."""
 
 
 def positions(action_type: ActionType, count: int) -> list[int]:
@@ -268,7 +271,7 @@ def main_choices(usable_mask: i64, alternatives: i64) -> list[int]:
     found += [WITHOUT_A_CARD.encode(icon) for icon in range(3) if alternatives >> icon & 1]
     found.append(END_TURN)
     while len(_MAIN_CHOICES) <= key:
-        _MAIN_CHOICES.append([])
+        _MAIN_CHOICES.append(_NOT_BUILT)
     _MAIN_CHOICES[key] = found
     return found
 
