@@ -174,6 +174,12 @@ class Zone:
         self.seen = extend(append(vec[i64](capacity=len(self.seen) + 1), EVERY_SEAT), self.seen)
         self.face_up += 1
 
+    def shuffle_in(self, cards: list[int], rng: Generator) -> None:
+        """Put ``cards`` in and shuffle the whole zone face down (``shuffle``). No seen mark
+        is written for them first, as ``extend`` would: the shuffle clears every mark."""
+        self.cards.extend(cards)
+        self.shuffle(rng)
+
     def shuffle(self, rng: Generator) -> None:
         """Shuffle every card face down: no card is seen or face up any more."""
         rng.shuffle(self.cards)

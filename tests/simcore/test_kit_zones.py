@@ -260,3 +260,17 @@ def test_taking_a_card_from_any_position_of_a_short_or_long_pile_keeps_the_other
             assert pile.take(position) == cards[position]
             del cards[position], marks[position]
             assert pile.cards == cards and list(pile.seen) == marks
+
+
+def test_cards_shuffled_into_a_pile_join_it_face_down_unseen_as_extend_then_shuffle_leaves_them() -> None:
+    pile = _zone("deck", 0, FACE_UP_COUNT, [1, 2])
+    pile.show(1, 1)
+    pile.bury_face_up(3)
+    twin = _zone("deck", 0, FACE_UP_COUNT, [1, 2])
+    twin.show(1, 1)
+    twin.bury_face_up(3)
+    pile.shuffle_in([4, 5, 6], Generator(11))
+    twin.extend([4, 5, 6], EVERY_SEAT)
+    twin.shuffle(Generator(11))
+    assert pile.cards == twin.cards and sorted(pile.cards) == [1, 2, 3, 4, 5, 6]
+    assert list(pile.seen) == [NOBODY] * 6 and pile.face_up == 0

@@ -417,14 +417,6 @@ def distinct_positions(hand: list[int]) -> vec[i64]:
     return positions
 
 
-def shuffle_in(pile: Zone, cards: list[int], rng: Generator) -> None:
-    """Put ``cards`` into ``pile`` and shuffle it face down. The shuffle marks every card
-    of the pile unseen (``Zone.shuffle``), so the cards join its list alone: ``Zone.extend``
-    would first mark each of them unseen, one by one."""
-    pile.cards.extend(cards)
-    pile.shuffle(rng)
-
-
 class PartyState(KitState):
     """One game of Party Wanted in progress."""
 
@@ -523,7 +515,7 @@ class PartyState(KitState):
         self._reset_round_stats()  # multipliers at 1
         for which, cards in ((TREASURE_DECK, decks.treasure_deck), (ENCOUNTER_DECK, decks.encounter_deck),
                              (MONSTER_DECK, decks.monster_deck), (LAND_DECK, decks.land_deck)):
-            shuffle_in(self.zones[which], list(cards), rng)
+            self.zones[which].shuffle_in(list(cards), rng)
         for level in range(1, LEVELS + 1):
             self.zones[BOSS_POOL + level - 1].extend(list(decks.bosses_by_level[level - 1]))
         s_lands = list(decks.s_lands)
@@ -559,7 +551,7 @@ class PartyState(KitState):
         decks = self.config.decks
         cls = self.seat_number(seat, HERO_CLASS)
         self.seat_zone(seat, BUILD_POOL).extend(list(decks.pools_after_deal[cls]))
-        shuffle_in(self.seat_zone(seat, HERO_DECK), list(decks.starting_decks[cls]), self.rng)
+        self.seat_zone(seat, HERO_DECK).shuffle_in(list(decks.starting_decks[cls]), self.rng)
         self.set_seat_number(seat, HP, self.max_hp(seat))
 
     def _draw_boss(self, level: int) -> None:
@@ -1081,7 +1073,7 @@ class PartyState(KitState):
         self.seat_zone(seat, HERO_DECK).bury_face_up(card)
 
     def _shuffle_into_deck(self, seat: int, cards: list[int]) -> None:
-        shuffle_in(self.seat_zone(seat, HERO_DECK), cards, self.rng)
+        self.seat_zone(seat, HERO_DECK).shuffle_in(cards, self.rng)
 
     def _kill_hero(self, seat: int) -> None:
         """Death: permanents and held items are lost, the hand is shuffled back."""
@@ -1598,9 +1590,8 @@ class PartyState(KitState):
             if config.uses[card] == SINGLE_USE and self._playable(seat, config.effects[card]):
                 self._add_targets(actions, USE_ITEM, index, card, config.targets[card],
                                   enemies if designate and config.aims_at_enemy[card] else first_enemy, living_heroes)
-        weapon, armor, minions = self.weapon(seat), self.armor(seat), self.seat_zone(seat, MINIONS).cards
-        for index in range(SACRIFICE_MINION + len(minions)):  # as sacrificeable(seat, index)
-            card = weapon if index == 0 else armor if index == 1 else minions[index - SACRIFICE_MINION]
+        for index in range(SACRIFICE_MINION + len(self.seat_zone(seat, MINIONS).cards)):
+            card = self.sacrificeable(seat, index)
             if card >= 0 and config.sacrifices[card] and self._playable(seat, config.sacrifices[card]):
                 self._add_targets(actions, SACRIFICE, index, card, config.sacrifice_targets[card],
                                   enemies if designate and config.sacrifice_aims_at_enemy[card] else first_enemy,
