@@ -22,13 +22,15 @@ STAMPS := .build-stamps
 # list is built from the tree: every module of simcore/ and simcore/kit/, and
 # every game's rules.py, agents.py and config.py, but the modules that only
 # set up, describe or look up (INTERPRETED); a new game or kit module is
-# compiled without an edit here. Of the agents, the random one and the
-# search agents (their tree walk and rollout loop run once per search step).
+# compiled without an edit here (the kit's game object too: its new_state runs
+# once per game). Of the agents, the random one, the search agents (their tree
+# walk and rollout loop run once per search step) and the registry (make_agent
+# runs once per seat and game).
 INTERPRETED := simcore/__init__.py simcore/describe.py simcore/effects.py simcore/parameters.py simcore/registry.py \
-	simcore/trace.py simcore/kit/__init__.py simcore/kit/game.py simcore/kit/view.py
+	simcore/trace.py simcore/kit/__init__.py simcore/kit/view.py
 COMPILED := $(sort $(filter-out $(INTERPRETED), $(wildcard simcore/*.py simcore/kit/*.py \
 	simcore/games/*/rules.py simcore/games/*/agents.py simcore/games/*/config.py)) simcore/agents/random_agent.py \
-	simcore/agents/search.py simcore/agents/ismcts.py simcore/agents/sm_ismcts.py simcore/agents/osla.py)
+	simcore/agents/search.py simcore/agents/ismcts.py simcore/agents/sm_ismcts.py simcore/agents/osla.py simcore/agents/registry.py)
 
 # The C build of the compiled core: -O1 without debug info plays as fast as -O3
 # here (README, "Development") and builds in a fraction of the time; override

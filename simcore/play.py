@@ -8,6 +8,7 @@ from typing import Any
 
 from simcore.agents.registry import AgentSpec, make_agent
 from simcore.api import Game, GameState, TraceSink
+from simcore.kit.decisions import answer_list
 from simcore.kit.state import KitState
 from simcore.seeding import agent_seed
 
@@ -53,7 +54,9 @@ def play_game(
         seat = state.current_player
         if seat < 0:
             break
-        actions = state.legal_actions()
+        # A typed list (the very list a kit game asks with): its length and a forced move's
+        # action are then read natively, not through Python's sequence protocol.
+        actions = answer_list(state.legal_actions())
         state.note_offered(actions)
         count = len(actions)
         if count == 1:

@@ -79,6 +79,11 @@ class AgentSpec:
         inner = ",".join(f"{key}={value}" for key, value in sorted(self.parameters.items()))
         return f"{self.name}({inner})"
 
+    def __reduce__(self) -> tuple[type[AgentSpec], tuple[str, dict[str, str]]]:
+        # Rebuilt by its constructor: a compiled frozen class refuses the attribute
+        # assignments pickle's default restore makes (Ray sends specs to its workers).
+        return (AgentSpec, (self.name, self.parameters))
+
 
 def read_agent_text(text: str) -> tuple[str, dict[str, str]]:
     """The name and the ``key=value`` texts of ``name`` or ``name(key=value, ...)``, read

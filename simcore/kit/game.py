@@ -7,7 +7,8 @@ heuristic agent, describe a state. A game built with the kit writes instead::
     GAME = KitGame(INFO, DATA_FILE, compile_config, MyState.new_game, MyHeuristicAgent,
                    describe_state, MyState, CONSTRAINTS)
 
-Not compiled: it runs once per configuration, not per step.
+Compiled: ``new_state`` runs once per game (an interpreted call was ~2.5 k
+instructions of every game).
 """
 
 from __future__ import annotations

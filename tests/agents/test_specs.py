@@ -3,6 +3,8 @@ search agents are deterministic for a given seed."""
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from simcore.agents.ismcts import IsmctsAgent
@@ -18,6 +20,14 @@ def test_search_agent_specs_are_read_into_a_normal_form() -> None:
     assert str(spec) == "ismcts(exploration=0.5,iterations=200,rollout=heuristic)"
     assert parse_agent_spec(str(spec)) == spec
     assert str(parse_agent_spec("osla(rollouts=3)")) == "osla(rollouts=3)"
+
+
+def test_a_spec_survives_pickling_as_ray_sends_it_to_its_workers() -> None:
+    # Compiled, the spec is a frozen native class, which pickle's default restore
+    # (assigning its fields one by one) cannot fill.
+    spec = parse_agent_spec("ismcts(iterations=50,rollout=heuristic)")
+    copy = pickle.loads(pickle.dumps(spec))
+    assert copy == spec and str(copy) == "ismcts(iterations=50,rollout=heuristic)"
 
 
 @pytest.mark.parametrize(("text", "message"), [
