@@ -207,6 +207,68 @@ def answer_row(action_type: ActionType, index: int) -> list[object]:
     return rows[index]
 
 
+# A planning question's targeted answers come in runs: one card's action at every
+# (hero, enemy) target the living heroes and enemies allow, the same run whenever the
+# same ones are alive. Each run is made once and kept, and a question's list takes it
+# whole with one extend (a copy of pointers), not an append per answer as it grows.
+# The runs are found by plain list indexing, card index then hero mask then enemy
+# mask: a dictionary keyed by the masks would box each key and hash it. The lists grow
+# to the masks met, no further: a few small lists, little for the garbage collector.
+RunSlots = list[list[object] | None]
+"""The runs of one card index and hero mask, by enemy mask (None: not made yet)."""
+_TARGET_RUNS: Final[list[list[list[RunSlots | None]]]] = [[] for _ in ACTIONS.types]
+"""``target_run``'s runs, by action type code, card index, hero mask, enemy mask."""
+_BURIAL_RUNS: Final[list[list[RunSlots | None]]] = []
+"""``burial_run``'s runs, by hand position, hero mask, enemy mask."""
+
+
+def _run_slots(runs_by_index: list[list[RunSlots | None]], index: i64, heroes: i64, enemies: i64) -> RunSlots:
+    """The runs of card ``index`` and hero mask ``heroes``, by enemy mask, with a slot for ``enemies``."""
+    while len(runs_by_index) <= index:
+        runs_by_index.append([])
+    by_heroes = runs_by_index[index]
+    while len(by_heroes) <= heroes:
+        by_heroes.append(None)
+    slots = by_heroes[heroes]
+    if slots is None:
+        slots = []
+        by_heroes[heroes] = slots
+    while len(slots) <= enemies:
+        slots.append(None)
+    return slots
+
+
+def target_run(action_type: ActionType, index: i64, heroes: i64, enemies: i64) -> list[object]:
+    """``action_type`` on card ``index`` at each hero whose bit ``heroes`` sets times each
+    enemy whose bit ``enemies`` sets (hero by hero), as shared Python ints. Shared and
+    kept: callers copy it (``extend``), never change it."""
+    slots = _run_slots(_TARGET_RUNS[action_type.code], index, heroes, enemies)
+    run = slots[enemies]
+    if run is None:
+        row = answer_row(action_type, index)
+        run = [row[hero << _ROW_HERO_SHIFT | enemy] for hero in range(MAX_SEATS) if heroes >> hero & 1
+               for enemy in range(1 << _ROW_HERO_SHIFT) if enemies >> enemy & 1]
+        slots[enemies] = run
+    return run
+
+
+def burial_run(position: i64, heroes: i64, enemies: i64) -> list[object]:
+    """The burials of the card at ``position``: for each hero whose bit ``heroes`` sets,
+    +1 defense then +1 attack against each enemy whose bit ``enemies`` sets (shared and
+    kept as ``target_run``'s runs)."""
+    slots = _run_slots(_BURIAL_RUNS, position, heroes, enemies)
+    run = slots[enemies]
+    if run is None:
+        run = []
+        hero: i64
+        for hero in range(MAX_SEATS):
+            if heroes >> hero & 1:
+                run.extend(target_run(BURY_FOR_DEFENSE, position, 1 << hero, enemies))
+                run.extend(target_run(BURY_FOR_ATTACK, position, 1 << hero, enemies))
+        slots[enemies] = run
+    return run
+
+
 _SOCIAL_ANSWERS: Final = [TAKE_PART.encode(0), TAKE_PART.encode(1)]
 """The answers of every Social question: sit it out, take part."""
 
@@ -1568,24 +1630,9 @@ class PartyState(KitState):
             if self._playable(seat, config.effects[card]):
                 self._add_targets(actions, PLAY_CARD, position, card, config.targets[card],
                                   enemies if designate and config.aims_at_enemy[card] else first_enemy, living_heroes)
-        answers = cast(list[object], actions)  # takes the shared answers of answer_row as they are
-        n_players: i64 = self.n_players
-        n_enemies = self.numbers[ENEMY_COUNT]
-        hero: i64  # machine-integer loop counters and bounds: the shifts and ors below stay native
-        enemy: i64
+        answers = cast(list[object], actions)  # takes the shared answers of the runs as they are
         for position in positions:
-            defense_row = answer_row(BURY_FOR_DEFENSE, position)
-            attack_row = answer_row(BURY_FOR_ATTACK, position)
-            for hero in range(n_players):
-                if not living_heroes >> hero & 1:
-                    continue
-                at: i64 = hero << _ROW_HERO_SHIFT
-                for enemy in range(n_enemies):
-                    if enemies >> enemy & 1:
-                        answers.append(defense_row[at | enemy])
-                for enemy in range(n_enemies):
-                    if enemies >> enemy & 1:
-                        answers.append(attack_row[at | enemy])
+            answers.extend(burial_run(position, living_heroes, enemies))
         for index, card in enumerate(self.seat_zone(seat, ITEMS_HELD).cards):
             if config.uses[card] == SINGLE_USE and self._playable(seat, config.effects[card]):
                 self._add_targets(actions, USE_ITEM, index, card, config.targets[card],
@@ -1644,26 +1691,15 @@ class PartyState(KitState):
         enemies whose bits ``enemies`` sets (the living enemies when it is
         designated to one, else the first living one, or ``UNDESIGNATED``: enemy
         0). A card with at least one answer is noted in ``offered_cards``."""
-        before = len(actions)
         if target == TARGET_HERO:
             heroes = living_heroes
         elif target == TARGET_DEAD:
-            heroes = ~living_heroes
+            heroes = ~living_heroes & ((1 << self.n_players) - 1)  # the seats' bits only: a run's key
         else:
             heroes = 1
-        n_enemies = max(self.numbers[ENEMY_COUNT], 1)  # enemy 0 stands for none
-        row = answer_row(action_type, index)
-        answers = cast(list[object], actions)  # takes the shared answers of answer_row as they are
-        hero: i64  # machine-integer loop counters and bounds: the shifts and ors below stay native
-        enemy: i64
-        n_players: i64 = self.n_players
-        for hero in range(n_players):
-            if heroes >> hero & 1:
-                at: i64 = hero << _ROW_HERO_SHIFT
-                for enemy in range(n_enemies):
-                    if enemies >> enemy & 1:
-                        answers.append(row[at | enemy])
-        if len(actions) > before:
+        run = target_run(action_type, index, heroes, enemies)
+        if run:
+            cast(list[object], actions).extend(run)  # takes the shared answers of the run as they are
             self.offered_cards = append(self.offered_cards, card)
 
     def _plan(self, seat: int, action: int) -> None:
