@@ -465,6 +465,13 @@ def initiative_enemy(key: i64) -> i64:
     return (key & 15) - 1
 
 
+# A round's base stats per hero (``PartyState._round_base_stats``): ROUND_BASES numbers a seat.
+BASE_ATTACK: Final = 0
+BASE_DEFENSE: Final = 1
+BASE_SPEED: Final = 2
+ROUND_BASES: Final = 3
+
+
 def distinct_positions(hand: list[int]) -> vec[i64]:
     """The first position of each distinct card (equal cards are one choice), as a native vector."""
     positions = vec[i64](capacity=len(hand))  # room for every position: appended in place
@@ -1006,10 +1013,19 @@ class PartyState(KitState):
     def base_stats(self, seat: i64) -> tuple[int, int, int]:
         """``(base_attack(seat), base_defense(seat), base_speed(seat))`` from one walk over the
         hero's permanents instead of three (a forecast reads all three for every hero)."""
+        attack, defense, speed = self._stats_before_nemesis(seat)
+        return attack, defense - self._nemesis_penalty(seat), speed
+
+    def _stats_before_nemesis(self, seat: i64) -> tuple[i64, i64, i64]:
+        """Level plus permanents of attack, defense and speed (``base_stats`` before the Nemesis
+        penalty, which changes as enemies die), from one walk over the permanents."""
         bonuses = self.config.permanent_bonuses
         zones = self.zones
         first = FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat
-        attack = defense = speed = 0
+        attack: i64 = 0
+        defense: i64 = 0
+        speed: i64 = 0
+        which: i64
         for which in range(first + WEAPON_SLOT, first + ITEMS_HELD + 1):  # as _permanent_total
             for card in zones[which].cards:
                 bonus = bonuses[card]
@@ -1017,8 +1033,7 @@ class PartyState(KitState):
                 defense += bonus[PERM_DEFENSE]
                 speed += bonus[PERM_SPEED]
         heroes = self.config.heroes
-        return (self._level_stat(heroes.attack, seat) + attack,
-                self._level_stat(heroes.defense, seat) + defense - self._nemesis_penalty(seat),
+        return (self._level_stat(heroes.attack, seat) + attack, self._level_stat(heroes.defense, seat) + defense,
                 self._level_stat(heroes.speed, seat) + speed)
 
     def base_speed(self, seat: i64) -> int:
@@ -1829,17 +1844,34 @@ class PartyState(KitState):
         ``(False, enemy, -1)`` for an enemy's attack on every hero; ties go to
         the heroes, then seat order (heroes) or enemy order."""
         order: list[tuple[bool, int, int]] = []
-        for key in self._initiative_keys():
+        for key in self._initiative_keys(self._round_base_stats()):
             if initiative_by_enemy(key):
                 order.append((False, initiative_attacker(key), -1))
             else:
                 order.append((True, initiative_attacker(key), initiative_enemy(key)))
         return order
 
-    def _initiative_keys(self) -> vec[i64]:
+    def _round_base_stats(self) -> vec[i64]:
+        """Each living hero's ``_stats_before_nemesis`` (``ROUND_BASES * seat`` + ``BASE_ATTACK``,
+        ``BASE_DEFENSE``, ``BASE_SPEED``; 0 for a dead hero), read once per round: no permanent
+        of a living hero changes while the round executes, and every attack reads them."""
+        n_players: i64 = self.n_players
+        bases = vec[i64](capacity=ROUND_BASES * n_players)  # appended in place
+        seat: i64
+        for seat in range(n_players):
+            attack: i64 = 0
+            defense: i64 = 0
+            speed: i64 = 0
+            if self.alive(seat):
+                attack, defense, speed = self._stats_before_nemesis(seat)
+            bases = append(append(append(bases, attack), defense), speed)
+        return bases
+
+    def _initiative_keys(self, bases: vec[i64]) -> vec[i64]:
         """``initiative`` as sorted ints: the speed (fastest lowest), heroes before enemies,
         then the seat or enemy, then the enemy a hero attacks (plus one). Ints below 2**30
-        in a native vector, sorted natively, instead of tuples compared field by field."""
+        in a native vector, sorted natively, instead of tuples compared field by field.
+        ``bases``: the round's ``_round_base_stats``."""
         keys = vec[i64]()
         living = self._living_enemy_mask()
         seat: i64  # machine integers: native loops and bit tests
@@ -1848,7 +1880,7 @@ class PartyState(KitState):
         n_enemies = self.numbers[ENEMY_COUNT]
         for seat in range(n_players):
             if self.alive(seat):
-                base_speed = self.base_speed(seat)
+                base_speed = bases[ROUND_BASES * seat + BASE_SPEED]
                 for enemy in range(n_enemies):
                     if living >> enemy & 1:
                         speed = self.speed_against(seat, enemy, base_speed)
@@ -1861,21 +1893,22 @@ class PartyState(KitState):
 
     def _execute_round(self) -> None:
         """Resolve hero attacks and enemy attacks in initiative order."""
-        for key in self._initiative_keys():
+        bases = self._round_base_stats()
+        for key in self._initiative_keys(bases):
             if not self._living_enemy_mask() or not self._party_alive():
                 break
             index = initiative_attacker(key)
             if not initiative_by_enemy(key):
                 enemy = initiative_enemy(key)
                 if self.alive(index) and self.enemy_number(ENEMY_HP, enemy) > 0:
-                    self._hero_attacks(index, enemy)
+                    self._hero_attacks(index, enemy, bases[ROUND_BASES * index + BASE_ATTACK])
             elif self.enemy_number(ENEMY_HP, index) > 0:
-                self._enemy_attacks(index)
+                self._enemy_attacks(index, bases)
         self._finish_round()
 
-    def _hero_attacks(self, seat: i64, enemy: i64) -> None:
+    def _hero_attacks(self, seat: i64, enemy: i64, base_attack: i64) -> None:
         """A hero attacks an enemy once: total attack >= defense hits for 1 HP."""
-        total, defense = self.hero_attack(seat, enemy), self.enemy_defense(enemy)
+        total, defense = self.attack_against(seat, enemy, base_attack), self.enemy_defense(enemy)
         hit = total >= defense
         if self.trace is not None:
             self.emit("attack", f"seat {seat} attacks {self.config.names[self.enemy_number(ENEMY_CARD, enemy)]}: "
@@ -1883,19 +1916,22 @@ class PartyState(KitState):
         if hit:
             self._damage_enemy(enemy, 1)
 
-    def _enemy_attacks(self, enemy: i64) -> None:
+    def _enemy_attacks(self, enemy: i64, bases: vec[i64]) -> None:
         """The enemy attacks every living hero once for the attack above each
-        hero's defense against it."""
+        hero's defense against it (``bases``: the round's ``_round_base_stats``; the
+        Nemesis penalty read at the attack, as an enemy killed earlier in the round ends it)."""
         attack, card = self.enemy_attack(enemy), self.enemy_number(ENEMY_CARD, enemy)
         seat: i64
         n_players: i64 = self.n_players
         for seat in range(n_players):
             if not self.alive(seat):
                 continue
-            damage = self.damage_from(seat, enemy)
+            base_defense = bases[ROUND_BASES * seat + BASE_DEFENSE] - self._nemesis_penalty(seat)
+            defense = self.defense_against(seat, enemy, base_defense)
+            damage = self.damage_against(seat, enemy, attack, defense)
             if self.trace is not None:
                 self.emit("enemy_attack", f"{self.config.names[card]} attacks seat {seat}: {attack} against defense "
-                          f"{self.hero_defense(seat, enemy)}: {damage} damage", seat=seat, damage=damage)
+                          f"{defense}: {damage} damage", seat=seat, damage=damage)
             self._damage_hero(seat, damage)
             if not self.alive(seat):
                 self.numbers[LAST_ENEMY] = card
