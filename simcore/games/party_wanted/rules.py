@@ -211,53 +211,62 @@ def answer_row(action_type: ActionType, index: int) -> list[object]:
 # (hero, enemy) target the living heroes and enemies allow, the same run whenever the
 # same ones are alive. Each run is made once and kept, and a question's list takes it
 # whole with one extend (a copy of pointers), not an append per answer as it grows.
-# The runs are found by plain list indexing, card index then hero mask then enemy
-# mask: a dictionary keyed by the masks would box each key and hash it. The lists grow
-# to the masks met, no further: a few small lists, little for the garbage collector.
-RunSlots = list[list[object] | None]
-"""The runs of one card index and hero mask, by enemy mask (None: not made yet)."""
-_TARGET_RUNS: Final[list[list[list[RunSlots | None]]]] = [[] for _ in ACTIONS.types]
-"""``target_run``'s runs, by action type code, card index, hero mask, enemy mask."""
-_BURIAL_RUNS: Final[list[list[RunSlots | None]]] = []
-"""``burial_run``'s runs, by hand position, hero mask, enemy mask."""
+# The runs are found by plain list indexing, not a dictionary (which would box each key
+# and hash it): one flat list by hero and enemy mask, made at import, then a table of
+# that mask pair by card index and kind, grown to the indices met, no further.
+_ENEMY_MASK_BITS: Final = 7  # enemy masks below 1 << 7: rules.max_enemies <= 7
+RunTable = list[list[object] | None]
+"""The runs of one (hero mask, enemy mask) pair, at ``index * RUN_KINDS + kind`` (None: not made yet)."""
+_RUN_TABLES: Final[list[RunTable | None]] = [None] * (1 << (MAX_SEATS + _ENEMY_MASK_BITS))
+"""``run_table``'s tables, at ``heroes << _ENEMY_MASK_BITS | enemies`` (None: no run of that pair yet)."""
+_BURIAL_KIND: Final = len(ACTIONS.types)
+"""A table's kind of the burials of one hand position (``burial_run``); the others are action type codes."""
+RUN_KINDS: Final = _BURIAL_KIND + 1
 
 
-def _run_slots(runs_by_index: list[list[RunSlots | None]], index: i64, heroes: i64, enemies: i64) -> RunSlots:
-    """The runs of card ``index`` and hero mask ``heroes``, by enemy mask, with a slot for ``enemies``."""
-    while len(runs_by_index) <= index:
-        runs_by_index.append([])
-    by_heroes = runs_by_index[index]
-    while len(by_heroes) <= heroes:
-        by_heroes.append(None)
-    slots = by_heroes[heroes]
-    if slots is None:
-        slots = []
-        by_heroes[heroes] = slots
-    while len(slots) <= enemies:
-        slots.append(None)
-    return slots
+def run_table(heroes: i64, enemies: i64) -> RunTable:
+    """The kept runs of hero mask ``heroes`` and enemy mask ``enemies`` (``target_run``, ``burial_run``)."""
+    key = heroes << _ENEMY_MASK_BITS | enemies
+    table = _RUN_TABLES[key]
+    if table is None:
+        table = []
+        _RUN_TABLES[key] = table
+    return table
+
+
+def _kept_run(table: RunTable, index: i64, kind: i64) -> list[object] | None:
+    """The run of card ``index`` and ``kind`` in ``table``; None if not made yet."""
+    slot = index * RUN_KINDS + kind
+    return table[slot] if slot < len(table) else None
+
+
+def _keep_run(table: RunTable, index: i64, kind: i64, run: list[object]) -> None:
+    slot = index * RUN_KINDS + kind
+    while len(table) <= slot:
+        table.append(None)
+    table[slot] = run
 
 
 def target_run(action_type: ActionType, index: i64, heroes: i64, enemies: i64) -> list[object]:
     """``action_type`` on card ``index`` at each hero whose bit ``heroes`` sets times each
     enemy whose bit ``enemies`` sets (hero by hero), as shared Python ints. Shared and
     kept: callers copy it (``extend``), never change it."""
-    slots = _run_slots(_TARGET_RUNS[action_type.code], index, heroes, enemies)
-    run = slots[enemies]
+    table = run_table(heroes, enemies)
+    run = _kept_run(table, index, action_type.code)
     if run is None:
         row = answer_row(action_type, index)
         run = [row[hero << _ROW_HERO_SHIFT | enemy] for hero in range(MAX_SEATS) if heroes >> hero & 1
                for enemy in range(1 << _ROW_HERO_SHIFT) if enemies >> enemy & 1]
-        slots[enemies] = run
+        _keep_run(table, index, action_type.code, run)
     return run
 
 
-def burial_run(position: i64, heroes: i64, enemies: i64) -> list[object]:
+def burial_run(table: RunTable, position: i64, heroes: i64, enemies: i64) -> list[object]:
     """The burials of the card at ``position``: for each hero whose bit ``heroes`` sets,
     +1 defense then +1 attack against each enemy whose bit ``enemies`` sets (shared and
-    kept as ``target_run``'s runs)."""
-    slots = _run_slots(_BURIAL_RUNS, position, heroes, enemies)
-    run = slots[enemies]
+    kept as ``target_run``'s runs, in ``table``: ``run_table(heroes, enemies)``, read once
+    per question for every position)."""
+    run = _kept_run(table, position, _BURIAL_KIND)
     if run is None:
         run = []
         hero: i64
@@ -265,7 +274,7 @@ def burial_run(position: i64, heroes: i64, enemies: i64) -> list[object]:
             if heroes >> hero & 1:
                 run.extend(target_run(BURY_FOR_DEFENSE, position, 1 << hero, enemies))
                 run.extend(target_run(BURY_FOR_ATTACK, position, 1 << hero, enemies))
-        slots[enemies] = run
+        _keep_run(table, position, _BURIAL_KIND, run)
     return run
 
 
@@ -1646,8 +1655,9 @@ class PartyState(KitState):
                 self._add_targets(actions, PLAY_CARD, position, card, config.targets[card],
                                   enemies if designate and config.aims_at_enemy[card] else first_enemy, living_heroes)
         answers = cast(list[object], actions)  # takes the shared answers of the runs as they are
+        burials = run_table(living_heroes, enemies)
         for position in positions:
-            answers.extend(burial_run(position, living_heroes, enemies))
+            answers.extend(burial_run(burials, position, living_heroes, enemies))
         for index, card in enumerate(self.seat_zone(seat, ITEMS_HELD).cards):
             if config.uses[card] == SINGLE_USE and self._playable(seat, config.effects[card]):
                 self._add_targets(actions, USE_ITEM, index, card, config.targets[card],
