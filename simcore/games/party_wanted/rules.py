@@ -1645,7 +1645,9 @@ class PartyState(KitState):
         enemies = self._living_enemy_mask()
         designate = enemies & (enemies - 1) != 0  # two or more
         # A card not designated to an enemy is aimed at the first living one.
-        first_enemy: i64 = enemies & -enemies if enemies else UNDESIGNATED
+        first_enemy: i64 = UNDESIGNATED  # (set apart: a conditional expression mixing it would box it)
+        if enemies:
+            first_enemy = enemies & -enemies
         hand = self.hand(seat)
         living_heroes = self._living_hero_mask()
         positions = distinct_positions(hand)
