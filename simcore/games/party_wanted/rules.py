@@ -495,6 +495,23 @@ def distinct_positions(hand: list[int]) -> vec[i64]:
     return positions
 
 
+# The zones' names, made once, not formatted at every new game.
+_DECK_NAMES: Final = ("Treasure Deck", "Encounter Deck", "Monster Deck", "Land Deck")
+_BOSS_POOL_NAMES: Final = tuple(f"level-{level} bosses" for level in range(1, LEVELS + 1))
+_PUBLIC_SEAT_ZONE_NAMES: Final = ("Build Pool", "weapon", "armor", "minions in play", "items",
+                                  "set aside this combat", "in play this round")
+"""The names of a seat's zones from ``BUILD_POOL`` to ``IN_PLAY``, in zone order."""
+_TIER_NAMES: Final[list[str]] = []
+"""``tier_name``'s names, by tier number less one (as many as the longest Pyramid met)."""
+
+
+def tier_name(tier: int) -> str:
+    """The name of Pyramid tier ``tier`` (2 and down: the tiers of lands)."""
+    while len(_TIER_NAMES) < tier:
+        _TIER_NAMES.append(f"Pyramid tier {len(_TIER_NAMES) + 1}")
+    return _TIER_NAMES[tier - 1]
+
+
 class PartyState(KitState):
     """One game of Party Wanted in progress."""
 
@@ -557,24 +574,23 @@ class PartyState(KitState):
         return list(self.config.boss_levels)
 
     def _add_zones(self) -> None:
-        for name, pool in (("Treasure Deck", 0), ("Encounter Deck", 1), ("Monster Deck", 2), ("Land Deck", 3)):
-            self.add_zone(Zone(name, TABLE, FACE_UP_COUNT, pool))
+        for pool in range(len(_DECK_NAMES)):  # the decks' pools are their zones' indices
+            self.add_zone(Zone(_DECK_NAMES[pool], TABLE, FACE_UP_COUNT, pool))
         self.add_zone(Zone("defeated bosses", TABLE, PUBLIC))
         self.add_zone(Zone("drawn, waiting to be resolved", TABLE, PUBLIC))
         self.add_zone(Zone("monsters fighting", TABLE, PUBLIC))
         for level in range(1, LEVELS + 1):
-            self.add_zone(Zone(f"level-{level} bosses", TABLE, HIDDEN, BOSSES_POOL, card_class=level))
+            self.add_zone(Zone(_BOSS_POOL_NAMES[level - 1], TABLE, HIDDEN, BOSSES_POOL, card_class=level))
         self.add_zone(Zone("Pyramid tier 1 (top)", TABLE, HIDDEN, BOSSES_POOL))
         for seat in range(self.n_players):
             self.add_zone(Zone("hand", seat, PUBLIC))
             self.add_zone(Zone("Hero Deck", seat, FACE_UP_COUNT, HERO_DECK_POOL + seat))
-            for name in ("Build Pool", "weapon", "armor", "minions in play", "items", "set aside this combat",
-                         "in play this round"):
+            for name in _PUBLIC_SEAT_ZONE_NAMES:
                 self.add_zone(Zone(name, seat, PUBLIC))
 
     def _add_tier(self, cards: list[int]) -> None:
         """A new bottom tier of the Pyramid: ``cards`` face down."""
-        tier = Zone(f"Pyramid tier {self.tier_count() + 1}", TABLE, HIDDEN, PYRAMID_POOL)
+        tier = Zone(tier_name(self.tier_count() + 1), TABLE, HIDDEN, PYRAMID_POOL)
         tier.extend(cards)
         self.add_zone(tier)
 
