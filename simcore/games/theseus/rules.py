@@ -476,6 +476,10 @@ class TheseusState(KitState):
     final_effects: list[tuple[list[int], list[int]]] | None
     final_score_parts: list[tuple[int, int, int]] | None
     final_tie_keys: list[tuple[int, int, int]] | None
+    offered_usable: i64
+    """The usable Party positions (bit mask) of the last ``main`` question built:
+    ``note_offered`` reads them here instead of working them out again (copied by
+    ``copy_extra``; valid while the question asked is ``main``, the last one built)."""
 
     # ----------------------------------------------------------------- set-up
 
@@ -490,6 +494,7 @@ class TheseusState(KitState):
         self.final_effects = None
         self.final_score_parts = None
         self.final_tie_keys = None
+        self.offered_usable = 0
 
     @staticmethod
     def new_game(config: TheseusConfig, n_players: int, seed: int, trace: TraceSink | None) -> TheseusState:
@@ -534,6 +539,11 @@ class TheseusState(KitState):
     def blank(self) -> TheseusState:
         """An empty state of the same game (``clone`` fills it, its card stats included)."""
         return TheseusState(self.config, self.n_players, self.rng, None, self.card_of, self.rank_of, self.stats)
+
+    def copy_extra(self, copy: KitState) -> None:
+        """The usable positions of the ``main`` question asked (``offered_usable``)."""
+        assert isinstance(copy, TheseusState)
+        copy.offered_usable = self.offered_usable
 
     def clone(self) -> TheseusState:
         """An exact copy with its own generator state and tracing off (the kit's)."""
@@ -654,23 +664,23 @@ class TheseusState(KitState):
             self._finish_turn(seat)
 
     def _main_choices(self, seat: i64) -> list[int]:
+        """The ``main`` answers of the active ``seat`` (``main_choices``); their
+        usable Party positions are kept in ``offered_usable`` for ``note_offered``."""
         numbers = self.numbers
-        alternatives: i64 = 0  # a machine integer: native bit operations
-        if numbers[USES] == 0 and not numbers[ALTERNATIVE_USED]:
-            if self.zones[BOARD].cards:
-                alternatives |= 1 << EXPLORE_ICON
-            if self.hand(seat):
-                alternatives |= 1 << RECRUIT_ICON | 1 << SUBJUGATE_ICON
-        return main_choices(self._usable_positions(self.party(seat)), alternatives)
-
-    def _usable_positions(self, party: list[int]) -> i64:
-        """The positions of ``party`` (the active seat's) that may be used now
-        (a bit mask): the ``main`` question's first answers, in position order."""
-        numbers = self.numbers
-        if numbers[USES] >= self.config.uses_per_turn or numbers[ALTERNATIVE_USED]:
-            return 0
-        size: i64 = len(party)  # a machine integer: a native shift
-        return ((1 << size) - 1) & ~numbers[USED_MASK]
+        usable: i64 = 0  # machine integers: native bit operations
+        alternatives: i64 = 0
+        if not numbers[ALTERNATIVE_USED]:  # an ability without a card ends the use of cards
+            uses = numbers[USES]
+            if uses < self.config.uses_per_turn:  # the Party positions not used yet
+                size: i64 = len(self.party(seat))
+                usable = ((1 << size) - 1) & ~numbers[USED_MASK]
+            if uses == 0:  # an ability without a card only instead of using cards
+                if self.zones[BOARD].cards:
+                    alternatives |= 1 << EXPLORE_ICON
+                if self.hand(seat):
+                    alternatives |= 1 << RECRUIT_ICON | 1 << SUBJUGATE_ICON
+        self.offered_usable = usable
+        return main_choices(usable, alternatives)
 
     def _pillage_choices(self, seat: i64) -> list[int]:
         return [PILLAGE.encode(victim, position)
@@ -765,16 +775,17 @@ class TheseusState(KitState):
         ``legal_actions`` would use from the Party (once per type per step).
 
         ``legal_actions`` is the list this state asked (``play_game`` passes
-        it), whose Party positions are ``_usable_positions``' mask: the mask is
-        read again instead of decoding each answer, and the card types counted
-        as bits of a machine integer (no list, no boxed int per step)."""
+        it), whose Party positions are the mask ``offered_usable`` kept when
+        the question was built: the mask is read instead of decoding each
+        answer, and the card types counted as bits of a machine integer (no
+        list, no boxed int per step)."""
         if self.over or self.decisions.asked.kind != MAIN:
+            return
+        usable = self.offered_usable
+        if not usable:
             return
         seat: i64 = self.current_player
         party, card_of = self.party(seat), self.card_of
-        usable = self._usable_positions(party)
-        if not usable:
-            return
         counts = self.stats.counts
         playable = self.stats.offset(seat, _PLAYABLE)
         counted: i64 = 0  # at most MOST_CARD_TYPES types: machine-integer shifts
