@@ -310,12 +310,11 @@ class TheseusConfig:
     # Every game numbers its instances alike: the Rank decks' cards, Rank 1's
     # first, then each seat's starting Party. Kept here so that a new game
     # copies them (a C loop per tuple) instead of numbering, looking up and
-    # boxing each card: the card type and the Rank of each deck instance
-    # (instance i: ``deck_cards[i]``), the Ranks of a starting Party, the
-    # instances of each Rank deck (index 0 empty) and of each seat's Party.
-    deck_cards: tuple[int, ...]
-    deck_ranks: tuple[int, ...]
-    starting_ranks: tuple[int, ...]
+    # boxing each card: per player count (index n: n players), the card type
+    # and the Rank of every instance (``TheseusState.card_of``, ``rank_of``),
+    # and the instances of each Rank deck (index 0 empty) and of each seat's Party.
+    instance_cards: tuple[tuple[int, ...], ...]
+    instance_ranks: tuple[tuple[int, ...], ...]
     deck_instances: tuple[tuple[int, ...], ...]
     party_instances: tuple[tuple[int, ...], ...]
     party_limit: int
@@ -445,15 +444,17 @@ def compile_config(parameters: Mapping[str, Any]) -> TheseusConfig:
     for _seat in range(MAX_PLAYERS):
         party_instances.append(tuple(range(first, first + len(starting))))
         first += len(starting)
+    deck_cards = [card for deck in decks for card in deck]
+    deck_ranks = [ranks[card] for card in deck_cards]
+    starting_ranks = [ranks[card] for card in starting]
     return TheseusConfig(
         names=tuple(names), ranks=tuple(ranks), icons=tuple(icons), vps=tuple(vps), copies=tuple(copies),
         use_texts=tuple(use_texts), end_texts=tuple(end_texts), effect_steps=tuple(effect_steps),
         use_stack=tuple(use_stack), end_effects=tuple(end_effects),
         end_counts_from=tuple((flags[0], flags[1], flags[2]) for flags in counts_from),
         rank_decks=tuple(decks), starting_party=tuple(starting),
-        deck_cards=tuple(card for deck in decks for card in deck),
-        deck_ranks=tuple(ranks[card] for deck in decks for card in deck),
-        starting_ranks=tuple(ranks[card] for card in starting),
+        instance_cards=tuple((*deck_cards, *starting * n_players) for n_players in range(MAX_PLAYERS + 1)),
+        instance_ranks=tuple((*deck_ranks, *starting_ranks * n_players) for n_players in range(MAX_PLAYERS + 1)),
         deck_instances=tuple(deck_instances), party_instances=tuple(party_instances),
         party_limit=rules["party_limit"], hand_limit=rules["hand_limit"], board_size=rules["board_size"],
         uses_per_turn=rules["uses_per_turn"], bonus_vp=rules["bonus_vp"], max_turns=rules["max_turns"],
@@ -499,19 +500,14 @@ class TheseusState(KitState):
     @staticmethod
     def new_game(config: TheseusConfig, n_players: int, seed: int, trace: TraceSink | None) -> TheseusState:
         """Starting Parties, six shuffled Rank decks, four Board cards from Rank 1; seat 0 starts."""
-        state = TheseusState(config, n_players, make_rng(seed), trace)
+        state = TheseusState(config, n_players, make_rng(seed), trace, list(config.instance_cards[n_players]),
+                             list(config.instance_ranks[n_players]))
         state.add_zones()
-        card_of, rank_of = state.card_of, state.rank_of
-        card_of.extend(config.deck_cards)
-        rank_of.extend(config.deck_ranks)
         for rank in range(1, LAST_RANK + 1):
-            deck = state.zones[rank]
-            deck.extend(list(config.deck_instances[rank]))
-            deck.shuffle(state.rng)
+            # Put in and shuffled face down in one call: no seen marks written for the shuffle to clear.
+            state.zones[rank].shuffle_in(list(config.deck_instances[rank]), state.rng)
         for seat in range(n_players):
             state.seat_zone(seat, PARTY_AREA).extend(list(config.party_instances[seat]))
-            card_of.extend(config.starting_party)
-            rank_of.extend(config.starting_ranks)
         state.numbers[RANK] = 1
         if trace is not None:
             sizes = [len(state.zones[rank]) for rank in range(1, LAST_RANK + 1)]
