@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from librt.vecs import vec
 from mypy_extensions import i64
 
 from simcore.api import CardColumns, GameInfo, TraceSink
@@ -469,6 +470,9 @@ class TheseusState(KitState):
     # Set up once per game and shared by its clones (never changed after set-up).
     card_of: list[int]
     """Instance -> card type (also what a seat sees of it: ``observe_as``)."""
+    card_types: vec[i64]
+    """``card_of`` as a native vector, for the rules' reads at every use, move and
+    offered step (a native load, no boxed int read and converted)."""
     rank_of: list[int]
     """Instance -> its Rank (0 for a starting card): the class of each card for the Rank decks."""
     # Once the game is over (a finished game never changes again): its results read each
@@ -486,11 +490,12 @@ class TheseusState(KitState):
 
     def __init__(self, config: TheseusConfig, n_players: int, rng: Generator, trace: TraceSink | None,
                  card_of: list[int] | None = None, rank_of: list[int] | None = None,
-                 stats: CardStats | None = None) -> None:
+                 stats: CardStats | None = None, card_types: vec[i64] | None = None) -> None:
         super().__init__(n_players, rng, trace, len(NUMBER_NAMES), len(SEAT_NUMBER_NAMES),
                          stats if stats is not None else CardStats(n_players, len(CARD_COUNTERS), len(config.names)))
         self.config = config
         self.card_of = [] if card_of is None else card_of
+        self.card_types = vec[i64](self.card_of) if card_types is None else card_types
         self.rank_of = [] if rank_of is None else rank_of
         self.final_effects = None
         self.final_score_parts = None
@@ -534,7 +539,8 @@ class TheseusState(KitState):
 
     def blank(self) -> TheseusState:
         """An empty state of the same game (``clone`` fills it, its card stats included)."""
-        return TheseusState(self.config, self.n_players, self.rng, None, self.card_of, self.rank_of, self.stats)
+        return TheseusState(self.config, self.n_players, self.rng, None, self.card_of, self.rank_of, self.stats,
+                            self.card_types)
 
     def copy_extra(self, copy: KitState) -> None:
         """The usable positions of the ``main`` question asked (``offered_usable``)."""
@@ -701,7 +707,7 @@ class TheseusState(KitState):
             return
         position: i64 = PARTY_POSITION.value(choice)
         instance = self.party(seat)[position]
-        card: i64 = self.card_of[instance]
+        card = self.card_types[instance]
         numbers[USED_MASK] |= 1 << position
         numbers[USES] += 1
         self.stats.note_played(seat, _USED, card, numbers[TURN] + 1)
@@ -781,14 +787,14 @@ class TheseusState(KitState):
         if not usable:
             return
         seat: i64 = self.current_player
-        party, card_of = self.party(seat), self.card_of
+        party, card_types = self.party(seat), self.card_types
         counts = self.stats.counts
         playable = self.stats.offset(seat, _PLAYABLE)
         counted: i64 = 0  # at most MOST_CARD_TYPES types: machine-integer shifts
         position: i64  # a machine-integer counter: native indexing
         for position in range(len(party)):
             if usable >> position & 1:
-                card: i64 = card_of[party[position]]
+                card = card_types[party[position]]
                 if not counted >> card & 1:
                     counted |= 1 << card
                     counts[playable + card] += 1
@@ -802,7 +808,7 @@ class TheseusState(KitState):
         if bonuses:
             numbers[BONUS_MASK] = without_bit(bonuses, position)
         instance = move_card(self.zones[BOARD], position, self.seat_zone(seat, HAND_AREA))
-        card = self.card_of[instance]
+        card = self.card_types[instance]
         stats = self.stats
         stats.add(seat, _EXPLORED, card)
         stats.add(seat, _DRAWN, card)
@@ -820,7 +826,7 @@ class TheseusState(KitState):
         """Recruit (into the Party) or subjugate (into the Reward) the Hand card at ``position``."""
         area = PARTY_AREA if kind == STEP_RECRUIT else REWARD_AREA
         instance = move_card(self.seat_zone(seat, HAND_AREA), position, self.seat_zone(seat, area))
-        card = self.card_of[instance]
+        card = self.card_types[instance]
         self.stats.add(seat, _RECRUITED if kind == STEP_RECRUIT else _SUBJUGATED, card)
         if self.trace is not None:
             verb = TASKS.names[kind]
@@ -831,7 +837,7 @@ class TheseusState(KitState):
         instance = move_card(self.seat_zone(seat, area), position, self.zones[EXILE_PILE])
         if area == PARTY_AREA and seat == self.numbers[ACTIVE]:
             self.numbers[USED_MASK] = without_bit(self.numbers[USED_MASK], position)
-        card = self.card_of[instance]
+        card = self.card_types[instance]
         self.stats.add(seat, _EXILED, card)
         if self.trace is not None:
             self.emit("exile", f"seat {seat} exiles {self.card_name(instance)} from the {AREA_NAMES[area]}",
@@ -840,7 +846,7 @@ class TheseusState(KitState):
     def _pillage(self, seat: i64, choice: int) -> None:
         victim, position = PILLAGE.field(choice, 0), PILLAGE.field(choice, 1)
         instance = move_card(self.seat_zone(victim, REWARD_AREA), position, self.seat_zone(seat, HAND_AREA))
-        card = self.card_of[instance]
+        card = self.card_types[instance]
         self.stats.add(seat, _DRAWN, card)
         if self.trace is not None:
             self.emit("pillage", f"seat {seat} takes {self.card_name(instance)} from seat {victim}'s Reward",
@@ -863,7 +869,7 @@ class TheseusState(KitState):
         if not deck.cards:
             return
         instance = move_card(deck, len(deck.cards) - 1, self.seat_zone(seat, HAND_AREA))
-        self.stats.add(seat, _DRAWN, self.card_of[instance])
+        self.stats.add(seat, _DRAWN, self.card_types[instance])
         if self.trace is not None:
             self.emit("draw", f"seat {seat} draws a Rank {rank} card", seat=seat, rank=rank)
         if not deck.cards:
