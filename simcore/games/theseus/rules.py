@@ -639,7 +639,10 @@ class TheseusState(KitState):
         elif kind == EXILE:
             self._exile_task(task, choice)
         elif kind == LIMITS:
-            self._demand_limits(seat, self.config.hand_limit + numbers[HAND_LIMIT_BONUS])
+            hand_limit = self.config.hand_limit + numbers[HAND_LIMIT_BONUS]
+            over = self._over_limits(seat, hand_limit)
+            if over:
+                self._demand_limits(seat, hand_limit, over)
         elif kind == STEP_DRAW:
             self._draw(seat)
         elif kind == STEP_HOLD_REFILL:
@@ -733,26 +736,38 @@ class TheseusState(KitState):
         if count > task.b:
             self.ask(task, positions(PARTY_POSITION if area == PARTY_AREA else HAND_POSITION, count))
 
-    def _within_limits(self, seat: i64, hand_limit: i64) -> bool:
-        """Whether ``seat``'s Hand and Party are within the limits (nothing to exile)."""
-        return len(self.hand(seat)) <= hand_limit and len(self.party(seat)) <= self.config.party_limit
+    def _over_limits(self, seat: i64, hand_limit: i64) -> i64:
+        """The areas of ``seat`` holding more cards than their limit, as a mask
+        (bit ``HAND_AREA``, bit ``PARTY_AREA``); 0: nothing to exile. Checked
+        after every use and at every turn's end, so the zones are read in place
+        (no ``hand`` and ``party`` calls)."""
+        zones = self.zones
+        first = FIRST_SEAT_ZONE + 3 * seat
+        over: i64 = 0  # a machine integer: native bit operations
+        if len(zones[first + HAND_AREA].cards) > hand_limit:
+            over |= 1 << HAND_AREA
+        if len(zones[first + PARTY_AREA].cards) > self.config.party_limit:
+            over |= 1 << PARTY_AREA
+        return over
 
-    def _demand_limits(self, seat: i64, hand_limit: i64) -> None:
-        """Exiles for ``seat`` down to the limits; the Party's on top, so it is done first."""
-        if len(self.hand(seat)) > hand_limit:
+    def _demand_limits(self, seat: i64, hand_limit: i64, over: i64) -> None:
+        """Exiles for ``seat`` down to the limits in the areas of ``over``
+        (``_over_limits``); the Party's on top, so it is done first."""
+        if over >> HAND_AREA & 1:
             self.push(Task(EXILE, seat, HAND_AREA, hand_limit))
-        if len(self.party(seat)) > self.config.party_limit:
+        if over >> PARTY_AREA & 1:
             self.push(Task(EXILE, seat, PARTY_AREA, self.config.party_limit))
 
     def _close_turn(self, seat: i64) -> None:
         """End of turn: the temporary Hand limit lapses, so both limits are checked once more before it ends."""
         self.numbers[HAND_LIMIT_BONUS] = 0
         hand_limit = self.config.hand_limit
-        if self._within_limits(seat, hand_limit):
+        over = self._over_limits(seat, hand_limit)
+        if not over:
             self._finish_turn(seat)  # what ``run`` would pop next, done at once
             return
         self.push(_TASK_OF[FINISH_TURN * MAX_PLAYERS + seat])
-        self._demand_limits(seat, hand_limit)
+        self._demand_limits(seat, hand_limit, over)
 
     def _finish_turn(self, seat: i64) -> None:
         numbers = self.numbers
