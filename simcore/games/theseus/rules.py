@@ -785,7 +785,9 @@ class TheseusState(KitState):
         numbers[USED_MASK] = 0
         numbers[USES] = 0
         numbers[ALTERNATIVE_USED] = 0
-        self.perform(_TASK_OF[MAIN * MAX_PLAYERS + following], NO_CHOICE)  # asked at once, as ``run`` would
+        # The next ``main`` question asked at once, as ``perform`` asks it when ``run`` pops it
+        # (a call to ``_main_choices``, not through ``perform``'s dispatch: once a turn).
+        self.ask(_TASK_OF[MAIN * MAX_PLAYERS + following], self._main_choices(following))
 
     def note_offered(self, legal_actions: Sequence[int]) -> None:
         """Count, for the player to act, each card type that one of
