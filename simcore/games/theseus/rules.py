@@ -300,6 +300,10 @@ class TheseusConfig:
     # effect, with the board steps of ``rules.multi_explore``, reversed (the
     # stack pops from the end).
     use_stack: tuple[tuple[int, ...], ...]
+    # ``use_stack`` as the ready-made tasks (``_TASK_OF``) of each card and seat
+    # (index ``card * MAX_PLAYERS + seat``): a use pushes them as they are, with no
+    # step read, converted and looked up per push.
+    use_tasks: tuple[tuple[Task, ...], ...]
     # (primitive, argument, amount) per end-of-game effect.
     end_effects: tuple[tuple[tuple[int, int, int], ...], ...]
     # Per card: does its end effect count from the Party, the Hand, the Reward.
@@ -452,6 +456,8 @@ def compile_config(parameters: Mapping[str, Any]) -> TheseusConfig:
         names=tuple(names), ranks=tuple(ranks), icons=tuple(icons), vps=tuple(vps), copies=tuple(copies),
         use_texts=tuple(use_texts), end_texts=tuple(end_texts), effect_steps=tuple(effect_steps),
         use_stack=tuple(use_stack), end_effects=tuple(end_effects),
+        use_tasks=tuple(tuple(_TASK_OF[step * MAX_PLAYERS + seat] for step in steps)
+                        for steps in use_stack for seat in range(MAX_PLAYERS)),
         end_counts_from=tuple((flags[0], flags[1], flags[2]) for flags in counts_from),
         rank_decks=tuple(decks), starting_party=tuple(starting),
         instance_cards=tuple((*deck_cards, *starting * n_players) for n_players in range(MAX_PLAYERS + 1)),
@@ -716,12 +722,12 @@ class TheseusState(KitState):
         self.stats.note_played(seat, _USED, card, numbers[TURN] + 1)
         if self.trace is not None:
             self.emit("use", f"seat {seat} uses {self.card_name(instance)}", seat=seat, card=self.config.names[card])
-        steps = self.config.use_stack[card]
-        last = len(steps) - 1  # the icon: the first step
+        tasks = self.config.use_tasks[card * MAX_PLAYERS + seat]
+        last: i64 = len(tasks) - 1  # the icon: the first step (machine integers: a native loop)
+        index: i64
         for index in range(last):
-            step: i64 = steps[index]  # a machine integer: the index arithmetic stays native
-            stack.append(_TASK_OF[step * MAX_PLAYERS + seat])
-        self.perform(_TASK_OF[steps[last] * MAX_PLAYERS + seat], NO_CHOICE)
+            stack.append(tasks[index])
+        self.perform(tasks[last], NO_CHOICE)
 
     def _exile_task(self, task: Task, choice: int) -> None:
         """Exile one card of the seat's choice while the area holds more than ``keep`` (the task's fields)."""
