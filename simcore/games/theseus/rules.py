@@ -617,7 +617,6 @@ class TheseusState(KitState):
         Board or Hand, no other Reward to pillage) is skipped."""
         kind: i64 = task.kind  # machine integers: the comparisons and arithmetic below stay native
         seat: i64 = task.seat
-        numbers = self.numbers
         if kind == MAIN:
             if choice == NO_CHOICE:
                 self.ask(task, self._main_choices(seat))
@@ -630,7 +629,7 @@ class TheseusState(KitState):
                 self._explore(seat, BOARD_POSITION.value(choice))
                 return
             board = self.zones[BOARD]
-            if not board.cards and numbers[REFILL_HELD]:
+            if not board.cards and self.numbers[REFILL_HELD]:
                 # The Board as it stood is used up: the remaining picks come from its refill.
                 self._refill_board()
             if board.cards:
@@ -645,23 +644,23 @@ class TheseusState(KitState):
         elif kind == EXILE:
             self._exile_task(task, choice)
         elif kind == LIMITS:
-            hand_limit = self.config.hand_limit + numbers[HAND_LIMIT_BONUS]
+            hand_limit = self.config.hand_limit + self.numbers[HAND_LIMIT_BONUS]
             over = self._over_limits(seat, hand_limit)
             if over:
                 self._demand_limits(seat, hand_limit, over)
         elif kind == STEP_DRAW:
             self._draw(seat)
         elif kind == STEP_HOLD_REFILL:
-            numbers[REFILL_HELD] = 1
+            self.numbers[REFILL_HELD] = 1
         elif kind == STEP_REFILL:
-            numbers[REFILL_HELD] = 0
+            self.numbers[REFILL_HELD] = 0
             self._refill_board()
             self._check_final_card()
         elif kind == STEP_HAND_LIMIT:
-            numbers[HAND_LIMIT_BONUS] += 1
+            self.numbers[HAND_LIMIT_BONUS] += 1
             if self.trace is not None:
                 self.emit("hand_limit", f"seat {seat}'s Hand limit is "
-                          f"{self.config.hand_limit + numbers[HAND_LIMIT_BONUS]} this turn", seat=seat)
+                          f"{self.config.hand_limit + self.numbers[HAND_LIMIT_BONUS]} this turn", seat=seat)
         elif kind == STEP_HEX:
             self._hex(seat)
         elif kind == STEP_PILLAGE:
