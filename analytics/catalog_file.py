@@ -24,19 +24,14 @@ from pathlib import Path
 
 import duckdb
 
-from analytics.catalog import (
-    AnalyticsError,
-    NoResultsError,
-    create_base_views,
-    experiment_files,
-    list_experiments,
-    read_manifest,
-)
+from analytics.base_views import create_base_views
+from analytics.folders import AnalyticsError, NoResultsError, experiment_files, list_experiments, read_manifest
 from analytics.partials import count_files_sql, summed_counts_sql, task_counts
-from analytics.quoting import sql_string
 from analytics.stats import register_sql_macros
-from analytics.views import COUNT_VIEWS, register_metric_views
-from workers.location import ResultsPath
+from analytics.views import register_metric_views
+from results.count_views import COUNT_VIEWS
+from results.location import ResultsPath
+from results.quoting import sql_string
 
 CATALOG_FILE = "catalog.duckdb"
 STORAGE_VERSION = "v1.0.0"

@@ -17,12 +17,12 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from analytics.catalog import AnalyticsError, list_experiments, read_manifest, read_spec
-from analytics.quoting import sql_identifier
+from analytics.folders import AnalyticsError, list_experiments, read_manifest, read_spec
 from analytics.stats import z_for_confidence
 from analytics.views import FACTION_BAND, clustered_rate
-from workers.location import ResultsPath, tree_size
-from workers.storage import lock_left_by_dead_run
+from results.location import ResultsPath, tree_size
+from results.quoting import sql_identifier
+from results.storage import lock_left_by_dead_run
 
 RUN_FILE = "run.json"
 LOCK_FILE = ".lock"

@@ -24,8 +24,12 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
-from analytics.catalog import AnalyticsError
-from analytics.quoting import sql_identifier, sql_string
+from analytics.folders import AnalyticsError
+from analytics.stats import register_sql_macros
+from analytics.views import METRIC_VIEWS, register_metric_views
+from experiments.spec import BASELINE, SpecError
+from results.quoting import sql_identifier, sql_string
+from workers.shard import play_shard
 
 if TYPE_CHECKING:
     from experiments.spec import ExperimentSpec
@@ -172,8 +176,6 @@ def card_table(con: duckdb.DuckDBPyConnection, agent: str | None = None) -> pl.D
 
 def metric(con: duckdb.DuckDBPyConnection, view: str) -> pl.DataFrame:
     """The metric view ``view`` (one of ``analytics.views.METRIC_VIEWS``) as a DataFrame."""
-    from analytics.views import METRIC_VIEWS
-
     if view not in METRIC_VIEWS:
         raise AnalyticsError(f"metric {view!r}: expected one of {', '.join(METRIC_VIEWS)}")
     return _frame(con, f"SELECT * FROM {view}")
@@ -273,10 +275,6 @@ def probe_connection(probe: ExperimentSpec) -> duckdb.DuckDBPyConnection:
     and columns exist for the game, and which of them it fills, before anything runs.
     The up-front checks of ``[[stop_when]]`` (``check_stop_when``) and of a tuning
     spec's targets (``analytics.tuning.check_targets``) both look at it."""
-    from analytics.stats import register_sql_macros
-    from analytics.views import register_metric_views
-    from workers.shard import play_shard
-
     tables: dict[str, list[pa.Table]] = {}
     for shard in probe.shards():
         for name, table in play_shard(probe, shard).items():
@@ -300,8 +298,6 @@ def check_stop_when(spec: ExperimentSpec) -> None:
     rate for this game at the spec's player counts, and a ``where`` on ``n_players`` or
     ``variant`` names one the spec plays. Raises ``SpecError`` naming the file and
     ``stop_when[i]``."""
-    from experiments.spec import BASELINE, SpecError
-
     if not spec.stop_when:
         return
     con = probe_connection(dataclasses.replace(spec, games=1, variants=(spec.variant(BASELINE),)))
@@ -336,8 +332,6 @@ def target_widths(con: duckdb.DuckDBPyConnection, targets: list[dict[str, object
     Columns: target (its index), view, rate, max_width, rows, widest (null
     without rows), met (rows > 0 and widest <= max_width).
     """
-    from analytics.views import METRIC_VIEWS
-
     rows = []
     for index, target in enumerate(targets):
         view, rate, max_width = target.get("view"), target.get("rate"), target.get("max_width")

@@ -38,14 +38,14 @@ from typing import Any
 
 import duckdb
 
-from analytics.catalog import NoResultsError, create_base_views, read_manifest
-from analytics.quoting import sql_string
+from analytics.base_views import create_base_views
+from analytics.folders import NoResultsError, read_manifest
 from analytics.stats import register_sql_macros
-from analytics.views import COUNT_VIEWS, Columns, count_view_sql
-from workers.counts import CACHE_VERSION, COUNTS_FORMAT, VIEWS_FINGERPRINT
-from workers.location import ObjectPath, ResultsPath, remove_tree, results_path
-from workers.schemas import TABLES
-from workers.storage import counts_path, table_path, write_bytes_atomically, write_parquet_atomically
+from results.count_views import CACHE_VERSION, COUNT_VIEWS, COUNTS_FORMAT, VIEWS_FINGERPRINT, Columns, count_view_sql
+from results.location import ObjectPath, ResultsPath, remove_tree, results_path
+from results.quoting import sql_string
+from results.schemas import TABLES
+from results.storage import counts_path, table_path, write_bytes_atomically, write_parquet_atomically
 
 CACHE_FOLDER = "_analytics"
 SHARD_MEMORY_LIMIT = "1GB"

@@ -28,11 +28,14 @@ from typing import Any
 
 import polars as pl
 
-from analytics.catalog import read_manifest, read_spec, require_intact
+from analytics.folders import read_manifest, read_spec, require_intact
+from experiments.spec import parse_spec, replay_setup
+from results.location import ResultsPath
 from simcore.api import Agent, Game, GameInfo, GameState, TraceSink
 from simcore.describe import SeatView, StateView, describe_state
+from simcore.play import play_game
+from simcore.registry import get_game
 from simcore.rng import Generator
-from workers.location import ResultsPath
 
 EVENT_COLUMNS = {"step": pl.Int64, "moment": pl.Int64, "turn": pl.Int64, "type": pl.String, "seat": pl.Int64,
                  "text": pl.String, "data": pl.String}
@@ -140,10 +143,6 @@ def replay_game(experiment_dir: ResultsPath, variant: str, n_players: int | None
     experiment did not play, and ``analytics.catalog.DamagedResultsError`` for
     an experiment whose shards do not match their manifest (as every reader).
     """
-    from experiments.spec import parse_spec, replay_setup
-    from simcore.play import play_game
-    from simcore.registry import get_game
-
     require_intact(experiment_dir, read_manifest(experiment_dir))
     spec = parse_spec(read_spec(experiment_dir), str(experiment_dir / "spec.json"))
     setup = replay_setup(spec, variant, n_players, game_index)

@@ -34,6 +34,7 @@ Column names are those of the metric views everywhere (a rate ``x`` with
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -46,9 +47,10 @@ from typing import Any
 import polars as pl
 
 from analytics import text_tables as fmt
-from analytics.catalog import AnalyticsError, open_catalog, read_manifest, read_spec
+from analytics.catalog import open_catalog
 from analytics.explore import games_plan, run_status
 from analytics.findings import Finding, delta_methods, delta_subject, findings, findings_frame, findings_lines
+from analytics.folders import AnalyticsError, read_manifest, read_spec
 from analytics.metrics import metric, skill_movement
 from analytics.powers import NEVER_USED, power_stats
 from analytics.ratings import BOOTSTRAP_REPLICATES, VIRTUAL_DRAWS, agent_ratings
@@ -56,9 +58,11 @@ from analytics.sections import SECTIONS
 from analytics.skill import agent_cost, agent_matrix, is_skill_ladder, ladder_order, rungs_in_order, variant_rules
 from analytics.stats import is_fixed_rate
 from analytics.text_tables import WIDTH, TextTable, notice
+from analytics.tuning import tuning_tables
 from analytics.variants import variant_infos
 from analytics.views import CARD_BAND, CARD_MIN_EXPECTED, FACTION_BAND, NEVER_PLAYED, OUTLIER_POINTS, OUTLIER_Z
-from workers.location import ResultsPath
+from experiments.spec import BASELINE
+from results.location import ResultsPath
 
 FORMATS = ("text", "markdown", "json", "csv")
 """The formats of ``cardlab report --format`` (``csv`` writes a folder: ``write_report_csv``)."""
@@ -201,8 +205,6 @@ def build_report(experiment_dir: ResultsPath) -> Report:
             con, variant_rules(spec), ladder_order(metrics["agent_cost"]))
     finally:
         con.close()
-    from analytics.tuning import tuning_tables
-
     metrics.update(tuning_tables(experiment_dir))  # a tuning run's tables (cardlab tune); else none
     cooperative = bool(modes["cooperative"].all()) if modes.height else False
     games = metrics["game_stats"]
@@ -1054,3 +1056,19 @@ def write_report_csv(report: Report, folder: Path, sections: Sequence[str] | Non
         os.replace(temporary, path)
         written.append(path)
     return written
+
+
+def candidate_report(report: Report, variant: str) -> Report:
+    """``report`` cut down to ``variant`` and the baseline (the current data): a
+    candidate's full report, with its deltas against the current data."""
+    keep = {BASELINE, variant}
+
+    def cut(frame: pl.DataFrame) -> pl.DataFrame:
+        return frame.filter(pl.col("variant").is_in(keep)) if "variant" in frame.columns else frame
+
+    # The tuning tables stay with the search's report: the candidate's has none.
+    metrics = {name: cut(frame) for name, frame in report.metrics.items() if not name.startswith("tuning_")}
+    variants = cut(report.variants)
+    labels = dict(variants.select("variant", "label").iter_rows())
+    return dataclasses.replace(report, variants=variants, metrics=metrics,
+                               findings=findings(metrics, labels, cooperative=report.cooperative))

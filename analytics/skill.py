@@ -27,11 +27,11 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from analytics.catalog import read_manifest
+from analytics.folders import read_manifest
 from analytics.metrics import agent_matchups, game_length
 from analytics.stats import clustered_effective_n, clustered_interval
 from experiments.spec import SpecError, parse_spec
-from workers.location import ResultsPath
+from results.location import ResultsPath
 
 DEFAULT_RULES = "(game defaults)"
 """The ``rules`` text of a variant without parameter overrides."""

@@ -36,10 +36,11 @@ from typing import Any, TextIO
 import duckdb
 import polars as pl
 
-from analytics.catalog import AnalyticsError, open_catalog, open_results_catalog
-from analytics.quoting import sql_identifier
+from analytics.catalog import open_catalog, open_results_catalog
+from analytics.folders import AnalyticsError
 from analytics.views import METRIC_VIEWS
-from workers.location import ResultsPath
+from results.location import ResultsPath
+from results.quoting import sql_identifier
 
 SQL_FORMATS = ("table", "csv", "json")
 DEFAULT_MAX_ROWS = 1000

@@ -34,33 +34,32 @@ evaluation of a candidate (a trial at one successive-halving rung, or its
 confirmation), with the searched parameters as columns named by their
 paths; ``trial_targets/part-<batch>.parquet``, one row per evaluation and
 target; ``_tuning/state.json``, the optimiser's state (see
-``workers.tuning``). ``tuning_tables`` builds the report's tables from them.
+``drivers.tuning``). ``tuning_tables`` builds the report's tables from them.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import duckdb
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from analytics.base_views import create_base_views
 from analytics.explore import SEARCH_STATE
+from analytics.folders import experiment_files
 from analytics.metrics import probe_connection
-from analytics.quoting import sql_identifier, sql_string
-from analytics.stats import NORMAL_Z_SQL, WILSON_HIGH_SQL, WILSON_LOW_SQL, Z95, z_for_confidence
+from analytics.stats import NORMAL_Z_SQL, WILSON_HIGH_SQL, WILSON_LOW_SQL, Z95, register_sql_macros, z_for_confidence
+from analytics.views import METRIC_VIEWS, refresh_materialized_views, register_metric_views
 from experiments.spec import BASELINE
 from experiments.tuning import CONFIRM_SUFFIX, Target, TuningSpec, TuningSpecError
-from workers.location import ResultsPath, results_path, sorted_glob
-
-if TYPE_CHECKING:
-    from analytics.report import Report
+from results.location import ResultsPath, results_path, sorted_glob
+from results.quoting import sql_identifier, sql_string
 
 TUNING_FOLDER, STATE_FILE = SEARCH_STATE  # where the search keeps its state (the experiments overview reads it)
 TUNING_SPEC_FILE = "tuning.json"
@@ -94,8 +93,6 @@ def check_targets(spec: TuningSpec) -> None:
     view and column exist, the column has an interval, the ``where`` columns
     exist, and the view has rows for this game at the spec's player counts.
     Raises ``TuningSpecError`` naming the target."""
-    from analytics.views import METRIC_VIEWS
-
     con = probe_connection(spec.experiment(spec.name, spec.base.seed, 1, {}, {BASELINE: 1}, "probe"))
     try:
         for index, target in enumerate(spec.targets):
@@ -153,10 +150,6 @@ class VariantsCatalog:
     def load(self, folder: ResultsPath | str, variants: Sequence[str]) -> duckdb.DuckDBPyConnection:
         """Hold the rows of ``variants`` of the experiment in ``folder``; return the connection.
         Raises ``NoResultsError`` when the experiment has no finished shard."""
-        from analytics.catalog import create_base_views, experiment_files
-        from analytics.stats import register_sql_macros
-        from analytics.views import register_metric_views
-
         wanted = {f"variant={variant}" for variant in variants}
         files = {table: [path for path in paths if path.parent.name in wanted]
                  for table, paths in experiment_files([results_path(folder)]).items()}
@@ -213,8 +206,6 @@ def combine_verdicts(verdicts: Iterable[str]) -> str:
 def use_confidence(con: duckdb.DuckDBPyConnection, confidence: float) -> float:
     """Make the Wilson macros and ``normal_z`` (and so every interval of the metric views:
     rates and means over games) on ``con`` use ``confidence``; return its ``z``."""
-    from analytics.views import refresh_materialized_views
-
     z = z_for_confidence(confidence)
     for statement in (WILSON_LOW_SQL, WILSON_HIGH_SQL, NORMAL_Z_SQL):
         con.execute(statement.replace(f"z := {Z95!r}", f"z := {z!r}"))
@@ -421,7 +412,7 @@ def is_tuning_run(folder: ResultsPath | str) -> bool:
 
 
 def read_state(folder: ResultsPath | str) -> dict[str, Any]:
-    """The tuning run's state (``workers.tuning`` writes it)."""
+    """The tuning run's state (``drivers.tuning`` writes it)."""
     state: dict[str, Any] = json.loads((results_path(folder) / TUNING_FOLDER / STATE_FILE).read_text())
     return state
 
@@ -562,24 +553,6 @@ def search_folder(folder: ResultsPath | str) -> ResultsPath | None:
 def state_version(folder: ResultsPath | str) -> float:
     """When the tuning state last changed (a cache key: it is rewritten after every batch)."""
     return float((results_path(folder) / TUNING_FOLDER / STATE_FILE).stat().st_mtime)
-
-
-def candidate_report(report: Report, variant: str) -> Report:
-    """``report`` cut down to ``variant`` and the baseline (the current data): a
-    candidate's full report, with its deltas against the current data."""
-    keep = {BASELINE, variant}
-
-    def cut(frame: pl.DataFrame) -> pl.DataFrame:
-        return frame.filter(pl.col("variant").is_in(keep)) if "variant" in frame.columns else frame
-
-    from analytics.findings import findings
-
-    # The tuning tables stay with the search's report: the candidate's has none.
-    metrics = {name: cut(frame) for name, frame in report.metrics.items() if not name.startswith("tuning_")}
-    variants = cut(report.variants)
-    labels = dict(variants.select("variant", "label").iter_rows())
-    return dataclasses.replace(report, variants=variants, metrics=metrics,
-                               findings=findings(metrics, labels, cooperative=report.cooperative))
 
 
 def objective_history(trials: pl.DataFrame) -> pl.DataFrame:

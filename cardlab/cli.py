@@ -25,17 +25,16 @@ from experiments.spec import (
     ReplayError,
     Shard,
     SpecError,
-    load_spec,
     parse_spec,
     replay_setup,
 )
+from results.location import ResultsLocationError, ResultsPath, file_to_write_problem, results_path
+from results.storage import SPEC_FILE, write_bytes_atomically
 from simcore.agents.registry import AgentSpec, AgentSpecError, parse_agent_spec, split_agent_list
 from simcore.parameters import ParameterError, apply_overrides, flatten
 from simcore.play import play_game
 from simcore.registry import GAMES, UnknownGameError, get_game
 from simcore.trace import TraceRecorder, event_to_json, format_event
-from workers.location import ResultsLocationError, ResultsPath, file_to_write_problem, results_path
-from workers.storage import SPEC_FILE, write_bytes_atomically
 
 USAGE_ERROR = 2
 
@@ -141,7 +140,7 @@ def _results_flag(arguments: argparse.Namespace) -> str:
 
 
 def _is_user_error(error: Exception) -> bool:
-    from analytics.catalog import AnalyticsError
+    from analytics.folders import AnalyticsError
     from workers.runner import RunError
 
     user_errors = (SpecError, UnknownGameError, ParameterError, AgentSpecError, UsageError, RunError,
@@ -318,11 +317,12 @@ def _results_option(parser: argparse.ArgumentParser) -> None:
 def command_run(arguments: argparse.Namespace) -> int:
     """``cardlab run SPEC``."""
     import cardlab
-    from workers.runner import RunOptions, run_experiment, shrink_spec
+    from drivers.run import load_checked_spec, run
+    from workers.runner import RunOptions, shrink_spec
 
     if arguments.resume and arguments.overwrite:
         raise UsageError("--resume and --overwrite: choose one")
-    spec = load_spec(arguments.spec)
+    spec = load_checked_spec(arguments.spec)
     if arguments.games is not None:
         spec = shrink_spec(spec, arguments.games)
     if arguments.dry_run:
@@ -341,7 +341,7 @@ def command_run(arguments: argparse.Namespace) -> int:
         resume=arguments.resume, overwrite=arguments.overwrite, plain_status=arguments.no_progress,
         started=cardlab.STARTED, games=arguments.games,
     )
-    summary = run_experiment(spec, options, on_start=announce)
+    summary = run(spec, options, on_start=announce)
     # Nothing is left to do after the summary: each shard task wrote the report's counts of its rows.
     for line in summary.lines():
         print(line)
@@ -352,10 +352,9 @@ def command_run(arguments: argparse.Namespace) -> int:
 
 
 def command_tune(arguments: argparse.Namespace) -> int:
-    """``cardlab tune SPEC``: the balance search (``workers.tuning``)."""
-    from experiments.tuning import load_tuning_spec
+    """``cardlab tune SPEC``: the balance search (``drivers.tuning``)."""
+    from drivers.tuning import export_candidate, load_checked_tuning_spec, run_tuning
     from workers.runner import RunOptions
-    from workers.tuning import export_candidate, run_tuning
 
     if arguments.resume and arguments.overwrite:
         raise UsageError("--resume and --overwrite: choose one")
@@ -363,7 +362,7 @@ def command_tune(arguments: argparse.Namespace) -> int:
         raise UsageError("--trial goes with --export FILE")
     if arguments.export is not None and (problem := file_to_write_problem(arguments.export)):
         raise UsageError(f"--export {arguments.export}: {problem}")  # before the search, not after it
-    spec = load_tuning_spec(arguments.spec)
+    spec = load_checked_tuning_spec(arguments.spec)
     options = RunOptions(results_root=arguments.results, workers=arguments.workers, address=arguments.address,
                          resume=arguments.resume, overwrite=arguments.overwrite, progress=False)
     summary = run_tuning(spec, options, say=(lambda line: None) if arguments.no_progress else None)
@@ -411,7 +410,7 @@ def _dry_run(spec: Any, arguments: argparse.Namespace) -> int:
 
 def command_sql(arguments: argparse.Namespace) -> int:
     """``cardlab sql EXPERIMENT [QUERY]``."""
-    from analytics.catalog import resolve_experiment
+    from analytics.folders import resolve_experiment
     from analytics.sql import interactive_shell, run_sql
 
     folder = resolve_experiment(arguments.experiment, arguments.results)
@@ -424,7 +423,7 @@ def command_sql(arguments: argparse.Namespace) -> int:
 
 def command_report(arguments: argparse.Namespace) -> int:
     """``cardlab report EXPERIMENT``."""
-    from analytics.catalog import resolve_experiment
+    from analytics.folders import resolve_experiment
     from analytics.report import build_report, render_report, write_report_csv
 
     sections = None
@@ -503,9 +502,9 @@ def command_verify(arguments: argparse.Namespace) -> int:
     Exit code 0 when everything matches, 1 when a file is damaged, missing or
     unexpected (2, as always, for a user mistake such as an unknown experiment).
     """
-    from analytics.catalog import read_manifest, resolve_experiment
-    from workers.integrity import repair_command, verify_experiment
-    from workers.storage import lock_holder
+    from analytics.folders import read_manifest, resolve_experiment
+    from results.integrity import repair_command, verify_experiment
+    from results.storage import lock_holder
 
     folder = resolve_experiment(arguments.experiment, arguments.results)
     result = verify_experiment(folder, read_manifest(folder), lock_holder(folder))
@@ -545,8 +544,8 @@ def command_verify(arguments: argparse.Namespace) -> int:
 
 def command_catalog(arguments: argparse.Namespace) -> int:
     """``cardlab catalog [EXPERIMENT]``: a catalog file for ``duckdb FILE``."""
-    from analytics.catalog import resolve_experiment
     from analytics.catalog_file import CATALOG_FILE, write_catalog_file, write_results_catalog
+    from analytics.folders import resolve_experiment
 
     if arguments.experiment:
         folder = resolve_experiment(arguments.experiment, arguments.results)
@@ -599,7 +598,7 @@ def _allowed_hosts_options(host: str) -> list[str]:
     resolve to 127.0.0.1 (DNS rebinding) could drive the dashboard, its New run page
     included, from the user's own browser. Beyond loopback the names are the operator's
     (a reverse proxy, a domain): left open, as launching there needs a token anyway."""
-    from workers.launcher import LOOPBACK_HOSTS, is_loopback
+    from drivers.launcher import LOOPBACK_HOSTS, is_loopback
 
     if not is_loopback(host):
         return []
@@ -609,8 +608,8 @@ def _allowed_hosts_options(host: str) -> list[str]:
 
 def _launch_environment(arguments: argparse.Namespace) -> dict[str, str]:
     """``cardlab dashboard``'s launch options as the ``CARDLAB_*`` variables the pages read
-    (``workers.launcher.policy_from_environment``); a mistake is a ``UsageError``."""
-    from workers.launcher import dashboard_environment, is_loopback, read_tokens
+    (``drivers.launcher.policy_from_environment``); a mistake is a ``UsageError``."""
+    from drivers.launcher import dashboard_environment, is_loopback, read_tokens
 
     if arguments.token_file is not None:
         try:
@@ -754,7 +753,7 @@ def _refuse_ignored_replay_arguments(arguments: argparse.Namespace) -> None:
 
 
 def _replay_from_experiment(arguments: argparse.Namespace) -> tuple[str, dict[str, Any], int, int, list[AgentSpec]]:
-    from analytics.catalog import read_manifest, require_intact, resolve_experiment
+    from analytics.folders import read_manifest, require_intact, resolve_experiment
 
     if arguments.game_index is None:
         raise UsageError("--experiment needs --game-index")

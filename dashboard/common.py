@@ -29,11 +29,12 @@ import polars as pl
 import streamlit as st
 
 from analytics import explore, metrics
-from analytics.catalog import AnalyticsError, experiment_version, list_experiments, open_catalog, read_spec
+from analytics.catalog import open_catalog
+from analytics.folders import AnalyticsError, experiment_version, list_experiments, read_spec
 from analytics.replay import ReplayTrace, replay_game
 from analytics.report import Report, build_report
 from analytics.sql import open_confined_catalog, open_confined_results_catalog, read_only_query
-from workers.location import ResultsPath, results_path
+from results.location import ResultsPath, results_path
 
 RUN_HINT = "cardlab run experiments/divvy_baseline.toml"
 EXPERIMENT_KEY = "experiment"

@@ -237,22 +237,16 @@ def read_toml_file(path: Path, expected: str, error: type[SpecError] = SpecError
         raise error(f"{source}: not valid TOML ({problem})") from None
 
 
-def load_spec(path: str | Path, check_metrics: bool = True) -> ExperimentSpec:
+def load_spec(path: str | Path) -> ExperimentSpec:
     """Read and validate an experiment file; raise ``SpecError`` on any problem.
 
-    ``check_metrics`` also checks the ``[[stop_when]]`` targets against the metric
-    views (``analytics.metrics.check_stop_when``: it plays one game per player count,
-    and only for a spec that has such targets), so that a run or a dry run refuses a
-    mistake in them before Ray starts, as ``cardlab tune`` does its targets'.
+    The ``[[stop_when]]`` targets are checked here for their shape only; whether
+    the metric views have them is a question for ``analytics``, which the
+    callers that run a spec ask next (``drivers.run.load_checked_spec``).
     """
     path = Path(path)
     raw = read_toml_file(path, "an experiment TOML file")
-    spec = parse_spec(raw, str(path), default_name=path.stem)
-    if check_metrics and spec.stop_when:
-        from analytics.metrics import check_stop_when
-
-        check_stop_when(spec)
-    return spec
+    return parse_spec(raw, str(path), default_name=path.stem)
 
 
 def parse_spec(raw: Mapping[str, Any], source: str, default_name: str = "") -> ExperimentSpec:

@@ -36,8 +36,8 @@ part of an experiment that stays fixed (``name``, ``game``, ``agents``,
 ``TuningSpecError`` (a ``SpecError``) naming the file, the key and what was
 expected, in one line. The checks that need the metric views (an unknown
 metric, a metric without an interval, a view that has no rows for this
-game) are made by ``analytics.tuning.check_targets``, which
-``load_tuning_spec`` calls.
+game) are made by ``analytics.tuning.check_targets``, which the callers
+that run a search call after loading (``drivers.tuning.load_checked_tuning_spec``).
 
 ``TuningRunSpec`` is the experiment a tuning run plays: one variant per
 candidate, each with its own number of games, the searched parameters as
@@ -389,21 +389,16 @@ class TuningRunSpec(ExperimentSpec):
 # ------------------------------------------------------------------ reading
 
 
-def load_tuning_spec(path: str | Path, check_metrics: bool = True) -> TuningSpec:
+def load_tuning_spec(path: str | Path) -> TuningSpec:
     """Read and check a tuning spec file; raise ``TuningSpecError`` on any problem.
 
-    ``check_metrics`` also checks the targets against the metric views
-    (``analytics.tuning.check_targets``: it plays one game per player count).
+    The targets are checked against the metric views by the caller that runs the
+    search (``drivers.tuning.load_checked_tuning_spec``), not here: that plays one
+    game per player count and needs ``analytics``.
     """
     path = Path(path)
-    source = str(path)
     raw = read_toml_file(path, "a tuning spec TOML file", TuningSpecError)
-    spec = parse_tuning_spec(raw, source, default_name=path.stem)
-    if check_metrics:
-        from analytics.tuning import check_targets
-
-        check_targets(spec)
-    return spec
+    return parse_tuning_spec(raw, str(path), default_name=path.stem)
 
 
 def parse_tuning_spec(raw: Mapping[str, Any], source: str, default_name: str = "") -> TuningSpec:

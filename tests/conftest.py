@@ -32,8 +32,8 @@ from typing import Any
 import pytest
 
 from experiments.spec import ExperimentSpec, parse_spec
+from results.storage import SPEC_FILE, write_json_atomically
 from workers.shard import run_shard
-from workers.storage import SPEC_FILE, write_json_atomically
 
 BASELINE_TOML = Path(__file__).resolve().parent.parent / "experiments" / "divvy_baseline.toml"
 LADDER_TOML = BASELINE_TOML.with_name("divvy_skill_ladder.toml")

@@ -1,2 +1,3 @@
-"""Ray fan-out: shard tasks that play games and write Parquet, the run driver,
-storage helpers and the Arrow schemas of the results dataset."""
+"""Ray fan-out: shard tasks that play games and write the results dataset
+(``results``), the runner that keeps them in flight, the dry run's estimate
+and ``cardlab bench``."""

@@ -1,6 +1,6 @@
 """The count views of one shard, computed by its task from the rows in memory.
 
-``analytics.views`` defines the *count views* (``COUNT_VIEWS``: seats,
+``results.count_views`` defines the *count views* (``COUNT_VIEWS``: seats,
 agents, factions, matchups, teams, cards, first-play turns, runs, game
 lengths), the additive aggregates every metric of the report reads, in SQL;
 the report adds them up over an experiment's shards (``analytics.partials``).
@@ -30,7 +30,6 @@ games-by-seats matrix.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -38,21 +37,9 @@ import numpy
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from analytics.views import COUNT_VIEWS
+from results.count_views import COUNT_VIEWS
 from simcore import card_tally
 from simcore.card_tally import CardRows, tally_card_rows
-
-CACHE_VERSION = "v2"
-"""Bumped whenever a count view's meaning changes: counts written by a task (and
-those cached by ``analytics.partials``) of another version are counted again."""
-
-VIEWS_FINGERPRINT = hashlib.sha256(repr(sorted(COUNT_VIEWS.items())).encode()).hexdigest()[:16]
-"""Changes whenever a count view gains, loses or renames a column, so that counts
-written by another cardlab version are recomputed rather than summed wrongly."""
-
-COUNTS_FORMAT = {"version": CACHE_VERSION, "views": VIEWS_FINGERPRINT}
-"""What a shard's manifest entry records of its counts (``counts.format``): the
-report uses a shard's counts only when this matches."""
 
 COUNTS_PARQUET_OPTIONS: dict[str, object] = {"compression": "none", "write_statistics": False}
 """How a shard's count files are written: a few kB each, read whole and summed (no
@@ -301,7 +288,7 @@ def _column_bytes(values: numpy.ndarray, dtype: str) -> bytes:
 def _card_rows(shard: _Shard, card: _Coded, n_cards: int) -> CardRows:
     """The ``cards`` columns the card views read, as ``simcore.card_tally`` reads
     them (a counter the game does not have is 0, and a flag that needs it is
-    false, as NULL is in the SQL's filters; ``analytics.views._card_rows``)."""
+    false, as NULL is in the SQL's filters; ``results.count_views.card_rows_sql``)."""
     cards, game = shard.cards, _game_positions(shard)
     if len(game) > 1 and bool((game[1:] < game[:-1]).any()):
         # The tally reads a game's rows together; a shard task's rows come so already.
@@ -347,7 +334,7 @@ def _card_views(shard: _Shard) -> dict[str, pa.Table]:
     sums = {name: patterns @ counted for name, counted in CARD_COUNTED.items()}
     key_sums = _int64s(tally.key_sums, len(card_tally.KEY_SUM_NAMES))
     sums.update({name: key_sums[:, column] for column, name in enumerate(card_tally.KEY_SUM_NAMES)})
-    # Each rate's groups by (n, w): analytics.views._cluster_sums' sums over them.
+    # Each rate's groups by (n, w): results.count_views.cluster_sums' sums over them.
     groups = _int64s(tally.rate_groups, len(card_tally.RATES) * tally.side * tally.side).reshape(
         -1, len(card_tally.RATES), tally.side, tally.side)
     counted = numpy.arange(tally.side)

@@ -1,4 +1,4 @@
-"""The run driver: shards of an experiment fanned out over Ray.
+"""The runner: shards of an experiment fanned out over Ray.
 
 ``run_experiment`` starts Ray in-process (or joins the cluster at
 ``--address`` / ``RAY_ADDRESS``), keeps a bounded number of shard tasks in
@@ -6,6 +6,10 @@ flight, shows progress, and returns a summary. Each task plays one shard and
 writes its Parquet files and manifest marker itself (``workers.shard``), so a
 driver that dies loses nothing already written: ``--resume`` plays only the
 shards without a marker.
+
+Whether a run may stop early (``[[stop_when]]``) is decided by reading the
+results (``analytics``, a layer above this one): the caller hands that
+decision in as ``stop_check`` (``drivers.run`` builds it).
 """
 
 from __future__ import annotations
@@ -25,11 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from experiments.spec import ExperimentSpec, Shard, parse_spec
-from workers.integrity import check_shards
-from workers.location import ResultsPath, bucket_problem, remove_tree, results_path, writable_folder_problem
-from workers.reaper import start_reaper
-from workers.shard import run_shard
-from workers.storage import (
+from results.integrity import check_shards
+from results.location import ResultsPath, bucket_problem, remove_tree, results_path, writable_folder_problem
+from results.storage import (
     RUN_FILE,
     SPEC_FILE,
     ExperimentLockedError,
@@ -41,6 +43,8 @@ from workers.storage import (
     release_lock,
     write_json_atomically,
 )
+from workers.reaper import start_reaper
+from workers.shard import run_shard
 
 # Multi-node clusters started on one machine (the cluster tests) use another
 # loopback address: with Ray's usual settings it rewrites "127.0.0.1" to the
@@ -50,6 +54,11 @@ LOCAL_RAY_NODE_IP = "127.0.0.2"
 
 class RunError(RuntimeError):
     """A run that cannot start as asked (one line, shown to the user)."""
+
+
+StopCheck = Callable[[ResultsPath], bool]
+"""Whether the results played so far in an experiment folder are enough to stop
+(every ``[[stop_when]]`` interval narrow enough); may raise ``RunError``."""
 
 
 @dataclass
@@ -300,11 +309,14 @@ def run_experiment(
     options: RunOptions,
     on_shard_done: Callable[[dict[str, Any]], None] | None = None,
     on_start: Callable[[list[Shard]], None] | None = None,
+    stop_check: StopCheck | None = None,
 ) -> RunSummary:
     """Play every unfinished shard of ``spec`` on Ray and write the results.
 
     ``on_start`` receives the shards about to be played, once the folder is
     prepared and locked; ``on_shard_done`` each finished shard's manifest entry.
+    A spec with ``[[stop_when]]`` targets needs ``stop_check``, asked once per
+    round of workers while shards are still waiting.
 
     Holds the experiment folder's lock for the whole run, so that a second
     run on the same folder refuses instead of mixing results. A cluster
@@ -313,6 +325,8 @@ def run_experiment(
     or SIGTERM, ``failed: ...`` after an error); one that ends before its
     first shard leaves no folder it created behind.
     """
+    if spec.stop_when and stop_check is None:
+        raise ValueError(f"{spec.name}: a spec with [[stop_when]] targets runs with a stop_check (drivers.run)")
     if options.started is None:
         options = replace(options, started=time.perf_counter())
     address = _cluster_address(options)
@@ -328,7 +342,7 @@ def run_experiment(
     except ExperimentLockedError as error:
         raise RunError(str(error)) from None
     try:
-        return _run_locked(spec, options, root, on_shard_done, on_start)
+        return _run_locked(spec, options, root, on_shard_done, on_start, stop_check)
     except BaseException as error:
         _record_early_end(spec, root, error, created, options.games)
         raise
@@ -370,7 +384,7 @@ def failure_reason(error: BaseException) -> str:
 def _write_status(spec: ExperimentSpec, root: ResultsPath, status: str, moment: str, games: int | None) -> None:
     """``run.json``: the status, when (``moment`` is ``started``, ``finished`` or ``ended``),
     the number of shards, and the spec file and ``--games`` (for the repair hint of
-    ``workers.integrity``)."""
+    ``results.integrity``)."""
     source = Path(spec.source) if spec.source else None
     record: dict[str, Any] = {"status": status, moment: time.time(), "shards": len(spec.shards())}
     if source is not None and source.is_file():
@@ -439,6 +453,7 @@ def _run_locked(
     root: ResultsPath,
     on_shard_done: Callable[[dict[str, Any]], None] | None,
     on_start: Callable[[list[Shard]], None] | None,
+    stop_check: StopCheck | None,
 ) -> RunSummary:
     import ray
 
@@ -483,9 +498,9 @@ def _run_locked(
                     on_shard_done(entry)
             progress.tick()
             # Early stop: checked once per round of workers, so the check's cost stays small.
-            if spec.stop_when and not stopped_early and waiting and unchecked >= workers:
+            if stop_check is not None and not stopped_early and waiting and unchecked >= workers:
                 unchecked = 0
-                stopped_early = _targets_met(spec, root)
+                stopped_early = stop_check(root)
     finally:
         progress.close()
     finished = time.perf_counter()
@@ -503,21 +518,6 @@ def _run_locked(
         stopped_early=stopped_early,
         wall_seconds=finished - (options.started if options.started is not None else started),
     )
-
-
-def _targets_met(spec: ExperimentSpec, root: ResultsPath) -> bool:
-    """Whether every ``stop_when`` interval is already as narrow as asked."""
-    from analytics.catalog import AnalyticsError, open_catalog
-    from analytics.metrics import targets_met
-
-    try:
-        connection = open_catalog(root, cached=True)
-        try:
-            return targets_met(connection, list(spec.stop_when))
-        finally:
-            connection.close()
-    except AnalyticsError as error:
-        raise RunError(f"{spec.source or spec.name}: {error}") from None  # the error names stop_when[i]
 
 
 def _run_shard_task(spec: ExperimentSpec, shard: Shard, root: ResultsPath) -> dict[str, Any]:

@@ -6,7 +6,7 @@ writes. The Ray task in ``workers.runner`` calls ``run_shard``; tests and
 ``cardlab bench`` call both directly.
 
 Both go through ``record_shard``, whose ``cards`` table keeps its text
-columns as Arrow dictionaries (``workers.schemas.CARD_TEXT_COLUMNS``) because
+columns as Arrow dictionaries (``results.schemas.CARD_TEXT_COLUMNS``) because
 the Parquet writer stores those fastest; ``play_shard`` decodes them into the
 ``string`` columns of the dataset contract, which is also what the written
 files read back as.
@@ -25,15 +25,16 @@ import numpy
 import pyarrow as pa
 
 from experiments.spec import ExperimentSpec, Shard
+from results.count_views import COUNTS_FORMAT
+from results.location import ResultsPath, results_path
+from results.schemas import cards_schema, parquet_options, schemas
+from results.storage import counts_path, manifest_path, table_path, write_json_atomically, write_parquet_atomically
 from simcore.api import Game, GameInfo, Int16Column
 from simcore.play import play_game
 from simcore.records import ResultColumns
 from simcore.registry import get_game
 from simcore.seeding import game_seed
-from workers.counts import COUNTS_FORMAT, COUNTS_PARQUET_OPTIONS, count_shard
-from workers.location import ResultsPath, results_path
-from workers.schemas import cards_schema, parquet_options, schemas
-from workers.storage import counts_path, manifest_path, table_path, write_json_atomically, write_parquet_atomically
+from workers.counts import COUNTS_PARQUET_OPTIONS, count_shard
 
 
 def play_shard(spec: ExperimentSpec, shard: Shard) -> dict[str, pa.Table]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from analytics.catalog import read_spec
+from analytics.folders import read_spec
 from dashboard.common import (
     EXPERIMENT_KEY,
     OPEN_EXPERIMENT_KEY,
@@ -19,9 +19,9 @@ from dashboard.common import (
     load_overview,
     results_root,
 )
+from drivers.launcher import LaunchRefused, list_runs, overview_with_launched_runs
 from experiments.whatif import WHATIF_VARIANT
-from workers.launcher import LaunchRefused, list_runs, overview_with_launched_runs
-from workers.location import ResultsPath
+from results.location import ResultsPath
 
 ACTIVE = ("running", "queued")
 

@@ -6,7 +6,7 @@ current value and the range the game accepts), change a few, choose games,
 player counts and agents, and launch. The what-if is built and checked by the
 spec reader (``experiments.whatif``: the same one-line errors as ``cardlab
 run``), written out as a full experiment file and queued by
-``workers.launcher``, which plays it with ``cardlab run``. Launching is off
+``drivers.launcher``, which plays it with ``cardlab run``. Launching is off
 unless the dashboard was started with ``--allow-runs``; beyond loopback it
 needs a token, entered once per browser session.
 """
@@ -20,21 +20,9 @@ from pathlib import Path
 import polars as pl
 import streamlit as st
 
-from analytics.catalog import AnalyticsError, read_spec
+from analytics.folders import AnalyticsError, read_spec
 from dashboard.common import OPEN_EXPERIMENT_KEY, load_overview, results_root
-from experiments.spec import ExperimentSpec, SpecError, load_spec, parse_spec
-from experiments.tuning import toml_value
-from experiments.whatif import (
-    ParameterRow,
-    parameter_rows,
-    parse_form_value,
-    probe_range,
-    whatif_spec,
-    whatif_toml,
-)
-from simcore.agents.registry import split_agent_list
-from simcore.registry import get_game
-from workers.launcher import (
+from drivers.launcher import (
     CANCELLED,
     FINISHED,
     QUEUED,
@@ -49,7 +37,19 @@ from workers.launcher import (
     policy_from_environment,
     sign_in,
 )
-from workers.location import ResultsPath
+from experiments.spec import ExperimentSpec, SpecError, load_spec, parse_spec
+from experiments.tuning import toml_value
+from experiments.whatif import (
+    ParameterRow,
+    parameter_rows,
+    parse_form_value,
+    probe_range,
+    whatif_spec,
+    whatif_toml,
+)
+from results.location import ResultsPath
+from simcore.agents.registry import split_agent_list
+from simcore.registry import get_game
 
 SHIPPED = Path(__file__).resolve().parents[2] / "experiments"
 TOKEN_KEY = "newrun_token_accepted"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from analytics.catalog import AnalyticsError
+from analytics.folders import AnalyticsError
 from analytics.sql import frame_csv
 from dashboard.common import query, query_all, require_experiment, results_root
 

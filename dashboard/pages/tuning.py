@@ -11,13 +11,12 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from analytics.catalog import list_experiments
-from analytics.report import render_report
+from analytics.folders import list_experiments
+from analytics.report import candidate_report, render_report
 from analytics.tuning import (
     TRIAL_TARGETS,
     TRIALS,
     answer_lines,
-    candidate_report,
     objective_history,
     read_state,
     read_table,
@@ -27,7 +26,7 @@ from analytics.tuning import (
 )
 from dashboard.common import EXPERIMENT_KEY, open_report, require_experiment, results_root, table
 from dashboard.tuning_charts import SELECTION, front_chart, history_chart
-from workers.location import results_path
+from results.location import results_path
 
 TRIAL_KEY = "tuning_trial"
 OPEN_VARIANTS = "tuning_open_variants"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from analytics.catalog import read_spec
+from analytics.folders import read_spec
 from experiments.spec import parse_spec, replay_setup
 from simcore.agents.registry import make_agent
 from simcore.api import GameState

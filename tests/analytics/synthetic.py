@@ -46,7 +46,8 @@ import numpy as np
 import pyarrow as pa
 
 from analytics.stats import register_sql_macros
-from analytics.views import Columns, count_view_sql, register_metric_views
+from analytics.views import register_metric_views
+from results.count_views import Columns, count_view_sql
 
 VARIANTS = ("baseline", "buffed")
 

@@ -17,8 +17,9 @@ import pyarrow as pa
 import pytest
 from polars.testing import assert_frame_equal
 
-from analytics.catalog import AnalyticsError, open_catalog, open_results_catalog
+from analytics.catalog import open_catalog, open_results_catalog
 from analytics.catalog_file import write_catalog_file, write_results_catalog
+from analytics.folders import AnalyticsError
 from analytics.metrics import (
     agent_stats,
     card_stats,
@@ -38,11 +39,10 @@ from analytics.metrics import (
 )
 from analytics.partials import CACHE_FOLDER
 from analytics.stats import benjamini_hochberg, chi_square_uniform, mcnemar, two_proportion_ztest, wilson_interval
-from analytics.views import CARD_RATES, METRIC_VIEWS, card_stats_sql
-from simcore.registry import get_game
-from tests.analytics.test_metrics import write_handmade
-from workers.schemas import schemas
-from workers.storage import (
+from analytics.views import METRIC_VIEWS, card_stats_sql
+from results.count_views import CARD_RATES
+from results.schemas import schemas
+from results.storage import (
     MANIFEST_FOLDER,
     SPEC_FILE,
     manifest_path,
@@ -50,6 +50,8 @@ from workers.storage import (
     write_json_atomically,
     write_parquet_atomically,
 )
+from simcore.registry import get_game
+from tests.analytics.test_metrics import write_handmade
 
 if TYPE_CHECKING:
     from tests.conftest import SmallExperiment

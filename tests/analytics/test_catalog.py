@@ -10,16 +10,16 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from analytics.catalog import (
+from analytics.catalog import open_catalog
+from analytics.folders import (
     ExperimentNotFoundError,
     NoResultsError,
     experiment_version,
     list_experiments,
-    open_catalog,
     resolve_experiment,
 )
 from analytics.views import METRIC_VIEWS
-from workers.storage import MANIFEST_FOLDER, SPEC_FILE
+from results.storage import MANIFEST_FOLDER, SPEC_FILE
 
 if TYPE_CHECKING:
     from tests.conftest import SmallExperiment

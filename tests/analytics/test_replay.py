@@ -8,15 +8,15 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analytics.catalog import read_spec
+from analytics.folders import read_spec
 from analytics.replay import events_between, moments_of_turn, replay_game, seat_lines, turns_of
 from experiments.spec import parse_spec, replay_setup
+from results.storage import SPEC_FILE, write_json_atomically
 from simcore.play import play_game
 from simcore.registry import get_game
 from simcore.trace import TraceRecorder
 from tests.analytics.replay_helpers import hands_after_every_action
 from tests.dashboard.conftest import GAME_OF, tiny_spec
-from workers.storage import SPEC_FILE, write_json_atomically
 
 EXPERIMENTS = ["divvy_tiny", "ring_tiny", "party_tiny", "theseus_tiny"]
 

@@ -14,7 +14,8 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from analytics.catalog import NoResultsError, open_catalog
+from analytics.catalog import open_catalog
+from analytics.folders import NoResultsError
 from analytics.metrics import metric
 from analytics.report import (
     DOCUMENT_FORMATS,
@@ -298,7 +299,7 @@ def test_the_header_says_how_the_run_ended_and_a_failed_ones_reason(
     # The same shards, but the run stopped on an error before its last shard.
     import shutil
 
-    from workers.storage import MANIFEST_FOLDER, RUN_FILE
+    from results.storage import MANIFEST_FOLDER, RUN_FILE
 
     folder = tmp_path / small_experiment.folder.name
     shutil.copytree(small_experiment.folder, folder)

@@ -11,7 +11,8 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from analytics.catalog import open_catalog, read_spec
+from analytics.catalog import open_catalog
+from analytics.folders import read_spec
 from analytics.metrics import skill_movement
 from analytics.report import Report, build_report, render_report, short_agent
 from analytics.skill import agent_cost, agent_matrix, is_skill_ladder, variant_rules

@@ -13,7 +13,8 @@ import duckdb
 import polars as pl
 import pytest
 
-from analytics.catalog import open_catalog, read_spec
+from analytics.catalog import open_catalog
+from analytics.folders import read_spec
 from analytics.skill import (
     DEFAULT_RULES,
     agent_cost,
@@ -24,8 +25,8 @@ from analytics.skill import (
     variant_rules,
 )
 from analytics.stats import wilson_interval
+from results.storage import MANIFEST_FOLDER
 from tests.conftest import SmallExperiment
-from workers.storage import MANIFEST_FOLDER
 
 ISMCTS = "ismcts(iterations=4)"
 

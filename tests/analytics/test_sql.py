@@ -27,8 +27,8 @@ from analytics.sql import (
 )
 from analytics.stats import wilson_interval
 from cardlab.cli import main
-from workers.counts import CACHE_VERSION
-from workers.storage import MANIFEST_FOLDER
+from results.count_views import CACHE_VERSION
+from results.storage import MANIFEST_FOLDER
 
 if TYPE_CHECKING:
     from tests.conftest import SmallExperiment

@@ -12,11 +12,11 @@ import pytest
 
 from analytics.catalog import open_catalog
 from analytics.partials import CACHE_FOLDER, shard_counts
-from analytics.views import COUNT_VIEWS
 from cardlab.cli import main
+from results.count_views import COUNT_VIEWS
+from results.storage import counts_path
 from tests.conftest import SmallExperiment
 from tests.damage import as_written_before_task_counts
-from workers.storage import counts_path
 
 
 @pytest.fixture

@@ -120,8 +120,8 @@ IGNORED_REPLAY_ARGUMENTS = [  # each was silently ignored
 @pytest.fixture
 def divvy_experiment(tmp_path: Path) -> Path:
     """A Divvy experiment's folder with only its spec (all a replay reads), no games played."""
+    from results.storage import SPEC_FILE, write_json_atomically
     from tests.dashboard.conftest import tiny_spec
-    from workers.storage import SPEC_FILE, write_json_atomically
 
     experiment = tmp_path / "divvy_tiny"
     write_json_atomically(tiny_spec("divvy_tiny").to_json_dict(), experiment / SPEC_FILE)

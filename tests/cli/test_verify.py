@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from cardlab.cli import main
+from results import integrity
+from results.integrity import CACHE_FILE, list_files
+from results.storage import LOCK_FILE, MANIFEST_FOLDER, counts_path, table_path
 from tests.conftest import SmallExperiment
 from tests.damage import flip_game_index_bytes
-from workers import integrity
-from workers.integrity import CACHE_FILE, list_files
-from workers.storage import LOCK_FILE, MANIFEST_FOLDER, counts_path, table_path
 
 
 def _part(folder: Path, table: str, variant: str, shard: str) -> Path:

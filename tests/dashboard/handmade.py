@@ -16,9 +16,9 @@ from typing import Any
 
 import pyarrow as pa
 
+from results.schemas import schemas
+from results.storage import SPEC_FILE, manifest_path, table_path, write_json_atomically, write_parquet_atomically
 from simcore.registry import get_game
-from workers.schemas import schemas
-from workers.storage import SPEC_FILE, manifest_path, table_path, write_json_atomically, write_parquet_atomically
 
 CARDS = ("ignored", "lost_with", "plain_1", "plain_2", "plain_3", "won_with")
 GAMES = 400

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
+from drivers.launcher import launch_log, list_runs, spec_file
 from tests.dashboard.test_browser import CHROMIUM, ROOT, SCREENSHOTS, Browser, free_port
 from tests.launcher.helpers import stopping_runs
 from tests.live_dashboard import wait_until_healthy
-from workers.launcher import launch_log, list_runs, spec_file
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium: apt-get install -y chromium")
 

@@ -16,8 +16,8 @@ import pytest
 from streamlit import config as streamlit_config
 from streamlit.testing.v1 import AppTest
 
+from drivers.launcher import dashboard_environment, launch_log, list_runs, read_run
 from tests.launcher.helpers import TOKENS, stopping_runs
-from workers.launcher import dashboard_environment, launch_log, list_runs, read_run
 
 APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 TIMEOUT = 60

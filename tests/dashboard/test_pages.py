@@ -18,16 +18,17 @@ from polars.testing import assert_frame_equal
 from streamlit.testing.v1 import AppTest
 
 from analytics import explore, metrics
-from analytics.catalog import open_catalog, read_spec
+from analytics.catalog import open_catalog
 from analytics.compare import compare_rates
 from analytics.findings import delta_subject
+from analytics.folders import read_spec
 from analytics.replay import events_between, moments_of_turn, replay_game, turns_of
 from analytics.report import Report, build_report
 from analytics.skill import agent_cost, agent_matrix, variant_rules
 from analytics.sql import frame_csv
+from results.storage import MANIFEST_FOLDER
 from tests.analytics.replay_helpers import hands_after_every_action
 from tests.dashboard.conftest import CUTS, GAME_OF, Results
-from workers.storage import MANIFEST_FOLDER
 
 APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 TIMEOUT = 60  # seconds; the first run imports Polars, DuckDB and Altair

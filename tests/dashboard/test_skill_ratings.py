@@ -8,7 +8,7 @@ import duckdb
 import polars as pl
 import pytest
 
-from analytics.catalog import read_spec
+from analytics.folders import read_spec
 from analytics.ratings import agent_ratings
 from analytics.skill import agent_cost, ladder_order, variant_rules
 from tests.dashboard.conftest import Results

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from pathlib import Path
 
@@ -185,53 +184,3 @@ def test_a_nested_list_with_a_wrong_item_names_the_item_inside() -> None:
     assert str(raised.value) == (
         "grid: expected a list of lists of integers, got [[1, 2], [3, 'x']]: [3, 'x'] (index 1): 'x' (index 1) "
         "is a string")
-
-
-STOP_WHEN_SPEC = """
-name = "stopping"
-game = "divvy"
-games = 800
-shard_size = 100
-[variants.short]
-"rules.rounds" = 4
-[[stop_when]]
-max_width = 0.05
-"""
-
-BAD_STOP_WHEN = [
-    ('view = "nosuch_view"\nrate = "win_rate"',
-     "stop_when[0].view: expected one of experiment_modes, seat_stats"),
-    ('view = "seat_stats"\nrate = "nosuch_rate"',
-     "stop_when[0].rate: expected one of win_rate, win_share for seat_stats, got 'nosuch_rate'"),
-    ('view = "seat_stats"\nrate = "win_rate"\nwhere = { faction = "x" }',
-     "stop_when[0].where: expected a table of seat_stats columns and values"),
-    ('view = "seat_stats"\nrate = "win_rate"\nwhere = { seat = "zero" }',
-     "stop_when[0].where: a value of the wrong type for seat_stats (Conversion Error"),
-    ('view = "seat_stats"\nrate = "win_rate"\nwhere = { n_players = 3 }',
-     "stop_when[0].where.n_players: impossible target: the spec plays [2] players, not 3"),
-    ('view = "seat_stats"\nrate = "win_rate"\nwhere = { variant = "long" }',
-     "stop_when[0].where.variant: impossible target: the spec has no variant 'long'; expected one of baseline, short"),
-    ('view = "faction_stats"\nrate = "win_rate"',
-     "stop_when[0]: impossible target: faction_stats has no win_rate for divvy at [2] players"),
-]
-
-
-@pytest.mark.parametrize(("target", "message"), BAD_STOP_WHEN, ids=[case[1].split(":")[0] for case in BAD_STOP_WHEN])
-def test_a_stop_when_target_is_checked_against_the_real_views_when_the_file_is_read(
-        tmp_path: Path, target: str, message: str) -> None:
-    # Before, a mistake here surfaced after the first round of shards (exit 2, shards left
-    # behind, "stop_when: targets[0].view"), or never, with fewer shards than a round.
-    path = tmp_path / "stopping.toml"
-    path.write_text(STOP_WHEN_SPEC + target + "\n")
-    spec = parse_spec(tomllib.loads(path.read_text()), str(path))  # the form alone is fine
-    assert spec.stop_when
-    with pytest.raises(SpecError) as raised:
-        load_spec(path)
-    assert str(raised.value).startswith(f"{path}: {message}"), raised.value
-    assert "\n" not in str(raised.value)
-
-
-def test_a_good_stop_when_target_passes_the_check(tmp_path: Path) -> None:
-    path = tmp_path / "stopping.toml"
-    path.write_text(STOP_WHEN_SPEC + 'view = "seat_stats"\nrate = "win_rate"\nwhere = { variant = "short" }\n')
-    assert load_spec(path).stop_when[0]["where"] == {"variant": "short"}

@@ -14,11 +14,11 @@ import pyarrow.parquet as pq
 import pytest
 
 from experiments.spec import Shard
+from results.schemas import CARD_PLAIN_COLUMNS, CARD_STATISTICS_COLUMNS, schemas
+from results.storage import table_path
 from simcore.registry import GAMES, get_game
 from tests.golden.golden import SORT_KEYS, golden_file, golden_spec, table_fingerprint
-from workers.schemas import CARD_PLAIN_COLUMNS, CARD_STATISTICS_COLUMNS, schemas
 from workers.shard import play_shard, run_shard
-from workers.storage import table_path
 
 
 def _written(folder: Path, shard: Shard) -> dict[str, pa.Table]:

@@ -7,9 +7,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from drivers.launcher import ENDED, QUEUED, RUNNING, LaunchedRun, LaunchPolicy, cancel, list_runs, read_run
 from experiments.spec import ExperimentSpec, load_spec
 from experiments.whatif import whatif_spec, whatif_toml
-from workers.launcher import ENDED, QUEUED, RUNNING, LaunchedRun, LaunchPolicy, cancel, list_runs, read_run
 
 ROOT = Path(__file__).resolve().parents[2]
 DIVVY_BASELINE = ROOT / "experiments" / "divvy_baseline.toml"

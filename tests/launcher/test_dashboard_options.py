@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from cardlab.cli import _launch_environment, build_parser, main
+from drivers.launcher import list_runs, policy_from_environment
 from tests.live_dashboard import BrowserSession, of_kind, running_dashboard
-from workers.launcher import list_runs, policy_from_environment
 
 
 def _policy(arguments: list[str], host: str = "127.0.0.1"):  # type: ignore[no-untyped-def]

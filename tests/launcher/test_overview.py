@@ -9,10 +9,10 @@ import shutil
 from pathlib import Path
 
 from analytics.explore import experiment_overview
+from drivers.launcher import cancel, launch, list_runs, overview_with_launched_runs
+from results.storage import RUN_FILE
 from tests.conftest import SmallExperiment
 from tests.launcher.helpers import LOCAL, small_whatif
-from workers.launcher import cancel, launch, list_runs, overview_with_launched_runs
-from workers.storage import RUN_FILE
 
 
 def test_launched_runs_and_failure_reasons_join_the_experiments_table(

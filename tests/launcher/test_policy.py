@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.launcher.helpers import LOCAL, SHARED, TOKENS, small_whatif
-from workers.launcher import (
+from drivers.launcher import (
     LaunchPolicy,
     LaunchRefused,
     cancel,
@@ -23,6 +22,7 @@ from workers.launcher import (
     read_tokens,
     sign_in,
 )
+from tests.launcher.helpers import LOCAL, SHARED, TOKENS, small_whatif
 
 
 def _nothing_queued(results: Path) -> None:

@@ -14,9 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from analytics.explore import experiment_overview
-from experiments.spec import load_spec
-from tests.launcher.helpers import LOCAL, small_whatif, wait_for
-from workers.launcher import (
+from drivers.launcher import (
     LaunchedRun,
     advance,
     cancel,
@@ -28,8 +26,10 @@ from workers.launcher import (
     run_command,
     spec_file,
 )
+from experiments.spec import load_spec
+from results.storage import SPEC_FILE, finished_shards
+from tests.launcher.helpers import LOCAL, small_whatif, wait_for
 from workers.reaper import process_table
-from workers.storage import SPEC_FILE, finished_shards
 
 
 def test_two_launches_one_at_a_time_the_second_cancelled_while_queued(tmp_path: Path) -> None:
@@ -93,7 +93,7 @@ def test_a_run_whose_supervisor_died_silently_is_marked_failed(tmp_path: Path) -
     gone.wait()
     stored = read_run(tmp_path, "orphan")
     assert isinstance(stored, LaunchedRun)
-    from workers.launcher import _write_record
+    from drivers.launcher import _write_record
 
     _write_record(tmp_path, replace(stored, state="running", supervisor_pid=gone.pid, supervisor_start=start))
     [run] = list_runs(tmp_path)
@@ -112,7 +112,7 @@ LAUNCH_AND_WAIT = """
 import sys, time
 from pathlib import Path
 from tests.launcher.helpers import LOCAL, small_whatif
-from workers.launcher import launch
+from drivers.launcher import launch
 spec, text = small_whatif("orphaned_by_its_dashboard", games=40)
 launch(Path(sys.argv[1]), spec, text, LOCAL, None)
 print("launched", flush=True)

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from drivers.launcher import job_entrypoint, launch, log_file
+from results.storage import finished_shards
 from tests.launcher.helpers import LOCAL, small_whatif, wait_for
-from workers.launcher import job_entrypoint, launch, log_file
 from workers.runner import LOCAL_RAY_NODE_IP
-from workers.storage import finished_shards
 
 pytest.importorskip("aiohttp", reason="the Ray dashboard and job API need ray[default] (pip install -e .)")
 from tests.workers.test_ray_job_submit import (  # after the skip: the cluster needs ray[default]

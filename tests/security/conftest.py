@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from experiments.spec import parse_spec
+from results.storage import table_path
 from tests.conftest import write_experiment
 from tests.security.routes import queries
-from workers.storage import table_path
 
 
 def tiny_divvy(name: str, games: int) -> dict[str, object]:

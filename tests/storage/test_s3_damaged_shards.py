@@ -9,11 +9,11 @@ import time
 import pytest
 
 from cardlab.cli import main
+from results import integrity
+from results.location import results_path
+from results.storage import table_path
 from tests.conftest import small_spec, write_experiment
 from tests.storage.conftest import S3Server
-from workers import integrity
-from workers.location import results_path
-from workers.storage import table_path
 
 SHARD = "baseline-2p-0000000100"
 

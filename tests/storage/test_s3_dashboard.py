@@ -12,9 +12,9 @@ from streamlit.testing.v1 import AppTest
 
 from analytics import explore
 from analytics.catalog import open_catalog
+from results.location import results_path
 from tests.conftest import small_spec, write_experiment
 from tests.storage.conftest import S3Server
-from workers.location import results_path
 
 APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 TIMEOUT = 60

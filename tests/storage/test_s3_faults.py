@@ -17,9 +17,8 @@ import pytest
 
 from analytics.catalog import open_catalog
 from cardlab.cli import main
-from tests.storage.conftest import S3Server
-from workers.location import ResultsPath, results_path
-from workers.storage import (
+from results.location import ResultsPath, results_path
+from results.storage import (
     LOCK_FILE,
     ExperimentLockedError,
     acquire_lock,
@@ -27,6 +26,7 @@ from workers.storage import (
     release_lock,
     table_path,
 )
+from tests.storage.conftest import S3Server
 
 SPEC = """
 name = "s3_faults"

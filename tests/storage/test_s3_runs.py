@@ -12,12 +12,12 @@ from pathlib import Path
 import pyarrow.fs as pafs
 import pytest
 
-from analytics.catalog import list_experiments, open_catalog, resolve_experiment
-from analytics.partials import CACHE_VERSION
-from analytics.views import COUNT_VIEWS
+from analytics.catalog import open_catalog
+from analytics.folders import list_experiments, resolve_experiment
 from cardlab.cli import main
+from results.count_views import CACHE_VERSION, COUNT_VIEWS
+from results.location import ObjectPath, results_path
 from tests.storage.conftest import ACCESS_KEY, SECRET_KEY, S3Server
-from workers.location import ObjectPath, results_path
 
 SPEC = """
 name = "s3_divvy"

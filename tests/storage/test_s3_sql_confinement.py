@@ -13,14 +13,14 @@ from streamlit.testing.v1 import AppTest
 
 from analytics.sql import QueryError, open_confined_catalog, read_only_query
 from experiments.spec import parse_spec
+from results.integrity import list_files, sha256_of
+from results.location import ObjectPath, results_path
+from results.storage import table_path
 from tests.conftest import write_experiment
 from tests.live_dashboard import BrowserSession, of_kind, running_dashboard
 from tests.security.conftest import tiny_divvy
 from tests.security.routes import queries
 from tests.storage.conftest import S3Server
-from workers.integrity import list_files, sha256_of
-from workers.location import ObjectPath, results_path
-from workers.storage import table_path
 
 APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 

@@ -16,12 +16,11 @@ import ray
 from streamlit.testing.v1 import AppTest
 
 from analytics.explore import experiment_overview
-from analytics.report import build_report, render_report
+from analytics.report import build_report, candidate_report, render_report
 from analytics.tuning import (
     STATE_FILE,
     TRIALS,
     TUNING_FOLDER,
-    candidate_report,
     objective_history,
     read_state,
     read_table,

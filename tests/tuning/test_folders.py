@@ -10,10 +10,10 @@ import pytest
 import ray
 
 from cardlab.cli import main
+from drivers.tuning import UnjudgeableTargetError, run_tuning
 from experiments.tuning import load_tuning_spec
 from tests.conftest import SmallExperiment
 from workers.runner import RunOptions
-from workers.tuning import UnjudgeableTargetError, run_tuning
 
 SPEC = """
 name = "qa_tune"

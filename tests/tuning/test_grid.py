@@ -10,9 +10,9 @@ import pytest
 import ray
 
 from analytics.tuning import read_state
+from drivers.tuning import run_tuning
 from experiments.tuning import TuningSpecError, parse_tuning_spec
 from workers.runner import RunOptions
-from workers.tuning import run_tuning
 
 SPEC = """
 name = "divvy_grid"

@@ -9,9 +9,7 @@ import pytest
 
 from analytics.stats import Z95, z_for_confidence
 from analytics.tuning import Evaluation, TargetResult, answer_lines
-from experiments.tuning import TuningSpec, parse_tuning_spec
-from tests.tuning.test_spec import VALID
-from workers.tuning import (
+from drivers.tuning import (
     Candidate,
     Look,
     choose_answer,
@@ -21,6 +19,8 @@ from workers.tuning import (
     rank,
     to_confirm,
 )
+from experiments.tuning import TuningSpec, parse_tuning_spec
+from tests.tuning.test_spec import VALID
 
 
 def candidate(trial: int, cost: float, *looks: float | None) -> Candidate:

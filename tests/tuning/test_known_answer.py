@@ -22,12 +22,12 @@ import pytest
 import ray
 
 from analytics.tuning import TRIAL_TARGETS, TRIALS, read_state, read_table
+from drivers.tuning import TuningSummary, run_tuning
 from experiments.tuning import TuningSpec, parse_tuning_spec
 from simcore.registry import GAMES
 from tests.embedded_ray import fresh_ray
 from tests.tuning.duel import GAME, INFO, seat_zero_win_probability
 from workers.runner import RunOptions
-from workers.tuning import TuningSummary, run_tuning
 
 DUEL_TUNE = """
 name = "duel_tune"

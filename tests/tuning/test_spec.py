@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from cardlab.cli import main
+from drivers.tuning import load_checked_tuning_spec
 from experiments.spec import load_spec
 from experiments.tuning import (
     CATEGORICAL,
@@ -43,7 +44,7 @@ def write(tmp_path: Path, text: str, name: str = "spec.toml") -> Path:
 
 
 def load(tmp_path: Path, text: str) -> TuningSpec:
-    return load_tuning_spec(write(tmp_path, text))
+    return load_checked_tuning_spec(write(tmp_path, text))
 
 
 def test_a_valid_spec_reads_its_space_targets_cost_and_defaults(tmp_path: Path) -> None:
@@ -232,7 +233,7 @@ def test_a_bad_tuning_spec_is_one_line_naming_the_key(tmp_path: Path, case: str,
     assert old in VALID
     path = write(tmp_path, VALID.replace(old, new, 1))
     with pytest.raises(TuningSpecError) as raised:
-        load_tuning_spec(path)
+        load_checked_tuning_spec(path)
     text = str(raised.value)
     assert "\n" not in text
     assert text.startswith(f"{path}: ")
@@ -243,8 +244,7 @@ def test_a_band_inside_a_metrics_range_that_excludes_part_of_it_is_accepted(tmp_
     for target in ('metric = "game_stats.draw_rate"\nat_most = 0', 'metric = "game_stats.draw_rate"\nat_least = 1',
                    'metric = "seat_balance.first_seat_advantage"\nbetween = [-1, 0.03]',
                    'metric = "game_stats.mean_turns"\nat_least = -3'):  # a mean: no range known
-        load_tuning_spec(write(tmp_path, VALID.replace('metric = "game_stats.draw_rate"\nat_most = 0.05', target)),
-                         check_metrics=False)
+        load_tuning_spec(write(tmp_path, VALID.replace('metric = "game_stats.draw_rate"\nat_most = 0.05', target)))
 
 
 def test_a_searched_value_that_cannot_seat_a_player_count_is_refused_before_the_search(tmp_path: Path) -> None:
@@ -260,7 +260,7 @@ metric = "run_stats.win_rate"
 between = [0.45, 0.55]
 """
     with pytest.raises(TuningSpecError) as raised:
-        load_tuning_spec(write(tmp_path, text), check_metrics=False)
+        load_tuning_spec(write(tmp_path, text))
     assert str(raised.value) == (
         f"{tmp_path / 'spec.toml'}: space.rules.composition: the game refuses 'wizard': expected one hero per seat, "
         '2 for a party of 2 (or "" to draw them by seed), got 1: \'wizard\'')
@@ -297,7 +297,7 @@ def test_a_spec_that_is_not_toml_or_missing_is_one_line(tmp_path: Path) -> None:
     for text, message in (("name = [", "not valid TOML"), (None, "file not found")):
         path = tmp_path / "missing.toml" if text is None else write(tmp_path, text)
         with pytest.raises(TuningSpecError, match=message):
-            load_tuning_spec(path)
+            load_checked_tuning_spec(path)
 
 
 SHIPPED = sorted((Path(__file__).resolve().parents[2] / "experiments" / "tune").glob("*.toml"))
@@ -305,7 +305,7 @@ SHIPPED = sorted((Path(__file__).resolve().parents[2] / "experiments" / "tune").
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[path.stem for path in SHIPPED])
 def test_every_shipped_tuning_spec_reads_and_its_targets_exist_for_its_game(path: Path) -> None:
-    spec = load_tuning_spec(path)
+    spec = load_checked_tuning_spec(path)
     assert spec.name == path.stem
     assert spec.base.paired_seeds and spec.space and spec.targets
     assert spec.in_space(spec.current_values)  # the current data is trial 0, the reference

@@ -8,10 +8,10 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from experiments.spec import Shard, parse_spec
+from results.schemas import TABLES, schemas
+from results.storage import manifest_path, table_path
 from simcore.registry import get_game
-from workers.schemas import TABLES, schemas
 from workers.shard import run_shard
-from workers.storage import manifest_path, table_path
 
 
 def _spec() -> object:

@@ -24,10 +24,10 @@ from pathlib import Path
 import pytest
 
 from analytics.explore import experiment_overview
+from results.storage import MANIFEST_FOLDER
 from tests.live_dashboard import running_dashboard
 from tests.processes import Listener, command_line, listeners, tree, wait_until_gone
 from workers.reaper import ProcessKey
-from workers.storage import MANIFEST_FOLDER
 
 ROOT = Path(__file__).resolve().parents[2]
 LONG = 'name = "long"\ngame = "divvy"\ngames = 400000\nshard_size = 2000\nagents = ["random"]\n'

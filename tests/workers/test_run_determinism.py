@@ -9,8 +9,8 @@ import duckdb
 import pytest
 
 from experiments.spec import ExperimentSpec, parse_spec
+from results.location import ResultsPath
 from tests.embedded_ray import fresh_ray
-from workers.location import ResultsPath
 from workers.runner import RunOptions, run_experiment
 
 SMALL_SPEC = {

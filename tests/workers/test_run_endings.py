@@ -23,8 +23,8 @@ from analytics.explore import experiment_overview
 from analytics.views import METRIC_VIEWS
 from cardlab.cli import main
 from experiments.spec import parse_spec
+from results.storage import LOCK_FILE, MANIFEST_FOLDER, RUN_FILE
 from workers.runner import RunError, RunOptions, run_experiment
-from workers.storage import LOCK_FILE, MANIFEST_FOLDER, RUN_FILE
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "dashboard" / "app.py"
@@ -198,19 +198,16 @@ def test_a_stop_when_target_on_an_unknown_view_is_refused_before_ray_starts_with
 
 
 def test_a_run_stopped_by_an_error_says_failed_and_keeps_its_finished_shards(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import workers.runner as runner
-
-    # The error comes from the early-stop check, in the driver, after the first round of shards.
-    def failing_check(spec: object, root: object) -> bool:
+        tmp_path: Path) -> None:
+    # The error comes from the early-stop check, handed in by the driver, after the first round of shards.
+    def failing_check(root: object) -> bool:
         raise RunError("broken_stop.toml: stop_when[0]: the catalog went away")
 
-    monkeypatch.setattr(runner, "_targets_met", failing_check)
     spec = parse_spec({"name": "broken_stop", "game": "divvy", "games": 400, "shard_size": 100,
                        "stop_when": [{"view": "seat_stats", "rate": "win_rate", "max_width": 0.01}]},
                       "broken_stop.toml")
     with pytest.raises(RunError, match=r"broken_stop\.toml: stop_when\[0\]: "):
-        run_experiment(spec, RunOptions(results_root=tmp_path, workers=1, progress=False))
+        run_experiment(spec, RunOptions(results_root=tmp_path, workers=1, progress=False), stop_check=failing_check)
     status = json.loads((tmp_path / "broken_stop" / RUN_FILE).read_text())
     assert status["status"] == "failed: broken_stop.toml: stop_when[0]: the catalog went away"
     assert len(list((tmp_path / "broken_stop" / MANIFEST_FOLDER).glob("*.json"))) >= 1

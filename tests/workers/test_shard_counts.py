@@ -12,15 +12,15 @@ import pyarrow.parquet as pq
 import pytest
 
 from analytics.partials import _compute_shard
-from analytics.views import COUNT_VIEWS
 from experiments.spec import BASELINE, ExperimentSpec, Shard, Variant
+from results.count_views import COUNT_VIEWS, COUNTS_FORMAT
+from results.integrity import sha256_of
+from results.schemas import TABLES
+from results.storage import counts_path, manifest_path, table_path
 from simcore.agents.registry import parse_agent_spec
 from simcore.registry import get_game
-from workers.counts import COUNTS_FORMAT, count_schema, count_shard
-from workers.integrity import sha256_of
-from workers.schemas import TABLES
+from workers.counts import count_schema, count_shard
 from workers.shard import record_shard, run_shard
-from workers.storage import counts_path, manifest_path, table_path
 
 LINEUPS = [
     # (game, agents, players, games): every game; seats of one agent (a per-game card

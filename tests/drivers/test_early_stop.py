@@ -10,9 +10,10 @@ import pytest
 
 from analytics.catalog import open_catalog
 from analytics.metrics import target_widths
+from drivers.run import run
 from experiments.spec import SpecError, parse_spec
 from tests.embedded_ray import fresh_ray
-from workers.runner import RunError, RunOptions, run_experiment
+from workers.runner import RunError, RunOptions
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -32,7 +33,7 @@ SPEC = {
 
 def test_a_run_stops_once_every_target_interval_is_narrow_enough_with_every_variant_covered(tmp_path: Path) -> None:
     spec = parse_spec(SPEC, "early.toml")
-    summary = run_experiment(spec, RunOptions(results_root=tmp_path, workers=2, progress=False))
+    summary = run(spec, RunOptions(results_root=tmp_path, workers=2, progress=False))
     assert summary.stopped_early
     assert 0 < summary.games_played < spec.total_games / 4
     variants = [entry["variant"] for entry in summary.shard_entries]
@@ -47,16 +48,16 @@ def test_a_run_stops_once_every_target_interval_is_narrow_enough_with_every_vari
 
 def test_without_targets_every_game_is_played(tmp_path: Path) -> None:
     spec = parse_spec({**SPEC, "games": 1000, "stop_when": []}, "early.toml")
-    summary = run_experiment(spec, RunOptions(results_root=tmp_path, workers=2, progress=False))
+    summary = run(spec, RunOptions(results_root=tmp_path, workers=2, progress=False))
     assert not summary.stopped_early and summary.games_played == 2000
 
 
 def test_a_target_naming_an_unknown_view_stops_the_run_with_one_line(tmp_path: Path) -> None:
-    # A spec built in code skips load_spec's check of the views (a file is refused before
-    # Ray starts: tests/workers/test_run_endings.py); the run's own check names the target.
+    # A spec built in code skips load_checked_spec's check of the views (a file is refused
+    # before Ray starts: tests/workers/test_run_endings.py); the run's own check names the target.
     spec = parse_spec({**SPEC, "stop_when": [{"view": "nonsense", "rate": "win_rate", "max_width": 0.1}]}, "early.toml")
     with pytest.raises(RunError, match=r"^early.toml: stop_when\[0\]\.view: expected one of "):
-        run_experiment(spec, RunOptions(results_root=tmp_path, workers=2, progress=False))
+        run(spec, RunOptions(results_root=tmp_path, workers=2, progress=False))
 
 
 @pytest.mark.parametrize(("target", "message"), [

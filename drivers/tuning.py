@@ -4,7 +4,7 @@ The driver asks a seeded Optuna sampler (ask-and-tell, two objectives: the
 targets' miss, taken at the upper end of its 95% interval, and the change
 cost, both minimised) for candidates, plays each
 candidate as a variant of one experiment through the ordinary runner
-(``workers.runner.run_experiment``: Ray shard tasks, local or on a cluster,
+(``drivers.run.run``: Ray shard tasks, local or on a cluster,
 Parquet files, manifest, resume), on common random numbers (paired seeds:
 every candidate plays the same deals), and judges it with the report's
 metric views (``analytics.tuning``).
@@ -39,10 +39,12 @@ import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
+from analytics.stats import Z95, z_for_confidence
 from analytics.tuning import (
     NO_ROWS,
     STATE_FILE,
@@ -53,18 +55,29 @@ from analytics.tuning import (
     Evaluation,
     VariantsCatalog,
     answer_lines,
+    check_targets,
     evaluate,
     evaluate_jointly,
+    is_tuning_run,
     joint_confidence,
     pareto_layers,
+    read_state,
     use_confidence,
 )
+from drivers.run import run
 from experiments.spec import BASELINE, MAX_GAMES
-from experiments.tuning import CATEGORICAL, CONFIRM_GAMES_CAP, FLOAT, INTEGER, TuningRunSpec, TuningSpec
-from simcore.seeding import derive_seed
-from workers.location import ResultsPath, remove_tree, results_path
-from workers.runner import RunError, RunOptions, first_missing, run_experiment
-from workers.storage import (
+from experiments.tuning import (
+    CATEGORICAL,
+    CONFIRM_GAMES_CAP,
+    FLOAT,
+    INTEGER,
+    TuningRunSpec,
+    TuningSpec,
+    experiment_toml,
+    load_tuning_spec,
+)
+from results.location import ResultsPath, remove_tree, results_path
+from results.storage import (
     ExperimentLockedError,
     acquire_lock,
     finished_shards,
@@ -74,6 +87,8 @@ from workers.storage import (
     write_json_atomically,
     write_parquet_atomically,
 )
+from simcore.seeding import derive_seed
+from workers.runner import RunError, RunOptions, first_missing
 
 STATE_VERSION = 1
 
@@ -291,8 +306,6 @@ def confirmation_games(spec: TuningSpec, results: Mapping[str, Evaluation], top_
     ``CONFIRM_GAMES_CAP`` times it."""
     if spec.confirm.games is not None:
         return spec.confirm.games
-    from analytics.stats import Z95, z_for_confidence
-
     needed = float(top_games)
     for variant, evaluation in results.items():
         z = z_for_confidence(joint_confidence(spec.confirm.confidence, rows[variant]))
@@ -410,7 +423,7 @@ class _Run:
         options = RunOptions(results_root=results_path(self.options.results_root), workers=self.options.workers,
                              address=self.options.address, resume=True, progress=False,
                              max_in_flight=self.options.max_in_flight)
-        summary = run_experiment(run_spec, options)
+        summary = run(run_spec, options)
         self.games_played += summary.games_played
         self.play_seconds += summary.seconds
         self.workers = summary.workers
@@ -686,6 +699,15 @@ def choose_answer(spec: TuningSpec, chosen: Sequence[Candidate], confirmed: Mapp
             "targets": [_finite(result.as_dict()) for result in evaluation.targets]}
 
 
+def load_checked_tuning_spec(path: str | Path) -> TuningSpec:
+    """Read a tuning spec file and check its targets against the metric views of its game
+    (``analytics.tuning.check_targets``: one game per player count, in this process), so
+    that a mistake is refused before the search starts; raises ``TuningSpecError``."""
+    spec = load_tuning_spec(path)
+    check_targets(spec)
+    return spec
+
+
 def run_tuning(spec: TuningSpec, options: RunOptions, say: Callable[[str], None] | None = None,
                on_batch: Callable[[int], None] | None = None) -> TuningSummary:
     """Search, confirm and answer (see the module docstring); ``say`` receives a line
@@ -729,9 +751,6 @@ def run_tuning(spec: TuningSpec, options: RunOptions, say: Callable[[str], None]
 def export_candidate(spec: TuningSpec, folder: ResultsPath, trial: int | None = None) -> str:
     """An experiment file playing the answer's change (or trial ``trial``'s) as the
     variant ``tuned`` against the current data on paired seeds (``--export``)."""
-    from analytics.tuning import is_tuning_run, read_state
-    from experiments.tuning import experiment_toml
-
     if not is_tuning_run(folder):
         raise TuningError(f"{folder}: no tuning run here; run `cardlab tune {spec.source}` first")
     state = read_state(folder)

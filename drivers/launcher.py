@@ -18,7 +18,7 @@ runs survive a dashboard restart and every dashboard on the folder sees them:
 
 A run starts as ``queued``; ``advance`` starts queued runs, oldest first,
 while fewer than ``max_running`` run. Each started run gets a supervisor
-(``python -m workers.launcher supervise RESULTS NAME``, in a session of its
+(``python -m drivers.launcher supervise RESULTS NAME``, in a session of its
 own, so that stopping the dashboard stops no run) that runs ``cardlab run``,
 records how it ended and then calls ``advance`` itself, so the queue moves on
 with no dashboard open. A supervisor that died without saying how its run
@@ -61,9 +61,9 @@ from typing import Any
 import polars as pl
 
 from experiments.spec import NAME_PATTERN, ExperimentSpec
-from workers.location import ResultsPath, is_remote
+from results.location import ResultsPath, is_remote
+from results.storage import RUN_FILE, write_bytes_atomically, write_json_atomically
 from workers.reaper import alive, process_table
-from workers.storage import RUN_FILE, write_bytes_atomically, write_json_atomically
 
 LAUNCHER_FOLDER = ".launcher"
 QUEUED, RUNNING, FINISHED, FAILED, CANCELLED = "queued", "running", "finished", "failed", "cancelled"
@@ -458,7 +458,7 @@ def advance(results_root: ResultsPath, max_running: int, workers: int | None = N
 
 def _start_supervisor(results_root: ResultsPath, name: str, max_running: int, workers: int | None,
                       job_address: str | None) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "workers.launcher", "supervise", str(local_folder(results_root).resolve()),
+    command = [sys.executable, "-m", "drivers.launcher", "supervise", str(local_folder(results_root).resolve()),
                name, "--max-running", str(max_running)] + (["--workers", str(workers)] if workers else []) + (
                    ["--job-address", job_address] if job_address else [])
     process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -621,10 +621,10 @@ def _play_as_job(results_root: Path, name: str, job_address: str, log: Path) -> 
 
 
 def main(arguments: list[str]) -> int:
-    """``python -m workers.launcher supervise RESULTS NAME [--max-running N] [--workers W] [--job-address URL]``."""
+    """``python -m drivers.launcher supervise RESULTS NAME [--max-running N] [--workers W] [--job-address URL]``."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m workers.launcher")
+    parser = argparse.ArgumentParser(prog="python -m drivers.launcher")
     commands = parser.add_subparsers(dest="command", required=True)
     supervisor = commands.add_parser("supervise")
     supervisor.add_argument("results", type=Path)

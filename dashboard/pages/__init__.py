@@ -1,0 +1,1 @@
+"""The dashboard's pages, one script each, run by ``dashboard/app.py``'s navigation."""

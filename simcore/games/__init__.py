@@ -1,0 +1,1 @@
+"""The games: one package per game (rules, card data, agents, RULES.md)."""
