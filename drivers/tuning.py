@@ -65,7 +65,7 @@ from analytics.tuning import (
     use_confidence,
 )
 from drivers.run import run
-from experiments.spec import BASELINE, MAX_GAMES
+from experiments.spec import BASELINE, MAX_GAMES, first_difference
 from experiments.tuning import (
     CATEGORICAL,
     CONFIRM_GAMES_CAP,
@@ -405,8 +405,8 @@ class _Run:
             now = json.loads(json.dumps(self.spec.identity()))
             if stored != now:
                 raise TuningError(f"{spec_file}: the stored tuning spec differs from {self.spec.source} "
-                                  f"({first_difference(stored, now)}); --resume needs the same spec (only the "
-                                  "description may change)")
+                                  f"({first_difference(stored, now, 'when the search started')}); --resume needs "
+                                  "the same spec (only the description may change)")
             state: dict[str, Any] = json.loads(self._state_path().read_text())
             return state
         write_json_atomically(self.spec.identity(), spec_file)
@@ -624,26 +624,6 @@ class _Run:
         self._write_batch(state["batches"], trial_rows, target_rows)
         state.update(status="finished", answer={**choose_answer(spec, chosen, confirmed, reference), "games": games})
         self._save(state)
-
-
-def first_difference(stored: Any, now: Any, path: str = "") -> str:
-    """The first key where two specs (plain JSON data) differ, in words, e.g.
-    ``confirm.games: 80000 when the search started, 8000 now``, so a refused
-    ``--resume`` says what changed."""
-    if isinstance(stored, dict) and isinstance(now, dict):
-        for key in sorted(set(stored) | set(now)):
-            inner = f"{path}.{key}" if path else str(key)
-            if key not in stored:
-                return f"{inner}: not there when the search started, {json.dumps(now[key])} now"
-            if key not in now:
-                return f"{inner}: {json.dumps(stored[key])} when the search started, not there now"
-            if stored[key] != now[key]:
-                return first_difference(stored[key], now[key], inner)
-    if isinstance(stored, list) and isinstance(now, list) and len(stored) == len(now):
-        for index, (old, new) in enumerate(zip(stored, now, strict=True)):
-            if old != new:
-                return first_difference(old, new, f"{path}[{index}]")
-    return f"{path or 'the spec'}: {json.dumps(stored)} when the search started, {json.dumps(now)} now"
 
 
 def _key(values: Mapping[str, Any]) -> str:

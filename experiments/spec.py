@@ -11,6 +11,7 @@ See the README ("Experiment files") for the format.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import re
 import tomllib
@@ -192,6 +193,26 @@ class ExperimentSpec:
         identity = self.to_json_dict()
         identity.pop("description")
         return identity
+
+
+def first_difference(stored: Any, now: Any, then: str, path: str = "") -> str:
+    """The first key where two specs (plain JSON data) differ, in words, e.g.
+    ``confirm.games: 80000 when the search started, 8000 now`` (``then`` is "when
+    the search started"), so a refused ``--resume`` says what changed."""
+    if isinstance(stored, dict) and isinstance(now, dict):
+        for key in sorted(set(stored) | set(now)):
+            inner = f"{path}.{key}" if path else str(key)
+            if key not in stored:
+                return f"{inner}: not there {then}, {json.dumps(now[key])} now"
+            if key not in now:
+                return f"{inner}: {json.dumps(stored[key])} {then}, not there now"
+            if stored[key] != now[key]:
+                return first_difference(stored[key], now[key], then, inner)
+    if isinstance(stored, list) and isinstance(now, list) and len(stored) == len(now):
+        for index, (old, new) in enumerate(zip(stored, now, strict=True)):
+            if old != new:
+                return first_difference(old, new, then, f"{path}[{index}]")
+    return f"{path or 'the spec'}: {json.dumps(stored)} {then}, {json.dumps(now)} now"
 
 
 def _fail(source: str, key: str, expected: str) -> SpecError:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from experiments.spec import ExperimentSpec, Shard, parse_spec
+from experiments.spec import ExperimentSpec, Shard, first_difference
 from results.integrity import check_shards
 from results.location import ResultsPath, bucket_problem, remove_tree, results_path, writable_folder_problem
 from results.storage import (
@@ -152,6 +152,18 @@ def results_folder_problem(results_root: ResultsPath, name: str) -> str | None:
     return bucket_problem(results_root) or writable_folder_problem(results_root / name)
 
 
+def stored_identity(spec_file: ResultsPath) -> dict[str, Any]:
+    """The identity (``ExperimentSpec.identity``) of the spec a run stored, read as the JSON
+    it is: compared as data, not parsed again, so a resume depends on no game's rules."""
+    try:
+        stored = json.loads(spec_file.read_text())
+    except (OSError, ValueError) as error:
+        raise RunError(f"{spec_file}: unreadable ({error}); expected the JSON spec written by `cardlab run`") from None
+    if not isinstance(stored, dict):
+        raise RunError(f"{spec_file}: expected a JSON object, the spec written by `cardlab run`")
+    return {key: value for key, value in stored.items() if key != "description"}
+
+
 def prepare_experiment_dir(spec: ExperimentSpec, options: RunOptions) -> ResultsPath:
     """Create (or check, for ``--resume``) the experiment folder and its spec file.
 
@@ -174,10 +186,12 @@ def prepare_experiment_dir(spec: ExperimentSpec, options: RunOptions) -> Results
     elif root.exists():
         if not spec_file.exists():
             raise RunError(f"{spec_file}: missing; this folder was not made by `cardlab run`")
-        stored = parse_spec(json.loads(spec_file.read_text()), str(spec_file))
-        if stored.identity() != spec.identity():
+        stored = stored_identity(spec_file)
+        now = json.loads(json.dumps(spec.identity()))  # as JSON stores it: lists, not tuples
+        if stored != now:
             raise RunError(
-                f"{spec_file}: the stored spec differs from {spec.source or 'this spec'}; "
+                f"{spec_file}: the stored spec differs from {spec.source or 'this spec'} "
+                f"({first_difference(stored, now, 'when the run started')}); "
                 "--resume needs the same games, seed, agents, variants and shard size"
             )
         for leftover in root.rglob(".*.tmp"):  # half-written files of killed tasks

@@ -10,8 +10,12 @@ import time
 from pathlib import Path
 
 import duckdb
+import pytest
 
 from cardlab.cli import main
+from experiments.spec import parse_spec
+from results.storage import SPEC_FILE
+from workers.runner import RunError, RunOptions, prepare_experiment_dir
 
 SPEC = """
 name = "interrupted"
@@ -61,3 +65,22 @@ def test_a_killed_run_finished_with_resume_has_every_game_exactly_once(tmp_path:
     players = str(folder / "players" / "**" / "*.parquet")
     assert duckdb.connect().execute(
         f"SELECT count(*) FROM read_parquet('{players}', hive_partitioning=false)").fetchone() == (24000,)
+
+
+def test_resume_with_a_changed_spec_is_refused_naming_what_changed(tmp_path: Path) -> None:
+    original = parse_spec({"name": "again", "game": "divvy", "games": 100, "seed": 4}, "again.toml")
+    prepare_experiment_dir(original, RunOptions(results_root=tmp_path))
+    changed = parse_spec({"name": "again", "game": "divvy", "games": 100, "seed": 5}, "again.toml")
+    with pytest.raises(RunError) as raised:
+        prepare_experiment_dir(changed, RunOptions(results_root=tmp_path, resume=True))
+    assert str(raised.value) == (
+        f"{tmp_path / 'again' / SPEC_FILE}: the stored spec differs from again.toml (seed: 4 when the run started, "
+        "5 now); --resume needs the same games, seed, agents, variants and shard size")
+
+
+def test_resume_accepts_the_same_spec_with_another_description(tmp_path: Path) -> None:
+    raw = {"name": "again", "game": "divvy", "games": 100, "variants": {"short": {"rules.rounds": 4}}}
+    prepare_experiment_dir(parse_spec(raw, "again.toml"), RunOptions(results_root=tmp_path))
+    described = parse_spec({**raw, "description": "now with words"}, "again.toml")
+    root = prepare_experiment_dir(described, RunOptions(results_root=tmp_path, resume=True))
+    assert root == tmp_path / "again"
