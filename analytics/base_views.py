@@ -20,8 +20,8 @@ from typing import Any
 import duckdb
 
 from analytics.folders import NoResultsError
-from results.location import ObjectPath, ResultsPath
-from results.quoting import sql_string
+from dataset.location import ObjectPath, ResultsPath
+from dataset.quoting import sql_string
 
 
 def create_base_views(con: duckdb.DuckDBPyConnection, files: dict[str, list[ResultsPath]], *,

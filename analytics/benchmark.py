@@ -4,8 +4,8 @@ Playing ten million games takes hours (README, "Speed"), so the benchmark
 *synthesizes* the experiment instead: DuckDB generates, shard by shard, the
 ``games``, ``players`` and ``cards`` rows of Divvy games (2 players, the 48
 cards, ~55 card rows per game, a winner or a draw per game, plausible counters)
-and they are cast to the exact Arrow schemas of ``results.schemas`` and
-written with ``results.storage`` as ``cardlab run`` writes them, with a
+and they are cast to the exact Arrow schemas of ``dataset.schemas`` and
+written with ``dataset.storage`` as ``cardlab run`` writes them, with a
 manifest entry per shard and a ``spec.json``. The numbers are not a real game's;
 the layout, types, row counts and sizes are. The experiment is written once and
 reused while its spec matches.
@@ -32,8 +32,8 @@ from pathlib import Path
 import duckdb
 
 from analytics.partials import CACHE_FOLDER
-from results.schemas import schemas
-from results.storage import SPEC_FILE, manifest_path, table_path, write_json_atomically, write_parquet_atomically
+from dataset.schemas import schemas
+from dataset.storage import SPEC_FILE, manifest_path, table_path, write_json_atomically, write_parquet_atomically
 from simcore.registry import get_game
 
 NAME = "divvy_bench"

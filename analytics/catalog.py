@@ -17,7 +17,7 @@ from analytics.partials import register_cached_counts
 from analytics.stats import register_sql_macros
 from analytics.tuning import register_tuning_tables
 from analytics.views import register_metric_views
-from results.location import ResultsPath, results_path
+from dataset.location import ResultsPath, results_path
 
 
 def _connect(files: dict[str, list[ResultsPath]], *, metrics: bool, cached_counts: ResultsPath | None,

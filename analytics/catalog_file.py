@@ -29,9 +29,9 @@ from analytics.folders import AnalyticsError, NoResultsError, experiment_files, 
 from analytics.partials import count_files_sql, summed_counts_sql, task_counts
 from analytics.stats import register_sql_macros
 from analytics.views import register_metric_views
-from results.count_views import COUNT_VIEWS
-from results.location import ResultsPath
-from results.quoting import sql_string
+from dataset.count_views import COUNT_VIEWS
+from dataset.location import ResultsPath
+from dataset.quoting import sql_string
 
 CATALOG_FILE = "catalog.duckdb"
 STORAGE_VERSION = "v1.0.0"

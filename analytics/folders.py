@@ -1,13 +1,13 @@
 """An experiment's results as folders: find them by name or path, read their
 stored spec and manifest, list the files of their finished shards.
 
-An experiment folder (written by ``cardlab run``, see ``results.storage``)::
+An experiment folder (written by ``cardlab run``, see ``dataset.storage``)::
 
     <experiment>/spec.json                                  the resolved spec
     <experiment>/_manifest/<shard>.json                     one per finished shard
     <experiment>/<table>/variant=<v>/part-<shard>.parquet   table in games, players, cards
 
-The folder is a ``results.location.ResultsPath``: local, or an ``s3://``
+The folder is a ``dataset.location.ResultsPath``: local, or an ``s3://``
 prefix. Every problem a reader meets (no such experiment, no finished shard,
 a damaged shard) is an ``AnalyticsError`` whose message is one line.
 """
@@ -19,10 +19,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from results.integrity import check_shards, damage_message, repair_command
-from results.location import ObjectPath, ResultsLocationError, ResultsPath, results_path, sorted_glob
-from results.schemas import TABLES
-from results.storage import MANIFEST_FOLDER, SPEC_FILE, finished_shards, table_path
+from dataset.integrity import check_shards, damage_message, repair_command
+from dataset.location import ObjectPath, ResultsLocationError, ResultsPath, results_path, sorted_glob
+from dataset.schemas import TABLES
+from dataset.storage import MANIFEST_FOLDER, SPEC_FILE, finished_shards, table_path
 
 # The same rule as experiment names in ``experiments.spec``: no slashes, no
 # leading dot, so a name can never climb out of the results folder.
@@ -54,7 +54,7 @@ class DamagedResultsError(NoResultsError):
 
 def require_intact(experiment_dir: ResultsPath, manifest: dict[str, dict[str, Any]]) -> None:
     """Raise ``DamagedResultsError`` (one line naming the shard and the repair) unless every
-    finished shard's files match the manifest (``results.integrity.check_shards``)."""
+    finished shard's files match the manifest (``dataset.integrity.check_shards``)."""
     findings, _hashed = check_shards(experiment_dir, manifest)
     if findings:
         raise DamagedResultsError(damage_message(experiment_dir, findings))

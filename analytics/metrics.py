@@ -27,8 +27,8 @@ import pyarrow as pa
 from analytics.folders import AnalyticsError
 from analytics.stats import register_sql_macros
 from analytics.views import METRIC_VIEWS, register_metric_views
+from dataset.quoting import sql_identifier, sql_string
 from experiments.spec import BASELINE, SpecError
-from results.quoting import sql_identifier, sql_string
 from workers.shard import play_shard
 
 if TYPE_CHECKING:

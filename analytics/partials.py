@@ -41,11 +41,11 @@ import duckdb
 from analytics.base_views import create_base_views
 from analytics.folders import NoResultsError, read_manifest
 from analytics.stats import register_sql_macros
-from results.count_views import CACHE_VERSION, COUNT_VIEWS, COUNTS_FORMAT, VIEWS_FINGERPRINT, Columns, count_view_sql
-from results.location import ObjectPath, ResultsPath, remove_tree, results_path
-from results.quoting import sql_string
-from results.schemas import TABLES
-from results.storage import counts_path, table_path, write_bytes_atomically, write_parquet_atomically
+from dataset.count_views import CACHE_VERSION, COUNT_VIEWS, COUNTS_FORMAT, VIEWS_FINGERPRINT, Columns, count_view_sql
+from dataset.location import ObjectPath, ResultsPath, remove_tree, results_path
+from dataset.quoting import sql_string
+from dataset.schemas import TABLES
+from dataset.storage import counts_path, table_path, write_bytes_atomically, write_parquet_atomically
 
 CACHE_FOLDER = "_analytics"
 SHARD_MEMORY_LIMIT = "1GB"

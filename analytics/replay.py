@@ -29,8 +29,8 @@ from typing import Any
 import polars as pl
 
 from analytics.folders import read_manifest, read_spec, require_intact
+from dataset.location import ResultsPath
 from experiments.spec import parse_spec, replay_setup
-from results.location import ResultsPath
 from simcore.api import Agent, Game, GameInfo, GameState, TraceSink
 from simcore.describe import SeatView, StateView, describe_state
 from simcore.play import play_game

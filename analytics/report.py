@@ -61,8 +61,8 @@ from analytics.text_tables import WIDTH, TextTable, notice
 from analytics.tuning import tuning_tables
 from analytics.variants import variant_infos
 from analytics.views import CARD_BAND, CARD_MIN_EXPECTED, FACTION_BAND, NEVER_PLAYED, OUTLIER_POINTS, OUTLIER_Z
+from dataset.location import ResultsPath
 from experiments.spec import BASELINE
-from results.location import ResultsPath
 
 FORMATS = ("text", "markdown", "json", "csv")
 """The formats of ``cardlab report --format`` (``csv`` writes a folder: ``write_report_csv``)."""

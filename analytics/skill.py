@@ -30,8 +30,8 @@ import polars as pl
 from analytics.folders import read_manifest
 from analytics.metrics import agent_matchups, game_length
 from analytics.stats import clustered_effective_n, clustered_interval
+from dataset.location import ResultsPath
 from experiments.spec import SpecError, parse_spec
-from results.location import ResultsPath
 
 DEFAULT_RULES = "(game defaults)"
 """The ``rules`` text of a variant without parameter overrides."""

@@ -39,8 +39,8 @@ import polars as pl
 from analytics.catalog import open_catalog, open_results_catalog
 from analytics.folders import AnalyticsError
 from analytics.views import METRIC_VIEWS
-from results.location import ResultsPath
-from results.quoting import sql_identifier
+from dataset.location import ResultsPath
+from dataset.quoting import sql_identifier
 
 SQL_FORMATS = ("table", "csv", "json")
 DEFAULT_MAX_ROWS = 1000

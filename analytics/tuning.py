@@ -56,10 +56,10 @@ from analytics.folders import experiment_files
 from analytics.metrics import probe_connection
 from analytics.stats import NORMAL_Z_SQL, WILSON_HIGH_SQL, WILSON_LOW_SQL, Z95, register_sql_macros, z_for_confidence
 from analytics.views import METRIC_VIEWS, refresh_materialized_views, register_metric_views
+from dataset.location import ResultsPath, results_path, sorted_glob
+from dataset.quoting import sql_identifier, sql_string
 from experiments.spec import BASELINE
 from experiments.tuning import CONFIRM_SUFFIX, Target, TuningSpec, TuningSpecError
-from results.location import ResultsPath, results_path, sorted_glob
-from results.quoting import sql_identifier, sql_string
 
 TUNING_FOLDER, STATE_FILE = SEARCH_STATE  # where the search keeps its state (the experiments overview reads it)
 TUNING_SPEC_FILE = "tuning.json"

@@ -12,7 +12,7 @@ per-game input is which optional columns exist (card counters such as
 ``in_opening_hand``, ``drawn``, ``played``, ``playable``; the games columns
 ``legal_actions``, ``level_reached``, ``wipes``).
 
-Two layers: the *count views* (``results.count_views``) are additive aggregates of
+Two layers: the *count views* (``dataset.count_views``) are additive aggregates of
 the rows, and the metric views read only them (``variant_deltas`` also reads
 the rows for the paired tests). So the report can count each shard once,
 cache the counts and add them up (``analytics.partials``) instead of
@@ -40,8 +40,8 @@ from __future__ import annotations
 import duckdb
 
 from analytics.stats import PRIOR_COARSE_STEP, PRIOR_FINE_STEP, PRIOR_GRID_HIGH, PRIOR_GRID_LOW, PRIOR_TOLERANCE, Z95
-from results.count_views import GAME_KEY, Columns, card_counts_sql, count_view_sql
-from results.quoting import sql_string
+from dataset.count_views import GAME_KEY, Columns, card_counts_sql, count_view_sql
+from dataset.quoting import sql_string
 
 TURN_CAP_REASONS = ("turn_cap", "round_cap", "turn_limit", "max_turns", "round_limit")
 """End reasons that mean "stopped by the turn cap", not a real end of the game."""

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from analytics.sections import SECTIONS, sections_help
+from dataset.location import ResultsLocationError, ResultsPath, file_to_write_problem, results_path
+from dataset.storage import SPEC_FILE, write_bytes_atomically
 from experiments.spec import (
     BASELINE,
     MAX_GAMES,
@@ -28,8 +30,6 @@ from experiments.spec import (
     parse_spec,
     replay_setup,
 )
-from results.location import ResultsLocationError, ResultsPath, file_to_write_problem, results_path
-from results.storage import SPEC_FILE, write_bytes_atomically
 from simcore.agents.registry import AgentSpec, AgentSpecError, parse_agent_spec, split_agent_list
 from simcore.parameters import ParameterError, apply_overrides, flatten
 from simcore.play import play_game
@@ -503,8 +503,8 @@ def command_verify(arguments: argparse.Namespace) -> int:
     unexpected (2, as always, for a user mistake such as an unknown experiment).
     """
     from analytics.folders import read_manifest, resolve_experiment
-    from results.integrity import repair_command, verify_experiment
-    from results.storage import lock_holder
+    from dataset.integrity import repair_command, verify_experiment
+    from dataset.storage import lock_holder
 
     folder = resolve_experiment(arguments.experiment, arguments.results)
     result = verify_experiment(folder, read_manifest(folder), lock_holder(folder))

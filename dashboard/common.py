@@ -34,7 +34,7 @@ from analytics.folders import AnalyticsError, experiment_version, list_experimen
 from analytics.replay import ReplayTrace, replay_game
 from analytics.report import Report, build_report
 from analytics.sql import open_confined_catalog, open_confined_results_catalog, read_only_query
-from results.location import ResultsPath, results_path
+from dataset.location import ResultsPath, results_path
 
 RUN_HINT = "cardlab run experiments/divvy_baseline.toml"
 EXPERIMENT_KEY = "experiment"

@@ -60,9 +60,9 @@ from typing import Any
 
 import polars as pl
 
+from dataset.location import ResultsPath, is_remote
+from dataset.storage import RUN_FILE, write_bytes_atomically, write_json_atomically
 from experiments.spec import NAME_PATTERN, ExperimentSpec
-from results.location import ResultsPath, is_remote
-from results.storage import RUN_FILE, write_bytes_atomically, write_json_atomically
 from workers.reaper import alive, process_table
 
 LAUNCHER_FOLDER = ".launcher"

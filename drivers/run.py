@@ -17,8 +17,8 @@ from typing import Any
 from analytics.catalog import open_catalog
 from analytics.folders import AnalyticsError
 from analytics.metrics import check_stop_when, targets_met
+from dataset.location import ResultsPath
 from experiments.spec import ExperimentSpec, Shard, load_spec
-from results.location import ResultsPath
 from workers.runner import RunError, RunOptions, RunSummary, StopCheck, run_experiment
 
 

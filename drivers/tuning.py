@@ -64,6 +64,17 @@ from analytics.tuning import (
     read_state,
     use_confidence,
 )
+from dataset.location import ResultsPath, remove_tree, results_path
+from dataset.storage import (
+    ExperimentLockedError,
+    acquire_lock,
+    finished_shards,
+    lock_holder,
+    locked_message,
+    release_lock,
+    write_json_atomically,
+    write_parquet_atomically,
+)
 from drivers.run import run
 from experiments.spec import BASELINE, MAX_GAMES, first_difference
 from experiments.tuning import (
@@ -75,17 +86,6 @@ from experiments.tuning import (
     TuningSpec,
     experiment_toml,
     load_tuning_spec,
-)
-from results.location import ResultsPath, remove_tree, results_path
-from results.storage import (
-    ExperimentLockedError,
-    acquire_lock,
-    finished_shards,
-    lock_holder,
-    locked_message,
-    release_lock,
-    write_json_atomically,
-    write_parquet_atomically,
 )
 from simcore.seeding import derive_seed
 from workers.runner import RunError, RunOptions, first_missing

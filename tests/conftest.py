@@ -31,8 +31,8 @@ from typing import Any
 
 import pytest
 
+from dataset.storage import SPEC_FILE, write_json_atomically
 from experiments.spec import ExperimentSpec, parse_spec
-from results.storage import SPEC_FILE, write_json_atomically
 from workers.shard import run_shard
 
 BASELINE_TOML = Path(__file__).resolve().parent.parent / "experiments" / "divvy_baseline.toml"

@@ -1,3 +1,3 @@
 """Ray fan-out: shard tasks that play games and write the results dataset
-(``results``), the runner that keeps them in flight, the dry run's estimate
+(``dataset``), the runner that keeps them in flight, the dry run's estimate
 and ``cardlab bench``."""

@@ -1,6 +1,6 @@
 """The count views of one shard, computed by its task from the rows in memory.
 
-``results.count_views`` defines the *count views* (``COUNT_VIEWS``: seats,
+``dataset.count_views`` defines the *count views* (``COUNT_VIEWS``: seats,
 agents, factions, matchups, teams, cards, first-play turns, runs, game
 lengths), the additive aggregates every metric of the report reads, in SQL;
 the report adds them up over an experiment's shards (``analytics.partials``).
@@ -37,7 +37,7 @@ import numpy
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from results.count_views import COUNT_VIEWS
+from dataset.count_views import COUNT_VIEWS
 from simcore import card_tally
 from simcore.card_tally import CardRows, tally_card_rows
 
@@ -288,7 +288,7 @@ def _column_bytes(values: numpy.ndarray, dtype: str) -> bytes:
 def _card_rows(shard: _Shard, card: _Coded, n_cards: int) -> CardRows:
     """The ``cards`` columns the card views read, as ``simcore.card_tally`` reads
     them (a counter the game does not have is 0, and a flag that needs it is
-    false, as NULL is in the SQL's filters; ``results.count_views.card_rows_sql``)."""
+    false, as NULL is in the SQL's filters; ``dataset.count_views.card_rows_sql``)."""
     cards, game = shard.cards, _game_positions(shard)
     if len(game) > 1 and bool((game[1:] < game[:-1]).any()):
         # The tally reads a game's rows together; a shard task's rows come so already.
@@ -334,7 +334,7 @@ def _card_views(shard: _Shard) -> dict[str, pa.Table]:
     sums = {name: patterns @ counted for name, counted in CARD_COUNTED.items()}
     key_sums = _int64s(tally.key_sums, len(card_tally.KEY_SUM_NAMES))
     sums.update({name: key_sums[:, column] for column, name in enumerate(card_tally.KEY_SUM_NAMES)})
-    # Each rate's groups by (n, w): results.count_views.cluster_sums' sums over them.
+    # Each rate's groups by (n, w): dataset.count_views.cluster_sums' sums over them.
     groups = _int64s(tally.rate_groups, len(card_tally.RATES) * tally.side * tally.side).reshape(
         -1, len(card_tally.RATES), tally.side, tally.side)
     counted = numpy.arange(tally.side)

@@ -28,10 +28,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from experiments.spec import ExperimentSpec, Shard, first_difference
-from results.integrity import check_shards
-from results.location import ResultsPath, bucket_problem, remove_tree, results_path, writable_folder_problem
-from results.storage import (
+from dataset.integrity import check_shards
+from dataset.location import ResultsPath, bucket_problem, remove_tree, results_path, writable_folder_problem
+from dataset.storage import (
     RUN_FILE,
     SPEC_FILE,
     ExperimentLockedError,
@@ -43,6 +42,7 @@ from results.storage import (
     release_lock,
     write_json_atomically,
 )
+from experiments.spec import ExperimentSpec, Shard, first_difference
 from workers.reaper import start_reaper
 from workers.shard import run_shard
 
@@ -398,7 +398,7 @@ def failure_reason(error: BaseException) -> str:
 def _write_status(spec: ExperimentSpec, root: ResultsPath, status: str, moment: str, games: int | None) -> None:
     """``run.json``: the status, when (``moment`` is ``started``, ``finished`` or ``ended``),
     the number of shards, and the spec file and ``--games`` (for the repair hint of
-    ``results.integrity``)."""
+    ``dataset.integrity``)."""
     source = Path(spec.source) if spec.source else None
     record: dict[str, Any] = {"status": status, moment: time.time(), "shards": len(spec.shards())}
     if source is not None and source.is_file():

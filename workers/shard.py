@@ -6,7 +6,7 @@ writes. The Ray task in ``workers.runner`` calls ``run_shard``; tests and
 ``cardlab bench`` call both directly.
 
 Both go through ``record_shard``, whose ``cards`` table keeps its text
-columns as Arrow dictionaries (``results.schemas.CARD_TEXT_COLUMNS``) because
+columns as Arrow dictionaries (``dataset.schemas.CARD_TEXT_COLUMNS``) because
 the Parquet writer stores those fastest; ``play_shard`` decodes them into the
 ``string`` columns of the dataset contract, which is also what the written
 files read back as.
@@ -24,11 +24,11 @@ from typing import Any
 import numpy
 import pyarrow as pa
 
+from dataset.count_views import COUNTS_FORMAT
+from dataset.location import ResultsPath, results_path
+from dataset.schemas import cards_schema, parquet_options, schemas
+from dataset.storage import counts_path, manifest_path, table_path, write_json_atomically, write_parquet_atomically
 from experiments.spec import ExperimentSpec, Shard
-from results.count_views import COUNTS_FORMAT
-from results.location import ResultsPath, results_path
-from results.schemas import cards_schema, parquet_options, schemas
-from results.storage import counts_path, manifest_path, table_path, write_json_atomically, write_parquet_atomically
 from simcore.api import Game, GameInfo, Int16Column
 from simcore.play import play_game
 from simcore.records import ResultColumns

@@ -19,9 +19,9 @@ from dashboard.common import (
     load_overview,
     results_root,
 )
+from dataset.location import ResultsPath
 from drivers.launcher import LaunchRefused, list_runs, overview_with_launched_runs
 from experiments.whatif import WHATIF_VARIANT
-from results.location import ResultsPath
 
 ACTIVE = ("running", "queued")
 

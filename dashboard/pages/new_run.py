@@ -22,6 +22,7 @@ import streamlit as st
 
 from analytics.folders import AnalyticsError, read_spec
 from dashboard.common import OPEN_EXPERIMENT_KEY, load_overview, results_root
+from dataset.location import ResultsPath
 from drivers.launcher import (
     CANCELLED,
     FINISHED,
@@ -47,7 +48,6 @@ from experiments.whatif import (
     whatif_spec,
     whatif_toml,
 )
-from results.location import ResultsPath
 from simcore.agents.registry import split_agent_list
 from simcore.registry import get_game
 

@@ -26,7 +26,7 @@ from analytics.tuning import (
 )
 from dashboard.common import EXPERIMENT_KEY, open_report, require_experiment, results_root, table
 from dashboard.tuning_charts import SELECTION, front_chart, history_chart
-from results.location import results_path
+from dataset.location import results_path
 
 TRIAL_KEY = "tuning_trial"
 OPEN_VARIANTS = "tuning_open_variants"

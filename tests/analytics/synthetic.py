@@ -47,7 +47,7 @@ import pyarrow as pa
 
 from analytics.stats import register_sql_macros
 from analytics.views import register_metric_views
-from results.count_views import Columns, count_view_sql
+from dataset.count_views import Columns, count_view_sql
 
 VARIANTS = ("baseline", "buffed")
 

@@ -40,9 +40,9 @@ from analytics.metrics import (
 from analytics.partials import CACHE_FOLDER
 from analytics.stats import benjamini_hochberg, chi_square_uniform, mcnemar, two_proportion_ztest, wilson_interval
 from analytics.views import METRIC_VIEWS, card_stats_sql
-from results.count_views import CARD_RATES
-from results.schemas import schemas
-from results.storage import (
+from dataset.count_views import CARD_RATES
+from dataset.schemas import schemas
+from dataset.storage import (
     MANIFEST_FOLDER,
     SPEC_FILE,
     manifest_path,

@@ -19,7 +19,7 @@ from analytics.folders import (
     resolve_experiment,
 )
 from analytics.views import METRIC_VIEWS
-from results.storage import MANIFEST_FOLDER, SPEC_FILE
+from dataset.storage import MANIFEST_FOLDER, SPEC_FILE
 
 if TYPE_CHECKING:
     from tests.conftest import SmallExperiment

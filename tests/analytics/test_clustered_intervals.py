@@ -36,7 +36,7 @@ def _card_stats_after(*edits: str, where: str = "variant = 'baseline'") -> pl.Da
     """``card_stats`` of a synthetic competitive experiment (300 games) whose card rows were
     edited by ``edits`` (SQL) and counted again."""
     from analytics.views import register_metric_views
-    from results.count_views import Columns, count_view_sql
+    from dataset.count_views import Columns, count_view_sql
 
     con = competitive(1, 300).con
     for edit in edits:

@@ -16,8 +16,8 @@ from polars.testing import assert_frame_equal
 from analytics.catalog import open_catalog
 from analytics.metrics import card_stats, card_table, game_length, win_rate_by_agent, win_rate_by_seat
 from analytics.stats import wilson_interval
-from results.schemas import schemas
-from results.storage import SPEC_FILE, manifest_path, table_path, write_json_atomically, write_parquet_atomically
+from dataset.schemas import schemas
+from dataset.storage import SPEC_FILE, manifest_path, table_path, write_json_atomically, write_parquet_atomically
 from simcore.registry import get_game
 
 if TYPE_CHECKING:

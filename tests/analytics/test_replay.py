@@ -10,8 +10,8 @@ import pytest
 
 from analytics.folders import read_spec
 from analytics.replay import events_between, moments_of_turn, replay_game, seat_lines, turns_of
+from dataset.storage import SPEC_FILE, write_json_atomically
 from experiments.spec import parse_spec, replay_setup
-from results.storage import SPEC_FILE, write_json_atomically
 from simcore.play import play_game
 from simcore.registry import get_game
 from simcore.trace import TraceRecorder

@@ -299,7 +299,7 @@ def test_the_header_says_how_the_run_ended_and_a_failed_ones_reason(
     # The same shards, but the run stopped on an error before its last shard.
     import shutil
 
-    from results.storage import MANIFEST_FOLDER, RUN_FILE
+    from dataset.storage import MANIFEST_FOLDER, RUN_FILE
 
     folder = tmp_path / small_experiment.folder.name
     shutil.copytree(small_experiment.folder, folder)

@@ -25,7 +25,7 @@ from analytics.skill import (
     variant_rules,
 )
 from analytics.stats import wilson_interval
-from results.storage import MANIFEST_FOLDER
+from dataset.storage import MANIFEST_FOLDER
 from tests.conftest import SmallExperiment
 
 ISMCTS = "ismcts(iterations=4)"

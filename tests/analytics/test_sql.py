@@ -27,8 +27,8 @@ from analytics.sql import (
 )
 from analytics.stats import wilson_interval
 from cardlab.cli import main
-from results.count_views import CACHE_VERSION
-from results.storage import MANIFEST_FOLDER
+from dataset.count_views import CACHE_VERSION
+from dataset.storage import MANIFEST_FOLDER
 
 if TYPE_CHECKING:
     from tests.conftest import SmallExperiment

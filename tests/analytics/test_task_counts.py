@@ -13,8 +13,8 @@ import pytest
 from analytics.catalog import open_catalog
 from analytics.partials import CACHE_FOLDER, shard_counts
 from cardlab.cli import main
-from results.count_views import COUNT_VIEWS
-from results.storage import counts_path
+from dataset.count_views import COUNT_VIEWS
+from dataset.storage import counts_path
 from tests.conftest import SmallExperiment
 from tests.damage import as_written_before_task_counts
 

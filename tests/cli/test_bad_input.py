@@ -120,7 +120,7 @@ IGNORED_REPLAY_ARGUMENTS = [  # each was silently ignored
 @pytest.fixture
 def divvy_experiment(tmp_path: Path) -> Path:
     """A Divvy experiment's folder with only its spec (all a replay reads), no games played."""
-    from results.storage import SPEC_FILE, write_json_atomically
+    from dataset.storage import SPEC_FILE, write_json_atomically
     from tests.dashboard.conftest import tiny_spec
 
     experiment = tmp_path / "divvy_tiny"

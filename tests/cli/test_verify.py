@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from cardlab.cli import main
-from results import integrity
-from results.integrity import CACHE_FILE, list_files
-from results.storage import LOCK_FILE, MANIFEST_FOLDER, counts_path, table_path
+from dataset import integrity
+from dataset.integrity import CACHE_FILE, list_files
+from dataset.storage import LOCK_FILE, MANIFEST_FOLDER, counts_path, table_path
 from tests.conftest import SmallExperiment
 from tests.damage import flip_game_index_bytes
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from results.schemas import schemas
-from results.storage import SPEC_FILE, manifest_path, table_path, write_json_atomically, write_parquet_atomically
+from dataset.schemas import schemas
+from dataset.storage import SPEC_FILE, manifest_path, table_path, write_json_atomically, write_parquet_atomically
 from simcore.registry import get_game
 
 CARDS = ("ignored", "lost_with", "plain_1", "plain_2", "plain_3", "won_with")

@@ -26,7 +26,7 @@ from analytics.replay import events_between, moments_of_turn, replay_game, turns
 from analytics.report import Report, build_report
 from analytics.skill import agent_cost, agent_matrix, variant_rules
 from analytics.sql import frame_csv
-from results.storage import MANIFEST_FOLDER
+from dataset.storage import MANIFEST_FOLDER
 from tests.analytics.replay_helpers import hands_after_every_action
 from tests.dashboard.conftest import CUTS, GAME_OF, Results
 

@@ -13,9 +13,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from dataset.schemas import CARD_PLAIN_COLUMNS, CARD_STATISTICS_COLUMNS, schemas
+from dataset.storage import table_path
 from experiments.spec import Shard
-from results.schemas import CARD_PLAIN_COLUMNS, CARD_STATISTICS_COLUMNS, schemas
-from results.storage import table_path
 from simcore.registry import GAMES, get_game
 from tests.golden.golden import SORT_KEYS, golden_file, golden_spec, table_fingerprint
 from workers.shard import play_shard, run_shard

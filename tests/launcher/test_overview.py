@@ -9,8 +9,8 @@ import shutil
 from pathlib import Path
 
 from analytics.explore import experiment_overview
+from dataset.storage import RUN_FILE
 from drivers.launcher import cancel, launch, list_runs, overview_with_launched_runs
-from results.storage import RUN_FILE
 from tests.conftest import SmallExperiment
 from tests.launcher.helpers import LOCAL, small_whatif
 

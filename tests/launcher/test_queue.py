@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from analytics.explore import experiment_overview
+from dataset.storage import SPEC_FILE, finished_shards
 from drivers.launcher import (
     LaunchedRun,
     advance,
@@ -27,7 +28,6 @@ from drivers.launcher import (
     spec_file,
 )
 from experiments.spec import load_spec
-from results.storage import SPEC_FILE, finished_shards
 from tests.launcher.helpers import LOCAL, small_whatif, wait_for
 from workers.reaper import process_table
 

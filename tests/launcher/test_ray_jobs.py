@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from dataset.storage import finished_shards
 from drivers.launcher import job_entrypoint, launch, log_file
-from results.storage import finished_shards
 from tests.launcher.helpers import LOCAL, small_whatif, wait_for
 from workers.runner import LOCAL_RAY_NODE_IP
 

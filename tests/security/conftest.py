@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from dataset.storage import table_path
 from experiments.spec import parse_spec
-from results.storage import table_path
 from tests.conftest import write_experiment
 from tests.security.routes import queries
 

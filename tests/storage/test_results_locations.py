@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cardlab.cli import main
-from results.location import ObjectPath, ResultsLocationError, results_path
+from dataset.location import ObjectPath, ResultsLocationError, results_path
 from tests.storage.conftest import SECRET_KEY, S3Server
 
 DIVVY = str(Path(__file__).resolve().parents[2] / "experiments" / "divvy_baseline.toml")

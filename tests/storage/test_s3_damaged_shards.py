@@ -9,9 +9,9 @@ import time
 import pytest
 
 from cardlab.cli import main
-from results import integrity
-from results.location import results_path
-from results.storage import table_path
+from dataset import integrity
+from dataset.location import results_path
+from dataset.storage import table_path
 from tests.conftest import small_spec, write_experiment
 from tests.storage.conftest import S3Server
 

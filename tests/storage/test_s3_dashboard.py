@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from analytics import explore
 from analytics.catalog import open_catalog
-from results.location import results_path
+from dataset.location import results_path
 from tests.conftest import small_spec, write_experiment
 from tests.storage.conftest import S3Server
 

@@ -17,8 +17,8 @@ import pytest
 
 from analytics.catalog import open_catalog
 from cardlab.cli import main
-from results.location import ResultsPath, results_path
-from results.storage import (
+from dataset.location import ResultsPath, results_path
+from dataset.storage import (
     LOCK_FILE,
     ExperimentLockedError,
     acquire_lock,

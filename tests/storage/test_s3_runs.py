@@ -15,8 +15,8 @@ import pytest
 from analytics.catalog import open_catalog
 from analytics.folders import list_experiments, resolve_experiment
 from cardlab.cli import main
-from results.count_views import CACHE_VERSION, COUNT_VIEWS
-from results.location import ObjectPath, results_path
+from dataset.count_views import CACHE_VERSION, COUNT_VIEWS
+from dataset.location import ObjectPath, results_path
 from tests.storage.conftest import ACCESS_KEY, SECRET_KEY, S3Server
 
 SPEC = """

@@ -12,10 +12,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from analytics.sql import QueryError, open_confined_catalog, read_only_query
+from dataset.integrity import list_files, sha256_of
+from dataset.location import ObjectPath, results_path
+from dataset.storage import table_path
 from experiments.spec import parse_spec
-from results.integrity import list_files, sha256_of
-from results.location import ObjectPath, results_path
-from results.storage import table_path
 from tests.conftest import write_experiment
 from tests.live_dashboard import BrowserSession, of_kind, running_dashboard
 from tests.security.conftest import tiny_divvy

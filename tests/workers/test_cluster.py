@@ -12,8 +12,8 @@ import pytest
 import ray
 from ray.cluster_utils import Cluster
 
+from dataset.location import ResultsPath
 from experiments.spec import parse_spec
-from results.location import ResultsPath
 from workers.runner import LOCAL_RAY_NODE_IP, RunOptions, run_experiment
 
 SPEC = {"name": "cluster", "game": "divvy", "games": 1200, "seed": 4, "agents": ["heuristic", "random"],

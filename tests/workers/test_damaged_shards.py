@@ -14,7 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from cardlab.cli import main
-from results.storage import MANIFEST_FOLDER, counts_path, table_path
+from dataset.storage import MANIFEST_FOLDER, counts_path, table_path
 from tests.conftest import SmallExperiment
 from tests.damage import as_written_before_task_counts, flip_game_index_bytes
 
@@ -188,7 +188,7 @@ def _without_timings(report_json: str) -> object:
 
 def test_a_file_that_cannot_be_read_is_the_same_one_line_error(
         copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    from results import integrity
+    from dataset import integrity
 
     unreadable = _games_file(copy)
     real = integrity.sha256_of

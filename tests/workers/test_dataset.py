@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from dataset.schemas import TABLES, schemas
+from dataset.storage import manifest_path, table_path
 from experiments.spec import Shard, parse_spec
-from results.schemas import TABLES, schemas
-from results.storage import manifest_path, table_path
 from simcore.registry import get_game
 from workers.shard import run_shard
 

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from analytics.explore import experiment_overview
-from results.storage import MANIFEST_FOLDER
+from dataset.storage import MANIFEST_FOLDER
 from tests.live_dashboard import running_dashboard
 from tests.processes import Listener, command_line, listeners, tree, wait_until_gone
 from workers.reaper import ProcessKey

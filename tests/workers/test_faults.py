@@ -14,7 +14,7 @@ import duckdb
 import pytest
 
 from cardlab.cli import main
-from results.storage import LOCK_FILE, acquire_lock, finished_shards, release_lock, table_path
+from dataset.storage import LOCK_FILE, acquire_lock, finished_shards, release_lock, table_path
 
 SPEC = """
 name = "faults"

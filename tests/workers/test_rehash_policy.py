@@ -1,4 +1,4 @@
-"""When readers re-hash a shard file (``results.integrity``): once while its identity
+"""When readers re-hash a shard file (``dataset.integrity``): once while its identity
 (size, modification and change time, inode) holds, again after any write, and
 always when it changed within the racy window; a read-only results folder still
 verifies."""
@@ -15,9 +15,9 @@ import pytest
 
 from analytics.catalog import open_catalog
 from analytics.folders import DamagedResultsError, read_manifest
-from results import integrity
-from results.integrity import CACHE_FILE, check_shards
-from results.storage import recorded_files, table_path
+from dataset import integrity
+from dataset.integrity import CACHE_FILE, check_shards
+from dataset.storage import recorded_files, table_path
 from tests.conftest import SmallExperiment
 from tests.damage import flip_game_index_bytes
 

@@ -13,8 +13,8 @@ import duckdb
 import pytest
 
 from cardlab.cli import main
+from dataset.storage import SPEC_FILE
 from experiments.spec import parse_spec
-from results.storage import SPEC_FILE
 from workers.runner import RunError, RunOptions, prepare_experiment_dir
 
 SPEC = """

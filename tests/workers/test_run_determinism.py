@@ -8,8 +8,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from dataset.location import ResultsPath
 from experiments.spec import ExperimentSpec, parse_spec
-from results.location import ResultsPath
 from tests.embedded_ray import fresh_ray
 from workers.runner import RunOptions, run_experiment
 

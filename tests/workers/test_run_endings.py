@@ -22,8 +22,8 @@ from streamlit.testing.v1 import AppTest
 from analytics.explore import experiment_overview
 from analytics.views import METRIC_VIEWS
 from cardlab.cli import main
+from dataset.storage import LOCK_FILE, MANIFEST_FOLDER, RUN_FILE
 from experiments.spec import parse_spec
-from results.storage import LOCK_FILE, MANIFEST_FOLDER, RUN_FILE
 from workers.runner import RunError, RunOptions, run_experiment
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,11 +12,11 @@ import pyarrow.parquet as pq
 import pytest
 
 from analytics.partials import _compute_shard
+from dataset.count_views import COUNT_VIEWS, COUNTS_FORMAT
+from dataset.integrity import sha256_of
+from dataset.schemas import TABLES
+from dataset.storage import counts_path, manifest_path, table_path
 from experiments.spec import BASELINE, ExperimentSpec, Shard, Variant
-from results.count_views import COUNT_VIEWS, COUNTS_FORMAT
-from results.integrity import sha256_of
-from results.schemas import TABLES
-from results.storage import counts_path, manifest_path, table_path
 from simcore.agents.registry import parse_agent_spec
 from simcore.registry import get_game
 from workers.counts import count_schema, count_shard

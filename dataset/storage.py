@@ -5,7 +5,7 @@ A finished shard is its three table files (``table_path``), its count files
 last, its manifest marker (``manifest_path``), which records every one of those
 files with its size and SHA-256 (``recorded_files``).
 
-Every function takes a ``results.location.ResultsPath``: a local folder or an
+Every function takes a ``dataset.location.ResultsPath``: a local folder or an
 ``s3://`` prefix. Locally a file is written under a temporary name beginning
 with a dot (which readers' ``*.parquet`` globs skip) and renamed into place;
 in an object store one PUT is already atomic. Either way a reader sees a
@@ -27,8 +27,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from results.location import ObjectPath, ResultsPath, read_many, sorted_glob
-from results.schemas import encode_parquet
+from dataset.location import ObjectPath, ResultsPath, read_many, sorted_glob
+from dataset.schemas import encode_parquet
 
 MANIFEST_FOLDER = "_manifest"
 COUNTS_FOLDER = "counts"
@@ -93,7 +93,7 @@ def write_bytes_atomically(data: bytes, path: ResultsPath) -> None:
 def write_parquet_atomically(table: pa.Table, path: ResultsPath,
                              options: dict[str, Any] | None = None) -> dict[str, Any]:
     """Write ``table`` to ``path`` so that it appears whole or not at all
-    (Parquet writer settings: ``results.schemas.PARQUET_OPTIONS`` unless ``options``).
+    (Parquet writer settings: ``dataset.schemas.PARQUET_OPTIONS`` unless ``options``).
 
     Returns the file's size and SHA-256, computed from the bytes written (the
     manifest keeps them so that a file damaged later is detected).

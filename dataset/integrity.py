@@ -2,7 +2,7 @@
 
 Every finished shard's manifest entry (``_manifest/<shard>.json``) keeps the
 size and SHA-256 of the bytes each of its Parquet files was written with:
-its three tables and its count files (``results.storage.recorded_files``).
+its three tables and its count files (``dataset.storage.recorded_files``).
 Two checks read them back:
 
 - ``check_shards`` is what every reader runs before it counts anything
@@ -53,8 +53,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from results.location import ObjectPath, ResultsPath, is_remote
-from results.storage import (
+from dataset.location import ObjectPath, ResultsPath, is_remote
+from dataset.storage import (
     COUNTS_FOLDER,
     LOCK_FILE,
     MANIFEST_FOLDER,
