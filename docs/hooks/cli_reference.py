@@ -16,12 +16,15 @@ from __future__ import annotations
 import argparse
 import html
 import logging
+import re
 from typing import Any
 
 MARKER = "<!-- cli-reference -->"
 """The line of ``reference/commands.md`` that the generated reference replaces."""
+MARKER_LINE = re.compile(rf"^{re.escape(MARKER)}$", re.MULTILINE)
+"""The marker alone on its line: quoted in a sentence (as the docs about this hook do) it stays text."""
 
-USAGE_WIDTH = 100
+USAGE_WIDTH = 80
 """Columns of the usage lines: fixed, so that the page does not depend on the terminal of the build."""
 
 log = logging.getLogger("mkdocs.hooks.cli_reference")
@@ -101,8 +104,9 @@ def render_reference(parser: argparse.ArgumentParser) -> str:
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any, **kwargs: Any) -> str:
     """MkDocs event: replace ``MARKER`` with the generated reference on the page that holds it."""
-    if MARKER not in markdown:
+    if not MARKER_LINE.search(markdown):
         return markdown
     from cardlab.cli import build_parser
 
-    return markdown.replace(MARKER, render_reference(build_parser()))
+    reference = render_reference(build_parser())
+    return MARKER_LINE.sub(lambda _: reference, markdown)

@@ -229,7 +229,7 @@ def edit_toml(text: str, fragment: str) -> str:
             kept.append(line)
     while kept and not kept[-1].strip():
         kept.pop()
-    edited = "\n".join(kept + [""] + fragment_lines[first_table:]) + "\n"
+    edited = "\n".join([*kept, "", *fragment_lines[first_table:]]) + "\n"
     tomllib.loads(edited)  # what the reader ends up with is a TOML file
     return edited
 

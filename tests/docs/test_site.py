@@ -25,8 +25,8 @@ from experiments.spec import parse_spec
 from experiments.tuning import parse_tuning_spec
 from tests.docs.examples import DIRECTIVE, DOCUMENTS, REPO, SYBIL
 
-FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>```+)(?P<language>[\w-]*)[^\n]*\n(?P<body>.*?)^(?P=indent)(?P=fence)[ \t]*$",
-                   re.MULTILINE | re.DOTALL)
+FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>```+)(?P<language>[\w-]*)[^\n]*\n"
+                   r"(?P<body>.*?)^(?P=indent)(?P=fence)[ \t]*$", re.MULTILINE | re.DOTALL)
 SHELL_OR_PYTHON = {"console", "sh", "bash", "shell", "zsh", "shell-session", "python", "py", "pycon", "python3"}
 RUN = {"console", "python"}
 """The languages ``tests/docs/examples.py`` runs; other shell or Python blocks would be examples nobody runs."""
