@@ -93,7 +93,7 @@ test: $(STAMPS)/venv-dev
 # missing from the nav or a command without a help text fails the build. Its
 # command reference imports the CLI, so the compiled core comes first.
 docs: $(STAMPS)/venv-dev compile
-	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
 	@echo "documentation site: build/site/index.html"
 
 lint: $(STAMPS)/venv-dev
