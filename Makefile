@@ -40,7 +40,7 @@ MYPYC_OPT_LEVEL ?= 1
 MYPYC_DEBUG_LEVEL ?= 0
 export MYPYC_OPT_LEVEL MYPYC_DEBUG_LEVEL
 
-.PHONY: demo test lint bench bench-memory bench-report scale compile clean dashboard docker-check reference browser
+.PHONY: demo test docs lint bench bench-memory bench-report scale compile clean dashboard docker-check reference browser
 
 # Two steps: what running and compiling need (`make demo`, `make compile`), then
 # the test and lint tools (`make test`, `make lint`), so that the demo does not
@@ -86,14 +86,22 @@ TEST_WORKERS ?= auto
 # The compile, the lint and the container checks run side by side (mypyc's type
 # pass and mypy's are single-threaded), each one's output kept together.
 test: $(STAMPS)/venv-dev
-	$(MAKE) -j2 --output-sync=target compile lint docker-check browser
+	$(MAKE) -j2 --output-sync=target compile lint docker-check browser docs
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=30
+
+# The documentation site (mkdocs.yml), strict: a broken link or anchor, a page
+# missing from the nav or a command without a help text fails the build. Its
+# command reference imports the CLI, so the compiled core comes first.
+docs: $(STAMPS)/venv-dev compile
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
+	@echo "documentation site: build/site/index.html"
 
 lint: $(STAMPS)/venv-dev
 	$(VENV)/bin/ruff check .
 	@# The layers and their order: pyproject.toml [tool.importlinter] (docs/development/architecture.md).
 	$(VENV)/bin/lint-imports
-	$(VENV)/bin/mypy simcore experiments dataset workers analytics drivers dashboard cardlab tests docker/check_manifests.py
+	$(VENV)/bin/mypy simcore experiments dataset workers analytics drivers dashboard cardlab tests docker/check_manifests.py \
+		docs/hooks/cli_reference.py
 	@# bench/ is no installed package (its scripts run by path): mypy checks it on its own, as one.
 	$(VENV)/bin/mypy -p bench
 
