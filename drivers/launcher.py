@@ -145,8 +145,8 @@ def read_tokens(path: Path) -> dict[str, str]:
     if not table:
         raise ValueError(f"{path}: no token; expected lines such as alice = \"a long secret\"")
     for name, secret in table.items():
-        if not NAME_PATTERN.match(name):
-            raise ValueError(f"{path}: {name}: expected a token name of letters, digits, '_', '-' or '.'")
+        if not NAME_PATTERN.fullmatch(name):
+            raise ValueError(f"{path}: {name!r}: expected a token name of letters, digits, '_', '-' or '.'")
         if not isinstance(secret, str) or len(secret) < 16:
             raise ValueError(f"{path}: {name}: expected a secret string of at least 16 characters")
     return dict(table)

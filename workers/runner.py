@@ -148,8 +148,10 @@ def shards_to_play(spec: ExperimentSpec, root: ResultsPath, resume: bool) -> lis
 def results_folder_problem(results_root: ResultsPath, name: str) -> str | None:
     """Why a run could not write experiment ``name`` under ``results_root`` (a missing bucket,
     a file in the way, no permission), or None; a ``--dry-run`` asks it too, so that it
-    never plans a run the real one refuses. Leaves nothing behind."""
-    return bucket_problem(results_root) or writable_folder_problem(results_root / name)
+    never plans a run the real one refuses. Leaves nothing behind. The line names the
+    ``--results`` given, then the folder that refuses (it may be one of its parents)."""
+    problem = bucket_problem(results_root) or writable_folder_problem(results_root / name)
+    return None if problem is None else f"--results {results_root}: {problem}"
 
 
 def stored_identity(spec_file: ResultsPath) -> dict[str, Any]:

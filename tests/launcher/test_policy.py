@@ -137,6 +137,7 @@ def test_the_dashboard_environment_turns_launching_on_only_when_asked(tmp_path: 
     ("alice = 'short'", "alice: expected a secret string of at least 16 characters"),
     ("alice = 12345678901234567890", "alice: expected a secret string"),
     ("alice = ", "not valid TOML"),
+    ('"alice\\n" = "alice-secret-0123456789"', "'alice\\\\n': expected a token name of letters"),
 ])
 def test_a_bad_token_file_is_one_line(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "tokens.toml"
