@@ -60,7 +60,8 @@ from typing import Any
 
 import polars as pl
 
-from experiments.spec import NAME_PATTERN, ExperimentSpec
+from experiments.spec import NAME_PATTERN, ExperimentSpec, SpecError, first_difference
+from experiments.whatif import read_launch
 from results.location import ResultsPath, is_remote
 from results.storage import RUN_FILE, write_bytes_atomically, write_json_atomically
 from workers.reaper import alive, process_table
@@ -330,6 +331,21 @@ def _check_limits(results_root: ResultsPath, policy: LaunchPolicy, spec: Experim
                             f"{policy.runs_per_hour} per hour")
 
 
+def read_as_run_will(spec: ExperimentSpec, toml_text: str) -> ExperimentSpec:
+    """The experiment ``cardlab run`` will play from ``toml_text``, read as it reads it and held
+    to the New run page's bounds (``experiments.whatif.read_launch``); ``LaunchRefused`` with
+    the spec reader's one line, or when the file says something else than ``spec``."""
+    try:
+        written = read_launch(toml_text, spec.source or spec.name)
+    except SpecError as error:
+        raise LaunchRefused(str(error)) from None
+    asked, played = (json.loads(json.dumps(each.identity())) for each in (spec, written))
+    if asked != played:
+        raise LaunchRefused(f"{spec.name}: the experiment file to run differs from the launch asked for "
+                            f"({first_difference(asked, played, 'asked for')})")
+    return written
+
+
 def _check_name(results_root: ResultsPath, name: str) -> None:
     if (local_folder(results_root) / name).exists():
         raise LaunchRefused(f"{name}: an experiment of that name exists under {results_root}; choose another name")
@@ -345,9 +361,10 @@ def launch(results_root: ResultsPath, spec: ExperimentSpec, toml_text: str, poli
            start: bool = True) -> LaunchedRun:
     """Queue ``spec`` (its experiment file ``toml_text``) and start it if a slot is free.
 
-    Checks the policy (``authorise``, games per run, runs per hour) and the
-    name before writing anything but the log line; raises ``LaunchRefused``.
-    ``start=False`` queues without starting (tests).
+    Checks the policy (``authorise``), the name, and the experiment file as
+    ``cardlab run`` will read it (``read_as_run_will``: the New run page's bounds,
+    games per run, runs per hour) before writing anything but the log line;
+    raises ``LaunchRefused``. ``start=False`` queues without starting (tests).
     """
     moment = now()
     what = {"experiment": spec.name, "game": spec.game, "games": spec.total_games,
@@ -360,7 +377,7 @@ def launch(results_root: ResultsPath, spec: ExperimentSpec, toml_text: str, poli
     with _queue_lock(results_root):
         try:
             _check_name(results_root, spec.name)
-            _check_limits(results_root, policy, spec, moment)
+            _check_limits(results_root, policy, read_as_run_will(spec, toml_text), moment)
         except LaunchRefused as refusal:
             _log(results_root, {"action": "refused", "who": who, "when": moment, "reason": str(refusal), **what})
             raise

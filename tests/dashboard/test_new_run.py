@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 from drivers.launcher import dashboard_environment, launch_log, list_runs, read_run
 from tests.launcher.helpers import TOKENS, stopping_runs
+from tests.launcher.test_whatif_spec import HOSTILE_SPELLINGS
 
 APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 TIMEOUT = 60
@@ -178,6 +179,20 @@ def test_the_page_reads_agent_parameters_with_commas_and_refuses_search_beyond_i
     at.button(key="newrun_launch").click().run()
     [error] = texts(at, "error")  # one agent with two parameters, not "rollout=heuristic)" as a second agent
     assert error.startswith("new run: agents[0]: iterations=3000 is more search per decision than the New run page")
+    assert list_runs(tmp_path) == []
+
+
+@pytest.mark.parametrize(("agent", "read", "limit"), HOSTILE_SPELLINGS)
+def test_search_spelled_past_the_forms_bound_is_refused_in_one_line_and_nothing_launched(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str, read: str, limit: int) -> None:
+    environment(monkeypatch, tmp_path, allow_runs=True)
+    at = new_run_page()
+    at.text_input(key="newrun_value").input("4").run()
+    at.button(key="newrun_add").click().run()
+    at.text_input(key="newrun_agents").input(f"{agent}, random").run()
+    at.button(key="newrun_launch").click().run()
+    assert texts(at, "error") == [f"new run: agents[0]: {read} is more search per decision than the New run page "
+                                  f"launches (at most {limit:,}); play it with `cardlab run`"]
     assert list_runs(tmp_path) == []
 
 
