@@ -242,8 +242,9 @@ def build_parser() -> argparse.ArgumentParser:
                            help="let the New run page launch runs (off by default; beyond loopback it also needs "
                            "--token-file)")
     dashboard.add_argument("--token-file", type=Path, metavar="FILE",
-                           help="named launch tokens, one `name = \"secret\"` per line (TOML); needed with "
-                           "--allow-runs when --host is not loopback; the name is logged as who launched")
+                           help="named launch tokens, one `name = \"secret\"` per line (TOML); every launch and "
+                           "cancel then needs one, on loopback too; needed with --allow-runs when --host is not "
+                           "loopback; the name is logged as who launched or cancelled")
     dashboard.add_argument("--max-games-per-run", type=_integer(1, MAX_GAMES), default=1_000_000, metavar="N",
                            help="games per launched run, every variant and player count (default 1,000,000)")
     dashboard.add_argument("--runs-per-hour", type=_integer(1, 100_000), default=20, metavar="N",
@@ -572,7 +573,10 @@ def command_dashboard(arguments: argparse.Namespace) -> int:
           flush=True)
     if arguments.allow_runs:
         print("cardlab dashboard: launching runs from the New run page is on"
-              + ("" if arguments.token_file is None else f" (tokens: {arguments.token_file})"), flush=True)
+              + ("" if arguments.token_file is None else f", for holders of a token of {arguments.token_file}"),
+              flush=True)
+        if arguments.token_file is None:
+            print(LOOPBACK_WITHOUT_TOKENS, file=sys.stderr, flush=True)
     command = [
         # dashboard.serve: Streamlit's command line with st.navigation's pages from the first request on.
         sys.executable, "-m", "dashboard.serve", "run", str(app),
@@ -583,6 +587,12 @@ def command_dashboard(arguments: argparse.Namespace) -> int:
     ]
     sys.stderr.flush()
     os.execve(sys.executable, command, environment)
+
+
+LOOPBACK_WITHOUT_TOKENS = (
+    "cardlab dashboard: warning: no --token-file: any user or program on this machine can launch and cancel "
+    "runs (the page asks for no token on loopback); give --token-file FILE to require one")
+"""What ``cardlab dashboard --allow-runs`` says at start without a token file (only allowed on loopback)."""
 
 
 def dashboard_url(host: str, port: int) -> str:

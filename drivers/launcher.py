@@ -27,7 +27,9 @@ and its run marked failed.
 
 ``launch`` and ``cancel`` check the ``LaunchPolicy`` first: launching off
 unless the dashboard was started with ``--allow-runs``; a token (one of the
-named tokens given at start) when the dashboard listens beyond loopback; at
+named tokens given at start) when the dashboard listens beyond loopback, and
+on loopback too when it was given a token file (without one, any local user
+may launch there, which ``cardlab dashboard`` says at start); at
 most ``max_games_per_run`` games per run and ``runs_per_hour`` launches in
 any hour. A refused launch writes nothing but its line in ``launches.jsonl``.
 
@@ -97,8 +99,9 @@ class LaunchPolicy:
 
     @property
     def needs_token(self) -> bool:
-        """Beyond loopback, every launch and cancel needs a token."""
-        return not self.loopback
+        """Every launch and cancel needs a token beyond loopback, and on loopback too when the
+        dashboard was given a token file (then it is the operator's rule, whatever the address)."""
+        return not self.loopback or bool(self.tokens)
 
 
 @dataclass(frozen=True)
@@ -295,6 +298,9 @@ def authorise(policy: LaunchPolicy, token: str | None) -> str:
         return matches[0]
     if not policy.needs_token:
         return "local"
+    if policy.loopback:
+        raise LaunchRefused("wrong or missing token: this dashboard was started with a token file; enter the "
+                            "token you were given")
     raise LaunchRefused("wrong or missing token: this dashboard listens beyond loopback; enter the token "
                         "you were given")
 

@@ -7,8 +7,9 @@ player counts and agents, and launch. The what-if is built and checked by the
 spec reader (``experiments.whatif``: the same one-line errors as ``cardlab
 run``), written out as a full experiment file and queued by
 ``drivers.launcher``, which plays it with ``cardlab run``. Launching is off
-unless the dashboard was started with ``--allow-runs``; beyond loopback it
-needs a token, entered once per browser session.
+unless the dashboard was started with ``--allow-runs``; beyond loopback, and
+wherever it was given a token file, it needs a token, entered once per browser
+session.
 """
 
 from __future__ import annotations
@@ -212,7 +213,7 @@ if not policy.allowed:
     st.stop()
 
 if policy.needs_token and not st.session_state.get(TOKEN_KEY):
-    st.markdown("This dashboard is shared: enter your launch token once for this browser session.")
+    st.markdown("This dashboard asks for a launch token: enter yours once for this browser session.")
     token = st.text_input("Launch token", type="password", key="newrun_token")
     if st.button("Use this token", key="newrun_use_token"):
         try:

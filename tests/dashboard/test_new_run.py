@@ -73,21 +73,25 @@ def test_without_allow_runs_the_page_offers_no_launch(tmp_path: Path, monkeypatc
     assert list_runs(tmp_path) == []
 
 
-def test_beyond_loopback_a_wrong_token_unlocks_nothing_and_the_right_one_opens_the_form(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("address", "refusal"), [
+    ("0.0.0.0", "wrong or missing token: this dashboard listens beyond loopback; enter the token you were given"),
+    # On loopback too: a token file given is the operator's rule, whatever the address.
+    ("127.0.0.1", "wrong or missing token: this dashboard was started with a token file; enter the token you were "
+                  "given")])
+def test_with_a_token_file_a_wrong_token_unlocks_nothing_and_the_right_one_opens_the_form(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, address: str, refusal: str) -> None:
     tokens = tmp_path / "tokens.toml"
     tokens.write_text("".join(f'{name} = "{secret}"\n' for name, secret in TOKENS.items()))
     results = tmp_path / "results"
     results.mkdir()
     environment(monkeypatch, results, allow_runs=True, token_file=tokens)
-    with listening_on("0.0.0.0"):
+    with listening_on(address):
         at = new_run_page()
         assert at.button(key="newrun_use_token") is not None
         assert "newrun_launch" not in [button.key for button in at.button]
         at.text_input(key="newrun_token").input("guess-guess-guess-guess").run()
         at.button(key="newrun_use_token").click().run()
-        assert texts(at, "error") == ["wrong or missing token: this dashboard listens beyond loopback; enter the "
-                                      "token you were given"]
+        assert texts(at, "error") == [refusal]
         assert "newrun_launch" not in [button.key for button in at.button]
         at.text_input(key="newrun_token").input(TOKENS["bob"]).run()
         at.button(key="newrun_use_token").click().run()
