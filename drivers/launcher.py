@@ -416,7 +416,7 @@ def cancel(results_root: ResultsPath, name: str, policy: LaunchPolicy, token: st
         if run is None:
             raise LaunchRefused(f"{name}: no run of that name was launched from the dashboard")
         if run.state in ENDED:
-            raise LaunchRefused(f"{name}: already {run.state}")
+            raise LaunchRefused(f"{name}: already {run.state}; nothing to cancel")
         if run.state == QUEUED:
             run = replace(run, state=CANCELLED, ended_at=now(), reason=f"cancelled by {who} before it started")
         else:
