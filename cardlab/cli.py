@@ -2,7 +2,9 @@
 ``experiments``, ``workers``, ``analytics``, ``simcore`` or ``dashboard``.
 
 User mistakes (a bad spec, unknown game, unknown parameter, missing
-experiment...) print one ``cardlab: error: ...`` line and exit with code 2.
+experiment...) print one ``cardlab: error: ...`` line and exit with code 2;
+a results disk that fails (full, read-only, permission lost) prints one such
+line too and exits with code 1.
 """
 
 from __future__ import annotations
@@ -119,7 +121,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         if _is_user_error(error):
             print(f"cardlab: error: {error}", file=sys.stderr)
             return USAGE_ERROR
+        failure = _disk_failure(error)
+        if failure is not None:
+            print(f"cardlab: error: {failure}", file=sys.stderr)
+            return DISK_FAILURE
         raise
+
+
+DISK_FAILURE = 1
+"""The exit code when the disk results are written to fails (full, read-only, permission lost)."""
+
+
+def _disk_failure(error: Exception) -> str | None:
+    """The one line for a failing disk behind ``error`` (``RunStorageError``'s own, else the
+    file and the cause), or None when ``error`` is something else."""
+    from results.storage import STORAGE_ERRNOS, storage_failure
+    from workers.runner import RunStorageError
+
+    if isinstance(error, RunStorageError):
+        return str(error)
+    failure = storage_failure(error)
+    if failure is None or failure.errno is None:
+        return None
+    where = f"{failure.filename}: " if failure.filename else ""
+    return f"{where}{STORAGE_ERRNOS[failure.errno][0]} ({failure.strerror})"
 
 
 def _results_location(text: str) -> ResultsPath:

@@ -60,6 +60,7 @@ from results.storage import (
     MANIFEST_FOLDER,
     RUN_FILE,
     SPEC_FILE,
+    finished_shards,
     recorded_files,
     write_bytes_atomically,
 )
@@ -278,6 +279,29 @@ def check_shards(folder: ResultsPath, manifest: Mapping[str, Mapping[str, Any]],
     return findings, sum(item[3].size for item in to_hash)
 
 
+TEMPORARY_DETAIL = "a temporary file of an interrupted write (`cardlab run --resume` removes it)"
+UNFINISHED_DETAIL = "not in the manifest: a shard that never finished (`cardlab run --resume` plays it again)"
+
+
+def remove_half_written(folder: ResultsPath) -> list[Finding]:
+    """Remove what an ended run left half-written in ``folder``: temporary files of writes
+    that did not finish, and the files of shards without a manifest entry (``verify_experiment``
+    would list both as unexpected). Files cardlab does not write are left alone. Returns
+    those that could not be removed (a folder turned read-only), each with why."""
+    manifest = finished_shards(folder)
+    expected = {str(path) for _shard, path, _recorded in _expected_files(folder, manifest)}
+    stuck = []
+    for finding in _unexpected(folder, list_files(folder).values(), expected, set()):
+        if finding.detail not in (TEMPORARY_DETAIL, UNFINISHED_DETAIL):
+            continue
+        try:
+            finding.path.unlink(missing_ok=True)
+        except OSError as error:
+            stuck.append(Finding("unexpected", finding.path, f"{finding.detail}; not removed ({error.strerror})",
+                                 finding.shard))
+    return stuck
+
+
 def _unexpected(folder: ResultsPath, everything: Iterable[StoredFile], expected: set[str],
                 unfinished: set[str]) -> list[Finding]:
     """Files cardlab would not have left (those of ``unfinished`` shards, which a live run is writing, aside)."""
@@ -292,12 +316,12 @@ def _unexpected(folder: ResultsPath, everything: Iterable[StoredFile], expected:
         if parts[0] == MANIFEST_FOLDER and len(parts) == 2 and name.endswith(".json") and not name.startswith("."):
             continue  # a manifest entry (read_manifest has read it)
         if name.startswith(".") and name.endswith(".tmp"):
-            detail = "a temporary file of an interrupted write (`cardlab run --resume` removes it)"
+            detail = TEMPORARY_DETAIL
         elif shard is not None and ((parts[0] in TABLE_FOLDERS and len(parts) == 3)
                                     or (parts[0] == COUNTS_FOLDER and len(parts) == 4)):
             if shard in unfinished:
                 continue
-            detail = "not in the manifest: a shard that never finished (`cardlab run --resume` plays it again)"
+            detail = UNFINISHED_DETAIL
         else:
             detail = "not a file cardlab writes here (cardlab never reads it)"
         unexpected.append(Finding("unexpected", stored.path, detail, shard))
