@@ -31,9 +31,10 @@ def test_the_report_benchmark_synthesizes_a_verifiable_experiment_and_times_its_
     assert f"cardlab report {NAME} --format text, warm: " in warm
     assert main(["verify", NAME, "--results", str(tmp_path)]) == 0
     folder = tmp_path / NAME
-    counts = {table: duckdb.sql(f"SELECT count(*) FROM read_parquet('{folder}/{table}/*/*.parquet')").fetchall()
+    con = duckdb.connect()
+    counts = {table: con.execute(f"SELECT count(*) FROM read_parquet('{folder}/{table}/*/*.parquet')").fetchall()
               for table in ("games", "players")}
     assert counts == {"games": [(20_000,)], "players": [(40_000,)]}
-    played_beyond_playable = duckdb.sql(
+    played_beyond_playable = con.execute(
         f"SELECT count(*) FROM read_parquet('{folder}/cards/*/*.parquet') WHERE played > 0 AND playable = 0")
     assert played_beyond_playable.fetchall() == [(0,)]  # a card played was playable at least once
