@@ -89,6 +89,9 @@ def _queries(variant: str, start: int, stop: int, salt: int) -> dict[str, str]:
                    (drawn > 0 AND (x // 200) % 5 = 0)::INT AS in_opening_hand, drawn,
                    CASE WHEN drawn > 0 AND (x // 1000) % 3 <> 0 THEN 1 ELSE 0 END AS played,
                    ((x // 3000) % 4 = 0)::INT AS won_as_treasure,
+                   -- Steps the card could have been played: at least once when it was played.
+                   CASE WHEN drawn > 0 AND (x // 1000) % 3 <> 0 THEN 1 + (x // 5000) % 4
+                        WHEN drawn > 0 THEN (x // 5000) % 3 ELSE 0 END AS playable,
                    CASE WHEN drawn > 0 AND (x // 1000) % 3 <> 0 THEN 1 + (x // 9000) % 5 END AS first_played_turn,
                    coalesce(winner = seat, FALSE) AS won
             FROM counted""",

@@ -15,7 +15,6 @@ a damaged shard) is an ``AnalyticsError`` whose message is one line.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +22,7 @@ from dataset.integrity import check_shards, damage_message, repair_command
 from dataset.location import ObjectPath, ResultsLocationError, ResultsPath, results_path, sorted_glob
 from dataset.schemas import TABLES
 from dataset.storage import MANIFEST_FOLDER, SPEC_FILE, finished_shards, table_path
-
-# The same rule as experiment names in ``experiments.spec``: no slashes, no
-# leading dot, so a name can never climb out of the results folder.
-_NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+from experiments.spec import NAME_PATTERN
 
 
 class AnalyticsError(Exception):
@@ -97,7 +93,9 @@ def resolve_experiment(name_or_path: str, results_root: ResultsPath | str) -> Re
         except ResultsLocationError as error:
             raise ExperimentNotFoundError(str(error)) from None
     else:
-        if not _NAME_PATTERN.match(text):
+        # Experiment names (``experiments.spec``): no slash, no leading dot, so a name
+        # can never climb out of the results folder.
+        if not NAME_PATTERN.fullmatch(text):
             raise ExperimentNotFoundError(
                 f"{text}: not a valid experiment name; expected letters, digits, '_', '-' or '.' "
                 f"(or a folder path containing {SPEC_FILE})")

@@ -2,7 +2,9 @@
 ``experiments``, ``workers``, ``analytics``, ``simcore`` or ``dashboard``.
 
 User mistakes (a bad spec, unknown game, unknown parameter, missing
-experiment...) print one ``cardlab: error: ...`` line and exit with code 2.
+experiment...) print one ``cardlab: error: ...`` line and exit with code 2;
+a results disk that fails (full, read-only, permission lost) prints one such
+line too and exits with code 1.
 """
 
 from __future__ import annotations
@@ -119,7 +121,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         if _is_user_error(error):
             print(f"cardlab: error: {error}", file=sys.stderr)
             return USAGE_ERROR
+        failure = _disk_failure(error)
+        if failure is not None:
+            print(f"cardlab: error: {failure}", file=sys.stderr)
+            return DISK_FAILURE
         raise
+
+
+DISK_FAILURE = 1
+"""The exit code when the disk results are written to fails (full, read-only, permission lost)."""
+
+
+def _disk_failure(error: Exception) -> str | None:
+    """The one line for a failing disk behind ``error`` (``RunStorageError``'s own, else the
+    file and the cause), or None when ``error`` is something else."""
+    from dataset.storage import STORAGE_ERRNOS, storage_failure
+    from workers.runner import RunStorageError
+
+    if isinstance(error, RunStorageError):
+        return str(error)
+    failure = storage_failure(error)
+    if failure is None or failure.errno is None:
+        return None
+    where = f"{failure.filename}: " if failure.filename else ""
+    return f"{where}{STORAGE_ERRNOS[failure.errno][0]} ({failure.strerror})"
 
 
 def _results_location(text: str) -> ResultsPath:
@@ -242,8 +267,9 @@ def build_parser() -> argparse.ArgumentParser:
                            help="let the New run page launch runs (off by default; beyond loopback it also needs "
                            "--token-file)")
     dashboard.add_argument("--token-file", type=Path, metavar="FILE",
-                           help="named launch tokens, one `name = \"secret\"` per line (TOML); needed with "
-                           "--allow-runs when --host is not loopback; the name is logged as who launched")
+                           help="named launch tokens, one `name = \"secret\"` per line (TOML); every launch and "
+                           "cancel then needs one, on loopback too; needed with --allow-runs when --host is not "
+                           "loopback; the name is logged as who launched or cancelled")
     dashboard.add_argument("--max-games-per-run", type=_integer(1, MAX_GAMES), default=1_000_000, metavar="N",
                            help="games per launched run, every variant and player count (default 1,000,000)")
     dashboard.add_argument("--runs-per-hour", type=_integer(1, 100_000), default=20, metavar="N",
@@ -572,7 +598,10 @@ def command_dashboard(arguments: argparse.Namespace) -> int:
           flush=True)
     if arguments.allow_runs:
         print("cardlab dashboard: launching runs from the New run page is on"
-              + ("" if arguments.token_file is None else f" (tokens: {arguments.token_file})"), flush=True)
+              + ("" if arguments.token_file is None else f", for holders of a token of {arguments.token_file}"),
+              flush=True)
+        if arguments.token_file is None:
+            print(LOOPBACK_WITHOUT_TOKENS, file=sys.stderr, flush=True)
     command = [
         # dashboard.serve: Streamlit's command line with st.navigation's pages from the first request on.
         sys.executable, "-m", "dashboard.serve", "run", str(app),
@@ -583,6 +612,12 @@ def command_dashboard(arguments: argparse.Namespace) -> int:
     ]
     sys.stderr.flush()
     os.execve(sys.executable, command, environment)
+
+
+LOOPBACK_WITHOUT_TOKENS = (
+    "cardlab dashboard: warning: no --token-file: any user or program on this machine can launch and cancel "
+    "runs (the page asks for no token on loopback); give --token-file FILE to require one")
+"""What ``cardlab dashboard --allow-runs`` says at start without a token file (only allowed on loopback)."""
 
 
 def dashboard_url(host: str, port: int) -> str:

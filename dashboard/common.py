@@ -2,9 +2,10 @@
 and cached calls into ``analytics``.
 
 Every loader is ``st.cache_data``-cached on (experiment folder, results
-version, arguments): ``analytics.catalog.experiment_version`` changes when a
-shard finishes, so a page never shows stale numbers and otherwise a rerun
-(every widget change) reads nothing. All aggregation happens in DuckDB
+version, arguments): the version (``version``) changes when a shard finishes
+and when a finished shard's file changes on disk (its size, modification or
+change time), so a page never shows stale numbers nor numbers of a damaged
+shard, and otherwise a rerun (every widget change) reads nothing. All aggregation happens in DuckDB
 (through ``analytics``), on the per-shard cached counts where the metric
 allows, so pages stay responsive on millions of games.
 
@@ -27,6 +28,7 @@ from typing import Any, TypeVar
 import duckdb
 import polars as pl
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from analytics import explore, metrics
 from analytics.catalog import open_catalog
@@ -34,6 +36,7 @@ from analytics.folders import AnalyticsError, experiment_version, list_experimen
 from analytics.replay import ReplayTrace, replay_game
 from analytics.report import Report, build_report
 from analytics.sql import open_confined_catalog, open_confined_results_catalog, read_only_query
+from dataset.integrity import finished_files_identity
 from dataset.location import ResultsPath, results_path
 
 RUN_HINT = "cardlab run experiments/divvy_baseline.toml"
@@ -91,9 +94,36 @@ def require_experiment_if_any() -> ResultsPath | None:
     return results_root() / str(name if name in names else names[0])
 
 
-def version(folder: ResultsPath) -> int:
-    """The results version of ``folder`` (cache key part)."""
-    return experiment_version(folder)
+ResultsVersion = tuple[int, str]
+"""What the cached loaders are keyed by, besides their arguments (``version``)."""
+IDENTITIES_KEY = "_finished_files_identities"
+
+
+def version(folder: ResultsPath) -> ResultsVersion:
+    """The results version of ``folder`` (cache key part): ``experiment_version``, which changes
+    when a shard finishes, and the identity of the finished shards' files
+    (``dataset.integrity.finished_files_identity``), which changes when one of them is
+    rewritten, even with its size and modification time kept. Then nothing is served from a
+    cache: the catalog is opened again, and checks every changed file against its manifest
+    entry (refusing a damaged experiment in the CLI's one line). The identity is looked at
+    once per script run, before the run's first read, not once per loader."""
+    return experiment_version(folder), _finished_files_identity(str(folder))
+
+
+def _finished_files_identity(folder: str) -> str:
+    """``finished_files_identity`` of ``folder``, looked at once per script run (page or fragment).
+    A run is known by the cursors Streamlit makes anew when each run starts
+    (``ScriptRunContext.reset``), held here so that no later object can take their place."""
+    context = get_script_run_ctx()
+    if context is None:  # outside a script run: nothing to share
+        return finished_files_identity(results_path(folder))
+    seen: tuple[object, dict[str, str]] | None = st.session_state.get(IDENTITIES_KEY)
+    if seen is None or seen[0] is not context.cursors:
+        seen = (context.cursors, {})
+        st.session_state[IDENTITIES_KEY] = seen
+    if folder not in seen[1]:
+        seen[1][folder] = finished_files_identity(results_path(folder))
+    return seen[1][folder]
 
 
 def _paired(folder: str) -> bool | None:
@@ -109,7 +139,7 @@ class SharedCatalog:
 
 
 @st.cache_resource(show_spinner="Opening the results...", max_entries=8)
-def _shared_catalog(folder: str, results_version: int) -> SharedCatalog:
+def _shared_catalog(folder: str, results_version: ResultsVersion) -> SharedCatalog:
     # Opening a catalog binds every metric view over every shard's files
     # (about a second on a 1,000,000-game experiment), so it is done once per
     # results version, not once per query. The count tables are TEMP tables of
@@ -125,7 +155,7 @@ def with_catalog(folder: str, use: Callable[[duckdb.DuckDBPyConnection], T]) -> 
 
 
 @st.cache_data(show_spinner="Reading results...", max_entries=16)
-def load_report(folder: str, results_version: int) -> Report:
+def load_report(folder: str, results_version: ResultsVersion) -> Report:
     """``analytics.report.build_report`` of ``folder``: every metric view, cached per results version."""
     return build_report(results_path(folder))
 
@@ -156,7 +186,7 @@ QUERIES: dict[str, Callable[..., pl.DataFrame]] = {
 
 
 @st.cache_data(show_spinner="Computing...", max_entries=128)
-def _load(folder: str, results_version: int, name: str, arguments: tuple[Any, ...]) -> pl.DataFrame:
+def _load(folder: str, results_version: ResultsVersion, name: str, arguments: tuple[Any, ...]) -> pl.DataFrame:
     return with_catalog(folder, lambda con: QUERIES[name](con, *arguments))
 
 
@@ -166,7 +196,7 @@ def load(folder: ResultsPath, name: str, *arguments: Any) -> pl.DataFrame:
 
 
 @st.cache_resource(show_spinner="Opening the results...", max_entries=8)
-def _confined_catalog(folder: str, results_version: int) -> SharedCatalog:
+def _confined_catalog(folder: str, results_version: ResultsVersion) -> SharedCatalog:
     # The SQL page's connection, opened once per results version like the
     # catalog above. It is confined (analytics.sql.confine: nothing can be
     # created, attached or set on it), so no query can change what another
@@ -175,7 +205,7 @@ def _confined_catalog(folder: str, results_version: int) -> SharedCatalog:
 
 
 @st.cache_data(show_spinner="Running the query...", max_entries=64)
-def _query(folder: str, results_version: int, query: str, max_rows: int) -> tuple[pl.DataFrame, int]:
+def _query(folder: str, results_version: ResultsVersion, query: str, max_rows: int) -> tuple[pl.DataFrame, int]:
     shared = _confined_catalog(folder, results_version)
     with shared.lock:
         return read_only_query(shared.con, query, max_rows)
@@ -202,7 +232,7 @@ def query_all(text: str, max_rows: int) -> tuple[pl.DataFrame, int]:
 
 
 @st.cache_data(show_spinner="Replaying the game...", max_entries=32)
-def _replay(folder: str, results_version: int, variant: str, n_players: int, game_index: int) -> ReplayTrace:
+def _replay(folder: str, results_version: ResultsVersion, variant: str, n_players: int, game_index: int) -> ReplayTrace:
     return replay_game(results_path(folder), variant, n_players, game_index)
 
 
@@ -212,7 +242,7 @@ def replay(folder: ResultsPath, variant: str, n_players: int, game_index: int) -
 
 
 @st.cache_data(max_entries=64)
-def _games_columns(folder: str, results_version: int) -> list[str]:
+def _games_columns(folder: str, results_version: ResultsVersion) -> list[str]:
     return with_catalog(folder, explore.games_columns)
 
 

@@ -60,6 +60,7 @@ from dataset.storage import (
     MANIFEST_FOLDER,
     RUN_FILE,
     SPEC_FILE,
+    finished_shards,
     recorded_files,
     write_bytes_atomically,
 )
@@ -122,9 +123,13 @@ class Verification:
     """The live run holding the folder's lock, if any (its unfinished shards are not findings)."""
 
 
+def _local_identity(stat: os.stat_result) -> tuple[int, ...]:
+    """A local file's identity (see the module docstring)."""
+    return stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino, stat.st_dev
+
+
 def _stored_local(path: Path, stat: os.stat_result) -> StoredFile:
-    identity = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino, stat.st_dev)
-    return StoredFile(path, stat.st_size, identity, max(stat.st_ctime_ns, stat.st_mtime_ns))
+    return StoredFile(path, stat.st_size, _local_identity(stat), max(stat.st_ctime_ns, stat.st_mtime_ns))
 
 
 def list_files(folder: ResultsPath) -> dict[str, StoredFile]:
@@ -216,6 +221,56 @@ def _save_cache(folder: ResultsPath, entries: dict[str, list[Any]]) -> None:
         pass  # a read-only results folder: the in-memory copy still spares this process
 
 
+def finished_files_identity(folder: ResultsPath) -> str:
+    """A digest of the identities (``StoredFile.identity``: size, modification and change
+    time, inode, device; in an object store size and modification time) of the manifest
+    entries of ``folder`` and of every file of the shards they mark finished. It changes when
+    any of them is rewritten, replaced, removed or added, size and modification time kept or
+    not (the change time cannot be set back), so a long-lived reader that keys what it has
+    read by it reads (and checks, ``check_shards``) again. One listing and a ``stat`` per
+    file, no content read: a few milliseconds for thousands of files. The files of shards
+    still being written are left out, so that a run in progress changes it once per shard."""
+    if isinstance(folder, ObjectPath):
+        files = {_relative(folder, stored.path): stored.identity
+                 for name in (MANIFEST_FOLDER, *SHARD_FOLDERS) for stored in list_files(folder / name).values()}
+    else:
+        files = _local_identities(folder)
+    finished = {name.removeprefix(f"{MANIFEST_FOLDER}/").removesuffix(".json") for name in files
+                if name.startswith(f"{MANIFEST_FOLDER}/") and name.endswith(".json")
+                and not name.startswith(f"{MANIFEST_FOLDER}/.")}
+    digest = hashlib.blake2b(digest_size=16)
+    for name in sorted(files):
+        base = name.rsplit("/", 1)[-1]
+        shard = base[len("part-"):-len(".parquet")] if base.startswith("part-") and base.endswith(".parquet") else None
+        if shard in finished or name.startswith(f"{MANIFEST_FOLDER}/"):
+            digest.update(f"{name}\0{files[name]}\n".encode())
+    return digest.hexdigest()
+
+
+def _local_identities(folder: Path) -> dict[str, tuple[int, ...]]:
+    """The identity of every file under ``folder``'s manifest and shard folders, by path relative
+    to ``folder`` (``os.scandir``: no object per file beyond its ``stat``)."""
+    found: dict[str, tuple[int, ...]] = {}
+    pending = [name for name in (MANIFEST_FOLDER, *SHARD_FOLDERS)]
+    while pending:
+        relative = pending.pop()
+        try:
+            entries = os.scandir(folder / relative)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        with entries:
+            for entry in entries:
+                inner = f"{relative}/{entry.name}"
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(inner)
+                        continue
+                    found[inner] = _local_identity(entry.stat(follow_symlinks=False))
+                except FileNotFoundError:
+                    continue  # a temporary file renamed away meanwhile
+    return found
+
+
 def _relative(folder: ResultsPath, path: ResultsPath) -> str:
     return str(path)[len(str(folder)):].lstrip("/")
 
@@ -278,6 +333,29 @@ def check_shards(folder: ResultsPath, manifest: Mapping[str, Mapping[str, Any]],
     return findings, sum(item[3].size for item in to_hash)
 
 
+TEMPORARY_DETAIL = "a temporary file of an interrupted write (`cardlab run --resume` removes it)"
+UNFINISHED_DETAIL = "not in the manifest: a shard that never finished (`cardlab run --resume` plays it again)"
+
+
+def remove_half_written(folder: ResultsPath) -> list[Finding]:
+    """Remove what an ended run left half-written in ``folder``: temporary files of writes
+    that did not finish, and the files of shards without a manifest entry (``verify_experiment``
+    would list both as unexpected). Files cardlab does not write are left alone. Returns
+    those that could not be removed (a folder turned read-only), each with why."""
+    manifest = finished_shards(folder)
+    expected = {str(path) for _shard, path, _recorded in _expected_files(folder, manifest)}
+    stuck = []
+    for finding in _unexpected(folder, list_files(folder).values(), expected, set()):
+        if finding.detail not in (TEMPORARY_DETAIL, UNFINISHED_DETAIL):
+            continue
+        try:
+            finding.path.unlink(missing_ok=True)
+        except OSError as error:
+            stuck.append(Finding("unexpected", finding.path, f"{finding.detail}; not removed ({error.strerror})",
+                                 finding.shard))
+    return stuck
+
+
 def _unexpected(folder: ResultsPath, everything: Iterable[StoredFile], expected: set[str],
                 unfinished: set[str]) -> list[Finding]:
     """Files cardlab would not have left (those of ``unfinished`` shards, which a live run is writing, aside)."""
@@ -292,12 +370,12 @@ def _unexpected(folder: ResultsPath, everything: Iterable[StoredFile], expected:
         if parts[0] == MANIFEST_FOLDER and len(parts) == 2 and name.endswith(".json") and not name.startswith("."):
             continue  # a manifest entry (read_manifest has read it)
         if name.startswith(".") and name.endswith(".tmp"):
-            detail = "a temporary file of an interrupted write (`cardlab run --resume` removes it)"
+            detail = TEMPORARY_DETAIL
         elif shard is not None and ((parts[0] in TABLE_FOLDERS and len(parts) == 3)
                                     or (parts[0] == COUNTS_FOLDER and len(parts) == 4)):
             if shard in unfinished:
                 continue
-            detail = "not in the manifest: a shard that never finished (`cardlab run --resume` plays it again)"
+            detail = UNFINISHED_DETAIL
         else:
             detail = "not a file cardlab writes here (cardlab never reads it)"
         unexpected.append(Finding("unexpected", stored.path, detail, shard))

@@ -15,6 +15,8 @@ bytes written.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -86,8 +88,15 @@ def write_bytes_atomically(data: bytes, path: ResultsPath) -> None:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = _temporary_sibling(path)
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
+    try:
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+    except BaseException:
+        # A disk that filled (or turned read-only) mid-write: the partial file goes, and the
+        # space it took with it (where the folder still allows removing it).
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+        raise
 
 
 def write_parquet_atomically(table: pa.Table, path: ResultsPath,
@@ -134,6 +143,36 @@ def finished_shards(root: ResultsPath,
             continue
         entries[path.stem] = entry
     return entries
+
+
+STORAGE_ERRNOS = {
+    errno.ENOSPC: ("no space left on the disk", "free some space"),
+    errno.EDQUOT: ("the disk quota is used up", "free some space"),
+    errno.EROFS: ("the file system turned read-only", "make it writable again"),
+    errno.EACCES: ("permission to write was lost", "give this user write access to it again"),
+    errno.EPERM: ("permission to write was lost", "give this user write access to it again"),
+    errno.EIO: ("the disk failed to read or write (input/output error)", "check the disk"),
+}
+"""The errors of a results disk that fails under a run (not a mistake in the run), by errno:
+what happened and what to do before ``--resume``."""
+
+
+def storage_failure(error: BaseException) -> OSError | None:
+    """The results disk's failure (an ``OSError`` of ``STORAGE_ERRNOS``) behind ``error``, or None:
+    ``error`` itself, the exception a remote task raised (``cause``, as Ray wraps it), or one it
+    was raised from."""
+    seen: set[int] = set()
+    pending: list[BaseException | None] = [error]
+    while pending:
+        current = pending.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, OSError) and current.errno in STORAGE_ERRNOS:
+            return current
+        cause = getattr(current, "cause", None)
+        pending += [cause if isinstance(cause, BaseException) else None, current.__cause__, current.__context__]
+    return None
 
 
 LOCK_FILE = ".lock"

@@ -21,13 +21,22 @@ while fewer than ``max_running`` run. Each started run gets a supervisor
 (``python -m drivers.launcher supervise RESULTS NAME``, in a session of its
 own, so that stopping the dashboard stops no run) that runs ``cardlab run``,
 records how it ended and then calls ``advance`` itself, so the queue moves on
-with no dashboard open. A supervisor that died without saying how its run
-ended (the machine rebooted, it was killed) is found dead by ``list_runs``
-and its run marked failed.
+with no dashboard open.
+
+A run is owned by its supervisor and never outlives it: ``cardlab run`` gets
+SIGTERM when its supervisor dies, however it dies (Linux's parent-death
+signal, ``workers.reaper.ends_with_parent``; SIGKILL included), and a SIGTERM
+to the supervisor is passed on to it. A supervisor that died without saying
+how its run ended (killed, the machine restarted) is found dead by
+``list_runs``, which keeps the run ``running`` (holding its slot, so that
+``max_running`` holds) until its ``cardlab run`` has ended, stops its Ray job
+(with a ``job_address``), and then marks it ``failed``, saying so.
 
 ``launch`` and ``cancel`` check the ``LaunchPolicy`` first: launching off
 unless the dashboard was started with ``--allow-runs``; a token (one of the
-named tokens given at start) when the dashboard listens beyond loopback; at
+named tokens given at start) when the dashboard listens beyond loopback, and
+on loopback too when it was given a token file (without one, any local user
+may launch there, which ``cardlab dashboard`` says at start); at
 most ``max_games_per_run`` games per run and ``runs_per_hour`` launches in
 any hour. A refused launch writes nothing but its line in ``launches.jsonl``.
 
@@ -62,8 +71,9 @@ import polars as pl
 
 from dataset.location import ResultsPath, is_remote
 from dataset.storage import RUN_FILE, write_bytes_atomically, write_json_atomically
-from experiments.spec import NAME_PATTERN, ExperimentSpec
-from workers.reaper import alive, process_table
+from experiments.spec import NAME_PATTERN, ExperimentSpec, SpecError, first_difference
+from experiments.whatif import read_launch
+from workers.reaper import alive, ends_with_parent, process_table
 
 LAUNCHER_FOLDER = ".launcher"
 QUEUED, RUNNING, FINISHED, FAILED, CANCELLED = "queued", "running", "finished", "failed", "cancelled"
@@ -96,8 +106,9 @@ class LaunchPolicy:
 
     @property
     def needs_token(self) -> bool:
-        """Beyond loopback, every launch and cancel needs a token."""
-        return not self.loopback
+        """Every launch and cancel needs a token beyond loopback, and on loopback too when the
+        dashboard was given a token file (then it is the operator's rule, whatever the address)."""
+        return not self.loopback or bool(self.tokens)
 
 
 @dataclass(frozen=True)
@@ -116,7 +127,11 @@ class LaunchedRun:
     supervisor_pid: int | None = None
     supervisor_start: int | None = None
     run_pid: int | None = None
+    run_start: int | None = None
+    """The start time (clock ticks since boot) of ``run_pid``: a pid the kernel may reuse, made unique."""
     job_id: str = ""
+    job_address: str = ""
+    """The Ray job API the run's job was submitted to (``--job-address``), to stop it should its supervisor die."""
     cancel_requested: bool = False
     overrides: dict[str, Any] = field(default_factory=dict)
     base: str = ""
@@ -145,8 +160,8 @@ def read_tokens(path: Path) -> dict[str, str]:
     if not table:
         raise ValueError(f"{path}: no token; expected lines such as alice = \"a long secret\"")
     for name, secret in table.items():
-        if not NAME_PATTERN.match(name):
-            raise ValueError(f"{path}: {name}: expected a token name of letters, digits, '_', '-' or '.'")
+        if not NAME_PATTERN.fullmatch(name):
+            raise ValueError(f"{path}: {name!r}: expected a token name of letters, digits, '_', '-' or '.'")
         if not isinstance(secret, str) or len(secret) < 16:
             raise ValueError(f"{path}: {name}: expected a secret string of at least 16 characters")
     return dict(table)
@@ -294,6 +309,9 @@ def authorise(policy: LaunchPolicy, token: str | None) -> str:
         return matches[0]
     if not policy.needs_token:
         return "local"
+    if policy.loopback:
+        raise LaunchRefused("wrong or missing token: this dashboard was started with a token file; enter the "
+                            "token you were given")
     raise LaunchRefused("wrong or missing token: this dashboard listens beyond loopback; enter the token "
                         "you were given")
 
@@ -330,6 +348,21 @@ def _check_limits(results_root: ResultsPath, policy: LaunchPolicy, spec: Experim
                             f"{policy.runs_per_hour} per hour")
 
 
+def read_as_run_will(spec: ExperimentSpec, toml_text: str) -> ExperimentSpec:
+    """The experiment ``cardlab run`` will play from ``toml_text``, read as it reads it and held
+    to the New run page's bounds (``experiments.whatif.read_launch``); ``LaunchRefused`` with
+    the spec reader's one line, or when the file says something else than ``spec``."""
+    try:
+        written = read_launch(toml_text, spec.source or spec.name)
+    except SpecError as error:
+        raise LaunchRefused(str(error)) from None
+    asked, played = (json.loads(json.dumps(each.identity())) for each in (spec, written))
+    if asked != played:
+        raise LaunchRefused(f"{spec.name}: the experiment file to run differs from the launch asked for "
+                            f"({first_difference(asked, played, 'asked for')})")
+    return written
+
+
 def _check_name(results_root: ResultsPath, name: str) -> None:
     if (local_folder(results_root) / name).exists():
         raise LaunchRefused(f"{name}: an experiment of that name exists under {results_root}; choose another name")
@@ -345,9 +378,10 @@ def launch(results_root: ResultsPath, spec: ExperimentSpec, toml_text: str, poli
            start: bool = True) -> LaunchedRun:
     """Queue ``spec`` (its experiment file ``toml_text``) and start it if a slot is free.
 
-    Checks the policy (``authorise``, games per run, runs per hour) and the
-    name before writing anything but the log line; raises ``LaunchRefused``.
-    ``start=False`` queues without starting (tests).
+    Checks the policy (``authorise``), the name, and the experiment file as
+    ``cardlab run`` will read it (``read_as_run_will``: the New run page's bounds,
+    games per run, runs per hour) before writing anything but the log line;
+    raises ``LaunchRefused``. ``start=False`` queues without starting (tests).
     """
     moment = now()
     what = {"experiment": spec.name, "game": spec.game, "games": spec.total_games,
@@ -360,7 +394,7 @@ def launch(results_root: ResultsPath, spec: ExperimentSpec, toml_text: str, poli
     with _queue_lock(results_root):
         try:
             _check_name(results_root, spec.name)
-            _check_limits(results_root, policy, spec, moment)
+            _check_limits(results_root, policy, read_as_run_will(spec, toml_text), moment)
         except LaunchRefused as refusal:
             _log(results_root, {"action": "refused", "who": who, "when": moment, "reason": str(refusal), **what})
             raise
@@ -393,7 +427,7 @@ def cancel(results_root: ResultsPath, name: str, policy: LaunchPolicy, token: st
         if run is None:
             raise LaunchRefused(f"{name}: no run of that name was launched from the dashboard")
         if run.state in ENDED:
-            raise LaunchRefused(f"{name}: already {run.state}")
+            raise LaunchRefused(f"{name}: already {run.state}; nothing to cancel")
         if run.state == QUEUED:
             run = replace(run, state=CANCELLED, ended_at=now(), reason=f"cancelled by {who} before it started")
         else:
@@ -413,8 +447,9 @@ def _supervisor_alive(run: LaunchedRun, table: dict[int, tuple[int, int, str]]) 
 
 
 def list_runs(results_root: ResultsPath) -> list[LaunchedRun]:
-    """Every launched run, oldest first; a run whose supervisor is gone without a word is
-    marked failed (and stored so)."""
+    """Every launched run, oldest first. A run whose supervisor is gone without a word
+    (killed) is stopped with it and marked failed (and stored so) once nothing of it
+    runs any more (``_orphan``); until then it stays running and holds its slot."""
     _reap_children()
     folder = launcher_folder(results_root) / "runs"
     if not folder.is_dir():
@@ -426,11 +461,41 @@ def list_runs(results_root: ResultsPath) -> list[LaunchedRun]:
             for index, run in enumerate(runs):
                 fresh = read_run(results_root, run.name)
                 if fresh is not None and fresh.state == RUNNING and not _supervisor_alive(fresh, table):
-                    runs[index] = replace(fresh, state=FAILED, ended_at=time.time(),
-                                          reason=f"its launcher process (pid {fresh.supervisor_pid}) ended "
-                                          "without recording how the run ended")
-                    _write_record(results_root, runs[index])
+                    runs[index] = _orphan(results_root, fresh, table)
     return sorted(runs, key=lambda run: (run.queued_at, run.name))
+
+
+def _orphan(results_root: ResultsPath, run: LaunchedRun, table: dict[int, tuple[int, int, str]]) -> LaunchedRun:
+    """A running run whose supervisor died without recording how it ended, as it stands now.
+
+    Its ``cardlab run`` got SIGTERM when the supervisor died (``ends_with_parent``) and
+    stops as after a Cancel: while that process lives the run stays ``running`` (so that
+    ``max_running`` counts it). A Ray job has no such tie: it is stopped here, and the run
+    stays ``running`` until the job has ended. Then the run is ``failed``, saying so."""
+    if run.run_pid is not None and run.run_start is not None and alive({(run.run_pid, run.run_start)}, table):
+        return run
+    ended = (f"its launcher process (pid {run.supervisor_pid}) died without recording how the run ended (it was "
+             "killed, or the machine restarted); the run was stopped with it")
+    if run.job_id and run.job_address:
+        try:
+            if not _stop_job(run.job_address, run.job_id):
+                return run
+            ended += f" (Ray job {run.job_id} stopped)"
+        except Exception as error:  # the cluster cannot be reached: say so rather than hold the slot for ever
+            ended += f"; its Ray job {run.job_id} could not be stopped ({_one_line(error)})"
+    failed = replace(run, state=FAILED, ended_at=time.time(), reason=_cut(ended + "; its finished shards are kept"))
+    _write_record(results_root, failed)
+    return failed
+
+
+def _one_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def _cut(reason: str) -> str:
+    """``reason`` cut to ``REASON_LENGTH`` characters (it is shown in one table cell)."""
+    return reason if len(reason) <= REASON_LENGTH else reason[:REASON_LENGTH - 3] + "..."
 
 
 def advance(results_root: ResultsPath, max_running: int, workers: int | None = None,
@@ -533,8 +598,7 @@ def failure_reason(log: str, exit_code: int) -> str:
     lines = [line.strip() for line in log.splitlines() if line.strip()]
     errors = [line.removeprefix("cardlab: error: ") for line in lines if line.startswith("cardlab: error: ")]
     reason = errors[-1] if errors else (lines[-1] if lines else "")
-    reason = reason or f"cardlab run exited with code {exit_code}"
-    return reason if len(reason) <= REASON_LENGTH else reason[:REASON_LENGTH - 3] + "..."
+    return _cut(reason or f"cardlab run exited with code {exit_code}")
 
 
 def supervise(results_root: Path, name: str, max_running: int, workers: int | None,
@@ -543,10 +607,13 @@ def supervise(results_root: Path, name: str, max_running: int, workers: int | No
     ``job_address``), record how it ended, move the queue on."""
     log = log_file(results_root, name)
     log.parent.mkdir(parents=True, exist_ok=True)
+    terminated: list[bool] = []
+    """Appended to when this supervisor gets SIGTERM; its run is stopped then (see ``_play_here``)."""
+    signal.signal(signal.SIGTERM, lambda number, frame: terminated.append(True))
     if job_address:
-        exit_code = _play_as_job(results_root, name, job_address, log)
+        exit_code = _play_as_job(results_root, name, job_address, log, terminated)
     else:
-        exit_code = _play_here(results_root, name, workers, log)
+        exit_code = _play_here(results_root, name, workers, log, terminated)
     with _queue_lock(results_root):
         run = read_run(results_root, name)
         if run is not None:
@@ -554,6 +621,9 @@ def supervise(results_root: Path, name: str, max_running: int, workers: int | No
                 state, reason = CANCELLED, run.reason or "cancelled"
             elif exit_code == 0:
                 state, reason = FINISHED, ""
+            elif terminated:
+                state, reason = FAILED, (f"its launcher process (pid {os.getpid()}) was sent SIGTERM; the run was "
+                                         "stopped with it; its finished shards are kept")
             else:
                 state, reason = FAILED, failure_reason(log.read_text(errors="replace"), exit_code)
             _write_record(results_root, replace(run, state=state, reason=reason, ended_at=time.time()))
@@ -561,15 +631,29 @@ def supervise(results_root: Path, name: str, max_running: int, workers: int | No
     return 0
 
 
-def _play_here(results_root: Path, name: str, workers: int | None, log: Path) -> int:
-    """``cardlab run`` as a child process; its exit code. A cancel SIGTERMs it (``run_pid``)."""
+def _play_here(results_root: Path, name: str, workers: int | None, log: Path, terminated: list[bool]) -> int:
+    """``cardlab run`` as a child process; its exit code. A cancel SIGTERMs it (``run_pid``);
+    so does a SIGTERM to this supervisor (passed on), and the supervisor's death, however it
+    dies (the parent-death signal, ``workers.reaper.ends_with_parent``): no run outlives the
+    process that answers for it."""
     with log.open("wb") as output:
         process = subprocess.Popen(run_command(results_root, name, workers), stdin=subprocess.DEVNULL,
-                                   stdout=output, stderr=subprocess.STDOUT, cwd=Path(__file__).resolve().parents[1])
+                                   stdout=output, stderr=subprocess.STDOUT, cwd=Path(__file__).resolve().parents[1],
+                                   preexec_fn=ends_with_parent(signal.SIGTERM))
+
+        def pass_on(number: int, frame: object) -> None:
+            terminated.append(True)
+            with contextlib.suppress(ProcessLookupError):
+                process.send_signal(signal.SIGTERM)
+
+        signal.signal(signal.SIGTERM, pass_on)
+        if terminated:  # a SIGTERM came before the child was there to hear it
+            process.send_signal(signal.SIGTERM)
         with _queue_lock(results_root):
             run = read_run(results_root, name)
             if run is not None:
-                _write_record(results_root, replace(run, run_pid=process.pid))
+                start = process_table().get(process.pid, (0, None, ""))[1]
+                _write_record(results_root, replace(run, run_pid=process.pid, run_start=start))
                 if run.cancel_requested:  # cancelled between the start and now
                     process.send_signal(signal.SIGTERM)
         return process.wait()
@@ -585,16 +669,32 @@ def job_entrypoint(results_root: Path, name: str) -> str:
                        "--results", str(results_root.resolve()), "--no-progress"])
 
 
-def _play_as_job(results_root: Path, name: str, job_address: str, log: Path) -> int:
-    """``cardlab run`` submitted through Ray's job API, followed until it ends; 0 when it
-    succeeded. A cancel SIGTERMs this supervisor (its own pid is ``run_pid``), which stops the job.
-    Ray's token (``RAY_AUTH_TOKEN``) comes from the environment, as for ``ray job submit``."""
-    from ray.job_submission import JobStatus, JobSubmissionClient
+def _job_client(job_address: str) -> Any:
+    """A client of the Ray job API at ``job_address``, with Ray's token (``RAY_AUTH_TOKEN``) from
+    the environment, as for ``ray job submit``."""
+    from ray.job_submission import JobSubmissionClient
 
     token = os.environ.get("RAY_AUTH_TOKEN")
-    client = JobSubmissionClient(job_address, headers={"Authorization": f"Bearer {token}"} if token else None)
-    stop_asked: list[bool] = []
-    signal.signal(signal.SIGTERM, lambda number, frame: stop_asked.append(True))
+    return JobSubmissionClient(job_address, headers={"Authorization": f"Bearer {token}"} if token else None)
+
+
+def _stop_job(job_address: str, job_id: str) -> bool:
+    """Ask the cluster to stop job ``job_id``; whether it has ended."""
+    client = _job_client(job_address)
+    if client.get_job_status(job_id).is_terminal():
+        return True
+    client.stop_job(job_id)
+    return bool(client.get_job_status(job_id).is_terminal())
+
+
+def _play_as_job(results_root: Path, name: str, job_address: str, log: Path, stop_asked: list[bool]) -> int:
+    """``cardlab run`` submitted through Ray's job API, followed until it ends; 0 when it
+    succeeded. A cancel SIGTERMs this supervisor (its own pid is ``run_pid``), which stops the
+    job, as any SIGTERM to it does (``stop_asked``). Should this supervisor be killed, the next
+    ``list_runs`` stops the job (``_orphan``): the record keeps the job's id and address."""
+    from ray.job_submission import JobStatus
+
+    client = _job_client(job_address)
     try:
         job_id = client.submit_job(entrypoint=job_entrypoint(results_root, name),
                                    submission_id=f"cardlab-{name}-{os.getpid()}")
@@ -604,7 +704,8 @@ def _play_as_job(results_root: Path, name: str, job_address: str, log: Path) -> 
     with _queue_lock(results_root):
         run = read_run(results_root, name)
         if run is not None:
-            _write_record(results_root, replace(run, run_pid=os.getpid(), job_id=job_id))
+            _write_record(results_root, replace(run, run_pid=os.getpid(), run_start=run.supervisor_start,
+                                                job_id=job_id, job_address=job_address))
             if run.cancel_requested:
                 stop_asked.append(True)
     stopping = False

@@ -26,7 +26,9 @@ from simcore.parameters import ParameterError, apply_overrides, flatten_override
 from simcore.registry import UnknownGameError, get_game
 
 BASELINE = "baseline"
-NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+NAME_PATTERN = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\Z")
+"""An experiment, variant or token name: no slash, no leading dot, nothing after it (checked with
+``fullmatch``; ``\\Z``, not ``$``, which would let a final newline through, even to ``match``)."""
 KNOWN_KEYS = {
     "name", "game", "games", "seed", "player_counts", "agents", "rotate_seats",
     "shard_size", "variants", "description", "sweep", "paired_seeds", "stop_when",
@@ -277,7 +279,7 @@ def parse_spec(raw: Mapping[str, Any], source: str, default_name: str = "") -> E
         raise _fail(source, unknown[0], f"unknown key; expected one of {', '.join(sorted(KNOWN_KEYS))}")
 
     name = raw.get("name", default_name)
-    if not isinstance(name, str) or not NAME_PATTERN.match(name):
+    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
         raise _fail(source, "name", f"expected letters, digits, '_', '-' or '.' (no slashes), got {name!r}")
 
     game_id = raw.get("game")
@@ -463,8 +465,9 @@ def _variants(raw: Mapping[str, Any], game: Game, source: str, player_counts: Se
     for name in names:
         overrides_table = table.get(name, {})
         key = f"variants.{name}"
-        if not NAME_PATTERN.match(name):
-            raise _fail(source, key, "variant names use letters, digits, '_', '-' or '.'")
+        if not NAME_PATTERN.fullmatch(name):
+            shown = key if name.isprintable() else f"variants.{name!r}"  # the error stays one line
+            raise _fail(source, shown, "variant names use letters, digits, '_', '-' or '.'")
         if not isinstance(overrides_table, dict):
             raise _fail(source, key, "expected a table of parameter overrides")
         if name == BASELINE and overrides_table:

@@ -412,7 +412,7 @@ def parse_tuning_spec(raw: Mapping[str, Any], source: str, default_name: str = "
         base = parse_spec({**experiment, "games": 1, "paired_seeds": True}, source)
     except SpecError as error:
         raise TuningSpecError(str(error)) from None
-    if not NAME_PATTERN.match(base.name + CONFIRM_SUFFIX):
+    if not NAME_PATTERN.fullmatch(base.name + CONFIRM_SUFFIX):
         raise _fail(source, "name", f"at most {100 - len(CONFIRM_SUFFIX)} characters (the confirmation adds "
                                     f"{CONFIRM_SUFFIX!r})")
     space = _space(raw.get("space"), base.game, source, base.player_counts)

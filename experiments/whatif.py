@@ -22,6 +22,7 @@ rows it shows.
 
 from __future__ import annotations
 
+import contextlib
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -30,8 +31,8 @@ from typing import Any
 from experiments.spec import BASELINE, ExperimentSpec, SpecError, parse_spec
 from experiments.tuning import toml_value
 from simcore.agents.imported import is_import_path
-from simcore.agents.registry import AGENT_NAMES, AgentSpecError, read_agent_text
-from simcore.parameters import ParameterError, apply_overrides, flatten, type_name
+from simcore.agents.registry import AGENT_NAMES, AgentSpecError, parameter_readers, read_agent_text
+from simcore.parameters import ParameterError, apply_overrides, flatten, flatten_overrides, type_name
 from simcore.registry import get_game
 
 WHATIF_VARIANT = "whatif"
@@ -180,31 +181,77 @@ def _too_large(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and abs(value) > PROBE_LIMIT
 
 
-def browser_refusal(source: str, overrides: Mapping[str, Any], agents: Sequence[str]) -> str | None:
-    """Why the New run page must not launch this what-if, or None; checked before the spec
-    reader sees it (reading an agent named by import path imports its module, running its code).
-
-    Refused: an agent class by import path, search beyond ``SEARCH_LIMITS`` per decision, and
-    numbers beyond ``PROBE_LIMIT``; ``cardlab run`` takes them all from a file."""
+def import_path_refusal(source: str, agents: Sequence[Any]) -> str | None:
+    """Why the New run page must not even read this lineup, or None: an agent class by import
+    path, refused by its name alone, before the spec reader sees it (reading such an agent
+    imports its module, running its code in the dashboard). ``cardlab run`` takes it from a file."""
     for index, text in enumerate(agents):
         try:
-            name, parameters = read_agent_text(text)
+            name, _parameters = read_agent_text(str(text))
         except AgentSpecError:
             continue  # not an agent's form: the spec reader says so in its own words
         if is_import_path(name):
             return (f"{source}: agents[{index}]: {name!r} is an agent class by import path, which the New "
                     f"run page does not load (importing it would run its module's code in the dashboard); expected "
                     f"one of {', '.join(AGENT_NAMES)}, or play it with `cardlab run`")
-        for key, number in parameters.items():
-            limit = SEARCH_LIMITS.get(key)
-            if limit is not None and number.isdigit() and int(number) > limit:
-                return (f"{source}: agents[{index}]: {key}={number} is more search per decision than the New run "
-                        f"page launches (at most {limit:,}); play it with `cardlab run`")
+    return None
+
+
+def browser_refusal(spec: ExperimentSpec, source: str) -> str | None:
+    """Why the New run page must not launch ``spec``, or None. Checked on the spec as parsed,
+    so on the values the run will play, whatever their spelling in the form (``2_000_000``,
+    ``+5000`` and ``2000000`` are one number to the agent reader).
+
+    Refused: search beyond ``SEARCH_LIMITS`` per decision (``iterations``, ``rollouts``,
+    ``max_steps`` of every agent the run plays), agent classes by import path (refused by
+    ``import_path_refusal`` before they are read), and numbers beyond ``PROBE_LIMIT`` in the
+    variants' parameters; ``cardlab run`` takes them all from a file."""
+    lineups = [spec.agents, *(variant.agents for variant in spec.variants if variant.agents is not None)]
+    for lineup in lineups:
+        refusal = import_path_refusal(source, [str(agent) for agent in lineup])
+        if refusal is not None:
+            return refusal
+        for index, agent in enumerate(lineup):
+            readers, _required = parameter_readers(agent.name)
+            for key, text in sorted(agent.parameters.items()):
+                limit = SEARCH_LIMITS.get(key)
+                value = readers[key](text) if key in readers else None
+                if limit is not None and isinstance(value, int) and value > limit:
+                    return (f"{source}: agents[{index}]: {key}={value} is more search per decision than the New "
+                            f"run page launches (at most {limit:,}); play it with `cardlab run`")
+    return next((refusal for variant in spec.variants
+                 if (refusal := _number_refusal(source, variant.name, variant.overrides)) is not None), None)
+
+
+def _number_refusal(source: str, variant: str, overrides: Mapping[str, Any]) -> str | None:
+    """Why a variant's parameters are beyond the numbers the New run page launches, or None."""
     for path, value in overrides.items():
         if _too_large(value):
-            return (f"{source}: variants.{WHATIF_VARIANT}.{path}: {value!r} is beyond what the New run page "
-                    f"launches (numbers up to {PROBE_LIMIT:,} either way); play it with `cardlab run`")
+            return (f"{source}: variants.{variant}.{path}: {value!r} is beyond what the New run page launches "
+                    f"(numbers up to {PROBE_LIMIT:,} either way); play it with `cardlab run`")
     return None
+
+
+def read_launch(toml_text: str, source: str) -> ExperimentSpec:
+    """The experiment a launched run will play: ``toml_text`` (the file ``cardlab run`` reads)
+    read as ``cardlab run`` reads it, then held to the New run page's bounds
+    (``browser_refusal``); ``SpecError`` (one line naming ``source``) otherwise."""
+    try:
+        raw = tomllib.loads(toml_text)
+    except tomllib.TOMLDecodeError as error:
+        raise SpecError(f"{source}: not valid TOML ({error})") from None
+    agents, variants = raw.get("agents"), raw.get("variants")
+    refusal = import_path_refusal(source, agents) if isinstance(agents, list) else None
+    for name, table in (variants.items() if isinstance(variants, dict) else ()):
+        with contextlib.suppress(ParameterError, AttributeError):  # a bad shape: the spec reader names it
+            refusal = refusal or _number_refusal(source, str(name), flatten_overrides(table))
+    if refusal is not None:
+        raise SpecError(refusal)
+    spec = parse_spec(raw, source)
+    refusal = browser_refusal(spec, source)
+    if refusal is not None:
+        raise SpecError(refusal)
+    return spec
 
 
 def whatif_raw(base: ExperimentSpec, name: str, overrides: Mapping[str, Any], games: int,
@@ -236,10 +283,15 @@ def whatif_spec(base: ExperimentSpec, name: str, overrides: Mapping[str, Any], g
     """
     if not overrides:
         raise SpecError(f"{source}: variants.{WHATIF_VARIANT}: no parameter changed; expected at least one")
-    refusal = browser_refusal(source, overrides, agents)
+    # Both before the spec reader: it would import the class, and build decks of that size to check them.
+    refusal = import_path_refusal(source, agents) or _number_refusal(source, WHATIF_VARIANT, overrides)
     if refusal is not None:
         raise SpecError(refusal)
-    return parse_spec(whatif_raw(base, name, overrides, games, player_counts, agents, description), source)
+    spec = parse_spec(whatif_raw(base, name, overrides, games, player_counts, agents, description), source)
+    refusal = browser_refusal(spec, source)
+    if refusal is not None:
+        raise SpecError(refusal)
+    return spec
 
 
 def whatif_toml(spec: ExperimentSpec) -> str:

@@ -36,3 +36,23 @@ def as_written_before_task_counts(folder: Path) -> None:
         entry.pop("counts")
         entry.pop("count_seconds")
         marker.write_text(json.dumps(entry, indent=2, sort_keys=True) + "\n")
+
+
+def make_a_loser_win(path: Path) -> None:
+    """Rewrite a ``players`` file as valid Parquet in which one seat that lost has won, in place
+    (same inode), its modification time kept: an edit every reader must refuse."""
+    import pyarrow as pa
+
+    from dataset.schemas import encode_parquet, parquet_options
+
+    stat = path.stat()
+    table = pq.read_table(path)
+    won = table.column("won").to_pylist()
+    won[won.index(False)] = True
+    column = table.schema.get_field_index("won")
+    table = table.set_column(column, table.schema.field(column), pa.array(won, type=pa.bool_()))
+    data = encode_parquet(table, parquet_options("players", table.schema))
+    with path.open("r+b") as handle:
+        handle.write(data)
+        handle.truncate()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))

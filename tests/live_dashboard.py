@@ -19,7 +19,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,11 +62,13 @@ def wait_until_healthy(port: int, process: subprocess.Popen[str], timeout: float
 
 
 @contextlib.contextmanager
-def running_dashboard(results: Path | str, environment: dict[str, str] | None = None) -> Iterator[LiveDashboard]:
-    """``cardlab dashboard --results RESULTS`` on a free port, healthy; stopped (SIGTERM) afterwards."""
+def running_dashboard(results: Path | str, environment: dict[str, str] | None = None,
+                      arguments: Sequence[str] = ()) -> Iterator[LiveDashboard]:
+    """``cardlab dashboard --results RESULTS [ARGUMENTS]`` on a free port, healthy; stopped
+    (SIGTERM) afterwards (what it printed can then be read from its ``process.stdout``)."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "cardlab", "dashboard", "--results", str(results), "--port", str(port)],
+        [sys.executable, "-m", "cardlab", "dashboard", "--results", str(results), "--port", str(port), *arguments],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
         env=environment)
     try:
@@ -80,6 +82,13 @@ def running_dashboard(results: Path | str, environment: dict[str, str] | None = 
         process.wait(timeout=30)
 
 
+class Click:
+    """A button's click among a ``BrowserSession.run``'s widget values (a trigger, as the browser sends it)."""
+
+
+CLICK = Click()
+
+
 class BrowserSession:
     """One browser tab on a live dashboard, over Streamlit's WebSocket protocol."""
 
@@ -89,15 +98,20 @@ class BrowserSession:
         self.query_string = query_string
 
     def run(self, page: str, widgets: dict[str, Any] | None = None) -> list[Any]:
-        """Run ``page`` with the given widget values (by widget id); the elements it drew, in order."""
+        """Run ``page`` with the given widget values (by widget id: text, a bool, a whole number,
+        ``CLICK`` for a button); the elements it drew, in order."""
         message = BackMsg()
         message.rerun_script.query_string = self.query_string
         message.rerun_script.page_name = page
         for widget_id, value in (widgets or {}).items():
             state = message.rerun_script.widget_states.widgets.add()
             state.id = widget_id
-            if isinstance(value, bool):
+            if isinstance(value, Click):
+                state.trigger_value = True
+            elif isinstance(value, bool):
                 state.bool_value = value
+            elif isinstance(value, int):
+                state.int_value = value
             else:
                 state.string_value = str(value)
         self.socket.send_binary(message.SerializeToString())
@@ -109,6 +123,9 @@ class BrowserSession:
             if kind == "delta" and answer.delta.WhichOneof("type") == "new_element":
                 elements.append(answer.delta.new_element)
             elif kind == "script_finished":
+                if answer.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    elements = []  # the page called st.rerun(): what the new run draws is the answer
+                    continue
                 return elements
 
     def close(self) -> None:

@@ -20,12 +20,14 @@ Linux only (``/proc``); elsewhere ``start_reaper`` does nothing.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import select
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 PROC = Path("/proc")
@@ -111,6 +113,31 @@ def watch(driver: int, pipe: int) -> None:
         noted = alive(noted, table) | descendants({driver}, table)
         noted = {key for key in noted if key[0] != os.getpid()}  # this watchdog is the driver's child too
     _kill_all(noted)
+
+
+PR_SET_PDEATHSIG = 1
+"""prctl(2): the signal a process gets when the thread that started it ends."""
+
+
+def ends_with_parent(number: int = signal.SIGTERM) -> Callable[[], None] | None:
+    """A ``preexec_fn`` for ``subprocess.Popen``: the child gets signal ``number`` when the
+    process starting it ends, however it ends (SIGKILL included): Linux's parent-death signal
+    (``prctl(PR_SET_PDEATHSIG)``), kept across ``exec``. Should the parent be gone before the
+    signal is armed, the child sends it to itself. None off Linux (nothing to arm there).
+
+    The parent must start the child from the thread that lives as long as it does (the kernel
+    signals when that *thread* ends): the main thread of a single-threaded parent."""
+    if not sys.platform.startswith("linux"):
+        return None
+    libc = ctypes.CDLL(None, use_errno=True)  # loaded before the fork: the child only calls it
+    parent = os.getpid()
+
+    def arm() -> None:
+        libc.prctl(PR_SET_PDEATHSIG, number, 0, 0, 0)
+        if os.getppid() != parent:
+            os.kill(os.getpid(), number)
+
+    return arm
 
 
 _started: subprocess.Popen[bytes] | None = None

@@ -15,6 +15,7 @@ decision in as ``stop_check`` (``drivers.run`` builds it).
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import logging
 import os
@@ -28,11 +29,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from dataset.integrity import check_shards
+from dataset.integrity import check_shards, remove_half_written, repair_command
 from dataset.location import ResultsPath, bucket_problem, remove_tree, results_path, writable_folder_problem
 from dataset.storage import (
+    LOCK_FILE,
     RUN_FILE,
     SPEC_FILE,
+    STORAGE_ERRNOS,
     ExperimentLockedError,
     acquire_lock,
     finished_shards,
@@ -40,6 +43,7 @@ from dataset.storage import (
     lock_holder,
     locked_message,
     release_lock,
+    storage_failure,
     write_json_atomically,
 )
 from experiments.spec import ExperimentSpec, Shard, first_difference
@@ -148,8 +152,10 @@ def shards_to_play(spec: ExperimentSpec, root: ResultsPath, resume: bool) -> lis
 def results_folder_problem(results_root: ResultsPath, name: str) -> str | None:
     """Why a run could not write experiment ``name`` under ``results_root`` (a missing bucket,
     a file in the way, no permission), or None; a ``--dry-run`` asks it too, so that it
-    never plans a run the real one refuses. Leaves nothing behind."""
-    return bucket_problem(results_root) or writable_folder_problem(results_root / name)
+    never plans a run the real one refuses. Leaves nothing behind. The line names the
+    ``--results`` given, then the folder that refuses (it may be one of its parents)."""
+    problem = bucket_problem(results_root) or writable_folder_problem(results_root / name)
+    return None if problem is None else f"--results {results_root}: {problem}"
 
 
 def stored_identity(spec_file: ResultsPath) -> dict[str, Any]:
@@ -338,6 +344,13 @@ def run_experiment(
     run that ends early says so in ``run.json`` (``interrupted`` after Ctrl-C
     or SIGTERM, ``failed: ...`` after an error); one that ends before its
     first shard leaves no folder it created behind.
+
+    A results disk that fails under the run (full, read-only, permission lost:
+    ``dataset.storage.STORAGE_ERRNOS``) ends it with ``RunStorageError``, one
+    line naming the folder, the cause and the ``--resume`` that finishes it,
+    once the shards in flight are stopped, what they left half-written is
+    removed, ``run.json`` says ``failed`` and the lock is released (the line
+    says which of these the disk did not allow).
     """
     if spec.stop_when and stop_check is None:
         raise ValueError(f"{spec.name}: a spec with [[stop_when]] targets runs with a stop_check (drivers.run)")
@@ -350,18 +363,90 @@ def run_experiment(
         require_token_authentication()
     root = results_path(options.results_root) / spec.name
     created = first_missing(root)
-    root = prepare_experiment_dir(spec, options)
     try:
+        root = prepare_experiment_dir(spec, options)
         acquire_lock(root)
     except ExperimentLockedError as error:
         raise RunError(str(error)) from None
+    except OSError as error:  # the disk refused the spec file or the lock: nothing was played
+        failure = storage_failure(error)
+        if failure is None:
+            raise
+        notes = [] if created is None or _removed(created) else [f"{created} could not be removed"]
+        raise RunStorageError(storage_failure_line(root, failure, notes, started=False)) from None
     try:
-        return _run_locked(spec, options, root, on_shard_done, on_start, stop_check)
+        summary = _run_locked(spec, options, root, on_shard_done, on_start, stop_check)
     except BaseException as error:
-        _record_early_end(spec, root, error, created, options.games)
-        raise
-    finally:
+        failure = storage_failure(error)
+        line = None if failure is None else storage_failure_line(root, failure, [])
+        notes = _end_early(spec, root, error, created, options.games, line)
+        if line is None:
+            raise
+        raise RunStorageError("; ".join([line, *notes])) from None
+    release_lock(root)
+    return summary
+
+
+class RunStorageError(RuntimeError):
+    """The results disk failed under a run (``dataset.storage.STORAGE_ERRNOS``); the message is
+    one line naming the folder, the cause and the ``--resume`` that finishes the run."""
+
+
+def storage_failure_line(root: ResultsPath, failure: OSError, notes: list[str], started: bool = True) -> str:
+    """The one line a run ended by its disk's ``failure`` says: the folder, what happened and its
+    errno, the finished shards kept, what to do, the ``--resume`` that finishes the run (the
+    run's spec file and ``--games`` from ``run.json``, see ``dataset.integrity.repair_command``),
+    and ``notes`` (what the disk did not let the run clean up)."""
+    number = failure.errno or 0  # one of STORAGE_ERRNOS (``storage_failure``)
+    what, advice = STORAGE_ERRNOS[number]
+    code = errno.errorcode.get(number, str(number))
+    if not started:
+        line = f"{root}: {what} ({code}); nothing was played; {advice}, then run it again"
+    else:
+        try:
+            kept = f"its {len(finished_shards(root)):,} finished shard(s) are kept"
+        except OSError:
+            kept = "its finished shards are kept"
+        line = (f"{root}: {what} ({code}); the run stopped and {kept}; {advice}, then "
+                f"`{repair_command(root)}` finishes it")
+    return "; ".join([line, *notes])
+
+
+def _removed(folder: ResultsPath) -> bool:
+    """Remove ``folder`` and what is under it; whether that worked."""
+    try:
+        remove_tree(folder)
+    except OSError:
+        return False
+    return True
+
+
+def _end_early(spec: ExperimentSpec, root: ResultsPath, error: BaseException, created: ResultsPath | None,
+               games: int | None, disk_failure: str | None) -> list[str]:
+    """After a run ended by ``error``: remove what it left half-written (when its disk failed:
+    ``disk_failure`` is then the line saying so), say in ``run.json`` how it ended, release the
+    lock. Returns, as short phrases, what the disk did not allow (nothing is raised here:
+    ``error`` is the news)."""
+    notes = []
+    if disk_failure is not None:
+        try:
+            stuck = remove_half_written(root)
+        except OSError as problem:
+            notes.append(f"its half-written files could not be listed for removal ({problem.strerror})")
+        else:
+            if stuck:
+                notes.append(f"{len(stuck)} half-written file(s) could not be removed (`--resume` removes them), "
+                             f"e.g. {stuck[0].path}")
+    try:
+        _record_early_end(spec, root, error, created, games, disk_failure)
+    except OSError as problem:
+        notes.append(f"{root / RUN_FILE} could not be updated ({problem.strerror}) and still says running")
+    try:
         release_lock(root)
+    except OSError as problem:
+        notes.append(f"its lock {root / LOCK_FILE} could not be removed ({problem.strerror}); the next run takes "
+                     "it over, as this one has ended")
+    return notes
 
 
 def first_missing(root: ResultsPath) -> ResultsPath | None:
@@ -375,14 +460,15 @@ def first_missing(root: ResultsPath) -> ResultsPath | None:
 
 
 def _record_early_end(spec: ExperimentSpec, root: ResultsPath, error: BaseException,
-                      created: ResultsPath | None, games: int | None) -> None:
+                      created: ResultsPath | None, games: int | None, reason: str | None = None) -> None:
     """After a run ended by ``error``: remove what this run created (``created``: the
-    outermost new folder) if it finished no shard, else say in ``run.json`` how it ended."""
+    outermost new folder) if it finished no shard, else say in ``run.json`` how it ended
+    (``failed: reason``, by default ``failure_reason(error)``)."""
     if created is not None and not finished_shards(root):
         remove_tree(created)
         return
     interrupted = isinstance(error, KeyboardInterrupt | SystemExit)
-    reason = failure_reason(error)
+    reason = reason or failure_reason(error)
     _write_status(spec, root, "interrupted" if interrupted else f"failed: {reason}", "ended", games)
 
 
@@ -405,7 +491,15 @@ def _write_status(spec: ExperimentSpec, root: ResultsPath, status: str, moment: 
         record["spec"] = str(source.resolve())
         if games is not None:
             record["games"] = games
-    write_json_atomically(record, root / RUN_FILE)
+    path = root / RUN_FILE
+    try:
+        write_json_atomically(record, path)
+    except OSError as error:
+        # A full disk has no room for a second copy, but may for the same few bytes in place:
+        # truncating the old status frees the blocks the new one then takes.
+        if error.errno not in (errno.ENOSPC, errno.EDQUOT) or not isinstance(path, Path) or not path.is_file():
+            raise
+        path.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
 
 
 def _cluster_address(options: RunOptions) -> str | None:
@@ -515,6 +609,9 @@ def _run_locked(
             if stop_check is not None and not stopped_early and waiting and unchecked >= workers:
                 unchecked = 0
                 stopped_early = stop_check(root)
+    except Exception:
+        _stop_tasks(list(pending))  # none may write on while the run cleans up after itself
+        raise
     finally:
         progress.close()
     finished = time.perf_counter()
@@ -532,6 +629,26 @@ def _run_locked(
         stopped_early=stopped_early,
         wall_seconds=finished - (options.started if options.started is not None else started),
     )
+
+
+STOP_SECONDS = 30.0
+"""How long a failed run waits for its shard tasks in flight to be stopped."""
+
+
+def _stop_tasks(references: list[Any]) -> None:
+    """Stop the shard tasks of ``references`` (their worker processes are ended) and wait until
+    they are; their results, errors all, are read here so that Ray does not print each one as
+    an unhandled error when the run ends."""
+    import ray
+
+    for reference in references:
+        with contextlib.suppress(Exception):
+            ray.cancel(reference, force=True)
+    if references:
+        ready, _ = ray.wait(references, num_returns=len(references), timeout=STOP_SECONDS)
+        for reference in ready:
+            with contextlib.suppress(Exception):
+                ray.get(reference)
 
 
 def _run_shard_task(spec: ExperimentSpec, shard: Shard, root: ResultsPath) -> dict[str, Any]:

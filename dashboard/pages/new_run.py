@@ -7,8 +7,9 @@ player counts and agents, and launch. The what-if is built and checked by the
 spec reader (``experiments.whatif``: the same one-line errors as ``cardlab
 run``), written out as a full experiment file and queued by
 ``drivers.launcher``, which plays it with ``cardlab run``. Launching is off
-unless the dashboard was started with ``--allow-runs``; beyond loopback it
-needs a token, entered once per browser session.
+unless the dashboard was started with ``--allow-runs``; beyond loopback, and
+wherever it was given a token file, it needs a token, entered once per browser
+session.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ TOKEN_KEY = "newrun_token_accepted"
 CHANGES_KEY = "newrun_changes"
 CHANGES_GAME_KEY = "newrun_changes_game"
 WATCH_KEY = "newrun_watching"
+CANCEL_SAID_KEY = "newrun_cancel_said"
 REFRESH_SECONDS = 3
 # How the spec reader names the form in its errors (``new run: games: expected ...``). (Comments,
 # not docstrings, on a page's constants: Streamlit would draw a bare string.)
@@ -139,6 +141,18 @@ def _open(name: str) -> None:
     st.session_state[OPEN_EXPERIMENT_KEY] = name
 
 
+def _cancel_clicked(root: ResultsPath, name: str, policy: LaunchPolicy) -> None:
+    """The Cancel button's callback: cancel ``name``, the run the button named, and keep what
+    came of it (shown under the button) as (succeeded, one line)."""
+    try:
+        cancelled = cancel(root, name, policy, st.session_state.get(TOKEN_KEY))
+    except LaunchRefused as refusal:
+        st.session_state[CANCEL_SAID_KEY] = (False, str(refusal))
+        return
+    st.session_state[CANCEL_SAID_KEY] = (True, f"{cancelled.name}: " + (
+        "cancelled" if cancelled.state == CANCELLED else "stopping (cancel asked)"))
+
+
 def queue(root: ResultsPath, policy: LaunchPolicy) -> None:
     """The launched runs with their state and progress; cancel; open a finished what-if."""
     runs = list_runs(root)
@@ -166,14 +180,16 @@ def queue(root: ResultsPath, policy: LaunchPolicy) -> None:
     finished = [run.name for run in runs if run.state == FINISHED]
     left, right = st.columns(2)
     if active and policy.allowed:
-        chosen = left.selectbox("Run to cancel", active, key="newrun_cancel_choice")
-        if left.button("Cancel run", key="newrun_cancel"):
-            try:
-                cancelled = cancel(root, str(chosen), policy, st.session_state.get(TOKEN_KEY))
-                left.success(f"{cancelled.name}: " + ("cancelled" if cancelled.state == CANCELLED
-                                                      else "stopping (cancel asked)"))
-            except LaunchRefused as refusal:
-                left.error(str(refusal))
+        # No run chosen until one is: a run that ended leaves the box empty, never on another run.
+        chosen = left.selectbox("Run to cancel", active, index=None, placeholder="Choose a run",
+                                key="newrun_cancel_choice")
+        # The click cancels the run its button named when it was drawn (the callback's argument),
+        # even if that run ended since: then it is refused, and no other run is touched.
+        left.button(f"Cancel {chosen}" if chosen else "Cancel run", key="newrun_cancel", disabled=chosen is None,
+                    on_click=_cancel_clicked, args=(root, str(chosen), policy))
+    said = st.session_state.pop(CANCEL_SAID_KEY, None)
+    if said is not None:
+        (left.success if said[0] else left.error)(said[1])
     if finished:
         chosen = right.selectbox("Finished what-if", finished[::-1], key="newrun_open_choice")
         if right.button("Open the comparison", key="newrun_open", on_click=_open, args=(str(chosen),)):
@@ -212,7 +228,7 @@ if not policy.allowed:
     st.stop()
 
 if policy.needs_token and not st.session_state.get(TOKEN_KEY):
-    st.markdown("This dashboard is shared: enter your launch token once for this browser session.")
+    st.markdown("This dashboard asks for a launch token: enter yours once for this browser session.")
     token = st.text_input("Launch token", type="password", key="newrun_token")
     if st.button("Use this token", key="newrun_use_token"):
         try:

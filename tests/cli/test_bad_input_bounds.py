@@ -102,8 +102,8 @@ def test_results_naming_a_file_is_refused_and_the_file_left_alone(
     a_file.write_text("mine")
     code, error = _run(tmp_path, capsys, "run", str(_spec(tmp_path)), "--results", str(a_file), "--no-progress")
     assert code == 2
-    assert error == (f"cardlab: error: {a_file}: is a file; expected a results folder (or a path where one can be "
-                     "created)")
+    assert error == (f"cardlab: error: --results {a_file}: {a_file}: is a file; expected a results folder (or a "
+                     "path where one can be created)")
     assert a_file.read_text() == "mine"
 
 
@@ -115,7 +115,7 @@ def test_an_unwritable_results_folder_is_refused_with_nothing_written(
         code, error = _run(tmp_path, capsys, "run", str(_spec(tmp_path)), "--results", str(results), "--no-progress")
         assert list(results.iterdir()) == []
     assert code == 2
-    assert error.startswith(f"cardlab: error: {results}: not writable (")
+    assert error.startswith(f"cardlab: error: --results {results}: {results}: not writable (")
     assert error.endswith("expected a folder cardlab can write results into")
 
 
@@ -127,7 +127,9 @@ def test_results_under_an_unwritable_folder_are_refused_too(
         code, error = _run(tmp_path, capsys, "run", str(_spec(tmp_path)), "--results", str(parent / "deep" / "results"),
                            "--no-progress")
         assert list(parent.iterdir()) == []
-    assert code == 2 and error.startswith(f"cardlab: error: {parent}: not writable (")
+    # The line names what was given (--results) and the folder that refuses, one of its parents.
+    assert code == 2 and error.startswith(
+        f"cardlab: error: --results {parent / 'deep' / 'results'}: {parent}: not writable (")
 
 
 @pytest.mark.parametrize("command", [["run", "SPEC", "--no-progress"], ["report", "x"], ["sql", "x", "SELECT 1"],

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import polars as pl
@@ -16,8 +18,10 @@ import pytest
 from streamlit import config as streamlit_config
 from streamlit.testing.v1 import AppTest
 
-from drivers.launcher import dashboard_environment, launch_log, list_runs, read_run
-from tests.launcher.helpers import TOKENS, stopping_runs
+from drivers.launcher import _write_record, cancel, dashboard_environment, launch, launch_log, list_runs, read_run
+from tests.launcher.helpers import LOCAL, TOKENS, small_whatif, stopping_runs
+from tests.launcher.test_whatif_spec import HOSTILE_SPELLINGS
+from workers.reaper import process_table
 
 APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 TIMEOUT = 60
@@ -72,21 +76,25 @@ def test_without_allow_runs_the_page_offers_no_launch(tmp_path: Path, monkeypatc
     assert list_runs(tmp_path) == []
 
 
-def test_beyond_loopback_a_wrong_token_unlocks_nothing_and_the_right_one_opens_the_form(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("address", "refusal"), [
+    ("0.0.0.0", "wrong or missing token: this dashboard listens beyond loopback; enter the token you were given"),
+    # On loopback too: a token file given is the operator's rule, whatever the address.
+    ("127.0.0.1", "wrong or missing token: this dashboard was started with a token file; enter the token you were "
+                  "given")])
+def test_with_a_token_file_a_wrong_token_unlocks_nothing_and_the_right_one_opens_the_form(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, address: str, refusal: str) -> None:
     tokens = tmp_path / "tokens.toml"
     tokens.write_text("".join(f'{name} = "{secret}"\n' for name, secret in TOKENS.items()))
     results = tmp_path / "results"
     results.mkdir()
     environment(monkeypatch, results, allow_runs=True, token_file=tokens)
-    with listening_on("0.0.0.0"):
+    with listening_on(address):
         at = new_run_page()
         assert at.button(key="newrun_use_token") is not None
         assert "newrun_launch" not in [button.key for button in at.button]
         at.text_input(key="newrun_token").input("guess-guess-guess-guess").run()
         at.button(key="newrun_use_token").click().run()
-        assert texts(at, "error") == ["wrong or missing token: this dashboard listens beyond loopback; enter the "
-                                      "token you were given"]
+        assert texts(at, "error") == [refusal]
         assert "newrun_launch" not in [button.key for button in at.button]
         at.text_input(key="newrun_token").input(TOKENS["bob"]).run()
         at.button(key="newrun_use_token").click().run()
@@ -179,6 +187,45 @@ def test_the_page_reads_agent_parameters_with_commas_and_refuses_search_beyond_i
     [error] = texts(at, "error")  # one agent with two parameters, not "rollout=heuristic)" as a second agent
     assert error.startswith("new run: agents[0]: iterations=3000 is more search per decision than the New run page")
     assert list_runs(tmp_path) == []
+
+
+@pytest.mark.parametrize(("agent", "read", "limit"), HOSTILE_SPELLINGS)
+def test_search_spelled_past_the_forms_bound_is_refused_in_one_line_and_nothing_launched(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str, read: str, limit: int) -> None:
+    environment(monkeypatch, tmp_path, allow_runs=True)
+    at = new_run_page()
+    at.text_input(key="newrun_value").input("4").run()
+    at.button(key="newrun_add").click().run()
+    at.text_input(key="newrun_agents").input(f"{agent}, random").run()
+    at.button(key="newrun_launch").click().run()
+    assert texts(at, "error") == [f"new run: agents[0]: {read} is more search per decision than the New run page "
+                                  f"launches (at most {limit:,}); play it with `cardlab run`"]
+    assert list_runs(tmp_path) == []
+
+
+def test_a_cancel_names_its_run_and_is_refused_when_that_run_ended_before_the_click(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    environment(monkeypatch, tmp_path, allow_runs=True)
+    # "playing" holds the one run slot (its supervisor stands for this process), "waiting" is queued behind it.
+    for name in ("playing", "waiting"):
+        spec, text = small_whatif(name)
+        launch(tmp_path, spec, text, LOCAL, None, start=False)
+    playing = read_run(tmp_path, "playing")
+    assert playing is not None
+    _write_record(tmp_path, replace(playing, state="running", supervisor_pid=os.getpid(),
+                                    supervisor_start=process_table()[os.getpid()][1]))
+    at = new_run_page()
+    assert at.selectbox(key="newrun_cancel_choice").value is None  # nothing chosen until a run is
+    at.selectbox(key="newrun_cancel_choice").select("waiting").run()
+    assert at.button(key="newrun_cancel").label == "Cancel waiting"
+    cancel(tmp_path, "waiting", LOCAL, None)  # it ends (here: cancelled elsewhere) before the click
+    at.button(key="newrun_cancel").click().run()
+    assert not at.exception, at.exception
+    assert texts(at, "error") == ["waiting: already cancelled; nothing to cancel"]
+    untouched = read_run(tmp_path, "playing")
+    assert untouched is not None and (untouched.state, untouched.cancel_requested) == ("running", False)
+    assert [(entry["action"], entry["experiment"]) for entry in launch_log(tmp_path)] == [
+        ("launch", "playing"), ("launch", "waiting"), ("cancel", "waiting")]
 
 
 def test_the_form_says_how_many_games_launch_will_start_before_it_is_pressed(

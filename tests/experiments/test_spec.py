@@ -99,6 +99,18 @@ def test_the_stored_json_form_reads_back_to_the_same_spec() -> None:
 
 
 @pytest.mark.parametrize(("changes", "message"), [
+    ({"name": "t\n"}, "t.toml: name: expected letters, digits, '_', '-' or '.' (no slashes), got 't\\n'"),
+    ({"name": "t\nu"}, "t.toml: name: expected letters"),
+    ({"variants": {"v\n": {"rules.rounds": 4}}}, "t.toml: variants.'v\\n': variant names use letters"),
+])
+def test_a_name_is_matched_whole_so_a_final_newline_is_refused_in_one_line(changes: dict[str, object],
+                                                                          message: str) -> None:
+    with pytest.raises(SpecError) as raised:
+        parse_spec(_spec(**changes), "t.toml")
+    assert str(raised.value).startswith(message) and "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize(("changes", "message"), [
     ({"shard_size": 0}, "t.toml: shard_size: expected a positive integer, got 0"),
     ({"seed": -1}, "t.toml: seed: expected a non-negative integer, got -1"),
     ({"games": 2.5}, "t.toml: games: expected a positive integer, got 2.5"),

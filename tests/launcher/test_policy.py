@@ -80,9 +80,30 @@ def test_a_wrong_token_at_sign_in_is_logged_and_the_right_one_names_who(tmp_path
     assert "guess-guess" not in str(refused)
 
 
-def test_on_loopback_no_token_is_needed(tmp_path: Path) -> None:
+def test_on_loopback_without_a_token_file_no_token_is_needed(tmp_path: Path) -> None:
     spec, text = small_whatif("local_run")
     assert launch(tmp_path, spec, text, LOCAL, None, start=False).who == "local"
+
+
+def test_on_loopback_a_token_file_given_makes_every_launch_and_cancel_need_a_token(tmp_path: Path) -> None:
+    guarded = replace(LOCAL, tokens=TOKENS)
+    spec, text = small_whatif("guarded")
+    for token in (None, "", "guess-guess-guess-guess"):
+        with pytest.raises(LaunchRefused) as raised:
+            launch(tmp_path, spec, text, guarded, token, start=False)
+        assert str(raised.value) == ("wrong or missing token: this dashboard was started with a token file; enter the "
+                                     "token you were given")
+    _nothing_queued(tmp_path)
+    run = launch(tmp_path, spec, text, guarded, TOKENS["alice"], start=False, now=lambda: 7.0)
+    assert (run.state, run.who) == ("queued", "alice")
+    with pytest.raises(LaunchRefused, match="wrong or missing token"):
+        cancel(tmp_path, "guarded", guarded, None)
+    assert cancel(tmp_path, "guarded", guarded, TOKENS["bob"], now=lambda: 8.0).reason == (
+        "cancelled by bob before it started")
+    assert [(entry["action"], entry["who"]) for entry in launch_log(tmp_path)] == [
+        ("refused", "unknown")] * 3 + [("launch", "alice"), ("refused", "unknown"), ("cancel", "bob")]
+    with pytest.raises(LaunchRefused, match="wrong or missing token"):
+        sign_in(tmp_path, guarded, None)
 
 
 def test_a_run_with_more_games_than_allowed_is_refused(tmp_path: Path) -> None:
@@ -137,6 +158,7 @@ def test_the_dashboard_environment_turns_launching_on_only_when_asked(tmp_path: 
     ("alice = 'short'", "alice: expected a secret string of at least 16 characters"),
     ("alice = 12345678901234567890", "alice: expected a secret string"),
     ("alice = ", "not valid TOML"),
+    ('"alice\\n" = "alice-secret-0123456789"', "'alice\\\\n': expected a token name of letters"),
 ])
 def test_a_bad_token_file_is_one_line(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "tokens.toml"

@@ -98,7 +98,9 @@ def test_a_run_whose_supervisor_died_silently_is_marked_failed(tmp_path: Path) -
     _write_record(tmp_path, replace(stored, state="running", supervisor_pid=gone.pid, supervisor_start=start))
     [run] = list_runs(tmp_path)
     assert run.state == "failed"
-    assert run.reason == f"its launcher process (pid {gone.pid}) ended without recording how the run ended"
+    assert run.reason == (f"its launcher process (pid {gone.pid}) died without recording how the run ended (it was "
+                          "killed, or the machine restarted); the run was stopped with it; its finished shards are "
+                          "kept")
     assert read_run(tmp_path, "orphan") == run
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from drivers.launcher import LaunchRefused, launch, launch_log, list_runs
 from experiments.spec import BASELINE, SpecError, load_spec
 from experiments.whatif import (
     PROBE_LIMIT,
@@ -18,7 +19,7 @@ from experiments.whatif import (
     probe_range,
     whatif_spec,
 )
-from tests.launcher.helpers import DIVVY_BASELINE, small_whatif
+from tests.launcher.helpers import DIVVY_BASELINE, LOCAL, small_whatif
 
 
 def test_the_toml_written_out_reads_back_to_the_same_spec_with_paired_seeds(tmp_path: Path) -> None:
@@ -135,3 +136,43 @@ def test_a_number_beyond_the_probed_range_is_refused_before_the_game_builds_anyt
         whatif_spec(load_spec(DIVVY_BASELINE), "bad", {path: value}, 10, [2], ["random"], source="new run")
     assert str(raised.value) == (f"new run: variants.whatif.{path}: {value!r} is beyond what the New run page "
                                  f"launches (numbers up to {PROBE_LIMIT:,} either way); play it with `cardlab run`")
+
+
+HOSTILE_SPELLINGS = [("ismcts(iterations=2_000_000)", "iterations=2000000", 2_000),
+                     ("ismcts(iterations=+5000)", "iterations=5000", 2_000),
+                     ("ismcts(max_steps=10_000_000)", "max_steps=10000000", 10_000),
+                     ("osla(rollouts=1_000_000)", "rollouts=1000000", 200)]
+"""Agents whose search the form's bounds refuse, spelled so that the digits alone do not show it."""
+
+
+@pytest.mark.parametrize(("agent", "read", "limit"), HOSTILE_SPELLINGS)
+def test_search_is_bounded_on_the_number_the_agent_reads_whatever_its_spelling(agent: str, read: str,
+                                                                               limit: int) -> None:
+    with pytest.raises(SpecError) as raised:
+        whatif_spec(load_spec(DIVVY_BASELINE), "bad", {"rules.rounds": 4}, 10, [2], [agent, "random"],
+                    source="new run")
+    assert str(raised.value) == (f"new run: agents[0]: {read} is more search per decision than the New run page "
+                                 f"launches (at most {limit:,}); play it with `cardlab run`")
+
+
+@pytest.mark.parametrize(("agent", "read", "limit"), HOSTILE_SPELLINGS)
+def test_a_launch_whose_experiment_file_asks_for_more_search_is_refused_and_nothing_queued(
+        tmp_path: Path, agent: str, read: str, limit: int) -> None:
+    # The file a launch would hand to `cardlab run`, edited past the form: the launcher reads it as the run will.
+    spec, text = small_whatif("edited")
+    edited = text.replace('agents = ["heuristic", "random"]', f'agents = ["{agent}", "random"]')
+    assert edited != text
+    with pytest.raises(LaunchRefused) as raised:
+        launch(tmp_path, spec, edited, LOCAL, None, start=False)
+    assert str(raised.value) == (f"new run: agents[0]: {read} is more search per decision than the New run page "
+                                 f"launches (at most {limit:,}); play it with `cardlab run`")
+    assert list_runs(tmp_path) == [] and [entry["action"] for entry in launch_log(tmp_path)] == ["refused"]
+
+
+def test_a_launch_whose_experiment_file_says_something_else_is_refused(tmp_path: Path) -> None:
+    spec, text = small_whatif("edited")
+    with pytest.raises(LaunchRefused) as raised:
+        launch(tmp_path, spec, text.replace("games = 40", "games = 50"), LOCAL, None, start=False)
+    assert str(raised.value) == ("edited: the experiment file to run differs from the launch asked for (games: 40 "
+                                 "asked for, 50 now)")
+    assert list_runs(tmp_path) == []

@@ -63,8 +63,8 @@ def test_an_experiment_given_by_an_unknown_uri_is_a_clear_error(capsys: pytest.C
 def test_a_run_to_a_missing_bucket_says_so(s3: S3Server, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", DIVVY, "--results", "s3://no-such-bucket/results", "--no-progress"]) == 2
     error = capsys.readouterr().err.strip()
-    assert error == ("cardlab: error: s3://no-such-bucket: no such bucket; create it first "
-                     "(e.g. `mc mb` or `aws s3 mb`)")
+    assert error == ("cardlab: error: --results s3://no-such-bucket/results: s3://no-such-bucket: no such bucket; "
+                     "create it first (e.g. `mc mb` or `aws s3 mb`)")
 
 
 def test_a_missing_experiment_in_the_bucket_names_the_uri(s3: S3Server, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,7 +1,8 @@
 """Damaged shards are never counted: every reader (report, sql, catalog, replay, the
 dashboard) refuses an experiment whose finished shards differ from their manifest
-entry, in one line naming the shard and the repair; a truncated or unreadable
-file is the same line, never a traceback; ``--resume`` repairs it."""
+entry, in one line naming the shard and the repair, a dashboard also when the shard
+changed after it had served its pages; a truncated or unreadable file is the same line,
+never a traceback; ``--resume`` repairs it."""
 
 from __future__ import annotations
 
@@ -10,13 +11,14 @@ import os
 import shutil
 from pathlib import Path
 
+import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from cardlab.cli import main
 from dataset.storage import MANIFEST_FOLDER, counts_path, table_path
 from tests.conftest import SmallExperiment
-from tests.damage import as_written_before_task_counts, flip_game_index_bytes
+from tests.damage import as_written_before_task_counts, flip_game_index_bytes, make_a_loser_win
 
 APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 SHARD = "baseline-2p-0000000100"
@@ -122,6 +124,45 @@ def test_the_dashboard_shows_the_refusal_instead_of_numbers(copy: Path, monkeypa
         shown = [element.value for element in [*at.warning, *at.error]]
         assert len(shown) == 1 and shown[0].startswith(f"shard {SHARD}: "), f"{page}: {shown}"
         assert not at.dataframe, f"{page}: numbers shown from a damaged experiment"
+
+
+def _page(name: str) -> AppTest:
+    """A session on one dashboard page (every session of this process shares the server's caches), run once."""
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.session_state["experiment"] = "divvy_small"
+    at.switch_page(f"pages/{name}.py")
+    at.run()
+    assert not at.exception, f"{name}: {at.exception}"
+    return at
+
+
+WINS = "SELECT count(*) AS wins FROM players WHERE won"
+
+
+def test_a_dashboard_that_served_its_pages_refuses_them_once_a_shard_changes_under_it(
+        copy: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("CARDLAB_RESULTS", str(copy))
+    pages = {name: _page(name) for name in ("win_rates", "cards", "replay", "sql")}
+    for name, at in pages.items():
+        assert at.dataframe and not at.warning and not at.error, f"{name}: nothing shown before the edit"
+    sql = pages["sql"]
+    sql.text_area[0].input(WINS).run()
+    [wins] = pl.from_pandas(sql.dataframe[0].value)["wins"].to_list()
+    edited = table_path(copy / "divvy_small", "players", "baseline", SHARD)
+    assert isinstance(edited, Path)
+    make_a_loser_win(edited)
+    capsys.readouterr()  # what the pages logged
+    refusal = _one_line_refusal(capsys, READERS["report"], copy).removeprefix("cardlab: error: ")
+    assert refusal.startswith(f"shard {SHARD}: {edited}: ")
+    for name, at in pages.items():
+        at.run()
+        assert not at.exception, f"{name}: {at.exception}"
+        shown = [element.value for element in [*at.warning, *at.error]]
+        assert shown == [refusal], f"{name}: {shown}"
+        assert not at.dataframe, f"{name}: numbers shown from an edited shard"
+    # A query not asked before the edit is refused too, not answered from the edited file ({wins} + 1).
+    sql.text_area[0].input(WINS + " AND seat >= 0").run()
+    assert [element.value for element in sql.error] == [refusal] and not sql.dataframe, wins
 
 
 def test_resume_repairs_a_damaged_shard_a_lost_count_file_and_a_cut_marker_and_the_hint_names_the_spec_file(

@@ -185,5 +185,6 @@ def test_a_dry_run_refuses_results_the_real_run_cannot_write_in_the_same_line(
         assert captured.out == "" and captured.err.count("\n") == 1, captured
         refusals.append(captured.err)
     assert refusals[0] == refusals[1] == (
-        f"cardlab: error: {in_the_way}: is a file; expected a results folder (or a path where one can be created)\n")
+        f"cardlab: error: --results {in_the_way}: {in_the_way}: is a file; expected a results folder (or a path "
+        "where one can be created)\n")
     assert in_the_way.read_text() == "not a folder" and sorted(tmp_path.iterdir()) == [in_the_way]
