@@ -23,6 +23,8 @@ from results.integrity import check_shards, damage_message, repair_command
 from results.location import ObjectPath, ResultsLocationError, ResultsPath, results_path, sorted_glob
 from results.schemas import TABLES
 from results.storage import MANIFEST_FOLDER, SPEC_FILE, finished_shards, table_path
+from simcore.api import GameInfo
+from simcore.registry import GAMES
 
 # The same rule as experiment names in ``experiments.spec``: no slashes, no
 # leading dot, so a name can never climb out of the results folder.
@@ -200,3 +202,20 @@ def experiment_files(experiment_dirs: list[ResultsPath]) -> dict[str, list[Resul
         for table in TABLES:
             files[table].extend(shard_files(folder, table, manifest))
     return files
+
+
+def game_infos(experiment_dirs: list[ResultsPath]) -> list[GameInfo]:
+    """The games the experiments in ``experiment_dirs`` played (from their specs), whose
+    declarations describe their own columns; every registered game where a spec cannot
+    say (a folder without one, a game not registered here)."""
+    infos: list[GameInfo] = []
+    for folder in experiment_dirs:
+        try:
+            game = GAMES.get(str(read_spec(folder).get("game")))
+        except AnalyticsError:
+            game = None
+        if game is None:
+            return [*infos, *(other.info for other in GAMES.values() if other.info not in infos)]
+        if game.info not in infos:
+            infos.append(game.info)
+    return infos

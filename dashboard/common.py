@@ -114,7 +114,8 @@ def _shared_catalog(folder: str, results_version: int) -> SharedCatalog:
     # (about a second on a 1,000,000-game experiment), so it is done once per
     # results version, not once per query. The count tables are TEMP tables of
     # this connection, so queries share it (under the lock) rather than cursors.
-    return SharedCatalog(open_catalog(results_path(folder), cached=True, paired=_paired(folder)), threading.Lock())
+    # The pages compute from it and show no view's description: no comments.
+    return SharedCatalog(open_catalog(results_path(folder), paired=_paired(folder), comments=False), threading.Lock())
 
 
 def with_catalog(folder: str, use: Callable[[duckdb.DuckDBPyConnection], T]) -> T:

@@ -39,7 +39,8 @@ from analytics.metrics import (
 )
 from analytics.partials import CACHE_FOLDER
 from analytics.stats import benjamini_hochberg, chi_square_uniform, mcnemar, two_proportion_ztest, wilson_interval
-from analytics.views import METRIC_VIEWS, card_stats_sql
+from analytics.views import METRIC_VIEWS
+from analytics.views.cards import card_stats_sql
 from results.count_views import CARD_RATES
 from results.schemas import schemas
 from results.storage import (
