@@ -34,6 +34,7 @@ from analytics.folders import AnalyticsError, experiment_version, list_experimen
 from analytics.replay import ReplayTrace, replay_game
 from analytics.report import Report, build_report
 from analytics.sql import open_confined_catalog, open_confined_results_catalog, read_only_query
+from analytics.views.comments import described_columns, described_views
 from results.location import ResultsPath, results_path
 
 RUN_HINT = "cardlab run experiments/divvy_baseline.toml"
@@ -186,6 +187,21 @@ def query(folder: ResultsPath, text: str, max_rows: int) -> tuple[pl.DataFrame, 
     """``analytics.sql.read_only_query`` on the experiment's confined catalog (every view, nothing
     else readable, nothing writable), cached per results version."""
     return _query(str(folder), version(folder), text, max_rows)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _views(folder: str, results_version: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+    shared = _confined_catalog(folder, results_version)
+    with shared.lock:
+        views, columns = described_views(shared.con), described_columns(shared.con)
+    return (pl.DataFrame(views, schema=["view", "description"], orient="row"),
+            pl.DataFrame(columns, schema=["view", "column", "type", "description"], orient="row"))
+
+
+def views_and_columns(folder: ResultsPath) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The SQL page's schema: (view, description) of every view of the experiment's confined
+    catalog, and (view, column, type, description) of every column, as DuckDB's comments hold them."""
+    return _views(str(folder), version(folder))
 
 
 @st.cache_data(show_spinner="Running the query...", max_entries=64, ttl=2)
