@@ -8,7 +8,9 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import duckdb
 import pytest
+from polars.testing import assert_frame_equal
 
 from analytics.catalog import open_catalog
 from analytics.folders import (
@@ -19,6 +21,7 @@ from analytics.folders import (
     resolve_experiment,
 )
 from analytics.views import METRIC_VIEWS
+from results.count_views import COUNT_VIEWS
 from results.storage import MANIFEST_FOLDER, SPEC_FILE
 
 if TYPE_CHECKING:
@@ -144,3 +147,22 @@ def test_the_results_version_changes_when_a_shard_finishes(copy_of_experiment: P
     later = before + 10**9
     os.utime(marker, ns=(later, later))
     assert experiment_version(copy_of_experiment) == later
+
+
+def test_open_catalog_sums_the_shards_counts_by_default_and_reads_every_row_when_asked(
+        small_experiment: SmallExperiment) -> None:
+    def kinds(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+        return dict(con.execute("SELECT view_name, 'view' FROM duckdb_views() WHERE NOT internal UNION ALL "
+                                "SELECT table_name, 'table' FROM duckdb_tables()").fetchall())
+
+    fast, rows = open_catalog(small_experiment.folder), open_catalog(small_experiment.folder, cached=False)
+    try:
+        # The count views: tables of the shards' summed counts, or views over every row.
+        assert {kinds(fast)[view] for view in COUNT_VIEWS} == {"table"}
+        assert {kinds(rows)[view] for view in COUNT_VIEWS} == {"view"}
+        # card_stats over them: the same numbers either way.
+        assert_frame_equal(fast.sql("SELECT * FROM card_stats").pl(), rows.sql("SELECT * FROM card_stats").pl(),
+                           check_exact=False, rel_tol=1e-12)
+    finally:
+        fast.close()
+        rows.close()
