@@ -4,7 +4,9 @@ The connection holds the base views ``games``, ``players`` and ``cards``
 (``analytics.base_views``), the statistics macros (``analytics.stats``), the
 count views (summed from the shards' own counts, ``analytics.partials``, or
 computed from the rows), the metric views (``analytics.views``) and, for a
-tuning run, its trials tables (``analytics.tuning``).
+tuning run, its trials tables (``analytics.tuning``). Every view and column
+carries its description as a DuckDB comment (``analytics.views.comment_views``)
+unless the caller only computes (``comments=False``).
 """
 
 from __future__ import annotations
@@ -12,16 +14,18 @@ from __future__ import annotations
 import duckdb
 
 from analytics.base_views import create_base_views
-from analytics.folders import NoResultsError, experiment_files, list_experiments, read_manifest
+from analytics.folders import NoResultsError, experiment_files, game_infos, list_experiments, read_manifest
 from analytics.partials import register_cached_counts
 from analytics.stats import register_sql_macros
 from analytics.tuning import register_tuning_tables
-from analytics.views import register_metric_views
+from analytics.views import comment_views, register_metric_views
 from dataset.location import ResultsPath, results_path
+from simcore.api import GameInfo
 
 
 def _connect(files: dict[str, list[ResultsPath]], *, metrics: bool, cached_counts: ResultsPath | None,
-             paired: bool | None, datasets: bool = False, write_cache: bool = True) -> duckdb.DuckDBPyConnection:
+             paired: bool | None, datasets: bool = False, write_cache: bool = True,
+             described: list[GameInfo] | None = None) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(":memory:")
     try:
         # A progress bar on stderr would interleave with report output.
@@ -33,15 +37,17 @@ def _connect(files: dict[str, list[ResultsPath]], *, metrics: bool, cached_count
                 register_cached_counts(con, cached_counts, write_cache)
             register_metric_views(con, counts=cached_counts is None, paired=paired,
                                   materialize=cached_counts is not None)
+        if described is not None:
+            comment_views(con, described, metrics=metrics)
     except BaseException:
         con.close()
         raise
     return con
 
 
-def open_catalog(experiment_dir: ResultsPath | str, *, metrics: bool = True, cached: bool = False,
-                 paired: bool | None = None, datasets: bool = False,
-                 write_cache: bool = True) -> duckdb.DuckDBPyConnection:
+def open_catalog(experiment_dir: ResultsPath | str, *, metrics: bool = True, cached: bool = True,
+                 paired: bool | None = None, datasets: bool = False, write_cache: bool = True,
+                 comments: bool = True) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection with the views ``games``, ``players``, ``cards``.
 
     Each view reads the table's Parquet files of the finished shards
@@ -49,31 +55,45 @@ def open_catalog(experiment_dir: ResultsPath | str, *, metrics: bool = True, cac
     is stored in the files, and the folder name must not shadow it. The
     statistics macros (``analytics.stats.register_sql_macros``) are defined
     too, and with ``metrics`` (the default) the metric views of
-    ``analytics.views`` (``seat_stats``, ``card_stats``, ``variant_deltas``...);
-    With ``cached``, the count views are tables summed from per-shard counts
-    cached beside the results (``analytics.partials``): what the report, the
-    dashboard and ``cardlab sql`` use; without ``write_cache`` no cache is written
+    ``analytics.views`` (``seat_stats``, ``card_stats``, ``variant_deltas``...).
+
+    With ``cached`` (the default) the count views are tables summed from the
+    per-shard counts (each shard's task wrote them; older results are counted once
+    and cached beside them, ``analytics.partials``), and the metric views that
+    others read several times are computed once, at opening: a metric view then
+    reads kilobytes instead of every row (on hundreds of thousands of games, a
+    second or two instead of minutes). The results must not change while the
+    connection is open.
+    ``cached=False`` computes the count views from the rows at each query: what the
+    tests that hold both ways equal use. Without ``write_cache`` no cache is written
     (shards without their task's counts are counted in memory).
-    ``paired`` is passed to ``register_metric_views``; ``datasets`` to
-    ``create_base_views``. Raises ``NoResultsError`` if the experiment has no
-    finished shards, ``DamagedResultsError`` if one does not match the manifest.
+
+    With ``comments`` (the default) every view and column carries its description
+    (``analytics.views.comment_views``: ``FROM describe_view('card_stats')``);
+    callers that only compute (the report, the dashboard's pages) skip it, since
+    commenting binds every view. ``paired`` is passed to ``register_metric_views``;
+    ``datasets`` to ``create_base_views``. Raises ``NoResultsError`` if the
+    experiment has no finished shards, ``DamagedResultsError`` if one does not
+    match the manifest.
     """
     experiment_dir = results_path(experiment_dir)
     con = _connect(experiment_files([experiment_dir]), metrics=metrics,
                    cached_counts=experiment_dir if cached else None, paired=paired, datasets=datasets,
-                   write_cache=write_cache)
+                   write_cache=write_cache, described=game_infos([experiment_dir]) if comments else None)
     register_tuning_tables(con, experiment_dir)  # a tuning run's trials tables (cardlab tune); else nothing
     return con
 
 
 def open_results_catalog(results_root: ResultsPath | str, *, metrics: bool = True,
-                         datasets: bool = False) -> duckdb.DuckDBPyConnection:
+                         datasets: bool = False, comments: bool = True) -> duckdb.DuckDBPyConnection:
     """Like ``open_catalog``, over every experiment under ``results_root`` that has finished shards.
 
-    The views hold all of them; the ``experiment`` column tells them apart.
+    The views hold all of them; the ``experiment`` column tells them apart. The
+    count views are computed from the rows (no per-experiment cache to sum).
     Raises ``NoResultsError`` if there is none.
     """
     folders = [folder for folder in list_experiments(results_root) if read_manifest(folder)]
     if not folders:
         raise NoResultsError(f"{results_root}: no experiment with finished shards; run `cardlab run` first")
-    return _connect(experiment_files(folders), metrics=metrics, cached_counts=None, paired=None, datasets=datasets)
+    return _connect(experiment_files(folders), metrics=metrics, cached_counts=None, paired=None, datasets=datasets,
+                    described=game_infos(folders) if comments else None)

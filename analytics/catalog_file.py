@@ -7,10 +7,12 @@ absolute paths of the finished shards' Parquet files, the statistics macros
 of ``analytics.views``. The count views the metric views read are the sums of
 the count files the shard tasks wrote (``workers.counts``), as the report reads
 them, so a metric view reads kilobytes instead of every row; results from before
-shard tasks counted get count views over the rows. So::
+shard tasks counted get count views over the rows. Every view and column carries
+its description as a comment (``analytics.views.comment_views``). So::
 
     cardlab catalog --all                 # writes results/catalog.duckdb
     duckdb results/catalog.duckdb -c "SELECT * FROM seat_balance"
+    duckdb results/catalog.duckdb -c "FROM describe_view('card_stats')"
 
 works without cardlab or Python. The file lists the shards finished when it
 was written; write it again after a run adds shards. It is replaced
@@ -25,10 +27,17 @@ from pathlib import Path
 import duckdb
 
 from analytics.base_views import create_base_views
-from analytics.folders import AnalyticsError, NoResultsError, experiment_files, list_experiments, read_manifest
+from analytics.folders import (
+    AnalyticsError,
+    NoResultsError,
+    experiment_files,
+    game_infos,
+    list_experiments,
+    read_manifest,
+)
 from analytics.partials import count_files_sql, summed_counts_sql, task_counts
 from analytics.stats import register_sql_macros
-from analytics.views import register_metric_views
+from analytics.views import comment_views, register_metric_views
 from dataset.count_views import COUNT_VIEWS
 from dataset.location import ResultsPath
 from dataset.quoting import sql_string
@@ -82,6 +91,7 @@ def write_catalog_file(path: ResultsPath, experiment_dirs: list[ResultsPath]) ->
                 for view, paths in count_files.items():
                     con.execute(f"CREATE VIEW {view} AS {summed_counts_sql(view, [count_files_sql(paths)])}")
             register_metric_views(con, counts=count_files is None, defer_binding=False)
+            comment_views(con, game_infos(experiment_dirs))
             con.execute("CHECKPOINT catalog")
         finally:
             con.close()

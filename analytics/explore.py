@@ -19,7 +19,8 @@ import polars as pl
 
 from analytics.folders import AnalyticsError, list_experiments, read_manifest, read_spec
 from analytics.stats import z_for_confidence
-from analytics.views import FACTION_BAND, clustered_rate
+from analytics.views import FACTION_BAND
+from analytics.views.shared import clustered_rate
 from dataset.location import ResultsPath, tree_size
 from dataset.quoting import sql_identifier
 from dataset.storage import lock_left_by_dead_run

@@ -23,6 +23,8 @@ from dataset.location import ObjectPath, ResultsLocationError, ResultsPath, resu
 from dataset.schemas import TABLES
 from dataset.storage import MANIFEST_FOLDER, SPEC_FILE, finished_shards, table_path
 from experiments.spec import NAME_PATTERN
+from simcore.api import GameInfo
+from simcore.registry import GAMES
 
 
 class AnalyticsError(Exception):
@@ -198,3 +200,20 @@ def experiment_files(experiment_dirs: list[ResultsPath]) -> dict[str, list[Resul
         for table in TABLES:
             files[table].extend(shard_files(folder, table, manifest))
     return files
+
+
+def game_infos(experiment_dirs: list[ResultsPath]) -> list[GameInfo]:
+    """The games the experiments in ``experiment_dirs`` played (from their specs), whose
+    declarations describe their own columns; every registered game where a spec cannot
+    say (a folder without one, a game not registered here)."""
+    infos: list[GameInfo] = []
+    for folder in experiment_dirs:
+        try:
+            game = GAMES.get(str(read_spec(folder).get("game")))
+        except AnalyticsError:
+            game = None
+        if game is None:
+            return [*infos, *(other.info for other in GAMES.values() if other.info not in infos)]
+        if game.info not in infos:
+            infos.append(game.info)
+    return infos

@@ -21,7 +21,7 @@ import duckdb
 import polars as pl
 
 from analytics.stats import Z95
-from analytics.views import clustered_rate
+from analytics.views.shared import clustered_rate
 
 POWER_COLUMNS = ("power_playable", "power_used")
 """The players-table columns a game with powers records."""

@@ -190,10 +190,11 @@ def build_report(experiment_dir: ResultsPath) -> Report:
     Raises ``NoResultsError`` (an ``AnalyticsError``) if no shard has finished.
     """
     spec = read_spec(experiment_dir)
-    # Cached per-shard counts (analytics.partials): every metric reads small
-    # count tables, never the rows. Without paired seeds, skip the pairing joins.
+    # Cached per-shard counts (analytics.partials, open_catalog's default): every
+    # metric reads small count tables, never the rows. Without paired seeds, skip
+    # the pairing joins. No comments: nobody reads this connection's descriptions.
     paired = None if spec.get("paired_seeds") else False
-    con = open_catalog(experiment_dir, cached=True, paired=paired)
+    con = open_catalog(experiment_dir, paired=paired, comments=False)
     try:
         metrics = {name: metric(con, name) for name in METRIC_TABLES}
         metrics["power_stats"] = power_stats(con)  # empty unless players has power_playable/power_used

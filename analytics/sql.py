@@ -1,8 +1,10 @@
 """Ad-hoc SQL on an experiment's results: ``cardlab sql``.
 
 Queries run on the catalog connection of ``analytics.catalog.open_catalog``:
-the views ``games``, ``players`` and ``cards`` and the macros ``wilson_low``
-and ``wilson_high``. Output formats:
+the views ``games``, ``players`` and ``cards``, the metric views and the macros
+``wilson_low`` and ``wilson_high``. Every view and column carries its
+description: ``schema`` (``.schema [VIEW]`` in the shell, ``cardlab sql
+EXPERIMENT --schema [VIEW]``) prints them. Output formats:
 
 - ``table``: an aligned text table with a header and a ``(N rows)`` footer;
   at most ``max_rows`` rows (1000 by default) are shown, and a note says how
@@ -39,8 +41,9 @@ import polars as pl
 from analytics.catalog import open_catalog, open_results_catalog
 from analytics.folders import AnalyticsError
 from analytics.views import METRIC_VIEWS
+from analytics.views.comments import VIEWS_SQL, described_views
 from dataset.location import ResultsPath
-from dataset.quoting import sql_identifier
+from dataset.quoting import sql_identifier, sql_string
 
 SQL_FORMATS = ("table", "csv", "json")
 DEFAULT_MAX_ROWS = 1000
@@ -192,7 +195,17 @@ def open_sql_catalog(experiment_dir: ResultsPath, read_only: bool = False) -> du
     Both hold the count views as the sums of the shards' counts, as the report
     does (``cached``): a metric view then reads kilobytes instead of every row
     (``card_stats`` of ``make demo``'s 600,000 games: under a second instead of 25 s)."""
-    return open_confined_catalog(experiment_dir) if read_only else open_catalog(experiment_dir, cached=True)
+    return open_confined_catalog(experiment_dir) if read_only else open_catalog(experiment_dir)
+
+
+def run_schema(experiment_dir: ResultsPath, view: str = "", fmt: str = "table", read_only: bool = False) -> str:
+    """``schema`` of the experiment's catalog (``cardlab sql EXPERIMENT --schema [VIEW]``)."""
+    _check_format(fmt)
+    con = open_sql_catalog(experiment_dir, read_only)
+    try:
+        return schema(con, view, fmt)
+    finally:
+        con.close()
 
 
 def run_sql(experiment_dir: ResultsPath, query: str, fmt: str = "table", read_only: bool = False) -> str:
@@ -217,7 +230,8 @@ def run_sql(experiment_dir: ResultsPath, query: str, fmt: str = "table", read_on
 _HELP = """\
 End a query with ';' (or an empty line) to run it; a query may span several lines.
   .tables          list the views and their row counts
-  .schema [VIEW]   columns and types of one view (or of all)
+  .schema          list the views and what each holds
+  .schema VIEW     the view's columns: type and description (SQL: FROM describe_view('VIEW'))
   .help            this help
   .quit            leave (Ctrl-D too)
 Macros: wilson_low(wins, n), wilson_high(wins, n): the 95% Wilson interval; erfc, normal_sf,
@@ -241,17 +255,21 @@ def _tables(con: duckdb.DuckDBPyConnection) -> str:
     return text
 
 
-def _schema(con: duckdb.DuckDBPyConnection, argument: str) -> str:
-    view = argument.strip()
-    query = ("SELECT table_name AS view, column_name AS column, data_type AS type FROM information_schema.columns "
-             "WHERE table_schema = 'main'")
-    if view:
-        query += " AND table_name = ?"
-    cursor = con.execute(query + " ORDER BY table_name, ordinal_position", [view] if view else [])
-    rows = cursor.fetchall()
-    if not rows:
-        raise QueryError(f"no view named {view!r}; try .tables")
-    return format_table(["view", "column", "type"], rows)
+def schema(con: duckdb.DuckDBPyConnection, view: str = "", fmt: str = "table") -> str:
+    """The views and what each holds, or with ``view`` its columns with their types and
+    descriptions (``.schema [VIEW]``, ``--schema [VIEW]``), formatted as ``execute`` does.
+
+    In ``table`` format a view's description comes first, as a line. Raises
+    ``QueryError`` for a view the catalog does not have (naming the command that lists them)."""
+    _check_format(fmt)
+    views = dict(described_views(con))
+    if not view:
+        return execute(con, VIEWS_SQL, fmt, max_rows=None)
+    if view not in views:
+        raise QueryError(f"no view named {view!r}; `.schema` (or --schema) lists them")
+    columns = execute(con, f"SELECT column_name AS column, column_type AS type, description "
+                           f"FROM describe_view({sql_string(view)})", fmt, max_rows=None)
+    return f"{view}: {views[view] or ''}\n{columns}" if fmt == "table" else columns
 
 
 def _command(con: duckdb.DuckDBPyConnection, text: str) -> str | None:
@@ -262,7 +280,7 @@ def _command(con: duckdb.DuckDBPyConnection, text: str) -> str | None:
     if name == ".tables":
         return _tables(con)
     if name == ".schema":
-        return _schema(con, argument)
+        return schema(con, argument.strip())
     if name == ".help":
         return _HELP
     raise QueryError(f"unknown command {name}; try .help")
@@ -374,7 +392,7 @@ def open_confined_catalog(experiment_dir: ResultsPath, paired: bool | None = Non
     """The experiment's catalog (views, macros, metric views over the shards' counts)
     that reads only its finished shards and writes nothing: ``open_catalog`` over Arrow
     datasets without writing a count cache, then ``confine``."""
-    return confine(open_catalog(experiment_dir, paired=paired, datasets=True, cached=True, write_cache=False))
+    return confine(open_catalog(experiment_dir, paired=paired, datasets=True, write_cache=False))
 
 
 def open_confined_results_catalog(results_root: ResultsPath) -> duckdb.DuckDBPyConnection:

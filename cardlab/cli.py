@@ -218,6 +218,9 @@ def build_parser() -> argparse.ArgumentParser:
     sql.add_argument("--format", choices=["table", "csv", "json"], default="table")
     sql.add_argument("--read-only", action="store_true",
                      help="confined like the dashboard's SQL page: reads only this experiment, writes nothing")
+    sql.add_argument("--schema", nargs="?", const="", metavar="VIEW",
+                     help="print the views and what each holds, or VIEW's columns with their types and "
+                     "descriptions (as .schema [VIEW] in the shell), instead of running a query")
     _results_option(sql)
     sql.set_defaults(handler=command_sql)
 
@@ -437,10 +440,14 @@ def _dry_run(spec: Any, arguments: argparse.Namespace) -> int:
 def command_sql(arguments: argparse.Namespace) -> int:
     """``cardlab sql EXPERIMENT [QUERY]``."""
     from analytics.folders import resolve_experiment
-    from analytics.sql import interactive_shell, run_sql
+    from analytics.sql import interactive_shell, run_schema, run_sql
 
+    if arguments.schema is not None and arguments.query is not None:
+        raise UsageError("sql: give a query or --schema, not both")
     folder = resolve_experiment(arguments.experiment, arguments.results)
-    if arguments.query is None:
+    if arguments.schema is not None:
+        sys.stdout.write(run_schema(folder, arguments.schema, arguments.format, read_only=arguments.read_only))
+    elif arguments.query is None:
         interactive_shell(folder, sys.stdin, sys.stdout, read_only=arguments.read_only)
     else:
         sys.stdout.write(run_sql(folder, arguments.query, arguments.format, read_only=arguments.read_only))

@@ -36,6 +36,7 @@ from analytics.folders import AnalyticsError, experiment_version, list_experimen
 from analytics.replay import ReplayTrace, replay_game
 from analytics.report import Report, build_report
 from analytics.sql import open_confined_catalog, open_confined_results_catalog, read_only_query
+from analytics.views.comments import described_columns, described_views
 from dataset.integrity import finished_files_identity
 from dataset.location import ResultsPath, results_path
 
@@ -144,7 +145,8 @@ def _shared_catalog(folder: str, results_version: ResultsVersion) -> SharedCatal
     # (about a second on a 1,000,000-game experiment), so it is done once per
     # results version, not once per query. The count tables are TEMP tables of
     # this connection, so queries share it (under the lock) rather than cursors.
-    return SharedCatalog(open_catalog(results_path(folder), cached=True, paired=_paired(folder)), threading.Lock())
+    # The pages compute from it and show no view's description: no comments.
+    return SharedCatalog(open_catalog(results_path(folder), paired=_paired(folder), comments=False), threading.Lock())
 
 
 def with_catalog(folder: str, use: Callable[[duckdb.DuckDBPyConnection], T]) -> T:
@@ -215,6 +217,21 @@ def query(folder: ResultsPath, text: str, max_rows: int) -> tuple[pl.DataFrame, 
     """``analytics.sql.read_only_query`` on the experiment's confined catalog (every view, nothing
     else readable, nothing writable), cached per results version."""
     return _query(str(folder), version(folder), text, max_rows)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _views(folder: str, results_version: ResultsVersion) -> tuple[pl.DataFrame, pl.DataFrame]:
+    shared = _confined_catalog(folder, results_version)
+    with shared.lock:
+        views, columns = described_views(shared.con), described_columns(shared.con)
+    return (pl.DataFrame(views, schema=["view", "description"], orient="row"),
+            pl.DataFrame(columns, schema=["view", "column", "type", "description"], orient="row"))
+
+
+def views_and_columns(folder: ResultsPath) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The SQL page's schema: (view, description) of every view of the experiment's confined
+    catalog, and (view, column, type, description) of every column, as DuckDB's comments hold them."""
+    return _views(str(folder), version(folder))
 
 
 @st.cache_data(show_spinner="Running the query...", max_entries=64, ttl=2)

@@ -9,8 +9,9 @@ reads a few kB per shard. Shards hold disjoint games, so even distinct-game
 counts and the per-game sums of the clustered rates add up.
 
 ``COUNT_VIEWS`` is the contract: each view's key columns and additive
-columns. ``COUNTS_FORMAT`` is what a shard's manifest records of its counts;
-a reader uses a shard's counts only when it matches.
+columns; ``COUNT_VIEW_CONTRACTS`` their types and descriptions
+(``dataset.contracts``). ``COUNTS_FORMAT`` is what a shard's manifest records
+of its counts; a reader uses a shard's counts only when it matches.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import hashlib
 from dataclasses import dataclass
 
 import duckdb
+
+from dataset.contracts import AGENT, CARD, FACTION, GROUP, SEAT, Column, ViewContract, contract
 
 GAME_KEY = "experiment, variant, n_players, game_index"
 SEAT_KEY = f"{GAME_KEY}, seat"
@@ -32,6 +35,17 @@ def cluster_sums(prefix: str, n: str, w: str) -> str:
 
 def cluster_columns(prefix: str) -> tuple[str, ...]:
     return (f"{prefix}_clusters", f"{prefix}_n_sq", f"{prefix}_w_sq", f"{prefix}_nw")
+
+
+def cluster_contract(prefix: str, trials: str, successes: str) -> tuple[Column, ...]:
+    """The contract of ``cluster_sums(prefix, ...)``: per game g, ``n_g`` is the number of
+    ``trials`` and ``w_g`` of ``successes`` (both in words) it holds."""
+    why = "for the interval clustered by game (`clustered_n`)"
+    return (Column(f"{prefix}_clusters", "BIGINT", f"Games with at least one of the {trials} ({why})."),
+            Column(f"{prefix}_n_sq", "BIGINT", f"Σ over games of n², n = the game's {trials} ({why})."),
+            Column(f"{prefix}_w_sq", "BIGINT", f"Σ over games of w², w = the game's {successes} ({why})."),
+            Column(f"{prefix}_nw", "BIGINT",
+                   f"Σ over games of n·w, the game's {trials} times its {successes} ({why})."))
 
 
 @dataclass(frozen=True)
@@ -333,6 +347,111 @@ COUNT_VIEWS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                     ("games", "legal_actions", "legal_decisions")),
 }
 """The count views, with their key columns and their additive columns."""
+
+
+def _games(what: str) -> Column:
+    return Column("games", "BIGINT", what)
+
+
+_SEAT_GAMES = "seat-games"
+_IN_HAND = "seat-games with the card in hand"
+_CARD_COUNTS = (
+    Column("games_in_hand", "BIGINT", "Seat-games in which the card was in the seat's hand (drawn, dealt cards "
+           "included, or in the opening hand; every row where the game has neither counter)."),
+    Column("wins_in_hand", "BIGINT", "Of those, the seat-games the seat won."),
+    Column("games_opening", "BIGINT", "Seat-games with the card in the opening hand (0 where the game has no "
+           "`in_opening_hand` counter)."),
+    Column("wins_opening", "BIGINT", "Of those, the seat-games the seat won."),
+    Column("games_drawn_later", "BIGINT", "Seat-games in which a copy was drawn after the opening hand "
+           "(`drawn` > `in_opening_hand`)."),
+    Column("wins_drawn_later", "BIGINT", "Of those, the seat-games the seat won."),
+    Column("games_drawn", "BIGINT", "Seat-games in which the seat drew the card (`drawn` > 0)."),
+    Column("wins_when_drawn", "BIGINT", "Of those, the seat-games the seat won."),
+    Column("times_drawn", "BIGINT", "Copies drawn (the `drawn` counter), summed over the seat-games."),
+    Column("games_played", "BIGINT", "Seat-games in which the seat played the card (the `played` counter, "
+           "else a first played turn)."),
+    Column("wins_played", "BIGINT", "Of those, the seat-games the seat won."),
+    Column("games_played_in_hand", "BIGINT", "Seat-games with the card in hand in which the seat played it."),
+    Column("games_playable", "BIGINT", "Seat-games in which the card was playable at least once (the `playable` "
+           "counter; 0 where the game has none)."),
+    Column("games_played_when_playable", "BIGINT", "Of those, the seat-games in which the seat played it."),
+    Column("times_played", "BIGINT", "Plays (the `played` counter), summed over the seat-games."),
+    Column("times_playable", "BIGINT", "Steps at which the card was playable (the `playable` counter), summed."),
+    Column("sum_turn_played", "BIGINT", "Σ of the first turn the card was played, over the seat-games it was "
+           "played in (÷ `n_turn_played`: the mean first turn)."),
+    Column("n_turn_played", "BIGINT", "Seat-games counted in `sum_turn_played`."),
+    *cluster_contract("gih", _IN_HAND, "wins with it in hand"),
+    *cluster_contract("played", "seat-games in which the card was played", "wins among them"),
+    *cluster_contract("play", _IN_HAND, "plays of it among them"),
+    *cluster_contract("playable", "seat-games in which the card was playable", "plays of it among them"),
+)
+COUNT_VIEW_CONTRACTS: dict[str, ViewContract] = {view.name: view for view in (
+    contract("seat_counts", "Per seat: games, wins and draws. Additive: an experiment's counts are the sums of "
+             "its shards'.", GROUP, SEAT,
+             _games("Games played at this player count (each has every seat)."),
+             Column("wins", "BIGINT", "Games this seat won."),
+             Column("draws", "BIGINT", "Drawn games.")),
+    contract("agent_counts", "Per agent: seat-games, wins, draws and the per-game sums of its clustered win rate. "
+             "Additive.", GROUP, AGENT,
+             Column("seat_games", "BIGINT", "Seats the agent held, over all games (an agent at two seats of a "
+                    "game counts twice)."),
+             Column("wins", "BIGINT", "Seat-games the agent won."),
+             Column("draws", "BIGINT", "Seat-games of the agent in drawn games."),
+             _games("Games in which the agent held at least one seat."),
+             *cluster_contract("win", "agent's seat-games", "agent's wins")),
+    contract("faction_counts", "Per faction: seat-games, games, wins and the per-game sums of its clustered win "
+             "rate (seats without a faction left out). Additive.", GROUP, FACTION,
+             Column("seat_games", "BIGINT", "Seats of the faction, over all games."),
+             _games("Games in which the faction held at least one seat."),
+             Column("wins", "BIGINT", "Seat-games of the faction that won."),
+             *cluster_contract("win", "faction's seat-games", "faction's wins")),
+    contract("matchup_counts", "Per faction and opposing faction: the faction's seat-games and wins in games "
+             "where the opponent sat at another seat. Additive.", GROUP, FACTION,
+             Column("opponent", "VARCHAR", "The opposing faction (at another seat of the same game)."),
+             Column("seat_games", "BIGINT", "Seat-games of the faction in games with the opponent at another seat "
+                    "(once per distinct opposing faction)."),
+             Column("wins", "BIGINT", "Of those, the seat-games the faction won."),
+             *cluster_contract("win", "faction's seat-games against the opponent", "faction's wins among them")),
+    contract("team_counts", "Per party composition: games, games won, games with winners and losers, and draws "
+             "(what tells a cooperative experiment). Additive.", GROUP,
+             Column("composition", "VARCHAR", "The seats' factions, sorted and joined by `+`; NULL in games "
+                    "without factions."),
+             _games("Games played with this composition."),
+             Column("wins", "BIGINT", "Games in which some seat won (in a cooperative game: the party won)."),
+             Column("mixed", "BIGINT", "Games in which some seats won and others lost (a competitive game with "
+                    "a winner)."),
+             Column("draws", "BIGINT", "Drawn games.")),
+    contract("card_counts", "Per agent and card: the seat-games with the card in hand, played, playable... "
+             "and their wins, with the per-game sums of each clustered card rate. Additive.", GROUP, AGENT, CARD,
+             _CARD_COUNTS),
+    contract("card_turn_counts", "Per agent, card and first turn played: the seat-games and wins. Additive.",
+             GROUP, AGENT, CARD,
+             Column("first_played_turn", "SMALLINT", "The first turn the seat played the card."),
+             Column("games_played", "BIGINT", "Seat-games in which the card was first played on that turn."),
+             Column("wins_played", "BIGINT", "Of those, the seat-games the seat won."),
+             *cluster_contract("played", _SEAT_GAMES, "wins")),
+    contract("run_counts", "Games per level reached, wipes and outcome (cooperative runs; the level and wipes are "
+             "NULL in games that do not record them). Additive.", GROUP,
+             Column("level_reached", "INTEGER", "`games.level_reached`: the level the party reached; NULL where "
+                    "the game does not record it."),
+             Column("wipes", "INTEGER", "`games.wipes`: times the party fell; NULL where the game does not record "
+                    "it."),
+             Column("won", "BOOLEAN", "Some seat won (in a cooperative game: the party won)."),
+             _games("Games with these values.")),
+    contract("game_counts", "The histogram of games by length and ending: games per turns, decisions, draw and end "
+             "reason. Additive.", GROUP,
+             Column("turns", "INTEGER", "`games.turns`: turns (or rounds) played."),
+             Column("decisions", "INTEGER", "`games.decisions`: the agents' decisions (forced moves excluded)."),
+             Column("draw", "BOOLEAN", "The games were draws."),
+             Column("end_reason", "VARCHAR", "`games.end_reason`: why the games ended."),
+             _games("Games with these values."),
+             Column("legal_actions", "BIGINT", "`games.legal_actions` summed over these games (0 where not "
+                    "recorded)."),
+             Column("legal_decisions", "BIGINT", "Decisions of those of these games that recorded "
+                    "`legal_actions`.")),
+)}
+"""Each count view's contract: its columns (``COUNT_VIEWS``' keys, then its additive columns)
+with their DuckDB types and descriptions."""
 
 
 def count_view_sql(columns: Columns) -> dict[str, str]:

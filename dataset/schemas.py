@@ -4,6 +4,11 @@ The generic columns are the same for every game; ``GameInfo.game_columns``
 adds game-specific ``games`` columns and ``GameInfo.card_counters`` the
 per-card counters. Every table starts with ``experiment`` and ``variant`` so
 that a file read on its own still says where it came from.
+
+``table_contract`` is the column contract of the base view over a table
+(``dataset.contracts``): the columns of these schemas with their DuckDB types,
+each described here (``DESCRIPTIONS``) or, for a game's own columns, by the
+game (``GameInfo.column_descriptions``).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from dataset.contracts import EXPERIMENT, N_PLAYERS, SEAT, VARIANT, Column, ViewContract
 from simcore.api import GameInfo
 
 TABLES = ("games", "players", "cards")
@@ -150,3 +156,76 @@ def encode_parquet(table: pa.Table, options: dict[str, Any] | None = None) -> by
 def parquet_options(table: str, schema: pa.Schema) -> dict[str, Any]:
     """The Parquet writer settings of a ``table`` file of ``schema``."""
     return card_parquet_options(schema) if table == "cards" else PARQUET_OPTIONS
+
+
+TABLE_DESCRIPTIONS = {
+    "games": "One row per game played.",
+    "players": "One row per seat of each game: who played it and how it ended for that seat.",
+    "cards": "One row per (game, seat, card) the seat drew, played or otherwise touched (which counters "
+             "give a card a row is the game's own), with the game's per-card counters.",
+}
+"""What one row of each base view is."""
+
+_GAME = {
+    "experiment": EXPERIMENT.description,
+    "variant": VARIANT.description,
+    "game": "Game id: `divvy`, `ring_of_chaos`, `party_wanted` or `theseus` (or a game of your own).",
+    "game_index": "The game's number within its variant and player count, from 0; with experiment, variant and "
+                  "n_players it identifies the game (join the three tables on these four columns).",
+    "n_players": N_PLAYERS.description,
+}
+DESCRIPTIONS: dict[str, dict[str, str]] = {
+    "games": {
+        **_GAME,
+        "seed": "The seed the game was dealt from; variants played on the baseline's seeds (`paired_seeds`) "
+                "have the same seed at the same game index.",
+        "winner": "The sole winner's seat; NULL when nobody won (a draw, a lost cooperative game) or several "
+                  "seats did (a won cooperative game).",
+        "winners": "The seats that won; empty when nobody did (a draw, a lost cooperative game).",
+        "draw": "Nobody won and the result was shared (a lost cooperative game is no draw).",
+        "end_reason": "Why the game ended, a short identifier of the game's own (`turn_cap` and the like: "
+                      "stopped by the turn limit).",
+        "turns": "Turns played (rounds, where the game counts rounds).",
+        "decisions": "Decisions the agents made: steps with more than one legal action (forced moves excluded).",
+        "legal_actions": "Legal actions summed over the decisions; divided by `decisions`, the mean number of "
+                         "choices per decision. NULL in results written before cardlab recorded it.",
+    },
+    "players": {
+        **_GAME,
+        "seat": SEAT.description,
+        "agent": "The agent (AI player) at this seat, as the spec names it, e.g. `heuristic`.",
+        "faction": "The seat's faction (a Ring of Chaos party, a Party Wanted hero class); NULL in games "
+                   "without factions.",
+        "won": "The seat won the game (in a draw nobody did; in a cooperative game every seat shares the outcome).",
+        "score": "The seat's final score as the rulebook counts it (points, VP, Summoning Points...).",
+        "rank": "The seat's final place, 1 = best; tied seats share a place.",
+    },
+    "cards": {
+        **_GAME,
+        "seat": SEAT.description,
+        "card": "Card id, as in the game's card data.",
+        "copies": "Copies of this card in the game (the card data's count at this variant's parameters).",
+        "first_played_turn": "The first turn the seat played the card; NULL if it never played it.",
+        "won": "The seat won the game (`players.won` of this seat), repeated on each of its card rows.",
+    },
+}
+"""The fixed columns' descriptions, by table (the game's own columns are described by the game)."""
+
+
+def duckdb_type(kind: pa.DataType) -> str:
+    """The DuckDB type a Parquet column of Arrow type ``kind`` reads as, as ``DESCRIBE`` prints it."""
+    if pa.types.is_list(kind):
+        return f"{duckdb_type(kind.value_type)}[]"
+    names = {pa.bool_(): "BOOLEAN", pa.int8(): "TINYINT", pa.int16(): "SMALLINT", pa.int32(): "INTEGER",
+             pa.int64(): "BIGINT", pa.float64(): "DOUBLE", pa.string(): "VARCHAR"}
+    return names[kind]
+
+
+def table_contract(table: str, info: GameInfo) -> ViewContract:
+    """The column contract of the base view ``table`` for the game ``info``: the table's
+    schema, each column described (a game's own column by ``info.column_descriptions``;
+    an empty description where it declares none, which the tests refuse)."""
+    described = {**info.column_descriptions, **DESCRIPTIONS[table]}
+    return ViewContract(table, TABLE_DESCRIPTIONS[table], tuple(
+        Column(field.name, duckdb_type(field.type), described.get(field.name, ""))
+        for field in schemas(info)[table]))

@@ -41,7 +41,7 @@ def early_stop(spec: ExperimentSpec) -> StopCheck | None:
 
     def met(root: ResultsPath) -> bool:
         try:
-            connection = open_catalog(root, cached=True)
+            connection = open_catalog(root, comments=False)
             try:
                 return targets_met(connection, targets)
             finally:

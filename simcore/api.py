@@ -47,6 +47,11 @@ class GameInfo:
     # cooperative play): re-sampling then changes only what nobody sees.
     hidden_between_seats: bool = True
     faction_label: str = "faction"
+    # One line per game-specific column, by name: every ``game_columns`` and
+    # ``player_columns`` entry and every card counter, as a designer reads it
+    # (what it counts, in what unit). The catalogs store them as the columns'
+    # comments (``dataset.schemas.table_contract``).
+    column_descriptions: Mapping[str, str] = field(default_factory=dict)
 
 
 INT16_SMALLEST: Final = -32768

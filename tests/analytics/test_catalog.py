@@ -8,7 +8,9 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import duckdb
 import pytest
+from polars.testing import assert_frame_equal
 
 from analytics.catalog import open_catalog
 from analytics.folders import (
@@ -19,6 +21,7 @@ from analytics.folders import (
     resolve_experiment,
 )
 from analytics.views import METRIC_VIEWS
+from dataset.count_views import COUNT_VIEWS
 from dataset.storage import MANIFEST_FOLDER, SPEC_FILE
 
 if TYPE_CHECKING:
@@ -97,7 +100,9 @@ def test_list_experiments_finds_only_folders_with_a_spec(small_experiment: Small
 def test_open_catalog_has_the_three_views_with_variant_from_the_files(small_experiment: SmallExperiment) -> None:
     con = open_catalog(small_experiment.folder)
     try:
-        views = con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY 1").fetchall()
+        # The count views are tables summed from the shards' counts (open_catalog's default).
+        views = con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal UNION ALL SELECT table_name "
+                            "FROM duckdb_tables() WHERE NOT starts_with(table_name, '_') ORDER BY 1").fetchall()
         assert views == sorted((name,) for name in ("cards", "games", "players", *METRIC_VIEWS))
         columns = [row[0] for row in con.execute("DESCRIBE games").fetchall()]
         assert columns[:5] == ["experiment", "variant", "game", "game_index", "n_players"]
@@ -142,3 +147,22 @@ def test_the_results_version_changes_when_a_shard_finishes(copy_of_experiment: P
     later = before + 10**9
     os.utime(marker, ns=(later, later))
     assert experiment_version(copy_of_experiment) == later
+
+
+def test_open_catalog_sums_the_shards_counts_by_default_and_reads_every_row_when_asked(
+        small_experiment: SmallExperiment) -> None:
+    def kinds(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+        return dict(con.execute("SELECT view_name, 'view' FROM duckdb_views() WHERE NOT internal UNION ALL "
+                                "SELECT table_name, 'table' FROM duckdb_tables()").fetchall())
+
+    fast, rows = open_catalog(small_experiment.folder), open_catalog(small_experiment.folder, cached=False)
+    try:
+        # The count views: tables of the shards' summed counts, or views over every row.
+        assert {kinds(fast)[view] for view in COUNT_VIEWS} == {"table"}
+        assert {kinds(rows)[view] for view in COUNT_VIEWS} == {"view"}
+        # card_stats over them: the same numbers either way.
+        assert_frame_equal(fast.sql("SELECT * FROM card_stats").pl(), rows.sql("SELECT * FROM card_stats").pl(),
+                           check_exact=False, rel_tol=1e-12)
+    finally:
+        fast.close()
+        rows.close()

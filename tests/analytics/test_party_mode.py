@@ -91,7 +91,7 @@ def test_the_mean_level_s_interval_stops_at_the_last_level() -> None:
     # sqrt((97·0.03² + 3·0.97²)/99) = 0.1714, so mean ± 1.96·sd/10 = [3.9364, 4.0036]; no
     # game's level is above 4, so neither is their mean: the high end is 4 (as wipes stop at 0).
     from analytics.stats import Z95, register_sql_macros
-    from analytics.views import RUN_STATS
+    from analytics.views.cooperative import RUN_STATS
 
     con = duckdb.connect()
     register_sql_macros(con)

@@ -23,12 +23,15 @@ from analytics.sql import (
     format_table,
     interactive_shell,
     open_sql_catalog,
+    run_schema,
     run_sql,
 )
 from analytics.stats import wilson_interval
+from analytics.views import METRIC_VIEW_CONTRACTS, view_contracts
 from cardlab.cli import main
 from dataset.count_views import CACHE_VERSION
 from dataset.storage import MANIFEST_FOLDER
+from simcore.registry import GAMES
 
 if TYPE_CHECKING:
     from tests.conftest import SmallExperiment
@@ -118,7 +121,7 @@ def test_the_metric_views_read_the_shards_counts_and_give_the_numbers_of_every_r
         small_experiment: SmallExperiment) -> None:
     # card_stats over every card row took 25 s on make demo's 600,000 games; over the shards'
     # counts (as the report reads them) it takes under a second, with the same numbers.
-    every_row = open_catalog(small_experiment.folder)
+    every_row = open_catalog(small_experiment.folder, cached=False)
     for read_only in (False, True):
         con = open_sql_catalog(small_experiment.folder, read_only=read_only)
         try:
@@ -146,7 +149,7 @@ def test_the_confined_catalog_counts_older_results_in_memory_and_writes_no_cache
     finally:
         con.close()
     assert not (folder / CACHE_FOLDER / CACHE_VERSION).exists()
-    every_row = open_catalog(small_experiment.folder)
+    every_row = open_catalog(small_experiment.folder, cached=False)
     assert_frame_equal(cards, _metric_rows(every_row, "card_stats"), rel_tol=1e-9)
     every_row.close()
     # The full catalog of cardlab sql keeps the count cache, as the report does.
@@ -235,3 +238,45 @@ def test_a_stray_argument_to_the_sql_command_is_one_line_error(
     assert main(["sql", str(small_experiment.folder), "SELECT 1", "SELECT 2"]) == 2
     error = capsys.readouterr().err.strip()
     assert len(error.splitlines()) == 1 and error.startswith("cardlab: error: unrecognized arguments: SELECT 2")
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_schema_lists_every_view_with_what_it_holds(small_experiment: SmallExperiment, read_only: bool) -> None:
+    rows = [json.loads(line) for line in run_schema(small_experiment.folder, "", "json", read_only).splitlines()]
+    contracts = view_contracts([GAMES["divvy"].info])
+    assert rows == [{"view": name, "description": contracts[name].description} for name in sorted(contracts)]
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_schema_of_a_view_prints_its_description_then_each_column_with_its_type_and_description(
+        small_experiment: SmallExperiment, read_only: bool) -> None:
+    contract = METRIC_VIEW_CONTRACTS["card_stats"]
+    lines = run_schema(small_experiment.folder, "card_stats", "table", read_only).splitlines()
+    assert lines[0] == f"card_stats: {contract.description}"
+    assert lines[1].split() == ["column", "type", "description"]
+    assert [line.split(maxsplit=2) for line in lines[3:-1]] == [
+        [column.name, column.type, column.description] for column in contract.columns]
+    assert lines[-1] == f"({len(contract.columns)} rows)"
+
+
+def test_the_shell_describes_a_view_and_names_the_command_that_lists_them_for_an_unknown_one(
+        small_experiment: SmallExperiment) -> None:
+    out = io.StringIO()
+    interactive_shell(small_experiment.folder, io.StringIO(".schema seat_balance\n.schema nope\n"), out)
+    text = out.getvalue()
+    assert f"seat_balance: {METRIC_VIEW_CONTRACTS['seat_balance'].description}" in text
+    chi2 = METRIC_VIEW_CONTRACTS["seat_balance"].column("chi2")
+    assert f"chi2 DOUBLE {chi2.description}" in " ".join(text.split())
+    assert "Error: no view named 'nope'; `.schema` (or --schema) lists them" in text
+
+
+def test_the_sql_command_prints_a_views_columns_with_schema_and_refuses_it_beside_a_query(
+        small_experiment: SmallExperiment, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = str(small_experiment.folder)
+    assert main(["sql", folder, "--schema", "games", "--format", "csv"]) == 0
+    frame = pl.read_csv(io.StringIO(capsys.readouterr().out))
+    contract = view_contracts([GAMES["divvy"].info])["games"]
+    assert frame.rows() == [(column.name, column.type, column.description) for column in contract.columns]
+    assert main(["sql", folder, "SELECT 1", "--schema"]) == 2
+    error = capsys.readouterr().err
+    assert error == "cardlab: error: sql: give a query or --schema, not both\n"

@@ -26,7 +26,9 @@ from analytics.replay import events_between, moments_of_turn, replay_game, turns
 from analytics.report import Report, build_report
 from analytics.skill import agent_cost, agent_matrix, variant_rules
 from analytics.sql import frame_csv
+from analytics.views import view_contracts
 from dataset.storage import MANIFEST_FOLDER
+from simcore.registry import GAMES
 from tests.analytics.replay_helpers import hands_after_every_action
 from tests.dashboard.conftest import CUTS, GAME_OF, Results
 
@@ -623,7 +625,28 @@ def test_the_sql_page_refuses_anything_that_is_not_a_read(results: Results, monk
         at.text_area[0].input(statement).run()
         assert not at.exception
         assert "read-only" in at.error[0].value, statement
-        assert not at.dataframe
+        assert len(at.dataframe) == 2  # no result: only the schema browser's views and columns
+
+
+def test_the_sql_page_lists_every_view_and_column_with_its_description_and_finds_them_by_words(
+        results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(results, "ring_tiny", "sql", monkeypatch)
+    contracts = view_contracts([GAMES["ring_of_chaos"].info])
+    views, columns = shown(at, 1), shown(at, 2)  # after the example query's result
+    assert views.rows() == [(name, contracts[name].description) for name in sorted(contracts)]
+    every_column = [(name, column.name, column.type, column.description)
+                    for name in sorted(contracts) for column in contracts[name].columns]
+    assert columns.rows() == every_column
+
+    at.text_input(key="sql_schema_search").input("Effective  CARD").run()  # every word, in any case
+    assert not at.exception, at.exception
+    wanted = [row for row in every_column if all(word in " ".join(row).lower() for word in ("effective", "card"))]
+    assert shown(at, 2).rows() == wanted
+    assert {view for view, *_ in wanted} == {"card_faction_stats", "card_stats", "card_turn_stats"}
+    at.text_input(key="sql_schema_search").input("cooperative").run()
+    assert shown(at, 1)["view"].to_list() == [name for name in sorted(contracts)
+                                              if "cooperative" in f"{name} {contracts[name].description}".lower()]
+    assert "party_size_stats" in shown(at, 1)["view"].to_list()
 
 
 @pytest.mark.parametrize("page", ["experiments", "win_rates", "cards", "card", "variants", "compare", "sweeps",

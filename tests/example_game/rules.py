@@ -84,6 +84,14 @@ INFO = GameInfo(
     game_columns={"blocks": "int16"},
     card_counters=CARD_COUNTERS,
     faction_label="none",
+    column_descriptions={
+        "blocks": "Plants blocked by a neighbour during the game.",
+        "in_opening_hand": "Copies of the card in the seat's opening hand.",
+        "drawn": "Copies that came into the seat's hand: dealt, picked from the market or drawn.",
+        "played": "Times the seat planted the card or blocked with it.",
+        "blocked_with": "Times the seat blocked a neighbour's plant with the card (part of `played`).",
+        "playable": "Steps at which the seat could have planted the card or blocked with it, once per card per step.",
+    },
 )
 
 CONSTRAINTS = (

@@ -126,6 +126,19 @@ INFO = GameInfo(
     },
     card_counters=CARD_COUNTERS,
     faction_label="none",
+    column_descriptions={
+        "rounds_played": "Rounds completed (the same as `turns`): `rules.rounds` (5) unless the deck ran out first.",
+        "unclaimed_coins": "Coins (Copper 1, Silver 2, Gold 3) of the treasure still in the row when the game "
+                           "ended, won by nobody.",
+        "deck_reshuffled": "The discard pile was shuffled into a new draw pile (it happens at most once a game).",
+        "in_opening_hand": "Copies of the card in the seat's first hand (the first deal).",
+        "drawn": "Copies the seat drew: dealt (the opening hand included), replacement and bonus draws.",
+        "played": "Times the seat played the card: led, sent into the brawl or sent as a reinforcement "
+                  "(chaff bids and hand-limit discards are no plays).",
+        "won_as_treasure": "Copies of the card the seat won as treasure.",
+        "playable": "Steps at which the seat could have played the card (its lead and brawl choices: any hand "
+                    "card; reinforcements: the lead's suit), once per card per step, forced steps included.",
+    },
 )
 
 CONSTRAINTS = (

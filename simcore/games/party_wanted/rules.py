@@ -434,6 +434,28 @@ INFO = GameInfo(
     bench_players=4,  # a typical party
     faction_label="hero class",
     hidden_between_seats=False,  # open hands: every hero sees the whole table
+    column_descriptions={
+        "composition": "The party's hero classes, sorted and joined by commas.",
+        "level_reached": "The Pyramid level (1 to 4) the party had reached when the game ended.",
+        "final_enemy": "The last enemy the party faced; empty if none.",
+        "boss_kills_level_1": "Level-1 bosses the party killed (real kills, not skips).",
+        "boss_kills_level_2": "Level-2 bosses the party killed (real kills, not skips).",
+        "boss_kills_level_3": "Level-3 bosses the party killed (real kills, not skips).",
+        "boss_kills_level_4": "Level-4 bosses the party killed (real kills, not skips).",
+        "heroes_dead": "Heroes dead when the game ended.",
+        "hero_deaths": "Hero deaths during the whole game, every death counted (`heroes_dead`: those dead at the end).",
+        "combat_rounds": "Combat rounds fought during the game.",
+        "wipes": "Times the whole party fell (in Party mode the game goes on at the next level).",
+        "first_wipe_level": "The level of the party's first wipe; 0 for none.",
+        "modifier_triggers": "Combat rounds in which the Combat Modifier changed a number.",
+        "in_opening_hand": "Copies of the card in the hero's opening hand.",
+        "drawn": "Copies the hero drew (hero cards) or received (treasures, encounters, armor, weapons).",
+        "played": "Times the hero chose to play the card: a hand card played for its effect, an item used, "
+                  "armor, a weapon or a minion Sacrificed.",
+        "buried_for_bonus": "Times the hero buried the card for +1 (a generic use, not a play of the card).",
+        "playable": "Steps at which one of the hero's legal actions would have played the card, once per card "
+                    "per step.",
+    },
 )
 
 

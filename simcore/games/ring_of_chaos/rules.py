@@ -259,6 +259,26 @@ INFO = GameInfo(
     player_columns=PLAYER_COLUMNS,
     bench_players=4,  # the speed target is for four players
     faction_label="party",
+    column_descriptions={
+        "map": "The temple map the game was played on.",
+        "victory": "How the game was won: `points` (11 Summoning Points), `elimination` (the last party "
+                   "alive), or `none` (stopped at the turn cap).",
+        "first_player": "The seat that took the first turn (left of the first drafter, so not always seat 0).",
+        "eliminations": "Parties eliminated during the game.",
+        "ring_takes": "Times a party took the Ring (from the map or from its wearer).",
+        "reshuffles": "Times the discard pile was shuffled into a new draw pile.",
+        "power_playable": "Steps at which using the party's power was one of the seat's legal answers "
+                          "(0 for a passive power and for the Nameless Band, which has none).",
+        "power_used": "Times the seat used its party's power (a passive power: the times it took effect).",
+        "in_opening_hand": "Copies of the card in the seat's opening hand.",
+        "drawn": "Copies the seat drew (deck draws, Scavenge, Guardians drawn).",
+        "played": "Times the seat chose to play the card, in its turn or out of it (as an Action, a ranged "
+                  "attack, a Savage Attack extra, a counter, a Heroic Sacrifice...); discards are no plays.",
+        "countered": "Times this seat's card was countered.",
+        "played_as_counter": "Times the seat played the card out of turn as a counter (part of `played`).",
+        "playable": "Steps at which one of the seat's legal answers would have played the card, once per card "
+                    "per step, forced steps included.",
+    },
 )
 
 

@@ -233,6 +233,27 @@ INFO = GameInfo(
     faction_label="none",
     player_columns={"vp_printed": "int16", "vp_effects": "int16", "vp_bonuses": "int16"},
     bench_players=3,
+    column_descriptions={
+        "rank_reached": "The Rank deck (1 to 6) in play when the game ended.",
+        "tiebreak_used": "What decided a tie for most VP: `none` (no tie), `party_rank` (the higher total Rank "
+                         "in the Party), `hand_rank` (then in the Hand) or `shared` (still tied).",
+        "bonuses_taken": "Bonuses the players took into their Rewards, all seats together.",
+        "board_exiles": "Cards exiled from the Board with their Bonus when a new Rank began.",
+        "vp_printed": "The seat's VP printed on the cards of its Reward.",
+        "vp_effects": "The seat's VP from the cards' end-of-game effects.",
+        "vp_bonuses": "The seat's VP from the Bonuses in its Reward.",
+        "explored": "Copies the seat Explored (took from the Board into its Hand).",
+        "recruited": "Copies the seat Recruited (from its Hand into its Party).",
+        "subjugated": "Copies the seat Subjugated (from its Hand into its Reward).",
+        "exiled": "Copies the seat exiled from its own Hand or Party (the limits, a hex).",
+        "used": "Times the seat used the card from its Party.",
+        "drawn": "Copies that came into the seat's Hand: explored, drawn by an effect or pillaged.",
+        "played": "Times the seat used the card from its Party (the same as `used`: what the card tables read).",
+        "playable": "Steps at which one of the seat's legal actions would have used the card from its Party, "
+                    "once per card per step, forced steps included.",
+        "effect_copies": "The seat's copies of the card at the end whose end-of-game effect counts where they lie.",
+        "effect_vp": "VP those end-of-game effects scored (summed over the seat's cards: `players.vp_effects`).",
+    },
 )
 
 # Legal-action lists, made once per shape and kept (never changed: every

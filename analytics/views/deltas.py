@@ -1,0 +1,315 @@
+"""``variant_deltas``: every variant against the baseline, one rate or mean at a time,
+with the difference's interval, a test and its false-discovery-rate q-value.
+
+Every row compares one rate (or mean) of a variant with the baseline's at the
+same player count. Unpaired rates: the pooled z-test at the effective sample
+sizes (plain counts for games and seats), and Newcombe's interval of the
+difference from the two Wilson intervals. Paired (the variant played on the
+baseline's seeds): per game g, d_g = variant wins − baseline wins over its
+matched seat-games; the clustered McNemar statistic (|Σd| − 1)²/Σd² and
+Newcombe's hybrid score interval for paired data: the same two Wilson
+intervals, joined with the correlation φ of the two rates over the matched
+games (analytics.stats.paired_difference). Not Δ ± z·sqrt(Σ(d_g − Δ·n_g)²)/n:
+that one is [0, 0] when no pair is discordant, as if zero discordant pairs
+proved the rates equal. Means: Welch.
+"""
+
+from __future__ import annotations
+
+from analytics.stats import Z95
+from analytics.views.shared import ORDER, competitive
+from analytics.views.thresholds import SIGNIFICANCE, TURN_CAP_REASONS
+from dataset.contracts import AGENT, GROUP, Column, contract
+from dataset.count_views import GAME_KEY
+from dataset.quoting import sql_string
+
+
+def _paired_counts(key: str, paired: bool | None) -> str:
+    """Per (variant, player count, key), over seat-games played on the same seed
+    in baseline and variant: the per-game sums of the paired differences."""
+    # Per side (a: the baseline's wins x_g, b: the variant's y_g) the sums of its
+    # cluster_spread, for the correlation of the paired interval (paired_phi).
+    sides = ", ".join(f"0::BIGINT AS sum_{side}, 0::BIGINT AS sum_{side}2, 0::BIGINT AS sum_n{side}"
+                      for side in "ab")
+    if paired is False:
+        return f"""
+    SELECT NULL::VARCHAR AS experiment, NULL::VARCHAR AS variant, NULL::TINYINT AS n_players,
+           NULL::VARCHAR AS key, 0::BIGINT AS pairs, 0::BIGINT AS sum_d, 0::BIGINT AS sum_d2,
+           0::BIGINT AS sum_nd, 0::BIGINT AS sum_n2, {sides}
+    WHERE FALSE"""
+    return f"""
+    SELECT experiment, variant, n_players, key, sum(n)::BIGINT AS pairs, sum(d)::BIGINT AS sum_d,
+           sum(d * d)::BIGINT AS sum_d2, sum(n * d)::BIGINT AS sum_nd, sum(n * n)::BIGINT AS sum_n2,
+           sum(x)::BIGINT AS sum_a, sum(x * x)::BIGINT AS sum_a2, sum(n * x)::BIGINT AS sum_na,
+           sum(y)::BIGINT AS sum_b, sum(y * y)::BIGINT AS sum_b2, sum(n * y)::BIGINT AS sum_nb
+    FROM (
+        SELECT v.experiment, v.variant, v.n_players, v.game_index, v.{key}::VARCHAR AS key,
+               count(*) AS n, sum(v.won::INTEGER - b.won::INTEGER) AS d,
+               sum(b.won::INTEGER) AS x, sum(v.won::INTEGER) AS y
+        FROM players AS v
+        JOIN games AS gv USING ({GAME_KEY})
+        JOIN games AS gb ON gb.experiment = v.experiment AND gb.variant = 'baseline'
+             AND gb.n_players = v.n_players AND gb.game_index = v.game_index AND gb.seed = gv.seed
+        JOIN players AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
+             AND b.game_index = v.game_index AND b.seat = v.seat AND b.{key} IS NOT DISTINCT FROM v.{key}
+        WHERE v.variant <> 'baseline' AND v.{key} IS NOT NULL
+        GROUP BY ALL
+    )
+    GROUP BY ALL"""
+
+
+def _paired_games(paired: bool | None) -> str:
+    """Seed-matched game pairs per variant, and the discordant pairs of draws,
+    turn-cap endings and (cooperative) team wins."""
+    caps = ", ".join(sql_string(reason) for reason in TURN_CAP_REASONS)
+    if paired is False:
+        return """
+    SELECT NULL::VARCHAR AS experiment, NULL::VARCHAR AS variant, NULL::TINYINT AS n_players, 0::BIGINT AS pairs,
+           0::BIGINT AS draw_b, 0::BIGINT AS draw_v, 0::BIGINT AS cap_b, 0::BIGINT AS cap_v,
+           0::BIGINT AS team_b, 0::BIGINT AS team_v
+    WHERE FALSE"""
+    return f"""
+    SELECT v.experiment, v.variant, v.n_players, count(*) AS pairs,
+           count(*) FILTER (WHERE b.draw AND NOT v.draw) AS draw_b,
+           count(*) FILTER (WHERE v.draw AND NOT b.draw) AS draw_v,
+           count(*) FILTER (WHERE b.end_reason IN ({caps}) AND v.end_reason NOT IN ({caps})) AS cap_b,
+           count(*) FILTER (WHERE v.end_reason IN ({caps}) AND b.end_reason NOT IN ({caps})) AS cap_v,
+           count(*) FILTER (WHERE len(b.winners) > 0 AND len(v.winners) = 0) AS team_b,
+           count(*) FILTER (WHERE len(v.winners) > 0 AND len(b.winners) = 0) AS team_v
+    FROM games AS v
+    JOIN games AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
+         AND b.game_index = v.game_index AND b.seed = v.seed
+    WHERE v.variant <> 'baseline'
+    GROUP BY ALL"""
+
+
+DELTA_SOURCES = ("seat_stats", "agent_stats", "faction_stats", "card_stats", "game_stats", "party_size_stats")
+"""The metric views ``variant_deltas`` compares. Each is computed once per query (a
+materialized CTE, ``_once``): inlined, DuckDB binds and optimises a view at each of its
+references, and planning the card and game families then took several times longer
+than running them."""
+
+
+def _once(view: str) -> str:
+    """The name of ``variant_deltas``'s materialized copy of the metric view ``view``."""
+    return f"{view}_once"
+
+
+_DELTA_COLUMNS = ("experiment, variant, n_players, family, agent, key, metric, baseline_value, value, baseline_n, n, "
+                  "baseline_effective_n, effective_n, test, statistic, delta_low, delta_high")
+
+
+def _newcombe(metric: str, phi: str = "0.0") -> tuple[str, str]:
+    """SQL: Newcombe's interval of ``v.metric − b.metric`` from their ``_low``/``_high`` columns
+    (``analytics.stats.newcombe_difference``); paired with the correlation ``phi`` (SQL)."""
+    rates = (f"b.{metric}, b.{metric}_low, b.{metric}_high, "
+             f"v.{metric}, v.{metric}_low, v.{metric}_high, phi := {phi}")
+    return f"newcombe_low({rates})", f"newcombe_high({rates})"
+
+
+def _paired_statistic(sum_d: str, sum_d2: str) -> str:
+    return f"CASE WHEN {sum_d2} > 0 THEN (abs({sum_d}) - 1.0) ** 2 / {sum_d2} ELSE 0.0 END"
+
+
+def _paired_interval(metric: str, pairs: str, sum_n2: str, baseline: tuple[str, str, str],
+                     variant: tuple[str, str, str], sum_d2: str) -> tuple[str, str]:
+    """SQL: the paired interval of ``v.metric − b.metric`` (``analytics.stats.paired_difference``):
+    Newcombe's from the two rates' own intervals (the view's columns: every seat-game of
+    both is matched when the paired test is used, so they are the matched games' rates)
+    and their correlation over the matched games, from the per-game sums ``baseline`` and
+    ``variant`` (``Σw_g``, ``Σw_g²``, ``Σn_g·w_g`` of each side's wins) and ``sum_d2``
+    (``Σd_g²`` of the differences)."""
+    def spread(sums: tuple[str, str, str]) -> str:
+        return f"cluster_spread({pairs}, {sums[0]}, {sum_n2}, {sums[1]}, {sums[2]})"
+
+    difference = (f"({variant[0]} - {baseline[0]})", sum_d2, f"({variant[2]} - {baseline[2]})")
+    return _newcombe(metric, f"paired_phi({spread(baseline)}, {spread(variant)}, {spread(difference)})")
+
+
+def _proportion_family(family: str, source: str, key: str, n: str, rate: str, effective: str,
+                       paired: bool | None) -> str:
+    """Rows of ``variant_deltas`` for one win-rate family (seat, agent, faction).
+
+    ``source`` is the relation read (the family's ``_once`` copy); ``effective`` its
+    effective-n column (or ``n`` for independent seat-games)."""
+    low, high = _paired_interval(rate, "pc.pairs", "pc.sum_n2", ("pc.sum_a", "pc.sum_a2", "pc.sum_na"),
+                                 ("pc.sum_b", "pc.sum_b2", "pc.sum_nb"), "pc.sum_d2")
+    unpaired_low, unpaired_high = _newcombe(rate)
+    mcnemar = f"pc.pairs IS NOT NULL AND pc.pairs = v.{n} AND pc.pairs = b.{n}"
+    # Seat tests say nothing in a cooperative game: every seat shares the outcome.
+    only_competitive = f" AND {competitive('v')}" if family == "seat" else ""
+    return f"""
+    SELECT v.experiment, v.variant, v.n_players, '{family}' AS family,
+           {'v.agent' if key == 'agent' else 'NULL::VARCHAR'} AS agent, v.{key}::VARCHAR AS key,
+           '{rate}' AS metric, b.{rate} AS baseline_value, v.{rate} AS value, b.{n} AS baseline_n, v.{n} AS n,
+           b.{effective}::DOUBLE AS baseline_effective_n, v.{effective}::DOUBLE AS effective_n,
+           CASE WHEN {mcnemar} THEN 'mcnemar' ELSE 'z' END AS test,
+           CASE WHEN {mcnemar} THEN {_paired_statistic('pc.sum_d', 'pc.sum_d2')}
+                ELSE prop_z(coalesce(b.{rate}, 0) * baseline_effective_n, baseline_effective_n,
+                            coalesce(v.{rate}, 0) * effective_n, effective_n) END AS statistic,
+           CASE WHEN {mcnemar} THEN {low} ELSE {unpaired_low} END AS delta_low,
+           CASE WHEN {mcnemar} THEN {high} ELSE {unpaired_high} END AS delta_high
+    FROM {source} AS v
+    JOIN {source} AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
+         AND b.{key} = v.{key}
+    LEFT JOIN ({_paired_counts(key, paired)}) AS pc
+         ON pc.experiment = v.experiment AND pc.variant = v.variant AND pc.n_players = v.n_players
+         AND pc.key = v.{key}::VARCHAR
+    WHERE v.variant <> 'baseline'{only_competitive} AND NOT {_both_fixed(rate)}"""
+
+
+def _both_fixed(rate: str) -> str:
+    """SQL: whether ``rate`` is fixed in both the variant (``v``) and the baseline (``b``):
+    intervals of no width (``clustered_low``), such as one agent in every seat winning
+    1/N in both. Their difference is not a test (nothing in it is sampled), so it gets
+    no row, and no place in its family's Benjamini-Hochberg count."""
+    return (f"coalesce(v.{rate}_low = v.{rate}_high AND b.{rate}_low = b.{rate}_high, FALSE)")
+
+
+CARD_DELTA_RATES = {"gih_win_rate": ("gih", "games_in_hand"), "played_win_rate": ("played", "games_played"),
+                    "play_rate": ("play", "games_in_hand")}
+"""The card rates ``variant_deltas`` compares: metric -> (cluster prefix, seat-games column)."""
+
+
+def _card_family(metric: str) -> str:
+    """Rows of ``variant_deltas`` for one card rate: the z-test at the effective sample
+    sizes and Newcombe's interval, also on the baseline's seeds. (The seat-games with a
+    card in hand differ between the variants; treating the two samples as independent
+    is conservative when they were played on the same seeds: see analytics/README.md.)"""
+    _, n = CARD_DELTA_RATES[metric]
+    low, high = _newcombe(metric)
+    return f"""
+    SELECT v.experiment, v.variant, v.n_players, 'card' AS family, v.agent, v.card AS key, '{metric}' AS metric,
+           b.{metric} AS baseline_value, v.{metric} AS value, b.{n} AS baseline_n, v.{n} AS n,
+           b.{metric}_effective_n AS baseline_effective_n, v.{metric}_effective_n AS effective_n,
+           'z' AS test,
+           prop_z(coalesce(b.{metric}, 0) * b.{metric}_effective_n, b.{metric}_effective_n,
+                  coalesce(v.{metric}, 0) * v.{metric}_effective_n, v.{metric}_effective_n) AS statistic,
+           {low} AS delta_low, {high} AS delta_high
+    FROM {_once('card_stats')} AS v
+    JOIN {_once('card_stats')} AS b ON b.experiment = v.experiment AND b.variant = 'baseline'
+         AND b.n_players = v.n_players
+         AND b.agent = v.agent AND b.card = v.card
+    WHERE v.variant <> 'baseline' AND v.{n} > 0 AND b.{n} > 0"""
+
+
+def _game_family(paired: bool | None) -> str:
+    def proportion(metric: str, source: str, count: str, only_b: str, only_v: str, where: str = "") -> str:
+        # One trial per game: the baseline's and the variant's counts are their own sums
+        # of squares and of n·w; d² is 1 for a discordant pair.
+        side_b, side_v = (f"b.{count}",) * 3, (f"v.{count}",) * 3
+        low, high = _paired_interval(metric, "pg.pairs", "pg.pairs", side_b, side_v,
+                                     f"(pg.{only_v} + pg.{only_b})")
+        unpaired_low, unpaired_high = _newcombe(metric)
+        paired_test = "pg.pairs IS NOT NULL AND pg.pairs = v.games AND pg.pairs = b.games"
+        return f"""
+    SELECT v.experiment, v.variant, v.n_players, 'game' AS family, NULL::VARCHAR AS agent, '' AS key,
+           '{metric}' AS metric, b.{metric} AS baseline_value, v.{metric} AS value,
+           b.games AS baseline_n, v.games AS n, b.games::DOUBLE AS baseline_effective_n,
+           v.games::DOUBLE AS effective_n,
+           CASE WHEN {paired_test} THEN 'mcnemar' ELSE 'z' END AS test,
+           CASE WHEN {paired_test} THEN mcnemar_stat(pg.{only_b}, pg.{only_v})
+                ELSE prop_z(b.{count}, b.games, v.{count}, v.games) END AS statistic,
+           CASE WHEN {paired_test} THEN {low} ELSE {unpaired_low} END AS delta_low,
+           CASE WHEN {paired_test} THEN {high} ELSE {unpaired_high} END AS delta_high
+    FROM {source} AS v
+    JOIN {source} AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
+    LEFT JOIN paired_games AS pg ON pg.experiment = v.experiment AND pg.variant = v.variant
+         AND pg.n_players = v.n_players
+    WHERE v.variant <> 'baseline'{where}"""
+
+    def mean(metric: str, column: str) -> str:
+        se = f"sqrt(b.sd_{column} ** 2 / b.games + v.sd_{column} ** 2 / v.games)"
+        return f"""
+    SELECT v.experiment, v.variant, v.n_players, 'game' AS family, NULL::VARCHAR AS agent, '' AS key,
+           '{metric}' AS metric, b.mean_{column} AS baseline_value, v.mean_{column} AS value,
+           b.games AS baseline_n, v.games AS n, b.games::DOUBLE AS baseline_effective_n,
+           v.games::DOUBLE AS effective_n, 'welch' AS test,
+           welch_z(b.mean_{column}, b.sd_{column} ** 2, b.games, v.mean_{column}, v.sd_{column} ** 2, v.games)
+               AS statistic,
+           (v.mean_{column} - b.mean_{column}) - {Z95!r} * coalesce({se}, 0) AS delta_low,
+           (v.mean_{column} - b.mean_{column}) + {Z95!r} * coalesce({se}, 0) AS delta_high
+    FROM {_once('game_stats')} AS v
+    JOIN {_once('game_stats')} AS b ON b.experiment = v.experiment AND b.variant = 'baseline'
+         AND b.n_players = v.n_players
+    WHERE v.variant <> 'baseline'"""
+
+    team = "(SELECT *, win_rate AS team_win_rate, win_rate_low AS team_win_rate_low, " \
+           f"win_rate_high AS team_win_rate_high FROM {_once('party_size_stats')})"
+    return " UNION ALL ".join([
+        proportion("team_win_rate", team, "wins", "team_b", "team_v"),
+        proportion("draw_rate", _once("game_stats"), "draws", "draw_b", "draw_v"),
+        proportion("turn_cap_rate", _once("game_stats"), "turn_cap_games", "cap_b", "cap_v"),
+        mean("turns", "turns"),
+        mean("decisions", "decisions"),
+    ])
+
+
+def variant_deltas(paired: bool | None) -> str:
+    families = " UNION ALL ".join([
+        _proportion_family("seat", _once("seat_stats"), "seat", "games", "win_rate", "games", paired),
+        _proportion_family("agent", _once("agent_stats"), "agent", "seat_games", "win_rate", "win_rate_effective_n",
+                           paired),
+        _proportion_family("faction", _once("faction_stats"), "faction", "seat_games", "win_rate",
+                           "win_rate_effective_n", paired),
+        *(_card_family(metric) for metric in CARD_DELTA_RATES),
+        _game_family(paired),
+    ])
+    sources = ",\n".join(f"{_once(view)} AS MATERIALIZED (SELECT * FROM {view})" for view in DELTA_SOURCES)
+    return f"""
+WITH {sources},
+paired_games AS ({_paired_games(paired)}),
+rows AS (SELECT {_DELTA_COLUMNS} FROM ({families})),
+tested AS (
+    -- One erfc for every test: McNemar's statistic is chi-square on one degree
+    -- of freedom, P = erfc(sqrt(stat/2)); a z statistic's two-sided P = erfc(|z|/sqrt(2)).
+    SELECT *, erfc(sqrt((CASE WHEN test = 'mcnemar' THEN statistic ELSE statistic * statistic END) / 2))
+               AS p_value
+    FROM rows
+),
+ranked AS (
+    SELECT *, value - baseline_value AS delta,
+           row_number() OVER (PARTITION BY experiment, variant, n_players, family
+                              ORDER BY p_value, agent, key, metric) AS p_rank,
+           count(*) OVER (PARTITION BY experiment, variant, n_players, family) AS tests
+    FROM tested
+)
+SELECT experiment, variant, n_players, family, agent, key, metric, baseline_value, value, delta,
+       delta_low, delta_high, baseline_n, n, baseline_effective_n, effective_n, test, statistic, p_value,
+       least(1.0, min(p_value * tests / p_rank) OVER (
+           PARTITION BY experiment, variant, n_players, family ORDER BY p_rank DESC
+           ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) AS q_value,
+       q_value < {SIGNIFICANCE!r} AS significant
+FROM ranked
+ORDER BY {ORDER}, family, q_value, agent, key, metric
+"""
+
+
+
+_DIFFERENCE = ("the unadjusted 95% interval of `delta`: Newcombe's from the two sides' Wilson intervals (at their "
+               "effective n), joined with their correlation over the matched games when paired; Welch's for a mean")
+VARIANT_DELTAS_CONTRACT = contract(
+    "variant_deltas", "One row per variant, player count and compared rate or mean (a family, a key, a metric): "
+    "the variant against the baseline, with the difference's interval and a test.", GROUP,
+    Column("family", "VARCHAR", "What is compared: `seat`, `agent`, `faction` (win rates), `card` (card rates, per "
+           "agent) or `game` (draws, turn cap, turns, decisions, a cooperative party's wins)."),
+    Column("agent", "VARCHAR", f"{AGENT.description} NULL for the seat, faction and game families."),
+    Column("key", "VARCHAR", "The seat, agent, faction or card compared; empty for the game family."),
+    Column("metric", "VARCHAR", "The compared column: `win_rate`, `gih_win_rate`, `played_win_rate`, `play_rate`, "
+           "`team_win_rate`, `draw_rate`, `turn_cap_rate`, `turns` or `decisions`."),
+    Column("baseline_value", "DOUBLE", "The baseline's value (a rate in [0, 1], or a mean of turns or decisions)."),
+    Column("value", "DOUBLE", "The variant's value, in the same unit."),
+    Column("delta", "DOUBLE", "value − baseline_value (for a rate, 0.01 = 1 point)."),
+    Column("delta_low", "DOUBLE", f"Low end of {_DIFFERENCE}."),
+    Column("delta_high", "DOUBLE", f"High end of {_DIFFERENCE}."),
+    Column("baseline_n", "BIGINT", "The baseline's trials: games, or seat-games for agent, faction and card rates."),
+    Column("n", "BIGINT", "The variant's trials, in the same unit."),
+    Column("baseline_effective_n", "DOUBLE", "The baseline's effective number of independent trials (clustered by "
+           "game; the plain count for seats and games)."),
+    Column("effective_n", "DOUBLE", "The variant's effective number of independent trials."),
+    Column("test", "VARCHAR", "The test: `mcnemar` (paired: the variant played on the baseline's seeds), `z` "
+           "(two proportions at the effective sizes) or `welch` (means)."),
+    Column("statistic", "DOUBLE", "The test's statistic: McNemar's chi-square (1 degree of freedom) or z."),
+    Column("p_value", "DOUBLE", "Two-sided p-value of the test."),
+    Column("q_value", "DOUBLE", "Benjamini-Hochberg adjusted p-value within variant × player count × family."),
+    Column("significant", "BOOLEAN", f"q_value < {SIGNIFICANCE} (a false discovery rate of 5%)."))

@@ -1,0 +1,86 @@
+"""SQL pieces the metric views share, each with the contract of the columns it makes.
+
+A rate comes with its interval: ``wilson_rate`` over independent trials
+(games), ``clustered_rate`` over seat-games clustered by game (with its
+effective n), ``normal_mean`` for a mean over games; the ``*_columns``
+functions describe the columns each makes (``dataset.contracts``).
+"""
+
+from __future__ import annotations
+
+from dataset.contracts import Column
+
+ORDER = "experiment, (variant <> 'baseline'), variant, n_players"
+"""The order every metric view's rows start with: the baseline first, then the variants by name."""
+
+
+def wilson_rate(wins: str, n: str, name: str) -> str:
+    """A rate over independent trials (games) with its 95% Wilson interval."""
+    return (f"{wins}::DOUBLE / nullif({n}, 0) AS {name}, wilson_low({wins}, {n}) AS {name}_low, "
+            f"wilson_high({wins}, {n}) AS {name}_high")
+
+
+def wilson_rate_columns(name: str, what: str, trials: str) -> tuple[Column, ...]:
+    """The columns of ``wilson_rate(..., name)``: ``what`` the rate is, over ``trials`` (independent)."""
+    return (Column(name, "DOUBLE", f"{what}: a rate in [0, 1] over {trials}."),
+            Column(f"{name}_low", "DOUBLE", f"Low end of the 95% Wilson interval of `{name}` over its {trials} "
+                   "(independent trials)."),
+            Column(f"{name}_high", "DOUBLE", f"High end of the 95% Wilson interval of `{name}` over its {trials} "
+                   "(independent trials)."))
+
+
+def normal_mean(total: str, squares: str, n: str, name: str, highest: str | None = None) -> str:
+    """A mean over games of a count that cannot be negative (levels, wipes) from its sums, with a
+    normal 95% interval (``normal_z()``) (``name``, ``_low``, ``_high``) clamped to the values the count can take:
+    its low end at 0 and, when ``highest`` (SQL) is given, its high end there (no game's level is
+    above the last one, so neither is their mean: 3.94 [3.85, 4.03] is 3.94 [3.85, 4.00])."""
+    mean = f"({total} / nullif({n}, 0))"
+    se = f"sqrt(greatest(0.0, {squares} / nullif({n}, 0) - {mean} * {mean}) / nullif({n} - 1, 0))"
+    high = f"{mean} + normal_z() * {se}"  # normal_z(): 95%, or the level a balance search asks for
+    if highest is not None:
+        high = f"least({highest}, {high})"
+    return (f"{mean} AS {name}, greatest(0.0, {mean} - normal_z() * {se}) AS {name}_low, "
+            f"{high} AS {name}_high")
+
+
+def normal_mean_columns(name: str, what: str, highest: str = "") -> tuple[Column, ...]:
+    """The columns of ``normal_mean(..., name)``: ``what`` the mean is (over games), its high end
+    clamped at the column ``highest`` when given."""
+    interval = f"the 95% normal interval of `{name}` (mean ± z·sd/√n over games)"
+    return (Column(name, "DOUBLE", f"{what}, the mean over games."),
+            Column(f"{name}_low", "DOUBLE", f"Low end of {interval}, clamped at 0."),
+            Column(f"{name}_high", "DOUBLE", f"High end of {interval}"
+                   + (f", clamped at `{highest}`." if highest else ".")))
+
+
+def clustered_rate(wins: str, n: str, prefix: str, name: str, table: str = "") -> str:
+    """SQL: a rate over clustered seat-games (``name`` = wins / n) with its effective n
+    and 95% Wilson interval at that n (the rate itself when fixed: ``clustered_low``).
+
+    ``prefix`` names the cluster sums ``<prefix>_n_sq``, ``_w_sq``, ``_nw`` and
+    ``_clusters`` (``cluster_sums``; plain ``n_sq``... for an empty prefix), read
+    from ``table.`` when given."""
+    sums = f"{table}." if table else ""
+    sums += f"{prefix}_" if prefix else ""
+    effective = f"clustered_n({n}, {wins}, {sums}n_sq, {sums}w_sq, {sums}nw, {sums}clusters)"
+    return (f"{wins}::DOUBLE / nullif({n}, 0) AS {name}, {effective} AS {name}_effective_n, "
+            f"clustered_low({name}, {name}_effective_n, {n}) AS {name}_low, "
+            f"clustered_high({name}, {name}_effective_n, {n}) AS {name}_high")
+
+
+def clustered_rate_columns(name: str, what: str, trials: str) -> tuple[Column, ...]:
+    """The columns of ``clustered_rate(..., name)``: ``what`` the rate is, over ``trials``
+    (seat-games, several of which one game may hold)."""
+    interval = (f"the 95% Wilson interval of `{name}` at its effective n ({trials} clustered by game); "
+                f"equal to the rate itself when every game gave it alike (a fixed rate)")
+    return (Column(name, "DOUBLE", f"{what}: a rate in [0, 1] over {trials}."),
+            Column(f"{name}_effective_n", "DOUBLE", f"Effective number of independent trials behind `{name}`: its "
+                   f"{trials} clustered by game (`clustered_n`; the number of games for one per game)."),
+            Column(f"{name}_low", "DOUBLE", f"Low end of {interval}."),
+            Column(f"{name}_high", "DOUBLE", f"High end of {interval}."))
+
+
+def competitive(alias: str = "") -> str:
+    """SQL: the row's experiment is competitive (``experiment_modes``)."""
+    column = f"{alias}.experiment" if alias else "experiment"
+    return f"{column} IN (SELECT experiment FROM experiment_modes WHERE NOT cooperative)"
