@@ -1310,7 +1310,8 @@ class RingState(KitState):
         hand = self.hand_zone(victim)
         if not hand.cards:
             return
-        # The card keeps its history: its former owner knows where it went (``move_card``).
+        # Its former owner knows where it went; the other seats cannot tell which card went, so they
+        # forget it and the rest of the victim's hand (``move_card``).
         move_card(hand, self.rng.below(len(hand.cards)), self.hand_zone(seat))
         if self.trace is not None:
             self.emit("take_card", f"seat {seat} takes a random card from seat {victim}", seat=seat, victim=victim)
