@@ -1585,16 +1585,22 @@ class RingState(KitState):
             step += 1
         if countered or self.points(victim) == 0:
             return
-        if self.points(caster) >= self.config.max_taken_points:  # never the winning point by stealing
-            if not self.config.chaos_magic_at_ten_costs_victim:
-                return  # the point cannot be given to the thief: the victim keeps it
-            self.set_points(victim, self.points(victim) - 1)
-            return
+        capped = self.points(caster) >= self.config.max_taken_points  # never the winning point by stealing
+        if capped and not self.config.chaos_magic_at_ten_costs_victim:
+            return  # the point cannot be given to the thief: the victim keeps it
         self.set_points(victim, self.points(victim) - 1)
-        self.set_points(caster, self.points(caster) + 1)
-        if self.trace is not None:
+        if not capped:
+            self.set_points(caster, self.points(caster) + 1)
+        if self.trace is None:
+            return
+        if capped:  # the seat whose points changed and its total, as the Ring's points are traced
+            total = self.points(victim)
+            self.emit("points", f"seat {victim} loses a Summoning Point to seat {caster}'s Chaos Magic, "
+                      f"which gains none at {self.points(caster)}: {total} Summoning Points",
+                      seat=victim, points=total, caster=caster)
+        else:
             self.emit("points", f"seat {caster} takes a Summoning Point from seat {victim} (Chaos Magic)",
-                       seat=caster, victim=victim)
+                      seat=caster, victim=victim)
 
     def _chaos_offer(self, seat: int, who: int, last: int, chain: int, position: int) -> None:
         caster, victim = PAIR.field(who, 0), PAIR.field(who, 1)
