@@ -35,7 +35,7 @@ from mypy_extensions import i64
 from simcore.api import CardColumns, GameInfo, TraceSink, ranks_from_scores
 from simcore.kit.cardstats import CardStats
 from simcore.kit.decisions import FIELD_BITS, NO_CHOICE, ActionType, Task, TaskKinds
-from simcore.kit.state import KitState
+from simcore.kit.state import SeatZonesState
 from simcore.kit.zones import HIDDEN, OWNER_ONLY, PUBLIC, TABLE, Zone, move_all, move_card, move_masked
 from simcore.parameters import COPIES, Constraint, require
 from simcore.rng import Generator
@@ -297,7 +297,7 @@ def compile_config(parameters: Mapping[str, Any]) -> DivvyConfig:
     )
 
 
-class DivvyState(KitState):
+class DivvyState(SeatZonesState):
     """One game of Divvy the Loot in progress."""
 
     config: DivvyConfig
@@ -307,7 +307,8 @@ class DivvyState(KitState):
     def __init__(self, config: DivvyConfig, rng: Generator, trace: TraceSink | None,
                  stats: CardStats | None = None) -> None:
         super().__init__(2, rng, trace, len(NUMBER_NAMES), len(SEAT_NUMBER_NAMES),
-                         stats if stats is not None else CardStats(2, len(CARD_COUNTERS), len(config.names)))
+                         stats if stats is not None else CardStats(2, len(CARD_COUNTERS), len(config.names)),
+                         FIRST_SEAT_ZONE, ZONES_PER_SEAT, HAND)
         self.config = config
 
     @staticmethod
@@ -371,16 +372,9 @@ class DivvyState(KitState):
 
     # ----------------------------------------------------------- the zones
 
-    def seat_zone(self, seat: i64, which: i64) -> Zone:
-        """Zone ``which`` (``HAND``, ``CHAFF_BID``...) of ``seat``."""
-        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + which]
-
-    def hand(self, seat: i64) -> list[int]:
-        """The cards in ``seat``'s hand, in hand order (positions are answers: do not change the list)."""
-        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + HAND].cards
-
     def lead_card(self, seat: i64) -> int:
         """``seat``'s lead fighter this round; -1 before the leads are revealed."""
+        # In place with the game's constants, not through ``seat_zone`` (``SeatZonesState`` says why).
         lead = self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + LEAD_FIGHTER].cards
         return lead[0] if lead else -1
 

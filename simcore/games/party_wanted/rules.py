@@ -107,7 +107,7 @@ from simcore.games.party_wanted.config import (
 )
 from simcore.kit.cardstats import CardStats
 from simcore.kit.decisions import NO_CHOICE, ActionType, ActionTypes, Task, TaskKinds, action_code, answer_list
-from simcore.kit.state import KitState
+from simcore.kit.state import SeatZonesState
 from simcore.kit.vectors import fill, sort_in_place
 from simcore.kit.zones import (
     EVERY_SEAT,
@@ -512,7 +512,7 @@ def tier_name(tier: int) -> str:
     return _TIER_NAMES[tier - 1]
 
 
-class PartyState(KitState):
+class PartyState(SeatZonesState):
     """One game of Party Wanted in progress."""
 
     config: PartyConfig
@@ -530,7 +530,8 @@ class PartyState(KitState):
                  stats: CardStats | None = None) -> None:
         super().__init__(n_players, rng, trace, ENEMY_NUMBERS + ENEMY_STATS * config.max_enemies,
                          ROUND_NUMBERS + ROUND_STATS * config.max_enemies,
-                         stats if stats is not None else CardStats(n_players, len(CARD_COUNTERS), len(config.names)))
+                         stats if stats is not None else CardStats(n_players, len(CARD_COUNTERS), len(config.names)),
+                         FIRST_SEAT_ZONE, ZONES_PER_SEAT, HAND)
         self.config = config
         self.max_enemies = config.max_enemies
         self.offered_answers = []
@@ -655,22 +656,15 @@ class PartyState(KitState):
 
     # ----------------------------------------------------------- the zones
 
-    def seat_zone(self, seat: i64, which: i64) -> Zone:
-        """Zone ``which`` (``HAND``, ``HERO_DECK``...) of ``seat``."""
-        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + which]
-
-    def hand(self, seat: i64) -> list[int]:
-        """``seat``'s hand, in hand order (positions are answers: read only)."""
-        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + HAND].cards
-
     def weapon(self, seat: i64) -> int:
         """``seat``'s weapon; -1 for none."""
+        # In place with the game's constants, not through ``seat_zone`` (``SeatZonesState`` says why).
         cards = self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + WEAPON_SLOT].cards
         return cards[0] if cards else -1
 
     def armor(self, seat: i64) -> int:
         """``seat``'s armor; -1 for none."""
-        cards = self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + ARMOR_SLOT].cards
+        cards = self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + ARMOR_SLOT].cards  # as ``weapon``
         return cards[0] if cards else -1
 
     def tier_count(self) -> int:
@@ -1004,7 +998,7 @@ class PartyState(KitState):
         items) add to ``stat`` (PERM_ATTACK, PERM_DEFENSE, PERM_SPEED, PERM_HP)."""
         bonuses = self.config.permanent_bonuses
         zones = self.zones
-        first = FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat
+        first = self.seat_zone_index(seat, 0)
         total: i64 = 0
         which: i64  # machine integers: a native loop over the four zones
         for which in range(first + WEAPON_SLOT, first + ITEMS_HELD + 1):
@@ -1046,7 +1040,7 @@ class PartyState(KitState):
         penalty, which changes as enemies die), from one walk over the permanents."""
         bonuses = self.config.permanent_bonuses
         zones = self.zones
-        first = FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat
+        first = self.seat_zone_index(seat, 0)
         attack: i64 = 0
         defense: i64 = 0
         speed: i64 = 0
@@ -1648,7 +1642,7 @@ class PartyState(KitState):
     def _holds_anything_to_plan(self, seat: i64) -> bool:
         """Whether ``seat`` holds a hand card, an item, a weapon, an armor or a minion: without
         any, its only planning answer is done (checked before the answers are built)."""
-        zones, first = self.zones, FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat
+        zones, first = self.zones, self.seat_zone_index(seat, 0)
         return (len(zones[first + HAND].cards) > 0 or len(zones[first + ITEMS_HELD].cards) > 0
                 or len(zones[first + WEAPON_SLOT].cards) > 0 or len(zones[first + ARMOR_SLOT].cards) > 0
                 or len(zones[first + MINIONS].cards) > 0)

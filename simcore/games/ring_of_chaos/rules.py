@@ -67,7 +67,7 @@ from simcore.games.ring_of_chaos.config import (
 )
 from simcore.kit.cardstats import CardStats
 from simcore.kit.decisions import FIELD_BITS, NO_CHOICE, ActionType, Task, TaskKinds, answer_list
-from simcore.kit.state import KitState
+from simcore.kit.state import KitState, SeatZonesState
 from simcore.kit.zones import EVERY_SEAT, HIDDEN, OWNER_ONLY, PUBLIC, TABLE, Zone, move_card
 from simcore.rng import Generator
 from simcore.seeding import make_rng
@@ -268,7 +268,7 @@ ATTACK: Final = ActionType(0, "attack", ("style", "card + 1"), (8, 8))
 PAIR: Final = ActionType(0, "pair", ("first", "second"), (8, 8))
 
 
-class RingState(KitState):
+class RingState(SeatZonesState):
     """One game of Ring of Chaos in progress."""
 
     config: RingConfig
@@ -283,7 +283,8 @@ class RingState(KitState):
     def __init__(self, config: RingConfig, n_players: int, rng: Generator, trace: TraceSink | None,
                  stats: CardStats | None = None) -> None:
         super().__init__(n_players, rng, trace, OCCUPANT + config.board.n_spaces, SEAT_NUMBERS,
-                         stats if stats is not None else CardStats(n_players, len(CARD_COUNTERS), len(CARD_NAMES)))
+                         stats if stats is not None else CardStats(n_players, len(CARD_COUNTERS), len(CARD_NAMES)),
+                         FIRST_SEAT_ZONE, ZONES_PER_SEAT, HAND)
         self.config = config
         self.power_playable = [0] * n_players
         self.power_used = [0] * n_players
@@ -385,20 +386,9 @@ class RingState(KitState):
 
     # ------------------------------------------------------------ zones and numbers
 
-    def seat_zone(self, seat: int, which: int) -> Zone:
-        """Zone ``which`` (``HAND``, ``IMPRISONED``) of ``seat``."""
-        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + which]
-
-    def hand_zone(self, seat: int) -> Zone:
-        """``seat``'s hand."""
-        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + HAND]
-
-    def hand(self, seat: int) -> list[int]:
-        """The cards in ``seat``'s hand, in hand order (positions are answers: do not change the list)."""
-        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + HAND].cards
-
     def imprisoned(self, seat: int) -> list[int]:
         """The Imprison cards in front of ``seat``."""
+        # In place with the game's constants, not through ``seat_zone`` (``SeatZonesState`` says why).
         return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + IMPRISONED].cards
 
     def party(self, seat: int) -> int:

@@ -50,7 +50,7 @@ from simcore.api import CardColumns, GameInfo, TraceSink
 from simcore.effects import Choice, Integer, Vocabulary
 from simcore.kit.cardstats import CardStats
 from simcore.kit.decisions import NO_CHOICE, ActionType, ActionTypes, Task, TaskKinds
-from simcore.kit.state import KitState
+from simcore.kit.state import KitState, SeatZonesState
 from simcore.kit.zones import EVERY_SEAT, HIDDEN, OWNER_ONLY, PUBLIC, TABLE, Zone, move_card
 from simcore.parameters import COPIES, Constraint, require
 from simcore.rng import Generator
@@ -131,6 +131,7 @@ FIRST_SEAT_ZONE: Final = LAST_RANK + 2
 PARTY_AREA: Final = 0
 HAND_AREA: Final = 1
 REWARD_AREA: Final = 2
+AREAS_PER_SEAT: Final = 3
 AREA_NAMES = ("party", "hand", "reward")
 END_AREA_CHOICES = ("party", "hand", "reward", "any")
 
@@ -469,7 +470,7 @@ def compile_config(parameters: Mapping[str, Any]) -> TheseusConfig:
     )
 
 
-class TheseusState(KitState):
+class TheseusState(SeatZonesState):
     """One game of Party of the Theseus in progress."""
 
     config: TheseusConfig
@@ -498,7 +499,8 @@ class TheseusState(KitState):
                  card_of: list[int] | None = None, rank_of: list[int] | None = None,
                  stats: CardStats | None = None, card_types: vec[i64] | None = None) -> None:
         super().__init__(n_players, rng, trace, len(NUMBER_NAMES), len(SEAT_NUMBER_NAMES),
-                         stats if stats is not None else CardStats(n_players, len(CARD_COUNTERS), len(config.names)))
+                         stats if stats is not None else CardStats(n_players, len(CARD_COUNTERS), len(config.names)),
+                         FIRST_SEAT_ZONE, AREAS_PER_SEAT, HAND_AREA)
         self.config = config
         self.card_of = [] if card_of is None else card_of
         self.card_types = vec[i64](self.card_of) if card_types is None else card_types
@@ -581,21 +583,14 @@ class TheseusState(KitState):
 
     # ----------------------------------------------------------- the zones
 
-    def seat_zone(self, seat: i64, area: i64) -> Zone:
-        """``seat``'s Party, Hand or Reward (``PARTY_AREA``, ``HAND_AREA``, ``REWARD_AREA``)."""
-        return self.zones[FIRST_SEAT_ZONE + 3 * seat + area]
-
     def party(self, seat: i64) -> list[int]:
         """The instances in ``seat``'s Party, in order (positions are answers: do not change the list)."""
-        return self.zones[FIRST_SEAT_ZONE + 3 * seat + PARTY_AREA].cards
-
-    def hand(self, seat: i64) -> list[int]:
-        """The instances in ``seat``'s Hand, in order (do not change the list)."""
-        return self.zones[FIRST_SEAT_ZONE + 3 * seat + HAND_AREA].cards
+        # In place with the game's constants, not through ``seat_zone`` (``SeatZonesState`` says why).
+        return self.zones[FIRST_SEAT_ZONE + AREAS_PER_SEAT * seat + PARTY_AREA].cards
 
     def reward(self, seat: i64) -> list[int]:
         """The instances in ``seat``'s Reward, in order (do not change the list)."""
-        return self.zones[FIRST_SEAT_ZONE + 3 * seat + REWARD_AREA].cards
+        return self.zones[FIRST_SEAT_ZONE + AREAS_PER_SEAT * seat + REWARD_AREA].cards  # as ``party``
 
     def board(self) -> list[int]:
         """The instances on the Board, in order (do not change the list)."""
@@ -747,7 +742,7 @@ class TheseusState(KitState):
         after every use and at every turn's end, so the zones are read in place
         (no ``hand`` and ``party`` calls)."""
         zones = self.zones
-        first = FIRST_SEAT_ZONE + 3 * seat
+        first = self.seat_zone_index(seat, 0)
         over: i64 = 0  # a machine integer: native bit operations
         if len(zones[first + HAND_AREA].cards) > hand_limit:
             over |= 1 << HAND_AREA
