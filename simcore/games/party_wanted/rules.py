@@ -1331,15 +1331,10 @@ class PartyState(SeatZonesState):
         """A land action or an instant treasure/encounter effect for ``seat``."""
         if not self.alive(seat) and primitive not in (P_DAMAGE_PARTY, P_PARTY_HEAL, P_DRAW_PARTY):
             return
-        if primitive == P_PARTY_HEAL:
-            for other in range(self.n_players):
-                self._heal_hero(other, amount)
-        elif primitive in (P_HEAL, P_HEAL_SELF):
-            self._heal_hero(seat, amount)
-        elif primitive in (P_DAMAGE_PARTY, P_DAMAGE_SELF):
+        if self._hero_effect(seat, seat, primitive, amount):  # a land's or an instant's: aimed at its hero
+            return
+        if primitive in (P_DAMAGE_PARTY, P_DAMAGE_SELF):
             self._before_damage(seat, amount, primitive == P_DAMAGE_PARTY)
-        elif primitive == P_DRAW:
-            self._draw_cards(seat, amount)
         elif primitive == P_DRAW_PARTY:
             for other in range(self.n_players):
                 if self.alive(other):
@@ -1456,18 +1451,8 @@ class PartyState(SeatZonesState):
         for primitive, amount in config.effects[card]:
             if primitive == P_NEGATE:
                 self.set_seat_number(hero, SHIELDED, 1)
-            elif primitive == P_HEAL:
-                self._heal_hero(hero, amount)
-            elif primitive == P_HEAL_SELF:
-                self._heal_hero(seat, amount)
-            elif primitive == P_PARTY_HEAL:
-                for other in range(self.n_players):
-                    self._heal_hero(other, amount)
-            elif primitive == P_RESURRECT:
-                if not self.alive(hero):
-                    self._revive(hero, amount, config.hand_size)
-            elif primitive == P_DRAW:
-                self._draw_cards(seat, amount)
+            else:
+                self._hero_effect(seat, hero, primitive, amount)
         self.push(_TASK_OF[ITEMS * MAX_SEATS + seat])
 
     def _draw_items(self, seat: int, count: int, kind: int) -> None:
@@ -1837,18 +1822,27 @@ class PartyState(SeatZonesState):
                 stat = ENEMY_SLOW if primitive == P_SLOW else ENEMY_WEAKEN if primitive == P_WEAKEN else ENEMY_EXPOSE
                 for target in enemies:
                     self.numbers[self.enemy_index(stat, target)] += amount
-            elif primitive == P_HEAL:
-                self._heal_hero(hero, amount)
-            elif primitive == P_HEAL_SELF:
-                self._heal_hero(seat, amount)
-            elif primitive == P_PARTY_HEAL:
-                for other in range(self.n_players):
-                    self._heal_hero(other, amount)
-            elif primitive == P_RESURRECT:
-                if not self.alive(hero):
-                    self._revive(hero, amount, self.config.hand_size)
-            elif primitive == P_DRAW:
-                self._draw_cards(seat, amount)
+            else:
+                self._hero_effect(seat, hero, primitive, amount)
+
+    def _hero_effect(self, seat: int, hero: int, primitive: int, amount: int) -> bool:
+        """A heal, resurrect or draw effect of ``seat``'s card, item or land, aimed at
+        ``hero`` (the same in combat and out of it); False for another primitive."""
+        if primitive == P_HEAL:
+            self._heal_hero(hero, amount)
+        elif primitive == P_HEAL_SELF:
+            self._heal_hero(seat, amount)
+        elif primitive == P_PARTY_HEAL:
+            for other in range(self.n_players):
+                self._heal_hero(other, amount)
+        elif primitive == P_RESURRECT:
+            if not self.alive(hero):
+                self._revive(hero, amount, self.config.hand_size)
+        elif primitive == P_DRAW:
+            self._draw_cards(seat, amount)
+        else:
+            return False
+        return True
 
     def _damage_enemy(self, enemy: i64, amount: i64) -> None:
         at = self.enemy_index(ENEMY_HP, enemy)
