@@ -29,6 +29,10 @@ The answer to each question is of one action type (``ACTIONS``):
   to (0 if it aims at none);
 - ``ITEMS`` (before damage outside combat): ``DONE`` or a ``USE_ITEM`` as in planning;
 - ``EQUIP``: ``EQUIP_SEAT``, the other hero who gets a weapon or armor the asked one cannot add.
+
+Compiled with mypyc; docs/development/compiled-style.md says why the code is
+written as it is (``Final`` constants, ``elif`` dispatch, ``i64``, plain loops,
+native vectors, bit masks).
 """
 
 from __future__ import annotations
@@ -126,7 +130,7 @@ from simcore.seeding import make_rng
 __all__ = ["DATA_FILE", "INFO", "PartyConfig", "PartyState", "compile_config"]
 
 # The task kinds. The first ten are questions (the task's seat answers);
-# the others are steps of the rules. Final: the compiled core inlines them.
+# the others are steps of the rules.
 TASKS: Final = TaskKinds()
 REVEAL: Final = TASKS.add("reveal")
 BURY: Final = TASKS.add("bury")
@@ -211,9 +215,9 @@ def answer_row(action_type: ActionType, index: int) -> list[object]:
 # (hero, enemy) target the living heroes and enemies allow, the same run whenever the
 # same ones are alive. Each run is made once and kept, and a question's list takes it
 # whole with one extend (a copy of pointers), not an append per answer as it grows.
-# The runs are found by plain list indexing, not a dictionary (which would box each key
-# and hash it): one flat list by hero and enemy mask, made at import, then a table of
-# that mask pair by card index and kind, grown to the indices met, no further.
+# The runs are found by plain list indexing: one flat list by hero and enemy mask, made
+# at import, then a table of that mask pair by card index and kind, grown to the indices
+# met, no further.
 _ENEMY_MASK_BITS: Final = 7  # enemy masks below 1 << 7: rules.max_enemies <= 7
 RunTable = list[list[object] | None]
 """The runs of one (hero mask, enemy mask) pair, at ``index * RUN_KINDS + kind`` (None: not made yet)."""
@@ -516,7 +520,7 @@ class PartyState(SeatZonesState):
     """One game of Party Wanted in progress."""
 
     config: PartyConfig
-    max_enemies: i64  # config.max_enemies, read on every round number (a machine integer: native index arithmetic)
+    max_enemies: i64  # config.max_enemies, read on every round number
     # The answers of the last planning or item question built, and the cards they would
     # play (each card once), noted as the answers were made (``_add_targets``): the
     # question asked is the last one built, so ``note_offered`` reads its cards here
@@ -915,7 +919,7 @@ class PartyState(SeatZonesState):
             cards = self._cards_played_by(seat, legal_actions)
         counts = self.stats.counts
         base = self.stats.offset(seat, _PLAYABLE)
-        index: i64  # machine integers: native indexing of the vector
+        index: i64
         earlier: i64
         for index in range(len(cards)):
             card = cards[index]
@@ -928,7 +932,6 @@ class PartyState(SeatZonesState):
     def _cards_played_by(self, seat: int, legal_actions: Sequence[int]) -> vec[i64]:
         """The cards ``legal_actions`` would play for ``seat`` (read from the answers:
         ``note_offered`` of another list than the one asked, e.g. a copy)."""
-        # A typed list indexed natively, no generic iteration per step.
         actions = answer_list(legal_actions)
         cards = vec[i64]()
         last_key = -1
@@ -1000,7 +1003,7 @@ class PartyState(SeatZonesState):
         zones = self.zones
         first = self.seat_zone_index(seat, 0)
         total: i64 = 0
-        which: i64  # machine integers: a native loop over the four zones
+        which: i64
         for which in range(first + WEAPON_SLOT, first + ITEMS_HELD + 1):
             for card in zones[which].cards:
                 total += bonuses[card][stat]
@@ -1607,7 +1610,7 @@ class PartyState(SeatZonesState):
         planning goes round the table again and again until every hero has
         passed in a row, so a hero who was done may answer what a teammate played."""
         numbers = self.numbers
-        count: i64 = self.n_players  # machine integers: the seat arithmetic stays native
+        count: i64 = self.n_players
         seat: i64
         once = self.config.planning == PLANNING_ONCE
         while numbers[IN_COMBAT]:
@@ -1674,7 +1677,7 @@ class PartyState(SeatZonesState):
         seat_numbers, size = self.seat_numbers, self.n_seat_numbers
         mask: i64 = 0
         hero: i64
-        n_players: i64 = self.n_players  # a machine-integer bound: the loop stays native
+        n_players: i64 = self.n_players
         for hero in range(n_players):
             if seat_numbers[hero * size + ALIVE] != 0:
                 mask |= 1 << hero
@@ -1890,7 +1893,7 @@ class PartyState(SeatZonesState):
         ``bases``: the round's ``_round_base_stats``."""
         keys = vec[i64]()
         living = self._living_enemy_mask()
-        seat: i64  # machine integers: native loops and bit tests
+        seat: i64
         enemy: i64
         n_players: i64 = self.n_players
         n_enemies = self.numbers[ENEMY_COUNT]

@@ -23,6 +23,10 @@ decode through them.
 A task performed without an answer (``NO_CHOICE``) only computes its choices,
 so the kit's ``resample_hidden`` can ask the same question again after
 redrawing what the seat cannot see.
+
+Compiled with mypyc; docs/development/compiled-style.md says why the code is
+written as it is (``Final`` constants, ``elif`` dispatch, ``i64``, plain loops,
+native vectors, bit masks).
 """
 
 from __future__ import annotations
@@ -501,8 +505,8 @@ class RingState(SeatZonesState):
             return
         hand = self.hand(seat)
         power_offered = False
-        # The cards offered, a bit per card id (fewer than 64 cards): a machine integer, not a
-        # list per step, and a card offered at several positions is counted once.
+        # The cards offered, a bit per card id (fewer than 64 cards): a card offered at several
+        # positions is counted once.
         offered: i64 = 0
         actions = answer_list(legal_actions)
         if kind == K_MAIN:
@@ -627,14 +631,13 @@ class RingState(SeatZonesState):
 
     def usable_cards(self, seat: int) -> i64:
         """A bit per card id ``seat`` may play by its class (``can_use_class``): every card but
-        those of its Dead Heroes' classes (Dread Legion: every card). One machine integer read
-        once per question, not a call per card of the hand."""
+        those of its Dead Heroes' classes (Dread Legion: every card), read once per question."""
         if self.power(seat) == DREAD_LEGION:
             return -1
         usable: i64 = -1
         seat_numbers, base = self.seat_numbers, seat * SEAT_NUMBERS + HEROES
         class_cards = self.config.class_cards
-        hero: i64  # a machine-integer counter: native index arithmetic
+        hero: i64
         for hero in range(4):
             if seat_numbers[base + hero] == DEAD:
                 usable &= ~class_cards[hero]
@@ -646,7 +649,7 @@ class RingState(SeatZonesState):
         seat_numbers = self.seat_numbers
         others: list[int] = []
         # A loop reading the ALIVE numbers directly: this runs several times per question.
-        step: i64  # a machine-integer counter: native index arithmetic
+        step: i64
         for step in range(1, n):
             other = seat + step
             if other >= n:
@@ -758,9 +761,9 @@ class RingState(SeatZonesState):
         hand = self.hand(defender)
         counter_styles = self.config.card_counter_styles  # ``cards.<name>.counters``
         usable = self.usable_cards(defender)
-        seen: i64 = 0  # a bit per card id already answered (or refused): a machine integer
+        seen: i64 = 0  # a bit per card id already answered (or refused)
         result: list[int] = []
-        position: i64  # a machine-integer counter: native index arithmetic
+        position: i64
         for position in range(len(hand)):
             card = hand[position]
             bit: i64 = 1 << card
@@ -775,9 +778,9 @@ class RingState(SeatZonesState):
     def distinct_positions(self, seat: int) -> list[int]:
         """One hand position per card type (same cards are the same choice)."""
         hand = self.hand(seat)
-        seen: i64 = 0  # a bit per card id: a machine integer (CARD_NAMES has fewer than 64 cards, tested)
+        seen: i64 = 0  # a bit per card id (CARD_NAMES has fewer than 64 cards, tested)
         result: list[int] = []
-        position: i64  # a machine-integer counter: native index arithmetic
+        position: i64
         for position in range(len(hand)):
             bit: i64 = 1 << hand[position]
             if not seen & bit:
@@ -800,7 +803,6 @@ class RingState(SeatZonesState):
         numbers = self.numbers
         holder = numbers[RING_HOLDER]
         power = self.power(seat)
-        # Plain loops, not extend(generator): a generator is an object per call in the compiled core.
         if not numbers[USED_MOVE]:
             for space in config.move_reach[self.position(seat)]:
                 if self.can_move_to(seat, space):
@@ -826,7 +828,7 @@ class RingState(SeatZonesState):
         has_adjacent = has_distant = False
         seat_numbers = self.seat_numbers
         distance = config.board.distance[seat_numbers[seat * SEAT_NUMBERS + POSITION]]
-        rival: i64  # a machine-integer counter: native index arithmetic
+        rival: i64
         for rival in range(self.n_players):
             if rival != seat and seat_numbers[rival * SEAT_NUMBERS + ALIVE] != 0:
                 if distance[seat_numbers[rival * SEAT_NUMBERS + POSITION]] == 1:
@@ -835,15 +837,14 @@ class RingState(SeatZonesState):
                     has_distant = True
         slots = config.card_slots
         usable = self.usable_cards(seat)
-        # A bit per Action still open (MOVE_SLOT, ATTACK_SLOT, BONUS_SLOT): a
-        # machine integer, not a tuple of booleans made at every question.
+        # A bit per Action still open (MOVE_SLOT, ATTACK_SLOT, BONUS_SLOT).
         open_slots: i64 = ((0 if numbers[USED_MOVE] else 1 << MOVE_SLOT)
                            | (0 if numbers[USED_ATTACK] else 1 << ATTACK_SLOT)
                            | (0 if numbers[USED_BONUS] else 1 << BONUS_SLOT))
         # One answer per card type, at its first position (as ``distinct_positions``), the
-        # types seen kept in a machine integer: no list of positions made per question.
+        # types seen kept as bits.
         seen: i64 = 0
-        position: i64  # a machine-integer counter: native index arithmetic
+        position: i64
         for position in range(len(hand)):
             card = hand[position]
             bit: i64 = 1 << card
@@ -885,8 +886,7 @@ class RingState(SeatZonesState):
     def perform(self, task: Task, choice: int) -> None:
         """Do one task (``choice`` is NO_CHOICE unless the task's question was answered).
 
-        One branch per task kind, the most frequent first: a table of functions would be
-        called through Python's calling convention at every step of the compiled core. The
+        One branch per task kind, the most frequent first. The
         frequent questions' handlers take the task itself: a task is immutable, so the one
         performed is asked (or pushed back) as it is, not remade from its fields."""
         kind = task.kind
