@@ -232,8 +232,8 @@ class SeatZonesState(KitState):
 
     Unlike ``KitState`` it takes no interpreted subclass: mypyc then knows the
     layout fields are set by ``__init__`` and reads them without a check, so these
-    accessors cost what each game's own did (random and heuristic games within
-    0.5% of the instructions). A game's accessor of another one of its zones
+    accessors cost about what each game's own did (random and heuristic games
+    within 1% of the instructions). A game's accessor of another one of its zones
     (Theseus' ``party``) indexes ``zones`` in place with its own constants:
     through ``seat_zone`` (one more call and a reference to the ``Zone``),
     Theseus' random game took 1.4% more instructions."""
