@@ -82,16 +82,16 @@ def spec_of(**confirm: int) -> TuningSpec:
 def test_the_confirmation_plays_enough_games_for_half_band_intervals_unless_told() -> None:
     spec = spec_of()
     # At 800 games the row's 95% interval is 0.06 wide against a band 0.06 wide: a 0.03-wide interval
-    # at the joint level (2 rows: 97.5%) needs (0.06 * z97.5 / z95 / 0.03)^2 = 5.2 times the games.
+    # at the joint level (2 rows over the confirmed variants: 97.5%) needs (0.06 * z97.5 / z95 / 0.03)^2 = 5.2 times the games.
     results = {"trial-0001": Evaluation("trial-0001", 0.95, (_result(0.47, 0.53, (0.47, 0.53)),))}
     factor = ((0.53 - 0.47) * z_for_confidence(0.975) / Z95 / ((0.53 - 0.47) / 2)) ** 2
-    assert confirmation_games(spec, results, 800, {"trial-0001": 2}) == math.ceil(800 * factor)
+    assert confirmation_games(spec, results, 800, 2) == math.ceil(800 * factor)
     # Never more than 20 times the top rung; never fewer than the top rung.
     wide = {"trial-0001": Evaluation("trial-0001", 0.95, (_result(0.2, 0.8, (0.47, 0.53)),))}
-    assert confirmation_games(spec, wide, 800, {"trial-0001": 1}) == 16000
+    assert confirmation_games(spec, wide, 800, 1) == 16000
     one_sided = {"trial-0001": Evaluation("trial-0001", 0.95, (_result(0.2, 0.8, (-math.inf, 0.53)),))}
-    assert confirmation_games(spec, one_sided, 800, {"trial-0001": 1}) == 800
-    assert confirmation_games(spec_of(games=1234), results, 800, {"trial-0001": 2}) == 1234
+    assert confirmation_games(spec, one_sided, 800, 1) == 800
+    assert confirmation_games(spec_of(games=1234), results, 800, 2) == 1234
 
 
 def test_a_promoted_candidate_keeps_its_shards_and_plays_only_new_ones() -> None:
@@ -125,11 +125,12 @@ def test_shards_never_cross_a_rung_or_exceed_the_shard_size(shard_size: int) -> 
     assert sum(stop - start for start, stop in bounds) == 800
 
 
-def confirmed_as(variant: str, miss: float, low: float, high: float, verdict: str) -> Evaluation:
+def confirmed_as(variant: str, miss: float, low: float, high: float, verdict: str,
+                 confidence: float = 0.95) -> Evaluation:
     """A confirmation of one target whose miss is ``miss`` [``low``, ``high``] with ``verdict``."""
     result = TargetResult("few draws", "game_stats.draw_rate", 1.0, 1, "2 players", 0.02 + miss, 0.02 + low,
                           0.02 + high, -math.inf, 0.02, miss, low, high, verdict)
-    return Evaluation(variant, 0.95, (result,))
+    return Evaluation(variant, confidence, (result,))
 
 
 def test_a_change_is_not_the_answer_when_the_current_data_comes_closer() -> None:
@@ -144,9 +145,8 @@ def test_a_change_is_not_the_answer_when_the_current_data_comes_closer() -> None
                  "trial-0010": confirmed_as("trial-0010", 0.011341, 0.006569, 0.016938, "not met")}
     answer = choose_answer(spec, chosen, confirmed, current)
     assert (answer["variant"], answer["changes"], answer["all_met"]) == ("baseline", {}, False)
-    assert answer_lines(answer)[0] == ("answer: keep the current data (baseline): no confirmed candidate comes "
-                                       "closer to the targets than the current data; NOT every target is met "
-                                       "with 95% confidence")
+    assert answer_lines(answer)[0] == ("answer: keep the current data: no confirmed change comes closer to the "
+                                       "targets; NOT every target is met with 95% confidence")
 
 
 def test_the_current_data_is_the_answer_when_it_already_meets_every_target() -> None:
@@ -157,8 +157,9 @@ def test_the_current_data_is_the_answer_when_it_already_meets_every_target() -> 
                  "trial-0003": confirmed_as("trial-0003", 0.0, 0.0, 0.0, "met")}
     answer = choose_answer(spec, chosen, confirmed, current)
     assert answer["variant"] == "baseline" and answer["all_met"] and answer["within_noise"] == []
-    assert answer_lines(answer)[0] == ("answer: keep the current data (baseline): the current data already meets "
-                                       "every target with 95% confidence")
+    assert answer_lines(answer)[:2] == ["answer: keep the current data: it already meets every target with 95% "
+                                        "confidence", "        met: few draws (2 players): 2.00% [2.00%, 2.00%]; "
+                                        "wanted at most 2.00%"]
 
 
 def test_an_answer_that_misses_names_the_cheaper_candidates_within_noise_of_it() -> None:
@@ -174,19 +175,27 @@ def test_an_answer_that_misses_names_the_cheaper_candidates_within_noise_of_it()
     answer = choose_answer(spec, chosen, confirmed, current)
     assert answer["variant"] == "trial-0020"
     assert [other["variant"] for other in answer["within_noise"]] == ["baseline", "trial-0013"]
-    assert answer_lines(answer)[2] == (
-        "  within noise: its confirmed miss 0.003959 [0, 0.008932] overlaps those of cheaper ones: the current "
-        "data (cost 0.000, miss 0.008567 [0.004, 0.01394]); trial 13 (cost 0.058, miss 0.005495 [0.001, 0.01061]); "
-        "that it comes closer than they do is not shown")
+    lines = answer_lines(answer)
+    assert lines[:3] == [
+        "answer: the confirmed change that comes closest, below; NOT every target is met with 95% confidence",
+        "  Rules: treasure target 20 -> 26",
+        "  within noise: cheaper ones come as close within the confirmation's noise (the current data; Rules: "
+        "treasure target 20 -> 23): that this change comes closer than they do is not shown"]
+    # The optimiser's numbers come last, as detail.
+    assert lines[-1] == ("  optimiser detail: trial 20 (trial-0020), change cost 0.133, miss 0.003959 [0, 0.008932] "
+                         "(the targets' weighted distance from their bands)")
 
 
-def test_the_answers_intervals_state_their_level_sample_and_unit() -> None:
+def test_the_answers_intervals_state_their_level_family_sample_and_unit() -> None:
     spec = spec_of()
     current = Candidate(0, "baseline", {"rules.treasure_target": 20}, 0.0)
     chosen = [Candidate(3, "trial-0003", {"rules.treasure_target": 21}, 0.103)]
-    confirmed = {"baseline": confirmed_as("baseline", 0.01, 0.005, 0.015, "not met"),
-                 "trial-0003": confirmed_as("trial-0003", 0.0, 0.0, 0.0, "met")}
-    answer = {**choose_answer(spec, chosen, confirmed, current), "games": 6511}
-    assert answer_lines(answer)[2] == (
-        "  intervals: joint, each at 95.00% so that all 1 target row(s) hold together at 95% (Bonferroni); "
-        "6,511 fresh games per player count; unit of evidence: the game (rates over seat-games clustered by game)")
+    confirmed = {"baseline": confirmed_as("baseline", 0.01, 0.005, 0.015, "not met", 0.975),
+                 "trial-0003": confirmed_as("trial-0003", 0.0, 0.0, 0.0, "met", 0.975)}
+    answer = {**choose_answer(spec, chosen, confirmed, current), "games": 6511, "family": {"variants": 2, "rows": 2}}
+    assert answer["change_words"] == ["Rules: treasure target 20 -> 21"]
+    (intervals,) = [line for line in answer_lines(answer) if line.startswith("  confirmed on ")]
+    assert intervals == (
+        "  confirmed on 6,511 fresh games per player count; each interval at 97.50% so that all 2 target rows of "
+        "the 2 confirmed variants (the current data included) hold together at 95% (Bonferroni: the answer is "
+        "chosen among them); unit of evidence: the game (rates over seat-games clustered by game)")
