@@ -453,6 +453,8 @@ def with_front(rows: pl.DataFrame) -> pl.DataFrame:
 def tuning_tables(folder: ResultsPath | str) -> dict[str, pl.DataFrame]:
     """The report's tuning tables of a tuning run; empty for any other experiment.
 
+    - ``tuning_search``: one row: the points evaluated (distinct), the space's points (null:
+      infinite), the asks that repeated a point, batches and status;
     - ``tuning_targets``: each target, its metric, band and weight;
     - ``tuning_front``: the trade-off, each candidate's latest search look
       (games, change cost, miss with its interval, Pareto layer), front first;
@@ -472,12 +474,20 @@ def tuning_tables(folder: ResultsPath | str) -> dict[str, pl.DataFrame]:
     targets = read_table(folder, TRIAL_TARGETS)
     spec_targets = pl.DataFrame(state.get("targets", []), schema={
         "target": pl.String, "metric": pl.String, "band": pl.String, "weight": pl.Float64})
-    tables = {"tuning_targets": spec_targets}
-    front_columns = ["trial", "variant", "games", "changes", "change", "cost", "miss", "miss_low", "miss_high",
-                     "met", "layer", "on_front"]
+    search = pl.DataFrame([{"points": len(state.get("candidates", [])),
+                            "space_points": (state.get("space") or {}).get("points"),
+                            "repeated_asks": len(state.get("duplicates", {})), "batches": state.get("batches", 0),
+                            "status": state.get("status")}],
+                          schema={"points": pl.Int64, "space_points": pl.Int64, "repeated_asks": pl.Int64,
+                                  "batches": pl.Int64, "status": pl.String})
+    tables = {"tuning_search": search, "tuning_targets": spec_targets}
+    front_columns = ["trial", "variant", "games", "changes", "change", "change_words", "cost", "miss", "miss_low",
+                     "miss_high", "met", "layer", "on_front"]
     if trials.is_empty():
         return {**tables, "tuning_front": pl.DataFrame(), "tuning_confirmation": pl.DataFrame(),
                 "tuning_candidates": pl.DataFrame()}
+    if "change_words" not in trials.columns:  # a search written before the words were kept
+        trials = trials.with_columns(pl.col("change").alias("change_words"))
     front = with_front(latest_search_rows(trials)).sort("layer", "miss_high", "cost", "trial", nulls_last=True)
     tables["tuning_front"] = front.select(front_columns)
     confirm = trials.filter(pl.col("stage") == "confirm")
@@ -487,13 +497,13 @@ def tuning_tables(folder: ResultsPath | str) -> dict[str, pl.DataFrame]:
         tables["tuning_confirmation"] = pl.DataFrame()
         return tables
     tables["tuning_candidates"] = confirm.sort("all_met", "cost", "miss", descending=[True, False, False]).select(
-        "trial", "variant", "games", "change", "cost", "miss", "miss_low", "miss_high", "met", "not_met",
-        "undecided", "all_met", "confidence").with_columns(
+        "trial", "variant", "games", "change", "change_words", "cost", "miss", "miss_low", "miss_high", "met",
+        "not_met", "undecided", "all_met", "confidence").with_columns(
         (pl.col("variant") == answer.get("variant")).alias("answer"),
         pl.col("variant").is_in([other["variant"] for other in answer.get("within_noise") or []])
         .alias("within_noise"))
     tables["tuning_confirmation"] = targets.filter(pl.col("stage") == "confirm").select(
-        "trial", "variant", "target", "rows", "worst_row", "value", "low", "high", "band_low", "band_high",
+        "trial", "variant", "target", "metric", "rows", "worst_row", "value", "low", "high", "band_low", "band_high",
         "verdict", "confidence")
     return tables
 

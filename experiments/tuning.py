@@ -48,6 +48,7 @@ columns of the ``games`` table. It goes through the ordinary runner.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import json
 import math
@@ -335,7 +336,7 @@ class TuningSpec:
         return [change_words(path, current[path], value, self.display_names)
                 for path, value in self.changes(values).items()]
 
-    @property
+    @functools.cached_property
     def display_names(self) -> dict[str, str]:
         """Names the game gives its groups (``parties.brute_squad.name``), by group path."""
         defaults = dict(flatten(get_game(self.game).default_parameters()))
@@ -860,7 +861,8 @@ def change_words(path: str, current: Any, value: Any, names: Mapping[str, str] |
         key, _, field = rest.partition(".")
         owner = (names or {}).get(f"{group}.{key}") or key.replace("_", " ").title()
         if group != "cards":
-            owner = f"{owner} ({group.removesuffix('s')})"
+            single = group[:-3] + "y" if group.endswith("ies") else group.removesuffix("s")
+            owner = f"{owner} ({single})"
         field = field or key
     return f"{owner}: {field.replace('_', ' ').replace('.', ' ')} {value_words(current)} -> {value_words(value)}"
 

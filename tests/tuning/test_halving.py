@@ -81,8 +81,9 @@ def spec_of(**confirm: int) -> TuningSpec:
 
 def test_the_confirmation_plays_enough_games_for_half_band_intervals_unless_told() -> None:
     spec = spec_of()
-    # At 800 games the row's 95% interval is 0.06 wide against a band 0.06 wide: a 0.03-wide interval
-    # at the joint level (2 rows over the confirmed variants: 97.5%) needs (0.06 * z97.5 / z95 / 0.03)^2 = 5.2 times the games.
+    # At 800 games the row's 95% interval is 0.06 wide against a band 0.06 wide: a 0.03-wide interval at the
+    # joint level (2 rows over the confirmed variants: 97.5%) needs (0.06 * z97.5 / z95 / 0.03)^2 = 5.2 times
+    # the games.
     results = {"trial-0001": Evaluation("trial-0001", 0.95, (_result(0.47, 0.53, (0.47, 0.53)),))}
     factor = ((0.53 - 0.47) * z_for_confidence(0.975) / Z95 / ((0.53 - 0.47) / 2)) ** 2
     assert confirmation_games(spec, results, 800, 2) == math.ceil(800 * factor)

@@ -195,6 +195,8 @@ def test_the_trials_table_has_a_row_per_look_and_one_per_repeated_ask(runs: dict
     repeats = search.filter(pl.col("duplicate_of").is_not_null())
     assert repeats.height == len(state["duplicates"]) and set(repeats["games"].to_list()) <= {0}
     assert sorted(search["trial"].unique().to_list()) == list(range(len(state["trials"])))
+    judged = [*state["confirmed"], *([] if "baseline" in state["confirmed"] else ["baseline"])]
+    assert trials.filter(pl.col("stage") == "confirm")["variant"].to_list() == judged
 
 
 def test_the_budget_buys_distinct_points_each_evaluated_once(runs: dict[str, Path]) -> None:
@@ -207,8 +209,6 @@ def test_the_budget_buys_distinct_points_each_evaluated_once(runs: dict[str, Pat
     for number, original in state["duplicates"].items():
         first = next(data for data in state["candidates"] if data["trial"] == original)
         assert asked[int(number)] == first["values"]["rules.second_hits"]
-    judged = [*state["confirmed"], *([] if "baseline" in state["confirmed"] else ["baseline"])]
-    assert trials.filter(pl.col("stage") == "confirm")["variant"].to_list() == judged
 
 
 def _contents(folder: Path) -> dict[str, Any]:
