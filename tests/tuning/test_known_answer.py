@@ -4,8 +4,8 @@ same spec gives the same trials on 1 or 2 workers and after a stop and ``--resum
 The synthetic duel (``tests.tuning.duel``): seat 0 hits 20% of its shots, seat
 1 60%, seat 0 needs 2 hits. Which number of hits for seat 1 makes seat 0 win
 half the games? Dynamic programming says 5 (seat 0 wins 50.3%); 4 and 6 give
-38.7% and 60.3%, far outside the target band [46%, 54%], so the answer is unique
-among the 24 numbers searched.
+38.7% and 60.3%, far outside the target band [46%, 54%], so the answer is unique.
+The budget, 11 points of the 12, leaves the proposing to the sampler.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ seed = 7
 shard_size = 200
 
 [space]
-"rules.second_hits" = [1, 24]   # 24 points, twice the trial budget: the sampler proposes, none twice
+"rules.second_hits" = [1, 12]   # 12 points, more than the trial budget: the sampler proposes, none twice
 
 [[targets]]
 name = "fair seat 0"
@@ -52,7 +52,7 @@ metric = "game_stats.mean_turns"
 at_most = 100
 
 [search]
-trials = 12
+trials = 11
 batch = 4
 games = [200, 800]
 promote = 3
@@ -126,9 +126,9 @@ def runs(duel_spec: TuningSpec, tmp_path_factory: pytest.TempPathFactory) -> dic
 
 
 def test_the_fair_value_is_unique_in_the_search_space() -> None:
-    fair = min(range(1, 25), key=lambda hits: abs(exact(hits) - 0.5))
+    fair = min(range(1, 13), key=lambda hits: abs(exact(hits) - 0.5))
     assert fair == 5 and BAND[0] <= exact(fair) <= BAND[1]
-    assert all(not BAND[0] <= exact(hits) <= BAND[1] for hits in range(1, 25) if hits != fair)
+    assert all(not BAND[0] <= exact(hits) <= BAND[1] for hits in range(1, 13) if hits != fair)
 
 
 def test_tune_finds_the_fair_value_and_its_confirmed_interval_holds_the_exact_rate(runs: dict[str, Path]) -> None:
@@ -200,12 +200,13 @@ def test_the_trials_table_has_a_row_per_look_and_one_per_repeated_ask(runs: dict
 
 
 def test_the_budget_buys_distinct_points_each_evaluated_once(runs: dict[str, Path]) -> None:
-    # 12 trials are 12 distinct points; an ask that repeats one costs no games and no budget.
+    # 11 trials are 11 distinct points; an ask that repeats one costs no games and no budget.
     state = read_state(runs["two workers"] / "duel_tune")
+    assert state["space"] == {"points": 12, "whole": False}
     hits = [data["values"]["rules.second_hits"] for data in state["candidates"]]
-    assert len(hits) == 12 and len(set(hits)) == 12
+    assert len(hits) == 11 and len(set(hits)) == 11
     asked = [trial["params"]["rules.second_hits"] for trial in state["trials"]]
-    assert len(asked) == 12 + len(state["duplicates"])
+    assert len(asked) == 11 + len(state["duplicates"])
     for number, original in state["duplicates"].items():
         first = next(data for data in state["candidates"] if data["trial"] == original)
         assert asked[int(number)] == first["values"]["rules.second_hits"]
