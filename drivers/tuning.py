@@ -373,7 +373,10 @@ def finalists(candidates: Sequence[Candidate]) -> list[Candidate]:
 
 
 def to_confirm(candidates: Sequence[Candidate], count: int) -> list[Candidate]:
-    """The best ``count`` of the finalists' Pareto front, lowest miss first."""
+    """The ``count`` of the finalists' Pareto front to confirm: first those whose look puts
+    every target's value in its band (point miss 0), cheapest first, since the answer is the
+    cheapest confirmed candidate that meets every target; then the others, lowest miss first
+    (if none meets, the answer is the one that comes closest)."""
     pool = finalists(candidates)
     if not pool:
         return []
@@ -381,7 +384,13 @@ def to_confirm(candidates: Sequence[Candidate], count: int) -> list[Candidate]:
     ranked = rank(pool, top)
     layers = pareto_layers([(objective(candidate, top), candidate.cost) for candidate in ranked])
     front = [candidate for candidate, layer in zip(ranked, layers, strict=True) if layer == 0]
-    return front[:count]
+
+    def order(candidate: Candidate) -> tuple[bool, float, float, int]:
+        inside = candidate.looks[top].miss == 0
+        return (not inside, candidate.cost if inside else objective(candidate, top), objective(candidate, top),
+                candidate.trial)
+
+    return sorted(front, key=order)[:count]
 
 
 def half_band_games(results: Mapping[str, Evaluation], games: int, rows: int, confidence: float) -> float:

@@ -59,6 +59,18 @@ def test_promotion_climbs_every_rung_but_the_last() -> None:
     assert [(c.trial, c.rung) for c in chosen] == [(0, 1), (1, 1)]
 
 
+def test_the_confirmation_takes_the_cheapest_of_the_front_whose_values_lie_in_the_bands_first() -> None:
+    # The Oracle search of seed 13: on 1,600 games the Oracle drawing 1 (cost 0.02) has its value in the
+    # band but its interval reaches 0.6 points past it; two dearer points (0.043) are wholly inside. The
+    # cheap one is the answer to confirm: it used to be left out, the front taken lowest miss first.
+    cheap = Candidate(7, "trial-0007", {"x": 7}, 0.02, 2, {2: Look(0.0, 0.0, 0.006)})
+    dear = [Candidate(trial, f"trial-{trial:04d}", {"x": trial}, 0.043, 2, {2: Look(0.0, 0.0, 0.0)})
+            for trial in (4, 16)]
+    off = Candidate(9, "trial-0009", {"x": 9}, 0.0, 2, {2: Look(0.05, 0.03, 0.07)})  # the current data, missing
+    assert [c.trial for c in to_confirm([*dear, cheap, off], 2)] == [7, 4]
+    assert [c.trial for c in to_confirm([*dear, cheap, off], 4)] == [7, 4, 16, 9]
+
+
 def test_the_confirmation_takes_the_front_of_the_highest_rung_lowest_miss_first() -> None:
     pool = [candidate(0, 0.0, 0.30, 0.25), candidate(1, 1.0, 0.05, 0.04), candidate(2, 2.0, 0.04, 0.0),
             candidate(3, 1.5, 0.10, 0.09), candidate(4, 0.1, 0.02)]
