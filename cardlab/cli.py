@@ -178,7 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     tune.add_argument("--address", help="join this Ray cluster (default: $RAY_ADDRESS, else local Ray)")
     tune.add_argument("--resume", action="store_true", help="continue a stopped search from its saved state")
     tune.add_argument("--overwrite", action="store_true", help="delete an earlier search (and confirmation) first")
-    tune.add_argument("--no-progress", action="store_true", help="no line per batch")
+    tune.add_argument("--no-progress", action="store_true", help="no line per batch (only the first line)")
     tune.add_argument("--export", type=Path, metavar="FILE",
                       help="write the answer (or --trial N) as an experiment file with a variant 'tuned'")
     tune.add_argument("--trial", type=int, help="with --export: this trial instead of the confirmed answer")

@@ -362,35 +362,30 @@ def promotions(candidates: Sequence[Candidate], rungs: int, promote: int) -> lis
     return chosen
 
 
-def finalists(candidates: Sequence[Candidate]) -> list[Candidate]:
-    """The candidates of the highest rung that anyone reached, with a look there."""
-    reached = [candidate for candidate in candidates if candidate.looks]
-    if not reached:
-        return []
-    top = max(max(candidate.looks) for candidate in reached)
-    return [candidate for candidate in reached
-            if top in candidate.looks and candidate.looks[top].miss_high is not None]
-
-
 def to_confirm(candidates: Sequence[Candidate], count: int) -> list[Candidate]:
-    """The ``count`` of the finalists' Pareto front to confirm: first those whose look puts
-    every target's value in its band (point miss 0), cheapest first, since the answer is the
-    cheapest confirmed candidate that meets every target; then the others, lowest miss first
-    (if none meets, the answer is the one that comes closest)."""
-    pool = finalists(candidates)
-    if not pool:
-        return []
-    top = max(pool[0].looks)
-    ranked = rank(pool, top)
-    layers = pareto_layers([(objective(candidate, top), candidate.cost) for candidate in ranked])
-    front = [candidate for candidate, layer in zip(ranked, layers, strict=True) if layer == 0]
+    """The ``count`` candidates to confirm: the Pareto front of those whose last look is on
+    the highest rung reached; when it holds fewer, the front of those that stopped one rung
+    lower, and so on (a small search may take one candidate to its top rung). Within a
+    front: first those whose look puts every target's value in its band (point miss 0),
+    cheapest first, since the answer is the cheapest confirmed candidate that meets every
+    target; then the others, lowest miss first (if none meets, the answer is the closest)."""
+    reached = [candidate for candidate in candidates if candidate.looks]
+    chosen: list[Candidate] = []
+    for rung in range(max((max(candidate.looks) for candidate in reached), default=-1), -1, -1):
+        stopped = [candidate for candidate in reached if max(candidate.looks) == rung]
+        ranked = rank(stopped, rung)
+        layers = pareto_layers([(objective(candidate, rung), candidate.cost) for candidate in ranked])
+        front = [candidate for candidate, layer in zip(ranked, layers, strict=True) if layer == 0]
 
-    def order(candidate: Candidate) -> tuple[bool, float, float, int]:
-        inside = candidate.looks[top].miss == 0
-        return (not inside, candidate.cost if inside else objective(candidate, top), objective(candidate, top),
-                candidate.trial)
+        def order(candidate: Candidate, rung: int = rung) -> tuple[bool, float, float, int]:
+            inside = candidate.looks[rung].miss == 0
+            return (not inside, candidate.cost if inside else objective(candidate, rung), objective(candidate, rung),
+                    candidate.trial)
 
-    return sorted(front, key=order)[:count]
+        chosen.extend(sorted(front, key=order)[:count - len(chosen)])
+        if len(chosen) >= count:
+            break
+    return chosen
 
 
 def half_band_games(results: Mapping[str, Evaluation], games: int, rows: int, confidence: float) -> float:
@@ -408,16 +403,19 @@ def half_band_games(results: Mapping[str, Evaluation], games: int, rows: int, co
     return needed
 
 
-def confirmation_games(spec: TuningSpec, results: Mapping[str, Evaluation], top_games: int, rows: int) -> int:
+def confirmation_games(spec: TuningSpec, results: Mapping[str, Evaluation], games: Mapping[str, int],
+                       rows: int) -> int:
     """Games per player count for the confirmation: ``confirm.games`` if given;
     else enough that each two-sided target row's joint interval (joint over the
     ``rows`` target rows of every confirmed variant) is at most half its band wide
-    (``half_band_games``, from the looks at ``top_games``); at least ``top_games``,
-    at most ``CONFIRM_GAMES_CAP`` times it."""
+    (``half_band_games``, from each candidate's looks on its ``games``); at least the
+    most any of them played, at most ``CONFIRM_GAMES_CAP`` times it."""
     if spec.confirm.games is not None:
         return spec.confirm.games
-    needed = max(float(top_games), half_band_games(results, top_games, rows, spec.confirm.confidence))
-    return int(min(math.ceil(needed), CONFIRM_GAMES_CAP * top_games, MAX_GAMES))
+    top = max(games.values())
+    needed = max([float(top), *(half_band_games({variant: evaluation}, games[variant], rows, spec.confirm.confidence)
+                                for variant, evaluation in results.items())])
+    return int(min(math.ceil(needed), CONFIRM_GAMES_CAP * top, MAX_GAMES))
 
 
 # ------------------------------------------------------------------ the plan (--dry-run)
@@ -920,8 +918,6 @@ class _Run:
         chosen = to_confirm(candidates, spec.confirm.candidates)
         if not chosen:
             raise TuningError(f"{spec.source}: no candidate could be judged (every look had a target without rows)")
-        top = max(chosen[0].looks)
-        top_games = spec.search.games[top]
         baseline = next((candidate for candidate in candidates if candidate.variant == BASELINE), None)
         reference = baseline or Candidate(-1, BASELINE, spec.current_values, 0.0)
         judged = [*chosen, *([] if reference in chosen else [reference])]
@@ -929,7 +925,8 @@ class _Run:
         # The rows the confirmation will judge: the chosen ones' (the current data has as many as one of them).
         rows = sum(result.rows for evaluation in results.values() for result in evaluation.targets)
         rows = math.ceil(rows * len(judged) / len(chosen))
-        games = confirmation_games(spec, results, top_games, rows)
+        games = confirmation_games(spec, results, {candidate.variant: spec.search.games[max(candidate.looks)]
+                                                   for candidate in chosen}, rows)
         state.update(status="confirming", confirmed=[candidate.variant for candidate in chosen], confirm_games=games)
         self._save(state)
         changes = [candidate for candidate in chosen if candidate.variant != BASELINE]

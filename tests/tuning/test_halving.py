@@ -14,7 +14,6 @@ from drivers.tuning import (
     Look,
     choose_answer,
     confirmation_games,
-    finalists,
     promotions,
     rank,
     to_confirm,
@@ -74,9 +73,10 @@ def test_the_confirmation_takes_the_cheapest_of_the_front_whose_values_lie_in_th
 def test_the_confirmation_takes_the_front_of_the_highest_rung_lowest_miss_first() -> None:
     pool = [candidate(0, 0.0, 0.30, 0.25), candidate(1, 1.0, 0.05, 0.04), candidate(2, 2.0, 0.04, 0.0),
             candidate(3, 1.5, 0.10, 0.09), candidate(4, 0.1, 0.02)]
-    assert [c.trial for c in finalists(pool)] == [0, 1, 2, 3]
     assert [c.trial for c in to_confirm(pool, 2)] == [2, 1]
-    assert [c.trial for c in to_confirm(pool, 5)] == [2, 1, 0]  # trial 3 is dominated by trial 1
+    assert [c.trial for c in to_confirm(pool, 3)] == [2, 1, 0]  # trial 3 is dominated by trial 1
+    # Asked for more than the top rung's front holds: the front of those that stopped a rung lower.
+    assert [c.trial for c in to_confirm(pool, 5)] == [2, 1, 0, 4]
 
 
 def _result(low: float, high: float, band: tuple[float, float]) -> TargetResult:
@@ -98,13 +98,17 @@ def test_the_confirmation_plays_enough_games_for_half_band_intervals_unless_told
     # the games.
     results = {"trial-0001": Evaluation("trial-0001", 0.95, (_result(0.47, 0.53, (0.47, 0.53)),))}
     factor = ((0.53 - 0.47) * z_for_confidence(0.975) / Z95 / ((0.53 - 0.47) / 2)) ** 2
-    assert confirmation_games(spec, results, 800, 2) == math.ceil(800 * factor)
+    assert confirmation_games(spec, results, {"trial-0001": 800}, 2) == math.ceil(800 * factor)
     # Never more than 20 times the top rung; never fewer than the top rung.
     wide = {"trial-0001": Evaluation("trial-0001", 0.95, (_result(0.2, 0.8, (0.47, 0.53)),))}
-    assert confirmation_games(spec, wide, 800, 1) == 16000
+    assert confirmation_games(spec, wide, {"trial-0001": 800}, 1) == 16000
     one_sided = {"trial-0001": Evaluation("trial-0001", 0.95, (_result(0.2, 0.8, (-math.inf, 0.53)),))}
-    assert confirmation_games(spec, one_sided, 800, 1) == 800
-    assert confirmation_games(spec_of(games=1234), results, 800, 2) == 1234
+    assert confirmation_games(spec, one_sided, {"trial-0001": 800}, 1) == 800
+    assert confirmation_games(spec_of(games=1234), results, {"trial-0001": 800}, 2) == 1234
+    # A candidate that stopped at 200 games is scaled from its own 200 (its interval twice as wide).
+    at_200 = {"trial-0002": Evaluation("trial-0002", 0.95, (_result(0.44, 0.56, (0.47, 0.53)),))}
+    assert confirmation_games(spec, {**results, **at_200}, {"trial-0001": 800, "trial-0002": 200}, 2) == (
+        math.ceil(800 * factor))
 
 
 def test_a_promoted_candidate_keeps_its_shards_and_plays_only_new_ones() -> None:
