@@ -828,7 +828,8 @@ def _tuning_tables(report: Report, asked: bool) -> list[TextTable]:
     if "tuning_front" not in metrics:
         return [notice("Tuning", "not a tuning run: `cardlab tune SPEC` makes one.")] if asked else []
     search = metrics["tuning_search"].row(0, named=True) if "tuning_search" in metrics else None
-    seen = [seen_words(search["points"], search["space_points"], search["repeated_asks"])] if search else []
+    seen = [seen_words(search["points"], search["space_points"], search["repeated_asks"], search["space_known"])
+            ] if search else []
     tables = [TextTable(
         title="Tuning: targets (every selected row of the metric view must lie in the band)",
         headers=["target", "metric and band", "weight"], right=[False, False, True],

@@ -454,7 +454,8 @@ def tuning_tables(folder: ResultsPath | str) -> dict[str, pl.DataFrame]:
     """The report's tuning tables of a tuning run; empty for any other experiment.
 
     - ``tuning_search``: one row: the points evaluated (distinct), the space's points (null:
-      infinite), the asks that repeated a point, batches and status;
+      infinite, or not kept: ``space_known`` false), the asks that repeated a point, batches
+      and status;
     - ``tuning_targets``: each target, its metric, band and weight;
     - ``tuning_front``: the trade-off, each candidate's latest search look
       (games, change cost, miss with its interval, Pareto layer), front first;
@@ -475,11 +476,11 @@ def tuning_tables(folder: ResultsPath | str) -> dict[str, pl.DataFrame]:
     spec_targets = pl.DataFrame(state.get("targets", []), schema={
         "target": pl.String, "metric": pl.String, "band": pl.String, "weight": pl.Float64})
     search = pl.DataFrame([{"points": len(state.get("candidates", [])),
-                            "space_points": (state.get("space") or {}).get("points"),
+                            "space_points": (state.get("space") or {}).get("points"), "space_known": "space" in state,
                             "repeated_asks": len(state.get("duplicates", {})), "batches": state.get("batches", 0),
                             "status": state.get("status")}],
-                          schema={"points": pl.Int64, "space_points": pl.Int64, "repeated_asks": pl.Int64,
-                                  "batches": pl.Int64, "status": pl.String})
+                          schema={"points": pl.Int64, "space_points": pl.Int64, "space_known": pl.Boolean,
+                                  "repeated_asks": pl.Int64, "batches": pl.Int64, "status": pl.String})
     tables = {"tuning_search": search, "tuning_targets": spec_targets}
     front_columns = ["trial", "variant", "games", "changes", "change", "change_words", "cost", "miss", "miss_low",
                      "miss_high", "met", "layer", "on_front"]
@@ -537,10 +538,13 @@ def answer_lines(answer: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def seen_words(points: int, space: int | None, reasks: int = 0) -> str:
+def seen_words(points: int, space: int | None, reasks: int = 0, known: bool = True) -> str:
     """How much of the space a search evaluated: ``points evaluated: 12 distinct of 21 in
-    the space (57%)``, with the asks that repeated an evaluated point."""
-    if space is None:
+    the space (57%)``, with the asks that repeated an evaluated point (``known``: False for a
+    search written before its space's size was kept)."""
+    if not known:
+        seen = f"points evaluated: {points} distinct"
+    elif space is None:
         seen = f"points evaluated: {points} distinct (the space is infinite: a float range without a step)"
     elif points >= space:
         seen = f"points evaluated: {points} of {space}, the whole space"

@@ -66,7 +66,7 @@ if search is None:
 data = load_tuning(str(search), state_version(search))
 state, tables, trials = data["state"], data["tables"], data["trials"]
 space = tables["tuning_search"].row(0, named=True)
-seen = seen_words(space["points"], space["space_points"], space["repeated_asks"])
+seen = seen_words(space["points"], space["space_points"], space["repeated_asks"], space["space_known"])
 st.caption(f"Tuning run **{search.name}** · {seen} · {state['batches']} batches · status **{state['status']}** · "
            f"`{search}`")
 

@@ -197,8 +197,10 @@ def test_the_report_has_a_tuning_section_of_the_run(tuned: Tuned) -> None:
     data = json.loads(render_report(report, "json", sections=["tuning"]))
     assert set(data["tables"]) == {"tuning_search", "tuning_targets", "tuning_front", "tuning_candidates",
                                    "tuning_confirmation"}
-    assert data["tables"]["tuning_search"] == [{"points": 6, "space_points": 38, "repeated_asks": len(
-        read_state(tuned.folder)["duplicates"]), "batches": read_state(tuned.folder)["batches"], "status": "finished"}]
+    state = read_state(tuned.folder)
+    assert data["tables"]["tuning_search"] == [{
+        "points": 6, "space_points": 38, "space_known": True, "repeated_asks": len(state["duplicates"]),
+        "batches": state["batches"], "status": "finished"}]
     candidates = data["tables"]["tuning_candidates"]
     assert [row["variant"] for row in candidates if row["answer"]] == [answer["variant"]]
     # A plain experiment (the confirmation) has no tuning tables, and says so only when asked.

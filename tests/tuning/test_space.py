@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from analytics.tuning import seen_words
 from drivers.tuning import grid_order, nearest_untried, point_key, search_plan
 from experiments.tuning import TuningSpecError, change_words, load_tuning_spec, parse_tuning_spec
 from tests.tuning.test_spec import VALID
@@ -109,3 +110,12 @@ def test_a_groups_own_name_from_the_card_data_is_used() -> None:
     spec = load_tuning_spec(TUNE / "ring_of_chaos_tune.toml")
     assert spec.display_names["parties.brute_squad"] == "Brute Squad"
     assert spec.change_words({**spec.current_values, "cards.fireball.copies": 3}) == ["Fireball: copies 2 -> 3"]
+
+
+def test_how_much_of_the_space_was_seen_reads_in_words() -> None:
+    assert seen_words(21, 21) == "points evaluated: 21 of 21, the whole space"
+    assert seen_words(14, 21, 3) == ("points evaluated: 14 distinct of 21 in the space (67%); 3 more ask(s) of the "
+                                     "sampler repeated a point already asked (results reused: no games, no trial "
+                                     "budget)")
+    assert seen_words(9, None) == "points evaluated: 9 distinct (the space is infinite: a float range without a step)"
+    assert seen_words(9, None, known=False) == "points evaluated: 9 distinct"  # a search from before it was kept
