@@ -368,8 +368,9 @@ def to_confirm(candidates: Sequence[Candidate], count: int) -> list[Candidate]:
     lower, and so on (a small search may take one candidate to its top rung). Within a
     front: first those whose look puts every target's value in its band (point miss 0),
     cheapest first, since the answer is the cheapest confirmed candidate that meets every
-    target; then the others, lowest miss first (if none meets, the answer is the closest)."""
-    reached = [candidate for candidate in candidates if candidate.looks]
+    target; then the others, lowest miss first (if none meets, the answer is the closest).
+    The current data is left out: it is confirmed beside them whatever they are."""
+    reached = [candidate for candidate in candidates if candidate.looks and candidate.variant != BASELINE]
     chosen: list[Candidate] = []
     for rung in range(max((max(candidate.looks) for candidate in reached), default=-1), -1, -1):
         stopped = [candidate for candidate in reached if max(candidate.looks) == rung]

@@ -68,6 +68,9 @@ def test_the_confirmation_takes_the_cheapest_of_the_front_whose_values_lie_in_th
     off = Candidate(9, "trial-0009", {"x": 9}, 0.0, 2, {2: Look(0.05, 0.03, 0.07)})  # the current data, missing
     assert [c.trial for c in to_confirm([*dear, cheap, off], 2)] == [7, 4]
     assert [c.trial for c in to_confirm([*dear, cheap, off], 4)] == [7, 4, 16, 9]
+    # The current data (cost 0: always on the front) takes no place: it is confirmed beside them anyway.
+    current = Candidate(0, "baseline", {"x": 0}, 0.0, 2, {2: Look(0.05, 0.03, 0.07)})
+    assert [c.trial for c in to_confirm([current, cheap], 2)] == [7]
 
 
 def test_the_confirmation_takes_the_front_of_the_highest_rung_lowest_miss_first() -> None:
