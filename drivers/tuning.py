@@ -422,9 +422,10 @@ def confirmation_games(spec: TuningSpec, results: Mapping[str, Evaluation], game
 # ------------------------------------------------------------------ the plan (--dry-run)
 
 
-RAY_START_SECONDS = 8.0
-"""Ray's start-up in a dry run's estimate: a local Ray on this project's 2-core machines took
-5-17 s to answer its first tasks (more under load); joining a running cluster takes less."""
+RAY_START_SECONDS = 12.0
+"""Ray's start-up in a dry run's estimate: the median of nine local starts on this project's
+2-core machines ("Ray ready in" 9.9-16.8 s, the machine shared at load 7-11); an idle machine
+starts it sooner, joining a running cluster takes less."""
 
 
 @dataclass(frozen=True)

@@ -94,5 +94,5 @@ def test_a_dry_run_prints_the_plan_and_the_time_and_writes_nothing(
     assert out[2].startswith("confirmation: 3 variants (the best candidates and the current data) x about ")
     expected = next(line for line in out if line.startswith("expected: "))
     assert re.match(r"expected: [\d,]+ games in about [\d,]+ s on 2 worker\(s\): start-up \d+ s \(reading the spec, "
-                    r"checking its targets\), Ray 8 s, the search [\d,]+ s", expected)
+                    r"checking its targets\), Ray 12 s, the search [\d,]+ s", expected)
     assert out[-1].startswith("(dry run: calibrated in ") and not (tmp_path / "results").exists()
