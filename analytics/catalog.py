@@ -13,6 +13,7 @@ import duckdb
 
 from analytics.base_views import create_base_views
 from analytics.folders import NoResultsError, experiment_files, list_experiments, read_manifest
+from analytics.impact import register_impact_views
 from analytics.partials import register_cached_counts
 from analytics.stats import register_sql_macros
 from analytics.tuning import register_tuning_tables
@@ -33,6 +34,7 @@ def _connect(files: dict[str, list[ResultsPath]], *, metrics: bool, cached_count
                 register_cached_counts(con, cached_counts, write_cache)
             register_metric_views(con, counts=cached_counts is None, paired=paired,
                                   materialize=cached_counts is not None)
+            register_impact_views(con)  # card impact (analytics.impact): empty without impact arms
     except BaseException:
         con.close()
         raise
