@@ -27,6 +27,11 @@ narrower the paired interval is. ``p_value`` is the two-sided normal test
 of ``impact = 0``; ``q_value`` the Benjamini-Hochberg adjustment over the
 family of every card and arm of an (experiment, player count, agent).
 
+The ``one_fewer`` arm plays seeds of its own (``experiments.impact.PAIRED_ARMS``):
+its game ``i`` is an independent game, and the same formulas compare the
+holder seat's result there with its result in the card-as-is game ``i``
+(independent pairs: the paired and unpaired intervals then agree).
+
 The other columns say what the swap did to the game (its length, the share
 of games whose winner changed) and hold what the correlational rates of
 ``card_stats`` are biased by: the length of the games where the card was

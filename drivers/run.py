@@ -16,10 +16,11 @@ from typing import Any
 
 from analytics.catalog import open_catalog
 from analytics.folders import AnalyticsError
+from analytics.impact import finished_arms
 from analytics.metrics import check_stop_when, targets_met
 from experiments.spec import ExperimentSpec, Shard, load_spec
 from results.location import ResultsPath
-from workers.runner import RunError, RunOptions, RunSummary, StopCheck, run_experiment
+from workers.runner import RunError, RunOptions, RunSummary, StopCheck, StopVerdict, run_experiment
 
 
 def load_checked_spec(path: str | Path) -> ExperimentSpec:
@@ -32,18 +33,26 @@ def load_checked_spec(path: str | Path) -> ExperimentSpec:
 
 
 def early_stop(spec: ExperimentSpec) -> StopCheck | None:
-    """The runner's stop check for ``spec``: every ``[[stop_when]]`` interval as narrow as
-    asked, read from the shards finished so far (None when the spec has no targets)."""
-    if not spec.stop_when:
+    """The runner's stop check for ``spec``, read from the shards finished so far: True once
+    every ``[[stop_when]]`` interval is as narrow as asked; for a card impact run with
+    ``[impact] max_width``, else the arms whose impact interval is that narrow (after
+    ``min_games`` games with the card held), whose remaining shards are then not played.
+    None when the spec has neither."""
+    impact = spec.impact if spec.impact is not None and spec.impact.max_width is not None else None
+    if not spec.stop_when and impact is None:
         return None
     targets = list(spec.stop_when)
     source = spec.source or spec.name
 
-    def met(root: ResultsPath) -> bool:
+    def met(root: ResultsPath) -> StopVerdict:
         try:
             connection = open_catalog(root, cached=True)
             try:
-                return targets_met(connection, targets)
+                if targets and targets_met(connection, targets):
+                    return True
+                if impact is None or impact.max_width is None:
+                    return False
+                return frozenset(finished_arms(connection, impact.max_width, impact.min_games))
             finally:
                 connection.close()
         except AnalyticsError as error:

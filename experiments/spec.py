@@ -72,6 +72,9 @@ class Variant:
     from_sweep: bool = False
     from_impact: bool = False
     """An arm of a card impact run (``[impact]``, ``experiments.impact``): ``impact.<card>.<arm>``."""
+    own_seeds: bool = False
+    """Played on seeds of its own even with ``paired_seeds`` (an impact run's ``one_fewer`` arms:
+    a deck of another size would shift the game's random stream, see ``experiments.impact``)."""
 
 
 @dataclass(frozen=True)
@@ -118,8 +121,11 @@ class ExperimentSpec:
         """The variant name that goes into a game's seed: with ``paired_seeds``
         every variant plays the baseline's seeds (so the same game index is the
         same deal, and variants can be compared game by game with McNemar's
-        test); otherwise each variant has its own."""
-        return BASELINE if self.paired_seeds else variant
+        test); otherwise each variant has its own, as has a variant with ``own_seeds``."""
+        if not self.paired_seeds:
+            return variant
+        own = any(chosen.own_seeds for chosen in self.variants if chosen.name == variant)
+        return variant if own else BASELINE
 
     @property
     def total_games(self) -> int:
@@ -359,7 +365,8 @@ def _impact_variants(table: Any, game: Game, source: str, taken: set[str]
     clash = sorted(taken & {arm.variant for arm in plan.played})
     if clash:
         raise _fail(source, f"variants.{clash[0]}", "this name is used by an arm of [impact]")
-    return plan, tuple(Variant(arm.variant, arm.overrides, arm.parameters, from_impact=True) for arm in plan.played)
+    return plan, tuple(Variant(arm.variant, arm.overrides, arm.parameters, from_impact=True,
+                               own_seeds=not arm.paired) for arm in plan.played)
 
 
 def _player_counts(raw: Mapping[str, Any], game: Game, source: str) -> tuple[int, ...]:
