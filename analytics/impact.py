@@ -49,7 +49,10 @@ from typing import Any
 import duckdb
 import polars as pl
 
+import math
+
 from analytics import text_tables as fmt
+from analytics.stats import Z95
 from analytics.text_tables import TextTable
 from results.count_views import Columns
 
@@ -147,7 +150,7 @@ def card_impact_sql(columns: Columns, extra_key: str = "") -> str:
     group = f"experiment, variant, n_players, agent{extra}, card, arm"
     in_hand = columns.in_hand()
     return f"""
-WITH arms AS (
+WITH arms AS MATERIALIZED (
     SELECT DISTINCT experiment, variant, n_players,
            regexp_extract(variant, '{ARM_PATTERN}', 1) AS card,
            regexp_extract(variant, '{ARM_PATTERN}', 2) AS arm
@@ -162,11 +165,11 @@ WITH arms AS (
     SELECT experiment, n_players, agent, avg(won) AS agent_win_rate FROM baseline_players GROUP BY ALL
 ), baseline_length AS (
     SELECT experiment, n_players, avg(turns) AS mean_turns_all FROM games WHERE variant = 'baseline' GROUP BY ALL
-), holders AS (
+), holders AS MATERIALIZED (
     -- The holders: the seats that held the card in the card-as-is game.
     SELECT c.experiment, c.n_players, c.game_index, c.seat, c.card
     FROM cards AS c WHERE c.variant = 'baseline' AND {in_hand}
-), seat_games AS (
+), seat_games AS MATERIALIZED (
     SELECT a.experiment, a.variant, a.n_players, a.card, a.arm, h.game_index, h.seat, b.agent, b.faction,
            b.won AS won_with_card, p.won::INTEGER AS won_in_arm, s.strength
     FROM arms AS a
@@ -179,7 +182,7 @@ WITH arms AS (
      AND p.game_index = h.game_index AND p.seat = h.seat
     JOIN seat_strength AS s
       ON s.experiment = b.experiment AND s.n_players = b.n_players AND s.seat = b.seat AND s.agent = b.agent
-), game_pairs AS (
+), game_pairs AS MATERIALIZED (
     SELECT g.experiment, a.variant, g.n_players, g.game_index, g.turns AS turns_with_card, a.turns AS turns_in_arm,
            (g.winners <> a.winners)::INTEGER AS winner_changed
     FROM games AS g
@@ -317,6 +320,51 @@ def finished_arms(con: duckdb.DuckDBPyConnection, max_width: float, min_games: i
         HAVING bool_and(games >= ? AND impact_high - impact_low <= ?)
     """, [min_games, max_width]).fetchall()
     return {variant for (variant,) in rows}
+
+
+# ---------------------------------------------------------------- sizing (cardlab plan --impact-width)
+
+
+def games_for_impact_width(width: float, changed: float, held: float = 1.0) -> tuple[int, int]:
+    """(games with the in-place swap, games compared unpaired) for a 95% impact interval at most
+    ``width`` wide, where the swap changes the holder's result in a share ``changed`` of the
+    holder seat-games and a game holds ``held`` holder seat-games on average.
+
+    Paired, a holder seat-game's difference is -1, 0 or 1, of variance at most ``changed``:
+    ``width = 2·z·sqrt(changed / N)``. Unpaired, the two win rates' variances add up, at most
+    ``2 · 0.25``. Games = holder seat-games / ``held``."""
+    if not 0 < width < 2:
+        raise ValueError(f"width must be above 0 and below 2, got {width!r}")
+    if not 0 < changed <= 1:
+        raise ValueError(f"changed must be above 0 and at most 1, got {changed!r}")
+    if held <= 0:
+        raise ValueError(f"held must be above 0, got {held!r}")
+
+    def games(variance: float) -> int:
+        return max(1, math.ceil(4 * Z95 * Z95 * variance / (width * width) / held))
+
+    return games(changed), games(0.5)
+
+
+def pilot_plan(con: duckdb.DuckDBPyConnection, width: float) -> pl.DataFrame:
+    """From a pilot impact run's ``card_impact``, the games each arm needs for a 95% interval at
+    most ``width`` wide: widths shrink as one over the root of the games, so
+    ``games · (width now / width)²``, per arm: the median and the largest over the cards."""
+    return con.sql(f"""
+        WITH needed AS (
+            SELECT arm, card, games, impact_high - impact_low AS width_now,
+                   ceil(games * ((impact_high - impact_low) / {float(width)!r}) ** 2)::BIGINT AS games_needed,
+                   games::DOUBLE / (SELECT count(*) FROM games AS g WHERE g.variant = 'baseline'
+                                    AND g.experiment = card_impact.experiment
+                                    AND g.n_players = card_impact.n_players) AS held_share
+            FROM card_impact WHERE impact_high > impact_low
+        )
+        SELECT arm, count(*) AS cards, median(width_now) AS median_width_now,
+               ceil(median(games_needed / held_share))::BIGINT AS median_games_per_arm,
+               ceil(max(games_needed / held_share))::BIGINT AS most_games_per_arm,
+               arg_max(card, games_needed / held_share) AS hardest_card
+        FROM needed GROUP BY arm ORDER BY arm DESC
+    """).pl()
 
 
 # ---------------------------------------------------------------- the report's section

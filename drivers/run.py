@@ -20,6 +20,7 @@ from analytics.impact import finished_arms
 from analytics.metrics import check_stop_when, targets_met
 from experiments.spec import ExperimentSpec, Shard, load_spec
 from results.location import ResultsPath
+from results.storage import finished_shards
 from workers.runner import RunError, RunOptions, RunSummary, StopCheck, StopVerdict, run_experiment
 
 
@@ -43,8 +44,17 @@ def early_stop(spec: ExperimentSpec) -> StopCheck | None:
         return None
     targets = list(spec.stop_when)
     source = spec.source or spec.name
+    # The arms are read again only once the finished shards have grown by IMPACT_CHECK_GROWTH
+    # (geometric spacing: a few dozen reads over a run of hundreds of shards, each of which
+    # reads every card row); the targets are cheap (cached counts) and read every round.
+    read_at: list[int] = [0]
+    arms_done: set[str] = set()
 
     def met(root: ResultsPath) -> StopVerdict:
+        finished = len(finished_shards(root)) if impact is not None else 0
+        read_arms = impact is not None and finished >= IMPACT_CHECK_GROWTH * read_at[0]
+        if not targets and not read_arms:
+            return frozenset(arms_done)  # nothing to read this round: no catalog opened
         try:
             connection = open_catalog(root, cached=True)
             try:
@@ -52,13 +62,21 @@ def early_stop(spec: ExperimentSpec) -> StopCheck | None:
                     return True
                 if impact is None or impact.max_width is None:
                     return False
-                return frozenset(finished_arms(connection, impact.max_width, impact.min_games))
+                if read_arms:
+                    read_at[0] = finished
+                    arms_done.update(finished_arms(connection, impact.max_width, impact.min_games))
+                return frozenset(arms_done)
             finally:
                 connection.close()
         except AnalyticsError as error:
             raise RunError(f"{source}: {error}") from None  # the error names stop_when[i]
 
     return met
+
+
+IMPACT_CHECK_GROWTH = 1.25
+"""A card impact run's arms are checked again once the finished shards are this many times
+as many as at the last check."""
 
 
 def run(spec: ExperimentSpec, options: RunOptions,

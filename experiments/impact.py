@@ -42,7 +42,7 @@ ARM_PREFIX = "impact."
 """Every arm's variant name starts with this: ``impact.<card>.<arm>``."""
 DEFAULT_MIN_GAMES = 200
 """Games with the card held an arm plays at least before ``max_width`` may stop it."""
-KEYS = ("cards", "arms", "max_width", "min_games")
+KEYS = ("cards", "arms", "max_width", "min_games", "arm_variants")
 
 
 class ImpactTableError(ValueError):
@@ -92,6 +92,9 @@ class ImpactPlan:
         """The table as written in the experiment file (what ``parse_impact_table`` reads back)."""
         stored: dict[str, Any] = {"cards": "all" if self.all_cards else list(self.cards), "arms": list(self.arms),
                                   "min_games": self.min_games}
+        # What readers of spec.json count the planned games by, without the game's rules
+        # (``analytics.explore.planned_games``); parse_impact_table ignores it.
+        stored["arm_variants"] = len(self.played)
         if self.max_width is not None:
             stored["max_width"] = self.max_width
         return stored
@@ -126,8 +129,9 @@ def parse_impact_table(table: Any, game: Game) -> ImpactPlan:
     if not isinstance(table, dict):
         raise ImpactTableError("impact", "expected a table with cards and arms")
     unknown = sorted(set(table) - set(KEYS))
+    # ``arm_variants`` is written into spec.json (``to_json_dict``) and read back from it: a count, not a choice.
     if unknown:
-        raise ImpactTableError(f"impact.{unknown[0]}", f"unknown key; expected one of {', '.join(KEYS)}")
+        raise ImpactTableError(f"impact.{unknown[0]}", f"unknown key; expected one of {', '.join(KEYS[:4])}")
     defaults = game.default_parameters()
     game_id = game.info.id
     arms = table.get("arms", list(ARMS))
