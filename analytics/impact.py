@@ -44,12 +44,11 @@ them on a catalog connection (``analytics.catalog``).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import duckdb
 import polars as pl
-
-import math
 
 from analytics import text_tables as fmt
 from analytics.stats import Z95
@@ -131,6 +130,9 @@ CARD_IMPACT_VS_GIH_COLUMNS: Contract = {
     "rank_gap": ("BIGINT", "iwd_rank - impact_rank (positive: the causal impact ranks it higher than IWD)"),
     "length_bias": ("DOUBLE", "mean_turns_held - mean_turns_all: how much longer the games it was held in are"),
     "strength_bias": ("DOUBLE", "holder_strength - agent_win_rate: how much stronger its holder seats are"),
+    "opponent_held_share": ("DOUBLE", "of the agent's seat-games without the card (GNS), the share in which "
+                                      "another seat held it"),
+    "gih_half_width": ("DOUBLE", "half the width of the GIH win rate's 95% interval: the correlational rate's noise"),
     "disagree": ("BOOLEAN", f"|rank_gap| >= {RANK_GAP}: the correlational and the causal rank disagree"),
 }
 """``card_impact_vs_gih``: the baseline's correlational card rates beside the causal impact."""
@@ -258,8 +260,29 @@ ORDER BY r.experiment, r.n_players, r.agent{', r.' + extra_key if extra_key else
 """
 
 
-CARD_IMPACT_VS_GIH = f"""
-WITH chosen AS (
+def card_impact_vs_gih_sql(columns: Columns) -> str:
+    """``card_impact_vs_gih``: ``card_impact`` beside the baseline's ``card_stats``."""
+    return f"""
+WITH held AS MATERIALIZED (
+    SELECT c.experiment, c.n_players, c.game_index, c.card, p.agent
+    FROM cards AS c JOIN players AS p USING (experiment, variant, n_players, game_index, seat)
+    WHERE c.variant = 'baseline' AND {columns.in_hand()}
+), card_games AS (
+    SELECT experiment, n_players, game_index, card FROM held GROUP BY ALL
+), agent_holders AS (
+    SELECT experiment, n_players, game_index, card, agent, count(*) AS n FROM held GROUP BY ALL
+), agent_seats AS (
+    SELECT experiment, n_players, game_index, agent, count(*) AS seats FROM players
+    WHERE variant = 'baseline' GROUP BY ALL
+), opponents AS (
+    -- The agent's seat-games without the card in games where another seat held it.
+    SELECT g.experiment, g.n_players, a.agent, g.card, sum(a.seats - coalesce(h.n, 0)) AS with_opponent
+    FROM card_games AS g JOIN agent_seats AS a USING (experiment, n_players, game_index)
+    LEFT JOIN agent_holders AS h
+      ON h.experiment = g.experiment AND h.n_players = g.n_players AND h.game_index = g.game_index
+     AND h.card = g.card AND h.agent = a.agent
+    GROUP BY ALL
+), chosen AS (
     -- The stand-in arm where it was played (the in-place swap), else one copy fewer.
     SELECT * FROM card_impact
     QUALIFY row_number() OVER (PARTITION BY experiment, n_players, agent, card ORDER BY arm = 'stand_in' DESC) = 1
@@ -267,11 +290,15 @@ WITH chosen AS (
     SELECT i.experiment, i.n_players, i.agent, i.card, i.arm, s.gih_win_rate, s.gns_win_rate, s.iwd,
            i.impact, i.impact_low, i.impact_high,
            i.mean_turns_held - i.mean_turns_all AS length_bias,
-           i.holder_strength - i.agent_win_rate AS strength_bias
+           i.holder_strength - i.agent_win_rate AS strength_bias,
+           o.with_opponent / nullif(s.games_not_seen, 0) AS opponent_held_share,
+           (s.gih_win_rate_high - s.gih_win_rate_low) / 2 AS gih_half_width
     FROM chosen AS i
     JOIN card_stats AS s
       ON s.experiment = i.experiment AND s.variant = 'baseline' AND s.n_players = i.n_players
      AND s.agent = i.agent AND s.card = i.card
+    LEFT JOIN opponents AS o
+      ON o.experiment = i.experiment AND o.n_players = i.n_players AND o.agent = i.agent AND o.card = i.card
     WHERE i.impact IS NOT NULL AND s.iwd IS NOT NULL
 ), ranked AS (
     SELECT *,
@@ -281,7 +308,7 @@ WITH chosen AS (
 )
 SELECT experiment, n_players, agent, card, arm, gih_win_rate, gns_win_rate, iwd, impact, impact_low, impact_high,
        iwd_rank, impact_rank, iwd_rank - impact_rank AS rank_gap, length_bias, strength_bias,
-       abs(iwd_rank - impact_rank) >= {RANK_GAP} AS disagree
+       opponent_held_share, gih_half_width, abs(iwd_rank - impact_rank) >= {RANK_GAP} AS disagree
 FROM ranked
 ORDER BY experiment, n_players, agent, abs(iwd_rank - impact_rank) DESC, card
 """
@@ -294,7 +321,7 @@ def impact_view_sql(columns: Columns) -> dict[str, str]:
         "card_impact_factions": card_impact_sql(columns, "faction").replace(
             "FROM per_game GROUP BY ALL", "FROM per_game WHERE faction IS NOT NULL GROUP BY ALL"),
         "card_impact_seats": card_impact_sql(columns, "seat"),
-        "card_impact_vs_gih": CARD_IMPACT_VS_GIH,
+        "card_impact_vs_gih": card_impact_vs_gih_sql(columns),
     }
 
 
@@ -370,26 +397,38 @@ def pilot_plan(con: duckdb.DuckDBPyConnection, width: float) -> pl.DataFrame:
 # ---------------------------------------------------------------- the report's section
 
 
+LENGTH_BIAS = 0.05
+"""Turns longer (or shorter) the games a card was held in must be for ``why_they_disagree`` to name it."""
+STRENGTH_BIAS = 0.005
+"""How much stronger (or weaker) its holder seats must be, as a win rate, to be named."""
+OPPONENT_SHARE = 0.3
+"""The share of not-seen games an opponent held the card in from which it is named."""
+
+
 def why_they_disagree(row: dict[str, Any]) -> str:
-    """In words, what biases the correlational rate of a card whose IWD and impact ranks disagree:
-    the games it was held in were longer or shorter, its holders stronger or weaker."""
+    """In words, what biases or blurs the correlational rate (IWD) of a card of
+    ``card_impact_vs_gih``: the games it was held in were longer or shorter (more or fewer cards
+    seen), its holder seats stronger or weaker, its GNS games are ones an opponent held it in
+    (IWD then compares the card's holder with its victim), and the GIH rate's own noise."""
     reasons = []
     length, strength = row.get("length_bias"), row.get("strength_bias")
-    if length is not None and abs(length) >= 0.05:
+    opponent, noise = row.get("opponent_held_share"), row.get("gih_half_width")
+    if length is not None and abs(length) >= LENGTH_BIAS:
         reasons.append(f"held in {'longer' if length > 0 else 'shorter'} games ({length:+.2f} turns)")
-    if strength is not None and abs(strength) >= 0.005:
-        reasons.append(f"held by {'stronger' if strength > 0 else 'weaker'} seats "
-                       f"({fmt.points(strength)} points)")
-    if not reasons:
-        return "neither length nor holder strength: the card matters in games it decides"
-    return "; ".join(reasons)
+    if strength is not None and abs(strength) >= STRENGTH_BIAS:
+        reasons.append(f"held by {'stronger' if strength > 0 else 'weaker'} seats ({fmt.points(strength)} points)")
+    if opponent is not None and opponent >= OPPONENT_SHARE:
+        reasons.append(f"an opponent held it in {fmt.percent(opponent)} of its not-seen games")
+    if noise is not None:
+        reasons.append(f"GIH +-{fmt.points(noise).lstrip('+')} points of noise")
+    return "; ".join(reasons) if reasons else "-"
 
 
 def impact_tables(frame: pl.DataFrame, versus: pl.DataFrame, rows: int | None) -> list[TextTable]:
     """The report's ``impact`` section: per player count, agent and arm, every card by impact with
     its paired interval, q-value, length change and winner-changed share; then the cards whose
     IWD rank and impact rank disagree, with why."""
-    tables = []
+    tables: list[TextTable] = []
     if frame.is_empty():
         return tables
     for key, group in frame.group_by(["n_players", "agent", "arm"], maintain_order=True):
@@ -431,5 +470,7 @@ def impact_tables(frame: pl.DataFrame, versus: pl.DataFrame, rows: int | None) -
             headers=["card", "agent", "IWD rank", "impact rank", "IWD", "impact", "why the IWD is biased"],
             right=[False, False, True, True, True, True, False], rows=cells, keys=1,
             notes=[f"cards whose rank by IWD (baseline, correlational) and by impact differ by {RANK_GAP}+ places; "
-                   "why: the games it was held in were longer (more cards seen) or its holder seats stronger."]))
+                   "why: what biases or blurs IWD for the card: games held in were longer (more cards seen) or its "
+                   "holder seats stronger; its not-seen games are ones an opponent held it in (IWD then sets the "
+                   "card's holder against its victim); the GIH rate's own 95% noise."]))
     return tables

@@ -10,7 +10,8 @@ def impact_against_iwd(frame: pl.DataFrame, *, title: str, height: int = 440) ->
     """One point per card of ``card_impact_vs_gih``: IWD (baseline, correlational) across, impact
     (paired arms, causal) up, both in points, with the impact's 95% interval as a rule; the
     cards whose two ranks disagree in red and named. On the diagonal the two agree."""
-    data = frame.with_columns((pl.col("iwd") * 100).alias("iwd_points"), (pl.col("impact") * 100).alias("impact_points"),
+    data = frame.with_columns((pl.col("iwd") * 100).alias("iwd_points"),
+                              (pl.col("impact") * 100).alias("impact_points"),
                               (pl.col("impact_low") * 100).alias("low_points"),
                               (pl.col("impact_high") * 100).alias("high_points"))
     color = alt.Color("disagree:N", title="Ranks disagree", scale=alt.Scale(domain=[False, True],
@@ -29,8 +30,8 @@ def impact_against_iwd(frame: pl.DataFrame, *, title: str, height: int = 440) ->
     names = base.transform_filter("datum.disagree").mark_text(align="left", dx=7, fontSize=11,
                                                               color="#b22222").encode(
         x=x, y="impact_points:Q", text="card:N")
-    lo = min(data["iwd_points"].min() or 0.0, data["low_points"].min() or 0.0)  # type: ignore[type-var]
-    hi = max(data["iwd_points"].max() or 0.0, data["high_points"].max() or 0.0)  # type: ignore[type-var]
+    lo = min(data["iwd_points"].min() or 0.0, data["low_points"].min() or 0.0)
+    hi = max(data["iwd_points"].max() or 0.0, data["high_points"].max() or 0.0)
     diagonal = alt.Chart(pl.DataFrame({"a": [lo, hi], "b": [lo, hi]})).mark_line(
         strokeDash=[4, 4], color="gray").encode(x="a:Q", y="b:Q")
     return alt.LayerChart(layer=[diagonal, bars, points, names]).properties(title=title, height=height)

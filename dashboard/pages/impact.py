@@ -34,6 +34,7 @@ arm = choose("Arm", arms, key="arm", container=arm_box)
 rows = impact.filter((pl.col("n_players") == n_players) & (pl.col("agent") == agent) & (pl.col("arm") == arm)
                      ).sort("impact", descending=True, nulls_last=True)
 gain = rows["pairing_gain"].drop_nulls().median()
+gain = float(gain) if isinstance(gain, int | float) else None
 st.caption(f"Impact: the holders' win rate with the card minus the same seats' win rate with the card "
            f"{ARM_LABELS[arm]}, on {'the same deals' if arm == 'stand_in' else 'deals of its own'} (points; "
            "positive: the card helps its holder). The holder: every seat that held the card (drawn or in its "

@@ -18,6 +18,7 @@ from analytics.catalog import open_catalog
 from tests.impact.conftest import GAMES
 from tests.impact.token_duel import expected_impact
 
+
 def impacts(folder: Path) -> pl.DataFrame:
     con = open_catalog(folder, cached=True)
     try:
