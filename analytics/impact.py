@@ -129,7 +129,10 @@ CARD_IMPACT_VS_GIH_COLUMNS: Contract = {
     "impact_rank": ("BIGINT", "the card's rank by impact among the same cards (1 = highest)"),
     "rank_gap": ("BIGINT", "iwd_rank - impact_rank (positive: the causal impact ranks it higher than IWD)"),
     "length_bias": ("DOUBLE", "mean_turns_held - mean_turns_all: how much longer the games it was held in are"),
+    "mean_turns_all": ("DOUBLE", "mean turns of every card-as-is game (the baseline)"),
     "strength_bias": ("DOUBLE", "holder_strength - agent_win_rate: how much stronger its holder seats are"),
+    "selection_bias": ("DOUBLE", "win_rate_in_arm - agent_win_rate of the stand_in arm: how much more the seats "
+                                 "that come to hold the card win with a neutral card in its place (who holds it)"),
     "opponent_held_share": ("DOUBLE", "of the agent's seat-games without the card (GNS), the share in which "
                                       "another seat held it"),
     "gih_half_width": ("DOUBLE", "half the width of the GIH win rate's 95% interval: the correlational rate's noise"),
@@ -289,8 +292,9 @@ WITH held AS MATERIALIZED (
 ), joined AS (
     SELECT i.experiment, i.n_players, i.agent, i.card, i.arm, s.gih_win_rate, s.gns_win_rate, s.iwd,
            i.impact, i.impact_low, i.impact_high,
-           i.mean_turns_held - i.mean_turns_all AS length_bias,
+           i.mean_turns_held - i.mean_turns_all AS length_bias, i.mean_turns_all,
            i.holder_strength - i.agent_win_rate AS strength_bias,
+           CASE WHEN i.arm = 'stand_in' THEN i.win_rate_in_arm - i.agent_win_rate END AS selection_bias,
            o.with_opponent / nullif(s.games_not_seen, 0) AS opponent_held_share,
            (s.gih_win_rate_high - s.gih_win_rate_low) / 2 AS gih_half_width
     FROM chosen AS i
@@ -307,8 +311,8 @@ WITH held AS MATERIALIZED (
     FROM joined
 )
 SELECT experiment, n_players, agent, card, arm, gih_win_rate, gns_win_rate, iwd, impact, impact_low, impact_high,
-       iwd_rank, impact_rank, iwd_rank - impact_rank AS rank_gap, length_bias, strength_bias,
-       opponent_held_share, gih_half_width, abs(iwd_rank - impact_rank) >= {RANK_GAP} AS disagree
+       iwd_rank, impact_rank, iwd_rank - impact_rank AS rank_gap, length_bias, mean_turns_all, strength_bias,
+       selection_bias, opponent_held_share, gih_half_width, abs(iwd_rank - impact_rank) >= {RANK_GAP} AS disagree
 FROM ranked
 ORDER BY experiment, n_players, agent, abs(iwd_rank - impact_rank) DESC, card
 """
@@ -397,10 +401,13 @@ def pilot_plan(con: duckdb.DuckDBPyConnection, width: float) -> pl.DataFrame:
 # ---------------------------------------------------------------- the report's section
 
 
-LENGTH_BIAS = 0.05
-"""Turns longer (or shorter) the games a card was held in must be for ``why_they_disagree`` to name it."""
+LENGTH_BIAS = 0.02
+"""How much longer (or shorter), as a share of the mean game, the games a card was held in must be for
+``why_they_disagree`` to name it."""
 STRENGTH_BIAS = 0.005
 """How much stronger (or weaker) its holder seats must be, as a win rate, to be named."""
+SELECTION_BIAS = 0.02
+"""How much more (or less) the seats that come to hold a card win with its stand-in for it to be named."""
 OPPONENT_SHARE = 0.3
 """The share of not-seen games an opponent held the card in from which it is named."""
 
@@ -408,15 +415,21 @@ OPPONENT_SHARE = 0.3
 def why_they_disagree(row: dict[str, Any]) -> str:
     """In words, what biases or blurs the correlational rate (IWD) of a card of
     ``card_impact_vs_gih``: the games it was held in were longer or shorter (more or fewer cards
-    seen), its holder seats stronger or weaker, its GNS games are ones an opponent held it in
+    seen), its holder seats stronger or weaker, the seats that come to hold it winning more
+    or less whatever the card does (``selection_bias``), its GNS games are ones an opponent held it in
     (IWD then compares the card's holder with its victim), and the GIH rate's own noise."""
     reasons = []
     length, strength = row.get("length_bias"), row.get("strength_bias")
-    opponent, noise = row.get("opponent_held_share"), row.get("gih_half_width")
-    if length is not None and abs(length) >= LENGTH_BIAS:
+    selection, opponent, noise = row.get("selection_bias"), row.get("opponent_held_share"), row.get("gih_half_width")
+    mean_turns = row.get("mean_turns_all") or 1.0
+    if length is not None and abs(length) >= LENGTH_BIAS * mean_turns:
         reasons.append(f"held in {'longer' if length > 0 else 'shorter'} games ({length:+.2f} turns)")
     if strength is not None and abs(strength) >= STRENGTH_BIAS:
         reasons.append(f"held by {'stronger' if strength > 0 else 'weaker'} seats ({fmt.points(strength)} points)")
+    if selection is not None and abs(selection) >= SELECTION_BIAS:
+        more = "more" if selection > 0 else "less"
+        reasons.append(f"its holders win {fmt.points(abs(selection)).lstrip('+')} points {more} than average even "
+                       "with the stand-in: who comes to hold it, not what it does")
     if opponent is not None and opponent >= OPPONENT_SHARE:
         reasons.append(f"an opponent held it in {fmt.percent(opponent)} of its not-seen games")
     if noise is not None:
@@ -471,6 +484,7 @@ def impact_tables(frame: pl.DataFrame, versus: pl.DataFrame, rows: int | None) -
             right=[False, False, True, True, True, True, False], rows=cells, keys=1,
             notes=[f"cards whose rank by IWD (baseline, correlational) and by impact differ by {RANK_GAP}+ places; "
                    "why: what biases or blurs IWD for the card: games held in were longer (more cards seen) or its "
-                   "holder seats stronger; its not-seen games are ones an opponent held it in (IWD then sets the "
+                   "holder seats stronger; its holders win more even with the stand-in (who holds it, not what it "
+                   "does); its not-seen games are ones an opponent held it in (IWD then sets the "
                    "card's holder against its victim); the GIH rate's own 95% noise."]))
     return tables

@@ -43,6 +43,7 @@ st.caption(f"Impact: the holders' win rate with the card minus the same seats' w
                                     "games compared unpaired." if gain is not None else ""))
 table(rows.select([name for name in FIRST if name in rows.columns]), key="impact_table",
       percent=["win_rate_with_card", "win_rate_in_arm", "winner_changed_share", "holder_strength"],
+      points=["impact", "impact_low", "impact_high", "unpaired_low", "unpaired_high"],
       plain=["pairing_gain", "turns_change", "mean_turns_held", "q_value"])
 
 st.subheader("Correlational rate against causal impact")
@@ -60,5 +61,6 @@ st.caption(f"IWD (GIH - GNS) is a correlation over the baseline's games: a card 
 explained = versus.with_columns(pl.Series("why", [why_they_disagree(row) for row in versus.to_dicts()],
                                           dtype=pl.String))
 table(explained.select("card", "disagree", "iwd_rank", "impact_rank", "rank_gap", "iwd", "impact", "gih_win_rate",
-                       "gns_win_rate", "length_bias", "strength_bias", "why"),
-      key="impact_versus_table", percent=["gih_win_rate", "gns_win_rate"], plain=["length_bias"])
+                       "gns_win_rate", "selection_bias", "length_bias", "strength_bias", "opponent_held_share", "why"),
+      key="impact_versus_table", percent=["gih_win_rate", "gns_win_rate", "opponent_held_share"],
+      points=["iwd", "impact", "selection_bias", "strength_bias"], plain=["length_bias"])

@@ -73,8 +73,9 @@ def test_party_wanted_measures_the_cards_heroes_hold_and_not_the_dungeon() -> No
     ({"cards": "all", "max_width": 3}, {}, "impact.toml: impact.max_width: expected a number above 0 and below 2 "
                                            "(an interval width of a win-rate difference), got 3"),
     ({"cards": "all", "min_games": 0}, {}, "impact.toml: impact.min_games: expected a positive integer, got 0"),
-    ({"cards": "all"}, {"paired_seeds": False}, "impact.toml: paired_seeds: a card impact run ([impact]) plays its "
-                                                "arms on the baseline's seeds; leave paired_seeds out or set it to true"),
+    ({"cards": "all"}, {"paired_seeds": False},
+     "impact.toml: paired_seeds: a card impact run ([impact]) plays its arms on the baseline's seeds; leave "
+     "paired_seeds out or set it to true"),
     ("everything", {}, "impact.toml: impact: expected a table with cards and arms"),
 ])
 def test_a_mistake_in_the_impact_table_is_one_line_naming_the_key(impact: Any, extra: dict[str, Any],

@@ -38,9 +38,9 @@ def test_the_page_lists_every_card_of_the_stand_in_arm_with_its_impact(
     at = open_impact_page(folder, monkeypatch)
     shown = pl.from_pandas(at.dataframe[0].value)
     expected = view(folder, "card_impact").filter(pl.col("arm") == "stand_in").sort("impact", descending=True)
-    assert shown["Card"].to_list() == expected["card"].to_list()
+    assert shown["card"].to_list() == expected["card"].to_list()
     # The table shows differences of rates in points.
-    assert shown["Impact"].to_list() == pytest.approx((expected["impact"] * 100).to_list())
+    assert shown["impact"].to_list() == pytest.approx((expected["impact"] * 100).to_list())
 
 
 def test_the_page_sets_the_correlational_iwd_beside_the_impact_with_a_reason_per_card(
@@ -49,5 +49,5 @@ def test_the_page_sets_the_correlational_iwd_beside_the_impact_with_a_reason_per
     at = open_impact_page(folder, monkeypatch)
     versus = pl.from_pandas(at.dataframe[1].value)
     expected = view(folder, "card_impact_vs_gih")
-    assert sorted(versus["Card"].to_list()) == sorted(expected["card"].to_list())
-    assert versus.height == 8 and versus["Why"].str.len_chars().min() > 0  # type: ignore[operator]
+    assert sorted(versus["card"].to_list()) == sorted(expected["card"].to_list())
+    assert versus.height == 8 and versus["why"].str.len_chars().min() > 0  # type: ignore[operator]

@@ -31,5 +31,5 @@ def test_a_blank_card_is_dealt_as_before_but_never_offered_to_play_nor_to_counte
 
 
 def test_the_temple_guardian_cannot_be_made_blank() -> None:
-    with pytest.raises(ParameterError, match="rules.blank_cards: expected names of Action cards"):
+    with pytest.raises(ParameterError, match=r"rules\.blank_cards: expected names of Action cards"):
         GAME.configure(with_overrides(GAME, {"rules.blank_cards": ["temple_guardian"]}))
