@@ -130,6 +130,10 @@ CARD_IMPACT_VS_GIH_COLUMNS: Contract = {
     "rank_gap": ("BIGINT", "iwd_rank - impact_rank (positive: the causal impact ranks it higher than IWD)"),
     "length_bias": ("DOUBLE", "mean_turns_held - mean_turns_all: how much longer the games it was held in are"),
     "mean_turns_all": ("DOUBLE", "mean turns of every card-as-is game (the baseline)"),
+    "seen_bias": ("DOUBLE", "cards (kinds) in hand over a game of the seats that held it minus of those that did "
+                            "not (its GIH games against its GNS games): a seat that lives longer or draws more "
+                            "holds more of every card"),
+    "mean_cards_seen": ("DOUBLE", "the agent's mean number of cards in hand over a game (seat-games of the baseline)"),
     "strength_bias": ("DOUBLE", "holder_strength - agent_win_rate: how much stronger its holder seats are"),
     "selection_bias": ("DOUBLE", "win_rate_in_arm - agent_win_rate of the stand_in arm: how much more the seats "
                                  "that come to hold the card win with a neutral card in its place (who holds it)"),
@@ -267,9 +271,23 @@ def card_impact_vs_gih_sql(columns: Columns) -> str:
     """``card_impact_vs_gih``: ``card_impact`` beside the baseline's ``card_stats``."""
     return f"""
 WITH held AS MATERIALIZED (
-    SELECT c.experiment, c.n_players, c.game_index, c.card, p.agent
+    SELECT c.experiment, c.n_players, c.game_index, c.seat, c.card, p.agent
     FROM cards AS c JOIN players AS p USING (experiment, variant, n_players, game_index, seat)
     WHERE c.variant = 'baseline' AND {columns.in_hand()}
+), seat_seen AS MATERIALIZED (
+    -- Cards each seat-game had in hand (0 for a seat that had none).
+    SELECT p.experiment, p.n_players, p.game_index, p.seat, p.agent, count(h.card) AS seen
+    FROM players AS p LEFT JOIN held AS h USING (experiment, n_players, game_index, seat)
+    WHERE p.variant = 'baseline' GROUP BY ALL
+), agent_seen AS (
+    SELECT experiment, n_players, agent, avg(seen) AS mean_cards_seen, sum(seen) AS seen_sum,
+           count(*) AS seat_games
+    FROM seat_seen GROUP BY ALL
+), holder_seen AS (
+    SELECT h.experiment, h.n_players, h.agent, h.card, avg(s.seen) AS holder_seen, sum(s.seen) AS holder_seen_sum,
+           count(*) AS holder_seat_games
+    FROM held AS h JOIN seat_seen AS s USING (experiment, n_players, game_index, seat)
+    GROUP BY ALL
 ), card_games AS (
     SELECT experiment, n_players, game_index, card FROM held GROUP BY ALL
 ), agent_holders AS (
@@ -295,6 +313,9 @@ WITH held AS MATERIALIZED (
            i.mean_turns_held - i.mean_turns_all AS length_bias, i.mean_turns_all,
            i.holder_strength - i.agent_win_rate AS strength_bias,
            CASE WHEN i.arm = 'stand_in' THEN i.win_rate_in_arm - i.agent_win_rate END AS selection_bias,
+           hs.holder_seen - (a.seen_sum - hs.holder_seen_sum) / nullif(a.seat_games - hs.holder_seat_games, 0)
+               AS seen_bias,
+           a.mean_cards_seen,
            o.with_opponent / nullif(s.games_not_seen, 0) AS opponent_held_share,
            (s.gih_win_rate_high - s.gih_win_rate_low) / 2 AS gih_half_width
     FROM chosen AS i
@@ -303,6 +324,9 @@ WITH held AS MATERIALIZED (
      AND s.agent = i.agent AND s.card = i.card
     LEFT JOIN opponents AS o
       ON o.experiment = i.experiment AND o.n_players = i.n_players AND o.agent = i.agent AND o.card = i.card
+    LEFT JOIN holder_seen AS hs
+      ON hs.experiment = i.experiment AND hs.n_players = i.n_players AND hs.agent = i.agent AND hs.card = i.card
+    LEFT JOIN agent_seen AS a ON a.experiment = i.experiment AND a.n_players = i.n_players AND a.agent = i.agent
     WHERE i.impact IS NOT NULL AND s.iwd IS NOT NULL
 ), ranked AS (
     SELECT *,
@@ -311,8 +335,9 @@ WITH held AS MATERIALIZED (
     FROM joined
 )
 SELECT experiment, n_players, agent, card, arm, gih_win_rate, gns_win_rate, iwd, impact, impact_low, impact_high,
-       iwd_rank, impact_rank, iwd_rank - impact_rank AS rank_gap, length_bias, mean_turns_all, strength_bias,
-       selection_bias, opponent_held_share, gih_half_width, abs(iwd_rank - impact_rank) >= {RANK_GAP} AS disagree
+       iwd_rank, impact_rank, iwd_rank - impact_rank AS rank_gap, length_bias, mean_turns_all, seen_bias,
+       mean_cards_seen, strength_bias, selection_bias, opponent_held_share, gih_half_width,
+       abs(iwd_rank - impact_rank) >= {RANK_GAP} AS disagree
 FROM ranked
 ORDER BY experiment, n_players, agent, abs(iwd_rank - impact_rank) DESC, card
 """
@@ -406,6 +431,8 @@ LENGTH_BIAS = 0.02
 ``why_they_disagree`` to name it."""
 STRENGTH_BIAS = 0.005
 """How much stronger (or weaker) its holder seats must be, as a win rate, to be named."""
+SEEN_BIAS = 0.05
+"""How many more (or fewer) cards, as a share of the mean, its holder seats must have had in hand to be named."""
 SELECTION_BIAS = 0.02
 """How much more (or less) the seats that come to hold a card win with its stand-in for it to be named."""
 OPPONENT_SHARE = 0.3
@@ -414,16 +441,22 @@ OPPONENT_SHARE = 0.3
 
 def why_they_disagree(row: dict[str, Any]) -> str:
     """In words, what biases or blurs the correlational rate (IWD) of a card of
-    ``card_impact_vs_gih``: the games it was held in were longer or shorter (more or fewer cards
-    seen), its holder seats stronger or weaker, the seats that come to hold it winning more
-    or less whatever the card does (``selection_bias``), its GNS games are ones an opponent held it in
-    (IWD then compares the card's holder with its victim), and the GIH rate's own noise."""
+    ``card_impact_vs_gih``: the games it was held in were longer or shorter, its holders had more
+    cards in hand than the seats without it (``seen_bias``), its holder seats stronger or weaker,
+    the seats that come to hold it winning more or less whatever the card does
+    (``selection_bias``), its GNS games are ones an opponent held it in (IWD then compares the
+    card's holder with its victim), and the GIH rate's own noise."""
     reasons = []
     length, strength = row.get("length_bias"), row.get("strength_bias")
     selection, opponent, noise = row.get("selection_bias"), row.get("opponent_held_share"), row.get("gih_half_width")
     mean_turns = row.get("mean_turns_all") or 1.0
     if length is not None and abs(length) >= LENGTH_BIAS * mean_turns:
         reasons.append(f"held in {'longer' if length > 0 else 'shorter'} games ({length:+.2f} turns)")
+    seen, mean_seen = row.get("seen_bias"), row.get("mean_cards_seen") or 1.0
+    if seen is not None and abs(seen) >= SEEN_BIAS * mean_seen:
+        reasons.append(f"its holders had {abs(seen):.1f} {'more' if seen > 0 else 'fewer'} cards in hand than the "
+                       f"seats without it (mean {mean_seen:.1f}): a seat that lives longer or draws more holds more "
+                       "of every card")
     if strength is not None and abs(strength) >= STRENGTH_BIAS:
         reasons.append(f"held by {'stronger' if strength > 0 else 'weaker'} seats ({fmt.points(strength)} points)")
     if selection is not None and abs(selection) >= SELECTION_BIAS:
@@ -466,13 +499,14 @@ def impact_tables(frame: pl.DataFrame, versus: pl.DataFrame, rows: int | None) -
             title=f"Card impact ({arm}): {n_players} players, held by {agent} ({what}, by impact)",
             headers=["card", "sig", "games", "impact", "impact 95%", "q", "x narrower", "turns", "decided"],
             right=[False, False, *([True] * 7)], rows=cells, keys=1,
-            notes=["impact: the holders' win rate with the card minus the same seats' win rate on the same deals "
-                   + ("with the card replaced in place by its game's neutral stand-in"
-                      if arm == "stand_in" else "with one copy fewer")
-                   + " (points; positive: the card helps its holder); 95%: paired, clustered by game; q: "
+            notes=["impact: the holders' win rate with the card minus the same seats' win rate "
+                   + ("on the same deals with the card replaced in place by its game's neutral stand-in (paired)"
+                      if arm == "stand_in" else "in games of their own with one copy fewer (unpaired: a shorter "
+                      "deck deals differently)")
+                   + " (points; positive: the card helps its holder); 95%: clustered by game; q: "
                    "Benjamini-Hochberg over every card and arm; sig: q < 0.05; x narrower: the unpaired interval "
-                   "of the same games / the paired one; turns: mean change of game length without the card; "
-                   "decided: share of the games whose winner the swap changed."]))
+                   "of the same games / this one; turns: mean change of game length without the card; "
+                   "decided: share of the games whose winner changed."]))
     disagreeing = versus.filter(pl.col("disagree")) if not versus.is_empty() else versus
     if not disagreeing.is_empty():
         cells = [[str(row["card"]), str(row["agent"]), str(row["iwd_rank"]), str(row["impact_rank"]),
@@ -483,8 +517,9 @@ def impact_tables(frame: pl.DataFrame, versus: pl.DataFrame, rows: int | None) -
             headers=["card", "agent", "IWD rank", "impact rank", "IWD", "impact", "why the IWD is biased"],
             right=[False, False, True, True, True, True, False], rows=cells, keys=1,
             notes=[f"cards whose rank by IWD (baseline, correlational) and by impact differ by {RANK_GAP}+ places; "
-                   "why: what biases or blurs IWD for the card: games held in were longer (more cards seen) or its "
-                   "holder seats stronger; its holders win more even with the stand-in (who holds it, not what it "
-                   "does); its not-seen games are ones an opponent held it in (IWD then sets the "
-                   "card's holder against its victim); the GIH rate's own 95% noise."]))
+                   "why: what biases or blurs IWD for the card: games held in were longer or its holders had more "
+                   "cards in hand (every card looks better in them); its holder seats were stronger; its holders "
+                   "win more even with the stand-in (who holds it, not what it does); its not-seen games are ones "
+                   "an opponent held it in (IWD then sets the card's holder against its victim); the GIH rate's "
+                   "own 95% noise."]))
     return tables
