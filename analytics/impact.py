@@ -138,7 +138,7 @@ CARD_IMPACT_VS_GIH_COLUMNS: Contract = {
     "selection_bias": ("DOUBLE", "win_rate_in_arm - agent_win_rate of the stand_in arm: how much more the seats "
                                  "that come to hold the card win with a neutral card in its place (who holds it)"),
     "opponent_held_share": ("DOUBLE", "of the agent's seat-games without the card (GNS), the share in which "
-                                      "another seat held it"),
+                                      "another seat (a rival, or in a cooperative game a teammate) held it"),
     "gih_half_width": ("DOUBLE", "half the width of the GIH win rate's 95% interval: the correlational rate's noise"),
     "disagree": ("BOOLEAN", f"|rank_gap| >= {RANK_GAP}: the correlational and the causal rank disagree"),
 }
@@ -444,8 +444,8 @@ def why_they_disagree(row: dict[str, Any]) -> str:
     ``card_impact_vs_gih``: the games it was held in were longer or shorter, its holders had more
     cards in hand than the seats without it (``seen_bias``), its holder seats stronger or weaker,
     the seats that come to hold it winning more or less whatever the card does
-    (``selection_bias``), its GNS games are ones an opponent held it in (IWD then compares the
-    card's holder with its victim), and the GIH rate's own noise."""
+    (``selection_bias``), its GNS games are ones another seat held it in (in a competitive game IWD
+    then sets the card's holder against its victim), and the GIH rate's own noise."""
     reasons = []
     length, strength = row.get("length_bias"), row.get("strength_bias")
     selection, opponent, noise = row.get("selection_bias"), row.get("opponent_held_share"), row.get("gih_half_width")
@@ -464,7 +464,7 @@ def why_they_disagree(row: dict[str, Any]) -> str:
         reasons.append(f"its holders win {fmt.points(abs(selection)).lstrip('+')} points {more} than average even "
                        "with the stand-in: who comes to hold it, not what it does")
     if opponent is not None and opponent >= OPPONENT_SHARE:
-        reasons.append(f"an opponent held it in {fmt.percent(opponent)} of its not-seen games")
+        reasons.append(f"another seat held it in {fmt.percent(opponent)} of its not-seen games")
     if noise is not None:
         reasons.append(f"GIH +-{fmt.points(noise).lstrip('+')} points of noise")
     return "; ".join(reasons) if reasons else "-"
@@ -520,6 +520,5 @@ def impact_tables(frame: pl.DataFrame, versus: pl.DataFrame, rows: int | None) -
                    "why: what biases or blurs IWD for the card: games held in were longer or its holders had more "
                    "cards in hand (every card looks better in them); its holder seats were stronger; its holders "
                    "win more even with the stand-in (who holds it, not what it does); its not-seen games are ones "
-                   "an opponent held it in (IWD then sets the card's holder against its victim); the GIH rate's "
-                   "own 95% noise."]))
+                   "another seat held it in (a rival's card counts against IWD); the GIH rate's own 95% noise."]))
     return tables

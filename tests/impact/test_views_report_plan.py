@@ -105,4 +105,4 @@ def test_the_reasons_name_who_holds_the_card_and_the_opponents_share() -> None:
     why = why_they_disagree({"length_bias": 0.0, "mean_turns_all": 20.0, "strength_bias": 0.0,
                              "selection_bias": 0.055, "opponent_held_share": 0.6, "gih_half_width": 0.006})
     assert why == ("its holders win 5.5 points more than average even with the stand-in: who comes to hold it, "
-                   "not what it does; an opponent held it in 60.0% of its not-seen games; GIH +-0.6 points of noise")
+                   "not what it does; another seat held it in 60.0% of its not-seen games; GIH +-0.6 points of noise")
