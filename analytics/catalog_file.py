@@ -26,6 +26,7 @@ import duckdb
 
 from analytics.base_views import create_base_views
 from analytics.folders import AnalyticsError, NoResultsError, experiment_files, list_experiments, read_manifest
+from analytics.impact import register_impact_views
 from analytics.partials import count_files_sql, summed_counts_sql, task_counts
 from analytics.stats import register_sql_macros
 from analytics.views import register_metric_views
@@ -82,6 +83,7 @@ def write_catalog_file(path: ResultsPath, experiment_dirs: list[ResultsPath]) ->
                 for view, paths in count_files.items():
                     con.execute(f"CREATE VIEW {view} AS {summed_counts_sql(view, [count_files_sql(paths)])}")
             register_metric_views(con, counts=count_files is None, defer_binding=False)
+            register_impact_views(con, defer_binding=False)
             con.execute("CHECKPOINT catalog")
         finally:
             con.close()

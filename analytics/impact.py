@@ -354,12 +354,14 @@ def impact_view_sql(columns: Columns) -> dict[str, str]:
     }
 
 
-def register_impact_views(con: duckdb.DuckDBPyConnection) -> None:
+def register_impact_views(con: duckdb.DuckDBPyConnection, *, defer_binding: bool = True) -> None:
     """Define the card impact views on a connection that has the base views and ``card_stats``.
-    Bound when first read, as the metric views are: an experiment without impact arms has
-    them, empty."""
+    With ``defer_binding`` (as ``analytics.views.register_metric_views``) they are bound when
+    first read. An experiment without impact arms has them, empty."""
+    create = "CREATE OR REPLACE VIEW {name} WITH (DEFER_BINDING) AS {query}" if defer_binding else \
+        "CREATE OR REPLACE VIEW {name} AS {query}"
     for name, query in impact_view_sql(Columns.of(con)).items():
-        con.execute(f"CREATE OR REPLACE VIEW {name} WITH (DEFER_BINDING) AS {query}")
+        con.execute(create.format(name=name, query=query))
 
 
 def card_impact(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:

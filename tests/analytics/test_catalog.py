@@ -18,6 +18,7 @@ from analytics.folders import (
     list_experiments,
     resolve_experiment,
 )
+from analytics.impact import IMPACT_VIEWS
 from analytics.views import METRIC_VIEWS
 from results.storage import MANIFEST_FOLDER, SPEC_FILE
 
@@ -98,7 +99,7 @@ def test_open_catalog_has_the_three_views_with_variant_from_the_files(small_expe
     con = open_catalog(small_experiment.folder)
     try:
         views = con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY 1").fetchall()
-        assert views == sorted((name,) for name in ("cards", "games", "players", *METRIC_VIEWS))
+        assert views == sorted((name,) for name in ("cards", "games", "players", *METRIC_VIEWS, *IMPACT_VIEWS))
         columns = [row[0] for row in con.execute("DESCRIBE games").fetchall()]
         assert columns[:5] == ["experiment", "variant", "game", "game_index", "n_players"]
         assert columns.count("variant") == 1  # no Hive column added beside the stored one
