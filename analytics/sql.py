@@ -40,6 +40,7 @@ import polars as pl
 
 from analytics.catalog import open_catalog, open_results_catalog
 from analytics.folders import AnalyticsError
+from analytics.impact import IMPACT_VIEWS
 from analytics.views import METRIC_VIEWS
 from analytics.views.comments import VIEWS_SQL, described_views
 from dataset.location import ResultsPath
@@ -237,7 +238,7 @@ End a query with ';' (or an empty line) to run it; a query may span several line
 Macros: wilson_low(wins, n), wilson_high(wins, n): the 95% Wilson interval; erfc, normal_sf,
 chi2_sf(x, df), prop_z/prop_p(wa, na, wb, nb), mcnemar_stat/mcnemar_p(only_a, only_b).
 Metric views: seat_stats, seat_balance, agent_stats, faction_stats, card_stats, game_stats,
-variant_deltas... (analytics/README.md).
+variant_deltas... (analytics/README.md); card impact runs: card_impact, card_impact_vs_gih...
 """
 
 
@@ -246,10 +247,11 @@ def _tables(con: duckdb.DuckDBPyConnection) -> str:
         "SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY view_name").fetchall()]
     # Counting a metric view's rows would compute the metric over the whole
     # experiment: list those by name only, after the data views.
-    data = [name for name in names if name not in METRIC_VIEWS]
+    computed = (*METRIC_VIEWS, *IMPACT_VIEWS)
+    data = [name for name in names if name not in computed]
     rows = [(name, con.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0]) for name in data]  # type: ignore[index]
     text = format_table(["view", "rows"], rows)
-    metrics = [name for name in names if name in METRIC_VIEWS]
+    metrics = [name for name in names if name in computed]
     if metrics:
         text += "metric views: " + ", ".join(metrics) + "\n"
     return text

@@ -254,6 +254,18 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--tests", type=_integer(1, 1_000_000_000), default=1,
                       help="number of comparisons (cards x variants...): alpha is divided by it (default 1)")
     plan.add_argument("--width", type=float, help="also: games for a 95%% interval at most this wide")
+    plan.add_argument("--impact-width", type=float, metavar="W",
+                      help="card impact: games per card for a 95%% impact interval at most W wide (paired, "
+                           "in-place swap; and unpaired, for comparison)")
+    plan.add_argument("--changed", type=float, default=0.25,
+                      help="with --impact-width: share of the holder's games whose result the swap changes "
+                           "(the paired variance; default 0.25)")
+    plan.add_argument("--held", type=float, default=1.0,
+                      help="with --impact-width: holder seat-games per game, i.e. share of games with the card "
+                           "held (default 1)")
+    plan.add_argument("--pilot", metavar="EXPERIMENT",
+                      help="with --impact-width: read the variance of every card and arm from a pilot impact run")
+    plan.add_argument("--results", default="results", help="with --pilot: the results folder (default results)")
     plan.add_argument("--format", choices=["text", "json"], default="text")
     plan.set_defaults(handler=command_plan)
 
@@ -533,8 +545,9 @@ def command_plan(arguments: argparse.Namespace) -> int:
     """``cardlab plan``: sample sizes for a win-rate difference and for an interval width."""
     from analytics.stats import games_for_difference, games_for_interval, power_of_difference
 
-    if arguments.delta is None and arguments.width is None:
-        raise UsageError("plan: give --delta D (difference to detect) and/or --width W (interval width)")
+    if arguments.delta is None and arguments.width is None and arguments.impact_width is None:
+        raise UsageError("plan: give --delta D (difference to detect), --width W (interval width) and/or "
+                         "--impact-width W (card impact interval width)")
     if not 0 < arguments.p < 1:
         raise UsageError(f"--p: expected a win rate strictly between 0 and 1, got {arguments.p}")
     if not 0 < arguments.power < 1:
@@ -564,8 +577,48 @@ def command_plan(arguments: argparse.Namespace) -> int:
         result.update(width=arguments.width, games_for_width=games)
         lines.append(f"{games:,} games give a 95% Wilson interval at most {100 * arguments.width:.1f} points wide "
                      f"around {100 * arguments.p:.1f}%.")
+    if arguments.impact_width is not None:
+        lines.extend(_impact_plan(arguments, result))
     print(json.dumps(result, indent=2) if arguments.format == "json" else "\n".join(lines))
     return 0
+
+
+def _impact_plan(arguments: argparse.Namespace, result: dict[str, Any]) -> list[str]:
+    """``cardlab plan --impact-width W``: games per card and arm of a card impact run."""
+    from analytics.impact import games_for_impact_width, pilot_plan
+
+    width = arguments.impact_width
+    if not 0 < width < 2:
+        raise UsageError(f"--impact-width: expected a number above 0 and below 2, got {width}")
+    if not 0 < arguments.changed <= 1:
+        raise UsageError(f"--changed: expected a share above 0 and at most 1, got {arguments.changed}")
+    if arguments.held <= 0:
+        raise UsageError(f"--held: expected a number above 0, got {arguments.held}")
+    if arguments.pilot is not None:
+        from analytics.catalog import open_catalog
+        from analytics.folders import resolve_experiment
+
+        con = open_catalog(resolve_experiment(arguments.pilot, arguments.results), cached=True)
+        try:
+            pilot = pilot_plan(con, width)
+        finally:
+            con.close()
+        if pilot.is_empty():
+            raise UsageError(f"--pilot {arguments.pilot}: no card impact with an interval; expected a run with "
+                             "an [impact] table")
+        result.update(impact_width=width, pilot=arguments.pilot, arms=pilot.to_dicts())
+        return [f"{row['arm']}: {row['median_games_per_arm']:,} games per card (median of {row['cards']} cards; "
+                f"the hardest, {row['hardest_card']}, {row['most_games_per_arm']:,}) for a 95% impact interval "
+                f"at most {100 * width:.1f} points wide (from {arguments.pilot}'s intervals, "
+                f"now {100 * row['median_width_now']:.1f} points at the median)" for row in pilot.to_dicts()]
+    paired, unpaired = games_for_impact_width(width, arguments.changed, arguments.held)
+    result.update(impact_width=width, changed=arguments.changed, held=arguments.held, games_per_card=paired,
+                  games_per_card_unpaired=unpaired)
+    return [f"{paired:,} games per card give a 95% impact interval at most {100 * width:.1f} points wide with the "
+            f"in-place swap (the swap changes the holder's result in {100 * arguments.changed:.0f}% of its games, "
+            f"{arguments.held:g} holder seat-games per game);",
+            f"  compared unpaired (one_fewer, or other deals) the same width takes {unpaired:,} games per card "
+            f"({unpaired / paired:.1f} times as many). Measure --changed with a pilot: --pilot EXPERIMENT."]
 
 
 def command_verify(arguments: argparse.Namespace) -> int:
