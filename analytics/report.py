@@ -90,7 +90,7 @@ SECTION_TABLES: dict[str, tuple[str, ...]] = {
     "runs": ("run_stats",),
     "games": ("game_stats", "end_reason_stats", "turn_distribution"),
     "cards": ("card_stats",),
-    "impact": ("card_impact", "card_impact_vs_gih"),
+    "impact": ("card_impact", "card_impact_vs_gih", "card_removal"),
     "powers": ("power_stats",),
     "deltas": ("variant_deltas",),
     "matrix": ("agent_matrix",),
@@ -200,7 +200,7 @@ def build_report(experiment_dir: ResultsPath) -> Report:
     try:
         metrics = {name: metric(con, name) for name in METRIC_TABLES}
         metrics["power_stats"] = power_stats(con)  # empty unless players has power_playable/power_used
-        for view in SECTION_TABLES["impact"]:  # a card impact run's views (analytics.impact); else empty
+        for view in SECTION_TABLES["impact"]:  # a card impact run's views (analytics.views.impact); else empty
             metrics[view] = con.sql(f"SELECT * FROM {view}").pl() if spec.get("impact") else pl.DataFrame()
         modes = metric(con, "experiment_modes")
         metrics["agent_matrix"] = agent_matrix(con, variant_rules(spec))
@@ -910,7 +910,8 @@ SECTION_RENDERERS: dict[str, SectionRenderer] = {
     "games": lambda report, rows, asked: _game_tables(report),
     "cards": lambda report, rows, asked: _card_tables(report, rows),
     "impact": lambda report, rows, asked: impact_tables(report.metrics["card_impact"],
-                                                        report.metrics["card_impact_vs_gih"], rows),
+                                                        report.metrics["card_impact_vs_gih"],
+                                                        report.metrics["card_removal"], rows),
     "powers": lambda report, rows, asked: _power_tables(report, asked),
     "deltas": lambda report, rows, asked: _delta_tables(report, rows),
     "matrix": lambda report, rows, asked: _matrix_tables(report.metrics["agent_matrix"], asked,

@@ -40,7 +40,6 @@ import polars as pl
 
 from analytics.catalog import open_catalog, open_results_catalog
 from analytics.folders import AnalyticsError
-from analytics.impact import IMPACT_VIEWS
 from analytics.views import METRIC_VIEWS
 from analytics.views.comments import VIEWS_SQL, described_views
 from dataset.location import ResultsPath
@@ -247,11 +246,10 @@ def _tables(con: duckdb.DuckDBPyConnection) -> str:
         "SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY view_name").fetchall()]
     # Counting a metric view's rows would compute the metric over the whole
     # experiment: list those by name only, after the data views.
-    computed = (*METRIC_VIEWS, *IMPACT_VIEWS)
-    data = [name for name in names if name not in computed]
+    data = [name for name in names if name not in METRIC_VIEWS]
     rows = [(name, con.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0]) for name in data]  # type: ignore[index]
     text = format_table(["view", "rows"], rows)
-    metrics = [name for name in names if name in computed]
+    metrics = [name for name in names if name in METRIC_VIEWS]
     if metrics:
         text += "metric views: " + ", ".join(metrics) + "\n"
     return text

@@ -1,21 +1,21 @@
-"""Card impact experiments: the ``[impact]`` table of an experiment file, expanded into paired arms.
+"""Card impact experiments: the ``[impact]`` table of an experiment file, expanded into arms.
 
 For every card asked (``cards = "all"`` or a list), each *arm* is a variant
-compared with the baseline (``paired_seeds`` is implied): the ``stand_in`` arm
-plays the baseline's seeds, the same deals with the card changed, so that a card's effect on its holder's win rate is
-read game by game (``analytics.impact``). The arms:
+compared with the baseline (``analytics.views.impact``). The arms:
 
 - ``stand_in``: the card replaced in place by its game's neutral card
   (``simcore.games.stand_ins``): the same name, copies and place in the deck,
-  so the two games differ only where the card matters;
-- ``one_fewer``: one copy fewer of the card (for a card of one copy: gone).
-  The deck changes, so the deals differ; the arm plays seeds of its own
-  (``PAIRED_ARMS``) and its comparison is unpaired.
+  played on the baseline's seeds, so that the two games of one seed differ
+  only where the card matters and its effect on its holder's win rate is read
+  game by game (paired);
+- ``one_fewer``: one copy fewer of the card (for a card of one copy: gone),
+  played on seeds of its own (``PAIRED_ARMS``). It measures what the removal
+  changes for every seat and game, compared unpaired; it has no holder-level
+  impact (see ``PAIRED_ARMS``).
 
 An arm's variant is named ``impact.<card>.<arm>`` (``ARM_PREFIX``). The
-optional ``max_width`` stops playing an arm once its impact interval is that
-narrow (``min_games`` games with the card held first); see the README,
-"Card impact".
+optional ``max_width`` stops playing an arm once its interval is that narrow
+(``min_games`` games first); see the documentation's methods page, "Card impact".
 """
 
 from __future__ import annotations
@@ -33,15 +33,18 @@ ONE_FEWER = "one_fewer"
 ARMS = (STAND_IN, ONE_FEWER)
 """The arms of a card impact run, in the order they are played."""
 PAIRED_ARMS = (STAND_IN,)
-"""The arms played on the baseline's seeds. ``one_fewer`` plays seeds of its own: with a card
-fewer the shuffle draws from the game's generator differently, and every later draw serves
-another purpose, so on the baseline's seeds which seat held the card would be correlated with
-the arm's own luck (measured in ``tests/impact``: a card of no effect came out 44 points
-"strong"). On its own seeds the comparison is unpaired, and unbiased."""
+"""The arms played on the baseline's seeds. With one copy fewer the deck is shorter, its shuffle
+draws from the game's generator differently and every later draw serves another purpose: no
+seat of the arm's game is "the seat that held the card", and on the baseline's seeds which
+seat held it would even be correlated with the arm game's own luck (a card of no effect then
+measured 44 points "strong"). So ``one_fewer`` plays seeds of its own and reports only what is
+causal for it, every seat's, agent's and faction's rate and the game's length and endings,
+as two independent samples (``card_removal``)."""
 ARM_PREFIX = "impact."
 """Every arm's variant name starts with this: ``impact.<card>.<arm>``."""
 DEFAULT_MIN_GAMES = 200
-"""Games with the card held an arm plays at least before ``max_width`` may stop it."""
+"""Games an arm plays at least before ``max_width`` may stop it: games with the card held
+(``stand_in``), games of the arm (``one_fewer``)."""
 KEYS = ("cards", "arms", "max_width", "min_games", "arm_variants")
 
 

@@ -5,7 +5,7 @@ same kind: the parameter overrides that change what the card does and
 nothing else. Its name, its copies and so the deck's order stay as they
 are, so that a game played on the same seed with the stand-in differs from
 the card-as-is game only where the card matters (``experiments.impact``
-pairs the two; ``analytics.impact`` measures the difference).
+pairs the two; ``analytics.views.impact`` measures the difference).
 
 Each game says what its neutral card is in ``simcore/games/<id>/stand_in.py``
 (a function ``stand_in(parameters, card)`` returning dotted-path overrides,

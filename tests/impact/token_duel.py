@@ -1,18 +1,26 @@
 """A synthetic card game whose card impacts are known exactly: ``token_duel``.
 
 Two seats are each dealt one card from a shuffled deck of distinct cards
-(``cards.<name>.bonus``, one copy each). Then one draw ``u`` of the game's
-generator decides: seat 0 wins when ``u < 0.5 + bonus(seat 0's card) −
-bonus(seat 1's card)``, else seat 1. Every step is forced, so the agents
+(``cards.<name>.bonus`` and ``.edge``, one copy each). Then one draw ``u`` of
+the game's generator decides: seat 0 wins when ``u < 0.5 + bonus(seat 0's
+card) − bonus(seat 1's card) + edge(either card dealt)``, else seat 1. A
+dealt card with an edge (the ``banner``) also makes the game one turn longer
+and end by ``banner`` instead of ``flip``. Every step is forced, so the agents
 never matter.
 
-The neutral stand-in of a card is the same card with bonus 0. Replaced in
-place, the deal and ``u`` are unchanged, so the holder's win chance falls by
-exactly the card's bonus: its impact (``stand_in``) is ``bonus``. With one
-copy fewer (the card gone), the holder gets another card at random and the
-game is symmetric again, so the impact (``one_fewer``) is ``bonus − the mean
-bonus of the other cards`` (``expected_impact``). A card of bonus 0 changes
-nothing in place: every pair of games is identical and its impact is 0.
+The neutral stand-in of a card is the same card with bonus 0 and edge 0.
+Replaced in place, the deal and ``u`` are unchanged, so the holder's win
+chance falls by exactly the card's bonus: its impact (``stand_in``) is
+``bonus`` (``expected_impact``). The banner has no bonus, and helps seat 0
+whoever holds it: +20 points for a holder at seat 0, −20 at seat 1, 0 over
+its holders (each seat is dealt it alike). A card of bonus 0 and no edge
+changes nothing in place: every pair of games is identical and its impact is 0.
+
+With one copy fewer (the card gone) the deck is shorter; what that changes
+for everyone is exact too (``expected_removal``): the banner is dealt in
+``2 / deck`` of the games, so seat 0 wins ``0.5 + 0.2 · 2 / deck`` of them
+(the bonuses cancel: either seat is dealt any card alike), the games last
+``1 + 2 / deck`` turns and end by ``banner`` that often.
 
 Not in ``simcore.registry``: a test adds it with ``register`` (Ray worker
 processes too, through ``worker_process_setup_hook``).
@@ -22,7 +30,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from statistics import mean
 from typing import Any
 
 from simcore.agents.random_agent import RandomAgent
@@ -34,17 +41,23 @@ INFO = GameInfo(id="token_duel", name="Token duel (synthetic test game)", min_pl
                 description="Each seat is dealt a card; the bonuses tilt one coin flip.")
 DEAL = 0
 
-BONUSES = {"strong": 0.10, "blank": 0.0, "weak": -0.05, "plain_1": 0.0, "plain_2": 0.0, "plain_3": 0.0,
-           "plain_4": 0.0, "plain_5": 0.0}
-"""The deck: one card that helps its holder by 10 points, one of no effect, one that hurts by 5."""
+BONUSES = {"strong": 0.10, "blank": 0.0, "weak": -0.05, "banner": 0.0, "plain_1": 0.0, "plain_2": 0.0,
+           "plain_3": 0.0, "plain_4": 0.0, "plain_5": 0.0}
+"""The deck: one card that helps its holder by 10 points, one of no effect, one that hurts by 5, and
+the banner, of no bonus but an edge."""
+EDGES = {"banner": 0.20}
+"""Seat 0's edge while the card is dealt to either seat (every other card: none)."""
+BANNER_ENDS = "banner"
+"""The end reason of a game in which a card with an edge was dealt (every other game: ``flip``)."""
 
 
 @dataclass(frozen=True)
 class TokenConfig:
-    """The cards' names, bonuses and the deck (card ids, one per copy)."""
+    """The cards' names, bonuses, edges and the deck (card ids, one per copy)."""
 
     names: tuple[str, ...]
     bonuses: tuple[float, ...]
+    edges: tuple[float, ...]
     deck: tuple[int, ...]
 
 
@@ -66,9 +79,9 @@ class TokenState(GameState):
         return [DEAL]
 
     def apply(self, action: int) -> None:
-        """The flip: seat 0 wins below 0.5 plus its card's bonus minus the other's."""
+        """The flip: seat 0 wins below 0.5 plus its card's bonus minus the other's, plus a dealt card's edge."""
         bonuses = self.config.bonuses
-        threshold = 0.5 + bonuses[self.hands[0]] - bonuses[self.hands[1]]
+        threshold = 0.5 + bonuses[self.hands[0]] - bonuses[self.hands[1]] + self.edge()
         self.winner = 0 if self.rng.random() < threshold else 1
         self.current_player = -1
 
@@ -90,11 +103,15 @@ class TokenState(GameState):
     def factions(self) -> list[str | None]:
         return [None, None]
 
+    def edge(self) -> float:
+        """Seat 0's edge from the dealt cards."""
+        return sum(self.config.edges[card] for card in self.hands)
+
     def end_reason(self) -> str:
-        return "flip"
+        return BANNER_ENDS if self.edge() else "flip"
 
     def turns(self) -> int:
-        return 1
+        return 2 if self.edge() else 1
 
     def game_columns(self) -> dict[str, Any]:
         return {}
@@ -132,20 +149,23 @@ class TokenGame:
     info: GameInfo = INFO
 
     def default_parameters(self) -> dict[str, Any]:
-        return {"cards": {name: {"bonus": bonus, "copies": 1} for name, bonus in BONUSES.items()}}
+        return {"cards": {name: {"bonus": bonus, "edge": EDGES.get(name, 0.0), "copies": 1}
+                          for name, bonus in BONUSES.items()}}
 
     def configure(self, parameters: Mapping[str, Any]) -> TokenConfig:
         cards = parameters["cards"]
         for name, card in cards.items():
-            if not -0.2 <= card["bonus"] <= 0.2:
-                raise ParameterError(f"cards.{name}.bonus", "expected a number from -0.2 to 0.2")
+            for key in ("bonus", "edge"):
+                if not -0.2 <= card[key] <= 0.2:
+                    raise ParameterError(f"cards.{name}.{key}", "expected a number from -0.2 to 0.2")
             if card["copies"] not in (0, 1):
                 raise ParameterError(f"cards.{name}.copies", "expected 0 or 1")
         names = tuple(cards)
         deck = tuple(index for index, name in enumerate(names) if cards[name]["copies"])
         if len(deck) < 2:
             raise ParameterError("cards", "expected at least 2 cards in the deck")
-        return TokenConfig(names, tuple(float(cards[name]["bonus"]) for name in names), deck)
+        return TokenConfig(names, tuple(float(cards[name]["bonus"]) for name in names),
+                           tuple(float(cards[name]["edge"]) for name in names), deck)
 
     def new_state(self, config: Any, n_players: int, seed: int, trace: TraceSink | None = None) -> TokenState:
         return TokenState(config, Generator(seed))
@@ -158,15 +178,25 @@ GAME = TokenGame()
 
 
 def stand_in(parameters: Mapping[str, Any], card: str) -> dict[str, Any] | None:
-    """The neutral token: the same card with bonus 0."""
-    return {f"cards.{card}.bonus": 0.0} if card in parameters["cards"] else None
+    """The neutral token: the same card with bonus 0 and no edge."""
+    return {f"cards.{card}.bonus": 0.0, f"cards.{card}.edge": 0.0} if card in parameters["cards"] else None
 
 
-def expected_impact(card: str, arm: str) -> float:
-    """The exact impact of ``card``'s ``arm`` (see the module docstring)."""
-    if arm == "stand_in":
-        return BONUSES[card]
-    return BONUSES[card] - mean(bonus for name, bonus in BONUSES.items() if name != card)
+def expected_impact(card: str, seat: int | None = None) -> float:
+    """The exact impact of ``card`` against its stand-in in place, for its holders at ``seat``
+    (None: all of them, each seat holding it alike; see the module docstring)."""
+    edge = EDGES.get(card, 0.0)
+    at_seat = {0: BONUSES[card] + edge, 1: BONUSES[card] - edge}
+    return at_seat[seat] if seat is not None else (at_seat[0] + at_seat[1]) / 2
+
+
+def expected_removal(removed: str | None) -> dict[str, float]:
+    """Seat 0's win rate, the mean turns and the share of games ending by ``banner`` with the
+    card ``removed`` (None: the whole deck), exact (see the module docstring)."""
+    deck = [name for name in BONUSES if name != removed]
+    banner = sum(2 / len(deck) for name in deck if EDGES.get(name, 0.0))
+    edge = sum(EDGES.get(name, 0.0) * 2 / len(deck) for name in deck)
+    return {"seat_0_win_rate": 0.5 + edge, "turns": 1 + banner, "banner_share": banner}
 
 
 def register() -> None:
