@@ -11,7 +11,7 @@ by the correlational IWD and by the causal impact disagree (with why) and what o
 significantly changes (its arms are left out of the other kinds: they are measurements, not variants to judge).
 "Surely outside" means the whole 95% interval is outside the band, so a
 finding is never just noise at the interval's level. The rules are defined
-in ``analytics/README.md`` ("Findings").
+in the metrics glossary, ``docs/reference/metrics.md`` ("Findings").
 """
 
 from __future__ import annotations
