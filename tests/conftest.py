@@ -11,8 +11,14 @@ loadgroup``): ``pytest_xdist_make_scheduler`` keeps each test file on one
 worker, so that a file's module fixtures (Ray clusters, servers, played
 experiments) are built once, except the files in ``SPREAD_FILES``, whose
 tests share nothing costly and are long one by one; and
-``pytest_collection_modifyitems`` puts the slow folders first, so that the
-short unit tests fill the last minutes.
+``pytest_collection_modifyitems`` puts the slow files and folders first, so
+that the short unit tests fill the last minutes (the scheduler hands the
+files out in that order: xdist's own order, by number of tests, is turned
+off).
+
+The tests that play on Ray in this process share one embedded Ray per worker
+(the ``shared_ray`` fixture, ``tests/embedded_ray.py``) rather than each
+starting its own.
 
 Why a scheduler of our own rather than ``xdist_group`` marks: pytest-xdist
 3.8 tells its scheduler a test's group by appending it to the test's node
@@ -75,6 +81,10 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     if config.getvalue("dist") != "loadgroup":
         return None
     from xdist.scheduler import LoadScopeScheduling  # type: ignore[import-untyped]  # under xdist only
+
+    # xdist would hand out the files with the most tests first (--loadscope-reorder, its default),
+    # which put the single long tests (clusters, killed runs) last, where one worker waits for the other.
+    config.option.loadscopereorder = False
 
     class FileScheduling(LoadScopeScheduling):
         """xdist's scope scheduling with ``scheduling_unit`` as the scope."""
@@ -157,3 +167,11 @@ def _scan_streamlit_components_once() -> Any:
     manifest_scanner.scan_component_manifests = scan_once
     yield
     manifest_scanner.scan_component_manifests = scan
+
+
+@pytest.fixture
+def shared_ray() -> None:
+    """This test process's shared embedded Ray, connected (started if need be; see ``tests/embedded_ray.py``)."""
+    from tests.embedded_ray import join_shared_ray  # imports Ray: only in the processes that play on it
+
+    join_shared_ray()

@@ -124,6 +124,7 @@ def test_the_dashboard_shows_the_refusal_instead_of_numbers(copy: Path, monkeypa
         assert not at.dataframe, f"{page}: numbers shown from a damaged experiment"
 
 
+@pytest.mark.usefixtures("shared_ray")
 def test_resume_repairs_a_damaged_shard_a_lost_count_file_and_a_cut_marker_and_the_hint_names_the_spec_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec_file = tmp_path / "repair.toml"
@@ -153,6 +154,7 @@ def test_resume_repairs_a_damaged_shard_a_lost_count_file_and_a_cut_marker_and_t
     assert _without_timings(after) == _without_timings(before)
 
 
+@pytest.mark.usefixtures("shared_ray")
 def test_the_repair_hint_of_a_cut_down_run_repeats_its_games_and_repairs_that_folder(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec_file = tmp_path / "cut.toml"
