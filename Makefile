@@ -83,11 +83,21 @@ demo: compile
 # The tests run on every core (pytest-xdist; TEST_WORKERS=1 for one process);
 # tests/conftest.py says how they are grouped; the 30 slowest are listed at the end.
 TEST_WORKERS ?= auto
-# The compile, the lint and the container checks run side by side (mypyc's type
-# pass and mypy's are single-threaded), each one's output kept together.
+# The compile and the container checks first (the tests need the compiled core),
+# then the tests with the lint beside them: mypy keeps one core busy for about a
+# minute, time in which the tests' workers often wait (for Ray, a server, a
+# subprocess) rather than compute. The lint's output comes after the tests'
+# (kept in build/lint.log); either failing fails `make test`.
 test: $(STAMPS)/venv-dev
-	$(MAKE) -j2 --output-sync=target compile lint docker-check browser
-	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=30
+	$(MAKE) -j2 --output-sync=target compile docker-check browser
+	@mkdir -p build
+	@echo "== make: lint (ruff, import layers, mypy) beside the tests; its output follows theirs =="
+	@$(MAKE) --no-print-directory lint > build/lint.log 2>&1 & linting=$$!; \
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=30; tested=$$?; \
+	wait $$linting; linted=$$?; \
+	echo "== make: lint =="; cat build/lint.log; \
+	[ $$linted = 0 ] || echo "make test: the lint failed (above)"; \
+	[ $$tested = 0 ] && [ $$linted = 0 ]
 
 lint: $(STAMPS)/venv-dev
 	$(VENV)/bin/ruff check .
