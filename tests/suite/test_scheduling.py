@@ -93,7 +93,7 @@ def test_under_two_workers_the_slowest_file_is_handed_out_first_whatever_its_num
          "-p", "no:cacheprovider", "--rootdir", str(tmp_path), str(tmp_path)],
         cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=120)
     assert finished.returncode == 0, finished.stdout + finished.stderr
-    first_of_each_worker = {}
+    first_of_each_worker: dict[str, str] = {}
     for line in start_log.read_text().splitlines():
         worker, module = line.split()
         first_of_each_worker.setdefault(worker, module)
