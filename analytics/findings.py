@@ -5,7 +5,11 @@ sample: a seat, faction or card surely outside its target band, a variant
 change that survives the Benjamini–Hochberg correction and is large enough
 to matter (``DELTA_POINTS``, ``DELTA_SHARE``), an outlier card,
 cards an agent never plays, faction powers it never uses, a cooperative win rate too high to say anything
-(then the runs' wipes and levels instead), games stopped by the turn cap.
+(then the runs' wipes and levels instead), games stopped by the turn cap, and
+the game-design ones: a deal that surely decides most of the outcome
+(``DEAL_DECIDES``), a leader at two thirds of the game who surely almost always
+wins (``RUNAWAY_LEADER``), no agent surely better than random play
+(``SKILL_EDGE``).
 "Surely outside" means the whole 95% interval is outside the band, so a
 finding is never just noise at the interval's level. The rules are defined
 in ``analytics/README.md`` ("Findings").
@@ -37,8 +41,19 @@ DELTA_SHARE = 0.02
 """The same for a mean (turns, decisions per game): a change smaller than this share of
 the baseline's mean is no finding."""
 
+DEAL_DECIDES = 0.5
+"""The deal's share of the outcome's variance (``seed_influence``) whose whole interval above
+it is a finding: the cards decide more of who wins than the agents' play does."""
+RUNAWAY_LEADER = 0.9
+"""How often the leader at two thirds of the game wins, whose whole interval above it is a
+finding: the last third rarely changes the winner."""
+SKILL_EDGE = 0.05
+"""The strongest agent's edge over random play (win rate minus 1/N, ``skill_depth``) that its
+whole interval below is a finding: skill barely pays, or the agents are too weak to show it."""
+
 KINDS = {"seat": "seats", "faction": "factions", "card": "cards", "never_played": "cards", "never_used": "powers",
-         "delta": "deltas", "runs": "runs", "turn_cap": "games"}
+         "delta": "deltas", "runs": "runs", "turn_cap": "games", "deal": "design", "runaway_leader": "design",
+         "skill_depth": "design"}
 """Finding kind -> the report section with its details."""
 
 
@@ -232,6 +247,43 @@ def turn_cap_findings(games: pl.DataFrame | None, labels: Mapping[str, str]) -> 
         for row in _rows(games, pl.col("turn_cap_rate") > TURN_CAP_SHARE)]
 
 
+def deal_findings(seeds: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
+    """Variants whose deal surely explains more than ``DEAL_DECIDES`` of the outcome's variance."""
+    return [Finding(
+        "deal", row["variant"], row["n_players"], None, "deal share", row["deal_share"], row["deal_share_low"],
+        row["deal_share_high"], row["deals"], "deal",
+        f"{_where(labels, row)}: the deal decides {percent(row['deal_share'])} of who wins "
+        f"{interval(row['deal_share_low'], row['deal_share_high'])}, whatever the agents do; "
+        f"{percent(row['same_winner_rate'])} of the deals had the same winner in all {row['replays']} replays "
+        f"({count(row['deals'])} deals)")
+        for row in _rows(seeds, pl.col("deal_share_low") > DEAL_DECIDES)]
+
+
+def runaway_leader_findings(leads: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
+    """Variants whose leader at two thirds of the game surely wins more than ``RUNAWAY_LEADER``."""
+    return [Finding(
+        "runaway_leader", row["variant"], row["n_players"], None, "2/3 leader win rate",
+        row["second_third_leader_win_rate"], row["second_third_leader_win_rate_low"],
+        row["second_third_leader_win_rate_high"], row["second_third_led"], "game",
+        f"{_where(labels, row)}: the leader at two thirds of the game wins "
+        f"{percent(row['second_third_leader_win_rate'])} "
+        f"{interval(row['second_third_leader_win_rate_low'], row['second_third_leader_win_rate_high'])}: the last "
+        f"third rarely changes the winner ({count(row['second_third_led'])} games)")
+        for row in _rows(leads, pl.col("second_third_leader_win_rate_low") > RUNAWAY_LEADER)]
+
+
+def skill_depth_findings(depth: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
+    """Variants whose strongest agent is surely less than ``SKILL_EDGE`` better than random play."""
+    return [Finding(
+        "skill_depth", row["variant"], row["n_players"], row["agent"], "win rate against random", row["win_rate"],
+        row["win_rate_low"], row["win_rate_high"], row["seat_games"], "seat-game",
+        f"{_where(labels, row)}: the strongest agent, {row['agent']}, wins {percent(row['win_rate'])} "
+        f"{interval(row['win_rate_low'], row['win_rate_high'])} at tables with random play, even "
+        f"{percent(row['even_rate'])}: skill barely pays ({count(row['seat_games'])} seat-games)")
+        for row in _rows(depth, pl.col("strongest")
+                         & (pl.col("win_rate_high") < pl.col("even_rate") + SKILL_EDGE))]
+
+
 def findings(metrics: Mapping[str, pl.DataFrame], labels: Mapping[str, str], *, cooperative: bool) -> list[Finding]:
     """Every finding of a report's metric tables, in reading order (see the module docstring)."""
     found: list[Finding] = []
@@ -244,6 +296,9 @@ def findings(metrics: Mapping[str, pl.DataFrame], labels: Mapping[str, str], *, 
     found += never_played_findings(metrics.get("card_stats"), labels)
     found += never_used_findings(metrics.get("power_stats"), labels)
     found += turn_cap_findings(metrics.get("game_stats"), labels)
+    found += deal_findings(metrics.get("seed_influence"), labels)
+    found += runaway_leader_findings(metrics.get("lead_stats"), labels)
+    found += skill_depth_findings(metrics.get("skill_depth"), labels)
     return found
 
 
