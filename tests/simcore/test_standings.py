@@ -4,6 +4,7 @@ lead changes, the winner's largest deficit and the leader at each third."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -157,7 +158,7 @@ def _independent_lead_columns(state: GameState, readings: list[list[int]]) -> di
     m = len(readings)
     return {
         "margin": None if winner is None else final[winner] - max(final[:winner] + final[winner + 1:]),
-        "lead_changes": sum(1 for before, after in zip(sole, sole[1:], strict=False) if before != after),
+        "lead_changes": sum(1 for before, after in itertools.pairwise(sole) if before != after),
         "winner_deficit": None if winner is None else max(max(reading) - reading[winner] for reading in readings),
         "leader_first_third": leaders[-(-m // 3) - 1],
         "leader_second_third": leaders[-(-2 * m // 3) - 1],
