@@ -121,7 +121,7 @@ class ExperimentSpec:
         agents' seeds of replay i % K (``simcore.seeding.agent_seed``); K = 1, the default,
         plays deal i with replay 0: every game as it always was. The K plays of a deal
         differ only by the agents' choices, which measures how much the deal decides
-        (``analytics.design``)."""
+        (``analytics.views.design``)."""
         return divmod(game_index, self.deal_replays)
 
     def seed_variant(self, variant: str) -> str:
