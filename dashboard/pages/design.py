@@ -1,5 +1,5 @@
 """Game design page: per variant and player count, how decisive games are (the margin of
-victory's histogram, the draw rate), how the lead moves (lead changes, comebacks, how often the
+victory's histogram, the draw rate), how games end, how the lead moves (lead changes, comebacks, how often the
 leader at each third wins), how much the deal decides (an experiment with ``deal_replays``) and
 how much skill pays (each agent against random play, a skill ladder's rating span). Every
 number comes from the report (``analytics.views.design``, ``analytics.ratings.rating_spans``)."""
@@ -52,6 +52,10 @@ else:
 table(decisiveness.filter(chosen), plain=PLAIN, key="decisiveness_table")
 st.caption("Margin: the winner's final standing minus the runner-up's. A narrow typical margin with few draws is a "
            "close game; level finishes were won on a tiebreaker or another way.")
+
+st.subheader("How games end")
+table(report.metrics["end_reason_stats"].filter(chosen), key="design_end_reasons_table")
+st.caption("The probability of each end condition: the share of games that ended this way, with its 95% interval.")
 
 st.subheader("Lead changes and comebacks")
 table(report.metrics["lead_stats"].filter(chosen), plain=PLAIN, key="lead_table")

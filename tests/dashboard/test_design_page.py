@@ -43,10 +43,10 @@ def test_the_design_page_shows_the_margins_the_lead_the_deals_share_and_skill_de
     histogram = chart_data(chart)
     assert int(histogram["games"].sum()) == report.decisiveness["margin_games"][0]
     assert json.loads(chart.proto.spec)["encoding"]["x"]["axis"]["format"] == "d"
-    for index, name in enumerate(("decisiveness", "lead_stats", "seed_influence", "skill_depth")):
+    for index, name in enumerate(("decisiveness", "end_reason_stats", "lead_stats", "seed_influence", "skill_depth")):
         expected = report.metrics[name].drop("experiment")
         same(shown(at, index), as_shown(expected, points=("edge",)))
-    assert shown(at, 2)["deals"].to_list() == [10]
+    assert shown(at, 3)["deals"].to_list() == [10]
     assert not [info for info in at.info if "deal_replays" in info.value]
     assert_every_column_is_named_for_humans(at)
 
