@@ -75,8 +75,8 @@ def test_a_run_without_replays_says_how_to_measure_the_deals_share(small_experim
     assert "play the experiment with deal_replays = K" in text.replace("\n  ", " ")
 
 
-def _seeds(low: float) -> pl.DataFrame:
-    return pl.DataFrame([{"variant": "baseline", "n_players": 2, "deals": 400, "replays": 4,
+def _seeds(low: float, ms_within: float = 0.12) -> pl.DataFrame:
+    return pl.DataFrame([{"variant": "baseline", "n_players": 2, "deals": 400, "replays": 4, "ms_within": ms_within,
                           "deal_share": low + 0.05, "deal_share_low": low, "deal_share_high": low + 0.1,
                           "same_winner_rate": 0.7}])
 
@@ -86,6 +86,21 @@ def test_a_deal_that_surely_decides_most_of_the_outcome_is_a_finding() -> None:
     [found] = deal_findings(_seeds(DEAL_DECIDES + 0.01), {})
     assert found.text == ("baseline, 2 players: the deal decides 56.0% of who wins [51.0%, 61.0%], whatever the "
                           "agents do; 70.0% of the deals had the same winner in all 4 replays (400 deals)")
+
+
+def test_a_deal_share_of_replays_that_never_differ_says_the_agents_may_make_no_random_choice() -> None:
+    [found] = deal_findings(_seeds(0.9, ms_within=0.0), {})
+    assert "no replay of any deal ended otherwise: agents that make no random choice (the heuristic agent) " \
+           "replay the same game, which makes this 100% by construction" in found.text
+
+
+def test_a_heuristic_only_lineup_replays_every_deal_alike(tmp_path: Path) -> None:
+    # The heuristic agent makes no random choice: each replay of a deal is the same game.
+    raw = {**REPLAYED, "name": "heuristic_only", "agents": ["heuristic"], "games": 24, "shard_size": 24}
+    report = build_report(write_experiment(parse_spec(raw, "heuristic_only.toml"), tmp_path))
+    row = report.seed_influence.row(0, named=True)
+    assert (row["deal_share"], row["ms_within"], row["same_winner_rate"]) == (1.0, 0.0, 1.0)
+    assert [finding.kind for finding in report.findings if finding.kind == "deal"] == ["deal"]
 
 
 def test_a_leader_at_two_thirds_who_surely_almost_always_wins_is_a_finding() -> None:
