@@ -250,7 +250,7 @@ def turn_cap_findings(games: pl.DataFrame | None, labels: Mapping[str, str]) -> 
 def deal_findings(seeds: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
     """Variants whose deal surely explains more than ``DEAL_DECIDES`` of the outcome's variance.
     When no replay of any deal ended otherwise, the finding says that agents without random
-    choices (the heuristic agent) make that 100% by construction."""
+    choices (such as a heuristic agent) make that 100% by construction."""
     return [Finding(
         "deal", row["variant"], row["n_players"], None, "deal share", row["deal_share"], row["deal_share_low"],
         row["deal_share_high"], row["deals"], "deal",
@@ -258,7 +258,7 @@ def deal_findings(seeds: pl.DataFrame | None, labels: Mapping[str, str]) -> list
         f"{interval(row['deal_share_low'], row['deal_share_high'])}, whatever the agents do; "
         + (f"{percent(row['same_winner_rate'])} of the deals had the same winner in all {row['replays']} replays "
            if row["ms_within"] != 0 else
-           "no replay of any deal ended otherwise: agents that make no random choice (the heuristic agent) "
+           "no replay of any deal ended otherwise: agents that make no random choice (such as a heuristic agent) "
            "replay the same game, which makes this 100% by construction; replay with agents that do ")
         + f"({count(row['deals'])} deals)")
         for row in _rows(seeds, pl.col("deal_share_low") > DEAL_DECIDES)]

@@ -90,12 +90,12 @@ def test_a_deal_that_surely_decides_most_of_the_outcome_is_a_finding() -> None:
 
 def test_a_deal_share_of_replays_that_never_differ_says_the_agents_may_make_no_random_choice() -> None:
     [found] = deal_findings(_seeds(0.9, ms_within=0.0), {})
-    assert "no replay of any deal ended otherwise: agents that make no random choice (the heuristic agent) " \
+    assert "no replay of any deal ended otherwise: agents that make no random choice (such as a heuristic agent) " \
            "replay the same game, which makes this 100% by construction" in found.text
 
 
 def test_a_heuristic_only_lineup_replays_every_deal_alike(tmp_path: Path) -> None:
-    # The heuristic agent makes no random choice: each replay of a deal is the same game.
+    # Divvy's heuristic agent makes no random choice: each replay of a deal is the same game.
     raw = {**REPLAYED, "name": "heuristic_only", "agents": ["heuristic"], "games": 24, "shard_size": 24}
     report = build_report(write_experiment(parse_spec(raw, "heuristic_only.toml"), tmp_path))
     row = report.seed_influence.row(0, named=True)
