@@ -8,7 +8,11 @@ cards an agent never plays, faction powers it never uses, a cooperative win rate
 (then the runs' wipes and levels instead), games stopped by the turn cap; in a card impact run, the
 cards whose causal impact on their holder is significant (the largest first), the cards whose rank
 by the correlational IWD and by the causal impact disagree (with why) and what one copy fewer
-significantly changes (its arms are left out of the other kinds: they are measurements, not variants to judge).
+significantly changes (its arms are left out of the other kinds: they are measurements, not variants to judge);
+and the game-design ones: a deal that surely decides most of the outcome
+(``DEAL_DECIDES``), a leader at two thirds of the game who surely almost always
+wins (``RUNAWAY_LEADER``), no agent surely better than random play
+(``SKILL_EDGE``).
 "Surely outside" means the whole 95% interval is outside the band, so a
 finding is never just noise at the interval's level. The rules are defined
 in the metrics glossary, ``docs/reference/metrics.md`` ("Findings").
@@ -42,9 +46,19 @@ DELTA_SHARE = 0.02
 """The same for a mean (turns, decisions per game): a change smaller than this share of
 the baseline's mean is no finding."""
 
+DEAL_DECIDES = 0.5
+"""The deal's share of the outcome's variance (``seed_influence``) whose whole interval above
+it is a finding: the cards decide more of who wins than the agents' play does."""
+RUNAWAY_LEADER = 0.9
+"""How often the leader at two thirds of the game wins, whose whole interval above it is a
+finding: the last third rarely changes the winner."""
+SKILL_EDGE = 0.05
+"""The strongest agent's edge over random play (win rate minus 1/N, ``skill_depth``) that its
+whole interval below is a finding: skill barely pays, or the agents are too weak to show it."""
+
 KINDS = {"seat": "seats", "faction": "factions", "card": "cards", "never_played": "cards", "never_used": "powers",
          "delta": "deltas", "impact": "impact", "disagree": "impact", "removal": "impact", "runs": "runs",
-         "turn_cap": "games"}
+         "turn_cap": "games", "deal": "design", "runaway_leader": "design", "skill_depth": "design"}
 """Finding kind -> the report section with its details."""
 
 
@@ -324,6 +338,48 @@ def turn_cap_findings(games: pl.DataFrame | None, labels: Mapping[str, str]) -> 
         for row in _rows(games, pl.col("turn_cap_rate") > TURN_CAP_SHARE)]
 
 
+def deal_findings(seeds: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
+    """Variants whose deal surely explains more than ``DEAL_DECIDES`` of the outcome's variance.
+    When no replay of any deal ended otherwise, the finding says that agents without random
+    choices (such as a heuristic agent) make that 100% by construction."""
+    return [Finding(
+        "deal", row["variant"], row["n_players"], None, "deal share", row["deal_share"], row["deal_share_low"],
+        row["deal_share_high"], row["deals"], "deal",
+        f"{_where(labels, row)}: the deal decides {percent(row['deal_share'])} of who wins "
+        f"{interval(row['deal_share_low'], row['deal_share_high'])}, whatever the agents do; "
+        + (f"{percent(row['same_winner_rate'])} of the deals had the same winner in all {row['replays']} replays "
+           if row["ms_within"] != 0 else
+           "no replay of any deal ended otherwise: agents that make no random choice (such as a heuristic agent) "
+           "replay the same game, which makes this 100% by construction; replay with agents that do ")
+        + f"({count(row['deals'])} deals)")
+        for row in _rows(seeds, pl.col("deal_share_low") > DEAL_DECIDES)]
+
+
+def runaway_leader_findings(leads: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
+    """Variants whose leader at two thirds of the game surely wins more than ``RUNAWAY_LEADER``."""
+    return [Finding(
+        "runaway_leader", row["variant"], row["n_players"], None, "2/3 leader win rate",
+        row["second_third_leader_win_rate"], row["second_third_leader_win_rate_low"],
+        row["second_third_leader_win_rate_high"], row["second_third_led"], "game",
+        f"{_where(labels, row)}: the leader at two thirds of the game wins "
+        f"{percent(row['second_third_leader_win_rate'])} "
+        f"{interval(row['second_third_leader_win_rate_low'], row['second_third_leader_win_rate_high'])}: the last "
+        f"third rarely changes the winner ({count(row['second_third_led'])} games)")
+        for row in _rows(leads, pl.col("second_third_leader_win_rate_low") > RUNAWAY_LEADER)]
+
+
+def skill_depth_findings(depth: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
+    """Variants whose strongest agent is surely less than ``SKILL_EDGE`` better than random play."""
+    return [Finding(
+        "skill_depth", row["variant"], row["n_players"], row["agent"], "win rate against random", row["win_rate"],
+        row["win_rate_low"], row["win_rate_high"], row["seat_games"], "seat-game",
+        f"{_where(labels, row)}: the strongest agent, {row['agent']}, wins {percent(row['win_rate'])} "
+        f"{interval(row['win_rate_low'], row['win_rate_high'])} at tables with random play, even "
+        f"{percent(row['even_rate'])}: skill barely pays ({count(row['seat_games'])} seat-games)")
+        for row in _rows(depth, pl.col("strongest")
+                         & (pl.col("win_rate_high") < pl.col("even_rate") + SKILL_EDGE))]
+
+
 def findings(metrics: Mapping[str, pl.DataFrame], labels: Mapping[str, str], *, cooperative: bool) -> list[Finding]:
     """Every finding of a report's metric tables, in reading order (see the module docstring)."""
     impact, versus, removal = (metrics.get(name) for name in ("card_impact", "card_impact_vs_gih", "card_removal"))
@@ -341,6 +397,9 @@ def findings(metrics: Mapping[str, pl.DataFrame], labels: Mapping[str, str], *, 
     found += never_played_findings(metrics.get("card_stats"), labels)
     found += never_used_findings(metrics.get("power_stats"), labels)
     found += turn_cap_findings(metrics.get("game_stats"), labels)
+    found += deal_findings(metrics.get("seed_influence"), labels)
+    found += runaway_leader_findings(metrics.get("lead_stats"), labels)
+    found += skill_depth_findings(metrics.get("skill_depth"), labels)
     return found
 
 

@@ -54,7 +54,7 @@ from analytics.folders import AnalyticsError, read_manifest, read_spec
 from analytics.impact import impact_tables
 from analytics.metrics import metric, skill_movement
 from analytics.powers import NEVER_USED, power_stats
-from analytics.ratings import BOOTSTRAP_REPLICATES, VIRTUAL_DRAWS, agent_ratings
+from analytics.ratings import BOOTSTRAP_REPLICATES, VIRTUAL_DRAWS, agent_ratings, rating_spans
 from analytics.sections import SECTIONS
 from analytics.skill import agent_cost, agent_matrix, is_skill_ladder, ladder_order, rungs_in_order, variant_rules
 from analytics.stats import is_fixed_rate
@@ -72,7 +72,8 @@ DOCUMENT_FORMATS = ("text", "markdown", "json")
 METRIC_TABLES = (
     "seat_stats", "seat_balance", "agent_stats", "faction_stats", "faction_spread", "matchups",
     "party_size_stats", "composition_stats", "class_effects", "run_stats", "game_stats", "end_reason_stats",
-    "turn_distribution", "card_stats", "variant_deltas",
+    "turn_distribution", "decisiveness", "margin_distribution", "lead_stats", "seed_influence", "skill_depth",
+    "card_stats", "variant_deltas",
 )
 """The metric views a report holds (``analytics.views``)."""
 SKILL_TABLES = ("agent_matrix", "skill_movement", "agent_cost", "agent_ratings", "rating_gaps")
@@ -89,6 +90,7 @@ SECTION_TABLES: dict[str, tuple[str, ...]] = {
     "coop": ("party_size_stats", "composition_stats", "class_effects"),
     "runs": ("run_stats",),
     "games": ("game_stats", "end_reason_stats", "turn_distribution"),
+    "design": ("decisiveness", "margin_distribution", "lead_stats", "seed_influence", "skill_depth", "rating_span"),
     "cards": ("card_stats",),
     "impact": ("card_impact", "card_impact_vs_gih", "card_removal"),
     "powers": ("power_stats",),
@@ -159,8 +161,8 @@ class Report:
         metrics = self.metrics
         if section == "seats":
             return not self.cooperative
-        if section in ("factions", "coop", "runs", "cards", "impact", "powers", "deltas", "matrix", "cost", "ratings",
-                       "tuning"):
+        if section in ("factions", "coop", "runs", "design", "cards", "impact", "powers", "deltas", "matrix", "cost",
+                       "ratings", "tuning"):
             return any(not metrics.get(name, pl.DataFrame()).is_empty() for name in SECTION_TABLES[section])
         if section == "skill":
             # Two rungs are not enough: they must seat different agents (is_skill_ladder), or the
@@ -208,6 +210,7 @@ def build_report(experiment_dir: ResultsPath) -> Report:
         metrics["agent_cost"] = agent_cost(con, experiment_dir)
         metrics["agent_ratings"], metrics["rating_gaps"] = agent_ratings(
             con, variant_rules(spec), ladder_order(metrics["agent_cost"]))
+        metrics["rating_span"] = rating_spans(metrics["agent_ratings"])
     finally:
         con.close()
     metrics.update(tuning_tables(experiment_dir))  # a tuning run's tables (cardlab tune); else none
@@ -520,6 +523,77 @@ def _game_tables(report: Report) -> list[TextTable]:
             keys=2,
         ),
     ]
+
+
+def _design_tables(report: Report) -> list[TextTable]:
+    players = _players(report)
+    metrics = report.metrics
+    decisiveness = metrics["decisiveness"]
+    leads = {(row["variant"], row["n_players"]): row for row in metrics["lead_stats"].to_dicts()}
+    tables = [TextTable(
+        title="Game design: decisiveness (margin of victory, draws) and the lead (95% intervals)",
+        headers=["variant", players, "games", "draw rate", "mean margin", "95% interval", "p10", "p50", "p90",
+                 "lead changes", "comebacks", "1/3 leader wins", "2/3 leader wins"],
+        right=[False, True, True, True, True, False, True, True, True, True, True, True, True],
+        rows=[[_label(report, row["variant"]), str(row["n_players"]), fmt.count(row["games"]),
+               fmt.percent(row["draw_rate"]), fmt.number(row["mean_margin"], 2),
+               _mean_interval(row, "mean_margin"), fmt.number(row["p10_margin"]),
+               fmt.number(row["p50_margin"]), fmt.number(row["p90_margin"]),
+               fmt.number(lead.get("mean_lead_changes"), 2), fmt.percent(lead.get("comeback_rate")),
+               fmt.percent(lead.get("first_third_leader_win_rate")),
+               fmt.percent(lead.get("second_third_leader_win_rate"))]
+              for row in decisiveness.to_dicts()
+              for lead in [leads.get((row["variant"], row["n_players"]), {})]],
+        keys=2,
+        notes=["margin: the sole winner's final standing minus the runner-up's, in the game's own units (coins, VP, "
+               "points); lead changes: per game; comebacks: games whose winner trailed at some point; 1/3 and 2/3 "
+               "leader wins: how often the seat leading alone at the end of the first (second) third of the game "
+               "wins. '-' where the game keeps no standings (cooperative)."])]
+    seeds = metrics["seed_influence"]
+    if seeds.is_empty():
+        tables[0].notes.append("How much the deal decides: play the experiment with deal_replays = K (each deal "
+                               "K times with other agent seeds) for the deal's share of the outcome.")
+    else:
+        tables.append(TextTable(
+            title="Game design: the deal's share of the outcome (each deal replayed with other agent seeds)",
+            headers=["variant", players, "deals", "replays", "deal share", "95% interval", "same winner"],
+            right=[False, True, True, True, True, False, True],
+            rows=[[_label(report, row["variant"]), str(row["n_players"]), fmt.count(row["deals"]),
+                   fmt.count(row["replays"]), fmt.percent(row["deal_share"]),
+                   fmt.interval(row["deal_share_low"], row["deal_share_high"]),
+                   fmt.percent(row["same_winner_rate"])] for row in seeds.to_dicts()],
+            keys=2,
+            notes=["deal share: the share of the variance of each seat's outcome explained by the deal (ICC(1)); "
+                   "near 100% the cards decide whatever the agents do, near 0% the agents' play does. same winner: "
+                   "deals won by the same seats in every replay."]))
+    depth = metrics["skill_depth"]
+    if not depth.is_empty():
+        tables.append(TextTable(
+            title="Game design: skill depth, each agent's win rate at tables with the random agent",
+            headers=["variant", players, "agent", "seat-games", "win rate", "95% interval", "even", "edge", ""],
+            right=[False, True, False, True, True, False, True, True, False],
+            rows=[[_label(report, row["variant"]), str(row["n_players"]), str(row["agent"]),
+                   fmt.count(row["seat_games"]), fmt.percent(row["win_rate"]),
+                   fmt.interval(row["win_rate_low"], row["win_rate_high"]), fmt.percent(row["even_rate"]),
+                   fmt.points(row["edge"]), "strongest" if row["strongest"] else ""] for row in depth.to_dicts()],
+            keys=3,
+            notes=["even: 1/players, the rate of an agent no better than its table; edge: win rate minus even, in "
+                   "points."]))
+    spans = metrics.get("rating_span", pl.DataFrame())
+    if not spans.is_empty():
+        tables.append(TextTable(
+            title="Game design: the skill ladder's rating span (Elo points, lowest- to highest-rated agent)",
+            headers=["rules", "players", "agents", "bottom", "top", "span", "95% interval"],
+            right=[False, True, True, False, False, True, False],
+            rows=[[row["rules"], str(row["n_players"]), fmt.count(row["agents"]), row["bottom"], row["top"],
+                   fmt.number(row["span"], 0),
+                   "-" if row["span_low"] is None else
+                   f"[{fmt.number(row['span_low'], 0)}, {fmt.number(row['span_high'], 0)}]"]
+                  for row in spans.to_dicts()],
+            keys=2, wrap=0,
+            notes=["A wide span: skill pays a lot (400 Elo points: the stronger wins 10 games to 1); the ratings "
+                   "section has every agent's rating."]))
+    return tables
 
 
 def _prior_note(rows: list[Row]) -> str:
@@ -908,6 +982,7 @@ SECTION_RENDERERS: dict[str, SectionRenderer] = {
     "coop": lambda report, rows, asked: _coop_tables(report, rows),
     "runs": lambda report, rows, asked: _run_table(report),
     "games": lambda report, rows, asked: _game_tables(report),
+    "design": lambda report, rows, asked: _design_tables(report),
     "cards": lambda report, rows, asked: _card_tables(report, rows),
     "impact": lambda report, rows, asked: impact_tables(report.metrics["card_impact"],
                                                         report.metrics["card_impact_vs_gih"],

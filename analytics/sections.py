@@ -18,6 +18,9 @@ SECTION_HELP: dict[str, str] = {
     "coop": "cooperative games: party win rate by size and composition, each class's marginal effect",
     "runs": "cooperative runs: level reached, wipes per game (Party mode)",
     "games": "game length, decisions, legal actions, draw and turn-cap rates, end reasons",
+    "design": "game design: how decisive games are (margin of victory, draw rate), lead changes and comebacks, "
+              "how often the leader at each third wins, the deal's share of the outcome (experiments with "
+              "deal_replays), skill depth (each agent against random, the skill ladder's rating span)",
     "cards": "17lands-style card tables per agent: GIH/GNS win rates, IWD, play rate (when playable), "
              "shrunk win rate, outliers",
     "impact": "card impact runs ([impact]): what each card adds to its holder's win rate against a neutral "

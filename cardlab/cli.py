@@ -29,12 +29,13 @@ from experiments.spec import (
     MAX_SHARD_SIZE,
     MAX_VARIANTS,
     ReplayError,
+    ReplaySetup,
     Shard,
     SpecError,
     parse_spec,
     replay_setup,
 )
-from simcore.agents.registry import AgentSpec, AgentSpecError, parse_agent_spec, split_agent_list
+from simcore.agents.registry import AgentSpecError, parse_agent_spec, split_agent_list
 from simcore.parameters import ParameterError, apply_overrides, flatten
 from simcore.play import play_game
 from simcore.registry import GAMES, UnknownGameError, get_game
@@ -883,7 +884,10 @@ def command_replay(arguments: argparse.Namespace) -> int:
     """``cardlab replay GAME --seed N`` or ``--experiment NAME --game-index I``."""
     if arguments.experiment:
         _refuse_ignored_replay_arguments(arguments)
-        game_id, config_parameters, n_players, seed, lineup = _replay_from_experiment(arguments)
+        setup = _replay_from_experiment(arguments)
+        game_id, config_parameters, n_players, seed, lineup = (setup.game, setup.parameters, setup.n_players,
+                                                               setup.seed, setup.lineup)
+        agent_replay = setup.agent_replay
         if arguments.game and get_game(arguments.game).info.id != game_id:
             raise UsageError(f"replay: {arguments.experiment} is an experiment of {game_id}, not {arguments.game}; "
                              "give its game or none with --experiment")
@@ -906,10 +910,11 @@ def command_replay(arguments: argparse.Namespace) -> int:
                              f"{game.info.id}; expected at most {n_players} (fewer repeat around the table)")
         agents = [parse_agent_spec(name) for name in names] or [parse_agent_spec("random")]
         lineup = [agents[seat % len(agents)] for seat in range(n_players)]
-        game_id, seed = game.info.id, arguments.seed
+        game_id, seed, agent_replay = game.info.id, arguments.seed, 0
     game = get_game(game_id)
     recorder = TraceRecorder()
-    played = play_game(game, game.configure(config_parameters), n_players, seed, lineup, recorder.record)
+    played = play_game(game, game.configure(config_parameters), n_players, seed, lineup, recorder.record,
+                       agent_replay)
     for event in recorder.events:
         print(event_to_json(event) if arguments.json else format_event(event))
     if not arguments.json:
@@ -930,7 +935,7 @@ def _refuse_ignored_replay_arguments(arguments: argparse.Namespace) -> None:
         raise UsageError("--set: not with --experiment, which plays its variant's parameters (--variant)")
 
 
-def _replay_from_experiment(arguments: argparse.Namespace) -> tuple[str, dict[str, Any], int, int, list[AgentSpec]]:
+def _replay_from_experiment(arguments: argparse.Namespace) -> ReplaySetup:
     from analytics.folders import read_manifest, require_intact, resolve_experiment
 
     if arguments.game_index is None:
@@ -943,7 +948,7 @@ def _replay_from_experiment(arguments: argparse.Namespace) -> tuple[str, dict[st
         setup = replay_setup(spec, arguments.variant or BASELINE, arguments.players, arguments.game_index)
     except ReplayError as error:
         raise UsageError(f"--{error}") from None
-    return setup.game, setup.parameters, setup.n_players, setup.seed, setup.lineup
+    return setup
 
 
 def command_bench(arguments: argparse.Namespace) -> int:

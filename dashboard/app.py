@@ -33,6 +33,7 @@ MAIN_PAGES = [
     ("sweeps.py", "Sweeps", ":material/show_chart:"),
     ("tuning.py", "Tuning", ":material/tune:"),
     ("game_length.py", "Game length", ":material/timer:"),
+    ("design.py", "Game design", ":material/balance:"),
     ("skill.py", "Skill", ":material/stairs:"),
     ("replay.py", "Replay", ":material/replay:"),
     ("sql.py", "SQL", ":material/terminal:"),

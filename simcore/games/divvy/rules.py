@@ -760,6 +760,10 @@ class DivvyState(SeatZonesState):
         """Coins won: copper 1, silver 2, gold 3 (by default)."""
         return [self.seat_number(0, COINS), self.seat_number(1, COINS)]
 
+    def standings(self) -> list[int]:
+        """Coins won so far: who is ahead is who holds more treasure (RULES.md, "Standings")."""
+        return [self.seat_number(0, COINS), self.seat_number(1, COINS)]
+
     def ranks(self) -> list[int]:
         """1 for the richer player; 1 and 1 on a tie."""
         return ranks_from_scores(self.scores())

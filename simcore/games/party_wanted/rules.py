@@ -768,6 +768,11 @@ class PartyState(SeatZonesState):
         """Bosses killed by the party (the same for every seat)."""
         return [self.numbers[BOSSES_KILLED]] * self.n_players
 
+    def standings(self) -> list[int]:
+        """None: the heroes win or lose together, so nobody is ahead of anybody
+        (RULES.md, "Standings"); the lead and margin columns are NULL."""
+        return []
+
     def ranks(self) -> list[int]:
         """Everyone shares rank 1: the party wins or loses together."""
         return [1] * self.n_players

@@ -472,6 +472,10 @@ class RingState(SeatZonesState):
         """Summoning Points (an eliminated party's end at 0)."""
         return [self.points(seat) for seat in range(self.n_players)]
 
+    def standings(self) -> list[int]:
+        """Summoning Points so far (RULES.md, "Standings")."""
+        return [self.points(seat) for seat in range(self.n_players)]
+
     def ranks(self) -> list[int]:
         """The winner first, then parties still alive by points, then the eliminated."""
         winner = self.numbers[WINNER]

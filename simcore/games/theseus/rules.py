@@ -999,6 +999,10 @@ class TheseusState(SeatZonesState):
         """Final VP: printed VP of the Reward + card effects + Bonuses."""
         return [self.score(seat) for seat in range(self.n_players)]
 
+    def standings(self) -> list[int]:
+        """The VP each seat would score if the game ended now (RULES.md, "Standings")."""
+        return [self.score(seat) for seat in range(self.n_players)]
+
     def ranks(self) -> list[int]:
         """Competition ranks by VP, then the tiebreakers."""
         keys = self.tie_keys()
