@@ -15,7 +15,8 @@ per-game input is which optional columns exist (card counters such as
 One module per view or small family, each view's SQL beside its column
 contract (``dataset.contracts``: every column's name, DuckDB type and
 description): ``modes``, ``seats``, ``agents``, ``factions``, ``cooperative``,
-``cards``, ``games``, ``design``, ``deltas``, ``impact`` (a card impact run's arms); the SQL pieces they share in ``shared``, the
+``cards``, ``games``, ``design``, ``deltas``, ``impact`` (a card impact run's arms);
+the SQL pieces they share in ``shared``, the
 bands they flag by in ``thresholds``. ``comment_views`` stores the
 descriptions in DuckDB (``COMMENT ON``), ``reference_markdown`` renders them
 for the documentation.
