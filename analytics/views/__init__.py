@@ -123,7 +123,7 @@ def metric_view_sql(columns: Columns, paired: bool | None = None) -> dict[str, s
         "game_stats": games.game_stats(),
         "end_reason_stats": games.END_REASON_STATS,
         "turn_distribution": games.TURN_DISTRIBUTION,
-        "variant_deltas": deltas.variant_deltas(paired),
+        "variant_deltas": deltas.variant_deltas(paired, columns),
     }
 
 
