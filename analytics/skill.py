@@ -109,7 +109,8 @@ def pool_matchups(matchups: pl.DataFrame, rules: Mapping[str, str]) -> pl.DataFr
         .sort(["rules", "n_players", "agent", "opponent"])
     )
     rows = list(pooled.select(sums).iter_rows())
-    intervals = [clustered_interval(*row[:6], hits=row[6]) for row in rows]
+    intervals = [clustered_interval(n, wins, n_sq, w_sq, nw, clusters, hits=hits)
+                 for n, wins, n_sq, w_sq, nw, clusters, hits in rows]
     return pooled.cast({"n_players": pl.Int64}).with_columns(
         (pl.col("wins") / pl.col("seat_games")).alias("win_rate"),
         pl.Series("win_rate_low", [low for low, _ in intervals], dtype=pl.Float64),

@@ -138,6 +138,7 @@ class CompetitiveModel:
     def arrangements(self) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
         """Every seat arrangement of agents and factions, equally likely."""
         factions = list(itertools.permutations(range(6), 4))
+        agents: list[tuple[str, ...]]
         if self.self_play:
             agents = [(self.agent_strength[0][0],) * 4]
         else:

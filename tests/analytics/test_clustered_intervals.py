@@ -179,10 +179,12 @@ def test_the_sql_interval_macros_give_the_python_clustered_interval() -> None:
              (10, 0, 10, 0, 0, 7, 0), (400, 100, 1600, 100, 400, 100, 100),
              (399, 100, 99 * 16 + 9, 100, 99 * 4 + 3, 100, 100), (200, 50, 400, 50, 100, 100, None),
              (4000, 1960, 8000, 1960, 3920, 2000, 1960), (300, 101, 900, 103, 303, 100, 100), (0, 0, 0, 0, 0, 0, 0)]
-    for *sums, hits in cases:
+    for n, w, n_sq, w_sq, nw, clusters, hits in cases:
+        sums = [n, w, n_sq, w_sq, nw, clusters]
         low, high = con.execute("SELECT clustered_low(?, ?, ?, ?, ?, ?, ?), clustered_high(?, ?, ?, ?, ?, ?, ?)",
                                 [*sums, hits, *sums, hits]).fetchall()[0]
-        assert (low, high) == pytest.approx(clustered_interval(*sums, hits=hits), abs=1e-12), sums
+        assert (low, high) == pytest.approx(clustered_interval(n, w, n_sq, w_sq, nw, clusters, hits=hits),
+                                            abs=1e-12), sums
     assert con.execute("SELECT no_spread_low(0.25, 100), no_spread_high(0.25, 100)").fetchall()[0] == pytest.approx(
         no_spread_interval(0.25, 100), abs=1e-15)
     cases_capped = [(40000.0, 400), (39999.0, 400), (300.0, 200), (0.0, 0)]
