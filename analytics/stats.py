@@ -614,7 +614,8 @@ def paired_correlation(spread_a: float, spread_b: float, spread_d: float) -> flo
 
 def paired_difference(pairs: float, n_sq: float, clusters: float, baseline: tuple[float, float, float],
                       variant: tuple[float, float, float], sum_d2: float,
-                      confidence: float = 0.95) -> tuple[float, float, float, float]:
+                      confidence: float = 0.95, hits: tuple[float, float] | None = None
+                      ) -> tuple[float, float, float, float]:
     """The paired comparison of a rate played twice on the same seeds (clustered by game).
 
     Over the matched games ``g`` (``clusters`` of them), each with ``n_g`` matched seat-games
@@ -627,7 +628,8 @@ def paired_difference(pairs: float, n_sq: float, clusters: float, baseline: tupl
       ``Σd²`` the sum of the discordant pairs);
     - the interval of ``Δ = (Σy − Σx)/pairs``: Newcombe's hybrid score interval for paired
       data (``newcombe_difference`` with ``φ = paired_correlation``), from each rate's
-      Wilson interval at its effective sample size (``clustered_interval``). Unlike
+      own interval (``clustered_interval``; with ``hits``, the baseline's and the
+      variant's games with a win, as the views count them). Unlike
       ``Δ ± z·se`` of the differences, it keeps a width when no pair is discordant: zero
       discordant pairs out of ``n`` do not prove the rates equal.
     """
@@ -638,8 +640,9 @@ def paired_difference(pairs: float, n_sq: float, clusters: float, baseline: tupl
     sum_d = wins_b - wins_a
     statistic = 0.0 if sum_d2 <= 0 else (abs(sum_d) - 1.0) ** 2 / sum_d2
     p_value = math.erfc(math.sqrt(statistic / 2.0))
-    low_a, high_a = clustered_interval(pairs, wins_a, n_sq, wins_sq_a, cross_a, clusters, confidence)
-    low_b, high_b = clustered_interval(pairs, wins_b, n_sq, wins_sq_b, cross_b, clusters, confidence)
+    hits_a, hits_b = hits if hits is not None else (None, None)
+    low_a, high_a = clustered_interval(pairs, wins_a, n_sq, wins_sq_a, cross_a, clusters, confidence, hits_a)
+    low_b, high_b = clustered_interval(pairs, wins_b, n_sq, wins_sq_b, cross_b, clusters, confidence, hits_b)
     phi = paired_correlation(cluster_spread(pairs, wins_a, n_sq, wins_sq_a, cross_a),
                              cluster_spread(pairs, wins_b, n_sq, wins_sq_b, cross_b),
                              cluster_spread(pairs, sum_d, n_sq, sum_d2, cross_b - cross_a))

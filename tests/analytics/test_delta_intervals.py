@@ -199,7 +199,8 @@ def test_the_paired_interval_of_an_agent_at_two_seats_is_the_python_twin_on_the_
         statistic, p, low, high = paired_difference(
             float(n.sum()), float((n * n).sum()), games.height, (float(x.sum()), float((x * x).sum()),
                                                                   float((n * x).sum())),
-            (float(y.sum()), float((y * y).sum()), float((n * y).sum())), float(((y - x) ** 2).sum()))
+            (float(y.sum()), float((y * y).sum()), float((n * y).sum())), float(((y - x) ** 2).sum()),
+            hits=(float((x > 0).sum()), float((y > 0).sum())))
         assert (row["statistic"], row["p_value"]) == pytest.approx((statistic, p), abs=1e-12)
         assert (row["delta_low"], row["delta_high"]) == pytest.approx((low, high), abs=1e-12)
 
