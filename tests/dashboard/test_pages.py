@@ -26,6 +26,7 @@ from analytics.replay import events_between, moments_of_turn, replay_game, turns
 from analytics.report import Report, build_report
 from analytics.skill import agent_cost, agent_matrix, variant_rules
 from analytics.sql import frame_csv
+from analytics.stats import shows_no_spread
 from analytics.views import view_contracts
 from dataset.storage import MANIFEST_FOLDER
 from simcore.registry import GAMES
@@ -227,15 +228,19 @@ def test_the_win_rates_page_shows_the_analytics_win_rates_of_every_game(
     else:  # the default: the seats of the most-played agent
         same(tables[0], computed(results, name, lambda con: explore.agent_seat_stats(con, agent)).filter(at_n))
         assert at.query_params["agent"] == agent
-    # A fixed rate (one agent in every seat, one winner a game: Ring of Chaos here)
-    # has an interval of no width and no effective n to read; every sampled rate keeps its own.
-    fixed = (agents["win_rate_low"] == agents["win_rate_high"]).to_list()
-    assert all(fixed) if GAME_OF[name] == "ring_of_chaos" else not any(fixed)
+    # An agent in every seat (Ring of Chaos here: one winner a game) is self-play: its rate is set
+    # by the lineup, its games show no spread (an effective n at the cap, left blank), and its
+    # interval keeps the width of its games; every sampled rate keeps its own effective n.
+    self_play = agents["self_play"].to_list()
+    assert all(self_play) if GAME_OF[name] == "ring_of_chaos" else not any(self_play)
+    assert (agents["win_rate_low"] < agents["win_rate_high"]).all()
+    capped = [shows_no_spread(effective, n) for effective, n in zip(
+        agents["win_rate_effective_n"].to_list(), agents["seat_games"].to_list(), strict=True)]
     same(tables[1].drop("win_rate_effective_n"), agents.drop("experiment", "win_rate_effective_n"))
-    assert [None if is_fixed else round(effective) for is_fixed, effective in zip(
-        fixed, agents["win_rate_effective_n"].to_list(), strict=True)] == tables[1]["win_rate_effective_n"].to_list()
+    assert [None if is_capped else round(effective) for is_capped, effective in zip(
+        capped, agents["win_rate_effective_n"].to_list(), strict=True)] == tables[1]["win_rate_effective_n"].to_list()
     captions = " ".join(str(caption.value) for caption in at.caption)
-    assert ("a fixed rate; every game gave the agent the same share" in captions) == any(fixed)
+    assert ("Self-play: the agent held every seat of every game" in captions) == any(self_play)
     seat_chart = next(spec for spec in titles if "Win rate by seat" in spec and f"{n} players" in spec)
     # The 1/N line (a dashed rule) and the target band (a shaded rectangle) behind the intervals.
     assert '"strokeDash": [5, 4]' in seat_chart and '"type": "rect"' in seat_chart
