@@ -585,7 +585,7 @@ def column_config(frame: pl.DataFrame, *, percent: Sequence[str] = (), plain: Se
     return config
 
 
-_RATE_TRIALS = {"win_rate": "seat_games", "gih_win_rate": "games_in_hand", "played_win_rate": "games_played",
+RATE_TRIALS = {"win_rate": "seat_games", "gih_win_rate": "games_in_hand", "played_win_rate": "games_played",
                 "play_rate": "games_in_hand", "playable_play_rate": "games_playable"}
 """A clustered rate's trials column, where its effective n is capped (``readable_intervals``)."""
 
@@ -598,7 +598,7 @@ def readable_intervals(frame: pl.DataFrame) -> pl.DataFrame:
     blanked = []
     for column in frame.columns:
         rate = column.removesuffix("_effective_n")
-        trials = _RATE_TRIALS.get(rate, "")
+        trials = RATE_TRIALS.get(rate, "")
         if rate != column and trials in frame.columns:
             blanked.append(pl.when(pl.col(column) >= CLUSTER_CAP * pl.col(trials)).then(None)
                            .otherwise(pl.col(column)).alias(column))

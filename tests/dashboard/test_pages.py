@@ -26,8 +26,9 @@ from analytics.replay import events_between, moments_of_turn, replay_game, turns
 from analytics.report import Report, build_report
 from analytics.skill import agent_cost, agent_matrix, variant_rules
 from analytics.sql import frame_csv
-from analytics.stats import shows_no_spread
+from analytics.stats import CLUSTER_CAP, shows_no_spread
 from analytics.views import view_contracts
+from dashboard.common import RATE_TRIALS
 from dataset.storage import MANIFEST_FOLDER
 from simcore.registry import GAMES
 from tests.analytics.replay_helpers import hands_after_every_action
@@ -102,8 +103,14 @@ def unsampled_blank(frame: pl.DataFrame) -> pl.DataFrame:
     sample: a card never in hand, a power never used) blank, not the view's (0, 1)."""
     rates = [column.removesuffix("_low") for column in frame.columns
              if column.endswith("_low") and column.removesuffix("_low") in frame.columns]
-    return frame.with_columns([pl.when(pl.col(rate).is_not_null()).then(pl.col(f"{rate}{end}")).alias(f"{rate}{end}")
-                               for rate in rates for end in ("_low", "_high")])
+    # And the effective n of a rate whose games show no spread: a cap, not a sample size.
+    capped = [(f"{rate}_effective_n", trials) for rate, trials in RATE_TRIALS.items()
+              if f"{rate}_effective_n" in frame.columns and trials in frame.columns]
+    return frame.with_columns(
+        *[pl.when(pl.col(rate).is_not_null()).then(pl.col(f"{rate}{end}")).alias(f"{rate}{end}")
+          for rate in rates for end in ("_low", "_high")],
+        *[pl.when(pl.col(effective) < CLUSTER_CAP * pl.col(trials)).then(pl.col(effective)).alias(effective)
+          for effective, trials in capped])
 
 
 POINTS = ("iwd", "deviation", "effect", "used_effect")
