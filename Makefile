@@ -40,7 +40,7 @@ MYPYC_OPT_LEVEL ?= 1
 MYPYC_DEBUG_LEVEL ?= 0
 export MYPYC_OPT_LEVEL MYPYC_DEBUG_LEVEL
 
-.PHONY: demo test docs lint bench bench-memory bench-report scale compile clean dashboard docker-check reference browser
+.PHONY: demo test validate docs lint bench bench-memory bench-report scale compile clean dashboard docker-check reference browser
 
 # Two steps: what running and compiling need (`make demo`, `make compile`), then
 # the test and lint tools (`make test`, `make lint`), so that the demo does not
@@ -98,6 +98,15 @@ test: $(STAMPS)/venv-dev
 	echo "== make: lint and docs =="; cat build/lint.log; \
 	[ $$linted = 0 ] || echo "make test: the lint or the docs build failed (above)"; \
 	[ $$tested = 0 ] && [ $$linted = 0 ]
+
+# Interval coverage by simulation: many independent synthetic experiments with known
+# true rates through the metric views; per metric, how often its 95% interval missed
+# the truth below and above (docs/reference/validation.md). Minutes, so not part of
+# `make test`, which runs a cut-down version (tests/analytics/test_interval_coverage.py).
+# VALIDATE_SCALE=0.2 runs a fifth of the experiments.
+VALIDATE_SCALE ?= 1
+validate: $(STAMPS)/venv-dev
+	$(PY) -m tests.analytics.validate --scale $(VALIDATE_SCALE)
 
 # The documentation site (mkdocs.yml), strict: a broken link or anchor, a page
 # missing from the nav or a command without a help text fails the build. Its

@@ -181,14 +181,13 @@ def win_rate_by_game_column(con: duckdb.DuckDBPyConnection, key: str, column: st
             GROUP BY ALL
         ), sums AS (
             SELECT variant, n_players, value, key, sum(n)::BIGINT AS games, sum(w)::BIGINT AS wins,
-                   count(*) AS clusters, sum(n * n) AS n_sq, sum(w * w) AS w_sq, sum(n * w) AS nw
+                   count(*) AS clusters, sum(n * n) AS n_sq, sum(w * w) AS w_sq, sum(n * w) AS nw,
+                   count(*) FILTER (WHERE w > 0) AS hits
             FROM per_game GROUP BY ALL
         )
         SELECT variant, n_players, value, key, games, wins, wins / games AS win_rate,
-               wilson_low(win_rate * clustered_n(games, wins, n_sq, w_sq, nw, clusters),
-                          clustered_n(games, wins, n_sq, w_sq, nw, clusters)) AS ci_low,
-               wilson_high(win_rate * clustered_n(games, wins, n_sq, w_sq, nw, clusters),
-                           clustered_n(games, wins, n_sq, w_sq, nw, clusters)) AS ci_high
+               clustered_low(games, wins, n_sq, w_sq, nw, clusters, hits) AS ci_low,
+               clustered_high(games, wins, n_sq, w_sq, nw, clusters, hits) AS ci_high
         FROM sums
         ORDER BY {_VARIANT_ORDER}, n_players, value, key
     """, params={"agent": agent}).pl()
@@ -269,14 +268,15 @@ def sweep_agent_response(con: duckdb.DuckDBPyConnection, parameter: str) -> pl.D
             GROUP BY ALL
         ), sums AS (
             SELECT n_players, value, agent AS series, count(*) AS games, sum(n)::BIGINT AS seat_games,
-                   sum(w)::BIGINT AS wins, sum(n * n) AS n_sq, sum(w * w) AS w_sq, sum(n * w) AS nw
+                   sum(w)::BIGINT AS wins, sum(n * n) AS n_sq, sum(w * w) AS w_sq, sum(n * w) AS nw,
+                   count(*) FILTER (WHERE w > 0) AS hits
             FROM per_game GROUP BY ALL
         )
         SELECT n_players, value, series, games, seat_games, wins,
                wins / seat_games AS agent_win_rate,
                clustered_n(seat_games, wins, n_sq, w_sq, nw, games) AS effective_n,
-               clustered_low(agent_win_rate, effective_n, seat_games) AS agent_win_rate_low,
-               clustered_high(agent_win_rate, effective_n, seat_games) AS agent_win_rate_high
+               clustered_low(seat_games, wins, n_sq, w_sq, nw, games, hits) AS agent_win_rate_low,
+               clustered_high(seat_games, wins, n_sq, w_sq, nw, games, hits) AS agent_win_rate_high
         FROM sums
         ORDER BY n_players, value, series
     """).pl()
@@ -372,7 +372,7 @@ def agent_faction_stats(con: duckdb.DuckDBPyConnection, agent: str) -> pl.DataFr
         ), sums AS (
             SELECT variant, n_players, faction, sum(n)::BIGINT AS seat_games, count(*) AS games,
                    sum(w)::BIGINT AS wins, count(*) AS clusters, sum(n * n) AS n_sq, sum(w * w) AS w_sq,
-                   sum(n * w) AS nw
+                   sum(n * w) AS nw, count(*) FILTER (WHERE w > 0) AS hits
             FROM per_game GROUP BY ALL
         ), rated AS (
             SELECT variant, n_players, $agent AS agent, faction, seat_games, games, wins,
@@ -408,7 +408,8 @@ def agent_matchups(con: duckdb.DuckDBPyConnection, agent: str) -> pl.DataFrame:
             FROM pairs GROUP BY ALL
         ), sums AS (
             SELECT variant, n_players, faction, opponent, sum(n)::BIGINT AS seat_games, sum(w)::BIGINT AS wins,
-                   count(*) AS clusters, sum(n * n) AS n_sq, sum(w * w) AS w_sq, sum(n * w) AS nw
+                   count(*) AS clusters, sum(n * n) AS n_sq, sum(w * w) AS w_sq, sum(n * w) AS nw,
+                   count(*) FILTER (WHERE w > 0) AS hits
             FROM per_game GROUP BY ALL
         )
         SELECT variant, n_players, $agent AS agent, faction, opponent, seat_games, wins,

@@ -30,6 +30,7 @@ from analytics.disagreement import why_they_disagree
 from analytics.powers import NEVER_USED
 from analytics.text_tables import count, interval, number, p_value, percent, points, points_interval, signed
 from analytics.views import CARD_BAND, CARD_MIN_EXPECTED, FACTION_BAND, NEVER_PLAYED, OUTLIER_POINTS, OUTLIER_Z
+from analytics.views.deltas import MEANS
 from experiments.impact import parse_arm_variant
 
 HIGH_WIN_RATE = 0.9
@@ -56,9 +57,9 @@ SKILL_EDGE = 0.05
 """The strongest agent's edge over random play (win rate minus 1/N, ``skill_depth``) that its
 whole interval below is a finding: skill barely pays, or the agents are too weak to show it."""
 
-KINDS = {"seat": "seats", "faction": "factions", "card": "cards", "never_played": "cards", "never_used": "powers",
-         "delta": "deltas", "impact": "impact", "disagree": "impact", "removal": "impact", "runs": "runs",
-         "turn_cap": "games", "deal": "design", "runaway_leader": "design", "skill_depth": "design"}
+KINDS = {"seat": "seats", "first_seat": "seats", "faction": "factions", "card": "cards", "never_played": "cards",
+         "never_used": "powers", "delta": "deltas", "impact": "impact", "disagree": "impact", "removal": "impact",
+         "runs": "runs", "turn_cap": "games", "deal": "design", "runaway_leader": "design", "skill_depth": "design"}
 """Finding kind -> the report section with its details."""
 
 
@@ -102,10 +103,14 @@ def _rows(frame: pl.DataFrame | None, condition: pl.Expr) -> list[dict[str, Any]
 
 
 def seat_findings(seats: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
-    """Seats whose share of the wins is surely more than ``FACTION_BAND`` from 1/N (competitive games)."""
+    """Seats whose share of the wins is surely more than ``FACTION_BAND`` from 1/N (competitive games),
+    where every seat holds the same agent (``self_play``): elsewhere a seat's share pools the agents
+    the lineup put there, which says nothing about the seat (``first_seat_findings`` instead)."""
     band = FACTION_BAND
     condition = ((pl.col("win_share_low") > pl.col("fair_share") + band)
                  | (pl.col("win_share_high") < pl.col("fair_share") - band)) & (pl.col("n_players") > 1)
+    if seats is not None and "self_play" in seats.columns:
+        condition &= pl.col("self_play")
     return [Finding(
         "seat", row["variant"], row["n_players"], None, f"seat {row['seat']}", row["win_share"],
         row["win_share_low"], row["win_share_high"], row["games"], "game",
@@ -113,6 +118,22 @@ def seat_findings(seats: pl.DataFrame | None, labels: Mapping[str, str]) -> list
         f"{interval(row['win_share_low'], row['win_share_high'])}, fair {percent(row['fair_share'])} +- "
         f"{percent(band)} ({count(row['games'])} games)")
         for row in _rows(seats, condition)]
+
+
+def first_seat_findings(balance: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
+    """Per agent of a lineup of different agents (``seat_balance`` rows not ``self_play``): an agent
+    whose win rate at seat 0 is surely more than ``FACTION_BAND`` from its own over all its seats."""
+    condition = pl.col("surely_outside").fill_null(False)
+    if balance is not None and "self_play" in balance.columns:
+        condition &= ~pl.col("self_play")
+    return [Finding(
+        "first_seat", row["variant"], row["n_players"], row["agent"], "seat 0", row["first_seat_advantage"],
+        row["first_seat_advantage_low"], row["first_seat_advantage_high"], row["games"], "game",
+        f"{_where(labels, row, agent=True)}: wins {percent(row['first_seat_win_rate'])} at seat 0 against "
+        f"{percent(row['agent_win_rate'])} over its seats ({points(row['first_seat_advantage'])} points "
+        f"{points_interval(row['first_seat_advantage_low'], row['first_seat_advantage_high'])}, band +- "
+        f"{percent(FACTION_BAND)}; {count(row['games'])} games, a lineup of different agents)")
+        for row in _rows(balance, condition)]
 
 
 def faction_findings(factions: pl.DataFrame | None, labels: Mapping[str, str], cooperative: bool) -> list[Finding]:
@@ -202,14 +223,14 @@ def delta_findings(deltas: pl.DataFrame | None, labels: Mapping[str, str]) -> li
     """Significant variant changes (q < 0.05) of at least ``DELTA_POINTS`` (a rate) or
     ``DELTA_SHARE`` of the baseline (a mean): win rates first, largest first within a family."""
     size = pl.col("delta").abs()
-    large = (pl.when(pl.col("test") == "welch").then(size >= DELTA_SHARE * pl.col("baseline_value").abs())
+    large = (pl.when(pl.col("metric").is_in(MEANS)).then(size >= DELTA_SHARE * pl.col("baseline_value").abs())
              .otherwise(size >= DELTA_POINTS))
     rows = _rows(deltas, pl.col("significant") & large)
-    rows.sort(key=lambda row: (FAMILY_ORDER.get(row["family"], 9), row["test"] == "welch",
+    rows.sort(key=lambda row: (FAMILY_ORDER.get(row["family"], 9), row["metric"] in MEANS,
                                -abs(row["delta"] or 0.0)))
     found = []
     for row in rows:
-        means = row["test"] == "welch"
+        means = row["metric"] in MEANS
         what = delta_subject(row)
         change = (f"{number(row['baseline_value'], 2)} -> {number(row['value'], 2)} "
                   f"[{signed(row['delta_low'])}, {signed(row['delta_high'])}]" if means else
@@ -387,6 +408,7 @@ def findings(metrics: Mapping[str, pl.DataFrame], labels: Mapping[str, str], *, 
     found: list[Finding] = []
     if not cooperative:
         found += seat_findings(metrics.get("seat_stats"), labels)
+        found += first_seat_findings(metrics.get("seat_balance"), labels)
     found += faction_findings(metrics.get("faction_stats"), labels, cooperative)
     found += run_findings(metrics.get("run_stats"), labels)
     found += delta_findings(metrics.get("variant_deltas"), labels)
@@ -434,6 +456,8 @@ def delta_methods(tests: set[str]) -> str:
     methods = []
     if "mcnemar" in tests:
         methods.append("Newcombe's paired interval for rates, on the baseline's seeds")
+    if "paired_z" in tests:
+        methods.append("card rates and means paired game by game, on the baseline's seeds")
     if "z" in tests:
         methods.append("Newcombe's interval for rates, unpaired")
     if "welch" in tests:

@@ -48,7 +48,10 @@ def _columns(con: duckdb.DuckDBPyConnection, view: str) -> list[str]:
 def _win_rates(con: duckdb.DuckDBPyConnection, key: str) -> pl.DataFrame:
     # From the count views (analytics.views): players joined to their game
     # (for ``draw``), counted per variant, player count and ``key``.
-    source, games = ("seat_counts", "games") if key == "seat" else ("agent_counts", "seat_games")
+    # seat_counts has a row per seat and agent holding it: summed over the agents.
+    source, games = (("(SELECT variant, n_players, seat, sum(games)::BIGINT AS games, sum(wins)::BIGINT AS wins, "
+                      "sum(draws)::BIGINT AS draws FROM seat_counts GROUP BY ALL)", "games") if key == "seat"
+                     else ("agent_counts", "seat_games"))
     return _frame(con, f"""
         SELECT variant, n_players, {key}, {games} AS games, wins, draws,
                wins / {games} AS win_rate,
@@ -154,13 +157,13 @@ def card_table(con: duckdb.DuckDBPyConnection, agent: str | None = None) -> pl.D
         SELECT variant, n_players, agent, card,
                games_drawn, times_drawn, games_played, times_played, wins_played AS wins_when_played,
                wins_played / nullif(games_played, 0) AS win_rate_when_played,
-               wilson_low(coalesce(win_rate_when_played, 0) * effective, effective) AS played_ci_low,
-               wilson_high(coalesce(win_rate_when_played, 0) * effective, effective) AS played_ci_high,
+               clustered_low(games_played, wins_played, played_n_sq, played_w_sq, played_nw, played_clusters,
+                             played_hits) AS played_ci_low,
+               clustered_high(games_played, wins_played, played_n_sq, played_w_sq, played_nw, played_clusters,
+                              played_hits) AS played_ci_high,
                wins_when_drawn,
                wins_when_drawn / nullif(games_drawn, 0) AS win_rate_when_drawn
-        FROM (SELECT *, clustered_n(games_played, wins_played, played_n_sq, played_w_sq, played_nw,
-                                    played_clusters) AS effective
-              FROM card_counts {where})
+        FROM (SELECT * FROM card_counts {where})
         WHERE games_drawn > 0 OR games_played > 0 OR wins_when_drawn > 0
         ORDER BY {_VARIANT_ORDER}, n_players, agent, win_rate_when_played DESC NULLS LAST, card
     """)
@@ -407,15 +410,13 @@ def agent_matchups(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
         ), sums AS (
             SELECT variant, n_players, agent, opponent, sum(n)::BIGINT AS seat_games, sum(w)::BIGINT AS wins,
                    sum(n * n)::BIGINT AS n_sq, sum(w * w)::BIGINT AS w_sq, sum(n * w)::BIGINT AS nw,
-                   count(*)::BIGINT AS clusters
+                   count(*)::BIGINT AS clusters, count(*) FILTER (WHERE w > 0)::BIGINT AS hits
             FROM per_game GROUP BY ALL
         )
         SELECT variant, n_players, agent, opponent, seat_games, wins, wins / seat_games AS win_rate,
-               wilson_low(wins / seat_games * clustered_n(seat_games, wins, n_sq, w_sq, nw, clusters),
-                          clustered_n(seat_games, wins, n_sq, w_sq, nw, clusters)) AS win_rate_low,
-               wilson_high(wins / seat_games * clustered_n(seat_games, wins, n_sq, w_sq, nw, clusters),
-                           clustered_n(seat_games, wins, n_sq, w_sq, nw, clusters)) AS win_rate_high,
-               n_sq, w_sq, nw, clusters
+               clustered_low(seat_games, wins, n_sq, w_sq, nw, clusters, hits) AS win_rate_low,
+               clustered_high(seat_games, wins, n_sq, w_sq, nw, clusters, hits) AS win_rate_high,
+               n_sq, w_sq, nw, clusters, hits
         FROM sums
         ORDER BY ALL
     """).pl()

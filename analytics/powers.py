@@ -22,6 +22,7 @@ import polars as pl
 
 from analytics.stats import Z95
 from analytics.views.shared import clustered_rate
+from dataset.count_views import cluster_sums
 
 POWER_COLUMNS = ("power_playable", "power_used")
 """The players-table columns a game with powers records."""
@@ -36,12 +37,6 @@ def has_powers(con: duckdb.DuckDBPyConnection) -> bool:
     """Whether the experiment's ``players`` table records ``power_playable`` and ``power_used``."""
     columns = {row[0] for row in con.execute("DESCRIBE players").fetchall()}
     return all(column in columns for column in POWER_COLUMNS)
-
-
-def _sums(prefix: str, n: str, w: str) -> str:
-    """SQL aggregates over per-game ``n`` and ``w``: the sums a clustered rate needs."""
-    return (f"count(*) FILTER (WHERE {n} > 0) AS {prefix}_clusters, sum({n} * {n}) AS {prefix}_n_sq, "
-            f"sum({w} * {w}) AS {prefix}_w_sq, sum({n} * {w}) AS {prefix}_nw")
 
 
 def power_stats(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
@@ -78,11 +73,11 @@ def power_stats(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
                    sum(used)::BIGINT AS times_used, sum(used * used) AS used_sq, sum(n * used) AS n_used_product,
                    sum(n * n) AS n_sq,
                    sum(playable)::BIGINT AS times_playable, count(*) FILTER (WHERE playable > 0) AS games_playable,
-                   {_sums('use', 'playable', 'used')},
+                   {cluster_sums('use', 'playable', 'used')},
                    sum(n_used)::BIGINT AS games_used, sum(w_used)::BIGINT AS wins_used,
-                   {_sums('used', 'n_used', 'w_used')},
+                   {cluster_sums('used', 'n_used', 'w_used')},
                    sum(n_unused)::BIGINT AS games_unused, sum(w_unused)::BIGINT AS wins_unused,
-                   {_sums('unused', 'n_unused', 'w_unused')}
+                   {cluster_sums('unused', 'n_unused', 'w_unused')}
             FROM per_game GROUP BY ALL
         ), rated AS (
             SELECT *,

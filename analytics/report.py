@@ -57,11 +57,12 @@ from analytics.powers import NEVER_USED, power_stats
 from analytics.ratings import BOOTSTRAP_REPLICATES, VIRTUAL_DRAWS, agent_ratings, rating_spans
 from analytics.sections import SECTIONS
 from analytics.skill import agent_cost, agent_matrix, is_skill_ladder, ladder_order, rungs_in_order, variant_rules
-from analytics.stats import is_fixed_rate
-from analytics.text_tables import WIDTH, TextTable, notice
+from analytics.stats import shows_no_spread
+from analytics.text_tables import SELF_PLAY_WIN_RATE, WIDTH, TextTable, notice
 from analytics.tuning import band_words, seen_words, tuning_tables, value_interval_words
 from analytics.variants import variant_infos
 from analytics.views import CARD_BAND, CARD_MIN_EXPECTED, FACTION_BAND, NEVER_PLAYED, OUTLIER_POINTS, OUTLIER_Z
+from analytics.views.deltas import MEANS
 from dataset.location import ResultsPath
 from experiments.spec import BASELINE
 
@@ -294,12 +295,31 @@ def _findings_table(report: Report) -> TextTable:
     )
 
 
+def _mixed_lineups(report: Report) -> str:
+    """The variants and player counts whose games seat different agents, in words."""
+    balance = report.metrics["seat_balance"]
+    if balance.is_empty() or "self_play" not in balance.columns:
+        return ""
+    mixed = balance.filter(~pl.col("self_play")).select("variant", "n_players").unique(maintain_order=True)
+    return ", ".join(f"{_label(report, variant)} at {players}" for variant, players in mixed.iter_rows())
+
+
 def _seat_tables(report: Report) -> list[TextTable]:
     seats = report.metrics["seat_stats"]
     balance = report.metrics["seat_balance"]
-    return [
-        TextTable(
-            title="Win rate by seat (95% Wilson interval; unit: the game)",
+    mixed = _mixed_lineups(report)
+    shown = seats.filter(pl.col("self_play")) if "self_play" in seats.columns else seats
+    seat_notes = ["win share: the seat's wins over all seats' wins (draws do not count; the draws are in the games "
+                  "table); fair share 1/N."]
+    if mixed:
+        seat_notes.append(f"Left out, where the lineup seats different agents ({mixed} players): each seat's rate "
+                          "there pools the agents the rotation put in it (a strong agent wins wherever it sits), "
+                          "which says nothing about the seat (seat_stats has those rows); seat balance per agent "
+                          "below.")
+    tables = []
+    if shown.height:
+        tables.append(TextTable(
+            title="Win rate by seat, every seat the same agent (95% Wilson interval; unit: the game)",
             headers=["variant", "players", "seat", "games", "wins", "win rate", "95% interval", "win share",
                      "95% interval"],
             right=[False, True, True, True, True, True, False, True, False],
@@ -307,30 +327,38 @@ def _seat_tables(report: Report) -> list[TextTable]:
                    fmt.count(row["wins"]), fmt.percent(row["win_rate"]),
                    fmt.interval(row["win_rate_low"], row["win_rate_high"]), fmt.percent(row["win_share"]),
                    fmt.interval(row["win_share_low"], row["win_share_high"])]
-                  for row in seats.to_dicts()],
-            keys=3,
-            notes=["win share: the seat's wins over all seats' wins (draws do not count; the draws are in the games "
-                   "table); fair share 1/N."],
-        ),
-        TextTable(
-            title="Seat balance: chi-square of the wins by seat against 1/N; first-seat advantage (share - 1/N)",
-            headers=["variant", "players", "games", "wins", "chi2", "df", "p", "seat 0", "advantage",
-                     "95% interval", "flag"],
-            right=[False, True, True, True, True, True, True, True, True, False, False],
-            rows=[[_label(report, row["variant"]), str(row["n_players"]), fmt.count(row["games"]),
-                   fmt.count(row["total_wins"]), fmt.number(row["chi2"], 2), fmt.count(row["df"]),
-                   fmt.p_value(row["p_value"]), fmt.percent(row["first_seat_share"]),
-                   fmt.points(row["first_seat_advantage"]),
-                   fmt.points_interval(row["first_seat_advantage_low"], row["first_seat_advantage_high"]),
-                   _band_flag(row)]
-                  for row in balance.to_dicts()],
-            keys=2,
-            notes=["seat 0: its win share; advantage: minus 1/N, with its interval, in percentage points; '-' for "
-                   "one-player games; "
-                   f"flag: OUTSIDE when the whole interval is beyond +- {fmt.percent(FACTION_BAND)}, outside? when "
-                   "only the estimate is."],
-        ),
-    ]
+                  for row in shown.to_dicts()],
+            keys=3, notes=seat_notes))
+    else:
+        tables.append(notice("Win rate by seat", " ".join(seat_notes[1:])))
+    notes = ["self-play (every seat one agent): seat 0 is its share of the wins, against 1/N (chi2: the wins by "
+             "seat against 1/N)."]
+    if mixed:
+        notes.append("per agent (a lineup of different agents, where pooled seats say nothing): seat 0 is the "
+                     "agent's win rate in the games it held seat 0, against its win rate over all its seats; an "
+                     "agent that wins (or loses) nearly every game wherever it sits shows no seat effect, which "
+                     "then says nothing about the seats: self-play (agents = [\"one agent\"]) shows seat balance.")
+    notes.append(f"advantage: the difference, with its interval, in percentage points; flag: OUTSIDE when the whole "
+                 f"interval is beyond +- {fmt.percent(FACTION_BAND)}, outside? when only the estimate is; '-' for "
+                 "one-player games and an agent that never held seat 0 or no other seat.")
+    tables.append(TextTable(
+        title="Seat balance: first-seat advantage, in self-play (every seat one agent) or per agent",
+        headers=["variant", "players", "agent", "lineup", "games", "wins", "chi2", "df", "p", "seat 0", "against",
+                 "advantage", "95% interval", "flag"],
+        right=[False, True, False, False, True, True, True, True, True, True, True, True, False, False],
+        rows=[[_label(report, row["variant"]), str(row["n_players"]), str(row["agent"]),
+               "self-play" if row["self_play"] else "per agent", fmt.count(row["games"]),
+               fmt.count(row["total_wins"]), fmt.number(row["chi2"], 2), fmt.count(row["df"]),
+               fmt.p_value(row["p_value"]),
+               fmt.percent(row["first_seat_share"] if row["self_play"] else row["first_seat_win_rate"]),
+               fmt.percent(1 / row["n_players"] if row["self_play"] and row["first_seat_share"] is not None
+                           else row["agent_win_rate"]),
+               fmt.points(row["first_seat_advantage"]),
+               fmt.points_interval(row["first_seat_advantage_low"], row["first_seat_advantage_high"]),
+               _band_flag(row)]
+              for row in balance.to_dicts()],
+        keys=3, notes=notes))
+    return tables
 
 
 def _band_flag(row: Row) -> str:
@@ -340,29 +368,36 @@ def _band_flag(row: Row) -> str:
 
 
 def _agent_table(report: Report) -> TextTable:
-    notes = ["95% Wilson interval at the effective sample size of the games (an agent at several seats of a "
-             "game: those seat-games are linked); effective n: that size.",
-             f"{fmt.FIXED}: {fmt.FIXED_WIN_RATE}"]
+    notes = ["win rate: over the seat-games the agent held, against the fair share 1/N; game win rate: the games "
+             "in which one of its seats won, against its seats per game / N (an agent at two of four seats that "
+             "wins every game: win rate 50%, fair 25%; game win rate 100%, fair 50%).",
+             "95% intervals clustered by game (an agent's seat-games in one game are linked; "
+             "docs/reference/methods.md); effective n: the size of the games' spread, '-' where they show none.",
+             f"self-play: {SELF_PLAY_WIN_RATE}"]
     if report.cooperative:
         notes.append("cooperative: every hero shares the party's outcome, so the unit is the game.")
     return TextTable(
         title="Win rate by agent",
-        headers=["variant", _players(report), "agent", "games", "seat-games", "wins", "win rate",
-                 "95% interval", "effective n"],
-        right=[False, True, False, True, True, True, True, False, True],
+        headers=["variant", _players(report), "agent", "games", "seat-games", "wins", "win rate", "95% interval",
+                 "fair", "game win rate", "95% interval", "fair", "effective n", ""],
+        right=[False, True, False, True, True, True, True, False, True, True, False, True, True, False],
         rows=[[_label(report, row["variant"]), str(row["n_players"]), str(row["agent"]), fmt.count(row["games"]),
                fmt.count(row["seat_games"]), fmt.count(row["wins"]), fmt.percent(row["win_rate"]),
-               fmt.interval(row["win_rate_low"], row["win_rate_high"]), _effective_n(row, "win_rate", "seat_games")]
+               fmt.interval(row["win_rate_low"], row["win_rate_high"]), fmt.percent(row.get("fair_share")),
+               fmt.percent(row.get("game_win_rate")),
+               fmt.interval(row.get("game_win_rate_low"), row.get("game_win_rate_high")),
+               fmt.percent(row.get("game_fair_share")), _effective_n(row, "win_rate", "seat_games"),
+               "self-play" if row.get("self_play") else ""]
               for row in report.metrics["agent_stats"].to_dicts()],
         keys=3, notes=notes,
     )
 
 
 def _effective_n(row: Row, rate: str, n: str) -> str:
-    """A clustered rate's effective sample; ``-`` for a fixed rate, whose effective
-    sample is a cap, not a size (``analytics.stats.CLUSTER_CAP``)."""
+    """A clustered rate's effective sample; ``-`` where the games show no spread, whose
+    effective sample is a cap, not a size (``analytics.stats.CLUSTER_CAP``)."""
     effective = row[f"{rate}_effective_n"]
-    if fmt.missing(effective) or is_fixed_rate(effective, row[n]):
+    if fmt.missing(effective) or shows_no_spread(effective, row[n]):
         return "-"
     return fmt.count(round(effective))
 
@@ -701,7 +736,7 @@ def _power_tables(report: Report, asked: bool) -> list[TextTable]:
 
 
 def _delta_value(row: Row, name: str) -> str:
-    return fmt.number(row[name], 2) if row["test"] == "welch" else fmt.percent(row[name])
+    return fmt.number(row[name], 2) if row["metric"] in MEANS else fmt.percent(row[name])
 
 
 def _delta_tables(report: Report, card_rows: int | None) -> list[TextTable]:
@@ -720,8 +755,8 @@ def _delta_tables(report: Report, card_rows: int | None) -> list[TextTable]:
             right=[False, True, True, True, False, False, True, True, False],
             rows=[[delta_subject(row), _delta_value(row, "baseline_value"),
                    _delta_value(row, "value"),
-                   fmt.signed(row["delta"]) if row["test"] == "welch" else fmt.points(row["delta"]),
-                   (f"[{fmt.signed(row['delta_low'])}, {fmt.signed(row['delta_high'])}]" if row["test"] == "welch"
+                   fmt.signed(row["delta"]) if row["metric"] in MEANS else fmt.points(row["delta"]),
+                   (f"[{fmt.signed(row['delta_low'])}, {fmt.signed(row['delta_high'])}]" if row["metric"] in MEANS
                     else fmt.points_interval(row["delta_low"], row["delta_high"])),
                    row["test"], fmt.p_value(row["p_value"]), fmt.p_value(row["q_value"]),
                    "*" if row["significant"] else ""]

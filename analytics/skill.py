@@ -96,7 +96,7 @@ def pool_matchups(matchups: pl.DataFrame, rules: Mapping[str, str]) -> pl.DataFr
     if mixed.is_empty():
         return pl.DataFrame(schema=schema)
     defaults = {"n_sq": pl.col("seat_games"), "w_sq": pl.col("wins"), "nw": pl.col("wins"),
-                "clusters": pl.col("seat_games")}  # one seat-game per game
+                "clusters": pl.col("seat_games"), "hits": pl.col("wins")}  # one seat-game per game
     mixed = mixed.with_columns(
         pl.col("variant").map_elements(lambda name: rules.get(name, f"variant {name}"), return_dtype=pl.String)
         .alias("rules"),
@@ -109,12 +109,13 @@ def pool_matchups(matchups: pl.DataFrame, rules: Mapping[str, str]) -> pl.DataFr
         .sort(["rules", "n_players", "agent", "opponent"])
     )
     rows = list(pooled.select(sums).iter_rows())
-    intervals = [clustered_interval(*row) for row in rows]
+    intervals = [clustered_interval(n, wins, n_sq, w_sq, nw, clusters, hits=hits)
+                 for n, wins, n_sq, w_sq, nw, clusters, hits in rows]
     return pooled.cast({"n_players": pl.Int64}).with_columns(
         (pl.col("wins") / pl.col("seat_games")).alias("win_rate"),
         pl.Series("win_rate_low", [low for low, _ in intervals], dtype=pl.Float64),
         pl.Series("win_rate_high", [high for _, high in intervals], dtype=pl.Float64),
-        pl.Series("win_rate_effective_n", [clustered_effective_n(*row) for row in rows], dtype=pl.Float64),
+        pl.Series("win_rate_effective_n", [clustered_effective_n(*row[:6]) for row in rows], dtype=pl.Float64),
     ).select(list(schema))
 
 

@@ -213,26 +213,46 @@ def mcnemar(only_a: int, only_b: int, correction: bool = True) -> tuple[float, f
     return (statistic, math.erfc(math.sqrt(statistic / 2.0)))
 
 
+MEAN_STEP = 1.0
+"""The smallest difference between two games' values of a count averaged per game (turns,
+decisions, levels, wipes are whole numbers): the scale of ``mean_variance``'s floor."""
+
+
+def mean_variance(variance: float, n: float, confidence: float = 0.95) -> float:
+    """The sample variance of a count per game over ``n`` games, at least what ``n`` games
+    without spread cannot rule out: ``max(variance, u·(1 − u)·MEAN_STEP²)``, ``u = z²/(n + z²)``.
+
+    ``n`` games that all lasted 5 turns do not prove that every game does: a share up to
+    ``u`` (the Wilson upper bound of 0 events in ``n``) may last a turn more or less, and a
+    count that varies that way has the variance of a binomial share ``u`` in steps of
+    ``MEAN_STEP``. So a mean's interval and a difference's test keep a width where a sample
+    happened to show no spread (every game of a short run alike): about ``±2.8·MEAN_STEP/n``
+    for a mean, never ``[Δ, Δ]`` with ``p = 0``. Where the games spread more than that
+    (every sizeable sample of a game whose length varies), the sample variance itself, as
+    Welch's test has it. NaN (one game: the spread unknown) stays NaN. SQL:
+    ``mean_variance(variance, n)``."""
+    if n <= 0 or math.isnan(variance):
+        return variance
+    u = _wilson_high(0.0, n, z_for_confidence(confidence))
+    return max(variance, u * (1 - u) * MEAN_STEP * MEAN_STEP)
+
+
 def welch_ztest(mean_a: float, var_a: float, n_a: int, mean_b: float, var_b: float,
                 n_b: int) -> tuple[float, float]:
     """Large-sample two-sided test of equal means (turns, decisions per game).
 
     ``z = (mean_b − mean_a) / sqrt(var_a/n_a + var_b/n_b)`` with the sample
-    variances, ``p = 2·normal_sf(|z|)``.
+    variances, each at least ``mean_variance``'s floor, ``p = 2·normal_sf(|z|)``.
 
     Without variance on either side (every game of the baseline lasted 5 turns,
-    every game of the variant 4) the difference is no estimate but a fact: when
-    the means differ, ``z`` is infinite (of the difference's sign) and ``p = 0``;
-    when they are equal, ``(0, 1)``. A side with fewer than two games has no
-    sample variance (its spread is unknown, not zero): ``(0, 1)``, no evidence.
+    every game of the variant 4) the floor is the variance: a small sample without
+    spread does not make the difference certain (``z`` finite, ``p > 0``). With equal
+    means ``(0, 1)``. A side with fewer than two games has no sample variance (its
+    spread is unknown, not zero): ``(0, 1)``, no evidence.
     """
     if n_a < 2 or n_b < 2 or math.isnan(var_a) or math.isnan(var_b):
         return (0.0, 1.0)
-    variance = var_a / n_a + var_b / n_b
-    if variance <= 0:
-        if mean_a == mean_b:
-            return (0.0, 1.0)
-        return (math.copysign(math.inf, mean_b - mean_a), 0.0)
+    variance = mean_variance(var_a, n_a) / n_a + mean_variance(var_b, n_b) / n_b
     z = (mean_b - mean_a) / math.sqrt(variance)
     return (z, math.erfc(abs(z) / math.sqrt(2.0)))
 
@@ -327,7 +347,7 @@ class BetaPrior:
         return (wins + self.mean * self.strength) / (games + self.strength)
 
 
-def beta_binomial_prior(wins: Sequence[float], games: Sequence[float]) -> BetaPrior | None:
+def beta_binomial_prior(wins: Sequence[float], games: Sequence[float], mean: float | None = None) -> BetaPrior | None:
     """Empirical-Bayes beta prior of many win rates, fitted by marginal likelihood.
 
     The cards' win rates ``w_k / n_k`` scatter around the pooled mean
@@ -343,13 +363,21 @@ def beta_binomial_prior(wins: Sequence[float], games: Sequence[float]) -> BetaPr
     any difference: ``strength`` is None and every rate shrinks to ``m`` (the
     report and the dashboard say so).
 
+    The counts may be effective ones (fractional): ``card_stats`` fits each card's
+    games in hand clustered by game (``clustered_effective_n``) and the GIH rate of them
+    won, with ``mean`` the pooled rate of the raw counts (default: ``Σ wins / Σ games``
+    of those given). Raw seat-game counts overstate (or understate) how much binomial
+    noise the rates carry when one game puts a card in several hands, and so the
+    strength.
+
     Only cards with games count. Returns None with fewer than two such cards
     or a pooled mean of 0 or 1 (no spread to fit).
     """
     pairs = [(w, n) for w, n in zip(wins, games, strict=True) if n > 0]
     if len(pairs) < 2:
         return None
-    mean = sum(w for w, _ in pairs) / sum(n for _, n in pairs)
+    if mean is None:
+        mean = sum(w for w, _ in pairs) / sum(n for _, n in pairs)
     if mean <= 0 or mean >= 1:
         return None
     card_wins, card_games = [w for w, _ in pairs], [n for _, n in pairs]
@@ -382,12 +410,11 @@ def beta_binomial_prior(wins: Sequence[float], games: Sequence[float]) -> BetaPr
 
 CLUSTER_CAP = 100.0
 """Largest effective sample, in multiples of ``n``. A rate whose games spread less than a
-hundredth of a binomial's around it is *fixed* (``is_fixed_rate``): every game gave
-the same share of its seat-games' wins, as one agent in every seat of games without
-draws does (1/N), or an agent at k seats that always beats the others (1/k). Its
-effective sample is ``100·n`` (a cap, not a size) and its interval is the rate itself
-(``clustered_interval``; SQL ``clustered_low``/``clustered_high``), which the report
-shows as "fixed"."""
+hundredth of a binomial's around it shows *no spread* (``shows_no_spread``): every game
+gave (nearly) the same share of its seat-games' wins, as one agent in every seat of games
+without draws does (1/N) in the games a sample happened to hold. Its effective sample is
+``100·n`` (a cap, not a size, which the report prints as ``-``). Its interval is not the
+rate itself: ``clustered_interval`` keeps the width of what the games did not show."""
 
 
 def clustered_effective_n(n: float, wins: float, n_sq: float, wins_sq: float, cross: float,
@@ -402,8 +429,8 @@ def clustered_effective_n(n: float, wins: float, n_sq: float, wins_sq: float, cr
     binomial sample with that variance: ``p(1 − p)/V``. One seat-game per game
     gives back ``n`` exactly; a cooperative party of ``k`` heroes sharing each
     outcome gives the number of games; a competitive agent at several seats of
-    one game (only one can win) gives more than ``n`` (at most ``CLUSTER_CAP·n``, for
-    a fixed rate, ``is_fixed_rate``).
+    one game (only one can win) gives more than ``n`` (at most ``CLUSTER_CAP·n``,
+    where the games show no spread, ``shows_no_spread``).
     At ``p`` = 0 or 1 the variance says nothing, and the (conservative) number
     of games is used.
     """
@@ -418,26 +445,111 @@ def clustered_effective_n(n: float, wins: float, n_sq: float, wins_sq: float, cr
     return p * (1 - p) * n * n / spread
 
 
-def is_fixed_rate(effective_n: float, n: float) -> bool:
-    """Whether a clustered rate over ``n`` seat-games, of effective sample
-    ``effective_n``, is fixed (at the ``CLUSTER_CAP``): its games do not spread
-    around it, so there is no spread between games to make an interval of."""
+def shows_no_spread(effective_n: float, n: float) -> bool:
+    """Whether a clustered rate over ``n`` seat-games, of effective sample ``effective_n``,
+    is at the ``CLUSTER_CAP``: its games hardly spread around it, so its effective n is a
+    cap rather than a sample size (its interval keeps a width: ``clustered_interval``)."""
     return n > 0 and effective_n >= CLUSTER_CAP * n
 
 
+def no_spread_interval(p: float, clusters: float, confidence: float = 0.95) -> tuple[float, float]:
+    """The least an interval of a rate ``p`` over ``clusters`` games must hold, however
+    alike the games were: ``[p − u·p, p + u·(1 − p)]`` with ``u = z²/(G + z²)``, the
+    Wilson upper bound of 0 events in ``G = clusters`` games.
+
+    A sample of ``G`` games that all gave the same share ``p`` cannot rule out that a
+    share ``u`` of all games gives another one, as low as 0 or as high as 1 (a draw,
+    a tie for first, a rare loss of a dominant agent): the true rate is then
+    ``(1 − u)·p + u·s`` for some ``s`` in [0, 1]. ``(0, 1)`` without games. SQL:
+    ``no_spread_low(p, clusters)`` and ``no_spread_high(p, clusters)``."""
+    if clusters <= 0:
+        return (0.0, 1.0)
+    u = _wilson_high(0.0, clusters, z_for_confidence(confidence))
+    return (p - u * p, p + u * (1 - p))
+
+
 def clustered_interval(n: float, wins: float, n_sq: float, wins_sq: float, cross: float, clusters: float,
-                       confidence: float = 0.95) -> tuple[float, float]:
-    """The Wilson interval of ``wins / n`` at the effective sample size of
-    ``clustered_effective_n``: ``wilson(p·n_eff, n_eff)``; the rate itself when it
-    is fixed (``is_fixed_rate``); ``(0, 1)`` without games."""
+                       confidence: float = 0.95, hits: float | None = None) -> tuple[float, float]:
+    """The 95% interval of a rate ``wins / n`` over seat-games clustered by game (the sums
+    of ``clustered_effective_n``); ``(0, 1)`` without games. Two cases:
+
+    - **Every game holds the same number of the rate's seat-games** ``k = n / clusters``
+      (an agent's seats in a lineup, a card in every hand) and ``hits``, the games with
+      at least one win, is known: the rate is the wins per game over ``k``, and wins per
+      game are the games won (``hits``) plus the extra wins of games won at several
+      seats (``wins − hits``: ties, or a party sharing its win). The interval of each is
+      the Wilson interval over the games (the extra wins per game as a share of the
+      ``k − 1`` other seats), joined into the interval of their sum with the correlation
+      of the two per-game indicators (Newcombe's, ``sum_interval``), over ``k``
+      (``per_game_interval``). It is asymmetric where the games are: an agent at two seats
+      that wins nearly every game (50% of its seat-games) is uncertain by its rare lost
+      games, not by a binomial spread around 50%; one seat per game gives the plain
+      Wilson interval, a cooperative party of ``k`` the Wilson interval over games.
+    - Otherwise: the Wilson interval at the effective sample size,
+      ``wilson(p·n_eff, n_eff)``, widened where needed to ``no_spread_interval``: however
+      alike the sample's games were (an effective n at the cap), its width says how many
+      games it had.
+    """
     if n <= 0:
         return (0.0, 1.0)
     z = z_for_confidence(confidence)
+    if hits is not None and clusters > 0 and same_size_games(n, n_sq, clusters):
+        return per_game_interval(n, wins, wins_sq, clusters, hits, confidence)
     effective = clustered_effective_n(n, wins, n_sq, wins_sq, cross, clusters)
     p = wins / n
-    if is_fixed_rate(effective, n):
-        return (p, p)
-    return (_wilson_low(p * effective, effective, z), _wilson_high(p * effective, effective, z))
+    low, high = _wilson_low(p * effective, effective, z), _wilson_high(p * effective, effective, z)
+    floor_low, floor_high = no_spread_interval(p, clusters, confidence)
+    return (min(low, floor_low), max(high, floor_high))
+
+
+def same_size_games(n: float, n_sq: float, clusters: float) -> bool:
+    """Whether every one of ``clusters`` games holds the same number of seat-games
+    (``Σn_g² · G = (Σn_g)²``, the equality case of Cauchy-Schwarz). SQL ``same_size_games``."""
+    return clusters > 0 and abs(n_sq * clusters - n * n) <= 1e-9 * n * n
+
+
+def per_game_interval(n: float, wins: float, wins_sq: float, clusters: float, hits: float,
+                      confidence: float = 0.95) -> tuple[float, float]:
+    """The interval of ``wins / n`` when each of ``G = clusters`` games holds ``k = n / G``
+    of the rate's seat-games (``clustered_interval``, first case).
+
+    With ``a_g = 1`` when game ``g`` had a win (``hits = Σa_g``) and ``t_g = w_g − a_g`` its
+    extra wins, ``p = (Σa_g + Σt_g) / (k·G)``. ``Σa_g / G`` gets the Wilson interval over
+    ``G`` games; ``Σt_g / G``, ``k − 1`` times the Wilson interval of ``Σt_g/(k − 1)`` over
+    ``G`` games (each game's extra wins as a share of its other ``k − 1`` seats: a variable
+    in [0, 1], whose variance a binomial's bounds). Their correlation over the games,
+    ``ρ = cov(a, t)/(sd_a·sd_t)`` with ``cov = mean(t)·(1 − mean(a))`` (``t_g > 0`` only
+    where ``a_g = 1``) and ``Σt_g² = wins_sq − 2·wins + hits``, joins them
+    (``sum_interval``). ``k = 1``: the Wilson interval of ``hits`` over ``G``."""
+    z = z_for_confidence(confidence)
+    k = n / clusters
+    won = min(max(hits, 0.0), clusters)
+    won_low, won_high = _wilson_low(won, clusters, z), _wilson_high(won, clusters, z)
+    rate_won = won / clusters
+    extra = max(0.0, wins - won)
+    others = k - 1
+    if others <= 0:
+        return (min(1.0, max(0.0, won_low / k)), min(1.0, max(0.0, won_high / k)))
+    share = min(extra / others, clusters)
+    extra_low = others * _wilson_low(share, clusters, z)
+    extra_high = others * _wilson_high(share, clusters, z)
+    mean_extra = extra / clusters
+    spread_won = rate_won * (1 - rate_won)
+    spread_extra = max(0.0, (wins_sq - 2 * wins + won) / clusters - mean_extra * mean_extra)
+    rho = 0.0
+    if spread_won > 0 and spread_extra > 0:
+        rho = max(-1.0, min(1.0, mean_extra * (1 - rate_won) / math.sqrt(spread_won * spread_extra)))
+    low, high = sum_interval(rate_won, won_low, won_high, mean_extra, extra_low, extra_high, rho)
+    return (min(1.0, max(0.0, low / k)), min(1.0, max(0.0, high / k)))
+
+
+def sum_interval(value_a: float, low_a: float, high_a: float, value_b: float, low_b: float, high_b: float,
+                 rho: float = 0.0) -> tuple[float, float]:
+    """The interval of ``a + b`` from each one's own interval and their correlation ``rho``:
+    Newcombe's difference (``newcombe_difference``) of ``b`` and ``−a`` (correlation
+    ``−rho``), i.e. ``a + b ∓ sqrt(d_a² + d_b² + 2ρ·d_a·d_b)`` with ``d`` each one's
+    distance to its bound on that side (the "method of variance estimates recovery")."""
+    return newcombe_difference(-value_a, -high_a, -low_a, value_b, low_b, high_b, -rho)
 
 
 def newcombe_difference(p_a: float, low_a: float, high_a: float, p_b: float, low_b: float,
@@ -502,7 +614,8 @@ def paired_correlation(spread_a: float, spread_b: float, spread_d: float) -> flo
 
 def paired_difference(pairs: float, n_sq: float, clusters: float, baseline: tuple[float, float, float],
                       variant: tuple[float, float, float], sum_d2: float,
-                      confidence: float = 0.95) -> tuple[float, float, float, float]:
+                      confidence: float = 0.95, hits: tuple[float, float] | None = None
+                      ) -> tuple[float, float, float, float]:
     """The paired comparison of a rate played twice on the same seeds (clustered by game).
 
     Over the matched games ``g`` (``clusters`` of them), each with ``n_g`` matched seat-games
@@ -515,7 +628,8 @@ def paired_difference(pairs: float, n_sq: float, clusters: float, baseline: tupl
       ``Σd²`` the sum of the discordant pairs);
     - the interval of ``Δ = (Σy − Σx)/pairs``: Newcombe's hybrid score interval for paired
       data (``newcombe_difference`` with ``φ = paired_correlation``), from each rate's
-      Wilson interval at its effective sample size (``clustered_interval``). Unlike
+      own interval (``clustered_interval``; with ``hits``, the baseline's and the
+      variant's games with a win, as the views count them). Unlike
       ``Δ ± z·se`` of the differences, it keeps a width when no pair is discordant: zero
       discordant pairs out of ``n`` do not prove the rates equal.
     """
@@ -526,8 +640,9 @@ def paired_difference(pairs: float, n_sq: float, clusters: float, baseline: tupl
     sum_d = wins_b - wins_a
     statistic = 0.0 if sum_d2 <= 0 else (abs(sum_d) - 1.0) ** 2 / sum_d2
     p_value = math.erfc(math.sqrt(statistic / 2.0))
-    low_a, high_a = clustered_interval(pairs, wins_a, n_sq, wins_sq_a, cross_a, clusters, confidence)
-    low_b, high_b = clustered_interval(pairs, wins_b, n_sq, wins_sq_b, cross_b, clusters, confidence)
+    hits_a, hits_b = hits if hits is not None else (None, None)
+    low_a, high_a = clustered_interval(pairs, wins_a, n_sq, wins_sq_a, cross_a, clusters, confidence, hits_a)
+    low_b, high_b = clustered_interval(pairs, wins_b, n_sq, wins_sq_b, cross_b, clusters, confidence, hits_b)
     phi = paired_correlation(cluster_spread(pairs, wins_a, n_sq, wins_sq_a, cross_a),
                              cluster_spread(pairs, wins_b, n_sq, wins_sq_b, cross_b),
                              cluster_spread(pairs, sum_d, n_sq, sum_d2, cross_b - cross_a))
@@ -647,6 +762,13 @@ def _once(value: str, body: str) -> str:
     return f"list_transform([({value})::DOUBLE], lambda t: {body})[1]"
 
 
+def _bind(values: dict[str, str], name: str, body: str) -> str:
+    """``body`` with ``name.<key>`` bound to each of ``values`` (SQL expressions) once, as
+    ``_once`` does for one value: a struct in a one-element list, through a lambda."""
+    fields = ", ".join(f"'{key}': ({value})" for key, value in values.items())
+    return f"list_transform([{{{fields}}}], lambda {name}: {body})[1]"
+
+
 STATS_SQL = [
     # erfc(x) for any x: erfc(−x) = 2 − erfc(x).
     "CREATE OR REPLACE MACRO erfc(x) AS " + _once(
@@ -664,13 +786,15 @@ STATS_SQL = [
     "CREATE OR REPLACE MACRO mcnemar_stat(a, b) AS CASE WHEN a + b <= 0 THEN 0.0 ELSE "
     "(abs(a - b) - 1.0) ** 2 / (a + b) END",
     "CREATE OR REPLACE MACRO mcnemar_p(a, b) AS erfc(sqrt(mcnemar_stat(a, b) / 2))",
-    # Welch's z (b minus a); infinite (p = 0) when neither side varies and the means differ,
-    # 0 when a side has fewer than two games (a NULL or NaN variance: its spread is unknown).
+    # mean_variance: a sample variance of a count per game, at least u(1 − u)·MEAN_STEP²
+    # (u: the Wilson upper bound of 0 events in n games).
+    "CREATE OR REPLACE MACRO mean_variance(v, n) AS CASE WHEN n IS NULL OR n <= 0 OR v IS NULL OR isnan(v) THEN v "
+    "ELSE " + _once("wilson_high(0.0, n)", f"greatest(v::DOUBLE, t * (1 - t) * {MEAN_STEP * MEAN_STEP!r})") + " END",
+    # Welch's z (b minus a), each variance at least mean_variance's floor; 0 when a side has
+    # fewer than two games (a NULL or NaN variance: its spread is unknown).
     "CREATE OR REPLACE MACRO welch_z(ma, va, na, mb, vb, nb) AS CASE WHEN na < 2 OR nb < 2 "
     "OR va IS NULL OR vb IS NULL OR isnan(va) OR isnan(vb) THEN 0.0 "
-    "WHEN va / na + vb / nb <= 0 THEN CASE WHEN mb > ma THEN 'infinity'::DOUBLE "
-    "WHEN mb < ma THEN '-infinity'::DOUBLE ELSE 0.0 END "
-    "ELSE (mb - ma) / sqrt(va / na + vb / nb) END",
+    "ELSE (mb - ma) / sqrt(mean_variance(va, na) / na + mean_variance(vb, nb) / nb) END",
     # clustered_effective_n: the effective sample size of a rate over clustered seat-games.
     "CREATE OR REPLACE MACRO clustered_n(n, w, n_sq, w_sq, nw, clusters) AS CASE "
     "WHEN n IS NULL OR n <= 0 THEN 0.0 WHEN w <= 0 OR w >= n THEN clusters::DOUBLE ELSE " + _once(
@@ -679,7 +803,7 @@ STATS_SQL = [
         f"<= t * (1 - t) * n::DOUBLE THEN {CLUSTER_CAP!r} * n::DOUBLE "
         "ELSE t * (1 - t) * n::DOUBLE * n::DOUBLE / (w_sq::DOUBLE - 2 * t * nw::DOUBLE + t * t * n_sq::DOUBLE) END"
     ) + " END",
-    f"CREATE OR REPLACE MACRO is_fixed_rate(effective, n) AS n > 0 AND effective >= {CLUSTER_CAP!r} * n",
+    f"CREATE OR REPLACE MACRO shows_no_spread(effective, n) AS n > 0 AND effective >= {CLUSTER_CAP!r} * n",
     # cluster_spread: Σ(w_g − p·n_g)² from the sums (w_g may be a paired difference).
     "CREATE OR REPLACE MACRO cluster_spread(n, w, n_sq, w_sq, nw) AS CASE WHEN n IS NULL OR n <= 0 THEN 0.0 "
     "ELSE " + _once("w::DOUBLE / n::DOUBLE",
@@ -698,12 +822,38 @@ STATS_SQL = [
     "CREATE OR REPLACE MACRO newcombe_high(pa, la, ua, pb, lb, ub, phi := 0.0) AS (pb::DOUBLE - pa) + sqrt(greatest("
     "0.0, (ub::DOUBLE - pb) * (ub::DOUBLE - pb) + (pa::DOUBLE - la) * (pa::DOUBLE - la) "
     "- 2 * phi::DOUBLE * (ub::DOUBLE - pb) * (pa::DOUBLE - la)))",
-    # clustered_interval from a rate p over n seat-games and its clustered_n: the Wilson
-    # bounds at that size, or p itself for a fixed rate (at the cap).
-    "CREATE OR REPLACE MACRO clustered_low(p, effective, n) AS CASE WHEN is_fixed_rate(effective, n) "
-    "THEN p ELSE wilson_low(coalesce(p, 0) * effective, effective) END",
-    "CREATE OR REPLACE MACRO clustered_high(p, effective, n) AS CASE WHEN is_fixed_rate(effective, n) "
-    "THEN p ELSE wilson_high(coalesce(p, 0) * effective, effective) END",
+    # no_spread_interval: [p − u·p, p + u·(1 − p)], u = wilson_high(0, clusters).
+    "CREATE OR REPLACE MACRO no_spread_low(p, g) AS CASE WHEN g IS NULL OR g <= 0 THEN 0.0 "
+    "ELSE p - wilson_high(0.0, g) * p END",
+    "CREATE OR REPLACE MACRO no_spread_high(p, g) AS CASE WHEN g IS NULL OR g <= 0 THEN 1.0 "
+    "ELSE p + wilson_high(0.0, g) * (1 - p) END",
+    "CREATE OR REPLACE MACRO same_size_games(n, n_sq, g) AS g > 0 "
+    "AND abs(n_sq::DOUBLE * g - n::DOUBLE * n) <= 1e-9 * n::DOUBLE * n",
+    # per_game_interval: the games won and their extra wins, each a Wilson interval over the
+    # games, joined by sum_interval (Newcombe's difference of b and -a), over k.
+    *(f"CREATE OR REPLACE MACRO per_game_{side}(n, w, w_sq, g, h) AS " + _bind(
+        {"k": "n::DOUBLE / g", "g": "g::DOUBLE", "h": "least(greatest(h::DOUBLE, 0.0), g::DOUBLE)",
+         "w": "w::DOUBLE", "w_sq": "w_sq::DOUBLE"}, "pg_",
+        f"CASE WHEN pg_.k - 1 <= 0 THEN least(1.0, greatest(0.0, wilson_{side}(pg_.h, pg_.g) / pg_.k)) ELSE " + _bind(
+            {"a": "pg_.h / pg_.g", "t": "greatest(0.0, pg_.w - pg_.h) / pg_.g",
+             "s": "least(greatest(0.0, pg_.w - pg_.h) / (pg_.k - 1), pg_.g)", "o": "pg_.k - 1",
+             "ext": "greatest(0.0, (pg_.w_sq - 2 * pg_.w + pg_.h) / pg_.g "
+                    "- greatest(0.0, pg_.w - pg_.h) / pg_.g * greatest(0.0, pg_.w - pg_.h) / pg_.g)"}, "pe_",
+            f"least(1.0, greatest(0.0, newcombe_{side}(-pe_.a, -wilson_high(pg_.h, pg_.g), -wilson_low(pg_.h, pg_.g), "
+            "pe_.t, pe_.o * wilson_low(pe_.s, pg_.g), pe_.o * wilson_high(pe_.s, pg_.g), "
+            "phi := -(CASE WHEN pe_.a * (1 - pe_.a) > 0 AND pe_.ext > 0 THEN greatest(-1.0, least(1.0, "
+            "pe_.t * (1 - pe_.a) / sqrt(pe_.a * (1 - pe_.a) * pe_.ext))) ELSE 0.0 END)) / pg_.k))") + " END")
+      for side in ("low", "high")),
+    # clustered_interval from the sums: per_game_* when every game holds as many of the
+    # rate's seat-games and its games with a win (hits) are known, else the Wilson bounds at
+    # clustered_n widened to the no-spread interval.
+    *(f"CREATE OR REPLACE MACRO clustered_{side}(n, w, n_sq, w_sq, nw, g, hits) AS CASE "
+      f"WHEN n IS NULL OR n <= 0 THEN {'0.0' if side == 'low' else '1.0'} "
+      f"WHEN hits IS NOT NULL AND same_size_games(n, n_sq, g) THEN per_game_{side}(n, w, w_sq, g, hits) "
+      "ELSE " + _bind({"p": "w::DOUBLE / n", "e": "clustered_n(n, w, n_sq, w_sq, nw, g)"}, "cl_",
+                      f"{'least' if side == 'low' else 'greatest'}(wilson_{side}(cl_.p * cl_.e, cl_.e), "
+                      f"no_spread_{side}(cl_.p, g))") + " END"
+      for side in ("low", "high")),
 ]
 
 
@@ -715,11 +865,14 @@ def register_sql_macros(con: duckdb.DuckDBPyConnection) -> None:
     99%), ``normal_z()`` (the z of the views' normal intervals, 95%), ``erfc(x)``, ``normal_sf(z)``, ``chi2_sf(x, df)``,
     ``prop_z(wa, na, wb, nb)`` and ``prop_p(...)`` (two-proportion z-test, b
     minus a), ``mcnemar_stat(a, b)`` and ``mcnemar_p(a, b)`` (with the
-    continuity correction), ``welch_z(ma, va, na, mb, vb, nb)``,
+    continuity correction), ``mean_variance(v, n)``, ``welch_z(ma, va, na, mb, vb, nb)``,
     ``clustered_n(n, w, n_sq, w_sq, nw, clusters)`` (``clustered_effective_n``),
-    ``is_fixed_rate(effective, n)``, ``clustered_low(p, effective, n)`` and
-    ``clustered_high(p, effective, n)`` (``clustered_interval`` from the rate and
-    its ``clustered_n``), ``cluster_spread(n, w, n_sq, w_sq, nw)``,
+    ``shows_no_spread(effective, n)``, ``no_spread_low(p, clusters)`` and ``no_spread_high``
+    (``no_spread_interval``), ``same_size_games(n, n_sq, clusters)``, ``per_game_low(n, w,
+    w_sq, clusters, hits)`` and ``per_game_high`` (``per_game_interval``),
+    ``clustered_low(n, w, n_sq, w_sq, nw, clusters, hits)`` and ``clustered_high(...)``
+    (``clustered_interval``; ``hits`` NULL where the games with a win are not counted),
+    ``cluster_spread(n, w, n_sq, w_sq, nw)``,
     ``paired_phi(sa, sb, sd)`` (``paired_correlation``), ``newcombe_low(pa, la, ua,
     pb, lb, ub[, phi := ...])`` and ``newcombe_high(...)`` (``newcombe_difference``):
     the SQL twins of the Python functions of the same names.

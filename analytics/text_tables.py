@@ -37,30 +37,25 @@ def percent(value: Any) -> str:
     return "-" if missing(value) else f"{100 * value:.1f}%"
 
 
-FIXED = "fixed"
-"""What an interval of no width reads: a rate that every game gave alike (one agent in
-every seat of every game wins 1/N), so that the games show no spread to make an
-interval of (``analytics.stats.is_fixed_rate``); any other interval has a width."""
-
-FIXED_WIN_RATE = ("every game gave the agent the same share of its seats' wins (an agent in every seat wins 1/N "
-                  "without draws; one at k seats that always beats the others, 1/k), so the games show no spread "
-                  "to make an interval of.")
-"""What a fixed win rate means, for the report's note and the dashboard's caption."""
+SELF_PLAY_WIN_RATE = ("the agent held every seat of every game, so its win rate is set by the lineup (1/N less "
+                      "the draws, more with shared wins), not by how it plays; its interval says how sure that "
+                      "share is.")
+"""What a self-play agent's win rate means (``agent_stats.self_play``), for the report's note
+and the dashboard's caption."""
 
 
 def interval(low: Any, high: Any) -> str:
-    """A rate's interval: ``[50.1%, 54.4%]``; ``fixed`` when it has no width."""
+    """A rate's interval: ``[50.1%, 54.4%]``."""
     if missing(low) or missing(high):
         return "-"
-    return FIXED if low == high else f"[{percent(low)}, {percent(high)}]"
+    return f"[{percent(low)}, {percent(high)}]"
 
 
 def compact_interval(low: Any, high: Any) -> str:
-    """A rate's interval in a narrow column, in percent without the signs: ``50.1-54.4``;
-    ``fixed`` when it has no width."""
+    """A rate's interval in a narrow column, in percent without the signs: ``50.1-54.4``."""
     if missing(low) or missing(high):
         return "-"
-    return FIXED if low == high else f"{100 * low:.1f}-{100 * high:.1f}"
+    return f"{100 * low:.1f}-{100 * high:.1f}"
 
 
 def points(value: Any) -> str:

@@ -36,6 +36,7 @@ from analytics.folders import AnalyticsError, experiment_version, list_experimen
 from analytics.replay import ReplayTrace, replay_game
 from analytics.report import Report, build_report
 from analytics.sql import open_confined_catalog, open_confined_results_catalog, read_only_query
+from analytics.stats import CLUSTER_CAP
 from analytics.views.comments import described_columns, described_views
 from dataset.integrity import finished_files_identity
 from dataset.location import ResultsPath, results_path
@@ -584,16 +585,22 @@ def column_config(frame: pl.DataFrame, *, percent: Sequence[str] = (), plain: Se
     return config
 
 
+RATE_TRIALS = {"win_rate": "seat_games", "gih_win_rate": "games_in_hand", "played_win_rate": "games_played",
+                "play_rate": "games_in_hand", "playable_play_rate": "games_playable"}
+"""A clustered rate's trials column, where its effective n is capped (``readable_intervals``)."""
+
+
 def readable_intervals(frame: pl.DataFrame) -> pl.DataFrame:
     """``frame`` with what its intervals cannot say left blank: the interval of a rate
     without a sample (no seat-game in hand: the SQL's (0, 1)), and the effective n of
-    a fixed rate, whose interval has no width (``analytics.stats.is_fixed_rate``) and
-    whose effective n is a cap (100 times the seat-games), not a sample size to read."""
+    a rate whose games show no spread (``analytics.stats.shows_no_spread``): a cap (100
+    times the seat-games), not a sample size to read."""
     blanked = []
     for column in frame.columns:
         rate = column.removesuffix("_effective_n")
-        if rate != column and f"{rate}_low" in frame.columns and f"{rate}_high" in frame.columns:
-            blanked.append(pl.when(pl.col(f"{rate}_low") == pl.col(f"{rate}_high")).then(None)
+        trials = RATE_TRIALS.get(rate, "")
+        if rate != column and trials in frame.columns:
+            blanked.append(pl.when(pl.col(column) >= CLUSTER_CAP * pl.col(trials)).then(None)
                            .otherwise(pl.col(column)).alias(column))
         rate = column.removesuffix("_low")
         if rate != column and rate in frame.columns and f"{rate}_high" in frame.columns:

@@ -27,25 +27,30 @@ GAME_KEY = "experiment, variant, n_players, game_index"
 SEAT_KEY = f"{GAME_KEY}, seat"
 
 
-def cluster_sums(prefix: str, n: str, w: str) -> str:
-    """Outer aggregates over per-game counts ``n`` and ``w``: the additive sums of a clustered rate."""
+def cluster_sums(prefix: str, n: str, w: str, hits: bool = True) -> str:
+    """Outer aggregates over per-game counts ``n`` and ``w``: the additive sums of a clustered
+    rate; with ``hits``, also the games with at least one success (``<prefix>_hits``)."""
+    counted = f", count(*) FILTER (WHERE {w} > 0) AS {prefix}_hits" if hits else ""
     return (f"count(*) FILTER (WHERE {n} > 0) AS {prefix}_clusters, sum({n} * {n})::BIGINT AS {prefix}_n_sq, "
-            f"sum({w} * {w})::BIGINT AS {prefix}_w_sq, sum({n} * {w})::BIGINT AS {prefix}_nw")
+            f"sum({w} * {w})::BIGINT AS {prefix}_w_sq, sum({n} * {w})::BIGINT AS {prefix}_nw{counted}")
 
 
-def cluster_columns(prefix: str) -> tuple[str, ...]:
-    return (f"{prefix}_clusters", f"{prefix}_n_sq", f"{prefix}_w_sq", f"{prefix}_nw")
+def cluster_columns(prefix: str, hits: bool = True) -> tuple[str, ...]:
+    return (f"{prefix}_clusters", f"{prefix}_n_sq", f"{prefix}_w_sq", f"{prefix}_nw",
+            *((f"{prefix}_hits",) if hits else ()))
 
 
-def cluster_contract(prefix: str, trials: str, successes: str) -> tuple[Column, ...]:
+def cluster_contract(prefix: str, trials: str, successes: str, hits: bool = True) -> tuple[Column, ...]:
     """The contract of ``cluster_sums(prefix, ...)``: per game g, ``n_g`` is the number of
     ``trials`` and ``w_g`` of ``successes`` (both in words) it holds."""
-    why = "for the interval clustered by game (`clustered_n`)"
+    why = "for the interval clustered by game (`clustered_n`, `clustered_low`)"
     return (Column(f"{prefix}_clusters", "BIGINT", f"Games with at least one of the {trials} ({why})."),
             Column(f"{prefix}_n_sq", "BIGINT", f"Σ over games of n², n = the game's {trials} ({why})."),
             Column(f"{prefix}_w_sq", "BIGINT", f"Σ over games of w², w = the game's {successes} ({why})."),
             Column(f"{prefix}_nw", "BIGINT",
-                   f"Σ over games of n·w, the game's {trials} times its {successes} ({why})."))
+                   f"Σ over games of n·w, the game's {trials} times its {successes} ({why})."),
+            *((Column(f"{prefix}_hits", "BIGINT", f"Games with at least one of the {successes} ({why}: the "
+                      "games won, where every game holds as many of the trials)."),) if hits else ()))
 
 
 @dataclass(frozen=True)
@@ -114,12 +119,25 @@ class Columns:
 # the clustered rates add up.
 
 SEAT_COUNTS = f"""
-SELECT p.experiment, p.variant, p.n_players, p.seat,
+WITH per_game AS (
+    -- Each agent's seats and wins in each game: what a seat's rate is compared with
+    -- (seat_balance, per agent), with the cross sums of the two rates' covariance.
+    SELECT experiment, variant, n_players, game_index, agent,
+           count(*) AS n, count(*) FILTER (WHERE won) AS w
+    FROM players
+    GROUP BY experiment, variant, n_players, game_index, agent
+)
+SELECT p.experiment, p.variant, p.n_players, p.seat, p.agent,
        count(*) AS games,
        count(*) FILTER (WHERE p.won) AS wins,
-       count(*) FILTER (WHERE g.draw) AS draws
+       count(*) FILTER (WHERE g.draw) AS draws,
+       sum(a.n)::BIGINT AS agent_seats,
+       sum(a.w)::BIGINT AS agent_wins,
+       coalesce(sum(a.n) FILTER (WHERE p.won), 0)::BIGINT AS won_agent_seats,
+       coalesce(sum(a.w) FILTER (WHERE p.won), 0)::BIGINT AS won_agent_wins
 FROM players AS p JOIN (SELECT {GAME_KEY}, draw FROM games) AS g USING ({GAME_KEY})
-GROUP BY p.experiment, p.variant, p.n_players, p.seat
+     JOIN per_game AS a USING ({GAME_KEY}, agent)
+GROUP BY p.experiment, p.variant, p.n_players, p.seat, p.agent
 """
 
 AGENT_COUNTS = f"""
@@ -286,7 +304,7 @@ WITH flags AS ({card_rows_sql(columns, 'cards')}
 )
 SELECT experiment, variant, n_players, agent, card, first_played_turn,
        sum(n)::BIGINT AS games_played, sum(w)::BIGINT AS wins_played,
-       {cluster_sums('played', 'n', 'w')}
+       {cluster_sums('played', 'n', 'w', hits=False)}
 FROM per_game
 GROUP BY experiment, variant, n_players, agent, card, first_played_turn
 """
@@ -358,7 +376,8 @@ def _card_additive(extra: tuple[str, ...] = ()) -> tuple[str, ...]:
 # a change here must be made there too; tests/workers/test_shard_counts.py holds both equal.
 COUNT_VIEWS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # name: (key columns, additive columns)
-    "seat_counts": (("experiment", "variant", "n_players", "seat"), ("games", "wins", "draws")),
+    "seat_counts": (("experiment", "variant", "n_players", "seat", "agent"),
+                    ("games", "wins", "draws", "agent_seats", "agent_wins", "won_agent_seats", "won_agent_wins")),
     "agent_counts": (("experiment", "variant", "n_players", "agent"),
                      ("seat_games", "wins", "draws", "games", *cluster_columns("win"))),
     "faction_counts": (("experiment", "variant", "n_players", "faction"),
@@ -368,7 +387,7 @@ COUNT_VIEWS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "team_counts": (("experiment", "variant", "n_players", "composition"), ("games", "wins", "mixed", "draws")),
     "card_counts": (("experiment", "variant", "n_players", "agent", "card"), _card_additive()),
     "card_turn_counts": (("experiment", "variant", "n_players", "agent", "card", "first_played_turn"),
-                         ("games_played", "wins_played", *cluster_columns("played"))),
+                         ("games_played", "wins_played", *cluster_columns("played", hits=False))),
     "run_counts": (("experiment", "variant", "n_players", "level_reached", "wipes", "won"), ("games",)),
     "game_counts": (("experiment", "variant", "n_players", "turns", "decisions", "draw", "end_reason"),
                     ("games", "legal_actions", "legal_decisions")),
@@ -415,11 +434,17 @@ _CARD_COUNTS = (
     *cluster_contract("playable", "seat-games in which the card was playable", "plays of it among them"),
 )
 COUNT_VIEW_CONTRACTS: dict[str, ViewContract] = {view.name: view for view in (
-    contract("seat_counts", "Per seat: games, wins and draws. Additive: an experiment's counts are the sums of "
-             "its shards'.", GROUP, SEAT,
-             _games("Games played at this player count (each has every seat)."),
-             Column("wins", "BIGINT", "Games this seat won."),
-             Column("draws", "BIGINT", "Drawn games.")),
+    contract("seat_counts", "Per seat and the agent holding it: games, wins and draws, and the agent's own seats "
+             "and wins in those games (for `seat_balance` per agent). Additive: an experiment's counts are the sums "
+             "of its shards'.", GROUP, SEAT, AGENT,
+             _games("Games in which this agent held this seat (every game has every seat)."),
+             Column("wins", "BIGINT", "Of those, the games this seat won."),
+             Column("draws", "BIGINT", "Of those, the drawn games."),
+             Column("agent_seats", "BIGINT", "Σ over those games of the seats the agent held in the game (for the "
+                    "covariance of the seat's win rate with the agent's, `seat_balance`)."),
+             Column("agent_wins", "BIGINT", "Σ over those games of the agent's wins in the game (same use)."),
+             Column("won_agent_seats", "BIGINT", "`agent_seats` over the games this seat won (same use)."),
+             Column("won_agent_wins", "BIGINT", "`agent_wins` over the games this seat won (same use).")),
     contract("agent_counts", "Per agent: seat-games, wins, draws and the per-game sums of its clustered win rate. "
              "Additive.", GROUP, AGENT,
              Column("seat_games", "BIGINT", "Seats the agent held, over all games (an agent at two seats of a "
@@ -458,7 +483,7 @@ COUNT_VIEW_CONTRACTS: dict[str, ViewContract] = {view.name: view for view in (
              Column("first_played_turn", "SMALLINT", "The first turn the seat played the card."),
              Column("games_played", "BIGINT", "Seat-games in which the card was first played on that turn."),
              Column("wins_played", "BIGINT", "Of those, the seat-games the seat won."),
-             *cluster_contract("played", _SEAT_GAMES, "wins")),
+             *cluster_contract("played", _SEAT_GAMES, "wins", hits=False)),
     contract("run_counts", "Games per level reached, wipes and outcome (cooperative runs; the level and wipes are "
              "NULL in games that do not record them). Additive.", GROUP,
              Column("level_reached", "INTEGER", "`games.level_reached`: the level the party reached; NULL where "

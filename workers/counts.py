@@ -157,10 +157,26 @@ def _table(view: str, shard: _Shard, keys: Mapping[str, pa.Array | pa.ChunkedArr
 
 
 def _seat_counts(shard: _Shard) -> pa.Table:
-    seats = shard.n_seats
-    return _table("seat_counts", shard, {"seat": numpy.arange(seats)}, {
-        "games": numpy.full(seats, shard.n_games), "wins": shard.won.sum(axis=0),
-        "draws": numpy.full(seats, int(shard.draw.sum()))})
+    seats, agents = [], []
+    rows: dict[str, list[int]] = {}
+    for code in range(len(shard.agents.names)):
+        held = shard.agent == code
+        n, w = _clustered_by_game(held, shard.won)  # the agent's seats and wins per game
+        for seat in range(shard.n_seats):
+            here = held[:, seat]
+            if not here.any():
+                continue
+            won = here & shard.won[:, seat]
+            seats.append(seat)
+            agents.append(code)
+            for name, value in (("games", here.sum()), ("wins", won.sum()), ("draws", (here & shard.draw).sum()),
+                                ("agent_seats", n[here].sum()), ("agent_wins", w[here].sum()),
+                                ("won_agent_seats", n[won].sum()), ("won_agent_wins", w[won].sum())):
+                rows.setdefault(name, []).append(int(value))
+    additive = COUNT_VIEWS["seat_counts"][1]
+    return _table("seat_counts", shard, {
+        "seat": numpy.array(seats, dtype=numpy.int64), "agent": shard.agents.decode(numpy.array(agents, numpy.int64))},
+        {name: numpy.array(rows.get(name, []), dtype=numpy.int64) for name in additive})
 
 
 def _clustered_by_game(member: numpy.ndarray, won: numpy.ndarray) -> tuple[numpy.ndarray, numpy.ndarray]:
@@ -172,7 +188,7 @@ def _per_game_rates(n: numpy.ndarray, w: numpy.ndarray) -> dict[str, int]:
     """Sums over the games where ``n`` > 0 (the (game, key) groups that exist in SQL)."""
     return {"seat_games": int(n.sum()), "wins": int(w.sum()), "games": int((n > 0).sum()),
             "win_clusters": int((n > 0).sum()), "win_n_sq": int((n * n).sum()), "win_w_sq": int((w * w).sum()),
-            "win_nw": int((n * w).sum())}
+            "win_nw": int((n * w).sum()), "win_hits": int((w > 0).sum())}
 
 
 def _agent_or_faction_counts(view: str, shard: _Shard, coded: _Coded, codes: numpy.ndarray) -> pa.Table:
@@ -370,6 +386,7 @@ def _card_views(shard: _Shard) -> dict[str, pa.Table]:
         sums[f"{rate}_n_sq"] = cells.sum(axis=2) @ (counted * counted)
         sums[f"{rate}_w_sq"] = cells.sum(axis=1) @ (counted * counted)
         sums[f"{rate}_nw"] = numpy.einsum("kij,i,j->k", cells, counted, counted)
+        sums[f"{rate}_hits"] = cells[:, :, 1:].sum(axis=(1, 2))
     present = numpy.flatnonzero(patterns.sum(axis=1))
     card_counts = _table("card_counts", shard, {
         "agent": shard.agents.decode(present // n_cards), "card": card.decode(present % n_cards)},

@@ -133,7 +133,7 @@ def metric_view_sql(columns: Columns, paired: bool | None = None) -> dict[str, s
         "lead_stats": design.LEAD_STATS,
         "seed_influence": design.SEED_INFLUENCE,
         "skill_depth": design.skill_depth(),
-        "variant_deltas": deltas.variant_deltas(paired),
+        "variant_deltas": deltas.variant_deltas(paired, columns),
         **impact.impact_view_sql(columns),
     }
 

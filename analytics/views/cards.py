@@ -32,7 +32,9 @@ def card_stats_sql(counts: str = "card_counts", extra_key: str = "", totals: str
 
     The beta prior of the shrunk win rate is fitted per (experiment, variant,
     n_players, agent[, extra_key]) by marginal likelihood, in two grid passes
-    over ``log10`` of its strength, as ``analytics.stats.beta_binomial_prior``."""
+    over ``log10`` of its strength, as ``analytics.stats.beta_binomial_prior``, on the
+    cards' effective counts (``gih_win_rate_effective_n`` games in hand, the GIH rate of
+    them won) with the mean of their raw ones."""
     group = f"experiment, variant, n_players, agent{', ' + extra_key if extra_key else ''}"
 
     def likelihood(grid: str) -> str:
@@ -40,9 +42,9 @@ def card_stats_sql(counts: str = "card_counts", extra_key: str = "", totals: str
         # of ``grid`` (a relation of the group's columns and x).
         return f"""
         SELECT {group}, x,
-               sum(lgamma(b.wins_in_hand + p.m * 10 ** x)
-                   + lgamma(b.games_in_hand - b.wins_in_hand + (1 - p.m) * 10 ** x)
-                   - lgamma(b.games_in_hand + 10 ** x)
+               sum(lgamma(b.fit_wins + p.m * 10 ** x)
+                   + lgamma(b.fit_games - b.fit_wins + (1 - p.m) * 10 ** x)
+                   - lgamma(b.fit_games + 10 ** x)
                    - lgamma(p.m * 10 ** x) - lgamma((1 - p.m) * 10 ** x) + lgamma(10 ** x)) AS log_likelihood
         FROM base AS b JOIN fitted AS p USING ({group}) JOIN ({grid}) AS grid USING ({group})
         WHERE b.games_in_hand > 0
@@ -55,9 +57,14 @@ def card_stats_sql(counts: str = "card_counts", extra_key: str = "", totals: str
     # Ties go to the smaller strength, as in the Python twin.
     evidence = f"least(s.m, 1 - s.m) * gih_win_rate_effective_n >= {CARD_MIN_EXPECTED!r}"
     return f"""
-WITH base AS (
-    SELECT c.*, t.seat_games, t.seat_wins
+WITH counted AS (
+    SELECT c.*, t.seat_games, t.seat_wins,
+           clustered_n(c.games_in_hand, c.wins_in_hand, c.gih_n_sq, c.gih_w_sq, c.gih_nw, c.gih_clusters) AS fit_games
     FROM {counts} AS c JOIN {totals} AS t USING ({group})
+), base AS (
+    -- The prior is fitted on each card's effective counts (its games in hand clustered by
+    -- game, as its interval): two seats of one game holding a card are not two trials.
+    SELECT *, wins_in_hand::DOUBLE / nullif(games_in_hand, 0) * fit_games AS fit_wins FROM counted
 ), prior AS (
     SELECT {group}, count(*) AS cards, sum(wins_in_hand)::DOUBLE / sum(games_in_hand) AS m
     FROM base WHERE games_in_hand > 0
@@ -102,7 +109,7 @@ SELECT b.experiment, b.variant, b.n_players, b.agent,{' b.' + extra_key + ',' if
            AS card_spread,
        CASE WHEN b.games_in_hand = 0 THEN NULL
             WHEN s.prior_strength IS NULL THEN s.m
-            ELSE (b.wins_in_hand + s.m * s.prior_strength) / (b.games_in_hand + s.prior_strength)
+            ELSE (b.fit_wins + s.m * s.prior_strength) / (b.fit_games + s.prior_strength)
        END AS shrunk_win_rate,
        CASE WHEN b.games_in_hand > 0 AND s.m > 0 AND s.m < 1
             THEN (gih_win_rate - s.m) / sqrt(s.m * (1 - s.m) / gih_win_rate_effective_n) END AS z_score,
@@ -128,7 +135,7 @@ ORDER BY {ORDER}, agent,{' ' + extra_key + ',' if extra_key else ''} shrunk_win_
 
 CARD_TURN_STATS = f"""
 SELECT experiment, variant, n_players, agent, card, first_played_turn, games_played, wins_played,
-       {clustered_rate('wins_played', 'games_played', 'played', 'played_win_rate')}
+       {clustered_rate('wins_played', 'games_played', 'played', 'played_win_rate', hits=False)}
 FROM card_turn_counts
 ORDER BY {ORDER}, agent, card, first_played_turn
 """
@@ -189,13 +196,14 @@ def _card_stats_contract(name: str, description: str, *extra: Column) -> ViewCon
         Column("card_mean", "DOUBLE", "The agent's pooled GIH win rate over all its cards, m, in [0, 1]: the mean "
                "of the beta prior."),
         Column("prior_strength", "DOUBLE", "Strength s = α + β of the beta prior fitted by marginal likelihood "
-               "(in seat-games); NULL when not identified."),
+               "on the cards' effective counts (`gih_win_rate_effective_n`, in seat-games); NULL when not "
+               "identified."),
         Column("prior_identified", "BOOLEAN", "The data identify a spread between cards (else every card shrinks "
                "to `card_mean`)."),
         Column("card_spread", "DOUBLE", "Standard deviation of the cards' true GIH rates the prior implies, "
                "sqrt(m(1 − m)/(s + 1)); 0 when not identified."),
-        Column("shrunk_win_rate", "DOUBLE", "GIH win rate shrunk towards `card_mean` by the prior, (w + m·s)/(n + s), "
-               "in [0, 1]: the default sort."),
+        Column("shrunk_win_rate", "DOUBLE", "GIH win rate shrunk towards `card_mean` by the prior, (p·n + m·s)/(n + s) "
+               "with n its effective n, in [0, 1]: the default sort."),
         Column("z_score", "DOUBLE", "(gih_win_rate − m) / sqrt(m(1 − m) / gih_win_rate_effective_n): how many "
                "standard errors the card is from its agent's card mean."),
         Column("outlier", "BOOLEAN", f"|z_score| ≥ {OUTLIER_Z:g} and at least {OUTLIER_POINTS} from {mean}, "

@@ -11,7 +11,11 @@ Newcombe's hybrid score interval for paired data: the same two Wilson
 intervals, joined with the correlation φ of the two rates over the matched
 games (analytics.stats.paired_difference). Not Δ ± z·sqrt(Σ(d_g − Δ·n_g)²)/n:
 that one is [0, 0] when no pair is discordant, as if zero discordant pairs
-proved the rates equal. Means: Welch.
+proved the rates equal. Card rates on the baseline's seeds: the seat-games with
+a card in hand differ between the two, so the same Newcombe interval takes the
+correlation from the per-game cross sums of the two rates (``paired_z``). Means:
+Welch, or on the baseline's seeds the game-by-game differences (``paired_z``),
+each variance at least ``mean_variance``'s floor.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from analytics.stats import Z95
 from analytics.views.shared import ORDER, competitive
 from analytics.views.thresholds import SIGNIFICANCE, TURN_CAP_REASONS
 from dataset.contracts import AGENT, GROUP, Column, contract
-from dataset.count_views import GAME_KEY
+from dataset.count_views import CARD_RATES, GAME_KEY, Columns, card_rows_sql
 from dataset.quoting import sql_string
 
 
@@ -58,16 +62,25 @@ def _paired_counts(key: str, paired: bool | None) -> str:
     GROUP BY ALL"""
 
 
+MEANS = ("turns", "decisions")
+"""The means over games ``variant_deltas`` compares (``game_stats.mean_<name>``)."""
+
+
 def _paired_games(paired: bool | None) -> str:
-    """Seed-matched game pairs per variant, and the discordant pairs of draws,
-    turn-cap endings and (cooperative) team wins."""
+    """Seed-matched game pairs per variant, the discordant pairs of draws, turn-cap
+    endings and (cooperative) team wins, and the sums of the game-by-game differences
+    of each of ``MEANS`` and of their squares."""
     caps = ", ".join(sql_string(reason) for reason in TURN_CAP_REASONS)
+    means = ", ".join(f"0::BIGINT AS {column}_d, 0::BIGINT AS {column}_d2" for column in MEANS)
     if paired is False:
-        return """
+        return f"""
     SELECT NULL::VARCHAR AS experiment, NULL::VARCHAR AS variant, NULL::TINYINT AS n_players, 0::BIGINT AS pairs,
            0::BIGINT AS draw_b, 0::BIGINT AS draw_v, 0::BIGINT AS cap_b, 0::BIGINT AS cap_v,
-           0::BIGINT AS team_b, 0::BIGINT AS team_v
+           0::BIGINT AS team_b, 0::BIGINT AS team_v, {means}
     WHERE FALSE"""
+    differences = ", ".join(f"sum(v.{column} - b.{column})::BIGINT AS {column}_d, "
+                            f"sum((v.{column} - b.{column}) * (v.{column} - b.{column}))::BIGINT AS {column}_d2"
+                            for column in MEANS)
     return f"""
     SELECT v.experiment, v.variant, v.n_players, count(*) AS pairs,
            count(*) FILTER (WHERE b.draw AND NOT v.draw) AS draw_b,
@@ -75,7 +88,8 @@ def _paired_games(paired: bool | None) -> str:
            count(*) FILTER (WHERE b.end_reason IN ({caps}) AND v.end_reason NOT IN ({caps})) AS cap_b,
            count(*) FILTER (WHERE v.end_reason IN ({caps}) AND b.end_reason NOT IN ({caps})) AS cap_v,
            count(*) FILTER (WHERE len(b.winners) > 0 AND len(v.winners) = 0) AS team_b,
-           count(*) FILTER (WHERE len(v.winners) > 0 AND len(b.winners) = 0) AS team_v
+           count(*) FILTER (WHERE len(v.winners) > 0 AND len(b.winners) = 0) AS team_v,
+           {differences}
     FROM games AS v
     JOIN games AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
          AND b.game_index = v.game_index AND b.seed = v.seed
@@ -155,15 +169,16 @@ def _proportion_family(family: str, source: str, key: str, n: str, rate: str, ef
     LEFT JOIN ({_paired_counts(key, paired)}) AS pc
          ON pc.experiment = v.experiment AND pc.variant = v.variant AND pc.n_players = v.n_players
          AND pc.key = v.{key}::VARCHAR
-    WHERE v.variant <> 'baseline'{only_competitive} AND NOT {_both_fixed(rate)}"""
+    WHERE v.variant <> 'baseline'{only_competitive}{' AND NOT ' + _both_self_play() if family == 'agent' else ''}"""
 
 
-def _both_fixed(rate: str) -> str:
-    """SQL: whether ``rate`` is fixed in both the variant (``v``) and the baseline (``b``):
-    intervals of no width (``clustered_low``), such as one agent in every seat winning
-    1/N in both. Their difference is not a test (nothing in it is sampled), so it gets
-    no row, and no place in its family's Benjamini-Hochberg count."""
-    return (f"coalesce(v.{rate}_low = v.{rate}_high AND b.{rate}_low = b.{rate}_high, FALSE)")
+def _both_self_play() -> str:
+    """SQL: whether the agent held every seat of every game in both the variant (``v``) and
+    the baseline (``b``): its win rate is then set by the lineup (1/N less the draws, more
+    with shared wins) on both sides, and its difference is the game family's draws, not a
+    test of the agent. Such a row is left out, and out of its family's Benjamini-Hochberg
+    count."""
+    return "coalesce(v.self_play AND b.self_play, FALSE)"
 
 
 CARD_DELTA_RATES = {"gih_win_rate": ("gih", "games_in_hand"), "played_win_rate": ("played", "games_played"),
@@ -171,26 +186,99 @@ CARD_DELTA_RATES = {"gih_win_rate": ("gih", "games_in_hand"), "played_win_rate":
 """The card rates ``variant_deltas`` compares: metric -> (cluster prefix, seat-games column)."""
 
 
+def _paired_cards(columns: Columns, paired: bool | None) -> str:
+    """Per variant, player count, agent and card, over the games played on the baseline's
+    seeds: the cross sums of each card rate's per-game counts in the baseline (``n_b``,
+    ``x``) and in the variant (``n_v``, ``y``): ``Σx·y``, ``Σn_b·y``, ``Σn_v·x`` and
+    ``Σn_b·n_v`` (a game where one side did not hold the card adds 0 to each)."""
+    sums = [(f"{prefix}_{name}", expression) for prefix in CARD_DELTA_PREFIXES
+            for name, expression in (("xy", f"b.{prefix}_w * v.{prefix}_w"), ("ny", f"b.{prefix}_n * v.{prefix}_w"),
+                                     ("nx", f"v.{prefix}_n * b.{prefix}_w"), ("nn", f"b.{prefix}_n * v.{prefix}_n"))]
+    if paired is False:
+        return ("SELECT NULL::VARCHAR AS experiment, NULL::VARCHAR AS variant, NULL::TINYINT AS n_players, "
+                "NULL::VARCHAR AS agent, NULL::VARCHAR AS card, "
+                + ", ".join(f"0::BIGINT AS {name}" for name, _ in sums) + " WHERE FALSE")
+    per_game = ", ".join(f"count(*) FILTER (WHERE {CARD_RATES[prefix][0]}) AS {prefix}_n, "
+                         f"count(*) FILTER (WHERE {CARD_RATES[prefix][1]}) AS {prefix}_w"
+                         for prefix in CARD_DELTA_PREFIXES)
+    return f"""
+    WITH per_game AS (
+        SELECT experiment, variant, n_players, game_index, agent, card, {per_game}
+        FROM ({card_rows_sql(columns, 'cards')})
+        GROUP BY experiment, variant, n_players, game_index, agent, card
+    ), matched AS (
+        SELECT v.experiment, v.variant, v.n_players, v.game_index
+        FROM games AS v JOIN games AS b ON b.experiment = v.experiment AND b.variant = 'baseline'
+             AND b.n_players = v.n_players AND b.game_index = v.game_index AND b.seed = v.seed
+        WHERE v.variant <> 'baseline'
+    )
+    SELECT v.experiment, v.variant, v.n_players, v.agent, v.card,
+           {', '.join(f'sum({expression})::BIGINT AS {name}' for name, expression in sums)}
+    FROM per_game AS v JOIN matched USING ({GAME_KEY})
+    JOIN per_game AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
+         AND b.game_index = v.game_index AND b.agent = v.agent AND b.card = v.card
+    GROUP BY v.experiment, v.variant, v.n_players, v.agent, v.card"""
+
+
+CARD_DELTA_PREFIXES = ("gih", "played", "play")
+"""The cluster prefixes (``CARD_RATES``) of the card rates of ``CARD_DELTA_RATES``."""
+
+
 def _card_family(metric: str) -> str:
-    """Rows of ``variant_deltas`` for one card rate: the z-test at the effective sample
-    sizes and Newcombe's interval, also on the baseline's seeds. (The seat-games with a
-    card in hand differ between the variants; treating the two samples as independent
-    is conservative when they were played on the same seeds: see analytics/README.md.)"""
-    _, n = CARD_DELTA_RATES[metric]
+    """Rows of ``variant_deltas`` for one card rate. Unpaired: the z-test at the effective
+    sample sizes and Newcombe's interval. On the baseline's seeds (every game of both
+    matched): the same interval joined with the two rates' correlation over the games,
+    from their spreads (``cluster_spread``, from ``card_counts``) and their cross-product
+    ``C = Σ(y − p_v·n_v)(x − p_b·n_b)`` (``_paired_cards``), and the z of the difference
+    with the variance ``S_v/N_v² + S_b/N_b² − 2C/(N_b·N_v)``: the seat-games with the card
+    in hand differ between the two, so they are not pairs, but the games are."""
+    prefix, n = CARD_DELTA_RATES[metric]
     low, high = _newcombe(metric)
+    p_b, p_v = f"b.{metric}", f"v.{metric}"
+
+    def spread(side: str) -> str:
+        return (f"cluster_spread({side}c.{n}, {side}c.{_CARD_WINS[prefix]}, "
+                f"{side}c.{prefix}_n_sq, {side}c.{prefix}_w_sq, {side}c.{prefix}_nw)")
+
+    cross = (f"(pc.{prefix}_xy - {p_b} * pc.{prefix}_ny - {p_v} * pc.{prefix}_nx "
+             f"+ {p_b} * {p_v} * pc.{prefix}_nn)")
+    phi = f"paired_phi({spread('b')}, {spread('v')}, {spread('b')} + {spread('v')} - 2 * {cross})"
+    paired_low, paired_high = _newcombe(metric, phi)
+    variance = (f"({spread('v')} / (v.{n}::DOUBLE * v.{n}) + {spread('b')} / (b.{n}::DOUBLE * b.{n}) "
+                f"- 2 * {cross} / (b.{n}::DOUBLE * v.{n}))")
+    matched = "gv.games IS NOT NULL AND pg.pairs = gv.games AND pg.pairs = gb.games AND pc.card IS NOT NULL"
     return f"""
     SELECT v.experiment, v.variant, v.n_players, 'card' AS family, v.agent, v.card AS key, '{metric}' AS metric,
            b.{metric} AS baseline_value, v.{metric} AS value, b.{n} AS baseline_n, v.{n} AS n,
            b.{metric}_effective_n AS baseline_effective_n, v.{metric}_effective_n AS effective_n,
-           'z' AS test,
-           prop_z(coalesce(b.{metric}, 0) * b.{metric}_effective_n, b.{metric}_effective_n,
-                  coalesce(v.{metric}, 0) * v.{metric}_effective_n, v.{metric}_effective_n) AS statistic,
-           {low} AS delta_low, {high} AS delta_high
+           CASE WHEN {matched} THEN 'paired_z' ELSE 'z' END AS test,
+           CASE WHEN {matched} THEN CASE WHEN {variance} > 0 THEN ({p_v} - {p_b}) / sqrt({variance}) ELSE 0.0 END
+                ELSE prop_z(coalesce(b.{metric}, 0) * b.{metric}_effective_n, b.{metric}_effective_n,
+                            coalesce(v.{metric}, 0) * v.{metric}_effective_n, v.{metric}_effective_n) END
+               AS statistic,
+           CASE WHEN {matched} THEN {paired_low} ELSE {low} END AS delta_low,
+           CASE WHEN {matched} THEN {paired_high} ELSE {high} END AS delta_high
     FROM {_once('card_stats')} AS v
     JOIN {_once('card_stats')} AS b ON b.experiment = v.experiment AND b.variant = 'baseline'
          AND b.n_players = v.n_players
          AND b.agent = v.agent AND b.card = v.card
+    JOIN card_counts AS vc ON vc.experiment = v.experiment AND vc.variant = v.variant
+         AND vc.n_players = v.n_players AND vc.agent = v.agent AND vc.card = v.card
+    JOIN card_counts AS bc ON bc.experiment = b.experiment AND bc.variant = b.variant
+         AND bc.n_players = b.n_players AND bc.agent = b.agent AND bc.card = b.card
+    LEFT JOIN paired_games AS pg ON pg.experiment = v.experiment AND pg.variant = v.variant
+         AND pg.n_players = v.n_players
+    LEFT JOIN {_once('game_stats')} AS gv ON gv.experiment = v.experiment AND gv.variant = v.variant
+         AND gv.n_players = v.n_players
+    LEFT JOIN {_once('game_stats')} AS gb ON gb.experiment = v.experiment AND gb.variant = 'baseline'
+         AND gb.n_players = v.n_players
+    LEFT JOIN paired_cards AS pc ON pc.experiment = v.experiment AND pc.variant = v.variant
+         AND pc.n_players = v.n_players AND pc.agent = v.agent AND pc.card = v.card
     WHERE v.variant <> 'baseline' AND v.{n} > 0 AND b.{n} > 0"""
+
+
+_CARD_WINS = {"gih": "wins_in_hand", "played": "wins_played", "play": "games_played_in_hand"}
+"""The ``card_counts`` column of each card rate's successes (its trials: ``CARD_DELTA_RATES``)."""
 
 
 def _game_family(paired: bool | None) -> str:
@@ -219,19 +307,29 @@ def _game_family(paired: bool | None) -> str:
     WHERE v.variant <> 'baseline'{where}"""
 
     def mean(metric: str, column: str) -> str:
-        se = f"sqrt(b.sd_{column} ** 2 / b.games + v.sd_{column} ** 2 / v.games)"
+        se = (f"sqrt(mean_variance(b.sd_{column} ** 2, b.games) / b.games "
+              f"+ mean_variance(v.sd_{column} ** 2, v.games) / v.games)")
+        # On the baseline's seeds: the game-by-game differences d_g, their sample variance
+        # (at least mean_variance's floor) over the pairs.
+        paired_test = "pg.pairs IS NOT NULL AND pg.pairs > 1 AND pg.pairs = v.games AND pg.pairs = b.games"
+        paired_se = (f"sqrt(mean_variance((pg.{column}_d2 - pg.{column}_d::DOUBLE * pg.{column}_d / pg.pairs) "
+                     f"/ (pg.pairs - 1), pg.pairs) / pg.pairs)")
+        difference = f"(v.mean_{column} - b.mean_{column})"
         return f"""
     SELECT v.experiment, v.variant, v.n_players, 'game' AS family, NULL::VARCHAR AS agent, '' AS key,
            '{metric}' AS metric, b.mean_{column} AS baseline_value, v.mean_{column} AS value,
            b.games AS baseline_n, v.games AS n, b.games::DOUBLE AS baseline_effective_n,
-           v.games::DOUBLE AS effective_n, 'welch' AS test,
-           welch_z(b.mean_{column}, b.sd_{column} ** 2, b.games, v.mean_{column}, v.sd_{column} ** 2, v.games)
-               AS statistic,
-           (v.mean_{column} - b.mean_{column}) - {Z95!r} * coalesce({se}, 0) AS delta_low,
-           (v.mean_{column} - b.mean_{column}) + {Z95!r} * coalesce({se}, 0) AS delta_high
+           v.games::DOUBLE AS effective_n, CASE WHEN {paired_test} THEN 'paired_z' ELSE 'welch' END AS test,
+           CASE WHEN {paired_test} THEN {difference} / {paired_se}
+                ELSE welch_z(b.mean_{column}, b.sd_{column} ** 2, b.games, v.mean_{column}, v.sd_{column} ** 2,
+                             v.games) END AS statistic,
+           {difference} - {Z95!r} * coalesce(CASE WHEN {paired_test} THEN {paired_se} ELSE {se} END, 0) AS delta_low,
+           {difference} + {Z95!r} * coalesce(CASE WHEN {paired_test} THEN {paired_se} ELSE {se} END, 0) AS delta_high
     FROM {_once('game_stats')} AS v
     JOIN {_once('game_stats')} AS b ON b.experiment = v.experiment AND b.variant = 'baseline'
          AND b.n_players = v.n_players
+    LEFT JOIN paired_games AS pg ON pg.experiment = v.experiment AND pg.variant = v.variant
+         AND pg.n_players = v.n_players
     WHERE v.variant <> 'baseline'"""
 
     team = "(SELECT *, win_rate AS team_win_rate, win_rate_low AS team_win_rate_low, " \
@@ -240,12 +338,11 @@ def _game_family(paired: bool | None) -> str:
         proportion("team_win_rate", team, "wins", "team_b", "team_v"),
         proportion("draw_rate", _once("game_stats"), "draws", "draw_b", "draw_v"),
         proportion("turn_cap_rate", _once("game_stats"), "turn_cap_games", "cap_b", "cap_v"),
-        mean("turns", "turns"),
-        mean("decisions", "decisions"),
+        *(mean(column, column) for column in MEANS),
     ])
 
 
-def variant_deltas(paired: bool | None) -> str:
+def variant_deltas(paired: bool | None, columns: Columns) -> str:
     families = " UNION ALL ".join([
         _proportion_family("seat", _once("seat_stats"), "seat", "games", "win_rate", "games", paired),
         _proportion_family("agent", _once("agent_stats"), "agent", "seat_games", "win_rate", "win_rate_effective_n",
@@ -259,6 +356,7 @@ def variant_deltas(paired: bool | None) -> str:
     return f"""
 WITH {sources},
 paired_games AS ({_paired_games(paired)}),
+paired_cards AS ({_paired_cards(columns, paired)}),
 rows AS (SELECT {_DELTA_COLUMNS} FROM ({families})),
 tested AS (
     -- One erfc for every test: McNemar's statistic is chi-square on one degree
@@ -286,8 +384,10 @@ ORDER BY {ORDER}, family, q_value, agent, key, metric
 
 
 
-_DIFFERENCE = ("the unadjusted 95% interval of `delta`: Newcombe's from the two sides' Wilson intervals (at their "
-               "effective n), joined with their correlation over the matched games when paired; Welch's for a mean")
+_DIFFERENCE = ("the unadjusted 95% interval of `delta`: Newcombe's from the two sides' own intervals, joined with "
+               "their correlation over the matched games when paired (win rates and card rates on the baseline's "
+               "seeds); for a mean Welch's, or on the baseline's seeds that of the game-by-game differences, each "
+               "variance at least `mean_variance`'s floor")
 VARIANT_DELTAS_CONTRACT = contract(
     "variant_deltas", "One row per variant, player count and compared rate or mean (a family, a key, a metric): "
     "the variant against the baseline, with the difference's interval and a test.", GROUP,
@@ -307,8 +407,9 @@ VARIANT_DELTAS_CONTRACT = contract(
     Column("baseline_effective_n", "DOUBLE", "The baseline's effective number of independent trials (clustered by "
            "game; the plain count for seats and games)."),
     Column("effective_n", "DOUBLE", "The variant's effective number of independent trials."),
-    Column("test", "VARCHAR", "The test: `mcnemar` (paired: the variant played on the baseline's seeds), `z` "
-           "(two proportions at the effective sizes) or `welch` (means)."),
+    Column("test", "VARCHAR", "The test: `mcnemar` (a win rate played on the baseline's seeds), `paired_z` (a "
+           "card rate or a mean on the baseline's seeds: the z of the difference with the two sides' covariance over "
+           "the matched games), `z` (two proportions at the effective sizes) or `welch` (means)."),
     Column("statistic", "DOUBLE", "The test's statistic: McNemar's chi-square (1 degree of freedom) or z."),
     Column("p_value", "DOUBLE", "Two-sided p-value of the test."),
     Column("q_value", "DOUBLE", "Benjamini-Hochberg adjusted p-value within variant × player count × family."),

@@ -1,9 +1,17 @@
 """Seats: ``seat_stats``, ``seat_balance`` (is the first seat favoured?) and
-``seat_totals`` (each agent's seat-games, what the card tables compare against)."""
+``seat_totals`` (each agent's seat-games, what the card tables compare against).
+
+Seat balance says something only where every seat holds the same agent (self-play):
+where seats rotate through a lineup of different agents, each seat's pooled rate
+mixes the agents the rotation put there (heuristic against random at two seats:
+seat 0 wins half the wins, whatever the seat is worth, because the heuristic sits
+there half the time and wins wherever it sits). There ``seat_balance`` compares each
+agent with itself instead: its win rate at seat 0 against its win rate over all its
+seats (``self_play`` says which)."""
 
 from __future__ import annotations
 
-from analytics.views.shared import ORDER, competitive, wilson_rate, wilson_rate_columns
+from analytics.views.shared import LINEUPS, ORDER, competitive, wilson_rate, wilson_rate_columns
 from analytics.views.thresholds import FACTION_BAND
 from dataset.contracts import AGENT, GROUP, SEAT, Column, contract
 
@@ -15,28 +23,36 @@ _SEAT_RATES = ("win_rate", "win_rate_low", "win_rate_high", "win_share", "win_sh
 # construction) and a one-player game has one seat (share 1). There the rates are
 # NULL (the counts stay), as seat_balance's tests are.
 SEAT_STATS = f"""
-WITH rated AS (
+WITH seats AS (
+    SELECT experiment, variant, n_players, seat, sum(games)::BIGINT AS games, sum(wins)::BIGINT AS wins,
+           sum(draws)::BIGINT AS draws
+    FROM seat_counts GROUP BY experiment, variant, n_players, seat
+), rated AS (
     SELECT experiment, variant, n_players, seat, games, wins, draws,
            {wilson_rate('wins', 'games', 'win_rate')},
            (sum(wins) OVER w)::BIGINT AS total_wins,
            {wilson_rate('wins', 'sum(wins) OVER w', 'win_share')},
            1.0::DOUBLE / n_players AS fair_share,
            n_players > 1 AND {competitive()} AS tested
-    FROM seat_counts
+    FROM seats
     WINDOW w AS (PARTITION BY experiment, variant, n_players)
 )
-SELECT experiment, variant, n_players, seat, games, wins, draws,
+SELECT r.experiment, r.variant, r.n_players, seat, games, wins, draws,
        {', '.join(f'CASE WHEN tested THEN {name} END AS {name}' for name in _SEAT_RATES[:3])},
        total_wins,
-       {', '.join(f'CASE WHEN tested THEN {name} END AS {name}' for name in _SEAT_RATES[3:])}
-FROM rated
+       {', '.join(f'CASE WHEN tested THEN {name} END AS {name}' for name in _SEAT_RATES[3:])},
+       l.agents = 1 AS self_play
+FROM rated AS r JOIN {LINEUPS} AS l USING (experiment, variant, n_players)
 ORDER BY {ORDER}, seat
 """
 
 _UNTESTED = " NULL in a cooperative experiment and for one player."
+_SELF_PLAY = Column("self_play", "BOOLEAN", "Every seat of these games held the same agent: the seats' rates show "
+                    "seat balance. Otherwise each seat's rate pools the agents the lineup put there (a strong agent "
+                    "rotated through the seats wins wherever it sits), which says nothing about the seats.")
 SEAT_STATS_CONTRACT = contract(
     "seat_stats", "One row per seat (and variant and player count): how often the seat wins, and its share of all "
-    "wins against the fair share 1/N.", GROUP, SEAT,
+    "wins against the fair share 1/N; pooled over the agents that held the seat (`self_play`).", GROUP, SEAT,
     Column("games", "BIGINT", "Games played at this player count (each has every seat)."),
     Column("wins", "BIGINT", "Games this seat won."),
     Column("draws", "BIGINT", "Drawn games (nobody won)."),
@@ -44,55 +60,103 @@ SEAT_STATS_CONTRACT = contract(
     Column("total_wins", "BIGINT", "Wins of all seats at this player count (draws have none)."),
     wilson_rate_columns("win_share", "The seat's wins / all seats' wins;" + _UNTESTED, "wins"),
     Column("fair_share", "DOUBLE", "1/N, the share of the wins each seat would have if no seat were favoured;"
-           + _UNTESTED))
+           + _UNTESTED),
+    _SELF_PLAY)
 
 
 def seat_balance() -> str:
     # Window functions cannot nest inside aggregates; compute the expected
     # count per row first. Seat tests say nothing in a cooperative game
     # (every seat shares the outcome): NULL there.
+    agent_rate = "a.wins::DOUBLE / nullif(a.seat_games, 0)"
+    agent_sums = "a.seat_games, a.wins, a.win_n_sq, a.win_w_sq, a.win_nw, a.win_clusters, a.win_hits"
+    first = "s.wins::DOUBLE / nullif(s.games, 0)"
+    # The covariance of the agent's rate at seat 0 (x_g of m_g = 1 game) with its rate over all
+    # its seats (w_g of n_g): C = Σxw − r̄·Σxn − r₀·Σmw + r₀·r̄·Σmn; each rate's spread, then
+    # Newcombe's paired interval of r₀ − r̄ (as variant_deltas' paired win rates).
+    cross = (f"(s.won_agent_wins - {agent_rate} * s.won_agent_seats - {first} * s.agent_wins "
+             f"+ {first} * {agent_rate} * s.agent_seats)")
+    spread_first = "cluster_spread(s.games, s.wins, s.games, s.wins, s.wins)"
+    spread_agent = "cluster_spread(a.seat_games, a.wins, a.win_n_sq, a.win_w_sq, a.win_nw)"
+    phi = f"paired_phi({spread_agent}, {spread_first}, {spread_agent} + {spread_first} - 2 * {cross})"
+    rates = (f"{agent_rate}, clustered_low({agent_sums}), clustered_high({agent_sums}), "
+             f"{first}, wilson_low(s.wins, s.games), wilson_high(s.wins, s.games), phi := {phi}")
+    # The agent held seat 0 in some games and other seats in others: else no comparison.
+    comparable = "s.games > 0 AND s.games < a.seat_games"
+    tested = f"a.n_players > 1 AND {competitive('a')}"
     return f"""
 WITH expected AS (
     SELECT *, total_wins::DOUBLE / n_players AS expected_wins,
            n_players > 1 AND {competitive()} AS tested
     FROM seat_stats
+), self_play AS (
+    SELECT e.experiment, e.variant, e.n_players, any_value(l.only_agent) AS agent, TRUE AS self_play,
+           max(e.games) AS games,
+           max(e.total_wins) AS total_wins,
+           CASE WHEN bool_and(tested) THEN CASE WHEN max(expected_wins) > 0
+                THEN sum((wins - expected_wins) ** 2 / expected_wins) ELSE 0.0 END END AS chi2,
+           CASE WHEN bool_and(tested) THEN e.n_players - 1 END AS df,
+           CASE WHEN bool_and(tested) THEN chi2_sf(chi2, e.n_players - 1) END AS p_value,
+           CASE WHEN bool_and(tested) THEN max(win_share) FILTER (WHERE seat = 0) END AS first_seat_share,
+           CASE WHEN bool_and(tested) THEN max(win_rate) FILTER (WHERE seat = 0) END AS first_seat_win_rate,
+           CASE WHEN bool_and(tested) THEN sum(wins)::DOUBLE / sum(e.games) END AS agent_win_rate,
+           CASE WHEN bool_and(tested) THEN first_seat_share - 1.0 / e.n_players END AS first_seat_advantage,
+           CASE WHEN bool_and(tested) THEN max(win_share_low) FILTER (WHERE seat = 0) - 1.0 / e.n_players END
+               AS first_seat_advantage_low,
+           CASE WHEN bool_and(tested) THEN max(win_share_high) FILTER (WHERE seat = 0) - 1.0 / e.n_players END
+               AS first_seat_advantage_high
+    FROM expected AS e JOIN {LINEUPS} AS l USING (experiment, variant, n_players)
+    WHERE l.agents = 1
+    GROUP BY e.experiment, e.variant, e.n_players
+), per_agent AS (
+    SELECT a.experiment, a.variant, a.n_players, a.agent, FALSE AS self_play, a.games, a.wins AS total_wins,
+           NULL::DOUBLE AS chi2, NULL::INTEGER AS df, NULL::DOUBLE AS p_value, NULL::DOUBLE AS first_seat_share,
+           CASE WHEN {tested} AND {comparable} THEN {first} END AS first_seat_win_rate,
+           CASE WHEN {tested} AND {comparable} THEN {agent_rate} END AS agent_win_rate,
+           CASE WHEN {tested} AND {comparable} THEN {first} - {agent_rate} END AS first_seat_advantage,
+           CASE WHEN {tested} AND {comparable} THEN newcombe_low({rates}) END AS first_seat_advantage_low,
+           CASE WHEN {tested} AND {comparable} THEN newcombe_high({rates}) END AS first_seat_advantage_high
+    FROM agent_counts AS a JOIN {LINEUPS} AS l USING (experiment, variant, n_players)
+    LEFT JOIN (SELECT * FROM seat_counts WHERE seat = 0) AS s USING (experiment, variant, n_players, agent)
+    WHERE l.agents > 1
 )
-SELECT experiment, variant, n_players,
-       max(games) AS games,
-       max(total_wins) AS total_wins,
-       CASE WHEN bool_and(tested) THEN CASE WHEN max(expected_wins) > 0
-            THEN sum((wins - expected_wins) ** 2 / expected_wins) ELSE 0.0 END END AS chi2,
-       CASE WHEN bool_and(tested) THEN n_players - 1 END AS df,
-       CASE WHEN bool_and(tested) THEN chi2_sf(chi2, n_players - 1) END AS p_value,
-       CASE WHEN bool_and(tested) THEN max(win_share) FILTER (WHERE seat = 0) END AS first_seat_share,
-       CASE WHEN bool_and(tested) THEN first_seat_share - 1.0 / n_players END AS first_seat_advantage,
-       CASE WHEN bool_and(tested) THEN max(win_share_low) FILTER (WHERE seat = 0) - 1.0 / n_players END
-           AS first_seat_advantage_low,
-       CASE WHEN bool_and(tested) THEN max(win_share_high) FILTER (WHERE seat = 0) - 1.0 / n_players END
-           AS first_seat_advantage_high,
-       CASE WHEN bool_and(tested) THEN abs(first_seat_advantage) > {FACTION_BAND!r} END AS outside_band,
-       CASE WHEN bool_and(tested) THEN first_seat_advantage_low > {FACTION_BAND!r}
-            OR first_seat_advantage_high < -{FACTION_BAND!r} END AS surely_outside
-FROM expected
-GROUP BY experiment, variant, n_players
-ORDER BY {ORDER}
+SELECT experiment, variant, n_players, agent, self_play, games, total_wins, chi2, df::TINYINT AS df, p_value,
+       first_seat_share, first_seat_win_rate, agent_win_rate, first_seat_advantage, first_seat_advantage_low,
+       first_seat_advantage_high,
+       abs(first_seat_advantage) > {FACTION_BAND!r} AS outside_band,
+       first_seat_advantage_low > {FACTION_BAND!r} OR first_seat_advantage_high < -{FACTION_BAND!r}
+           AS surely_outside
+FROM (SELECT * FROM self_play UNION ALL BY NAME SELECT * FROM per_agent)
+ORDER BY {ORDER}, self_play DESC, agent
 """
 
 
-_ADVANTAGE = "the 95% Wilson interval of seat 0's win share (over wins), minus 1/N"
+_ADVANTAGE = ("the 95% interval of `first_seat_advantage`: in self-play the Wilson interval of seat 0's win share "
+              "(over wins) minus 1/N; per agent Newcombe's interval of the difference of the agent's win rate at "
+              "seat 0 (Wilson, over games) and over all its seats (clustered by game), joined with their "
+              "correlation over the games (the seat-0 games are among them)")
+_NULL_PER_AGENT = " NULL per agent (`self_play` false)."
 SEAT_BALANCE_CONTRACT = contract(
-    "seat_balance", "One row per variant and player count: do the seats win equally often? A chi-square test of "
-    "the seats' wins and the first seat's advantage. NULL in a cooperative experiment and for one player.", GROUP,
-    Column("games", "BIGINT", "Games played."),
-    Column("total_wins", "BIGINT", "Wins of all seats (draws have none)."),
+    "seat_balance", "One row per variant and player count in self-play (every seat the same agent): do the seats "
+    "win equally often? A chi-square test of the seats' wins and the first seat's advantage. Where the lineup "
+    "seats different agents, one row per agent instead: its win rate at seat 0 against its own over all its "
+    "seats (pooled seats would mix the agents). The tests are NULL in a cooperative experiment and for one "
+    "player.", GROUP, AGENT, _SELF_PLAY,
+    Column("games", "BIGINT", "Games played (per agent: games in which it held a seat)."),
+    Column("total_wins", "BIGINT", "Wins of all seats (draws have none); per agent: the agent's wins."),
     Column("chi2", "DOUBLE", "Pearson's chi-square of the seats' wins against an equal share, total_wins / N "
-           "each."),
-    Column("df", "TINYINT", "Degrees of freedom of `chi2`: N − 1."),
+           "each." + _NULL_PER_AGENT),
+    Column("df", "TINYINT", "Degrees of freedom of `chi2`: N − 1." + _NULL_PER_AGENT),
     Column("p_value", "DOUBLE", "P-value of `chi2` (chi-square on `df` degrees of freedom): how likely seats this "
-           "uneven are if no seat is favoured."),
-    Column("first_seat_share", "DOUBLE", "Seat 0's share of the wins, a rate in [0, 1]."),
-    Column("first_seat_advantage", "DOUBLE", "Seat 0's share of the wins minus 1/N (in [−1, 1]; 0.05 = 5 points "
-           "above fair)."),
+           "uneven are if no seat is favoured." + _NULL_PER_AGENT),
+    Column("first_seat_share", "DOUBLE", "Seat 0's share of the wins, a rate in [0, 1]." + _NULL_PER_AGENT),
+    Column("first_seat_win_rate", "DOUBLE", "Seat 0's win rate (per agent: the agent's, in the games it held "
+           "seat 0), a rate in [0, 1]; NULL per agent when it held seat 0 in no game or in all its seats."),
+    Column("agent_win_rate", "DOUBLE", "The agent's win rate over all its seats (in self-play: 1/N less the "
+           "draws), a rate in [0, 1]."),
+    Column("first_seat_advantage", "DOUBLE", "In self-play seat 0's share of the wins minus 1/N; per agent "
+           "`first_seat_win_rate` − `agent_win_rate` (the same where nobody draws). In [−1, 1]; 0.05 = 5 points "
+           "above fair."),
     Column("first_seat_advantage_low", "DOUBLE", f"Low end of {_ADVANTAGE}."),
     Column("first_seat_advantage_high", "DOUBLE", f"High end of {_ADVANTAGE}."),
     Column("outside_band", "BOOLEAN", f"|first_seat_advantage| > {FACTION_BAND} (the band of ± 5 points)."),

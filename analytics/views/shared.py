@@ -13,6 +13,12 @@ from dataset.contracts import Column
 ORDER = "experiment, (variant <> 'baseline'), variant, n_players"
 """The order every metric view's rows start with: the baseline first, then the variants by name."""
 
+LINEUPS = """(
+    SELECT experiment, variant, n_players, count(*) AS agents, min(agent) AS only_agent
+    FROM agent_counts GROUP BY experiment, variant, n_players)"""
+"""Per variant and player count: how many agents its games seat (every game of a cardlab
+lineup seats the same agents), and one of them (the only one in self-play)."""
+
 
 GROUP_KEYS = "experiment, variant, n_players"
 """The columns every metric view's rows are grouped by."""
@@ -61,9 +67,11 @@ def normal_mean(total: str, squares: str, n: str, name: str, highest: str | None
     """A mean over games of a count that cannot be negative (levels, wipes) from its sums, with a
     normal 95% interval (``normal_z()``) (``name``, ``_low``, ``_high``) clamped to the values the count can take:
     its low end at 0 and, when ``highest`` (SQL) is given, its high end there (no game's level is
-    above the last one, so neither is their mean: 3.94 [3.85, 4.03] is 3.94 [3.85, 4.00])."""
+    above the last one, so neither is their mean: 3.94 [3.85, 4.03] is 3.94 [3.85, 4.00]). The
+    sample variance is at least ``mean_variance``'s floor: games that happen to be alike keep a width."""
     mean = f"({total} / nullif({n}, 0))"
-    se = f"sqrt(greatest(0.0, {squares} / nullif({n}, 0) - {mean} * {mean}) / nullif({n} - 1, 0))"
+    variance = f"greatest(0.0, {squares} / nullif({n}, 0) - {mean} * {mean}) * {n} / nullif({n} - 1, 0)"
+    se = f"sqrt(mean_variance({variance}, {n}) / nullif({n}, 0))"
     high = f"{mean} + normal_z() * {se}"  # normal_z(): 95%, or the level a balance search asks for
     if highest is not None:
         high = f"least({highest}, {high})"
@@ -74,36 +82,45 @@ def normal_mean(total: str, squares: str, n: str, name: str, highest: str | None
 def normal_mean_columns(name: str, what: str, highest: str = "") -> tuple[Column, ...]:
     """The columns of ``normal_mean(..., name)``: ``what`` the mean is (over games), its high end
     clamped at the column ``highest`` when given."""
-    interval = f"the 95% normal interval of `{name}` (mean ± z·sd/√n over games)"
+    interval = (f"the 95% normal interval of `{name}` (mean ± z·sd/√n over games, the variance at least "
+                "`mean_variance`'s floor)")
     return (Column(name, "DOUBLE", f"{what}, the mean over games."),
             Column(f"{name}_low", "DOUBLE", f"Low end of {interval}, clamped at 0."),
             Column(f"{name}_high", "DOUBLE", f"High end of {interval}"
                    + (f", clamped at `{highest}`." if highest else ".")))
 
 
-def clustered_rate(wins: str, n: str, prefix: str, name: str, table: str = "") -> str:
+def clustered_rate(wins: str, n: str, prefix: str, name: str, table: str = "", hits: bool = True) -> str:
     """SQL: a rate over clustered seat-games (``name`` = wins / n) with its effective n
-    and 95% Wilson interval at that n (the rate itself when fixed: ``clustered_low``).
+    and 95% interval (``clustered_low``/``clustered_high``, ``analytics.stats.clustered_interval``).
 
-    ``prefix`` names the cluster sums ``<prefix>_n_sq``, ``_w_sq``, ``_nw`` and
-    ``_clusters`` (``cluster_sums``; plain ``n_sq``... for an empty prefix), read
-    from ``table.`` when given."""
+    ``prefix`` names the cluster sums ``<prefix>_n_sq``, ``_w_sq``, ``_nw``, ``_clusters``
+    and, with ``hits``, ``_hits`` (``cluster_sums``; plain ``n_sq``... for an empty
+    prefix), read from ``table.`` when given."""
     sums = f"{table}." if table else ""
     sums += f"{prefix}_" if prefix else ""
-    effective = f"clustered_n({n}, {wins}, {sums}n_sq, {sums}w_sq, {sums}nw, {sums}clusters)"
-    return (f"{wins}::DOUBLE / nullif({n}, 0) AS {name}, {effective} AS {name}_effective_n, "
-            f"clustered_low({name}, {name}_effective_n, {n}) AS {name}_low, "
-            f"clustered_high({name}, {name}_effective_n, {n}) AS {name}_high")
+    arguments = f"{n}, {wins}, {sums}n_sq, {sums}w_sq, {sums}nw, {sums}clusters"
+    counted = f"{sums}hits" if hits else "NULL::BIGINT"
+    return (f"{wins}::DOUBLE / nullif({n}, 0) AS {name}, clustered_n({arguments}) AS {name}_effective_n, "
+            f"clustered_low({arguments}, {counted}) AS {name}_low, "
+            f"clustered_high({arguments}, {counted}) AS {name}_high")
+
+
+CLUSTERED_INTERVAL = ("its seat-games clustered by game: where every game holds as many of them (an agent's seats, "
+                      "a card in every hand), the Wilson intervals of the games won and of their extra wins over the "
+                      "games, joined (`clustered_low`); else the Wilson interval at the effective n; never narrower "
+                      "than what that many games without spread can rule out (`no_spread_low`)")
+"""How a clustered rate's interval is made, for the contracts (``analytics.stats.clustered_interval``)."""
 
 
 def clustered_rate_columns(name: str, what: str, trials: str) -> tuple[Column, ...]:
     """The columns of ``clustered_rate(..., name)``: ``what`` the rate is, over ``trials``
     (seat-games, several of which one game may hold)."""
-    interval = (f"the 95% Wilson interval of `{name}` at its effective n ({trials} clustered by game); "
-                f"equal to the rate itself when every game gave it alike (a fixed rate)")
+    interval = f"the 95% interval of `{name}` over {trials}, {CLUSTERED_INTERVAL.removeprefix('its seat-games ')}"
     return (Column(name, "DOUBLE", f"{what}: a rate in [0, 1] over {trials}."),
             Column(f"{name}_effective_n", "DOUBLE", f"Effective number of independent trials behind `{name}`: its "
-                   f"{trials} clustered by game (`clustered_n`; the number of games for one per game)."),
+                   f"{trials} clustered by game (`clustered_n`; the number of games for one per game; capped at "
+                   "100 times the seat-games where the games show no spread)."),
             Column(f"{name}_low", "DOUBLE", f"Low end of {interval}."),
             Column(f"{name}_high", "DOUBLE", f"High end of {interval}."))
 

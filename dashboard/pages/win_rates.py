@@ -11,7 +11,7 @@ import polars as pl
 import streamlit as st
 
 from analytics.powers import NEVER_USED
-from analytics.text_tables import FIXED_WIN_RATE
+from analytics.text_tables import SELF_PLAY_WIN_RATE
 from analytics.views import FACTION_BAND
 from dashboard.charts import bar_chart, heatmap, interval_chart
 from dashboard.common import (
@@ -59,6 +59,11 @@ else:
     st.caption(f"Dashed line: the fair rate 1/N = {100 / n_players:.1f}%; shaded: +- {100 * FACTION_BAND:.0f} points. "
                "Draws count as not-a-win.")
     table(seats.drop("variant_label"), key="seats_table")
+    if lineup.every_seat and "self_play" in seats.columns and not seats["self_play"].all():
+        st.caption("These seats pool different agents (the lineup rotates them through the seats), so a seat's rate "
+                   "says which agents sat there, not what the seat is worth: pick an agent to see its own seats, or "
+                   "run one agent in every seat to measure seat balance (the report's seat balance is per agent "
+                   "here).")
 
 st.subheader("By agent")
 agents = report.agent_stats.filter(at_count).with_columns(named)
@@ -68,8 +73,8 @@ st.altair_chart(interval_chart(
     rate_title="Win rate", reference=None if coop else 1 / n_players, reference_title="fair rate 1/N",
     sample="games"), width="stretch")
 table(agents.drop("variant_label"), key="agents_table")
-if (agents["win_rate_low"] == agents["win_rate_high"]).any():
-    st.caption(f"An interval of no width, effective n blank: a fixed rate; {FIXED_WIN_RATE}")
+if agents["self_play"].any():
+    st.caption(f"Self-play: {SELF_PLAY_WIN_RATE}")
 if not lineup.every_seat:
     st.caption("Every agent of the lineup: this table is the split by agent itself. The seat, faction and matchup "
                f"tables are {agent}'s seats only.")

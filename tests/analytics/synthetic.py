@@ -33,6 +33,17 @@ Each experiment has a ``baseline`` and a ``buffed`` variant (one faction or
 class stronger, one card more often held by winners). With ``paired=True``
 both variants are played on the same seeds: same seat arrangement and the
 same random numbers, so the paired tests of ``variant_deltas`` apply.
+
+A ``CompetitiveModel`` changes the competitive game: the agents' strengths
+(a dominant agent whose rival rarely wins), self-play (one agent at every
+seat), draws, ties (a second winner: the seat after the first, with
+probability ``tie``), the cards, and game lengths (``short_game``: the share
+of games one turn short, per variant; ``decisions_rate``: decisions are
+``10 + Binomial(20, rate)``). The truths follow (``competitive_truth``):
+also each agent's game-win rate (``game``), the first-seat advantage
+(``first_seat``: in self-play seat 0's share of the wins minus 1/4, per
+agent its win rate at seat 0 minus its win rate over its seats) and the
+means (``turns``, ``decisions``, key ``""``).
 """
 
 from __future__ import annotations
@@ -102,6 +113,42 @@ AGENT_STRENGTH = {"strong": 2.0, "weak": 1.0}
 FACTION_STRENGTH = {"baseline": (1.6, 1.2, 1.0, 1.0, 0.8, 0.6), "buffed": (1.6, 1.2, 1.0, 1.0, 0.8, 1.0)}
 DRAW = 0.05
 
+
+@dataclass(frozen=True)
+class CompetitiveModel:
+    """The competitive game's parameters (the defaults: the module docstring's game)."""
+
+    agent_strength: tuple[tuple[str, float], ...] = tuple(AGENT_STRENGTH.items())
+    self_play: bool = False
+    seat_bias: tuple[float, ...] = SEAT_BIAS
+    draw: float = DRAW
+    tie: float = 0.0
+    cards: tuple[tuple[str, CardModel], ...] = ()
+    short_game: tuple[float, float] = (0.0, 0.0)
+    decisions_rate: tuple[float, float] = (0.0, 0.0)
+
+    def strength(self, agent: str) -> float:
+        """The agent's strength (the winner is drawn in proportion to seat × agent × faction)."""
+        return dict(self.agent_strength)[agent]
+
+    def card_model(self, variant: str) -> CardModel:
+        """The variant's cards (``COMPETITIVE_CARDS`` unless ``cards`` says otherwise)."""
+        return dict(self.cards).get(variant, COMPETITIVE_CARDS[variant])
+
+    def arrangements(self) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
+        """Every seat arrangement of agents and factions, equally likely."""
+        factions = list(itertools.permutations(range(6), 4))
+        agents: list[tuple[str, ...]]
+        if self.self_play:
+            agents = [(self.agent_strength[0][0],) * 4]
+        else:
+            agents = [tuple("strong" if seat in pair else "weak" for seat in range(4))
+                      for pair in itertools.combinations(range(4), 2)]
+        return [(a, f) for a in agents for f in factions]
+
+
+DEFAULT_MODEL = CompetitiveModel()
+
 COOPERATIVE_CARDS = {
     "baseline": CardModel(held_if_won=(0.5, 0.4, 0.4, 0.3, 0.6, 0.2), held_if_lost=(0.3, 0.4, 0.5, 0.3, 0.5, 0.3),
                           playable=(1.0, 0.8, 0.7, 0.9, 0.6, 0.5), played_if_playable=(0.9, 0.7, 0.5, 0.6, 0.8, 0.4)),
@@ -139,7 +186,8 @@ def _card_rows(rng: np.random.Generator, won: np.ndarray, model: CardModel,
 
 def _tables(experiment: np.ndarray, variant: str, n_players: int, game_index: np.ndarray, seed: np.ndarray,
             winners: list[list[int]], seats: dict[str, np.ndarray], cards: dict[str, np.ndarray],
-            names: list[str], *, cooperative: bool) -> dict[str, pa.Table]:
+            names: list[str], *, cooperative: bool, turns: np.ndarray | None = None,
+            decisions: np.ndarray | None = None) -> dict[str, pa.Table]:
     """Arrow tables ``games``, ``players``, ``cards`` of one variant.
 
     ``seats`` holds per seat-game (game-major, seat-minor) ``agent``,
@@ -157,8 +205,9 @@ def _tables(experiment: np.ndarray, variant: str, n_players: int, game_index: np
             "game_index": game_index, "seed": seed,
             "winners": pa.array(winners, type=pa.list_(pa.int8())),
             "draw": draw,
-            "end_reason": ["finished"] * games, "turns": np.full(games, 5, np.int32),
-            "decisions": np.full(games, 10, np.int32)}),
+            "end_reason": ["finished"] * games,
+            "turns": np.full(games, 5, np.int32) if turns is None else turns.astype(np.int32),
+            "decisions": np.full(games, 10, np.int32) if decisions is None else decisions.astype(np.int32)}),
         "players": pa.table({
             "experiment": experiment[players_game], "variant": [variant] * players_game.size,
             "n_players": np.full(players_game.size, n_players, np.int8), "game_index": game_index[players_game],
@@ -196,17 +245,11 @@ def _experiments(replicates: int, games: int) -> tuple[np.ndarray, np.ndarray]:
     return experiment, np.tile(np.arange(games, dtype=np.int32), replicates)
 
 
-def _competitive_arrangements() -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
-    strong_seats = itertools.combinations(range(4), 2)
-    agents = [tuple("strong" if seat in pair else "weak" for seat in range(4)) for pair in strong_seats]
-    factions = list(itertools.permutations(range(6), 4))
-    return [(a, f) for a in agents for f in factions]
-
-
-def _seat_probabilities(agents: tuple[str, ...], factions: tuple[int, ...], variant: str) -> np.ndarray:
-    weights = np.array([SEAT_BIAS[s] * AGENT_STRENGTH[agents[s]] * FACTION_STRENGTH[variant][factions[s]]
+def _seat_probabilities(agents: tuple[str, ...], factions: tuple[int, ...], variant: str,
+                        model: CompetitiveModel = DEFAULT_MODEL) -> np.ndarray:
+    weights = np.array([model.seat_bias[s] * model.strength(agents[s]) * FACTION_STRENGTH[variant][factions[s]]
                         for s in range(4)])
-    return (1 - DRAW) * weights / weights.sum()
+    return (1 - model.draw) * weights / weights.sum()
 
 
 def _card_truths(truth: dict[tuple[str, str, object], float], variant: str, agent: str, wins: float,
@@ -220,55 +263,82 @@ def _card_truths(truth: dict[tuple[str, str, object], float], variant: str, agen
         truth[("playable", variant, (agent, name))] = played
 
 
-def competitive_truth() -> dict[tuple[str, str, object], float]:
+def competitive_truth(model: CompetitiveModel = DEFAULT_MODEL) -> dict[tuple[str, str, object], float]:
     """The exact rates of the competitive model (every arrangement is equally likely)."""
     truth: dict[tuple[str, str, object], float] = {}
-    arrangements = _competitive_arrangements()
-    for variant in VARIANTS:
-        probabilities = np.array([_seat_probabilities(a, f, variant) for a, f in arrangements])
-        strong = np.array([[agent == "strong" for agent in a] for a, _ in arrangements])
+    arrangements = model.arrangements()
+    for index, variant in enumerate(VARIANTS):
+        first = np.array([_seat_probabilities(a, f, variant, model) for a, f in arrangements])
+        # A seat wins as the first winner, or tied after the seat before it.
+        probabilities = first + model.tie * np.roll(first, 1, axis=1)
+        agents = np.array([a for a, _ in arrangements], dtype=object)
         factions = np.array([f for _, f in arrangements])
         for seat in range(4):
             truth[("seat", variant, seat)] = float(probabilities[:, seat].mean())
-        for agent, mask in (("strong", strong), ("weak", ~strong)):
+        if model.self_play:
+            truth[("first_seat", variant, agents[0, 0])] = float(
+                probabilities[:, 0].mean() / probabilities.sum(axis=1).mean() - 0.25)
+        for agent in sorted(set(agents.reshape(-1))):
+            mask = agents == agent
+            seats = float(mask.sum(axis=1).mean())
             wins = float((probabilities * mask).sum(axis=1).mean())
-            truth[("agent", variant, agent)] = wins / 2
-            _card_truths(truth, variant, agent, wins, 2.0, COMPETITIVE_CARDS[variant])
+            truth[("agent", variant, agent)] = wins / seats
+            # Its game won: the first winner is its, or the tied second one is.
+            seconds = np.roll(mask, -1, axis=1)  # the seat after each seat is the agent's
+            truth[("game", variant, agent)] = float(
+                ((first * mask).sum(axis=1) + (first * ~mask * seconds).sum(axis=1) * model.tie).mean())
+            _card_truths(truth, variant, agent, wins, seats, model.card_model(variant))
+            if not model.self_play:
+                at_first = mask[:, 0]
+                truth[("first_seat", variant, agent)] = float(probabilities[at_first, 0].mean()) - wins / seats
         for faction in range(6):
             held = factions == faction
             truth[("faction", variant, f"faction_{faction}")] = float(
                 (probabilities * held).sum(axis=1).mean() / held.sum(axis=1).mean())
+        truth[("turns", variant, "")] = 5.0 - model.short_game[index]
+        truth[("decisions", variant, "")] = 10.0 + 20 * model.decisions_rate[index]
     return truth
 
 
-def competitive(replicates: int, games: int, *, paired: bool = False, seed: int = 1) -> Synthetic:
+def competitive(replicates: int, games: int, *, paired: bool = False, seed: int = 1,
+                model: CompetitiveModel = DEFAULT_MODEL) -> Synthetic:
     """``replicates`` competitive experiments of ``games`` games per variant (see the module docstring)."""
     rng = np.random.default_rng(seed)
-    arrangements = _competitive_arrangements()
+    # Ties and game lengths draw from a generator of their own: the default model's games stay
+    # those of its first version, draw for draw.
+    extra = np.random.default_rng([seed, 7])
+    arrangements = model.arrangements()
     experiment, game_index = _experiments(replicates, games)
     total = experiment.size
     choice = rng.integers(len(arrangements), size=total)
     outcome_draw = rng.random(total)
-    card_uniforms = rng.random((total * 4, len(COMPETITIVE_CARDS["baseline"].held_if_won), 4))
+    card_uniforms = rng.random((total * 4, len(model.card_model("baseline").held_if_won), 4))
+    extra_uniforms = extra.random((total, 22))
     parts = []
-    for variant in VARIANTS:
+    for index, variant in enumerate(VARIANTS):
         if not paired and variant != "baseline":
             choice = rng.integers(len(arrangements), size=total)
             outcome_draw = rng.random(total)
             card_uniforms = rng.random(card_uniforms.shape)
-        table = np.array([_seat_probabilities(a, f, variant) for a, f in arrangements])
+            extra_uniforms = extra.random(extra_uniforms.shape)
+        table = np.array([_seat_probabilities(a, f, variant, model) for a, f in arrangements])
         cumulative = np.cumsum(table[choice], axis=1)
         winner = (outcome_draw[:, None] >= cumulative).sum(axis=1)  # 4: nobody (a draw)
-        won = (winner[:, None] == np.arange(4)[None, :]).reshape(-1)
+        tied = (winner < 4) & (extra_uniforms[:, 0] < model.tie)
+        won = ((winner[:, None] == np.arange(4)[None, :])
+               | (tied[:, None] & ((winner[:, None] + 1) % 4 == np.arange(4)[None, :]))).reshape(-1)
         agents = np.array([a for a, _ in arrangements], dtype=object)[choice].reshape(-1)
         factions = np.array([[f"faction_{x}" for x in f] for _, f in arrangements], dtype=object)[choice].reshape(-1)
-        cards = _card_rows(rng, won, COMPETITIVE_CARDS[variant], card_uniforms)
+        cards = _card_rows(rng, won, model.card_model(variant), card_uniforms)
         seeds = np.arange(total, dtype=np.int64) + (0 if paired or variant == "baseline" else 10 ** 9)
-        winners = [[] if w == 4 else [int(w)] for w in winner]
+        winners = [[] if w == 4 else [int(w), int(w + 1) % 4] if tie else [int(w)]
+                   for w, tie in zip(winner, tied, strict=True)]
+        turns = 5 - (extra_uniforms[:, 1] < model.short_game[index])
+        decisions = 10 + (extra_uniforms[:, 2:] < model.decisions_rate[index]).sum(axis=1)
         parts.append(_tables(experiment, variant, 4, game_index, seeds, winners,
                              {"agent": agents, "faction": factions, "won": won}, cards,
-                             COMPETITIVE_CARDS[variant].names(), cooperative=False))
-    return Synthetic(_connect(parts), competitive_truth(), replicates, games)
+                             model.card_model(variant).names(), cooperative=False, turns=turns, decisions=decisions))
+    return Synthetic(_connect(parts), competitive_truth(model), replicates, games)
 
 
 def _party_probability(classes: tuple[int, ...], variant: str) -> float:

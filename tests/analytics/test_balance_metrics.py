@@ -38,7 +38,20 @@ from analytics.metrics import (
     variant_deltas,
 )
 from analytics.partials import CACHE_FOLDER
-from analytics.stats import benjamini_hochberg, chi_square_uniform, mcnemar, two_proportion_ztest, wilson_interval
+from analytics.stats import (
+    Z95,
+    benjamini_hochberg,
+    beta_binomial_prior,
+    chi_square_uniform,
+    cluster_spread,
+    clustered_effective_n,
+    clustered_interval,
+    mcnemar,
+    newcombe_difference,
+    paired_correlation,
+    two_proportion_ztest,
+    wilson_interval,
+)
 from analytics.views import METRIC_VIEWS
 from analytics.views.cards import card_stats_sql
 from dataset.count_views import CACHE_VERSION, CARD_RATES
@@ -182,15 +195,20 @@ def test_a_card_seen_in_one_game_is_no_outlier_and_never_surely_outside() -> Non
 
 
 def card_counts_table(con: duckdb.DuckDBPyConnection, cards: list[tuple[str, int, int]], seat_games: int,
-                      seat_wins: int) -> None:
+                      seat_wins: int, hands_per_game: int = 1) -> None:
     """``card_counts`` and ``seat_totals`` tables of one agent from (card, games in hand, wins in hand),
     every seat-game its own game (so each clustered rate is a plain binomial), every card played
-    once in each game in hand, on turn 2."""
+    once in each game in hand, on turn 2. With ``hands_per_game`` k > 1 the card is in k hands of
+    each of its n/k games in hand, at most one of which wins (its GIH sums only)."""
     from analytics.stats import register_sql_macros
 
     register_sql_macros(con)
-    clusters = ", ".join(f"n AS {prefix}_clusters, n AS {prefix}_n_sq, w AS {prefix}_w_sq, w AS {prefix}_nw"
-                         for prefix in CARD_RATES)
+    k = hands_per_game
+    clusters = ", ".join(
+        f"n // {k} AS {prefix}_clusters, n * {k} AS {prefix}_n_sq, w AS {prefix}_w_sq, w * {k} AS {prefix}_nw, "
+        f"w AS {prefix}_hits" if prefix == "gih" else
+        f"n AS {prefix}_clusters, n AS {prefix}_n_sq, w AS {prefix}_w_sq, w AS {prefix}_nw, w AS {prefix}_hits"
+        for prefix in CARD_RATES)
     values = ", ".join(f"('{card}', {n}, {w})" for card, n, w in cards)
     con.execute(f"""CREATE TABLE card_counts AS SELECT 'e' AS experiment, 'baseline' AS variant, 2 AS n_players,
         'A' AS agent, card, n AS games_in_hand, w AS wins_in_hand, 0 AS games_opening, 0 AS wins_opening,
@@ -232,6 +250,29 @@ def test_card_shrinkage_follows_the_beta_prior_of_greatest_marginal_likelihood()
     assert rows["a"]["mean_turn_played"] == 2.0
 
 
+def test_the_card_prior_is_fitted_on_the_cards_effective_counts_not_their_raw_seat_games() -> None:
+    # Each card is in both hands of its 100 games (200 seat-games), and one of the two wins
+    # at most: its wins vary less between games than 200 independent seat-games would, so its
+    # effective n is larger than 200 and the cards' spread around the mean is less noise than
+    # the raw counts say. The prior is that of the effective counts (the GIH rate of its
+    # effective n won), about the raw counts' mean; on the raw counts it is another one.
+    cards = [("a", 200, 70), ("b", 200, 80), ("c", 200, 90), ("d", 200, 100), ("e", 200, 110)]
+    con = duckdb.connect()
+    card_counts_table(con, cards, seat_games=2000, seat_wins=900, hands_per_game=2)
+    rows = {row["card"]: row for row in con.sql(card_stats_sql()).pl().iter_rows(named=True)}
+    effective = {card: clustered_effective_n(n, w, 2 * n, w, 2 * w, n // 2) for card, n, w in cards}
+    mean = sum(w for _, _, w in cards) / sum(n for _, n, _ in cards)
+    prior = beta_binomial_prior([w / n * effective[card] for card, n, w in cards], list(effective.values()), mean)
+    raw = beta_binomial_prior([w for _, _, w in cards], [n for _, n, _ in cards])
+    assert prior is not None and prior.strength is not None and raw is not None and raw.strength is not None
+    assert all(effective[card] > 1.5 * n for card, n, _ in cards)
+    assert rows["a"]["prior_identified"] and rows["a"]["prior_strength"] == pytest.approx(prior.strength, rel=0.003)
+    assert abs(prior.strength / raw.strength - 1) > 0.15  # not the raw counts' prior
+    w, n = 70 / 200 * effective["a"], effective["a"]
+    assert rows["a"]["shrunk_win_rate"] == pytest.approx(
+        (w + mean * rows["a"]["prior_strength"]) / (n + rows["a"]["prior_strength"]), abs=1e-12)
+
+
 def test_cards_that_differ_no_more_than_noise_shrink_to_the_mean_and_say_so() -> None:
     # 50, 51, 49 wins of 100: the likelihood is best with the cards alike (the top of the grid).
     con = duckdb.connect()
@@ -253,13 +294,13 @@ def test_card_stats_of_one_agent_count_only_its_seat_games(handmade: duckdb.Duck
 # ---------------------------------------------------------------- seats
 
 
-def test_seat_balance_gives_scipy_chi_square_and_the_first_seat_share(small_experiment: SmallExperiment) -> None:
-    con = open_catalog(small_experiment.folder)
-    try:
-        seats = seat_stats(con)
-        balance = seat_balance(con)
-    finally:
-        con.close()
+def test_seat_balance_in_self_play_gives_scipy_chi_square_and_the_first_seat_share() -> None:
+    from tests.analytics.synthetic import CompetitiveModel, competitive
+
+    data = competitive(1, 2000, model=CompetitiveModel(agent_strength=(("heuristic", 1.0),), self_play=True))
+    seats, balance = data.con.sql("FROM seat_stats").pl(), data.con.sql("FROM seat_balance").pl()
+    assert balance.height == 2 and balance["self_play"].all() and set(balance["agent"]) == {"heuristic"}
+    assert seats["self_play"].all()
     for row in balance.iter_rows(named=True):
         group = seats.filter((pl.col("variant") == row["variant"]) & (pl.col("n_players") == row["n_players"]))
         wins = group.sort("seat")["wins"].to_list()
@@ -269,7 +310,44 @@ def test_seat_balance_gives_scipy_chi_square_and_the_first_seat_share(small_expe
         low, high = wilson_interval(wins[0], sum(wins))
         assert row["first_seat_share"] == pytest.approx(wins[0] / sum(wins), abs=1e-12)
         assert (row["first_seat_advantage_low"], row["first_seat_advantage_high"]) == pytest.approx(
-            (low - 0.5, high - 0.5), abs=1e-12)
+            (low - 0.25, high - 0.25), abs=1e-12)
+
+
+def test_seat_balance_of_a_rotated_mixed_lineup_compares_each_agent_with_itself_not_the_pooled_seats(
+        small_experiment: SmallExperiment) -> None:
+    # Heuristic against random, seats rotated every game: seat 0 holds each agent half the time,
+    # so its share of the wins is about 1/2 whatever the seat is worth. Per agent instead: its
+    # win rate in the games it held seat 0 against its win rate over all its seats, with
+    # Newcombe's interval of the difference joined by their correlation over the games.
+    con = open_catalog(small_experiment.folder)
+    try:
+        balance = seat_balance(con)
+        players = con.sql("SELECT variant, n_players, game_index, seat, agent, won FROM players").pl()
+    finally:
+        con.close()
+    assert set(balance["agent"]) == {"heuristic", "random"} and not balance["self_play"].any()
+    assert balance["chi2"].is_null().all() and balance["first_seat_share"].is_null().all()
+    for row in balance.iter_rows(named=True):
+        mine = players.filter((pl.col("variant") == row["variant"]) & (pl.col("n_players") == row["n_players"])
+                              & (pl.col("agent") == row["agent"]))
+        games = mine.group_by("game_index").agg(
+            pl.len().alias("n"), pl.col("won").sum().alias("w"), (pl.col("seat") == 0).any().alias("m"),
+            ((pl.col("seat") == 0) & pl.col("won")).any().alias("x"))
+        n, w = games["n"].to_numpy(), games["w"].to_numpy()
+        m, x = games["m"].to_numpy().astype(int), games["x"].to_numpy().astype(int)
+        first, overall = x.sum() / m.sum(), w.sum() / n.sum()
+        assert (row["first_seat_win_rate"], row["agent_win_rate"]) == pytest.approx((first, overall), abs=1e-12)
+        spread_first, spread_agent = ((x - first * m) ** 2).sum(), ((w - overall * n) ** 2).sum()
+        cross = ((x - first * m) * (w - overall * n)).sum()
+        phi = paired_correlation(spread_agent, spread_first, spread_agent + spread_first - 2 * cross)
+        agent_low, agent_high = clustered_interval(n.sum(), w.sum(), (n * n).sum(), (w * w).sum(), (n * w).sum(),
+                                                   len(n), hits=(w > 0).sum())
+        first_low, first_high = wilson_interval(x.sum(), m.sum())
+        expected = newcombe_difference(overall, agent_low, agent_high, first, first_low, first_high, phi)
+        assert row["first_seat_advantage"] == pytest.approx(first - overall, abs=1e-12)
+        assert (row["first_seat_advantage_low"], row["first_seat_advantage_high"]) == pytest.approx(expected,
+                                                                                                     abs=1e-9)
+        assert cluster_spread(m.sum(), x.sum(), m.sum(), x.sum(), x.sum()) == pytest.approx(spread_first, abs=1e-9)
 
 
 # ---------------------------------------------------------------- factions
@@ -406,10 +484,12 @@ def test_variants_on_the_baseline_seeds_are_compared_with_mcnemar(tmp_path: Path
     assert _close(seat0["delta"], 2 / 6 - 5 / 6)
 
 
-def test_a_change_of_game_length_without_spread_is_certain(tmp_path: Path) -> None:
-    # The QA's tiny Divvy run: every baseline game lasted 5 turns, every four_rounds game 4.
-    # Welch's z had no variance and gave p = 1 ("5.00 -> 4.00 [-1.00, -1.00] welch p 1.0000"),
-    # so the change was left out of the findings; it is certain: p = 0, interval [-1, -1].
+def test_a_change_of_game_length_without_spread_in_a_small_sample_keeps_a_width_and_a_finding(
+        tmp_path: Path) -> None:
+    # A tiny Divvy run: every baseline game lasted 5 turns, every four_rounds game 4. Twenty games
+    # a side do not make the difference certain ([-1, -1], p = 0, as it once read): a share up to
+    # u = z²/(20 + z²) of the games may last a turn more or less, a variance of u(1 - u) a side.
+    # It stays a finding, with its width.
     games: list[dict[str, Any]] = [
         {"variant": variant, "game_index": index, "n_players": 2, "winners": [index % 2], "turns": turns}
         for variant, turns in (("baseline", 5), ("four_rounds", 4)) for index in range(20)]
@@ -422,16 +502,19 @@ def test_a_change_of_game_length_without_spread_is_certain(tmp_path: Path) -> No
     finally:
         con.close()
     turns = deltas.filter(pl.col("metric") == "turns").row(0, named=True)
-    assert (turns["test"], turns["delta"], turns["delta_low"], turns["delta_high"]) == ("welch", -1.0, -1.0, -1.0)
-    assert (turns["statistic"], turns["p_value"], turns["q_value"], turns["significant"]) == (
-        -math.inf, 0.0, 0.0, True)
+    u = wilson_interval(0, 20)[1]
+    half = Z95 * math.sqrt(2 * u * (1 - u) / 20)
+    assert (turns["test"], turns["delta"]) == ("welch", -1.0)
+    assert (turns["delta_low"], turns["delta_high"]) == pytest.approx((-1 - half, -1 + half), abs=1e-12)
+    assert turns["statistic"] == pytest.approx(-1 / math.sqrt(2 * u * (1 - u) / 20), abs=1e-9)
+    assert 0.0 < turns["p_value"] < 1e-4 and turns["significant"]
     decisions = deltas.filter(pl.col("metric") == "decisions").row(0, named=True)  # 10 in every game of both
     assert (decisions["p_value"], decisions["significant"]) == (1.0, False)
     from analytics.findings import delta_findings
 
     found = delta_findings(deltas, {})
     assert [finding.subject for finding in found] == ["mean turns"]
-    assert "mean turns 5.00 -> 4.00 [-1.00, -1.00], q = <1e-4 (welch; n = 20)" in found[0].text
+    assert "mean turns 5.00 -> 4.00 [-1.23, -0.77], q = <1e-4 (welch; n = 20)" in found[0].text
 
 
 # ---------------------------------------------------------------- seats in games where seats do not compete

@@ -14,7 +14,14 @@ import polars as pl
 import pytest
 
 from analytics.catalog import open_catalog
-from analytics.stats import Z95, clustered_effective_n, clustered_interval, is_fixed_rate, wilson_interval
+from analytics.stats import (
+    Z95,
+    clustered_effective_n,
+    clustered_interval,
+    no_spread_interval,
+    shows_no_spread,
+    wilson_interval,
+)
 from tests.analytics.synthetic import competitive, cooperative
 from tests.conftest import SmallExperiment
 
@@ -99,23 +106,56 @@ def test_one_seat_game_per_game_gives_the_plain_wilson_interval() -> None:
     # n = 50 seat-games in 50 games, 20 won: n² = n, w² = w, n·w = w.
     assert clustered_effective_n(50, 20, 50, 20, 20, 50) == pytest.approx(50, rel=1e-12)
     assert clustered_interval(50, 20, 50, 20, 20, 50) == pytest.approx(wilson_interval(20, 50), abs=1e-12)
+    assert clustered_interval(50, 20, 50, 20, 20, 50, hits=20) == pytest.approx(wilson_interval(20, 50), abs=1e-12)
     # Ten games of five linked seat-games, one shared outcome each (4 won): the ten games count.
     assert clustered_effective_n(50, 20, 10 * 25, 4 * 25, 4 * 25, 10) == pytest.approx(10, rel=1e-12)
+    assert clustered_interval(50, 20, 10 * 25, 4 * 25, 4 * 25, 10, hits=4) == pytest.approx(
+        wilson_interval(4, 10), abs=1e-12)
     # No win or every game won: the variance says nothing; the number of games is used.
     assert clustered_effective_n(50, 0, 250, 0, 0, 10) == 10
-    # An agent holding every seat of every game without draws wins exactly 1/N: a fixed rate,
-    # the sample is capped at 100 n and the interval is the rate itself.
-    assert clustered_effective_n(400, 100, 100 * 16, 100, 400, 100) == 100 * 400
-    assert is_fixed_rate(100 * 400, 400)
-    assert clustered_interval(400, 100, 100 * 16, 100, 400, 100) == (0.25, 0.25)
-    # At three of the four seats in one game of the hundred, the games still spread less than a
-    # hundredth of a binomial around the rate: fixed all the same.
-    assert clustered_interval(399, 100, 99 * 16 + 9, 100, 99 * 4 + 3, 100) == (100 / 399, 100 / 399)
     # At two seats of every game, winning half of them: a sampled rate (1.5 n effective), with a width.
     assert clustered_effective_n(200, 50, 400, 50, 100, 100) == pytest.approx(300, rel=1e-12)
-    assert not is_fixed_rate(300, 200)
+    assert not shows_no_spread(300, 200)
     low, high = clustered_interval(200, 50, 400, 50, 100, 100)
     assert low < 0.25 < high
+
+
+def test_a_rate_every_game_of_a_sample_gave_alike_keeps_the_width_of_the_games_it_had() -> None:
+    # An agent holding all four seats of 100 games without a draw or a tie wins 1/4 of its
+    # seat-games in this sample. That does not prove every game has exactly one winner (a
+    # Theseus tie gives two): a share of the games up to u = z²/(100 + z²), the Wilson upper
+    # bound of 0 events in 100 games, may give another share, from 0 to 1.
+    u = wilson_interval(0, 100)[1]
+    sums = (400, 100, 100 * 16, 100, 400, 100)
+    assert clustered_effective_n(*sums) == 100 * 400 and shows_no_spread(100 * 400, 400)
+    assert no_spread_interval(0.25, 100) == pytest.approx((0.25 - u * 0.25, 0.25 + u * 0.75), abs=1e-15)
+    assert clustered_interval(*sums) == pytest.approx(no_spread_interval(0.25, 100), abs=1e-12)
+    # Knowing the games won (hits), the games-won and extra-wins decomposition gives the same.
+    assert clustered_interval(*sums, hits=100) == pytest.approx(no_spread_interval(0.25, 100), abs=1e-12)
+    low, high = clustered_interval(*sums, hits=100)
+    assert low < 0.25 < 0.2502 < high  # a true rate of 1/4 plus rare ties is inside
+    # At three of the four seats in one game of the hundred: still (nearly) no spread, still a width.
+    low, high = clustered_interval(399, 100, 99 * 16 + 9, 100, 99 * 4 + 3, 100)
+    assert high - low > 0.9 * (no_spread_interval(0.25, 100)[1] - no_spread_interval(0.25, 100)[0])
+
+
+def test_a_dominant_agent_at_two_seats_gets_the_asymmetric_interval_of_its_rare_lost_games() -> None:
+    # The heuristic at two of four seats wins 1,960 of 2,000 games (one seat each): 49% of its
+    # seat-games. Its uncertainty is that of its 40 lost games, a rare count: the interval is
+    # Wilson's of 1,960 of 2,000 games, halved, wider below than above (not 49% ± a binomial's
+    # spread around 50%, and not the symmetric interval of the effective n, 68 times n). Above,
+    # the games won at both seats (ties) that 2,000 games without one cannot rule out.
+    games, won = 2000, 1960
+    sums = (2 * games, won, 4 * games, won, 2 * won, games)
+    low, high = clustered_interval(*sums, hits=won)
+    games_low, games_high = wilson_interval(won, games)
+    ties_high = wilson_interval(0, games)[1]
+    assert (low, high) == pytest.approx(
+        (games_low / 2, (won / games + math.hypot(games_high - won / games, ties_high)) / 2), abs=1e-12)
+    assert won / (2 * games) - low > 1.2 * (high - won / (2 * games))
+    effective = clustered_effective_n(*sums)
+    symmetric = wilson_interval(won / (2 * games) * effective, effective)
+    assert symmetric[0] > low  # what the effective n alone gave: too narrow below
 
 
 def test_the_sql_macro_gives_the_python_effective_sample_size() -> None:
@@ -130,26 +170,26 @@ def test_the_sql_macro_gives_the_python_effective_sample_size() -> None:
         assert value == pytest.approx(clustered_effective_n(*case), rel=1e-12), case
 
 
-def test_the_sql_interval_macros_give_the_python_clustered_interval_a_fixed_rate_its_point() -> None:
+def test_the_sql_interval_macros_give_the_python_clustered_interval() -> None:
     con = duckdb.connect()
     from analytics.stats import register_sql_macros
 
     register_sql_macros(con)
-    cases = [(50, 20, 50, 20, 20, 50), (50, 20, 250, 100, 100, 10), (30, 12, 90, 144, 108, 10),
-             (10, 0, 10, 0, 0, 7), (400, 100, 1600, 100, 400, 100), (399, 100, 99 * 16 + 9, 100, 99 * 4 + 3, 100),
-             (200, 50, 400, 50, 100, 100)]
-    for n, w, n_sq, w_sq, nw, clusters in cases:
-        low, high = con.execute(
-            f"SELECT clustered_low(p, e, {n}), clustered_high(p, e, {n}) FROM "
-            f"(SELECT {w}::DOUBLE / {n} AS p, clustered_n({n}, {w}, {n_sq}, {w_sq}, {nw}, {clusters}) AS e)"
-        ).fetchall()[0]
-        expected = clustered_interval(n, w, n_sq, w_sq, nw, clusters)
-        assert (low, high) == pytest.approx(expected, abs=1e-12), (n, w)
-    assert con.execute("SELECT clustered_low(0.25, 40000.0, 400) = 0.25, clustered_high(0.25, 40000.0, 400) = 0.25"
-                       ).fetchall()[0] == (True, True)
-    cases_fixed = [(40000.0, 400), (39999.0, 400), (300.0, 200), (0.0, 0)]
-    assert [con.execute(f"SELECT is_fixed_rate({e}, {n})").fetchall()[0][0] for e, n in cases_fixed] == [
-        is_fixed_rate(e, n) for e, n in cases_fixed] == [True, False, False, False]
+    cases = [(50, 20, 50, 20, 20, 50, 20), (50, 20, 250, 100, 100, 10, 4), (30, 12, 90, 144, 108, 10, None),
+             (10, 0, 10, 0, 0, 7, 0), (400, 100, 1600, 100, 400, 100, 100),
+             (399, 100, 99 * 16 + 9, 100, 99 * 4 + 3, 100, 100), (200, 50, 400, 50, 100, 100, None),
+             (4000, 1960, 8000, 1960, 3920, 2000, 1960), (300, 101, 900, 103, 303, 100, 100), (0, 0, 0, 0, 0, 0, 0)]
+    for n, w, n_sq, w_sq, nw, clusters, hits in cases:
+        sums = [n, w, n_sq, w_sq, nw, clusters]
+        low, high = con.execute("SELECT clustered_low(?, ?, ?, ?, ?, ?, ?), clustered_high(?, ?, ?, ?, ?, ?, ?)",
+                                [*sums, hits, *sums, hits]).fetchall()[0]
+        assert (low, high) == pytest.approx(clustered_interval(n, w, n_sq, w_sq, nw, clusters, hits=hits),
+                                            abs=1e-12), sums
+    assert con.execute("SELECT no_spread_low(0.25, 100), no_spread_high(0.25, 100)").fetchall()[0] == pytest.approx(
+        no_spread_interval(0.25, 100), abs=1e-15)
+    cases_capped = [(40000.0, 400), (39999.0, 400), (300.0, 200), (0.0, 0)]
+    assert [con.execute(f"SELECT shows_no_spread({e}, {n})").fetchall()[0][0] for e, n in cases_capped] == [
+        shows_no_spread(e, n) for e, n in cases_capped] == [True, False, False, False]
 
 
 def test_play_rate_when_playable_counts_seat_games_with_the_card_playable() -> None:

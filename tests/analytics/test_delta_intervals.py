@@ -15,7 +15,17 @@ import pytest
 
 from analytics.catalog import open_catalog
 from analytics.metrics import variant_deltas
-from analytics.stats import Z95, mcnemar, newcombe_difference, paired_difference, wilson_interval
+from analytics.stats import (
+    Z95,
+    cluster_spread,
+    clustered_interval,
+    mcnemar,
+    mean_variance,
+    newcombe_difference,
+    paired_correlation,
+    paired_difference,
+    wilson_interval,
+)
 from tests.analytics.synthetic import competitive
 from tests.analytics.test_balance_metrics import write_games
 from tests.conftest import SmallExperiment
@@ -45,7 +55,8 @@ def test_unpaired_rate_deltas_carry_newcombe_intervals_and_means_welch_ones(smal
     for row in deltas.filter(pl.col("test") == "welch").iter_rows(named=True):
         column = row["metric"]
         base, variant = stats["baseline"], stats[row["variant"]]
-        se = math.sqrt(base[f"sd_{column}"] ** 2 / base["games"] + variant[f"sd_{column}"] ** 2 / variant["games"])
+        se = math.sqrt(mean_variance(base[f"sd_{column}"] ** 2, base["games"]) / base["games"]
+                       + mean_variance(variant[f"sd_{column}"] ** 2, variant["games"]) / variant["games"])
         assert (row["delta_low"], row["delta_high"]) == pytest.approx(
             (row["delta"] - Z95 * se, row["delta"] + Z95 * se), abs=1e-9)
 
@@ -188,6 +199,79 @@ def test_the_paired_interval_of_an_agent_at_two_seats_is_the_python_twin_on_the_
         statistic, p, low, high = paired_difference(
             float(n.sum()), float((n * n).sum()), games.height, (float(x.sum()), float((x * x).sum()),
                                                                   float((n * x).sum())),
-            (float(y.sum()), float((y * y).sum()), float((n * y).sum())), float(((y - x) ** 2).sum()))
+            (float(y.sum()), float((y * y).sum()), float((n * y).sum())), float(((y - x) ** 2).sum()),
+            hits=(float((x > 0).sum()), float((y > 0).sum())))
         assert (row["statistic"], row["p_value"]) == pytest.approx((statistic, p), abs=1e-12)
         assert (row["delta_low"], row["delta_high"]) == pytest.approx((low, high), abs=1e-12)
+
+
+def _card_sums(games: pl.DataFrame, n: str, w: str) -> tuple[float, float, float, float, float, float]:
+    """A card rate's sums over its games (``clustered_interval``'s arguments) from per-game counts."""
+    counted = games.filter(pl.col(n) > 0)
+    return (float(counted[n].sum()), float(counted[w].sum()), float((counted[n] ** 2).sum()),
+            float((counted[w] ** 2).sum()), float((counted[n] * counted[w]).sum()), float(counted.height))
+
+
+def test_card_rate_deltas_on_the_baseline_seeds_are_joined_by_their_correlation_over_the_games() -> None:
+    # On paired seeds a card's seat-games in hand differ between the variants, but the games are
+    # the same: each side's per-game counts (x_g of n_g in the baseline, y_g of m_g in the
+    # variant) give the two rates' correlation, φ = C / sqrt(S_b·S_v) with
+    # C = Σ(x_g − p_b·n_g)(y_g − p_v·m_g), which joins their own intervals (Newcombe's). Counted
+    # here from the card rows; the unpaired interval (φ = 0) is wider.
+    data = competitive(1, 300, paired=True)
+    per_game = data.con.sql("""
+        SELECT c.variant, p.agent, c.card, c.game_index, count(*) AS in_hand,
+               count(*) FILTER (WHERE c.won) AS won, count(*) FILTER (WHERE c.played > 0) AS played
+        FROM cards AS c JOIN players AS p USING (experiment, variant, n_players, game_index, seat)
+        GROUP BY ALL""").pl()
+    deltas = data.con.sql("SELECT * FROM deltas WHERE family = 'card'").pl()
+    gih = deltas.filter(pl.col("metric") == "gih_win_rate")
+    assert set(deltas["test"]) == {"paired_z"} and gih.height == 16
+    narrower = 0
+    for row in gih.iter_rows(named=True):
+        card = per_game.filter((pl.col("agent") == row["agent"]) & (pl.col("card") == row["key"]))
+        sides = {variant: card.filter(pl.col("variant") == variant).drop("variant") for variant in ("baseline",
+                                                                                                    "buffed")}
+        both = sides["baseline"].join(sides["buffed"], on=["agent", "card", "game_index"], how="full",
+                                      coalesce=True, suffix="_v").fill_null(0)
+        sums = {variant: _card_sums(frame, "in_hand", "won") for variant, frame in sides.items()}
+        rates = {variant: sums[variant][1] / sums[variant][0] for variant in sums}
+        spreads = {variant: cluster_spread(*sums[variant][:5]) for variant in sums}
+        cross = float(((both["won"] - rates["baseline"] * both["in_hand"])
+                       * (both["won_v"] - rates["buffed"] * both["in_hand_v"])).sum())
+        phi = paired_correlation(spreads["baseline"], spreads["buffed"],
+                                 spreads["baseline"] + spreads["buffed"] - 2 * cross)
+        intervals = {variant: clustered_interval(*sums[variant]) for variant in sums}
+        expected = newcombe_difference(rates["baseline"], *intervals["baseline"], rates["buffed"],
+                                       *intervals["buffed"], phi)
+        assert (row["delta_low"], row["delta_high"]) == pytest.approx(expected, abs=1e-9), row
+        variance = (spreads["buffed"] / sums["buffed"][0] ** 2 + spreads["baseline"] / sums["baseline"][0] ** 2
+                    - 2 * cross / (sums["baseline"][0] * sums["buffed"][0]))
+        assert row["statistic"] == pytest.approx((rates["buffed"] - rates["baseline"]) / math.sqrt(variance),
+                                                 abs=1e-9)
+        unpaired = newcombe_difference(rates["baseline"], *intervals["baseline"], rates["buffed"],
+                                       *intervals["buffed"])
+        narrower += (row["delta_high"] - row["delta_low"]) < 0.8 * (unpaired[1] - unpaired[0])
+    assert narrower == gih.height  # the pairing is what makes them narrower
+
+
+def test_mean_deltas_on_the_baseline_seeds_use_the_game_by_game_differences() -> None:
+    # Turns and decisions on paired seeds: the differences d_g of the matched games, their mean
+    # and sample variance (at least the floor of what that many games cannot rule out).
+    from tests.analytics.synthetic import CompetitiveModel
+
+    data = competitive(1, 400, paired=True, model=CompetitiveModel(short_game=(0.05, 0.10),
+                                                                   decisions_rate=(0.3, 0.35)))
+    games = data.con.sql("""
+        SELECT b.turns AS turns_b, v.turns AS turns_v, b.decisions AS decisions_b, v.decisions AS decisions_v
+        FROM games AS b JOIN games AS v USING (experiment, n_players, game_index)
+        WHERE b.variant = 'baseline' AND v.variant = 'buffed'""").pl()
+    deltas = data.con.sql("SELECT * FROM deltas WHERE family = 'game' AND metric IN ('turns', 'decisions')").pl()
+    assert deltas.height == 2 and set(deltas["test"]) == {"paired_z"}
+    for row in deltas.iter_rows(named=True):
+        d = (games[f"{row['metric']}_v"] - games[f"{row['metric']}_b"]).cast(pl.Float64).to_numpy()
+        se = math.sqrt(mean_variance(float(d.var(ddof=1)), d.size) / d.size)
+        assert row["delta"] == pytest.approx(d.mean(), abs=1e-12)
+        assert (row["delta_low"], row["delta_high"]) == pytest.approx((d.mean() - Z95 * se, d.mean() + Z95 * se),
+                                                                      abs=1e-9)
+        assert row["statistic"] == pytest.approx(d.mean() / se, abs=1e-9)

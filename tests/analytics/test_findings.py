@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import polars as pl
+import pytest
 
 from analytics.findings import (
     PER_KIND,
@@ -145,3 +146,36 @@ def test_a_cooperative_experiment_has_no_seat_findings() -> None:
     seats = pl.DataFrame([_seat(0, 0.40, 0.385, 0.415)])
     assert findings({"seat_stats": seats}, LABELS, cooperative=False)
     assert not findings({"seat_stats": seats}, LABELS, cooperative=True)
+
+
+def test_a_favoured_first_seat_in_self_play_is_reported_outside_its_band() -> None:
+    # One agent in every seat, seat 0 favoured (about 33% of the wins at 4 players, fair 25%):
+    # seat_balance flags it OUTSIDE the +- 5 point band and the findings name seat 0.
+    from tests.analytics.synthetic import CompetitiveModel
+
+    model = CompetitiveModel(agent_strength=(("heuristic", 1.0),), self_play=True, seat_bias=(1.4, 1.0, 0.95, 0.85))
+    data = competitive(1, 3000, model=model)
+    balance = data.con.sql("FROM seat_balance WHERE variant = 'baseline'").pl().row(0, named=True)
+    assert balance["self_play"] and balance["surely_outside"]
+    assert balance["first_seat_advantage"] == pytest.approx(
+        data.truth[("first_seat", "baseline", "heuristic")], abs=0.03)
+    found = findings({"seat_stats": data.con.sql("FROM seat_stats").pl(),
+                      "seat_balance": data.con.sql("FROM seat_balance").pl()}, {}, cooperative=False)
+    assert {(f.kind, f.variant, f.subject) for f in found} >= {("seat", "baseline", "seat 0")}
+    assert not [f for f in found if f.kind == "first_seat"]
+
+
+def test_a_lineup_of_different_agents_gives_no_seat_finding_from_its_pooled_seats_only_per_agent_ones() -> None:
+    # A strong and a weak agent at two seats each, placed at random, seat 0 favoured: the pooled
+    # seats mix the agents, so no seat finding comes from them; each agent against itself does.
+    from tests.analytics.synthetic import CompetitiveModel
+
+    data = competitive(1, 3000, model=CompetitiveModel(seat_bias=(1.4, 1.0, 0.95, 0.85)))
+    seats, balance = data.con.sql("FROM seat_stats").pl(), data.con.sql("FROM seat_balance").pl()
+    assert not seats["self_play"].any() and set(balance["agent"]) == {"strong", "weak"}
+    assert seat_findings(seats.with_columns(pl.lit(True).alias("self_play")), {})  # pooled, they would be
+    found = findings({"seat_stats": seats, "seat_balance": balance}, {}, cooperative=False)
+    assert not [f for f in found if f.kind == "seat"]
+    per_agent = [f for f in found if f.kind == "first_seat"]
+    assert per_agent and all(f.agent in {"strong", "weak"} and f.subject == "seat 0" for f in per_agent)
+    assert "at seat 0 against" in per_agent[0].text and "a lineup of different agents" in per_agent[0].text

@@ -29,6 +29,7 @@ from analytics.report import (
     write_report_csv,
 )
 from analytics.sections import SECTIONS
+from analytics.stats import no_spread_interval, wilson_interval
 from experiments.spec import parse_spec
 from tests.conftest import write_experiment
 
@@ -127,37 +128,66 @@ def test_the_text_report_fits_100_columns_and_clips_no_column(report: Report) ->
                    for line in text.splitlines())  # no clipped cell
 
 
-def test_the_seat_and_agent_rows_show_the_view_numbers(report: Report) -> None:
+def test_a_rotated_mixed_lineup_shows_seat_balance_per_agent_not_its_pooled_seats(report: Report) -> None:
+    # divvy_baseline rotates heuristic and random through the seats: each seat's pooled rate mixes
+    # the two agents (about 1/2 whatever the seat is worth). The report leaves those rows out and
+    # compares each agent with itself: its win rate at seat 0 against its win rate over its seats.
+    text = render_report(report, "text")
+    lines = [line.split() for line in text.splitlines()]
+    assert "Win rate by seat, every seat the same agent" not in text
+    assert "Left out, where the lineup seats different agents" in " ".join(text.split())
+    balance = report.metrics["seat_balance"]
+    assert balance.height == 4 and not balance["self_play"].any()
+    for row in balance.iter_rows(named=True):
+        expected = [row["variant"], str(row["n_players"]), row["agent"], "per", "agent", f"{row['games']:,}",
+                    f"{row['total_wins']:,}", "-", "-", "-", _percent(row["first_seat_win_rate"]),
+                    _percent(row["agent_win_rate"])]
+        assert any(line[:len(expected)] == expected for line in lines), expected
+    assert not [finding for finding in report.findings if finding.kind == "seat"]
+
+
+def test_the_agent_rows_show_the_view_numbers_with_the_fair_share_and_the_game_win_rate(report: Report) -> None:
     lines = [line.split() for line in render_report(report, "text").splitlines()]
-    for row in report.seat_stats.iter_rows(named=True):
-        expected = [row["variant"], str(row["n_players"]), str(row["seat"]), str(row["games"]), str(row["wins"]),
-                    _percent(row["win_rate"]), f"[{_percent(row['win_rate_low'])},",
-                    f"{_percent(row['win_rate_high'])}]", _percent(row["win_share"]),
-                    f"[{_percent(row['win_share_low'])},", f"{_percent(row['win_share_high'])}]"]
-        assert expected in lines, expected
     for row in report.agent_stats.iter_rows(named=True):
-        expected = [row["variant"], str(row["n_players"]), row["agent"], str(row["games"]), str(row["seat_games"]),
-                    str(row["wins"]), _percent(row["win_rate"]), f"[{_percent(row['win_rate_low'])},",
-                    f"{_percent(row['win_rate_high'])}]", str(round(row["win_rate_effective_n"]))]
-        assert expected in lines, expected
+        assert row["fair_share"] == pytest.approx(1 / row["n_players"])
+        # The table is wide: two blocks of columns, each row keyed by variant, players and agent.
+        key = [row["variant"], str(row["n_players"]), row["agent"]]
+        first = [*key, str(row["games"]), str(row["seat_games"]), str(row["wins"]), _percent(row["win_rate"]),
+                 f"[{_percent(row['win_rate_low'])},", f"{_percent(row['win_rate_high'])}]",
+                 _percent(row["fair_share"])]
+        second = [*key, _percent(row["game_win_rate"]), f"[{_percent(row['game_win_rate_low'])},",
+                  f"{_percent(row['game_win_rate_high'])}]", _percent(row["game_fair_share"]),
+                  str(round(row["win_rate_effective_n"]))]
+        assert first in lines and second in lines, (first, second)
 
 
-def test_an_agent_in_every_seat_of_every_game_shows_its_rate_as_fixed_without_an_interval_or_sample(
+def test_an_agent_in_every_seat_of_every_game_shows_its_self_play_rate_with_the_width_of_its_games(
         tmp_path: Path) -> None:
-    # Ring of Chaos with the heuristic in all three seats: one winner a game, so it wins exactly 1/3.
+    # Ring of Chaos with the heuristic in all three seats: one winner a game, so it wins 1/3 of
+    # its seat-games in these 12 games. Twelve games do not prove that every game has one
+    # winner: the interval keeps the width of what 12 games without spread cannot rule out
+    # (no "fixed"), and the seats, all one agent, show seat balance.
     raw = tomllib.loads((EXPERIMENTS / "ring_of_chaos_baseline.toml").read_text())
     raw.update(name="ring_mirror", games=12, shard_size=12, player_counts=[3],
                variants={"labyrinth": raw["variants"]["labyrinth"]})
     folder = write_experiment(parse_spec(raw, "ring_of_chaos_baseline.toml (cut down)"), tmp_path)
     mirror = build_report(folder)
-    lines = [line.split() for line in render_report(mirror, "text").splitlines()]
+    text = render_report(mirror, "text")
+    lines = [line.split() for line in text.splitlines()]
+    low, high = no_spread_interval(1 / 3, 12)
     for row in mirror.agent_stats.iter_rows(named=True):
-        assert (row["seat_games"], row["wins"]) == (36, 12)
-        assert row["win_rate_low"] == row["win_rate_high"] == row["win_rate"] == pytest.approx(1 / 3)
-        assert [row["variant"], "3", "heuristic", "12", "36", "12", "33.3%", "fixed", "-"] in lines
-    assert any(line[:4] == ["fixed:", "every", "game", "gave"] for line in lines)
-    # 1/3 against 1/3 is not a test: no agent row among the variant's differences (and none in
-    # the Benjamini-Hochberg count), while its factions, sampled, are compared.
+        assert (row["seat_games"], row["wins"], row["self_play"]) == (36, 12, True)
+        assert (row["win_rate_low"], row["win_rate_high"]) == pytest.approx((low, high), abs=1e-12)
+        assert row["game_win_rate"] == 1.0 and row["game_fair_share"] == 1.0
+        assert [row["variant"], "3", "heuristic", "12", "36", "12", "33.3%", f"[{_percent(low)},",
+                f"{_percent(high)}]", "33.3%"] in lines
+        assert [row["variant"], "3", "heuristic", "100.0%", f"[{_percent(wilson_interval(12, 12)[0])},", "100.0%]",
+                "100.0%", "-", "self-play"] in lines
+    assert "fixed" not in text
+    assert "Win rate by seat, every seat the same agent" in text
+    assert mirror.metrics["seat_balance"]["self_play"].all()
+    # 1/3 against 1/3 is the lineup's, not a test of the agent: no agent row among the variant's
+    # differences (and none in the Benjamini-Hochberg count), while its factions are compared.
     families = set(mirror.metrics["variant_deltas"]["family"])
     assert "agent" not in families and "faction" in families
 

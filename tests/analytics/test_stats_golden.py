@@ -23,6 +23,7 @@ from analytics.stats import (
     games_for_difference,
     games_for_interval,
     mcnemar,
+    mean_variance,
     newcombe_difference,
     normal_sf,
     paired_correlation,
@@ -116,10 +117,17 @@ WELCH = [(5.0, 4.0, 100, 5.5, 9.0, 400), (5.0, 0.0, 50, 4.0, 0.0, 50), (4.0, 0.0
          (20.8, 30.1, 300, 27.7, 41.6, 300)]
 
 
-def test_a_difference_of_means_without_spread_on_either_side_is_certain() -> None:
-    # Every baseline game lasted 5 turns, every variant game 4: the difference is -1 exactly.
-    assert welch_ztest(5.0, 0.0, 50, 4.0, 0.0, 50) == (-math.inf, 0.0)
-    assert welch_ztest(4.0, 0.0, 50, 5.0, 0.0, 50) == (math.inf, 0.0)
+def test_a_difference_of_means_without_spread_keeps_the_variance_50_games_cannot_rule_out() -> None:
+    # Every baseline game of 50 lasted 5 turns, every variant game 4. 50 games do not prove every
+    # game does: a share up to u = z²/(50 + z²) may last a turn more or less, a variance u(1 − u).
+    u = wilson_interval(0, 50)[1]
+    floor = u * (1 - u)
+    assert mean_variance(0.0, 50) == pytest.approx(floor, abs=1e-15) and mean_variance(0.3, 50) == 0.3
+    z, p = welch_ztest(5.0, 0.0, 50, 4.0, 0.0, 50)
+    assert z == pytest.approx(-1.0 / math.sqrt(2 * floor / 50), abs=1e-12) and 0.0 < p < 1e-20
+    assert welch_ztest(4.0, 0.0, 50, 5.0, 0.0, 50)[0] == pytest.approx(-z, abs=1e-12)
+    # In 5 games the same difference is far less sure.
+    assert 1e-4 < welch_ztest(5.0, 0.0, 5, 4.0, 0.0, 5)[1] < 0.05
     assert welch_ztest(5.0, 0.0, 50, 5.0, 0.0, 50) == (0.0, 1.0)  # equal means: no difference
     # One game on a side has no sample variance (unknown, not zero): no evidence either way.
     assert welch_ztest(5.0, 0.0, 1, 4.0, 0.0, 50) == (0.0, 1.0)
@@ -140,7 +148,8 @@ def test_the_wilson_bounds_are_exactly_0_and_1_at_no_win_and_all_wins(con: duckd
     # showed 1.0842e-19); every view's interval goes through these two macros.
     sizes = [1, 2, 3, 7, 10, 37, 100, 300, 999, 10_000, 2_500_000, 3.7, 123.456]
     rows = con.execute("SELECT n, wilson_low(0, n), wilson_high(n, n), wilson_low(0, n, z := 2.5758293035489004), "
-                       "clustered_low(0.0, n, n), clustered_high(1.0, n, n) FROM (SELECT unnest(?::DOUBLE[]) AS n)",
+                       "clustered_low(n, 0, n, 0, 0, n, 0), clustered_high(n, n, n, n, n, n, n) "
+                       "FROM (SELECT unnest(?::DOUBLE[]) AS n)",
                        [sizes]).fetchall()
     for n, *bounds in rows:
         assert bounds == [0.0, 1.0, 0.0, 0.0, 1.0], n

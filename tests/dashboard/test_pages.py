@@ -26,7 +26,9 @@ from analytics.replay import events_between, moments_of_turn, replay_game, turns
 from analytics.report import Report, build_report
 from analytics.skill import agent_cost, agent_matrix, variant_rules
 from analytics.sql import frame_csv
+from analytics.stats import CLUSTER_CAP, shows_no_spread
 from analytics.views import view_contracts
+from dashboard.common import RATE_TRIALS
 from dataset.storage import MANIFEST_FOLDER
 from simcore.registry import GAMES
 from tests.analytics.replay_helpers import hands_after_every_action
@@ -101,8 +103,14 @@ def unsampled_blank(frame: pl.DataFrame) -> pl.DataFrame:
     sample: a card never in hand, a power never used) blank, not the view's (0, 1)."""
     rates = [column.removesuffix("_low") for column in frame.columns
              if column.endswith("_low") and column.removesuffix("_low") in frame.columns]
-    return frame.with_columns([pl.when(pl.col(rate).is_not_null()).then(pl.col(f"{rate}{end}")).alias(f"{rate}{end}")
-                               for rate in rates for end in ("_low", "_high")])
+    # And the effective n of a rate whose games show no spread: a cap, not a sample size.
+    capped = [(f"{rate}_effective_n", trials) for rate, trials in RATE_TRIALS.items()
+              if f"{rate}_effective_n" in frame.columns and trials in frame.columns]
+    return frame.with_columns(
+        *[pl.when(pl.col(rate).is_not_null()).then(pl.col(f"{rate}{end}")).alias(f"{rate}{end}")
+          for rate in rates for end in ("_low", "_high")],
+        *[pl.when(pl.col(effective) < CLUSTER_CAP * pl.col(trials)).then(pl.col(effective)).alias(effective)
+          for effective, trials in capped])
 
 
 POINTS = ("iwd", "deviation", "effect", "used_effect")
@@ -227,15 +235,19 @@ def test_the_win_rates_page_shows_the_analytics_win_rates_of_every_game(
     else:  # the default: the seats of the most-played agent
         same(tables[0], computed(results, name, lambda con: explore.agent_seat_stats(con, agent)).filter(at_n))
         assert at.query_params["agent"] == agent
-    # A fixed rate (one agent in every seat, one winner a game: Ring of Chaos here)
-    # has an interval of no width and no effective n to read; every sampled rate keeps its own.
-    fixed = (agents["win_rate_low"] == agents["win_rate_high"]).to_list()
-    assert all(fixed) if GAME_OF[name] == "ring_of_chaos" else not any(fixed)
+    # An agent in every seat (Ring of Chaos here: one winner a game) is self-play: its rate is set
+    # by the lineup, its games show no spread (an effective n at the cap, left blank), and its
+    # interval keeps the width of its games; every sampled rate keeps its own effective n.
+    self_play = agents["self_play"].to_list()
+    assert all(self_play) if GAME_OF[name] == "ring_of_chaos" else not any(self_play)
+    assert (agents["win_rate_low"] < agents["win_rate_high"]).all()
+    capped = [shows_no_spread(effective, n) for effective, n in zip(
+        agents["win_rate_effective_n"].to_list(), agents["seat_games"].to_list(), strict=True)]
     same(tables[1].drop("win_rate_effective_n"), agents.drop("experiment", "win_rate_effective_n"))
-    assert [None if is_fixed else round(effective) for is_fixed, effective in zip(
-        fixed, agents["win_rate_effective_n"].to_list(), strict=True)] == tables[1]["win_rate_effective_n"].to_list()
+    assert [None if is_capped else round(effective) for is_capped, effective in zip(
+        capped, agents["win_rate_effective_n"].to_list(), strict=True)] == tables[1]["win_rate_effective_n"].to_list()
     captions = " ".join(str(caption.value) for caption in at.caption)
-    assert ("a fixed rate; every game gave the agent the same share" in captions) == any(fixed)
+    assert ("Self-play: the agent held every seat of every game" in captions) == any(self_play)
     seat_chart = next(spec for spec in titles if "Win rate by seat" in spec and f"{n} players" in spec)
     # The 1/N line (a dashed rule) and the target band (a shaded rectangle) behind the intervals.
     assert '"strokeDash": [5, 4]' in seat_chart and '"type": "rect"' in seat_chart
@@ -642,7 +654,9 @@ def test_the_sql_page_lists_every_view_and_column_with_its_description_and_finds
     assert not at.exception, at.exception
     wanted = [row for row in every_column if all(word in " ".join(row).lower() for word in ("effective", "card"))]
     assert shown(at, 2).rows() == wanted
-    assert {view for view, *_ in wanted} == {"card_faction_stats", "card_stats", "card_turn_stats"}
+    # The card views, and the clustered rates' intervals ("a card in every hand") and the card deltas.
+    assert {view for view, *_ in wanted} == {"card_faction_stats", "card_stats", "card_turn_stats", "agent_stats",
+                                             "faction_stats", "matchups", "variant_deltas"}
     at.text_input(key="sql_schema_search").input("cooperative").run()
     assert shown(at, 1)["view"].to_list() == [name for name in sorted(contracts)
                                               if "cooperative" in f"{name} {contracts[name].description}".lower()]
