@@ -53,6 +53,9 @@ from simcore.agents.registry import split_agent_list
 from simcore.registry import get_game
 
 SHIPPED = Path(__file__).resolve().parents[2] / "experiments"
+# The base the form starts from: the demo's (`make demo`) lineup, the heuristic in every seat, whose
+# seat and card rates mean something (a strong agent against a weak one wins with every card).
+DEFAULT_BASE = "experiments/theseus_demo.toml"
 TOKEN_KEY = "newrun_token_accepted"
 CHANGES_KEY = "newrun_changes"
 CHANGES_GAME_KEY = "newrun_changes_game"
@@ -244,7 +247,9 @@ known = bases(root)
 if not known:
     st.info("No experiment file to start from.")
     st.stop()
-base_label = st.selectbox("Start from", list(known), key="newrun_base",
+labels = list(known)
+base_label = st.selectbox("Start from", labels, key="newrun_base",
+                          index=labels.index(DEFAULT_BASE) if DEFAULT_BASE in labels else 0,
                           help="The what-if takes this experiment's game, seed, agents and seat rotation; its "
                           "baseline is the game's defaults.")
 base = known[str(base_label)]
