@@ -104,7 +104,7 @@ lint: $(STAMPS)/venv-dev
 	@# The layers and their order: pyproject.toml [tool.importlinter] (docs/development/architecture.md).
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy simcore experiments dataset workers analytics drivers dashboard cardlab tests docker/check_manifests.py \
-		docs/hooks/cli_reference.py
+		docs/hooks/cli_reference.py docs/hooks/views_reference.py
 	@# bench/ is no installed package (its scripts run by path): mypy checks it on its own, as one.
 	$(VENV)/bin/mypy -p bench
 

@@ -69,7 +69,7 @@ from analytics.sections import SECTIONS
 from analytics.skill import agent_cost, agent_matrix, is_skill_ladder, ladder_order, rungs_in_order, variant_rules
 from analytics.stats import is_fixed_rate
 from analytics.text_tables import WIDTH, TextTable, notice
-from analytics.tuning import tuning_tables
+from analytics.tuning import band_words, seen_words, tuning_tables, value_interval_words
 from analytics.variants import variant_infos
 from analytics.views import CARD_BAND, CARD_MIN_EXPECTED, FACTION_BAND, NEVER_PLAYED, OUTLIER_POINTS, OUTLIER_Z
 from dataset.location import ResultsPath
@@ -88,7 +88,7 @@ METRIC_TABLES = (
 SKILL_TABLES = ("agent_matrix", "skill_movement", "agent_cost", "agent_ratings", "rating_gaps")
 """The skill-ladder tables (``analytics.skill``, ``analytics.metrics.skill_movement``,
 ``analytics.ratings``)."""
-TUNING_TABLES = ("tuning_targets", "tuning_front", "tuning_candidates", "tuning_confirmation")
+TUNING_TABLES = ("tuning_search", "tuning_targets", "tuning_front", "tuning_candidates", "tuning_confirmation")
 """A tuning run's tables (``analytics.tuning.tuning_tables``); only in the report of a tuning run."""
 SECTION_TABLES: dict[str, tuple[str, ...]] = {
     "findings": ("findings",),
@@ -868,31 +868,26 @@ def _miss_interval(row: Row) -> str:
     return f"{row['miss']:.3f} [{row['miss_low']:.3f}, {row['miss_high']:.3f}]"
 
 
-def _value_interval(row: Row) -> str:
-    return f"{row['value']:.3g} [{row['low']:.3g}, {row['high']:.3g}]"
-
-
-def _band_text(row: Row) -> str:
-    low = "-inf" if row["band_low"] is None else f"{row['band_low']:.3g}"
-    high = "inf" if row["band_high"] is None else f"{row['band_high']:.3g}"
-    return f"[{low}, {high}]"
-
-
 def _tuning_tables(report: Report, asked: bool) -> list[TextTable]:
-    """The tuning section: targets, confirmed candidates and their targets, the trade-off."""
+    """The tuning section: how much of the space was seen, the targets, the confirmed
+    candidates (their changes in the designer's words) and their targets, the trade-off."""
     metrics = report.metrics
     if "tuning_front" not in metrics:
         return [notice("Tuning", "not a tuning run: `cardlab tune SPEC` makes one.")] if asked else []
+    search = metrics["tuning_search"].row(0, named=True) if "tuning_search" in metrics else None
+    seen = [seen_words(search["points"], search["space_points"], search["repeated_asks"], search["space_known"])
+            ] if search else []
     tables = [TextTable(
         title="Tuning: targets (every selected row of the metric view must lie in the band)",
         headers=["target", "metric and band", "weight"], right=[False, False, True],
         rows=[[row["target"], row["band"], f"{row['weight']:g}"] for row in metrics["tuning_targets"].to_dicts()],
-        wrap=1)]
+        wrap=1, notes=seen)]
     candidates = metrics.get("tuning_candidates", pl.DataFrame())
     if candidates.is_empty():
         tables.append(notice("Tuning: confirmation", "not confirmed yet: `cardlab tune SPEC --resume` finishes it."))
     else:
         games = candidates["games"][0]
+        level = candidates["confidence"][0]
         tables.append(TextTable(
             title=f"Tuning: confirmed candidates ({games:,} fresh games per player count; joint intervals)",
             headers=["", "trial", "variant", "cost", "miss [interval]", "met", "not met", "undecided"],
@@ -904,17 +899,19 @@ def _tuning_tables(report: Report, asked: bool) -> list[TextTable]:
             notes=["met: the whole interval inside the band; not met: the whole interval outside; ANSWER: the "
                    "cheapest candidate meeting every target (else the lowest miss); ~: cheaper, and its miss "
                    "interval overlaps the ANSWER's, which meets not every target: that the ANSWER comes closer is "
-                   "not shown. Each interval is at the level that makes all of a candidate's rows hold together at "
-                   "95% (Bonferroni). Changes:",
-                   *(f"- {row['variant']}: {row['change'] or '(none: the current data)'}"
+                   f"not shown. Each interval is at {level:.2%}, so that all the target rows of all "
+                   f"{candidates.height} confirmed variants hold together at 95% (Bonferroni): the answer is chosen "
+                   "among them. Changes:",
+                   *(f"- {row['variant']}: {row['change_words'] or '(none: the current data)'}"
                      for row in candidates.to_dicts())]))
         confirmation = metrics["tuning_confirmation"]
         for variant in confirmation["variant"].unique(maintain_order=True).to_list():
             tables.append(TextTable(
                 title=f"Tuning: confirmed targets of {variant} (the worst row of each target; joint intervals)",
-                headers=["target", "worst row", "value [interval]", "band", "verdict"],
+                headers=["target", "worst row", "value [interval]", "wanted", "verdict"],
                 right=[False, False, False, False, False],
-                rows=[[row["target"], row["worst_row"], _value_interval(row), _band_text(row), row["verdict"]]
+                rows=[[row["target"], row["worst_row"], _target_value(row),
+                       band_words(_column(row), row["band_low"], row["band_high"]), row["verdict"]]
                       for row in confirmation.filter(pl.col("variant") == variant).to_dicts()],
                 keys=1))
     front = metrics["tuning_front"]
@@ -923,13 +920,23 @@ def _tuning_tables(report: Report, asked: bool) -> list[TextTable]:
         title="Tuning: trade-off, change cost against miss (Pareto front of each candidate's latest search look)",
         headers=["trial", "variant", "games", "change", "cost", "miss [interval]"],
         right=[True, False, True, False, True, False],
-        rows=[[str(row["trial"]), row["variant"], fmt.count(row["games"]), row["change"] or "(current data)",
-               f"{row['cost']:.3f}", _miss_interval(row)] for row in shown.to_dicts()],
+        rows=[[str(row["trial"]), row["variant"], fmt.count(row["games"]),
+               row.get("change_words") or row["change"] or "(current data)", f"{row['cost']:.3f}",
+               _miss_interval(row)] for row in shown.to_dicts()],
         wrap=3,
         notes=[f"{shown.height} of {front.height} candidates are on the front (no other is both cheaper and "
                "closer); miss: the targets' weighted miss, point and 95% interval; the search minimises its upper "
                "end. Every look: SELECT * FROM the trials table (analytics.tuning.read_table(folder, 'trials'))."]))
     return tables
+
+
+def _column(row: Row) -> str:
+    """The metric column of a confirmed target row (older runs kept no metric: plain numbers)."""
+    return str(row.get("metric") or "").split(".")[-1]
+
+
+def _target_value(row: Row) -> str:
+    return value_interval_words(_column(row), row["value"], row["low"], row["high"])
 
 
 SectionRenderer = Callable[[Report, int | None, bool], list[TextTable]]

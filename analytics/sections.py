@@ -28,7 +28,8 @@ SECTION_HELP: dict[str, str] = {
     "skill": "skill ladders: how factions and cards move across the rungs",
     "cost": "wall seconds and decisions per game of each variant's agents",
     "ratings": "skill ladders: Bradley-Terry ratings on the Elo scale with bootstrap intervals, adjacent gaps",
-    "tuning": "cardlab tune runs: targets, confirmed candidates and their verdicts, the cost-miss trade-off",
+    "tuning": "cardlab tune runs: how much of the space was seen, targets, confirmed candidates and their verdicts, "
+              "the cost-miss trade-off",
 }
 """Section name -> what it shows (``cardlab report --sections``)."""
 

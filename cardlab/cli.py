@@ -14,6 +14,7 @@ import json
 import os
 import re
 import sys
+import time
 import tomllib
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,6 +27,7 @@ from experiments.spec import (
     BASELINE,
     MAX_GAMES,
     MAX_SHARD_SIZE,
+    MAX_VARIANTS,
     ReplayError,
     Shard,
     SpecError,
@@ -201,10 +203,18 @@ def build_parser() -> argparse.ArgumentParser:
     tune.add_argument("--address", help="join this Ray cluster (default: $RAY_ADDRESS, else local Ray)")
     tune.add_argument("--resume", action="store_true", help="continue a stopped search from its saved state")
     tune.add_argument("--overwrite", action="store_true", help="delete an earlier search (and confirmation) first")
-    tune.add_argument("--no-progress", action="store_true", help="no line per batch")
+    tune.add_argument("--no-progress", action="store_true", help="no line per batch (only the first line)")
     tune.add_argument("--export", type=Path, metavar="FILE",
                       help="write the answer (or --trial N) as an experiment file with a variant 'tuned'")
     tune.add_argument("--trial", type=int, help="with --export: this trial instead of the confirmed answer")
+    tune.add_argument("--trials", type=_integer(1, MAX_VARIANTS - 1), metavar="N",
+                      help="distinct points to evaluate instead of the spec's search.trials")
+    tune.add_argument("--games", type=_integer(1, MAX_GAMES), metavar="N",
+                      help="games per player count of the first look instead of the spec's; its later rungs (and "
+                      "an explicit confirm.games) scale with it")
+    tune.add_argument("--dry-run", action="store_true",
+                      help="only say what the search would play and how long it would take (a short calibration); "
+                      "write nothing")
     tune.set_defaults(handler=command_tune)
 
     sql = commands.add_parser(
@@ -381,9 +391,9 @@ def command_run(arguments: argparse.Namespace) -> int:
 
 
 def command_tune(arguments: argparse.Namespace) -> int:
-    """``cardlab tune SPEC``: the balance search (``drivers.tuning``)."""
-    from drivers.tuning import export_candidate, load_checked_tuning_spec, run_tuning
-    from workers.runner import RunOptions
+    """``cardlab tune SPEC``: the balance search (``drivers.tuning``). It talks from its first
+    second on stderr (``--no-progress``: only its first line and the answer)."""
+    import cardlab
 
     if arguments.resume and arguments.overwrite:
         raise UsageError("--resume and --overwrite: choose one")
@@ -391,10 +401,39 @@ def command_tune(arguments: argparse.Namespace) -> int:
         raise UsageError("--trial goes with --export FILE")
     if arguments.export is not None and (problem := file_to_write_problem(arguments.export)):
         raise UsageError(f"--export {arguments.export}: {problem}")  # before the search, not after it
-    spec = load_checked_tuning_spec(arguments.spec)
+
+    def say(line: str) -> None:
+        print(f"cardlab tune: {line}", file=sys.stderr, flush=True)
+
+    from experiments.tuning import load_tuning_spec
+
+    spec = load_tuning_spec(arguments.spec)
+    if arguments.trials is not None or arguments.games is not None:
+        spec = spec.with_overrides(trials=arguments.trials, games=arguments.games)
+    from drivers.tuning import check_tuning_folders, export_candidate, plan_tuning, run_tuning
+    from workers.runner import RunOptions
+
     options = RunOptions(results_root=arguments.results, workers=arguments.workers, address=arguments.address,
                          resume=arguments.resume, overwrite=arguments.overwrite, progress=False)
-    summary = run_tuning(spec, options, say=(lambda line: None) if arguments.no_progress else None)
+    if not arguments.dry_run:
+        check_tuning_folders(spec, options)
+    # The first line comes once the spec and the folders are known to be right (a refused search
+    # prints its one error line and nothing before it), and before the targets' check, which
+    # plays a game per player count and takes seconds.
+    say(f"{spec.name}: checking the targets against the metric views of {spec.game} (one game per player count) ...")
+    from analytics.tuning import check_targets
+
+    check_targets(spec)
+    if arguments.dry_run:
+        address = arguments.address or os.environ.get("RAY_ADDRESS")
+        workers = arguments.workers or (None if address else os.cpu_count() or 1)
+        say("calibrating: a few games of the current data and of the space's corners ...")
+        plan = plan_tuning(spec, workers, check_seconds=time.perf_counter() - cardlab.STARTED)
+        for line in plan.lines():
+            print(line)
+        print(f"(dry run: calibrated in {plan.calibration_seconds:.1f} s; nothing written to {arguments.results})")
+        return 0
+    summary = run_tuning(spec, options, say=(lambda line: None) if arguments.no_progress else say)
     for line in summary.lines():
         print(line)
     if arguments.export is not None:

@@ -37,14 +37,18 @@ class Estimate:
 
 
 def calibrate(spec: ExperimentSpec, groups: list[GroupKey], seconds_per_group: float = 0.3,
-              most_games: int = 2000) -> dict[GroupKey, float]:
+              most_games: int = 2000, folder: str | None = None) -> dict[GroupKey, float]:
     """One-core games/s of each group: games from index 0 on, in doubling batches,
     until ``seconds_per_group`` is spent or ``most_games`` are played. The rate
     is the last (largest) batch's, whose fixed costs (configuring the game,
-    opening the files) weigh least, as in a real shard of thousands of games."""
-    with tempfile.TemporaryDirectory(prefix="cardlab-calibration-") as folder:
+    opening the files) weigh least, as in a real shard of thousands of games.
+    The shards are written into ``folder`` when given (the caller removes it; a
+    tuning dry run times its judging on them), else into a temporary folder."""
+    if folder is not None:
         return {(variant, n_players): _group_rate(spec, variant, n_players, folder, seconds_per_group, most_games)
                 for variant, n_players in groups}
+    with tempfile.TemporaryDirectory(prefix="cardlab-calibration-") as temporary:
+        return calibrate(spec, groups, seconds_per_group, most_games, temporary)
 
 
 def _group_rate(spec: ExperimentSpec, variant: str, n_players: int, folder: str, seconds_per_group: float,

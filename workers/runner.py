@@ -668,14 +668,29 @@ def _say(options: RunOptions, line: str) -> None:
 
 def _start_ray(options: RunOptions) -> int:
     """Start or join Ray, saying so before (it takes seconds) and after (where, how many workers)."""
+    return _announced_ray_start(options, lambda line: _say(options, line))
+
+
+def start_ray(options: RunOptions, say: Callable[[str], None]) -> int:
+    """Start or join Ray as ``options`` ask, telling ``say`` before (it takes seconds) and
+    after (where, how many workers); return the workers a run gets. A cluster address that
+    does not answer is refused (``RunError``) first, as ``run_experiment`` refuses it. A
+    balance search calls it before its first batch."""
+    address = _cluster_address(options)
+    if address is not None:
+        _require_cluster_answers(address, options.cluster_timeout)
+    return _announced_ray_start(options, say)
+
+
+def _announced_ray_start(options: RunOptions, say: Callable[[str], None]) -> int:
     address = options.address or os.environ.get("RAY_ADDRESS")
     if address:
-        _say(options, f"joining the Ray cluster at {address} ...")
+        say(f"joining the Ray cluster at {address} ...")
     else:
-        _say(options, f"starting Ray on this machine ({options.workers or os.cpu_count() or 1} CPUs) ...")
+        say(f"starting Ray on this machine ({options.workers or os.cpu_count() or 1} CPUs) ...")
     asked = time.perf_counter()
     workers = _init_ray(options)
-    _say(options, f"Ray ready in {time.perf_counter() - asked:.1f} s: {_ray_address()}, {workers} worker(s)")
+    say(f"Ray ready in {time.perf_counter() - asked:.1f} s: {_ray_address()}, {workers} worker(s)")
     return workers
 
 

@@ -76,7 +76,7 @@ def test_a_stopped_search_of_a_stepped_range_resumes_to_its_answer(tmp_path: Pat
         ray.shutdown()
     assert read_state(tmp_path / "divvy_grid")["status"] == "finished"
     assert summary.answer["values"]["rules.hand_size"] in (4, 5, 6, 8)  # a grid point, or the current data
-    (confirming,) = [line for line in said if line.startswith("confirming ")]
+    (confirming,) = [line for line in said if line.startswith("confirmation: ") and "fresh games" in line]
     # The current data is named once, as such (it read "confirming baseline (and the current data)").
-    assert confirming.endswith("the current data (baseline) on 60 fresh games per player count")
-    assert confirming.count("baseline") == 1
+    assert confirming == "confirmation: 1 candidate(s) and the current data on 60 fresh games per player count " \
+                         "(120 games)"
