@@ -14,9 +14,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from analytics.catalog import open_catalog
-from analytics.folders import AnalyticsError
-from analytics.metrics import check_stop_when, targets_met
 from dataset.location import ResultsPath
 from experiments.spec import ExperimentSpec, Shard, load_spec
 from workers.runner import RunError, RunOptions, RunSummary, StopCheck, run_experiment
@@ -27,7 +24,12 @@ def load_checked_spec(path: str | Path) -> ExperimentSpec:
     views (one game per player count, in this process), so that a run or a dry run refuses
     a mistake in them before Ray starts; raises ``SpecError`` naming the file and key."""
     spec = load_spec(path)
-    check_stop_when(spec)
+    if spec.stop_when:
+        # Here, not at the top: polars and DuckDB take a second to import, which a run without
+        # targets (most of them) should not wait for before it starts playing.
+        from analytics.metrics import check_stop_when
+
+        check_stop_when(spec)
     return spec
 
 
@@ -36,6 +38,10 @@ def early_stop(spec: ExperimentSpec) -> StopCheck | None:
     asked, read from the shards finished so far (None when the spec has no targets)."""
     if not spec.stop_when:
         return None
+    from analytics.catalog import open_catalog  # as above: only for a spec with targets
+    from analytics.folders import AnalyticsError
+    from analytics.metrics import targets_met
+
     targets = list(spec.stop_when)
     source = spec.source or spec.name
 
