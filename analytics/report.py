@@ -309,8 +309,9 @@ def _by_construction_tables(report: Report) -> list[TextTable]:
         title="Set by construction: what the variants change by their own design (context, not findings)",
         headers=["variant", "players", "what", "set by", "baseline", "variant", "delta", "95% interval"],
         right=[False, True, False, False, True, True, True, False],
-        rows=[[_label(report, row["variant"]), str(row["n_players"]), delta_subject({**row, "family": "game", "key": ""}),
-               row[SET_BY], _delta_value(row, "baseline_value"), _delta_value(row, "value"),
+        rows=[[_label(report, row["variant"]), str(row["n_players"]),
+               delta_subject({**row, "family": "game", "key": ""}), row[SET_BY],
+               _delta_value(row, "baseline_value"), _delta_value(row, "value"),
                fmt.signed(row["delta"]) if row["test"] == "welch" else fmt.points(row["delta"]),
                (f"[{fmt.signed(row['delta_low'])}, {fmt.signed(row['delta_high'])}]" if row["test"] == "welch"
                 else fmt.points_interval(row["delta_low"], row["delta_high"]))]

@@ -24,6 +24,7 @@ tests (the four tuning runs of ``tests/tuning/test_known_answer.py`` twice).
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +44,10 @@ SPREAD_FILES = frozenset({"tests/golden/test_golden_tables.py", "tests/golden/te
 SLOW_FOLDERS_FIRST = ("tests/golden", "tests/agents", "tests/workers", "tests/storage", "tests/tuning",
                       "tests/launcher", "tests/dashboard", "tests/security", "tests/analytics", "tests/cli")
 """Folders of the longest tests (Ray clusters, servers, thousands of games), longest first."""
+
+# A warm Ray cluster the developer keeps (`cardlab ray start`) is not the tests': each run here
+# starts its own Ray, as on a machine without one. tests/workers/test_warm_ray.py names its own.
+os.environ["CARDLAB_WARM_RAY"] = "off"
 
 LADDER_CUT = {"games": 20, "shard_size": 10, "sweep": {"agents": [
     ["heuristic"], ["ismcts(iterations=4)"], ["random", "heuristic"], ["heuristic", "ismcts(iterations=4)"]]}}

@@ -238,7 +238,7 @@ def start_keeper(record: Path, cpus: int, idle_minutes: float, owner: str,
     this process."""
     log = record.with_suffix(".log")
     record.parent.mkdir(parents=True, exist_ok=True)
-    with log.open("wb") as output:
+    with log.open("ab") as output:  # appended: a second start at once writes its one line after the first's
         return subprocess.Popen(
             [sys.executable, "-m", "workers.keeper", "--record", str(record), "--cpus", str(cpus),
              "--idle-minutes", repr(idle_minutes), "--owner", owner, "--log", str(log)],
@@ -247,18 +247,17 @@ def start_keeper(record: Path, cpus: int, idle_minutes: float, owner: str,
 
 
 def wait_until_ready(record: Path, keeper: subprocess.Popen[bytes], timeout: float = READY_SECONDS) -> WarmRay:
-    """The record of ``keeper`` once it is ready; ``RuntimeError`` with its log's last line if it
-    ended first, or after ``timeout`` seconds (it is then stopped)."""
+    """The record of ``keeper`` once it is ready, or of the keeper that held the lock before it
+    (``ALREADY_KEPT``: two starts at once); ``RuntimeError`` with its log's last line if it
+    ended otherwise first, or after ``timeout`` seconds (it is then stopped)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         found = read_record(record)
-        if found is not None and found.keeper_pid == keeper.pid and found.state == READY:
+        ended = keeper.poll()
+        ours = found is not None and found.keeper_pid == keeper.pid
+        if found is not None and found.state == READY and (ours or (ended == ALREADY_KEPT and found.alive())):
             return found
-        if keeper.poll() == ALREADY_KEPT:  # another keeper won the start: that one is waited for
-            other = find_warm_ray(wait_seconds=max(0.0, deadline - time.monotonic()), path=record)
-            if other is not None:
-                return other
-        if keeper.poll() is not None:
+        if ended is not None and ended != ALREADY_KEPT:
             raise RuntimeError(f"the keeper ended before it was ready: {_last_line(record.with_suffix('.log'))}")
         time.sleep(0.2)
     keeper.terminate()
