@@ -24,6 +24,7 @@ import pytest
 
 from dataset.storage import MANIFEST_FOLDER
 from experiments.spec import load_spec
+from tests.live_dashboard import running_dashboard
 from tests.processes import command_line, listeners, tree, wait_until_gone
 from workers.shard import run_shard
 from workers.warm import read_record
@@ -205,3 +206,25 @@ def test_ray_start_refuses_when_the_warm_cluster_is_off(tmp_path: Path) -> None:
     assert refused.stderr.strip().splitlines() == [
         "cardlab: error: CARDLAB_WARM_RAY=off: the warm Ray cluster is turned off; unset CARDLAB_WARM_RAY "
         "or name the file its record goes to"]
+
+
+def test_the_dashboard_allowing_runs_keeps_a_warm_cluster_that_ends_with_it(tmp_path: Path) -> None:
+    record = tmp_path / "warm-ray.json"
+    (tmp_path / "results").mkdir()
+    with running_dashboard(tmp_path / "results", _environment(tmp_path, record), ["--allow-runs"]) as dashboard:
+        deadline = time.monotonic() + 240
+        found = read_record(record)
+        while found is None or found.state != "ready":
+            assert time.monotonic() < deadline, "the dashboard's warm cluster did not get ready"
+            time.sleep(0.5)
+            found = read_record(record)
+        assert (found.owner, found.idle_minutes) == ("cardlab dashboard", 0.0)
+        status = cardlab(_environment(tmp_path, record), "ray", "status")
+        assert f"ready: {found.address}, " in status.stdout and "stops with its dashboard" in status.stdout
+        processes = tree(found.keeper_pid)
+        assert any(command_line(pid).startswith("ray::ShardPlayer") for pid, _start in processes)
+        os.kill(dashboard.process.pid, signal.SIGKILL)  # the dashboard alone, however it ends
+        dashboard.process.wait(timeout=30)
+        survivors = wait_until_gone(processes, 15)
+        assert not survivors, [command_line(pid) for pid, _start in survivors]
+        assert not found.alive()
