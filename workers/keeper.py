@@ -51,6 +51,9 @@ from workers.warm import (
 )
 
 WATCH_SECONDS = 1.0
+JOIN_GRACE_SECONDS = 3.0
+"""How long a keeper about to stop when idle waits, its record removed, for a run that read the
+record just before to connect."""
 
 _stopping: list[int] = []
 
@@ -111,7 +114,8 @@ def keep(record_path: Path, cpus: int, idle_minutes: float, owner: str, log: str
         players = start_players(cpus)
         _internal_kv_put(WARM_KEY, json.dumps({"cpus": cpus, "code": code}), namespace=NAMESPACE)
         address = ray.get_runtime_context().gcs_address
-        write_record(record_path, WarmRay(address, own, start, cpus, code, idle_minutes, owner, READY, log))
+        ready = WarmRay(address, own, start, cpus, code, idle_minutes, owner, READY, log)
+        write_record(record_path, ready)
         print(f"cardlab ray: ready at {address}, {cpus} shard player(s)", flush=True)
         own_job = ray.get_runtime_context().get_job_id()
         last_run = time.monotonic()
@@ -126,6 +130,14 @@ def keep(record_path: Path, cpus: int, idle_minutes: float, owner: str, log: str
             if connected:
                 last_run = time.monotonic()
             elif idle_minutes > 0 and time.monotonic() - last_run >= 60 * idle_minutes:
+                # The record goes first, so that no run finds it any more; one that read it just
+                # before is given JOIN_GRACE_SECONDS to connect, and keeps the cluster up if it does.
+                remove_record(record_path, own)
+                time.sleep(JOIN_GRACE_SECONDS)
+                if _other_runs(own_job)[0]:
+                    write_record(record_path, ready)
+                    last_run = time.monotonic()
+                    continue
                 print(f"cardlab ray: {idle_minutes:g} minutes without a run; stopping", flush=True)
                 break
         if _stopping:

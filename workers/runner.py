@@ -395,7 +395,17 @@ def _usable_warm_ray(say: Callable[[str], None]) -> WarmRay | None:
             "which has changed since (an edit, `make compile` or a checkout): starting a Ray of this "
             "run's own instead (`cardlab ray stop`, then `cardlab ray start`, warms the current code)")
         return None
+    try:  # ray.init would wait minutes on an address where nothing answers any more
+        _require_cluster_answers(warm.address, WARM_ANSWER_SECONDS)
+    except RunError:
+        say(f"the warm Ray cluster at {warm.address} does not answer (it is stopping): starting a Ray of this "
+            "run's own instead")
+        return None
     return warm
+
+
+WARM_ANSWER_SECONDS = 5.0
+"""How long a run gives the warm cluster to answer before it starts a Ray of its own."""
 
 
 EMBEDDED_RAY_NODE_IP = "127.0.0.1"

@@ -13,9 +13,16 @@ record, joins that cluster in a fraction of a second and hands its shards
 to the players: the same ``run_shard`` on the same seeds as a task of a cold
 run, so the same games.
 
+One keeper per record: it holds a lock beside it (``hold_keeper_lock``), so
+two starts at once make one cluster and both report it. The record is
+written atomically, ``ready`` only once every player has loaded the rules
+core; a run finding one ``starting`` waits for it.
+
 The keeper stops by itself: after ``--idle-minutes`` without a run (``cardlab
 ray start``; 15 by default) or with the dashboard that started it. ``cardlab
-ray stop`` stops it at once. A record whose keeper is gone is ignored.
+ray stop`` stops it at once. Stopping removes the record first; a record
+whose keeper is gone (pid and start time) is ignored, and a run whose warm
+cluster does not answer any more starts its own Ray.
 
 The players load the code as it was when the keeper started: a run whose code
 differs (an edit, ``make compile``, a checkout; ``code_fingerprint``) does
