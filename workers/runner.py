@@ -49,7 +49,6 @@ from dataset.storage import (
 )
 from experiments.spec import ExperimentSpec, Shard, first_difference
 from workers.reaper import start_reaper
-from workers.shard import run_shard
 from workers.warm import (
     NAMESPACE,
     WARM_KEY,
@@ -842,6 +841,8 @@ def _run_shard_task(spec: ExperimentSpec, shard: Shard, root: ResultsPath) -> di
     """The Ray task: one shard, plus which node played it (for the run's record) and when it
     started (``started``, seconds since the epoch: the run's time to its first game)."""
     import ray
+
+    from workers.shard import run_shard  # here: the driver, which plays no shard, starts without it
 
     started = time.time()
     entry = run_shard(spec, shard, root)
