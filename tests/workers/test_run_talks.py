@@ -58,10 +58,12 @@ def test_a_run_without_a_terminal_says_what_it_does_in_plain_lines_and_reports_i
     assert finished.stderr.startswith(lines[0])
     # The plan, then Ray starting, then where it is and how many workers, then the shards going out.
     assert lines[0].startswith("cardlab run: divvy_baseline-games-40: 120 games of divvy (3 variant(s) x 1 player")
-    assert lines[1] == "cardlab run: starting Ray on this machine (1 CPUs) ..."
+    assert lines[1] == ("cardlab run: starting Ray on this machine (1 CPUs; `cardlab ray start` keeps one warm for "
+                        "the next runs) ...")
     assert lines[2].startswith("cardlab run: Ray ready in ") and lines[2].endswith(", 1 worker(s)")
     assert f"cluster at {EMBEDDED_RAY_NODE_IP}:" in lines[2]  # loopback only
-    assert lines[3] == "cardlab run: playing 3 shard(s), 120 games, on 1 worker(s)"
+    assert lines[3] == ("cardlab run: playing 3 shard(s), 120 games, on 1 worker(s), each worker once it has started "
+                        "and loaded the rules core")
     assert lines[-1].startswith("cardlab run: 120 of 120 games (100%), 3 of 3 shards, ")
     assert " games/s, done in " in lines[-1]
     # The summary's wall time covers start-up too: at least Ray's start-up as reported.
@@ -71,6 +73,10 @@ def test_a_run_without_a_terminal_says_what_it_does_in_plain_lines_and_reports_i
     start_up = float(summary.split("start-up ")[1].split(" s")[0])
     playing = float(summary.split("playing ")[1].split(" s")[0])
     assert start_up >= ray_seconds and wall == pytest.approx(start_up + playing, abs=0.15)
+    # The first game, timed from the process's start (the interpreter's start-up too), came
+    # after the start-up the run timed from its own start, and before its end.
+    first_game = float(summary.split("first game ")[1].split(" s")[0])
+    assert start_up <= first_game <= wall + 1.0
     print(f"first line after {first_line_seconds:.2f} s")  # under a second on an idle machine
 
 
