@@ -12,7 +12,6 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-import ray
 from streamlit.testing.v1 import AppTest
 
 from analytics.explore import experiment_overview
@@ -33,6 +32,7 @@ from cardlab.cli import main
 from experiments.spec import load_spec
 from simcore.seeding import game_seed
 from tests.conftest import SmallExperiment
+from tests.embedded_ray import join_shared_ray
 
 SPEC = """
 name = "divvy_small_tune"
@@ -85,10 +85,10 @@ def tuned(tmp_path_factory: pytest.TempPathFactory) -> Tuned:
     spec_file.write_text(SPEC)
     root, export = base / "results", base / "tuned.toml"
     out = io.StringIO()
+    join_shared_ray()
     with contextlib.redirect_stdout(out):
         code = main(["tune", str(spec_file), "--results", str(root), "--workers", "2", "--no-progress",
                      "--export", str(export)])
-    ray.shutdown()
     assert code == 0
     return Tuned(root, root / "divvy_small_tune", spec_file, export, out.getvalue())
 
@@ -143,6 +143,7 @@ def test_the_exported_experiment_plays_none_of_the_deals_the_search_chose_on(tun
     assert not to_play & set(confirmed.to_list())
 
 
+@pytest.mark.usefixtures("shared_ray")
 def test_resume_of_a_finished_search_plays_nothing_and_exports_another_trial(
         tuned: Tuned, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     before = read_table(tuned.folder, TRIALS)
@@ -151,7 +152,6 @@ def test_resume_of_a_finished_search_plays_nothing_and_exports_another_trial(
     target = tmp_path / "other.toml"
     assert main(["tune", str(tuned.spec_file), "--results", str(tuned.root), "--resume", "--export", str(target),
                  "--trial", str(other["trial"])]) == 0
-    ray.shutdown()
     output = capsys.readouterr().out
     assert "games: 0 in" in output
     assert read_table(tuned.folder, TRIALS).equals(before)

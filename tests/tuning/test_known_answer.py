@@ -84,14 +84,17 @@ def local_ray(workers: int) -> Iterator[None]:
 
 def tune(spec: TuningSpec, results: Path, workers: int, resume: bool = False, stop_after: int | None = None
          ) -> TuningSummary:
-    """Run the search on the Ray started by ``local_ray`` (``workers`` at most at once)."""
+    """Run the search on the Ray started by ``local_ray``, ``workers`` shards at once at most (a
+    one-worker search keeps one shard in flight: the runner keeps two per worker in flight,
+    which on a Ray of two CPUs would play two at once)."""
 
     def on_batch(batch: int) -> None:
         if stop_after is not None and batch == stop_after:
             raise Interrupted
 
-    return run_tuning(spec, RunOptions(results_root=results, workers=workers, resume=resume),
-                      say=lambda line: None, on_batch=on_batch)
+    options = RunOptions(results_root=results, workers=workers, resume=resume,
+                         max_in_flight=1 if workers == 1 else None)
+    return run_tuning(spec, options, say=lambda line: None, on_batch=on_batch)
 
 
 @pytest.fixture(scope="module")
@@ -107,10 +110,10 @@ def duel_spec() -> Iterator[TuningSpec]:
 def runs(duel_spec: TuningSpec, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The same search on two workers, on one, and stopped after a batch then resumed.
 
-    The two-worker runs share one Ray (its start-up and shutdown cost seconds each):
-    a stop comes between batches (``on_batch``), when no shard is being played, so
-    the resumed run finds exactly what a stopped ``cardlab tune`` leaves on disk.
-    The one-worker run has a Ray of one CPU, so that its shards really run one at a time."""
+    All three share one Ray of two CPUs (its start-up and shutdown cost seconds each);
+    the one-worker search keeps one shard in flight (``tune``), so that its shards really
+    run one at a time. A stop comes between batches (``on_batch``), when no shard is being
+    played, so the resumed run finds exactly what a stopped ``cardlab tune`` leaves on disk."""
     folders = {name: tmp_path_factory.mktemp(name.replace(" ", "_"))
                for name in ("two workers", "one worker", "stopped and resumed")}
     with local_ray(2):
@@ -120,7 +123,6 @@ def runs(duel_spec: TuningSpec, tmp_path_factory: pytest.TempPathFactory) -> dic
             tune(duel_spec, stopped, workers=2, stop_after=1)
         assert read_state(stopped / "duel_tune")["batches"] == 2
         tune(duel_spec, stopped, workers=2, resume=True)
-    with local_ray(1):
         tune(duel_spec, folders["one worker"], workers=1)
     return folders
 
