@@ -85,15 +85,17 @@ def record_file() -> Path | None:
 def code_fingerprint(root: Path = PROJECT_ROOT) -> str:
     """A fingerprint of the code a shard plays with: the checkout, the Python and Ray it runs
     on, and the path, size and modification time of every Python file and compiled module of
-    ``CODE_FOLDERS`` (a few milliseconds: no file is read)."""
+    ``CODE_FOLDERS`` and of the compiled core (a few milliseconds: no file is read)."""
     from importlib.metadata import version
 
     digest = hashlib.sha256(f"{root}\0{sys.executable}\0{sys.version}\0ray {version('ray')}\n".encode())
-    for folder in CODE_FOLDERS:
-        for path in sorted((root / folder).rglob("*")):
-            if path.suffix in (".py", ".so") and "__pycache__" not in path.parts:
-                stat = path.stat()
-                digest.update(f"{path.relative_to(root)}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    # The compiled core's shared library sits at the project root (mypyc's per-module files in
+    # the packages only load it: a new compile changes it alone).
+    files = [*root.glob("*.so"), *(path for folder in CODE_FOLDERS for path in (root / folder).rglob("*")
+                                   if path.suffix in (".py", ".so") and "__pycache__" not in path.parts)]
+    for path in sorted(files):
+        stat = path.stat()
+        digest.update(f"{path.relative_to(root)}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
     return digest.hexdigest()[:16]
 
 
