@@ -885,7 +885,7 @@ def _announced_ray_start(options: RunOptions, say: Callable[[str], None]) -> Sha
         say(f"joining the warm Ray cluster at {warm.address} ({warm.cpus} shard player(s) ready, "
             f"started by {warm.owner}) ...")
         options = replace(options, address=warm.address)
-    elif not ray.is_initialized():
+    else:
         say(f"starting Ray on this machine ({options.workers or os.cpu_count() or 1} CPUs; "
             "`cardlab ray start` keeps one warm for the next runs) ...")
     asked = time.perf_counter()
