@@ -62,6 +62,7 @@ from analytics.findings import (
     set_by_construction,
 )
 from analytics.folders import AnalyticsError, read_manifest, read_spec
+from analytics.impact import impact_tables
 from analytics.metrics import metric, skill_movement
 from analytics.powers import NEVER_USED, power_stats
 from analytics.ratings import BOOTSTRAP_REPLICATES, VIRTUAL_DRAWS, agent_ratings
@@ -100,6 +101,7 @@ SECTION_TABLES: dict[str, tuple[str, ...]] = {
     "runs": ("run_stats",),
     "games": ("game_stats", "end_reason_stats", "turn_distribution"),
     "cards": ("card_stats",),
+    "impact": ("card_impact", "card_impact_vs_gih", "card_removal"),
     "powers": ("power_stats",),
     "deltas": ("variant_deltas",),
     "matrix": ("agent_matrix",),
@@ -168,7 +170,7 @@ class Report:
         metrics = self.metrics
         if section == "seats":
             return not self.cooperative
-        if section in ("factions", "coop", "runs", "cards", "powers", "deltas", "matrix", "cost", "ratings",
+        if section in ("factions", "coop", "runs", "cards", "impact", "powers", "deltas", "matrix", "cost", "ratings",
                        "tuning"):
             return any(not metrics.get(name, pl.DataFrame()).is_empty() for name in SECTION_TABLES[section])
         if section == "skill":
@@ -209,6 +211,8 @@ def build_report(experiment_dir: ResultsPath) -> Report:
     try:
         metrics = {name: metric(con, name) for name in METRIC_TABLES}
         metrics["power_stats"] = power_stats(con)  # empty unless players has power_playable/power_used
+        for view in SECTION_TABLES["impact"]:  # a card impact run's views (analytics.views.impact); else empty
+            metrics[view] = con.sql(f"SELECT * FROM {view}").pl() if spec.get("impact") else pl.DataFrame()
         modes = metric(con, "experiment_modes")
         metrics["agent_matrix"] = agent_matrix(con, variant_rules(spec))
         metrics["skill_movement"] = skill_movement(con)
@@ -952,6 +956,9 @@ SECTION_RENDERERS: dict[str, SectionRenderer] = {
     "runs": lambda report, rows, asked: _run_table(report),
     "games": lambda report, rows, asked: _game_tables(report),
     "cards": lambda report, rows, asked: _card_tables(report, rows),
+    "impact": lambda report, rows, asked: impact_tables(report.metrics["card_impact"],
+                                                        report.metrics["card_impact_vs_gih"],
+                                                        report.metrics["card_removal"], rows),
     "powers": lambda report, rows, asked: _power_tables(report, asked),
     "deltas": lambda report, rows, asked: _delta_tables(report, rows),
     "matrix": lambda report, rows, asked: _matrix_tables(report.metrics["agent_matrix"], asked,

@@ -20,6 +20,9 @@ SECTION_HELP: dict[str, str] = {
     "games": "game length, decisions, legal actions, draw and turn-cap rates, end reasons",
     "cards": "17lands-style card tables per agent: GIH/GNS win rates, IWD, play rate (when playable), "
              "shrunk win rate, outliers",
+    "impact": "card impact runs ([impact]): what each card adds to its holder's win rate against a neutral "
+              "stand-in on the same deals (paired intervals, BH q-values); where the correlational IWD rank and the "
+              "causal rank disagree, and why; what one copy fewer changes for every seat, faction and game",
     "powers": "faction powers, per agent (games that record power_playable/power_used, e.g. Ring of "
               "Chaos): uses per game, use rate when playable, win rate when used at least once vs never, "
               "powers never used",

@@ -27,6 +27,7 @@ MAIN_PAGES = [
     ("win_rates.py", "Win rates", ":material/leaderboard:"),
     ("cards.py", "Cards", ":material/style:"),
     ("card.py", "Card detail", ":material/search:"),
+    ("impact.py", "Card impact", ":material/balance:"),
     ("variants.py", "Variants", ":material/compare_arrows:"),
     ("compare.py", "Compare experiments", ":material/difference:"),
     ("sweeps.py", "Sweeps", ":material/show_chart:"),

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from experiments.impact import ImpactPlan, ImpactTableError, parse_impact_table
 from simcore.agents.registry import AgentSpec, AgentSpecError, parse_agent_spec
 from simcore.api import Game
 from simcore.parameters import ParameterError, apply_overrides, flatten_overrides
@@ -31,7 +32,7 @@ NAME_PATTERN = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\Z")
 ``fullmatch``; ``\\Z``, not ``$``, which would let a final newline through, even to ``match``)."""
 KNOWN_KEYS = {
     "name", "game", "games", "seed", "player_counts", "agents", "rotate_seats",
-    "shard_size", "variants", "description", "sweep", "paired_seeds", "stop_when",
+    "shard_size", "variants", "description", "sweep", "paired_seeds", "stop_when", "impact",
 }
 SWEEP_AGENTS = "agents"
 DEFAULT_SHARD_SIZE = 5000
@@ -71,6 +72,11 @@ class Variant:
     parameters: dict[str, Any]
     agents: tuple[AgentSpec, ...] | None = None
     from_sweep: bool = False
+    from_impact: bool = False
+    """An arm of a card impact run (``[impact]``, ``experiments.impact``): ``impact.<card>.<arm>``."""
+    own_seeds: bool = False
+    """Played on seeds of its own even with ``paired_seeds`` (an impact run's ``one_fewer`` arms:
+    a deck of another size would shift the game's random stream, see ``experiments.impact``)."""
 
 
 @dataclass(frozen=True)
@@ -111,13 +117,17 @@ class ExperimentSpec:
     paired_seeds: bool = False
     stop_when: tuple[dict[str, Any], ...] = ()
     sweep: dict[str, list[Any]] = field(default_factory=dict)
+    impact: ImpactPlan | None = None
 
     def seed_variant(self, variant: str) -> str:
         """The variant name that goes into a game's seed: with ``paired_seeds``
         every variant plays the baseline's seeds (so the same game index is the
         same deal, and variants can be compared game by game with McNemar's
-        test); otherwise each variant has its own."""
-        return BASELINE if self.paired_seeds else variant
+        test); otherwise each variant has its own, as has a variant with ``own_seeds``."""
+        if not self.paired_seeds:
+            return variant
+        own = any(chosen.own_seeds for chosen in self.variants if chosen.name == variant)
+        return variant if own else BASELINE
 
     @property
     def total_games(self) -> int:
@@ -183,10 +193,13 @@ class ExperimentSpec:
             "rotate_seats": self.rotate_seats,
             "shard_size": self.shard_size,
             "description": self.description,
-            "variants": {variant.name: variant.overrides for variant in self.variants if not variant.from_sweep},
+            "variants": {variant.name: variant.overrides for variant in self.variants
+                         if not variant.from_sweep and not variant.from_impact},
             "sweep": self.sweep,
             "paired_seeds": self.paired_seeds,
             "stop_when": list(self.stop_when),
+            # Only in an impact run's spec, so that the stored identity of every other run is unchanged.
+            **({"impact": self.impact.to_json_dict()} if self.impact is not None else {}),
         }
 
     def identity(self) -> dict[str, Any]:
@@ -313,6 +326,14 @@ def parse_spec(raw: Mapping[str, Any], source: str, default_name: str = "") -> E
     variants = _variants(raw, game, source, player_counts)
     sweep = _sweep_table(raw, source)
     variants += _sweep_variants(sweep, game, source, {variant.name for variant in variants}, player_counts)
+    impact = None
+    if "impact" in raw:
+        if raw.get("paired_seeds", True) is not True:
+            raise _fail(source, "paired_seeds", "a card impact run ([impact]) plays its arms on the baseline's "
+                        "seeds; leave paired_seeds out or set it to true")
+        impact, arms = _impact_variants(raw["impact"], game, source, {variant.name for variant in variants})
+        variants += arms
+        paired_seeds = True
     _check_size(source, games, shard_size, len(variants), len(player_counts))
     return ExperimentSpec(
         name=name,
@@ -329,7 +350,25 @@ def parse_spec(raw: Mapping[str, Any], source: str, default_name: str = "") -> E
         sweep=sweep,
         paired_seeds=paired_seeds,
         stop_when=_stop_when(raw, source),
+        impact=impact,
     )
+
+
+def _impact_variants(table: Any, game: Game, source: str, taken: set[str]
+                     ) -> tuple[ImpactPlan, tuple[Variant, ...]]:
+    """The ``[impact]`` table (``experiments.impact``) and one variant per arm of each card."""
+    try:
+        plan = parse_impact_table(table, game)
+    except ImpactTableError as error:
+        raise _fail(source, error.key, error.expected) from None
+    if len(plan.played) + len(taken) > MAX_VARIANTS:
+        raise _fail(source, "impact.cards", f"{len(plan.played):,} arms; expected at most {MAX_VARIANTS:,} "
+                    "variants in all")
+    clash = sorted(taken & {arm.variant for arm in plan.played})
+    if clash:
+        raise _fail(source, f"variants.{clash[0]}", "this name is used by an arm of [impact]")
+    return plan, tuple(Variant(arm.variant, arm.overrides, arm.parameters, from_impact=True,
+                               own_seeds=not arm.paired) for arm in plan.played)
 
 
 def _player_counts(raw: Mapping[str, Any], game: Game, source: str) -> tuple[int, ...]:

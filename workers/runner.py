@@ -69,9 +69,13 @@ class RunError(RuntimeError):
     """A run that cannot start as asked (one line, shown to the user)."""
 
 
-StopCheck = Callable[[ResultsPath], bool]
+StopVerdict = bool | frozenset[str]
+"""A stop check's answer: True to stop the whole run, False to go on, or the variants measured
+well enough to submit no more of their shards (a card impact run's arms, ``[impact] max_width``)."""
+StopCheck = Callable[[ResultsPath], StopVerdict]
 """Whether the results played so far in an experiment folder are enough to stop
-(every ``[[stop_when]]`` interval narrow enough); may raise ``RunError``."""
+(every ``[[stop_when]]`` interval narrow enough), or which variants are (``StopVerdict``);
+may raise ``RunError``."""
 
 
 @dataclass
@@ -116,6 +120,8 @@ class RunSummary:
     workers: int
     shard_entries: list[dict[str, Any]] = field(default_factory=list)
     stopped_early: bool = False
+    variants_stopped: tuple[str, ...] = ()
+    """Variants whose remaining shards were not played: measured well enough (``StopVerdict``)."""
     # The whole run's wall time: from the command's start (or the call), start-up
     # (imports, folder, Ray) included; ``seconds`` is the playing part alone.
     wall_seconds: float = 0.0
@@ -133,6 +139,9 @@ class RunSummary:
         """A short human summary."""
         skipped = f" ({self.shards_skipped} already done)" if self.shards_skipped else ""
         stopped = ["stopped early: every stop_when interval is as narrow as asked"] if self.stopped_early else []
+        if self.variants_stopped:
+            stopped.append(f"stopped early: {len(self.variants_stopped)} variant(s) measured as precisely as asked "
+                           "(their remaining shards not played)")
         return [*stopped,
             f"experiment folder: {self.experiment_dir}",
             f"shards: {self.shards_played} played{skipped} of {self.shards_total}",
@@ -758,6 +767,7 @@ def _run_locked(
     entries: list[dict[str, Any]] = []
     played: list[Shard] = []
     stopped_early = False
+    variants_done: set[str] = set()  # variants the stop check called measured well enough
     unchecked = 0
     first_game = math.inf
     started = time.perf_counter()
@@ -784,7 +794,14 @@ def _run_locked(
             # Early stop: checked once per round of workers, so the check's cost stays small.
             if stop_check is not None and not stopped_early and waiting and unchecked >= workers:
                 unchecked = 0
-                stopped_early = stop_check(root)
+                verdict = stop_check(root)
+                if isinstance(verdict, bool):
+                    stopped_early = verdict
+                elif verdict:
+                    # Their shards still waiting are dropped; those in flight finish. Shards are
+                    # submitted in index order, so each variant keeps a prefix of its games.
+                    variants_done |= verdict
+                    waiting = [shard for shard in waiting if shard.variant not in variants_done]
     except Exception:
         players.stop(list(pending))  # none may write on while the run cleans up after itself
         raise
@@ -792,8 +809,12 @@ def _run_locked(
         progress.close()
     finished = time.perf_counter()
     first_game_seconds = None if origin is None or not math.isfinite(first_game) else max(0.0, first_game - origin)
-    _write_status(spec, root, "stopped early: every stop_when target met" if stopped_early else "finished", "finished",
-                  options.games)
+    played_ids = {shard.id for shard in played}
+    skipped_variants = tuple(sorted({shard.variant for shard in todo
+                                     if shard.variant in variants_done and shard.id not in played_ids}))
+    status = ("stopped early: every stop_when target met" if stopped_early
+              else "stopped early: some variants measured as precisely as asked" if skipped_variants else "finished")
+    _write_status(spec, root, status, "finished", options.games)
     return RunSummary(
         experiment_dir=root,
         shards_total=len(shards),
@@ -804,6 +825,7 @@ def _run_locked(
         workers=workers,
         shard_entries=entries,
         stopped_early=stopped_early,
+        variants_stopped=skipped_variants,
         wall_seconds=finished - (options.started if options.started is not None else started),
         first_game_seconds=first_game_seconds,
     )

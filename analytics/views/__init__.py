@@ -15,7 +15,7 @@ per-game input is which optional columns exist (card counters such as
 One module per view or small family, each view's SQL beside its column
 contract (``dataset.contracts``: every column's name, DuckDB type and
 description): ``modes``, ``seats``, ``agents``, ``factions``, ``cooperative``,
-``cards``, ``games``, ``deltas``; the SQL pieces they share in ``shared``, the
+``cards``, ``games``, ``deltas``, ``impact`` (a card impact run's arms); the SQL pieces they share in ``shared``, the
 bands they flag by in ``thresholds``. ``comment_views`` stores the
 descriptions in DuckDB (``COMMENT ON``), ``reference_markdown`` renders them
 for the documentation.
@@ -49,7 +49,7 @@ from collections.abc import Sequence
 
 import duckdb
 
-from analytics.views import agents, cards, cooperative, deltas, factions, games, modes, seats
+from analytics.views import agents, cards, cooperative, deltas, factions, games, impact, modes, seats
 from analytics.views.comments import DESCRIBE_VIEW_MACRO, base_contracts, comment_statements
 from analytics.views.reference import render_reference
 from analytics.views.thresholds import (
@@ -77,7 +77,7 @@ METRIC_VIEWS = (
     "experiment_modes", "seat_stats", "seat_balance", "agent_stats", "faction_stats", "faction_spread", "matchups",
     "party_size_stats", "composition_stats", "class_effects", "run_stats", "seat_totals", "card_stats",
     "card_faction_stats", "card_turn_stats", "game_stats", "end_reason_stats", "turn_distribution",
-    "variant_deltas",
+    "variant_deltas", "card_impact", "card_impact_factions", "card_impact_seats", "card_impact_vs_gih", "card_removal",
     "seat_counts", "agent_counts", "faction_counts", "matchup_counts", "team_counts", "card_counts",
     "card_turn_counts", "run_counts", "game_counts",
 )
@@ -90,7 +90,7 @@ METRIC_VIEW_CONTRACTS: dict[str, ViewContract] = {view.name: view for view in (
     cooperative.CLASS_EFFECTS_CONTRACT, cooperative.RUN_STATS_CONTRACT, seats.SEAT_TOTALS_CONTRACT,
     cards.CARD_STATS_CONTRACT, cards.CARD_FACTION_STATS_CONTRACT, cards.CARD_TURN_STATS_CONTRACT,
     games.GAME_STATS_CONTRACT, games.END_REASON_STATS_CONTRACT, games.TURN_DISTRIBUTION_CONTRACT,
-    deltas.VARIANT_DELTAS_CONTRACT,
+    deltas.VARIANT_DELTAS_CONTRACT, *impact.IMPACT_VIEW_CONTRACTS,
 )}
 """Each metric view's contract, in the order ``metric_view_sql`` creates them."""
 
@@ -124,6 +124,7 @@ def metric_view_sql(columns: Columns, paired: bool | None = None) -> dict[str, s
         "end_reason_stats": games.END_REASON_STATS,
         "turn_distribution": games.TURN_DISTRIBUTION,
         "variant_deltas": deltas.variant_deltas(paired),
+        **impact.impact_view_sql(columns),
     }
 
 

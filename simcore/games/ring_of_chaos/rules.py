@@ -653,10 +653,11 @@ class RingState(SeatZonesState):
 
     def usable_cards(self, seat: int) -> i64:
         """A bit per card id ``seat`` may play by its class (``can_use_class``): every card but
-        those of its Dead Heroes' classes (Dread Legion: every card), read once per question."""
+        those of its Dead Heroes' classes (Dread Legion: every card), read once per question. A blank
+        card (``rules.blank_cards``, card impact's stand-in) is usable by nobody."""
+        usable: i64 = ~self.config.blank_cards
         if self.power(seat) == DREAD_LEGION:
-            return -1
-        usable: i64 = -1
+            return usable
         seat_numbers, base = self.seat_numbers, seat * SEAT_NUMBERS + HEROES
         class_cards = self.config.class_cards
         hero: i64
@@ -877,7 +878,7 @@ class RingState(SeatZonesState):
                 choices.append(answer_object(PLAY_ANSWERS, PLAY, position))
         if not numbers[USED_ATTACK] and power == DEATH_FROM_ABOVE and has_distant:
             if config.death_from_above_dead_classes:
-                usable = -1
+                usable = ~config.blank_cards  # every class, dead ones too; never a blank card
             seen = 0
             for position in range(len(hand)):
                 card = hand[position]
