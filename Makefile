@@ -72,13 +72,16 @@ $(STAMPS)/compiled: $(STAMPS)/venv $(COMPILED) Makefile bench/compile_core.py
 
 compile: $(STAMPS)/compiled
 
+# The demo: Party of the Theseus with the heuristic in every seat (experiments/theseus_demo.toml),
+# so that seats and cards win or lose by the game's doing; its report opens with the findings.
 demo: compile
-	@echo "== make: playing experiments/divvy_baseline.toml (600,000 Divvy games on local Ray) =="
-	$(VENV)/bin/cardlab run experiments/divvy_baseline.toml --overwrite
-	@echo "== make: the balance report of divvy_baseline =="
-	$(VENV)/bin/cardlab report divvy_baseline
+	@echo "== make: playing experiments/theseus_demo.toml (40,000 games of Party of the Theseus, the heuristic in every seat, on local Ray) =="
+	$(VENV)/bin/cardlab run experiments/theseus_demo.toml --overwrite
+	@echo "== make: the findings of theseus_demo, its variant and its seats =="
+	$(VENV)/bin/cardlab report theseus_demo --sections findings,variants,seats
 	@echo
-	@echo "Open the dashboard with:  $(VENV)/bin/cardlab dashboard"
+	@echo "The whole report (cards, game length, every difference):  $(VENV)/bin/cardlab report theseus_demo"
+	@echo "The dashboard:  $(VENV)/bin/cardlab dashboard"
 
 # The tests run on every core (pytest-xdist; TEST_WORKERS=1 for one process);
 # tests/conftest.py says how they are grouped; the 30 slowest are listed at the end.

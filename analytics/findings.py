@@ -16,6 +16,13 @@ wins (``RUNAWAY_LEADER``), no agent surely better than random play
 "Surely outside" means the whole 95% interval is outside the band, so a
 finding is never just noise at the interval's level. The rules are defined
 in the metrics glossary, ``docs/reference/metrics.md`` ("Findings").
+
+Findings rank what the designer did not set. A variant's change of a game
+metric that its own overrides set by construction (fewer rounds, fewer
+turns) is no finding: each game declares which metrics a rules parameter sets
+(``GameInfo.set_by_construction``); ``mark_set_by_construction`` names, on
+each such ``variant_deltas`` row, the overrides that set it, and the report
+shows those rows as the variant's context.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from analytics.text_tables import count, interval, number, p_value, percent, poi
 from analytics.views import CARD_BAND, CARD_MIN_EXPECTED, FACTION_BAND, NEVER_PLAYED, OUTLIER_POINTS, OUTLIER_Z
 from analytics.views.deltas import MEANS
 from experiments.impact import parse_arm_variant
+from simcore.registry import GAMES
 
 HIGH_WIN_RATE = 0.9
 """A cooperative party winning at least this often: its win rate says little."""
@@ -219,13 +227,58 @@ def delta_subject(row: Mapping[str, Any]) -> str:
     return f"{family} {key} {metric}"
 
 
+SET_BY = "set_by_construction"
+"""The column ``mark_set_by_construction`` adds to ``variant_deltas``: the paths of the variant's
+overrides that set the row's metric by construction (comma-separated), or null."""
+
+
+def construction_rules(game: str) -> Mapping[str, tuple[str, ...]]:
+    """What each rules parameter of ``game`` sets by construction (``GameInfo.set_by_construction``);
+    nothing for a game not registered here."""
+    registered = GAMES.get(game)
+    return registered.info.set_by_construction if registered is not None else {}
+
+
+def _covers(declared: str, path: str) -> bool:
+    """Whether overriding ``path`` changes the declared parameter (itself, or a part of it)."""
+    return path == declared or path.startswith(declared + ".")
+
+
+def set_by_construction(overrides: Mapping[str, Mapping[str, Any]], rules: Mapping[str, tuple[str, ...]]
+                        ) -> dict[tuple[str, str], str]:
+    """(variant, metric) -> the paths of the variant's overrides that set the metric by
+    construction (comma-separated); ``overrides`` maps each variant to its overrides (dotted
+    path -> value), ``rules`` is the game's ``construction_rules``."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for variant, changes in overrides.items():
+        for path in changes:
+            for declared, metrics in rules.items():
+                if _covers(declared, path):
+                    for metric_name in metrics:
+                        found.setdefault((variant, metric_name), []).append(path)
+    return {key: ", ".join(dict.fromkeys(paths)) for key, paths in found.items()}
+
+
+def mark_set_by_construction(deltas: pl.DataFrame, by_construction: Mapping[tuple[str, str], str]) -> pl.DataFrame:
+    """``variant_deltas`` with the column ``SET_BY``: on the game-family rows whose metric the
+    variant's overrides set by construction, those overrides (``set_by_construction``); else null."""
+    keys = [(variant, metric_name, text) for (variant, metric_name), text in by_construction.items()]
+    marks = pl.DataFrame({"variant": [key[0] for key in keys], "metric": [key[1] for key in keys],
+                          SET_BY: [key[2] for key in keys]},
+                         schema={"variant": pl.String, "metric": pl.String, SET_BY: pl.String})
+    marked = deltas.drop(SET_BY, strict=False).join(marks, on=["variant", "metric"], how="left", maintain_order="left")
+    return marked.with_columns(pl.when(pl.col("family") == "game").then(pl.col(SET_BY)).otherwise(None).alias(SET_BY))
+
+
 def delta_findings(deltas: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
     """Significant variant changes (q < 0.05) of at least ``DELTA_POINTS`` (a rate) or
-    ``DELTA_SHARE`` of the baseline (a mean): win rates first, largest first within a family."""
+    ``DELTA_SHARE`` of the baseline (a mean): win rates first, largest first within a family.
+    A change the variant set by construction (the ``SET_BY`` column) is none."""
     size = pl.col("delta").abs()
     large = (pl.when(pl.col("metric").is_in(MEANS)).then(size >= DELTA_SHARE * pl.col("baseline_value").abs())
              .otherwise(size >= DELTA_POINTS))
-    rows = _rows(deltas, pl.col("significant") & large)
+    chosen = deltas is not None and SET_BY in deltas.columns
+    rows = _rows(deltas, pl.col("significant") & large & (pl.col(SET_BY).is_null() if chosen else pl.lit(True)))
     rows.sort(key=lambda row: (FAMILY_ORDER.get(row["family"], 9), row["metric"] in MEANS,
                                -abs(row["delta"] or 0.0)))
     found = []

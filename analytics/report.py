@@ -49,7 +49,18 @@ import polars as pl
 from analytics import text_tables as fmt
 from analytics.catalog import open_catalog
 from analytics.explore import games_plan, run_status
-from analytics.findings import Finding, delta_methods, delta_subject, findings, findings_frame, findings_lines
+from analytics.findings import (
+    SET_BY,
+    Finding,
+    construction_rules,
+    delta_methods,
+    delta_subject,
+    findings,
+    findings_frame,
+    findings_lines,
+    mark_set_by_construction,
+    set_by_construction,
+)
 from analytics.folders import AnalyticsError, read_manifest, read_spec
 from analytics.impact import impact_tables
 from analytics.metrics import metric, skill_movement
@@ -84,7 +95,7 @@ TUNING_TABLES = ("tuning_search", "tuning_targets", "tuning_front", "tuning_cand
 """A tuning run's tables (``analytics.tuning.tuning_tables``); only in the report of a tuning run."""
 SECTION_TABLES: dict[str, tuple[str, ...]] = {
     "findings": ("findings",),
-    "variants": ("variants",),
+    "variants": ("variants", "by_construction"),
     "seats": ("seat_stats", "seat_balance"),
     "agents": ("agent_stats",),
     "factions": ("faction_stats", "faction_spread", "matchups"),
@@ -219,6 +230,10 @@ def build_report(experiment_dir: ResultsPath) -> Report:
     games = metrics["game_stats"]
     played = games.group_by("variant").agg(pl.col("games").sum())
     infos = variant_infos(spec)
+    # What each variant set by construction: context in the variants section, never a finding.
+    metrics["variant_deltas"] = mark_set_by_construction(metrics["variant_deltas"], set_by_construction(
+        {name: info.overrides for name, info in infos.items()}, construction_rules(str(spec.get("game", "")))))
+    metrics["by_construction"] = by_construction_table(metrics["variant_deltas"])
     listed = pl.DataFrame(
         {"variant": list(infos), "label": [info.label for info in infos.values()],
          "overrides": [info.text for info in infos.values()]},
@@ -282,6 +297,37 @@ def _variant_table(report: Report) -> TextTable:
         keys=1, wrap=2,
         notes=["games: played, over every player count."],
     )
+
+
+BY_CONSTRUCTION_COLUMNS = ("variant", "n_players", "metric", SET_BY, "baseline_value", "value", "delta",
+                           "delta_low", "delta_high", "test", "q_value")
+
+
+def by_construction_table(deltas: pl.DataFrame) -> pl.DataFrame:
+    """The rows of ``variant_deltas`` that a variant's overrides set by construction (its
+    ``SET_BY`` column): the variants section's context, left out of the findings."""
+    return deltas.filter(pl.col(SET_BY).is_not_null()).select(BY_CONSTRUCTION_COLUMNS)
+
+
+def _by_construction_tables(report: Report) -> list[TextTable]:
+    rows = report.metrics.get("by_construction", pl.DataFrame()).to_dicts()
+    if not rows:
+        return []
+    return [TextTable(
+        title="Set by construction: what the variants change by their own design (context, not findings)",
+        headers=["variant", "players", "what", "set by", "baseline", "variant", "delta", "95% interval"],
+        right=[False, True, False, False, True, True, True, False],
+        rows=[[_label(report, row["variant"]), str(row["n_players"]),
+               delta_subject({**row, "family": "game", "key": ""}), row[SET_BY],
+               _delta_value(row, "baseline_value"), _delta_value(row, "value"),
+               fmt.signed(row["delta"]) if row["test"] == "welch" else fmt.points(row["delta"]),
+               (f"[{fmt.signed(row['delta_low'])}, {fmt.signed(row['delta_high'])}]" if row["test"] == "welch"
+                else fmt.points_interval(row["delta_low"], row["delta_high"]))]
+              for row in rows],
+        keys=1,
+        notes=["each game declares which metrics a rules parameter sets (fewer rounds: fewer turns); a variant "
+               "changing that parameter changes them by design, so the findings leave them out."],
+    )]
 
 
 def _findings_table(report: Report) -> TextTable:
@@ -759,13 +805,14 @@ def _delta_tables(report: Report, card_rows: int | None) -> list[TextTable]:
                    (f"[{fmt.signed(row['delta_low'])}, {fmt.signed(row['delta_high'])}]" if row["metric"] in MEANS
                     else fmt.points_interval(row["delta_low"], row["delta_high"])),
                    row["test"], fmt.p_value(row["p_value"]), fmt.p_value(row["q_value"]),
-                   "*" if row["significant"] else ""]
+                   "set" if row.get(SET_BY) else "*" if row["significant"] else ""]
                   for row in shown],
             keys=1,
             notes=[f"cards: the significant ones (q < 0.05), else the {limit} with the lowest q ({len(cards)} card "
                    "tests in all); rates in %, their deltas in points, means (turns, decisions) in their units;",
                    f"95% interval: unadjusted ({delta_methods({str(row['test']) for row in shown})}); "
-                   "q: Benjamini-Hochberg within the family; * q < 0.05."],
+                   "q: Benjamini-Hochberg within the family; * q < 0.05; set: set by the variant's own "
+                   "overrides by construction (context, not a finding)."],
         ))
     return tables
 
@@ -1010,7 +1057,7 @@ SectionRenderer = Callable[[Report, int | None, bool], list[TextTable]]
 
 SECTION_RENDERERS: dict[str, SectionRenderer] = {
     "findings": lambda report, rows, asked: [_findings_table(report)],
-    "variants": lambda report, rows, asked: [_variant_table(report)],
+    "variants": lambda report, rows, asked: [_variant_table(report), *_by_construction_tables(report)],
     "seats": lambda report, rows, asked: _seat_tables(report),
     "agents": lambda report, rows, asked: [_agent_table(report)],
     "factions": lambda report, rows, asked: _faction_tables(report),

@@ -10,7 +10,8 @@ optimisation and debug levels come from ``MYPYC_OPT_LEVEL`` and
 section has the measured build times and engine rates of each choice.
 
 A finished build is kept in a cache folder outside the checkout
-(``CARDLAB_COMPILE_CACHE``, default ``~/.cache/cardlab/compiled``), under a
+(``CARDLAB_COMPILE_CACHE``, default ``$XDG_CACHE_HOME/cardlab/compiled``, that is
+``~/.cache/cardlab/compiled`` when it is not set), under a
 fingerprint of everything the C code depends on: every ``.py`` file of
 ``simcore/`` (the compiled modules and the interpreted ones whose types they
 use), this script, the levels, the Python and mypyc versions. A second clone
@@ -79,7 +80,9 @@ def cache_folder() -> Path | None:
     setting = os.environ.get("CARDLAB_COMPILE_CACHE", "")
     if setting == "off":
         return None
-    return Path(setting).expanduser() if setting else Path.home() / ".cache" / "cardlab" / "compiled"
+    if setting:
+        return Path(setting).expanduser()
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cardlab" / "compiled"
 
 
 def restore_from_cache(entry: Path, root: Path) -> bool:

@@ -40,6 +40,7 @@ from simcore.parameters import ParameterError, apply_overrides, flatten
 from simcore.play import play_game
 from simcore.registry import GAMES, UnknownGameError, get_game
 from simcore.trace import TraceRecorder, event_to_json, format_event
+from workers.warm import DEFAULT_IDLE_MINUTES
 
 USAGE_ERROR = 2
 
@@ -74,6 +75,17 @@ def _integer(minimum: int, maximum: int) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def _minutes(text: str) -> float:
+    """An argparse type: a number of minutes, more than 0 and at most a week."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of minutes, got {text!r}") from None
+    if not 0 < value <= 7 * 24 * 60:
+        raise argparse.ArgumentTypeError(f"expected more than 0 and at most {7 * 24 * 60:,} minutes, got {value:g}")
+    return value
 
 
 MAX_WORKERS = 4096
@@ -196,6 +208,23 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--games", type=_integer(1, MAX_GAMES), metavar="N",
                      help="play only the first N games per variant and player count, into <name>-games-N")
     run.set_defaults(handler=command_run)
+
+    ray_command = commands.add_parser(
+        "ray", help="keep a Ray cluster warm on this machine, so that runs and what-ifs start playing at once",
+        description="A warm Ray cluster: Ray on this machine (loopback only, token-protected) with one shard "
+        "player per CPU that has loaded the rules core. `cardlab run` (and the dashboard's what-ifs) join it "
+        "instead of starting Ray: their first game starts within a second or two instead of many. It stops by "
+        "itself after --idle-minutes without a run.")
+    ray_commands = ray_command.add_subparsers(dest="ray_command", required=True, metavar="ACTION")
+    ray_start = ray_commands.add_parser("start", help="start the warm cluster and wait until it is ready")
+    ray_start.add_argument("--workers", type=_integer(1, MAX_WORKERS), help="CPUs (shard players; default: all cores)")
+    ray_start.add_argument("--idle-minutes", type=_minutes, default=DEFAULT_IDLE_MINUTES, metavar="M",
+                           help=f"stop after M minutes without a run (default {DEFAULT_IDLE_MINUTES:g})")
+    ray_start.set_defaults(handler=command_ray_start)
+    ray_stop = ray_commands.add_parser("stop", help="stop the warm cluster now")
+    ray_stop.set_defaults(handler=command_ray_stop)
+    ray_status = ray_commands.add_parser("status", help="say whether a warm cluster is up, where, and when it stops")
+    ray_status.set_defaults(handler=command_ray_status)
 
     tune = commands.add_parser("tune", help="search card data and rules that meet balance targets, then confirm")
     tune.add_argument("spec", help="tuning spec TOML file, e.g. experiments/tune/ring_of_chaos_tune.toml")
@@ -403,6 +432,73 @@ def command_run(arguments: argparse.Namespace) -> int:
     return 0
 
 
+def _warm_record_file() -> Path:
+    """Where the warm cluster's record lives; a ``UsageError`` when ``CARDLAB_WARM_RAY=off``."""
+    from workers.warm import RECORD_VARIABLE, record_file
+
+    record = record_file()
+    if record is None:
+        raise UsageError(f"{RECORD_VARIABLE}=off: the warm Ray cluster is turned off; unset {RECORD_VARIABLE} "
+                         "or name the file its record goes to")
+    return record
+
+
+def command_ray_start(arguments: argparse.Namespace) -> int:
+    """``cardlab ray start``: a warm Ray cluster (``workers.warm``), ready when this returns."""
+    from workers.warm import code_fingerprint, live_record, start_keeper, wait_until_ready
+
+    record = _warm_record_file()
+    running = live_record(record)
+    if running is not None and running.code != code_fingerprint():
+        raise UsageError(f"cardlab ray start: a warm Ray cluster is up with cardlab's code as it was when it started, "
+                         f"which has changed since ({running.describe()}); `cardlab ray stop` first")
+    if running is not None:
+        print(f"cardlab ray: already up: {running.describe()}")
+        return 0
+    cpus = arguments.workers or os.cpu_count() or 1
+    print(f"cardlab ray: starting Ray on this machine with {cpus} shard player(s) (loopback only, token-protected)"
+          " ...", file=sys.stderr, flush=True)
+    keeper = start_keeper(record, cpus, arguments.idle_minutes, "cardlab ray start")
+    try:
+        warm = wait_until_ready(record, keeper)
+    except RuntimeError as error:
+        raise UsageError(f"cardlab ray start: {error}") from None
+    print(f"cardlab ray: ready: {warm.describe()}")
+    print("cardlab ray: `cardlab run` and the dashboard's what-ifs on this machine join it; `cardlab ray stop` "
+          "stops it now")
+    return 0
+
+
+def command_ray_stop(arguments: argparse.Namespace) -> int:
+    """``cardlab ray stop``: stop the warm cluster, if one is up."""
+    from workers.warm import live_record, stop_keeper
+
+    record = _warm_record_file()
+    running = live_record(record)
+    if running is None:
+        print("cardlab ray: no warm Ray cluster is up")
+        return 0
+    if not stop_keeper(running, record):
+        raise UsageError(f"cardlab ray stop: the keeper (pid {running.keeper_pid}) has not ended after 30 s")
+    print(f"cardlab ray: stopped the warm Ray cluster at {running.address}")
+    return 0
+
+
+def command_ray_status(arguments: argparse.Namespace) -> int:
+    """``cardlab ray status``: whether a warm cluster is up, and where."""
+    from workers.warm import code_fingerprint, live_record
+
+    running = live_record(_warm_record_file())
+    if running is None:
+        print("cardlab ray: no warm Ray cluster is up (`cardlab ray start` starts one)")
+        return 0
+    print(f"cardlab ray: {running.state}: {running.describe()}")
+    if running.code != code_fingerprint():
+        print("cardlab ray: its code has changed since it started (an edit, `make compile` or a checkout): runs do "
+              "not join it; `cardlab ray stop`, then `cardlab ray start`, warms the current code")
+    return 0
+
+
 def command_tune(arguments: argparse.Namespace) -> int:
     """``cardlab tune SPEC``: the balance search (``drivers.tuning``). It talks from its first
     second on stderr (``--no-progress``: only its first line and the answer)."""
@@ -465,6 +561,7 @@ def _dry_run(spec: Any, arguments: argparse.Namespace) -> int:
     """``cardlab run SPEC --dry-run``: the plan and its expected duration; nothing written."""
     from workers.estimate import card_costs, estimate_run
     from workers.runner import results_folder_problem, shards_to_play
+    from workers.warm import expected_start_up
 
     problem = results_folder_problem(arguments.results, spec.name)
     if problem is not None:
@@ -490,9 +587,16 @@ def _dry_run(spec: Any, arguments: argparse.Namespace) -> int:
                   f"median of {cost.cards} cards{dearest})")
     if workers is None:
         print(f"expected: {estimate.seconds:,.0f} s on one worker of the cluster at {address} "
-              f"(divide by its CPUs), plus Ray start-up")
+              f"(divide by its CPUs), plus joining it")
     else:
-        print(f"expected: about {estimate.seconds:,.0f} s on {workers} worker(s), plus Ray start-up (a few seconds)")
+        start_up = expected_start_up() if address is None else None
+        if start_up is None:
+            print(f"expected: about {estimate.seconds:,.0f} s on {workers} worker(s), plus joining the cluster at "
+                  f"{address}")
+        else:
+            print(f"expected: about {start_up.seconds + estimate.seconds:,.0f} s on {workers} worker(s): "
+                  f"{start_up.seconds:,.1f} s to the first game ({start_up.what}), then {estimate.seconds:,.0f} s "
+                  "of playing")
     print(f"(dry run: calibrated in {estimate.calibration_seconds:.1f} s; nothing written to {arguments.results})")
     return 0
 
@@ -746,6 +850,8 @@ def command_dashboard(arguments: argparse.Namespace) -> int:
               flush=True)
         if arguments.token_file is None:
             print(LOOPBACK_WITHOUT_TOKENS, file=sys.stderr, flush=True)
+        if arguments.job_address is None:
+            _warm_ray_for_dashboard(arguments.run_workers)
     command = [
         # dashboard.serve: Streamlit's command line with st.navigation's pages from the first request on.
         sys.executable, "-m", "dashboard.serve", "run", str(app),
@@ -756,6 +862,24 @@ def command_dashboard(arguments: argparse.Namespace) -> int:
     ]
     sys.stderr.flush()
     os.execve(sys.executable, command, environment)
+
+
+def _warm_ray_for_dashboard(workers: int | None) -> None:
+    """With ``--allow-runs``: a warm Ray cluster (``workers.warm``) that lives as long as the
+    dashboard, so that the New run page's runs and what-ifs start playing at once. None is
+    started when one is up already, when ``RAY_ADDRESS`` names a cluster or when
+    ``CARDLAB_WARM_RAY=off``. Not waited for: the server starts meanwhile."""
+    from workers.reaper import ends_with_parent
+    from workers.warm import live_record, record_file, start_keeper
+
+    record = record_file()
+    if record is None or os.environ.get("RAY_ADDRESS") or live_record(record) is not None:
+        return
+    cpus = workers or os.cpu_count() or 1
+    binding = ends_with_parent()  # None where Linux's parent-death signal is missing: then it stops when idle
+    start_keeper(record, cpus, 0.0 if binding else DEFAULT_IDLE_MINUTES, "cardlab dashboard", ends_with=binding)
+    print(f"cardlab dashboard: warming Ray for the runs launched here ({cpus} shard player(s), loopback only; "
+          "`cardlab ray status` says when it is ready)", flush=True)
 
 
 LOOPBACK_WITHOUT_TOKENS = (

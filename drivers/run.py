@@ -14,10 +14,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from analytics.catalog import open_catalog
-from analytics.folders import AnalyticsError
-from analytics.impact import finished_arms
-from analytics.metrics import check_stop_when, targets_met
 from dataset.location import ResultsPath
 from dataset.storage import finished_shards
 from experiments.spec import ExperimentSpec, Shard, load_spec
@@ -29,7 +25,12 @@ def load_checked_spec(path: str | Path) -> ExperimentSpec:
     views (one game per player count, in this process), so that a run or a dry run refuses
     a mistake in them before Ray starts; raises ``SpecError`` naming the file and key."""
     spec = load_spec(path)
-    check_stop_when(spec)
+    if spec.stop_when:
+        # Here, not at the top: polars and DuckDB take a second to import, which a run without
+        # targets (most of them) should not wait for before it starts playing.
+        from analytics.metrics import check_stop_when
+
+        check_stop_when(spec)
     return spec
 
 
@@ -42,6 +43,11 @@ def early_stop(spec: ExperimentSpec) -> StopCheck | None:
     impact = spec.impact if spec.impact is not None and spec.impact.max_width is not None else None
     if not spec.stop_when and impact is None:
         return None
+    from analytics.catalog import open_catalog  # as above: only for a spec with targets
+    from analytics.folders import AnalyticsError
+    from analytics.impact import finished_arms
+    from analytics.metrics import targets_met
+
     targets = list(spec.stop_when)
     source = spec.source or spec.name
     # The arms are read again only once the finished shards have grown by IMPACT_CHECK_GROWTH

@@ -52,6 +52,12 @@ class GameInfo:
     # (what it counts, in what unit). The catalogs store them as the columns'
     # comments (``dataset.schemas.table_contract``).
     column_descriptions: Mapping[str, str] = field(default_factory=dict)
+    # What a rules parameter sets by construction: path -> the game metrics of a
+    # report (``turns``, ``decisions``, ``turn_cap_rate``, ``draw_rate``,
+    # ``team_win_rate``) that a variant changing it changes by design, such as
+    # fewer rounds giving fewer turns. The report shows such changes as the
+    # variant's context, not as findings (``analytics.findings``).
+    set_by_construction: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 INT16_SMALLEST: Final = -32768

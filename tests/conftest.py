@@ -31,6 +31,7 @@ tests (the four tuning runs of ``tests/tuning/test_known_answer.py`` twice).
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,6 +63,10 @@ SLOW_FILES_FIRST = (
     "tests/security/test_sql_live_server.py")
 """The test files that take longest (wall time of a whole ``make test``: Ray clusters and runs,
 servers, browsers, thousands of games), longest first. A file not listed comes after them."""
+
+# A warm Ray cluster the developer keeps (`cardlab ray start`) is not the tests': each run here
+# starts its own Ray, as on a machine without one. tests/workers/test_warm_ray.py names its own.
+os.environ["CARDLAB_WARM_RAY"] = "off"
 
 LADDER_CUT = {"games": 20, "shard_size": 10, "sweep": {"agents": [
     ["heuristic"], ["ismcts(iterations=4)"], ["random", "heuristic"], ["heuristic", "ismcts(iterations=4)"]]}}

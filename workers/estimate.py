@@ -7,8 +7,9 @@ Parquet files, into a temporary folder removed afterwards), giving
 each group's games per second on one core (a card impact run's arms of one
 kind timed on the first of them, ``timing_groups``). The shards are then laid out on
 the workers in submission order, each to the first worker free, as the
-runner's queue does, so a last shard running alone counts too. Ray's
-start-up (a few seconds locally) is not included.
+runner's queue does, so a last shard running alone counts too. This is the
+playing time; the dry run adds the start-up before the first game
+(``workers.warm.expected_start_up``: starting Ray, or joining a warm cluster).
 """
 
 from __future__ import annotations

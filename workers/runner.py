@@ -18,6 +18,7 @@ import contextlib
 import errno
 import json
 import logging
+import math
 import os
 import re
 import signal
@@ -48,7 +49,15 @@ from dataset.storage import (
 )
 from experiments.spec import ExperimentSpec, Shard, first_difference
 from workers.reaper import start_reaper
-from workers.shard import run_shard
+from workers.warm import (
+    NAMESPACE,
+    WARM_KEY,
+    WarmRay,
+    code_fingerprint,
+    find_warm_ray,
+    player_name,
+    record_start_up,
+)
 
 # Multi-node clusters started on one machine (the cluster tests) use another
 # loopback address: with Ray's usual settings it rewrites "127.0.0.1" to the
@@ -116,6 +125,9 @@ class RunSummary:
     # The whole run's wall time: from the command's start (or the call), start-up
     # (imports, folder, Ray) included; ``seconds`` is the playing part alone.
     wall_seconds: float = 0.0
+    first_game_seconds: float | None = None
+    """When the first shard began to play, in seconds after this process started (``/proc``;
+    None elsewhere or when nothing was played): the run's whole start-up, as a user waits for it."""
 
     @property
     def games_per_second(self) -> float:
@@ -135,8 +147,13 @@ class RunSummary:
             f"shards: {self.shards_played} played{skipped} of {self.shards_total}",
             f"games: {self.games_played:,} in {self.wall_seconds or self.seconds:.1f} s on {self.workers} worker(s)"
             f" = {self.games_per_second:,.0f} games/s (whole run: start-up {self.start_up_seconds:.1f} s, "
-            f"playing {self.seconds:.1f} s)",
+            f"playing {self.seconds:.1f} s{self._first_game()})",
         ]
+
+    def _first_game(self) -> str:
+        if self.first_game_seconds is None:
+            return ""
+        return f"; first game {self.first_game_seconds:.1f} s after the command started"
 
     @property
     def start_up_seconds(self) -> float:
@@ -237,19 +254,166 @@ def _quiet_sigterm() -> None:
         signal.signal(signal.SIGTERM, _terminate)
 
 
-def _init_ray(options: RunOptions) -> int:
-    """Start or join Ray; return the number of CPUs it offers."""
+class ShardPlayers:
+    """How a run's shards are played: as Ray tasks (a cold run's own Ray, or a cluster), each
+    in whichever worker process Ray starts for the run."""
+
+    warm: bool = False
+
+    def __init__(self, workers: int) -> None:
+        import ray
+
+        self.workers = workers
+        # SPREAD: on a cluster, shards go to every node from the start instead of queueing on the
+        # driver's node while the other nodes still start their first worker process.
+        self.task = ray.remote(_run_shard_task).options(num_cpus=1, max_retries=3, retry_exceptions=False,
+                                                        scheduling_strategy="SPREAD")
+
+    def submit(self, spec: ExperimentSpec, shard: Shard, root: ResultsPath) -> Any:
+        """Start playing ``shard``; its reference."""
+        return self.task.remote(spec, shard, root)
+
+    def done(self, reference: Any) -> None:
+        """The shard of ``reference`` has finished."""
+
+    def stop(self, references: list[Any]) -> None:
+        """Stop the shards of ``references`` (their processes are ended) and wait until they are."""
+        for reference in references:
+            with contextlib.suppress(Exception):
+                ray_cancel(reference, force=True)
+        _wait_for_stopped(references)
+
+
+class WarmPlayers(ShardPlayers):
+    """The shard players of a warm cluster (``workers.warm``): processes that have loaded the
+    rules core already; each shard goes to the player with the fewest of this run's shards."""
+
+    warm = True
+
+    def __init__(self, workers: int, players: int) -> None:
+        import ray
+
+        self.workers = min(workers, players)
+        self.handles = [ray.get_actor(player_name(index), namespace=NAMESPACE) for index in range(self.workers)]
+        self.job = ray.get_runtime_context().get_job_id()
+        self.playing: dict[Any, int] = {}
+
+    def submit(self, spec: ExperimentSpec, shard: Shard, root: ResultsPath) -> Any:
+        """Start playing ``shard`` on the least busy player; its reference."""
+        busy = [0] * len(self.handles)
+        for playing in self.playing.values():
+            busy[playing] += 1
+        index = busy.index(min(busy))
+        reference: Any = self.handles[index].play.remote(spec, shard, root, self.job)
+        self.playing[reference] = index
+        return reference
+
+    def done(self, reference: Any) -> None:
+        """The shard of ``reference`` has finished."""
+        self.playing.pop(reference, None)
+
+    def stop(self, references: list[Any]) -> None:
+        """Stop the shards of ``references``: the waiting ones are cancelled, the players playing
+        one are restarted (a shard in a player cannot be interrupted otherwise)."""
+        import ray
+
+        for reference in references:
+            with contextlib.suppress(Exception):
+                ray_cancel(reference, force=False)
+        for index in sorted({self.playing[reference] for reference in references if reference in self.playing}):
+            with contextlib.suppress(Exception):
+                ray.kill(self.handles[index], no_restart=False)
+        _wait_for_stopped(references)
+
+
+def ray_cancel(reference: Any, force: bool) -> None:
+    """``ray.cancel`` (a function, so that the players share it)."""
+    import ray
+
+    ray.cancel(reference, force=force)
+
+
+_connection: dict[str, Any] = {}
+"""The cluster this process joined or started (Ray stays connected between the runs of one
+process, e.g. a balance search): ``warm`` -> the warm cluster's player count, when it is one."""
+
+
+def _init_ray(options: RunOptions) -> ShardPlayers:
+    """Start or join Ray (the cluster at ``options.address``/``$RAY_ADDRESS``, else a new embedded
+    one); how this run's shards are played there."""
     import ray
 
     if not ray.is_initialized():
+        _connection.clear()
         address = _cluster_address(options)
         if address:
-            ray.init(address=address, logging_level=logging.WARNING, log_to_driver=True)
+            _join(address)
+            _connection["warm"] = _warm_players_here(address)
+            _connection["mode"] = "warm" if _connection["warm"] else "cluster"
         else:
-            _start_embedded_ray(options.workers or os.cpu_count() or 1)
+            start_embedded_ray(options.workers or os.cpu_count() or 1)
+            _connection["mode"] = "cold"
         _quiet_sigterm()
     cpus = int(ray.cluster_resources().get("CPU", 1))
-    return min(cpus, options.workers) if options.workers else cpus
+    workers = min(cpus, options.workers) if options.workers else cpus
+    players = _connection.get("warm")
+    return WarmPlayers(workers, players) if players else ShardPlayers(workers)
+
+
+def _join(address: str) -> None:
+    """Join the cluster at ``address``. One on this machine's loopback (a warm cluster, an
+    embedded one) is joined as it was started: token authentication, the node address kept."""
+    import ray
+
+    if address.rpartition(":")[0] != EMBEDDED_RAY_NODE_IP:
+        ray.init(address=address, logging_level=logging.WARNING, log_to_driver=True)
+        return
+    require_token_authentication()
+    with _embedded_ray_environment():
+        ray.init(address=address, _node_ip_address=EMBEDDED_RAY_NODE_IP, logging_level=logging.WARNING,
+                 log_to_driver=True)
+
+
+def _warm_players_here(address: str) -> int:
+    """The number of shard players of the cluster just joined if it is a warm cluster
+    (``workers.keeper``), else 0; a warm cluster running other code is refused."""
+    from ray.experimental.internal_kv import _internal_kv_get
+
+    found = _internal_kv_get(WARM_KEY, namespace=NAMESPACE)
+    if found is None:
+        return 0
+    warm = json.loads(found)
+    if warm["code"] != code_fingerprint():
+        import ray
+
+        ray.shutdown()
+        raise RunError(f"--address {address}: this warm Ray cluster plays cardlab's code as it was when it started, "
+                       "which has changed since (an edit, `make compile` or a checkout); `cardlab ray stop`, then "
+                       "`cardlab ray start` warms the current code")
+    return int(warm["cpus"])
+
+
+def _usable_warm_ray(say: Callable[[str], None]) -> WarmRay | None:
+    """The warm cluster this run joins, if one is up and plays this code (else it says why not)."""
+    warm = find_warm_ray(say=say)
+    if warm is None:
+        return None
+    if warm.code != code_fingerprint():
+        say(f"the warm Ray cluster at {warm.address} plays cardlab's code as it was when it started, "
+            "which has changed since (an edit, `make compile` or a checkout): starting a Ray of this "
+            "run's own instead (`cardlab ray stop`, then `cardlab ray start`, warms the current code)")
+        return None
+    try:  # ray.init would wait minutes on an address where nothing answers any more
+        _require_cluster_answers(warm.address, WARM_ANSWER_SECONDS)
+    except RunError:
+        say(f"the warm Ray cluster at {warm.address} does not answer (it is stopping): starting a Ray of this "
+            "run's own instead")
+        return None
+    return warm
+
+
+WARM_ANSWER_SECONDS = 5.0
+"""How long a run gives the warm cluster to answer before it starts a Ray of its own."""
 
 
 EMBEDDED_RAY_NODE_IP = "127.0.0.1"
@@ -316,7 +480,7 @@ def _embedded_ray_environment() -> Iterator[None]:
                 os.environ[name] = value
 
 
-def _start_embedded_ray(cpus: int) -> None:
+def start_embedded_ray(cpus: int) -> None:
     """A new Ray cluster in this process, on loopback, token-protected, watched by the reaper."""
     import ray
 
@@ -363,6 +527,11 @@ def run_experiment(
     """
     if spec.stop_when and stop_check is None:
         raise ValueError(f"{spec.name}: a spec with [[stop_when]] targets runs with a stop_check (drivers.run)")
+    # A command (``cardlab run``) hands its start: its first game is then timed from the
+    # process's own start; a call from a longer-lived process, from the call.
+    command = options.started is not None
+    origin = process_started_at() if command else time.time()
+    first_of_process = not _connection.get("played")
     if options.started is None:
         options = replace(options, started=time.perf_counter())
     address = _cluster_address(options)
@@ -384,7 +553,8 @@ def run_experiment(
         notes = [] if created is None or _removed(created) else [f"{created} could not be removed"]
         raise RunStorageError(storage_failure_line(root, failure, notes, started=False)) from None
     try:
-        summary = _run_locked(spec, options, root, on_shard_done, on_start, stop_check)
+        summary = _run_locked(spec, options, root, on_shard_done, on_start, stop_check, origin)
+        _connection["played"] = True
     except BaseException as error:
         failure = storage_failure(error)
         line = None if failure is None else storage_failure_line(root, failure, [])
@@ -393,6 +563,9 @@ def run_experiment(
             raise
         raise RunStorageError("; ".join([line, *notes])) from None
     release_lock(root)
+    mode = _connection.get("mode")
+    if command and first_of_process and mode in ("cold", "warm") and summary.first_game_seconds is not None:
+        record_start_up(str(mode), summary.first_game_seconds)  # what this command waited for its first game
     return summary
 
 
@@ -571,7 +744,10 @@ def _run_locked(
     on_shard_done: Callable[[dict[str, Any]], None] | None,
     on_start: Callable[[list[Shard]], None] | None,
     stop_check: StopCheck | None,
+    origin: float | None,
 ) -> RunSummary:
+    """``run_experiment`` once the folder is locked; ``origin`` is when the run started (seconds
+    since the epoch: the process's start for a command), for the time to its first game."""
     import ray
 
     shards = spec.shards()
@@ -583,11 +759,8 @@ def _run_locked(
     if on_start is not None:
         on_start(todo)
 
-    workers = _start_ray(options)
-    # SPREAD: on a cluster, shards go to every node from the start instead of queueing on the
-    # driver's node while the other nodes still start their first worker process.
-    task = ray.remote(_run_shard_task).options(num_cpus=1, max_retries=3, retry_exceptions=False,
-                                               scheduling_strategy="SPREAD")
+    players = _start_ray(options)
+    workers = players.workers
     max_in_flight = options.max_in_flight or 2 * workers
     pending: dict[Any, Shard] = {}
     waiting = list(reversed(todo))
@@ -596,18 +769,21 @@ def _run_locked(
     stopped_early = False
     variants_done: set[str] = set()  # variants the stop check called measured well enough
     unchecked = 0
+    first_game = math.inf
     started = time.perf_counter()
-    progress = _progress_display(todo, workers, options)
+    progress = _progress_display(todo, workers, options, players.warm or _connection.get("played", False))
     try:
         while pending or (waiting and not stopped_early):
             while waiting and len(pending) < max_in_flight and not stopped_early:
                 shard = waiting.pop()
-                pending[task.remote(spec, shard, root)] = shard
+                pending[players.submit(spec, shard, root)] = shard
             # A timeout, so that the plain status lines keep coming while long shards run.
             ready, _ = ray.wait(list(pending), num_returns=1, timeout=progress.wait_seconds)
             for reference in ready:
                 shard = pending.pop(reference)
+                players.done(reference)
                 entry = ray.get(reference)
+                first_game = min(first_game, float(entry.pop("started", math.inf)))
                 entries.append(entry)
                 played.append(shard)
                 unchecked += 1
@@ -627,11 +803,12 @@ def _run_locked(
                     variants_done |= verdict
                     waiting = [shard for shard in waiting if shard.variant not in variants_done]
     except Exception:
-        _stop_tasks(list(pending))  # none may write on while the run cleans up after itself
+        players.stop(list(pending))  # none may write on while the run cleans up after itself
         raise
     finally:
         progress.close()
     finished = time.perf_counter()
+    first_game_seconds = None if origin is None or not math.isfinite(first_game) else max(0.0, first_game - origin)
     played_ids = {shard.id for shard in played}
     skipped_variants = tuple(sorted({shard.variant for shard in todo
                                      if shard.variant in variants_done and shard.id not in played_ids}))
@@ -650,22 +827,31 @@ def _run_locked(
         stopped_early=stopped_early,
         variants_stopped=skipped_variants,
         wall_seconds=finished - (options.started if options.started is not None else started),
+        first_game_seconds=first_game_seconds,
     )
+
+
+def process_started_at() -> float | None:
+    """When this process started, in seconds since the epoch (``/proc``, to a hundredth of a
+    second); None where there is no ``/proc``."""
+    try:
+        ticks = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+    except (OSError, IndexError, ValueError):
+        return None
+    return time.time() - uptime + ticks / os.sysconf("SC_CLK_TCK")
 
 
 STOP_SECONDS = 30.0
 """How long a failed run waits for its shard tasks in flight to be stopped."""
 
 
-def _stop_tasks(references: list[Any]) -> None:
-    """Stop the shard tasks of ``references`` (their worker processes are ended) and wait until
-    they are; their results, errors all, are read here so that Ray does not print each one as
-    an unhandled error when the run ends."""
+def _wait_for_stopped(references: list[Any]) -> None:
+    """Wait (up to ``STOP_SECONDS``) for the stopped shards of ``references``; their results,
+    errors all, are read here so that Ray does not print each one as an unhandled error when
+    the run ends."""
     import ray
 
-    for reference in references:
-        with contextlib.suppress(Exception):
-            ray.cancel(reference, force=True)
     if references:
         ready, _ = ray.wait(references, num_returns=len(references), timeout=STOP_SECONDS)
         for reference in ready:
@@ -674,11 +860,16 @@ def _stop_tasks(references: list[Any]) -> None:
 
 
 def _run_shard_task(spec: ExperimentSpec, shard: Shard, root: ResultsPath) -> dict[str, Any]:
-    """The Ray task: one shard, plus which node played it (for the run's record)."""
+    """The Ray task: one shard, plus which node played it (for the run's record) and when it
+    started (``started``, seconds since the epoch: the run's time to its first game)."""
     import ray
 
+    from workers.shard import run_shard  # here: the driver, which plays no shard, starts without it
+
+    started = time.time()
     entry = run_shard(spec, shard, root)
     entry["node"] = ray.get_runtime_context().get_node_id()
+    entry["started"] = started
     return entry
 
 
@@ -688,7 +879,7 @@ def _say(options: RunOptions, line: str) -> None:
         print(f"cardlab run: {line}", file=sys.stderr, flush=True)
 
 
-def _start_ray(options: RunOptions) -> int:
+def _start_ray(options: RunOptions) -> ShardPlayers:
     """Start or join Ray, saying so before (it takes seconds) and after (where, how many workers)."""
     return _announced_ray_start(options, lambda line: _say(options, line))
 
@@ -701,19 +892,28 @@ def start_ray(options: RunOptions, say: Callable[[str], None]) -> int:
     address = _cluster_address(options)
     if address is not None:
         _require_cluster_answers(address, options.cluster_timeout)
-    return _announced_ray_start(options, say)
+    return _announced_ray_start(options, say).workers
 
 
-def _announced_ray_start(options: RunOptions, say: Callable[[str], None]) -> int:
-    address = options.address or os.environ.get("RAY_ADDRESS")
+def _announced_ray_start(options: RunOptions, say: Callable[[str], None]) -> ShardPlayers:
+    """Start or join Ray: the cluster at ``--address``/``$RAY_ADDRESS``, else the warm cluster
+    when one is up (``workers.warm``), else a new one on this machine."""
+    import ray
+
+    address = _cluster_address(options)
     if address:
         say(f"joining the Ray cluster at {address} ...")
+    elif not ray.is_initialized() and (warm := _usable_warm_ray(say)) is not None:
+        say(f"joining the warm Ray cluster at {warm.address} ({warm.cpus} shard player(s) ready, "
+            f"started by {warm.owner}) ...")
+        options = replace(options, address=warm.address)
     else:
-        say(f"starting Ray on this machine ({options.workers or os.cpu_count() or 1} CPUs) ...")
+        say(f"starting Ray on this machine ({options.workers or os.cpu_count() or 1} CPUs; "
+            "`cardlab ray start` keeps one warm for the next runs) ...")
     asked = time.perf_counter()
-    workers = _init_ray(options)
-    say(f"Ray ready in {time.perf_counter() - asked:.1f} s: {_ray_address()}, {workers} worker(s)")
-    return workers
+    players = _init_ray(options)
+    say(f"Ray ready in {time.perf_counter() - asked:.1f} s: {_ray_address()}, {players.workers} worker(s)")
+    return players
 
 
 def _ray_address() -> str:
@@ -807,13 +1007,14 @@ def status_line(games: int, total_games: int, shards: int, total_shards: int, se
             f"{rate:,.0f} games/s, {left}")
 
 
-def _progress_display(todo: list[Shard], workers: int, options: RunOptions) -> _NoProgress:
+def _progress_display(todo: list[Shard], workers: int, options: RunOptions, warm: bool = True) -> _NoProgress:
     """The bar on a terminal, plain status lines elsewhere, nothing when progress is off;
     shown as soon as the first shards are submitted."""
     if not options.progress:
         return _NoProgress()
     total = sum(shard.games for shard in todo)
-    _say(options, f"playing {len(todo):,} shard(s), {total:,} games, on {workers} worker(s)")
+    waits = "" if warm else ", each worker once it has started and loaded the rules core"
+    _say(options, f"playing {len(todo):,} shard(s), {total:,} games, on {workers} worker(s){waits}")
     if options.plain_status or not sys.stderr.isatty():
         return _StatusLines(total, len(todo), options.status_interval)
     return _ProgressBar(total)

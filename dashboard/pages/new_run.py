@@ -53,9 +53,15 @@ from simcore.agents.registry import split_agent_list
 from simcore.registry import get_game
 
 SHIPPED = Path(__file__).resolve().parents[2] / "experiments"
+# The base the form starts from: the demo's (`make demo`) lineup, the heuristic in every seat, whose
+# seat and card rates mean something (a strong agent against a weak one wins with every card).
+DEFAULT_BASE = "experiments/theseus_demo.toml"
 TOKEN_KEY = "newrun_token_accepted"
 CHANGES_KEY = "newrun_changes"
 CHANGES_GAME_KEY = "newrun_changes_game"
+FORM_BASE_KEY = "newrun_form_base"
+BASE_WIDGETS = ("newrun_games", "newrun_players", "newrun_agents")
+"""The form's widgets whose values come from the base: reset when another base is chosen."""
 WATCH_KEY = "newrun_watching"
 CANCEL_SAID_KEY = "newrun_cancel_said"
 REFRESH_SECONDS = 3
@@ -244,10 +250,18 @@ known = bases(root)
 if not known:
     st.info("No experiment file to start from.")
     st.stop()
-base_label = st.selectbox("Start from", list(known), key="newrun_base",
+labels = list(known)
+base_label = st.selectbox("Start from", labels, key="newrun_base",
+                          index=labels.index(DEFAULT_BASE) if DEFAULT_BASE in labels else 0,
                           help="The what-if takes this experiment's game, seed, agents and seat rotation; its "
                           "baseline is the game's defaults.")
 base = known[str(base_label)]
+if st.session_state.get(FORM_BASE_KEY) != base_label:
+    # Another base: its games, player counts and agents, not the last base's (player counts the
+    # new game does not have would be dropped, leaving none).
+    for widget in BASE_WIDGETS:
+        st.session_state.pop(widget, None)
+    st.session_state[FORM_BASE_KEY] = base_label
 st.caption(f"Game **{base.game}** · seed {base.seed} · agents {', '.join(str(agent) for agent in base.agents)} · "
            f"{base.games:,} games per variant in the base")
 

@@ -86,7 +86,8 @@ def _cell(text: str) -> str:
 
 
 def render_reference(parser: argparse.ArgumentParser) -> str:
-    """The Markdown of every subcommand of ``parser``."""
+    """The Markdown of every subcommand of ``parser``, each followed by its own subcommands
+    (``cardlab ray start``...)."""
     sections = []
     for name, (summary, sub) in subcommands(parser).items():
         if not summary:
@@ -99,6 +100,8 @@ def render_reference(parser: argparse.ArgumentParser) -> str:
         for action in documented_arguments(sub):
             lines.append(f"| `{argument_name(action)}` | {_cell(argument_help(sub, action))} |")
         sections.append("\n".join(lines))
+        if subcommands(sub):
+            sections.append(render_reference(sub).rstrip("\n"))
     return "\n\n".join(sections) + "\n"
 
 

@@ -11,14 +11,18 @@ import pytest
 
 from analytics.findings import (
     PER_KIND,
+    SET_BY,
     card_findings,
+    construction_rules,
     delta_findings,
     faction_findings,
     findings,
     findings_lines,
+    mark_set_by_construction,
     never_played_findings,
     run_findings,
     seat_findings,
+    set_by_construction,
     turn_cap_findings,
 )
 from analytics.views import FACTION_BAND
@@ -111,6 +115,31 @@ def test_a_significant_change_too_small_to_matter_is_no_finding() -> None:
     found = delta_findings(deltas, LABELS)
     assert [(f.subject, f.value) for f in found] == [("agent random win rate", 0.01),
                                                      ("decisions per game", 1.5)]
+
+
+def test_a_variant_changing_a_rule_sets_the_metrics_its_game_declares_for_that_rule_and_no_others() -> None:
+    overrides = {"sweep-001": {"rules.rounds": 4, "cards.ace.copies": 2}, "cards": {"cards.ace.copies": 3}}
+    assert set_by_construction(overrides, construction_rules("divvy")) == {
+        ("sweep-001", "turns"): "rules.rounds", ("sweep-001", "decisions"): "rules.rounds"}
+    assert set_by_construction({"long": {"rules.max_turns": 90}}, construction_rules("ring_of_chaos")) == {
+        ("long", "turns"): "rules.max_turns", ("long", "decisions"): "rules.max_turns",
+        ("long", "turn_cap_rate"): "rules.max_turns"}
+
+
+def test_a_change_the_variant_set_by_construction_is_no_finding_but_the_same_change_of_a_card_variant_is() -> None:
+    turns = {**_delta("game", "game", "turns", -1.0, True, test="welch"), "baseline_value": 5.0}
+    decisions = {**_delta("game", "game", "decisions", -10.0, True, test="welch"), "baseline_value": 48.0}
+    seat = _delta("seat", "1", "win_rate", -0.05, True)
+    deltas = pl.DataFrame([turns, decisions, seat])
+    marked = mark_set_by_construction(deltas, set_by_construction({"sweep-001": {"rules.rounds": 4}},
+                                                                  construction_rules("divvy")))
+    assert marked[SET_BY].to_list() == ["rules.rounds", "rules.rounds", None]
+    assert [f.subject for f in delta_findings(marked, LABELS)] == ["seat 1 win rate"]
+    # A card change does not set the length of a game: there, fewer turns is a finding.
+    by_card = mark_set_by_construction(deltas, set_by_construction({"sweep-001": {"cards.ace.copies": 2}},
+                                                                   construction_rules("divvy")))
+    assert [f.subject for f in delta_findings(by_card, LABELS)] == ["seat 1 win rate", "decisions per game",
+                                                                    "mean turns"]
 
 
 def test_a_cooperative_variant_won_almost_always_reports_wipes_and_levels_instead() -> None:

@@ -85,7 +85,9 @@ def test_the_report_holds_the_spec_facts_and_the_metric_views(report: Report, vi
     assert report.variants.rows() == [("baseline", "baseline", 300, "(game defaults)"),
                                       ("four_rounds", "four_rounds", 300, "rules.rounds = 4")]
     for name, frame in views.items():
-        assert_frame_equal(report.metrics[name], frame, check_dtypes=False, rel_tol=1e-12)
+        # The report adds one column to the view: what each variant set by construction.
+        assert_frame_equal(report.metrics[name].drop("set_by_construction", strict=False), frame,
+                           check_dtypes=False, rel_tol=1e-12)
 
 
 @pytest.mark.parametrize("fmt", DOCUMENT_FORMATS)
@@ -116,6 +118,18 @@ def test_the_text_report_opens_with_its_findings_then_the_sections_in_order(repo
     # Divvy has no factions, no cooperative tables, no runs and is no skill ladder: none of those sections.
     for absent in ("Factions", "Cooperative", "Runs", "Skill movement", "Matchups"):
         assert not any(title.startswith(absent) for title in titles), absent
+
+
+def test_what_four_rounds_sets_by_construction_is_context_in_the_variants_section_not_a_finding(
+        report: Report) -> None:
+    text = render_report(report, "text")
+    findings = text.split("\nVariants", 1)[0]
+    assert "mean turns" not in findings and "decisions per game" not in findings
+    context = report.metrics["by_construction"]
+    assert sorted(zip(context["variant"].to_list(), context["metric"].to_list(), strict=True)) == [
+        ("four_rounds", "decisions"), ("four_rounds", "turns")]  # Divvy is played at 2 players only
+    assert set(context["set_by_construction"].to_list()) == {"rules.rounds"}
+    assert "Set by construction: what the variants change by their own design (context, not findings)" in text
 
 
 def test_the_text_report_fits_100_columns_and_clips_no_column(report: Report) -> None:
@@ -289,7 +303,8 @@ def test_the_json_report_holds_the_findings_and_the_exact_metric_values(
     assert list(data["tables"])[:2] == ["findings", "variants"]
     assert data["tables"]["findings"] == [finding.data() for finding in report.findings]
     for name in ("seat_stats", "agent_stats", "card_stats", "variant_deltas"):
-        assert pl.DataFrame(data["tables"][name]).columns == views[name].columns
+        added = ["set_by_construction"] if name == "variant_deltas" else []  # the report's column (see above)
+        assert list(data["tables"][name][0]) == views[name].columns + added
         assert len(data["tables"][name]) == views[name].height
     assert "party_size_stats" not in data["tables"]  # a section that does not apply is left out
 

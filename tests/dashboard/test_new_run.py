@@ -35,13 +35,29 @@ def environment(monkeypatch: pytest.MonkeyPatch, results: Path, allow_runs: bool
         monkeypatch.setenv(name, value)
 
 
-def new_run_page() -> AppTest:
-    """The New run page, run once."""
+DIVVY_BASE = "experiments/divvy_baseline.toml"
+
+
+def new_run_page(base: str | None = DIVVY_BASE) -> AppTest:
+    """The New run page, run once, its form started from ``base`` (when it shows the form)."""
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     at.switch_page("pages/new_run.py")
     at.run()
     assert not at.exception, at.exception
+    if base is not None and "newrun_base" in [box.key for box in at.selectbox]:
+        at.selectbox(key="newrun_base").select(base).run()
+        assert not at.exception, at.exception
     return at
+
+
+def test_the_form_starts_from_the_demos_lineup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    environment(monkeypatch, tmp_path, allow_runs=True)
+    at = new_run_page(base=None)
+    assert at.selectbox(key="newrun_base").value == "experiments/theseus_demo.toml"
+    assert at.text_input(key="newrun_agents").value == "heuristic"
+    assert at.multiselect(key="newrun_players").value == [3, 4]
+    assert parameter_table(at)["path"].to_list()[0].startswith("rules.")
+    assert "rules.board_size" in parameter_table(at)["path"].to_list()
 
 
 @contextlib.contextmanager

@@ -73,7 +73,7 @@ def test_tune_talks_from_its_first_line_batch_by_batch(tuned: Tuned) -> None:
     said = [line.removeprefix("cardlab tune: ") for line in tuned.err.splitlines() if line.startswith("cardlab tune: ")]
     assert said[0] == ("theseus_oracle_tune: checking the targets against the metric views of theseus (one game "
                        "per player count) ...")
-    assert said[1] == "starting Ray on this machine (2 CPUs) ..."
+    assert said[1] == "starting Ray on this machine (2 CPUs; `cardlab ray start` keeps one warm for the next runs) ..."
     assert said[2].startswith("Ray ready in ") and said[2].endswith(", 2 worker(s)")
     assert said[3] == f"batch 1 of about 5: 7 new point(s) (7 of 21) at {GAMES} games"
     assert said[4] == f"batch 1 of about 5: playing {7 * int(GAMES):,} games in 7 shard(s)"

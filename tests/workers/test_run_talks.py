@@ -4,6 +4,7 @@ the whole run's wall time in the summary, ``--dry-run`` and ``--games``."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -24,17 +25,19 @@ from workers.runner import (
     status_line,
 )
 from workers.shard import play_shard
+from workers.warm import TYPICAL_START_UP
 
 PROJECT = Path(__file__).resolve().parents[2]
 BASELINE_SPEC = PROJECT / "experiments" / "divvy_baseline.toml"
 
 
-def _cardlab(*arguments: str, cwd: Path) -> tuple[subprocess.CompletedProcess[str], float]:
+def _cardlab(*arguments: str, cwd: Path, environment: dict[str, str] | None = None
+             ) -> tuple[subprocess.CompletedProcess[str], float]:
     """Run the real console script (stderr is a pipe, not a terminal); also the
     seconds until its first line on stderr."""
     started = time.perf_counter()
     process = subprocess.Popen([str(Path(sys.executable).with_name("cardlab")), *arguments], cwd=cwd,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
     assert process.stderr is not None
     first_line = process.stderr.readline()
     first_line_seconds = time.perf_counter() - started
@@ -58,10 +61,12 @@ def test_a_run_without_a_terminal_says_what_it_does_in_plain_lines_and_reports_i
     assert finished.stderr.startswith(lines[0])
     # The plan, then Ray starting, then where it is and how many workers, then the shards going out.
     assert lines[0].startswith("cardlab run: divvy_baseline-games-40: 120 games of divvy (3 variant(s) x 1 player")
-    assert lines[1] == "cardlab run: starting Ray on this machine (1 CPUs) ..."
+    assert lines[1] == ("cardlab run: starting Ray on this machine (1 CPUs; `cardlab ray start` keeps one warm for "
+                        "the next runs) ...")
     assert lines[2].startswith("cardlab run: Ray ready in ") and lines[2].endswith(", 1 worker(s)")
     assert f"cluster at {EMBEDDED_RAY_NODE_IP}:" in lines[2]  # loopback only
-    assert lines[3] == "cardlab run: playing 3 shard(s), 120 games, on 1 worker(s)"
+    assert lines[3] == ("cardlab run: playing 3 shard(s), 120 games, on 1 worker(s), each worker once it has started "
+                        "and loaded the rules core")
     assert lines[-1].startswith("cardlab run: 120 of 120 games (100%), 3 of 3 shards, ")
     assert " games/s, done in " in lines[-1]
     # The summary's wall time covers start-up too: at least Ray's start-up as reported.
@@ -71,6 +76,10 @@ def test_a_run_without_a_terminal_says_what_it_does_in_plain_lines_and_reports_i
     start_up = float(summary.split("start-up ")[1].split(" s")[0])
     playing = float(summary.split("playing ")[1].split(" s")[0])
     assert start_up >= ray_seconds and wall == pytest.approx(start_up + playing, abs=0.15)
+    # The first game, timed from the process's start (the interpreter's start-up too), came
+    # after the start-up the run timed from its own start, and before its end.
+    first_game = float(summary.split("first game ")[1].split(" s")[0])
+    assert start_up <= first_game <= wall + 1.0
     print(f"first line after {first_line_seconds:.2f} s")  # under a second on an idle machine
 
 
@@ -151,8 +160,10 @@ def test_the_expected_time_lays_the_shards_out_on_the_workers_in_order() -> None
 
 
 def test_a_dry_run_prints_the_plan_and_the_expected_time_and_writes_nothing(tmp_path: Path) -> None:
+    # A cache of its own: no start-up measured on this machine yet, so the typical cold one.
     finished, _ = _cardlab("run", str(BASELINE_SPEC), "--dry-run", "--workers", "2", "--results",
-                           str(tmp_path / "results"), cwd=tmp_path)
+                           str(tmp_path / "results"), cwd=tmp_path,
+                           environment={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
     assert finished.returncode == 0, finished.stderr
     lines = finished.stdout.splitlines()
     assert lines[0] == ("divvy_baseline: divvy, 3 variant(s) x 1 player count(s) x 200,000 games = 600,000 games "
@@ -162,7 +173,13 @@ def test_a_dry_run_prints_the_plan_and_the_expected_time_and_writes_nothing(tmp_
         "baseline, 2 players", "four_rounds, 2 players", "no_twelves, 2 players"]
     expected = next(line for line in lines if line.startswith("expected: about "))
     rates = [float(line.split(": ")[2].split(" games/s")[0].replace(",", "")) for line in calibrations]
-    seconds = float(expected.split("about ")[1].split(" s")[0].replace(",", ""))
+    total = float(expected.split("about ")[1].split(" s")[0].replace(",", ""))
+    start_up = float(expected.split("): ")[1].split(" s to the first game")[0])
+    seconds = float(expected.split("), then ")[1].split(" s of playing")[0].replace(",", ""))
+    assert start_up == TYPICAL_START_UP["cold"]
+    assert "s to the first game (starting Ray on this machine and loading the rules core in each worker; typical)" \
+        in expected
+    assert total == pytest.approx(start_up + seconds, abs=1)
     # The spec's 60 shards of 10,000 games (20 per variant) laid out on 2 workers at the printed
     # rates, each to the first worker free; at least half of the summed work. (Not the half
     # alone: with unequal rates the last shards leave one worker idle for up to a shard.)

@@ -142,6 +142,7 @@ INFO = GameInfo(
         "playable": "Steps at which the seat could have played the card (its lead and brawl choices: any hand "
                     "card; reinforcements: the lead's suit), once per card per step, forced steps included.",
     },
+    set_by_construction={"rules.rounds": ("turns", "decisions")},
 )
 
 CONSTRAINTS = (

@@ -460,6 +460,8 @@ INFO = GameInfo(
         "playable": "Steps at which one of the hero's legal actions would have played the card, once per card "
                     "per step.",
     },
+    set_by_construction={"rules.longer_game": ("turns", "decisions"),
+                         "rules.max_turns": ("turns", "decisions", "turn_cap_rate")},
 )
 
 

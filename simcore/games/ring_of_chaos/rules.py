@@ -283,6 +283,8 @@ INFO = GameInfo(
         "playable": "Steps at which one of the seat's legal answers would have played the card, once per card "
                     "per step, forced steps included.",
     },
+    set_by_construction={"rules.points_to_win": ("turns", "decisions"),
+                         "rules.max_turns": ("turns", "decisions", "turn_cap_rate")},
 )
 
 

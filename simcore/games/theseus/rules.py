@@ -254,6 +254,7 @@ INFO = GameInfo(
         "effect_copies": "The seat's copies of the card at the end whose end-of-game effect counts where they lie.",
         "effect_vp": "VP those end-of-game effects scored (summed over the seat's cards: `players.vp_effects`).",
     },
+    set_by_construction={"rules.max_turns": ("turns", "decisions", "turn_cap_rate")},
 )
 
 # Legal-action lists, made once per shape and kept (never changed: every
