@@ -320,8 +320,8 @@ def _by_construction_tables(report: Report) -> list[TextTable]:
         rows=[[_label(report, row["variant"]), str(row["n_players"]),
                delta_subject({**row, "family": "game", "key": ""}), row[SET_BY],
                _delta_value(row, "baseline_value"), _delta_value(row, "value"),
-               fmt.signed(row["delta"]) if row["test"] == "welch" else fmt.points(row["delta"]),
-               (f"[{fmt.signed(row['delta_low'])}, {fmt.signed(row['delta_high'])}]" if row["test"] == "welch"
+               fmt.signed(row["delta"]) if row["metric"] in MEANS else fmt.points(row["delta"]),
+               (f"[{fmt.signed(row['delta_low'])}, {fmt.signed(row['delta_high'])}]" if row["metric"] in MEANS
                 else fmt.points_interval(row["delta_low"], row["delta_high"]))]
               for row in rows],
         keys=1,
