@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from analytics.explore import games_plan, run_status
 from analytics.folders import AnalyticsError, read_manifest, read_spec
-from dataset.integrity import check_shards, damage_message, repair_command
+from dataset.integrity import check_shards, damage_message, repair_command, run_command
 from dataset.location import ResultsPath
 from experiments.spec import SpecError, parse_spec
 
@@ -71,3 +71,10 @@ def run_health(folder: ResultsPath) -> RunHealth:
     return RunHealth(status, reason, played, planned, len(manifest), 0 if search is not None else _planned_shards(spec),
                      tuple(f"{finding.kind}: {finding.line()}" for finding in findings),
                      damage_message(folder, findings) if findings else "", repair_command(folder))
+
+
+
+def more_games_command(folder: ResultsPath, games: int) -> str:
+    """The ``cardlab run SPEC --games N`` that plays ``games`` per variant and player count of
+    the experiment in ``folder`` (into ``<name>-games-N``, on the same seeds: ``run_command``)."""
+    return run_command(folder, games=games)

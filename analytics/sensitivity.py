@@ -58,3 +58,14 @@ def games_to_detect(p: float, delta: float, power: float = POWER, alpha: float =
         raise ValueError(f"expected 0 < p < 1 and a change delta > 0 that keeps p + delta or p - delta in (0, 1), "
                          f"got p={p!r}, delta={delta!r}")
     return max(needs)
+
+
+def games_to_tell(card_mean: float | None, expected: float) -> int:
+    """The fewest games in hand at which a card can be told from its agent's card mean
+    ``card_mean``: ``expected`` wins and ``expected`` losses expected there (the report's rule
+    for flagging a card, ``analytics.views.CARD_MIN_EXPECTED``): ``n·m >= expected`` and
+    ``n·(1 − m) >= expected``. 0 without a mean; a mean of 0 or 1 never tells (no loss or
+    no win to expect): then also 0, as nothing can be flagged."""
+    if card_mean is None or not 0.0 < card_mean < 1.0:
+        return 0
+    return math.ceil(expected / min(card_mean, 1.0 - card_mean) - 1e-9)

@@ -9,24 +9,15 @@ import polars as pl
 import streamlit as st
 
 from dashboard.charts import bar_chart
-from dashboard.common import (
-    header,
-    lineup_filter,
-    load,
-    open_report,
-    require_experiment,
-    table,
-)
+from dashboard.common import lineup_filter, load, open_page, table
 
 # Means and quantiles of turns and decisions: shown as plain numbers, not percentages. (A comment,
 # not a string: Streamlit's magic would print a bare string of a page script on the page.)
 LENGTH_COLUMNS = ("mean_turns", "sd_turns", "min_turns", "p10_turns", "p50_turns", "p90_turns", "max_turns",
                   "mean_decisions", "sd_decisions", "p50_decisions", "mean_legal_actions")
 
-st.title("Game length")
-folder = require_experiment()
-report = open_report(folder)
-header(report)
+page = open_page("Game length")
+folder, report = page.folder, page.report
 lineup = lineup_filter(report, report.game_stats, agent_label="Agent (games sat in)", pooled=True,
                        agent_help="The games this agent sat in, split by how they ended for it (won: one of its "
                                   "seats won). Pooled: every game.")

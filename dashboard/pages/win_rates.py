@@ -14,21 +14,10 @@ from analytics.powers import NEVER_USED
 from analytics.text_tables import FIXED_WIN_RATE
 from analytics.views import FACTION_BAND
 from dashboard.charts import bar_chart, heatmap, interval_chart
-from dashboard.common import (
-    ALL_AGENTS,
-    games_columns,
-    header,
-    lineup_filter,
-    load,
-    open_report,
-    require_experiment,
-    table,
-)
+from dashboard.common import ALL_AGENTS, games_columns, lineup_filter, load, open_page, table
 
-st.title("Win rates")
-folder = require_experiment()
-report = open_report(folder)
-header(report)
+page = open_page("Win rates")
+folder, report = page.folder, page.report
 coop = report.cooperative
 lineup = lineup_filter(report, report.agent_stats,
                        variant_label="Variant (factions, matchups, powers, compositions, runs)",
