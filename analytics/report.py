@@ -185,15 +185,17 @@ class Report:
         return tables
 
 
-def skill_tables(con: duckdb.DuckDBPyConnection, experiment_dir: ResultsPath,
-                 spec: dict[str, Any]) -> dict[str, pl.DataFrame]:
-    """The skill-ladder tables (``SKILL_TABLES``) of the experiment whose catalog is ``con``.
-    They read the games' rows, not the cached counts (seconds on a million games): the
+def skill_tables(con: duckdb.DuckDBPyConnection, experiment_dir: ResultsPath, spec: dict[str, Any], *,
+                 ratings: bool = True) -> dict[str, pl.DataFrame]:
+    """The skill-ladder tables (``SKILL_TABLES``) of the experiment whose catalog is ``con``;
+    without ``ratings``, all but ``agent_ratings`` and ``rating_gaps`` (a bootstrap over every
+    game). They read the games' rows, not the cached counts (seconds on a million games): the
     dashboard computes them for its Skill page only."""
     tables = {"agent_matrix": agent_matrix(con, variant_rules(spec)), "skill_movement": skill_movement(con),
               "agent_cost": agent_cost(con, experiment_dir)}
-    tables["agent_ratings"], tables["rating_gaps"] = agent_ratings(con, variant_rules(spec),
-                                                                   ladder_order(tables["agent_cost"]))
+    if ratings:
+        tables["agent_ratings"], tables["rating_gaps"] = agent_ratings(con, variant_rules(spec),
+                                                                       ladder_order(tables["agent_cost"]))
     return tables
 
 

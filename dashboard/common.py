@@ -167,14 +167,15 @@ def load_report(folder: str, results_version: ResultsVersion) -> Report:
 
 
 @st.cache_data(show_spinner="Reading every game of the ladder...", max_entries=16)
-def _skill_tables(folder: str, results_version: ResultsVersion) -> dict[str, pl.DataFrame]:
+def _skill_tables(folder: str, results_version: ResultsVersion, ratings: bool) -> dict[str, pl.DataFrame]:
     spec = read_spec(results_path(folder))
-    return with_catalog(folder, lambda con: skill_tables(con, results_path(folder), spec))
+    return with_catalog(folder, lambda con: skill_tables(con, results_path(folder), spec, ratings=ratings))
 
 
-def load_skill_tables(folder: ResultsPath) -> dict[str, pl.DataFrame]:
-    """``analytics.report.skill_tables`` of the experiment (``SKILL_TABLES`` by name), cached per results version."""
-    return _skill_tables(str(folder), version(folder))
+def load_skill_tables(folder: ResultsPath, *, ratings: bool) -> dict[str, pl.DataFrame]:
+    """``analytics.report.skill_tables`` of the experiment (``SKILL_TABLES`` by name; without
+    ``ratings``, all but the ratings and their gaps), cached per results version."""
+    return _skill_tables(str(folder), version(folder), ratings)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -216,9 +217,6 @@ QUERIES: dict[str, Callable[..., pl.DataFrame]] = {
     "agent_seat_stats": explore.agent_seat_stats,
     "agent_faction_stats": explore.agent_faction_stats,
     "agent_matchups": explore.agent_matchups,
-    "agent_game_lengths": explore.agent_game_lengths,
-    "agent_turn_distribution": explore.agent_turn_distribution,
-    "agent_end_reasons": explore.agent_end_reasons,
 }
 """The analytics functions ``load`` may call, by name."""
 
@@ -231,6 +229,18 @@ def _load(folder: str, results_version: ResultsVersion, name: str, arguments: tu
 def load(folder: ResultsPath, name: str, *arguments: Any) -> pl.DataFrame:
     """``QUERIES[name](con, *arguments)`` on the experiment in ``folder``, cached per results version."""
     return _load(str(folder), version(folder), name, arguments)
+
+
+@st.cache_data(show_spinner="Computing...", max_entries=32)
+def _agent_games(folder: str, results_version: ResultsVersion, agent: str) -> tuple[pl.DataFrame, ...]:
+    return with_catalog(folder, lambda con: explore.agent_game_summary(con, agent))
+
+
+def load_agent_games(folder: ResultsPath, agent: str) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """``analytics.explore.agent_game_summary`` of ``agent``: (lengths, turns histogram, end
+    reasons) of the games it sat in, cached per results version."""
+    lengths, turns, ends = _agent_games(str(folder), version(folder), agent)
+    return lengths, turns, ends
 
 
 @st.cache_resource(show_spinner="Opening the results...", max_entries=8)
@@ -442,13 +452,17 @@ def text_filter(label: str, *, key: str, container: Any = st, help: str | None =
     return value
 
 
-def toggle_filter(label: str, *, key: str, container: Any = st, help: str | None = None) -> bool:
-    """A toggle kept in the page address (``?key=1`` when on)."""
+def toggle_filter(label: str, *, key: str, container: Any = st, help: str | None = None,
+                  default: bool = False) -> bool:
+    """A toggle kept in the page address (``?key=1`` when on, ``?key=0`` when off against a
+    ``default`` of on)."""
     wanted = _from_outside(key)
-    if wanted is not None or key not in st.session_state:
+    if wanted is not None:
         st.session_state[key] = wanted == "1"
+    elif key not in st.session_state:
+        st.session_state[key] = default
     value = bool(container.toggle(label, key=key, help=help))
-    _keep_in_address(key, "1" if value else None)
+    _keep_in_address(key, "1" if value else ("0" if default else None))
     return value
 
 

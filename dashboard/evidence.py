@@ -23,7 +23,8 @@ from analytics.findings import METRIC_NAMES, Finding, delta_subject
 from analytics.report import Report
 from analytics.text_tables import count, p_value, percent, points, points_interval
 from analytics.views import CARD_BAND, FACTION_BAND
-from dashboard.common import ALL_AGENTS, lineup_agents
+from dashboard.common import ALL_AGENTS, ResultsVersion, lineup_agents, load_report, version
+from dataset.location import ResultsPath
 from simcore.describe import card_name
 
 FINDING_KEY = "finding"
@@ -182,6 +183,31 @@ def evidence(index: int, finding: Finding, report: Report) -> Evidence:
     if finding.kind == "never_played":
         return Evidence("pages/cards.py", "Cards", {**base, "agent": finding.agent or "", "show": "never played"})
     return Evidence("pages/game_length.py", "Game length", {**base, "agent": _agent_choice(finding, report)})
+
+
+@dataclass(frozen=True)
+class Said:
+    """A finding as the home page says it: headline, where, how sure, and its evidence."""
+
+    index: int
+    kind: str
+    headline: str
+    where: str
+    how_sure: str
+    evidence: Evidence
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _said(folder: str, results_version: ResultsVersion) -> list[Said]:
+    report = load_report(folder, results_version)
+    return [Said(index, finding.kind, headline(finding, report), where(finding, report), how_sure(finding, report),
+                 evidence(index, finding, report)) for index, finding in enumerate(report.findings)]
+
+
+def findings_said(folder: ResultsPath) -> list[Said]:
+    """Every finding of the experiment's report, in the report's order, as the home page says
+    it; worded once per results version (a report can hold hundreds of findings)."""
+    return _said(str(folder), version(folder))
 
 
 def shown_finding(report: Report, variant: str, n_players: int) -> Finding | None:

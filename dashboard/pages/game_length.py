@@ -9,7 +9,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard.charts import bar_chart
-from dashboard.common import lineup_filter, load, open_page, table
+from dashboard.common import lineup_filter, load_agent_games, open_page, table
 
 # Means and quantiles of turns and decisions: shown as plain numbers, not percentages. (A comment,
 # not a string: Streamlit's magic would print a bare string of a page script on the page.)
@@ -38,16 +38,17 @@ if lineup.every_seat:
                     width="stretch")
     table(reasons, key="end_reasons_table")
 else:
-    turns = load(folder, "agent_turn_distribution", agent).filter(chosen)
+    lengths, histogram, ends = load_agent_games(folder, agent)
+    turns = histogram.filter(chosen)
     st.altair_chart(bar_chart(turns, "turns", "games", integer=True, color="outcome", color_title=f"For {agent}",
                               x_title="Turns (as the game counts them)", y_title="Games",
                               title=f"Game length of the games {agent} sat in, {label}, {n_players} {people}"),
                     width="stretch")
-    table(load(folder, "agent_game_lengths", agent).filter(chosen), plain=LENGTH_COLUMNS, key="game_stats_table")
+    table(lengths.filter(chosen), plain=LENGTH_COLUMNS, key="game_stats_table")
     st.caption(f"One row per outcome for {agent} (won: one of its seats won; a draw is nobody's win). Share: of "
                "its games, with the 95% Wilson interval; unit: the game.")
     st.subheader("End reasons")
-    reasons = load(folder, "agent_end_reasons", agent).filter(chosen)
+    reasons = ends.filter(chosen)
     st.altair_chart(bar_chart(reasons, "end_reason", "share", horizontal=True, percent=True, color="outcome",
                               color_title=f"For {agent}", x_title="End reason", y_title=f"Share of {agent}'s games",
                               title=f"How the games {agent} sat in end, {label}, {n_players} {people}"),

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from analytics.findings import PER_KIND, Finding, findings_lines
+from analytics.findings import PER_KIND, findings_lines
 from analytics.health import RunHealth
 from analytics.report import Report
 from dashboard.common import header, load_health, open_report, require_experiment
-from dashboard.evidence import KIND_TITLES, evidence, headline, how_sure, where
+from dashboard.evidence import KIND_TITLES, Said, findings_said
 
 # Icons of the run's states in the health box. (Comments, not docstrings: Streamlit would draw a
 # bare string of a page script.)
@@ -55,15 +55,14 @@ def show_variants(report: Report) -> None:
             st.markdown(f"- `{row['label']}`: {row['overrides']} · {row['games']:,} games")
 
 
-def show_finding(index: int, finding: Finding, report: Report, rank: int) -> None:
+def show_finding(said: Said, rank: int) -> None:
     """One finding: its headline and where, how sure, and the link to its evidence beside them."""
-    link = evidence(index, finding, report)
     with st.container(border=True):
         words, go = st.columns([5, 1], vertical_alignment="center")
-        words.markdown(f"**{rank}. {headline(finding, report)}** · {where(finding, report)}")
-        words.caption(how_sure(finding, report))
-        go.page_link(link.page, label=link.label, query_params=link.params, icon=":material/arrow_forward:",
-                     help="The page, filters and row that show this finding's numbers")
+        words.markdown(f"**{rank}. {said.headline}** · {said.where}")
+        words.caption(said.how_sure)
+        go.page_link(said.evidence.page, label=said.evidence.label, query_params=said.evidence.params,
+                     icon=":material/arrow_forward:", help="The page, filters and row that show this finding's numbers")
 
 
 st.title("Findings")
@@ -86,17 +85,19 @@ with right:
 with left:
     if not report.findings:
         st.success(findings_lines([])[0])
-    by_kind: dict[str, list[tuple[int, Finding]]] = {}
-    for index, finding in enumerate(report.findings):
-        by_kind.setdefault(finding.kind, []).append((index, finding))
+    by_kind: dict[str, list[Said]] = {}
+    for said in findings_said(folder):
+        by_kind.setdefault(said.kind, []).append(said)
     rank = 0
     for kind, group in by_kind.items():
         st.subheader(f"{KIND_TITLES.get(kind, kind)} ({len(group)})")
-        for index, finding in group[:PER_KIND]:
+        for said in group[:PER_KIND]:
             rank += 1
-            show_finding(index, finding, report, rank)
-        if len(group) > PER_KIND:
-            with st.expander(f"{len(group) - PER_KIND} more of this kind"):
-                for index, finding in group[PER_KIND:]:
-                    rank += 1
-                    show_finding(index, finding, report, rank)
+            show_finding(said, rank)
+        if len(group) > PER_KIND and st.toggle(f"Show the other {len(group) - PER_KIND} of this kind",
+                                               key=f"home_more_{kind}"):
+            for said in group[PER_KIND:]:
+                rank += 1
+                show_finding(said, rank)
+        else:
+            rank += max(0, len(group) - PER_KIND)

@@ -11,13 +11,13 @@ import streamlit as st
 
 from analytics.skill import is_skill_ladder, ladder_order, rungs_in_order
 from dashboard.charts import heatmap, interval_chart, skill_chart
-from dashboard.common import load_skill_tables, open_page, pick, player_counts, table
+from dashboard.common import load_skill_tables, open_page, pick, player_counts, table, toggle_filter
 
 SHOWN_NAMES = 8  # names preselected in the skill chart when none flips sign: the largest swings
 
 page = open_page("Skill")
 folder, report = page.folder, page.report
-tables = load_skill_tables(folder)
+tables = load_skill_tables(folder, ratings=False)
 matrix = tables["agent_matrix"]
 movement = tables["skill_movement"]
 cost = tables["agent_cost"]
@@ -78,8 +78,17 @@ st.caption("Wall seconds of one worker per game (manifest `play_seconds` / games
 table(cost, key="cost_table")
 
 st.subheader("Ratings")
-ratings = tables["agent_ratings"]
-gaps = tables["rating_gaps"]
+if matrix.is_empty():  # no game seats two different agents: nothing to rate
+    st.info("No game of this experiment seats two different agents with different results, so there is nothing "
+            "to rate (a skill ladder's head-to-head variants do).")
+    st.stop()
+if not toggle_filter("Rate the agents (a bootstrap over every game: seconds on a million games)", key="ratings",
+                     default=is_skill_ladder(movement)):
+    st.caption("The agents' Bradley-Terry ratings with bootstrap intervals, on demand (at once for a skill ladder).")
+    st.stop()
+rating_tables = load_skill_tables(folder, ratings=True)
+ratings = rating_tables["agent_ratings"]
+gaps = rating_tables["rating_gaps"]
 if ratings.is_empty():
     st.info("No game of this experiment seats two different agents with different results, so there is nothing "
             "to rate (a skill ladder's head-to-head variants do).")
