@@ -78,8 +78,11 @@ def compared_rows(view: str, keep: pl.Expr | None = None) -> pl.DataFrame:
 def as_deltas(compared: pl.DataFrame, view: str) -> pl.DataFrame:
     """Compared rows in the shape of ``variant_deltas`` (left as the baseline), for the null result."""
     keys, rate, _ = COMPARED[view]
-    key = (pl.concat_str([pl.col(name).cast(pl.String) for name in keys if name != "agent"], separator=" · ")
-           if keys else pl.lit("party"))
+    # A row's key is what it is about besides its agent (a card, a seat): the agent itself for
+    # the agents' table, nothing for the party.
+    named = [name for name in keys if name != "agent"] or list(keys)
+    key = pl.concat_str([pl.col(name).cast(pl.String) for name in named], separator=" · ") if named \
+        else pl.lit("party")
     return compared.select(
         pl.lit(FAMILIES[view]).alias("family"), (pl.col("agent") if "agent" in keys else pl.lit(None)).alias("agent"),
         key.alias("key"), pl.lit("team_win_rate" if view == "party_size_stats" else rate).alias("metric"),

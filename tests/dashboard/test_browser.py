@@ -3,9 +3,11 @@ port, every page loaded by headless Chromium (Debian's ``chromium``; CI
 installs it with ``apt-get install -y chromium``) driven over the DevTools
 protocol, checked for its key element and for the absence of a Streamlit
 exception, with one screenshot per page under ``build/screenshots/``; then
-the new filters (Cards; the Win rates of one agent), the card detail view and
+the filters (Cards; the Win rates of one agent), the card detail view and
 the comparison opened from shared links, every label of their widgets
-present, the address's values shown in the widgets, and no Deploy button.
+present, the address's values shown in the widgets, and no Deploy button;
+and a designer's path: the home page's findings, one followed to its
+evidence, a card row clicked into that card's detail.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from tests.dashboard.conftest import Results
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "build" / "screenshots"
 PAGES = {  # url path -> (experiment, text that only the rendered page shows)
-    "": ("ring_tiny", "Select a row to open"),
+    "": ("ring_tiny", "games played"),
+    "experiments": ("ring_tiny", "Select a row to open"),
     "win_rates": ("ring_tiny", "By faction (party)"),
     "cards": ("divvy_tiny", "Sort by"),
     "card": ("ring_tiny", "by the turn it was first played"),
@@ -96,14 +99,15 @@ def browser() -> Iterator[Browser]:
 def test_every_page_renders_in_chromium_without_an_exception(dashboard: str, browser: Browser, page: str) -> None:
     experiment, key_text = PAGES[page]
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    screenshot = SCREENSHOTS / f"{page or 'experiments'}.png"
+    screenshot = SCREENSHOTS / f"{page or 'home'}.png"
     browser.load(f"{dashboard}/{page}?experiment={experiment}", key_text)
     dom = browser.wait_for("stDataFrame")
     browser.screenshot(screenshot)
     assert 'data-testid="stException"' not in dom
-    assert key_text in dom, f"{page or 'experiments'}: {key_text!r} not rendered"
-    assert 'data-testid="stDataFrame"' in dom
-    if page not in ("", "replay", "sql"):
+    assert key_text in dom, f"{page or 'home'}: {key_text!r} not rendered"
+    if page:  # the home page says the findings in words, with no table
+        assert 'data-testid="stDataFrame"' in dom
+    if page not in ("", "experiments", "replay", "sql"):
         assert "stVegaLiteChart" in dom, f"{page}: no chart rendered"
     assert screenshot.stat().st_size > 10_000
 
@@ -127,17 +131,18 @@ def input_value(browser: Browser, label: str) -> str:
 def test_a_shared_link_opens_the_cards_page_with_its_filters_and_every_label(
         dashboard: str, browser: Browser) -> None:
     dom = browser.load(f"{dashboard}/cards?experiment=divvy_tiny&agent=random&search=axes&sort=card&min_games=2",
-                       "Hide cards never played")
+                       "Every column")
     dom = browser.wait_for("stDataFrame")
     assert 'data-testid="stException"' not in dom and "Deploy" not in page_text(browser)
     labels = widget_labels(browser)
     for label in ("Experiment", "Variant", "Agent (cards held by)", "Sort by",
                   "At least this many seat-games in hand", "Card name contains",
-                  "Flagged only (outliers, outside the band)", "Hide cards never played"):
+                  "Show", "Every column"):
         assert label in labels, (label, labels)
     assert "Faction (of the seat holding the card)" not in labels  # Divvy has no factions
     text = page_text(browser)
     assert "random" in text and "card" in text  # the address's agent and sort, shown in their boxes
+    assert "Axes 12" in text and "what it does" in text  # each card by its printed name, beside its face
     assert input_value(browser, "Card name contains") == "axes" and input_value(
         browser, "At least this many seat-games in hand") == "2"
     assert 'data-testid="stDataFrame"' in dom and "stVegaLiteChart" in dom
@@ -190,3 +195,70 @@ def test_a_shared_link_opens_one_agents_win_rates_with_every_label(dashboard: st
     assert "The seat, faction and matchup tables are random's seats only" in text
     assert 'data-testid="stDataFrame"' in dom and "stVegaLiteChart" in dom
     browser.screenshot(SCREENSHOTS / "win_rates_random.png")
+
+
+def url(browser: Browser) -> str:
+    """The page's address, as the browser has it now."""
+    return str(browser.evaluate("window.location.href"))
+
+
+def wait_for_text(browser: Browser, text: str, timeout: float = 60) -> str:
+    """Wait until the page's text holds ``text`` and Streamlit is idle; the text."""
+    deadline = time.monotonic() + timeout
+    while True:
+        shown = page_text(browser)
+        busy = browser.evaluate("!!document.querySelector('[data-testid=\"stStatusWidget\"]')")
+        if text in shown and not busy:
+            return shown
+        assert time.monotonic() < deadline, f"{text!r} not shown within {timeout} s: {shown[:600]!r}"
+        time.sleep(0.3)
+
+
+def click_at(browser: Browser, x: float, y: float) -> None:
+    """A left click of the mouse at viewport pixel (x, y)."""
+    for kind in ("mousePressed", "mouseReleased"):
+        browser.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+
+
+def test_the_home_page_says_the_findings_and_a_findings_link_opens_its_evidence(
+        dashboard: str, browser: Browser) -> None:
+    browser.load(f"{dashboard}/?experiment=ring_tiny", "games played")
+    text = page_text(browser)
+    assert "Findings" in text and "Factions that" not in text
+    first = text.split("1. ", 1)[1].split(" · ", 1)[0]  # the first finding's headline
+    assert "wins" in first  # a faction or a card that stands out, in words
+    links = browser.evaluate("Array.from(document.querySelectorAll('[data-testid=\"stPageLink-NavLink\"]'))"
+                             ".filter(a => a.href.includes('finding=')).map(a => a.href)")
+    assert links and "finding=0" in links[0], links
+    browser.screenshot(SCREENSHOTS / "home_findings.png")
+    browser.evaluate("Array.from(document.querySelectorAll('[data-testid=\"stPageLink-NavLink\"]'))"
+                     ".find(a => a.href.includes('finding=0')).click()")
+    shown = wait_for_text(browser, "From the findings:")
+    assert first in shown  # the page says which finding it shows
+    address = url(browser)
+    assert "finding=0" in address and "variant=" in address and "players=" in address, address
+    dom = browser.wait_for("stDataFrame")
+    assert 'data-testid="stException"' not in dom
+    browser.screenshot(SCREENSHOTS / "finding_evidence.png")
+
+
+def test_a_card_row_clicked_opens_that_cards_detail(dashboard: str, browser: Browser) -> None:
+    browser.load(f"{dashboard}/cards?experiment=ring_tiny&min_games=0&sort=card", "Every column")
+    browser.wait_for("stDataFrame")
+    time.sleep(1.0)  # the grid draws its rows after it mounts
+    box = browser.evaluate("""(() => {
+        const grid = document.querySelector('[data-testid="stDataFrame"]');
+        grid.scrollIntoView({block: 'center'});
+        const r = grid.getBoundingClientRect();
+        return [r.left, r.top, r.width, r.height]; })()""")
+    left, top = float(box[0]), float(box[1])
+    # Sorted by name, the first row is the alphabetically first card; a click on its cell in the
+    # name column (after the row-selection box) selects the row, which opens its detail.
+    click_at(browser, left + 90, top + 35 + 17)
+    shown = wait_for_text(browser, "by the turn it was first played")
+    address = url(browser)
+    assert "/card?" in address and "card=" in address, address
+    card = address.split("card=", 1)[1].split("&", 1)[0]
+    assert card == "bow", address  # the first card by name of those held in Ring of Chaos
+    assert "Bow" in shown and "Bow in every variant, player count and agent" in shown
+    browser.screenshot(SCREENSHOTS / "card_from_row.png")
