@@ -18,7 +18,7 @@ def links(at: AppTest) -> list[tuple[str, dict[str, str]]]:
     """(page, address filters) of every link of the page's main area, in page order."""
     found = []
     for element in at.main.get("page_link"):
-        proto = element.proto  # type: ignore[attr-defined]
+        proto = element.proto
         found.append((str(proto.page), {key: values[0] for key, values in parse_qs(proto.query_string).items()}))
     return found
 
@@ -53,7 +53,7 @@ def test_every_finding_is_said_in_the_reports_order_with_a_link_to_its_evidence(
 def test_the_runs_health_stands_beside_the_findings(results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
     at = open_page(results, "ring_tiny", "home", monkeypatch)
     report = report_of(results, "ring_tiny")
-    progress = at.get("progress")[0].proto  # type: ignore[attr-defined]
+    progress = at.get("progress")[0].proto
     assert progress.text == f"{report.games_played:,} of {report.games_planned:,} games played"
     assert progress.value == 100
     assert any(text.startswith("**Run**") and "finished" in text for text in (m.value for m in at.markdown))
