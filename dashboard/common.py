@@ -46,6 +46,9 @@ RUN_HINT = "cardlab run experiments/divvy_baseline.toml"
 EXPERIMENT_KEY = "experiment"
 OPEN_EXPERIMENT_KEY = "open_experiment"
 """Set by a page (then ``st.switch_page``) to open that experiment; read once by ``experiment_picker``."""
+CHOSEN_KEY = "_experiment_chosen"
+"""The session's chosen experiment, kept apart from the picker's own value, which Streamlit drops
+when a page switches to another."""
 T = TypeVar("T")
 
 
@@ -69,11 +72,15 @@ def experiment_picker() -> None:
     opened = st.session_state.pop(OPEN_EXPERIMENT_KEY, None)
     if opened in names:  # a page asked to open this experiment (the New run page, a finished what-if)
         st.session_state[EXPERIMENT_KEY] = opened
-    elif EXPERIMENT_KEY not in st.session_state and wanted in names:
-        st.session_state[EXPERIMENT_KEY] = wanted  # a link such as /cards?experiment=NAME
+    elif EXPERIMENT_KEY not in st.session_state:
+        # A link such as /cards?experiment=NAME, else the session's choice: Streamlit forgets a
+        # widget's value when a page switches to another (st.switch_page, a page link), but not
+        # a plain session value.
+        st.session_state[EXPERIMENT_KEY] = wanted if wanted in names else st.session_state.get(CHOSEN_KEY)
     if st.session_state.get(EXPERIMENT_KEY) not in names:
         st.session_state[EXPERIMENT_KEY] = names[0]
     st.sidebar.selectbox("Experiment", names, key=EXPERIMENT_KEY)
+    st.session_state[CHOSEN_KEY] = st.session_state[EXPERIMENT_KEY]
     st.query_params[EXPERIMENT_KEY] = str(st.session_state[EXPERIMENT_KEY])
 
 

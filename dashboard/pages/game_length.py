@@ -10,6 +10,7 @@ import streamlit as st
 
 from dashboard.charts import bar_chart
 from dashboard.common import lineup_filter, load_agent_games, open_page, table
+from dashboard.evidence import shown_finding
 
 # Means and quantiles of turns and decisions: shown as plain numbers, not percentages. (A comment,
 # not a string: Streamlit's magic would print a bare string of a page script on the page.)
@@ -22,6 +23,7 @@ lineup = lineup_filter(report, report.game_stats, agent_label="Agent (games sat 
                        agent_help="The games this agent sat in, split by how they ended for it (won: one of its "
                                   "seats won). Pooled: every game.")
 variant, n_players, agent = lineup.variant, lineup.n_players, lineup.agent
+shown_finding(report, variant, n_players)  # a turn-cap finding's evidence
 chosen = (pl.col("variant") == variant) & (pl.col("n_players") == n_players)
 label = report.labels.get(variant, variant)
 people = "heroes" if report.cooperative else "players"
