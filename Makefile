@@ -83,11 +83,21 @@ demo: compile
 # The tests run on every core (pytest-xdist; TEST_WORKERS=1 for one process);
 # tests/conftest.py says how they are grouped; the 30 slowest are listed at the end.
 TEST_WORKERS ?= auto
-# The compile, the lint and the container checks run side by side (mypyc's type
-# pass and mypy's are single-threaded), each one's output kept together.
+# The compile and the container checks first (the tests need the compiled core),
+# then the tests with the lint and the documentation build beside them: mypy
+# keeps one core busy for about a minute, time in which the tests' workers often
+# wait (for Ray, a server, a subprocess) rather than compute. Their output comes
+# after the tests' (kept in build/lint.log); any failing fails `make test`.
 test: $(STAMPS)/venv-dev
-	$(MAKE) -j2 --output-sync=target compile lint docker-check browser docs
-	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=30
+	$(MAKE) -j2 --output-sync=target compile docker-check browser
+	@mkdir -p build
+	@echo "== make: lint (ruff, import layers, mypy) and docs beside the tests; their output follows =="
+	@$(MAKE) --no-print-directory lint docs > build/lint.log 2>&1 & linting=$$!; \
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=30; tested=$$?; \
+	wait $$linting; linted=$$?; \
+	echo "== make: lint and docs =="; cat build/lint.log; \
+	[ $$linted = 0 ] || echo "make test: the lint or the docs build failed (above)"; \
+	[ $$tested = 0 ] && [ $$linted = 0 ]
 
 # The documentation site (mkdocs.yml), strict: a broken link or anchor, a page
 # missing from the nav or a command without a help text fails the build. Its
@@ -101,7 +111,7 @@ lint: $(STAMPS)/venv-dev
 	@# The layers and their order: pyproject.toml [tool.importlinter] (docs/development/architecture.md).
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy simcore experiments dataset workers analytics drivers dashboard cardlab tests docker/check_manifests.py \
-		docs/hooks/cli_reference.py
+		docs/hooks/cli_reference.py docs/hooks/views_reference.py
 	@# bench/ is no installed package (its scripts run by path): mypy checks it on its own, as one.
 	$(VENV)/bin/mypy -p bench
 

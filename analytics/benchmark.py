@@ -67,6 +67,11 @@ def _queries(variant: str, start: int, stop: int, salt: int) -> dict[str, str]:
                    CASE WHEN h % 97 = 0 THEN 'deck_exhausted' ELSE 'rounds_complete' END AS end_reason,
                    5 - (h % 97 = 0)::INT AS turns, 40 + (h // 7) % 17 AS decisions,
                    3 * (40 + (h // 7) % 17) AS legal_actions,
+                   -- standings summaries (simcore.standings): a margin and a deficit for a sole winner only
+                   CASE WHEN winner IS NOT NULL THEN 1 + (h // 19) % 25 END AS margin,
+                   (h // 23) % 4 AS lead_changes,
+                   CASE WHEN winner IS NOT NULL THEN (h // 29) % 8 END AS winner_deficit,
+                   (h // 31) % 2 AS leader_first_third, coalesce(winner, (h // 37) % 2) AS leader_second_third,
                    5 - (h % 97 = 0)::INT AS rounds_played, (h // 13) % 3 AS unclaimed_coins,
                    h % 53 = 0 AS deck_reshuffled
             FROM ({games})""",

@@ -49,7 +49,10 @@ def planned_games(spec: dict[str, Any]) -> int:
     if not isinstance(per_variant, int) or not isinstance(counts, list):
         return 0
     grid = math.prod(len(values) for values in sweep.values()) if sweep else 0
-    return per_variant * len(counts) * (len(variants or {}) + grid)
+    impact = spec.get("impact")
+    arms = impact.get("arm_variants", 0) if isinstance(impact, dict) else 0
+    arms = arms if isinstance(arms, int) else 0
+    return per_variant * len(counts) * (len(variants or {}) + grid + arms)
 
 
 SEARCH_STATE = ("_tuning", "state.json")

@@ -5,10 +5,17 @@ sample: a seat, faction or card surely outside its target band, a variant
 change that survives the Benjamini–Hochberg correction and is large enough
 to matter (``DELTA_POINTS``, ``DELTA_SHARE``), an outlier card,
 cards an agent never plays, faction powers it never uses, a cooperative win rate too high to say anything
-(then the runs' wipes and levels instead), games stopped by the turn cap.
+(then the runs' wipes and levels instead), games stopped by the turn cap; in a card impact run, the
+cards whose causal impact on their holder is significant (the largest first), the cards whose rank
+by the correlational IWD and by the causal impact disagree (with why) and what one copy fewer
+significantly changes (its arms are left out of the other kinds: they are measurements, not variants to judge);
+and the game-design ones: a deal that surely decides most of the outcome
+(``DEAL_DECIDES``), a leader at two thirds of the game who surely almost always
+wins (``RUNAWAY_LEADER``), no agent surely better than random play
+(``SKILL_EDGE``).
 "Surely outside" means the whole 95% interval is outside the band, so a
 finding is never just noise at the interval's level. The rules are defined
-in ``analytics/README.md`` ("Findings").
+in the metrics glossary, ``docs/reference/metrics.md`` ("Findings").
 """
 
 from __future__ import annotations
@@ -19,9 +26,11 @@ from typing import Any
 
 import polars as pl
 
+from analytics.disagreement import why_they_disagree
 from analytics.powers import NEVER_USED
 from analytics.text_tables import count, interval, number, p_value, percent, points, points_interval, signed
 from analytics.views import CARD_BAND, CARD_MIN_EXPECTED, FACTION_BAND, NEVER_PLAYED, OUTLIER_POINTS, OUTLIER_Z
+from experiments.impact import parse_arm_variant
 
 HIGH_WIN_RATE = 0.9
 """A cooperative party winning at least this often: its win rate says little."""
@@ -37,8 +46,19 @@ DELTA_SHARE = 0.02
 """The same for a mean (turns, decisions per game): a change smaller than this share of
 the baseline's mean is no finding."""
 
+DEAL_DECIDES = 0.5
+"""The deal's share of the outcome's variance (``seed_influence``) whose whole interval above
+it is a finding: the cards decide more of who wins than the agents' play does."""
+RUNAWAY_LEADER = 0.9
+"""How often the leader at two thirds of the game wins, whose whole interval above it is a
+finding: the last third rarely changes the winner."""
+SKILL_EDGE = 0.05
+"""The strongest agent's edge over random play (win rate minus 1/N, ``skill_depth``) that its
+whole interval below is a finding: skill barely pays, or the agents are too weak to show it."""
+
 KINDS = {"seat": "seats", "faction": "factions", "card": "cards", "never_played": "cards", "never_used": "powers",
-         "delta": "deltas", "runs": "runs", "turn_cap": "games"}
+         "delta": "deltas", "impact": "impact", "disagree": "impact", "removal": "impact", "runs": "runs",
+         "turn_cap": "games", "deal": "design", "runaway_leader": "design", "skill_depth": "design"}
 """Finding kind -> the report section with its details."""
 
 
@@ -203,6 +223,92 @@ def delta_findings(deltas: pl.DataFrame | None, labels: Mapping[str, str]) -> li
     return found
 
 
+def _large(frame: pl.DataFrame, value: str, baseline: str | None = None) -> pl.Expr:
+    """Rows whose change ``value`` matters: ``DELTA_POINTS`` for a rate, ``DELTA_SHARE`` of the
+    ``baseline`` column for a mean (the rows whose ``test`` is ``welch``)."""
+    size = pl.col(value).abs()
+    if baseline is None or "test" not in frame.columns:
+        return size >= DELTA_POINTS
+    return pl.when(pl.col("test") == "welch").then(size >= DELTA_SHARE * pl.col(baseline).abs()) \
+        .otherwise(size >= DELTA_POINTS)
+
+
+def impact_findings(impact: pl.DataFrame | None) -> list[Finding]:
+    """Cards whose impact on their holder (``card_impact``: against the neutral stand-in on the
+    same deals) is significant (q < 0.05) and at least ``DELTA_POINTS``, the largest first."""
+    rows = _rows(impact, pl.col("significant") & _large(impact, "impact")) if impact is not None else []
+    rows.sort(key=lambda row: (-abs(row["impact"]), str(row["card"])))
+    found = []
+    for row in rows:
+        verb = "adds" if row["impact"] > 0 else "costs"
+        size = points(abs(row["impact"])).lstrip("+")
+        found.append(Finding(
+            "impact", row["variant"], row["n_players"], row["agent"], str(row["card"]), row["impact"],
+            row["impact_low"], row["impact_high"], row["holder_seat_games"], "holder seat-game",
+            f"{row['n_players']} players, {row['agent']}: {row['card']} {verb} its holder {size} points of win rate "
+            f"against a neutral card in its place {points_interval(row['impact_low'], row['impact_high'])} (causal, "
+            f"the same deals; q = {p_value(row['q_value'])}; held in {count(row['games'])} games)"))
+    return found
+
+
+def _ordinal(rank: int) -> str:
+    """1st, 2nd, 3rd, 4th... 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
+    return f"{rank}{suffix}"
+
+
+def disagreement_findings(versus: pl.DataFrame | None, impact: pl.DataFrame | None) -> list[Finding]:
+    """Cards whose rank by the correlational IWD and by the causal impact disagree
+    (``card_impact_vs_gih.disagree``), the largest gap first, with why the IWD is biased."""
+    rows = _rows(versus, pl.col("disagree")) if versus is not None else []
+    rows.sort(key=lambda row: (-abs(row["rank_gap"]), str(row["card"])))
+    held = {(row["n_players"], row["agent"], row["card"]): row["games"]
+            for row in (impact.to_dicts() if impact is not None else [])}
+    found = []
+    for row in rows:
+        text = (f"{row['n_players']} players, {row['agent']}: {row['card']} ranks {_ordinal(row['iwd_rank'])} by IWD "
+                f"({points(row['iwd'])} points, correlational) but {_ordinal(row['impact_rank'])} by causal impact "
+                f"({points(row['impact'])} {points_interval(row['impact_low'], row['impact_high'])}); why: "
+                f"{why_they_disagree(row)}")
+        found.append(Finding(
+            "disagree", row["variant"], row["n_players"], row["agent"], str(row["card"]), row["impact"],
+            row["impact_low"], row["impact_high"], held.get((row["n_players"], row["agent"], row["card"]), 0),
+            "game", text))
+    return found
+
+
+def removal_findings(removal: pl.DataFrame | None) -> list[Finding]:
+    """What one copy fewer of a card significantly changes (``card_removal``), as ``delta_findings``
+    judges a variant's changes: q < 0.05 and at least ``DELTA_POINTS`` (``DELTA_SHARE`` of a mean)."""
+    if removal is None or removal.is_empty():
+        return []
+    rows = _rows(removal, pl.col("significant") & _large(removal, "delta", "baseline_value"))
+    rows.sort(key=lambda row: (FAMILY_ORDER.get(row["family"], 9), row["test"] == "welch", -abs(row["delta"] or 0),
+                               str(row["card"]), str(row["key"])))
+    found = []
+    for row in rows:
+        what = f"games ending by {row['key']}" if row["family"] == "end_reason" else delta_subject(row)
+        change = (f"{number(row['baseline_value'], 2)} -> {number(row['value'], 2)} "
+                  f"[{signed(row['delta_low'])}, {signed(row['delta_high'])}]" if row["test"] == "welch" else
+                  f"{percent(row['baseline_value'])} -> {percent(row['value'])} ({points(row['delta'])} points "
+                  f"{points_interval(row['delta_low'], row['delta_high'])})")
+        found.append(Finding(
+            "removal", row["variant"], row["n_players"], row.get("agent"), f"{row['card']}: {what}", row["delta"],
+            row["delta_low"], row["delta_high"], row["n"], "game" if row["family"] in ("seat", "game", "end_reason")
+            else "seat-game",
+            f"{row['n_players']} players, one copy fewer of {row['card']}: {what} {change}, q = "
+            f"{p_value(row['q_value'])} (games of its own, unpaired; n = {count(row['n'])})"))
+    return found
+
+
+def _without_arms(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` without the rows of a card impact run's arms (``impact.<card>.<arm>``)."""
+    if frame.is_empty() or "variant" not in frame.columns:
+        return frame
+    arms = [variant for variant in frame["variant"].unique().to_list() if parse_arm_variant(variant) is not None]
+    return frame.filter(~pl.col("variant").is_in(arms)) if arms else frame
+
+
 def run_findings(runs: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
     """Cooperative variants won so often (``HIGH_WIN_RATE``) that the win rate says little:
     their wipes per game and level reached instead."""
@@ -232,18 +338,68 @@ def turn_cap_findings(games: pl.DataFrame | None, labels: Mapping[str, str]) -> 
         for row in _rows(games, pl.col("turn_cap_rate") > TURN_CAP_SHARE)]
 
 
+def deal_findings(seeds: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
+    """Variants whose deal surely explains more than ``DEAL_DECIDES`` of the outcome's variance.
+    When no replay of any deal ended otherwise, the finding says that agents without random
+    choices (such as a heuristic agent) make that 100% by construction."""
+    return [Finding(
+        "deal", row["variant"], row["n_players"], None, "deal share", row["deal_share"], row["deal_share_low"],
+        row["deal_share_high"], row["deals"], "deal",
+        f"{_where(labels, row)}: the deal decides {percent(row['deal_share'])} of who wins "
+        f"{interval(row['deal_share_low'], row['deal_share_high'])}, whatever the agents do; "
+        + (f"{percent(row['same_winner_rate'])} of the deals had the same winner in all {row['replays']} replays "
+           if row["ms_within"] != 0 else
+           "no replay of any deal ended otherwise: agents that make no random choice (such as a heuristic agent) "
+           "replay the same game, which makes this 100% by construction; replay with agents that do ")
+        + f"({count(row['deals'])} deals)")
+        for row in _rows(seeds, pl.col("deal_share_low") > DEAL_DECIDES)]
+
+
+def runaway_leader_findings(leads: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
+    """Variants whose leader at two thirds of the game surely wins more than ``RUNAWAY_LEADER``."""
+    return [Finding(
+        "runaway_leader", row["variant"], row["n_players"], None, "2/3 leader win rate",
+        row["second_third_leader_win_rate"], row["second_third_leader_win_rate_low"],
+        row["second_third_leader_win_rate_high"], row["second_third_led"], "game",
+        f"{_where(labels, row)}: the leader at two thirds of the game wins "
+        f"{percent(row['second_third_leader_win_rate'])} "
+        f"{interval(row['second_third_leader_win_rate_low'], row['second_third_leader_win_rate_high'])}: the last "
+        f"third rarely changes the winner ({count(row['second_third_led'])} games)")
+        for row in _rows(leads, pl.col("second_third_leader_win_rate_low") > RUNAWAY_LEADER)]
+
+
+def skill_depth_findings(depth: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
+    """Variants whose strongest agent is surely less than ``SKILL_EDGE`` better than random play."""
+    return [Finding(
+        "skill_depth", row["variant"], row["n_players"], row["agent"], "win rate against random", row["win_rate"],
+        row["win_rate_low"], row["win_rate_high"], row["seat_games"], "seat-game",
+        f"{_where(labels, row)}: the strongest agent, {row['agent']}, wins {percent(row['win_rate'])} "
+        f"{interval(row['win_rate_low'], row['win_rate_high'])} at tables with random play, even "
+        f"{percent(row['even_rate'])}: skill barely pays ({count(row['seat_games'])} seat-games)")
+        for row in _rows(depth, pl.col("strongest")
+                         & (pl.col("win_rate_high") < pl.col("even_rate") + SKILL_EDGE))]
+
+
 def findings(metrics: Mapping[str, pl.DataFrame], labels: Mapping[str, str], *, cooperative: bool) -> list[Finding]:
     """Every finding of a report's metric tables, in reading order (see the module docstring)."""
+    impact, versus, removal = (metrics.get(name) for name in ("card_impact", "card_impact_vs_gih", "card_removal"))
+    metrics = {name: _without_arms(frame) for name, frame in metrics.items()}
     found: list[Finding] = []
     if not cooperative:
         found += seat_findings(metrics.get("seat_stats"), labels)
     found += faction_findings(metrics.get("faction_stats"), labels, cooperative)
     found += run_findings(metrics.get("run_stats"), labels)
     found += delta_findings(metrics.get("variant_deltas"), labels)
+    found += impact_findings(impact)
+    found += disagreement_findings(versus, impact)
+    found += removal_findings(removal)
     found += card_findings(metrics.get("card_stats"), labels)
     found += never_played_findings(metrics.get("card_stats"), labels)
     found += never_used_findings(metrics.get("power_stats"), labels)
     found += turn_cap_findings(metrics.get("game_stats"), labels)
+    found += deal_findings(metrics.get("seed_influence"), labels)
+    found += runaway_leader_findings(metrics.get("lead_stats"), labels)
+    found += skill_depth_findings(metrics.get("skill_depth"), labels)
     return found
 
 

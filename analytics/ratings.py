@@ -413,3 +413,29 @@ def _gap_rows(rules_text: str, n_players: int, fit: RatingFit) -> list[dict[str,
                      "intervals_separate": bool(upper_interval[0] > lower_interval[1]),
                      "difference_excludes_zero": bool(low > 0 or high < 0)})
     return rows
+
+
+SPAN_SCHEMA = {
+    "rules": pl.String, "n_players": pl.Int64, "anchor": pl.String, "agents": pl.Int64, "bottom": pl.String,
+    "top": pl.String, "span": pl.Float64, "span_low": pl.Float64, "span_high": pl.Float64,
+}
+
+
+def rating_spans(ratings: pl.DataFrame) -> pl.DataFrame:
+    """A skill ladder's rating span per linked group of ``agent_ratings``' table: the Elo points
+    from its lowest-rated agent (``bottom``) to its highest (``top``), how much skill the game
+    rewards across the agents played. ``span_low``/``span_high``: its 95% interval when one end
+    is the group's anchor (rated 0 exactly, so the other end's interval is the span's, negated
+    when the anchor is on top); NULL otherwise. Groups of one agent are left out (pure)."""
+    rows: list[dict[str, object]] = []
+    for (rules, n_players, anchor), group in ratings.group_by(["rules", "n_players", "anchor"], maintain_order=True):
+        if group.height < 2:
+            continue
+        ordered = group.sort("rating")
+        bottom, top = ordered.row(0, named=True), ordered.row(-1, named=True)
+        low, high = ((top["rating_low"], top["rating_high"]) if bottom["agent"] == anchor else
+                     (-bottom["rating_high"], -bottom["rating_low"]) if top["agent"] == anchor else (None, None))
+        rows.append({"rules": rules, "n_players": n_players, "anchor": anchor, "agents": group.height,
+                     "bottom": bottom["agent"], "top": top["agent"], "span": top["rating"] - bottom["rating"],
+                     "span_low": low, "span_high": high})
+    return pl.DataFrame(rows, schema=SPAN_SCHEMA, orient="row") if rows else pl.DataFrame(schema=SPAN_SCHEMA)

@@ -149,7 +149,7 @@ def replay_game(experiment_dir: ResultsPath, variant: str, n_players: int | None
     game = get_game(setup.game)
     taker = _SnapshotTaker(game)
     played = play_game(_WatchedGame(game, taker), game.configure(setup.parameters), setup.n_players, setup.seed,
-                       setup.lineup, taker.record)
+                       setup.lineup, taker.record, setup.agent_replay)
     taker.close_moment()
     rows = []
     moment = 0

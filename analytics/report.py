@@ -52,14 +52,15 @@ from analytics.catalog import open_catalog
 from analytics.explore import games_plan, run_status
 from analytics.findings import Finding, delta_methods, delta_subject, findings, findings_frame, findings_lines
 from analytics.folders import AnalyticsError, read_manifest, read_spec
+from analytics.impact import impact_tables
 from analytics.metrics import metric, skill_movement
 from analytics.powers import NEVER_USED, power_stats
-from analytics.ratings import BOOTSTRAP_REPLICATES, VIRTUAL_DRAWS, agent_ratings
+from analytics.ratings import BOOTSTRAP_REPLICATES, VIRTUAL_DRAWS, agent_ratings, rating_spans
 from analytics.sections import SECTIONS
 from analytics.skill import agent_cost, agent_matrix, is_skill_ladder, ladder_order, rungs_in_order, variant_rules
 from analytics.stats import is_fixed_rate
 from analytics.text_tables import WIDTH, TextTable, notice
-from analytics.tuning import tuning_tables
+from analytics.tuning import band_words, seen_words, tuning_tables, value_interval_words
 from analytics.variants import variant_infos
 from analytics.views import CARD_BAND, CARD_MIN_EXPECTED, FACTION_BAND, NEVER_PLAYED, OUTLIER_POINTS, OUTLIER_Z
 from dataset.location import ResultsPath
@@ -72,13 +73,14 @@ DOCUMENT_FORMATS = ("text", "markdown", "json")
 METRIC_TABLES = (
     "seat_stats", "seat_balance", "agent_stats", "faction_stats", "faction_spread", "matchups",
     "party_size_stats", "composition_stats", "class_effects", "run_stats", "game_stats", "end_reason_stats",
-    "turn_distribution", "card_stats", "variant_deltas",
+    "turn_distribution", "decisiveness", "margin_distribution", "lead_stats", "seed_influence", "skill_depth",
+    "card_stats", "variant_deltas",
 )
 """The metric views a report holds (``analytics.views``)."""
-SKILL_TABLES = ("agent_matrix", "skill_movement", "agent_cost", "agent_ratings", "rating_gaps")
+SKILL_TABLES = ("agent_matrix", "skill_movement", "agent_cost", "agent_ratings", "rating_gaps", "rating_span")
 """The skill-ladder tables (``analytics.skill``, ``analytics.metrics.skill_movement``,
 ``analytics.ratings``)."""
-TUNING_TABLES = ("tuning_targets", "tuning_front", "tuning_candidates", "tuning_confirmation")
+TUNING_TABLES = ("tuning_search", "tuning_targets", "tuning_front", "tuning_candidates", "tuning_confirmation")
 """A tuning run's tables (``analytics.tuning.tuning_tables``); only in the report of a tuning run."""
 SECTION_TABLES: dict[str, tuple[str, ...]] = {
     "findings": ("findings",),
@@ -89,7 +91,9 @@ SECTION_TABLES: dict[str, tuple[str, ...]] = {
     "coop": ("party_size_stats", "composition_stats", "class_effects"),
     "runs": ("run_stats",),
     "games": ("game_stats", "end_reason_stats", "turn_distribution"),
+    "design": ("decisiveness", "margin_distribution", "lead_stats", "seed_influence", "skill_depth", "rating_span"),
     "cards": ("card_stats",),
+    "impact": ("card_impact", "card_impact_vs_gih", "card_removal"),
     "powers": ("power_stats",),
     "deltas": ("variant_deltas",),
     "matrix": ("agent_matrix",),
@@ -158,8 +162,8 @@ class Report:
         metrics = self.metrics
         if section == "seats":
             return not self.cooperative
-        if section in ("factions", "coop", "runs", "cards", "powers", "deltas", "matrix", "cost", "ratings",
-                       "tuning"):
+        if section in ("factions", "coop", "runs", "design", "cards", "impact", "powers", "deltas", "matrix", "cost",
+                       "ratings", "tuning"):
             return any(not metrics.get(name, pl.DataFrame()).is_empty() for name in SECTION_TABLES[section])
         if section == "skill":
             # Two rungs are not enough: they must seat different agents (is_skill_ladder), or the
@@ -188,14 +192,15 @@ class Report:
 def skill_tables(con: duckdb.DuckDBPyConnection, experiment_dir: ResultsPath, spec: dict[str, Any], *,
                  ratings: bool = True) -> dict[str, pl.DataFrame]:
     """The skill-ladder tables (``SKILL_TABLES``) of the experiment whose catalog is ``con``;
-    without ``ratings``, all but ``agent_ratings`` and ``rating_gaps`` (a bootstrap over every
-    game). They read the games' rows, not the cached counts (seconds on a million games): the
+    without ``ratings``, all but ``agent_ratings``, ``rating_gaps`` and ``rating_span`` (a
+    bootstrap over every game). They read the games' rows, not the cached counts (seconds on a million games): the
     dashboard computes them for its Skill page only."""
     tables = {"agent_matrix": agent_matrix(con, variant_rules(spec)), "skill_movement": skill_movement(con),
               "agent_cost": agent_cost(con, experiment_dir)}
     if ratings:
         tables["agent_ratings"], tables["rating_gaps"] = agent_ratings(con, variant_rules(spec),
                                                                        ladder_order(tables["agent_cost"]))
+        tables["rating_span"] = rating_spans(tables["agent_ratings"])
     return tables
 
 
@@ -218,6 +223,8 @@ def build_report(experiment_dir: ResultsPath, con: duckdb.DuckDBPyConnection | N
     try:
         metrics = {name: metric(connection, name) for name in METRIC_TABLES}
         metrics["power_stats"] = power_stats(connection)  # empty unless players has power_playable/power_used
+        for view in SECTION_TABLES["impact"]:  # a card impact run's views (analytics.views.impact); else empty
+            metrics[view] = connection.sql(f"SELECT * FROM {view}").pl() if spec.get("impact") else pl.DataFrame()
         modes = metric(connection, "experiment_modes")
         if skill:
             metrics.update(skill_tables(connection, experiment_dir, spec))
@@ -536,6 +543,77 @@ def _game_tables(report: Report) -> list[TextTable]:
     ]
 
 
+def _design_tables(report: Report) -> list[TextTable]:
+    players = _players(report)
+    metrics = report.metrics
+    decisiveness = metrics["decisiveness"]
+    leads = {(row["variant"], row["n_players"]): row for row in metrics["lead_stats"].to_dicts()}
+    tables = [TextTable(
+        title="Game design: decisiveness (margin of victory, draws) and the lead (95% intervals)",
+        headers=["variant", players, "games", "draw rate", "mean margin", "95% interval", "p10", "p50", "p90",
+                 "lead changes", "comebacks", "1/3 leader wins", "2/3 leader wins"],
+        right=[False, True, True, True, True, False, True, True, True, True, True, True, True],
+        rows=[[_label(report, row["variant"]), str(row["n_players"]), fmt.count(row["games"]),
+               fmt.percent(row["draw_rate"]), fmt.number(row["mean_margin"], 2),
+               _mean_interval(row, "mean_margin"), fmt.number(row["p10_margin"]),
+               fmt.number(row["p50_margin"]), fmt.number(row["p90_margin"]),
+               fmt.number(lead.get("mean_lead_changes"), 2), fmt.percent(lead.get("comeback_rate")),
+               fmt.percent(lead.get("first_third_leader_win_rate")),
+               fmt.percent(lead.get("second_third_leader_win_rate"))]
+              for row in decisiveness.to_dicts()
+              for lead in [leads.get((row["variant"], row["n_players"]), {})]],
+        keys=2,
+        notes=["margin: the sole winner's final standing minus the runner-up's, in the game's own units (coins, VP, "
+               "points); lead changes: per game; comebacks: games whose winner trailed at some point; 1/3 and 2/3 "
+               "leader wins: how often the seat leading alone at the end of the first (second) third of the game "
+               "wins. '-' where the game keeps no standings (cooperative)."])]
+    seeds = metrics["seed_influence"]
+    if seeds.is_empty():
+        tables[0].notes.append("How much the deal decides: play the experiment with deal_replays = K (each deal "
+                               "K times with other agent seeds) for the deal's share of the outcome.")
+    else:
+        tables.append(TextTable(
+            title="Game design: the deal's share of the outcome (each deal replayed with other agent seeds)",
+            headers=["variant", players, "deals", "replays", "deal share", "95% interval", "same winner"],
+            right=[False, True, True, True, True, False, True],
+            rows=[[_label(report, row["variant"]), str(row["n_players"]), fmt.count(row["deals"]),
+                   fmt.count(row["replays"]), fmt.percent(row["deal_share"]),
+                   fmt.interval(row["deal_share_low"], row["deal_share_high"]),
+                   fmt.percent(row["same_winner_rate"])] for row in seeds.to_dicts()],
+            keys=2,
+            notes=["deal share: the share of the variance of each seat's outcome explained by the deal (ICC(1)); "
+                   "near 100% the cards decide whatever the agents do, near 0% the agents' play does. same winner: "
+                   "deals won by the same seats in every replay."]))
+    depth = metrics["skill_depth"]
+    if not depth.is_empty():
+        tables.append(TextTable(
+            title="Game design: skill depth, each agent's win rate at tables with the random agent",
+            headers=["variant", players, "agent", "seat-games", "win rate", "95% interval", "even", "edge", ""],
+            right=[False, True, False, True, True, False, True, True, False],
+            rows=[[_label(report, row["variant"]), str(row["n_players"]), str(row["agent"]),
+                   fmt.count(row["seat_games"]), fmt.percent(row["win_rate"]),
+                   fmt.interval(row["win_rate_low"], row["win_rate_high"]), fmt.percent(row["even_rate"]),
+                   fmt.points(row["edge"]), "strongest" if row["strongest"] else ""] for row in depth.to_dicts()],
+            keys=3,
+            notes=["even: 1/players, the rate of an agent no better than its table; edge: win rate minus even, in "
+                   "points."]))
+    spans = metrics.get("rating_span", pl.DataFrame())
+    if not spans.is_empty():
+        tables.append(TextTable(
+            title="Game design: the skill ladder's rating span (Elo points, lowest- to highest-rated agent)",
+            headers=["rules", "players", "agents", "bottom", "top", "span", "95% interval"],
+            right=[False, True, True, False, False, True, False],
+            rows=[[row["rules"], str(row["n_players"]), fmt.count(row["agents"]), row["bottom"], row["top"],
+                   fmt.number(row["span"], 0),
+                   "-" if row["span_low"] is None else
+                   f"[{fmt.number(row['span_low'], 0)}, {fmt.number(row['span_high'], 0)}]"]
+                  for row in spans.to_dicts()],
+            keys=2, wrap=0,
+            notes=["A wide span: skill pays a lot (400 Elo points: the stronger wins 10 games to 1); the ratings "
+                   "section has every agent's rating."]))
+    return tables
+
+
 def _prior_note(rows: list[Row]) -> str:
     first = rows[0]
     if first["prior_identified"]:
@@ -840,31 +918,26 @@ def _miss_interval(row: Row) -> str:
     return f"{row['miss']:.3f} [{row['miss_low']:.3f}, {row['miss_high']:.3f}]"
 
 
-def _value_interval(row: Row) -> str:
-    return f"{row['value']:.3g} [{row['low']:.3g}, {row['high']:.3g}]"
-
-
-def _band_text(row: Row) -> str:
-    low = "-inf" if row["band_low"] is None else f"{row['band_low']:.3g}"
-    high = "inf" if row["band_high"] is None else f"{row['band_high']:.3g}"
-    return f"[{low}, {high}]"
-
-
 def _tuning_tables(report: Report, asked: bool) -> list[TextTable]:
-    """The tuning section: targets, confirmed candidates and their targets, the trade-off."""
+    """The tuning section: how much of the space was seen, the targets, the confirmed
+    candidates (their changes in the designer's words) and their targets, the trade-off."""
     metrics = report.metrics
     if "tuning_front" not in metrics:
         return [notice("Tuning", "not a tuning run: `cardlab tune SPEC` makes one.")] if asked else []
+    search = metrics["tuning_search"].row(0, named=True) if "tuning_search" in metrics else None
+    seen = [seen_words(search["points"], search["space_points"], search["repeated_asks"], search["space_known"])
+            ] if search else []
     tables = [TextTable(
         title="Tuning: targets (every selected row of the metric view must lie in the band)",
         headers=["target", "metric and band", "weight"], right=[False, False, True],
         rows=[[row["target"], row["band"], f"{row['weight']:g}"] for row in metrics["tuning_targets"].to_dicts()],
-        wrap=1)]
+        wrap=1, notes=seen)]
     candidates = metrics.get("tuning_candidates", pl.DataFrame())
     if candidates.is_empty():
         tables.append(notice("Tuning: confirmation", "not confirmed yet: `cardlab tune SPEC --resume` finishes it."))
     else:
         games = candidates["games"][0]
+        level = candidates["confidence"][0]
         tables.append(TextTable(
             title=f"Tuning: confirmed candidates ({games:,} fresh games per player count; joint intervals)",
             headers=["", "trial", "variant", "cost", "miss [interval]", "met", "not met", "undecided"],
@@ -876,17 +949,19 @@ def _tuning_tables(report: Report, asked: bool) -> list[TextTable]:
             notes=["met: the whole interval inside the band; not met: the whole interval outside; ANSWER: the "
                    "cheapest candidate meeting every target (else the lowest miss); ~: cheaper, and its miss "
                    "interval overlaps the ANSWER's, which meets not every target: that the ANSWER comes closer is "
-                   "not shown. Each interval is at the level that makes all of a candidate's rows hold together at "
-                   "95% (Bonferroni). Changes:",
-                   *(f"- {row['variant']}: {row['change'] or '(none: the current data)'}"
+                   f"not shown. Each interval is at {level:.2%}, so that all the target rows of all "
+                   f"{candidates.height} confirmed variants hold together at 95% (Bonferroni): the answer is chosen "
+                   "among them. Changes:",
+                   *(f"- {row['variant']}: {row['change_words'] or '(none: the current data)'}"
                      for row in candidates.to_dicts())]))
         confirmation = metrics["tuning_confirmation"]
         for variant in confirmation["variant"].unique(maintain_order=True).to_list():
             tables.append(TextTable(
                 title=f"Tuning: confirmed targets of {variant} (the worst row of each target; joint intervals)",
-                headers=["target", "worst row", "value [interval]", "band", "verdict"],
+                headers=["target", "worst row", "value [interval]", "wanted", "verdict"],
                 right=[False, False, False, False, False],
-                rows=[[row["target"], row["worst_row"], _value_interval(row), _band_text(row), row["verdict"]]
+                rows=[[row["target"], row["worst_row"], _target_value(row),
+                       band_words(_column(row), row["band_low"], row["band_high"]), row["verdict"]]
                       for row in confirmation.filter(pl.col("variant") == variant).to_dicts()],
                 keys=1))
     front = metrics["tuning_front"]
@@ -895,13 +970,23 @@ def _tuning_tables(report: Report, asked: bool) -> list[TextTable]:
         title="Tuning: trade-off, change cost against miss (Pareto front of each candidate's latest search look)",
         headers=["trial", "variant", "games", "change", "cost", "miss [interval]"],
         right=[True, False, True, False, True, False],
-        rows=[[str(row["trial"]), row["variant"], fmt.count(row["games"]), row["change"] or "(current data)",
-               f"{row['cost']:.3f}", _miss_interval(row)] for row in shown.to_dicts()],
+        rows=[[str(row["trial"]), row["variant"], fmt.count(row["games"]),
+               row.get("change_words") or row["change"] or "(current data)", f"{row['cost']:.3f}",
+               _miss_interval(row)] for row in shown.to_dicts()],
         wrap=3,
         notes=[f"{shown.height} of {front.height} candidates are on the front (no other is both cheaper and "
                "closer); miss: the targets' weighted miss, point and 95% interval; the search minimises its upper "
                "end. Every look: SELECT * FROM the trials table (analytics.tuning.read_table(folder, 'trials'))."]))
     return tables
+
+
+def _column(row: Row) -> str:
+    """The metric column of a confirmed target row (older runs kept no metric: plain numbers)."""
+    return str(row.get("metric") or "").split(".")[-1]
+
+
+def _target_value(row: Row) -> str:
+    return value_interval_words(_column(row), row["value"], row["low"], row["high"])
 
 
 SectionRenderer = Callable[[Report, int | None, bool], list[TextTable]]
@@ -915,7 +1000,11 @@ SECTION_RENDERERS: dict[str, SectionRenderer] = {
     "coop": lambda report, rows, asked: _coop_tables(report, rows),
     "runs": lambda report, rows, asked: _run_table(report),
     "games": lambda report, rows, asked: _game_tables(report),
+    "design": lambda report, rows, asked: _design_tables(report),
     "cards": lambda report, rows, asked: _card_tables(report, rows),
+    "impact": lambda report, rows, asked: impact_tables(report.metrics["card_impact"],
+                                                        report.metrics["card_impact_vs_gih"],
+                                                        report.metrics["card_removal"], rows),
     "powers": lambda report, rows, asked: _power_tables(report, asked),
     "deltas": lambda report, rows, asked: _delta_tables(report, rows),
     "matrix": lambda report, rows, asked: _matrix_tables(report.metrics["agent_matrix"], asked,

@@ -237,7 +237,7 @@ End a query with ';' (or an empty line) to run it; a query may span several line
 Macros: wilson_low(wins, n), wilson_high(wins, n): the 95% Wilson interval; erfc, normal_sf,
 chi2_sf(x, df), prop_z/prop_p(wa, na, wb, nb), mcnemar_stat/mcnemar_p(only_a, only_b).
 Metric views: seat_stats, seat_balance, agent_stats, faction_stats, card_stats, game_stats,
-variant_deltas... (analytics/README.md).
+variant_deltas... (analytics/README.md); card impact runs: card_impact, card_impact_vs_gih...
 """
 
 

@@ -21,11 +21,15 @@ be a target.
 **Verdicts.** A row is *met* when its whole interval lies in the band, *not
 met* when its whole interval lies outside, *undecided* otherwise; a target
 is met when every row is, not met when some row is not. At confirmation the
-intervals are joint: with ``m`` rows over all targets of a candidate, every
-interval is taken at confidence ``1 − (1 − 0.95)/m`` (Bonferroni), so "met
-with 95% confidence" holds for all the candidate's targets together. The
-Wilson intervals are recomputed exactly at that level (the views' Wilson
-macros are redefined with its ``z`` on the evaluating connection,
+intervals are joint over everything confirmed: with ``m`` target rows over
+all targets of all the confirmed candidates (the current data included),
+every interval is taken at confidence ``1 − (1 − 0.95)/m`` (Bonferroni), so
+that all of them hold together at 95%. "Met with 95% confidence" then holds
+for the answer even though the answer is chosen among the confirmed
+candidates (the cheapest that meets every target): a verdict that is wrong
+for any of them needs one of the ``m`` intervals to miss its true value.
+The Wilson intervals are recomputed exactly at that level (the views'
+Wilson macros are redefined with its ``z`` on the evaluating connection,
 ``use_confidence``).
 
 **Tables of a tuning run** (in the experiment folder beside ``games``,
@@ -59,7 +63,7 @@ from analytics.views import METRIC_VIEWS, refresh_materialized_views, register_m
 from dataset.location import ResultsPath, results_path, sorted_glob
 from dataset.quoting import sql_identifier, sql_string
 from experiments.spec import BASELINE
-from experiments.tuning import CONFIRM_SUFFIX, Target, TuningSpec, TuningSpecError
+from experiments.tuning import CONFIRM_SUFFIX, Target, TuningSpec, TuningSpecError, metric_range
 
 TUNING_FOLDER, STATE_FILE = SEARCH_STATE  # where the search keeps its state (the experiments overview reads it)
 TUNING_SPEC_FILE = "tuning.json"
@@ -362,22 +366,20 @@ def joint_confidence(confidence: float, rows: int) -> float:
 
 def evaluate_jointly(con: duckdb.DuckDBPyConnection, targets: Sequence[Target], variants: Sequence[str],
                      confidence: float = 0.95) -> dict[str, Evaluation]:
-    """Every target of every variant with joint intervals: all of a variant's
-    target rows hold together at ``confidence`` (see the module docstring).
-    Leaves ``con``'s macros at the 95% level."""
+    """Every target of every variant with joint intervals: all the target rows of all
+    ``variants`` hold together at ``confidence`` (Bonferroni over every row of every
+    variant, see the module docstring), so that a verdict keeps its confidence when the
+    answer is then chosen among the variants. Leaves ``con``'s macros at the 95% level."""
     at_95 = {target.name: target_rows(con, target, variants) for target in targets}
-    results = {}
+    level = joint_confidence(confidence, sum(len(found) for found in at_95.values()))
     try:
-        for variant in variants:
-            rows = sum(1 for found in at_95.values() for row in found if row["variant"] == variant)
-            level = joint_confidence(confidence, rows)
-            z = use_confidence(con, level)
-            again = {target.name: target_rows(con, target, [variant], z) for target in targets}
-            results[variant] = Evaluation(variant, level, tuple(
-                summarise_target(target, again[target.name]) for target in targets))
+        z = use_confidence(con, level)
+        again = {target.name: target_rows(con, target, variants, z) for target in targets}
     finally:
         use_confidence(con, 0.95)
-    return results
+    return {variant: Evaluation(variant, level, tuple(
+        summarise_target(target, [row for row in again[target.name] if row["variant"] == variant])
+        for target in targets)) for variant in variants}
 
 
 # ------------------------------------------------------------------ Pareto front
@@ -451,6 +453,9 @@ def with_front(rows: pl.DataFrame) -> pl.DataFrame:
 def tuning_tables(folder: ResultsPath | str) -> dict[str, pl.DataFrame]:
     """The report's tuning tables of a tuning run; empty for any other experiment.
 
+    - ``tuning_search``: one row: the points evaluated (distinct), the space's points (null:
+      infinite, or not kept: ``space_known`` false), the asks that repeated a point, batches
+      and status;
     - ``tuning_targets``: each target, its metric, band and weight;
     - ``tuning_front``: the trade-off, each candidate's latest search look
       (games, change cost, miss with its interval, Pareto layer), front first;
@@ -470,12 +475,20 @@ def tuning_tables(folder: ResultsPath | str) -> dict[str, pl.DataFrame]:
     targets = read_table(folder, TRIAL_TARGETS)
     spec_targets = pl.DataFrame(state.get("targets", []), schema={
         "target": pl.String, "metric": pl.String, "band": pl.String, "weight": pl.Float64})
-    tables = {"tuning_targets": spec_targets}
-    front_columns = ["trial", "variant", "games", "changes", "change", "cost", "miss", "miss_low", "miss_high",
-                     "met", "layer", "on_front"]
+    search = pl.DataFrame([{"points": len(state.get("candidates", [])),
+                            "space_points": (state.get("space") or {}).get("points"), "space_known": "space" in state,
+                            "repeated_asks": len(state.get("duplicates", {})), "batches": state.get("batches", 0),
+                            "status": state.get("status")}],
+                          schema={"points": pl.Int64, "space_points": pl.Int64, "space_known": pl.Boolean,
+                                  "repeated_asks": pl.Int64, "batches": pl.Int64, "status": pl.String})
+    tables = {"tuning_search": search, "tuning_targets": spec_targets}
+    front_columns = ["trial", "variant", "games", "changes", "change", "change_words", "cost", "miss", "miss_low",
+                     "miss_high", "met", "layer", "on_front"]
     if trials.is_empty():
         return {**tables, "tuning_front": pl.DataFrame(), "tuning_confirmation": pl.DataFrame(),
                 "tuning_candidates": pl.DataFrame()}
+    if "change_words" not in trials.columns:  # a search written before the words were kept
+        trials = trials.with_columns(pl.col("change").alias("change_words"))
     front = with_front(latest_search_rows(trials)).sort("layer", "miss_high", "cost", "trial", nulls_last=True)
     tables["tuning_front"] = front.select(front_columns)
     confirm = trials.filter(pl.col("stage") == "confirm")
@@ -485,52 +498,150 @@ def tuning_tables(folder: ResultsPath | str) -> dict[str, pl.DataFrame]:
         tables["tuning_confirmation"] = pl.DataFrame()
         return tables
     tables["tuning_candidates"] = confirm.sort("all_met", "cost", "miss", descending=[True, False, False]).select(
-        "trial", "variant", "games", "change", "cost", "miss", "miss_low", "miss_high", "met", "not_met",
-        "undecided", "all_met", "confidence").with_columns(
+        "trial", "variant", "games", "change", "change_words", "cost", "miss", "miss_low", "miss_high", "met",
+        "not_met", "undecided", "all_met", "confidence").with_columns(
         (pl.col("variant") == answer.get("variant")).alias("answer"),
         pl.col("variant").is_in([other["variant"] for other in answer.get("within_noise") or []])
         .alias("within_noise"))
     tables["tuning_confirmation"] = targets.filter(pl.col("stage") == "confirm").select(
-        "trial", "variant", "target", "rows", "worst_row", "value", "low", "high", "band_low", "band_high",
+        "trial", "variant", "target", "metric", "rows", "worst_row", "value", "low", "high", "band_low", "band_high",
         "verdict", "confidence")
     return tables
 
 
 def answer_lines(answer: Mapping[str, Any]) -> list[str]:
-    """The answer in words: which candidate, its change, which targets are met."""
+    """The answer in a designer's words: the change to the data (one line per value), each
+    target's confirmed value with its interval (in % or points for rates), the level of the
+    intervals, and last the optimiser's own numbers (trial, change cost, miss)."""
     if not answer:
         return ["no answer yet: the search has not been confirmed"]
     if answer["variant"] == BASELINE:
-        verdict = ("the current data already meets every target with 95% confidence" if answer["all_met"] else
-                   "no confirmed candidate comes closer to the targets than the current data; NOT every target "
-                   "is met with 95% confidence")
-        headline = f"answer: keep the current data (baseline): {verdict}"
+        headline = ("answer: keep the current data: it already meets every target with 95% confidence"
+                    if answer["all_met"] else "answer: keep the current data: no confirmed change comes closer to "
+                    "the targets; NOT every target is met with 95% confidence")
     else:
-        verdict = ("meets every target with 95% confidence" if answer["all_met"] else
-                   "is the closest confirmed candidate; NOT every target is met with 95% confidence")
-        headline = f"answer: trial {answer['trial']} ({answer['variant']}) {verdict}"
-    lines = [headline,
-             f"  change: {answer['change'] or '(none: the current data)'}; change cost {answer['cost']:.3f}"]
+        headline = ("answer: change the data as below: it meets every target with 95% confidence" if answer["all_met"]
+                    else "answer: the confirmed change that comes closest, below; NOT every target is met with 95% "
+                    "confidence")
+    lines = [headline, *(f"  {line}" for line in change_lines(answer))]
     close = answer.get("within_noise") or []
     if close:
-        names = "; ".join(
-            f"{'the current data' if other['variant'] == BASELINE else 'trial ' + str(other['trial'])} (cost "
-            f"{other['cost']:.3f}, miss {_number(other['miss'])} [{_number(other['miss_low'])}, "
-            f"{_number(other['miss_high'])}])" for other in close)
-        lines.append(f"  within noise: its confirmed miss {_number(answer['miss'])} [{_number(answer['miss_low'])}, "
-                     f"{_number(answer['miss_high'])}] overlaps those of cheaper ones: {names}; that it comes "
-                     "closer than they do is not shown")
-    # Every interval states its level, its sample and its unit of evidence (DESIGN, "Statistics").
-    rows = sum(int(target.get("rows") or 0) for target in answer["targets"])
-    games = f"{answer['games']:,} fresh games per player count; " if answer.get("games") else ""
-    lines.append(f"  intervals: joint, each at {answer['confidence']:.2%} so that all {rows} target row(s) hold "
-                 f"together at 95% (Bonferroni); {games}unit of evidence: the game (rates over seat-games "
-                 "clustered by game)")
+        names = "; ".join(" and ".join(change_lines(other)) or "the current data" for other in close)
+        lines.append(f"  within noise: cheaper ones come as close within the confirmation's noise ({names}): "
+                     "that this change comes closer than they do is not shown")
     for target in answer["targets"]:
-        lines.append(f"  {target['verdict']:>9}: {target['target']} - worst {target['worst_row']}: "
-                     f"{_number(target['value'])} [{_number(target['low'])}, {_number(target['high'])}] "
-                     f"against [{_number(target['band_low'], '-inf')}, {_number(target['band_high'], 'inf')}]")
+        lines.append(f"  {target['verdict']:>9}: {target_words(target)}")
+    lines.append("  " + intervals_words(answer))
+    miss = f"{_number(answer['miss'])} [{_number(answer['miss_low'])}, {_number(answer['miss_high'])}]"
+    lines.append(f"  optimiser detail: trial {answer['trial']} ({answer['variant']}), change cost "
+                 f"{answer['cost']:.3f}, miss {miss} (the targets' weighted distance from their bands)")
     return lines
+
+
+def seen_words(points: int, space: int | None, reasks: int = 0, known: bool = True) -> str:
+    """How much of the space a search evaluated: ``points evaluated: 12 distinct of 21 in
+    the space (57%)``, with the asks that repeated an evaluated point (``known``: False for a
+    search written before its space's size was kept)."""
+    if not known:
+        seen = f"points evaluated: {points} distinct"
+    elif space is None:
+        seen = f"points evaluated: {points} distinct (the space is infinite: a float range without a step)"
+    elif points >= space:
+        seen = f"points evaluated: {points} of {space}, the whole space"
+    else:
+        seen = f"points evaluated: {points} distinct of {space} in the space ({points / space:.0%})"
+    if reasks:
+        seen += (f"; {reasks} more ask(s) of the sampler repeated a point already asked (results reused: no games, "
+                 "no trial budget)")
+    return seen
+
+
+def change_lines(candidate: Mapping[str, Any]) -> list[str]:
+    """A candidate's change in a designer's words, one line per value (``Oracle: use draw 2 ->
+    draw 1``); a state written before the words were kept gives its ``change`` text."""
+    words = candidate.get("change_words")
+    if words is not None:
+        return list(words)
+    change = candidate.get("change")
+    return [change] if change else []
+
+
+def intervals_words(answer: Mapping[str, Any]) -> str:
+    """How the answer's intervals were made: fresh games, level, family, unit of evidence
+    (DESIGN, "Statistics": every interval states its level, its sample and its unit)."""
+    games = f"confirmed on {answer['games']:,} fresh games per player count; " if answer.get("games") else ""
+    family = answer.get("family") or {}
+    if family:
+        held = (f"all {family['rows']} target rows of the {family['variants']} confirmed variants (the current data "
+                "included) hold together at 95% (Bonferroni: the answer is chosen among them)")
+    else:
+        rows = sum(int(target.get("rows") or 0) for target in answer["targets"])
+        held = f"all {rows} of its target rows hold together at 95% (Bonferroni)"
+    return (f"{games}each interval at {answer['confidence']:.2%} so that {held}; unit of evidence: the game "
+            "(rates over seat-games clustered by game)")
+
+
+def target_words(target: Mapping[str, Any]) -> str:
+    """One confirmed target in words: ``fair seat 0 (2 players, seat 0): 48.8% [47.0%,
+    50.5%]; wanted 46.0% to 54.0%``."""
+    column = str(target["metric"]).split(".")[-1]
+    where = f" ({target['worst_row']})" if target.get("worst_row") else ""
+    if target.get("value") is None or (isinstance(target["value"], float) and math.isnan(target["value"])):
+        return f"{target['target']}{where}: no rows"
+    return (f"{target['target']}{where}: {value_interval_words(column, target['value'], target['low'], target['high'])}"
+            f"; wanted {band_words(column, target['band_low'], target['band_high'])}")
+
+
+def _scale(column: str) -> tuple[float, str, bool]:
+    """How ``column``'s numbers read: (factor, unit, signed): rates in %, differences of
+    rates in points, anything else as it is."""
+    possible = metric_range(column)
+    if possible is None:
+        return 1.0, "", False
+    return (100.0, "%", False) if possible[0] == 0.0 else (100.0, " points", True)
+
+
+def _decimals(column: str, *values: float | None) -> int:
+    """Decimals of a row's numbers: points 1; % 2 below 10% (draw rates of 2.40%), else 1;
+    -1 (three significant digits) for numbers in their own unit."""
+    factor, unit, signed = _scale(column)
+    if not unit:
+        return -1
+    if signed:
+        return 1
+    largest = max((abs(value) * factor for value in values if value is not None and math.isfinite(value)), default=0)
+    return 2 if largest < 10 else 1
+
+
+def _plain(column: str, value: float | None, decimals: int, unit: bool = True) -> str:
+    if value is None or not math.isfinite(value):
+        return "-" if value is None else ("inf" if value > 0 else "-inf")
+    factor, suffix, signed = _scale(column)
+    if decimals < 0:
+        return f"{value:.3g}"
+    text = f"{value * factor:{'+' if signed else ''}.{decimals}f}"
+    return text + (suffix if unit or suffix == "%" else "")
+
+
+def value_interval_words(column: str, value: float, low: float | None, high: float | None) -> str:
+    """``33.2% [31.0%, 35.4%]``, ``+1.2 points [-0.8, +3.1]``, ``4.93 [4.88, 4.98]``."""
+    decimals = _decimals(column, value, low, high)
+    return (f"{_plain(column, value, decimals)} [{_plain(column, low, decimals, unit=False)}, "
+            f"{_plain(column, high, decimals, unit=False)}]")
+
+
+def band_words(column: str, low: float | None, high: float | None) -> str:
+    """A band in the metric's unit: ``46.0% to 54.0%``, ``at most 2.00%``, ``at least 4.5``."""
+    low = None if low is None or low == -math.inf else low
+    high = None if high is None or high == math.inf else high
+    decimals = _decimals(column, low, high)
+    if low is None and high is None:
+        return "anything"
+    if low is None:
+        return f"at most {_plain(column, high, decimals)}"
+    if high is None:
+        return f"at least {_plain(column, low, decimals)}"
+    return f"{_plain(column, low, decimals, unit=False)} to {_plain(column, high, decimals)}"
 
 
 def _number(value: float | None, missing: str = "-") -> str:

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import sys
+import time
 import tomllib
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,13 +27,15 @@ from experiments.spec import (
     BASELINE,
     MAX_GAMES,
     MAX_SHARD_SIZE,
+    MAX_VARIANTS,
     ReplayError,
+    ReplaySetup,
     Shard,
     SpecError,
     parse_spec,
     replay_setup,
 )
-from simcore.agents.registry import AgentSpec, AgentSpecError, parse_agent_spec, split_agent_list
+from simcore.agents.registry import AgentSpecError, parse_agent_spec, split_agent_list
 from simcore.parameters import ParameterError, apply_overrides, flatten
 from simcore.play import play_game
 from simcore.registry import GAMES, UnknownGameError, get_game
@@ -201,10 +204,18 @@ def build_parser() -> argparse.ArgumentParser:
     tune.add_argument("--address", help="join this Ray cluster (default: $RAY_ADDRESS, else local Ray)")
     tune.add_argument("--resume", action="store_true", help="continue a stopped search from its saved state")
     tune.add_argument("--overwrite", action="store_true", help="delete an earlier search (and confirmation) first")
-    tune.add_argument("--no-progress", action="store_true", help="no line per batch")
+    tune.add_argument("--no-progress", action="store_true", help="no line per batch (only the first line)")
     tune.add_argument("--export", type=Path, metavar="FILE",
                       help="write the answer (or --trial N) as an experiment file with a variant 'tuned'")
     tune.add_argument("--trial", type=int, help="with --export: this trial instead of the confirmed answer")
+    tune.add_argument("--trials", type=_integer(1, MAX_VARIANTS - 1), metavar="N",
+                      help="distinct points to evaluate instead of the spec's search.trials")
+    tune.add_argument("--games", type=_integer(1, MAX_GAMES), metavar="N",
+                      help="games per player count of the first look instead of the spec's; its later rungs (and "
+                      "an explicit confirm.games) scale with it")
+    tune.add_argument("--dry-run", action="store_true",
+                      help="only say what the search would play and how long it would take (a short calibration); "
+                      "write nothing")
     tune.set_defaults(handler=command_tune)
 
     sql = commands.add_parser(
@@ -244,6 +255,18 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--tests", type=_integer(1, 1_000_000_000), default=1,
                       help="number of comparisons (cards x variants...): alpha is divided by it (default 1)")
     plan.add_argument("--width", type=float, help="also: games for a 95%% interval at most this wide")
+    plan.add_argument("--impact-width", type=float, metavar="W",
+                      help="card impact: games per card for a 95%% impact interval at most W wide (the "
+                           "in-place swap, paired; and unpaired, for comparison)")
+    plan.add_argument("--changed", type=float, default=0.25,
+                      help="with --impact-width: share of the holder's games whose result the swap changes "
+                           "(the paired variance; default 0.25)")
+    plan.add_argument("--held", type=float, default=1.0,
+                      help="with --impact-width: holder seat-games per game, i.e. share of games with the card "
+                           "held (default 1)")
+    plan.add_argument("--pilot", metavar="EXPERIMENT",
+                      help="with --impact-width: read every card's interval from a pilot impact run")
+    plan.add_argument("--results", default="results", help="with --pilot: the results folder (default results)")
     plan.add_argument("--format", choices=["text", "json"], default="text")
     plan.set_defaults(handler=command_plan)
 
@@ -381,9 +404,9 @@ def command_run(arguments: argparse.Namespace) -> int:
 
 
 def command_tune(arguments: argparse.Namespace) -> int:
-    """``cardlab tune SPEC``: the balance search (``drivers.tuning``)."""
-    from drivers.tuning import export_candidate, load_checked_tuning_spec, run_tuning
-    from workers.runner import RunOptions
+    """``cardlab tune SPEC``: the balance search (``drivers.tuning``). It talks from its first
+    second on stderr (``--no-progress``: only its first line and the answer)."""
+    import cardlab
 
     if arguments.resume and arguments.overwrite:
         raise UsageError("--resume and --overwrite: choose one")
@@ -391,10 +414,39 @@ def command_tune(arguments: argparse.Namespace) -> int:
         raise UsageError("--trial goes with --export FILE")
     if arguments.export is not None and (problem := file_to_write_problem(arguments.export)):
         raise UsageError(f"--export {arguments.export}: {problem}")  # before the search, not after it
-    spec = load_checked_tuning_spec(arguments.spec)
+
+    def say(line: str) -> None:
+        print(f"cardlab tune: {line}", file=sys.stderr, flush=True)
+
+    from experiments.tuning import load_tuning_spec
+
+    spec = load_tuning_spec(arguments.spec)
+    if arguments.trials is not None or arguments.games is not None:
+        spec = spec.with_overrides(trials=arguments.trials, games=arguments.games)
+    from drivers.tuning import check_tuning_folders, export_candidate, plan_tuning, run_tuning
+    from workers.runner import RunOptions
+
     options = RunOptions(results_root=arguments.results, workers=arguments.workers, address=arguments.address,
                          resume=arguments.resume, overwrite=arguments.overwrite, progress=False)
-    summary = run_tuning(spec, options, say=(lambda line: None) if arguments.no_progress else None)
+    if not arguments.dry_run:
+        check_tuning_folders(spec, options)
+    # The first line comes once the spec and the folders are known to be right (a refused search
+    # prints its one error line and nothing before it), and before the targets' check, which
+    # plays a game per player count and takes seconds.
+    say(f"{spec.name}: checking the targets against the metric views of {spec.game} (one game per player count) ...")
+    from analytics.tuning import check_targets
+
+    check_targets(spec)
+    if arguments.dry_run:
+        address = arguments.address or os.environ.get("RAY_ADDRESS")
+        workers = arguments.workers or (None if address else os.cpu_count() or 1)
+        say("calibrating: a few games of the current data and of the space's corners ...")
+        plan = plan_tuning(spec, workers, check_seconds=time.perf_counter() - cardlab.STARTED)
+        for line in plan.lines():
+            print(line)
+        print(f"(dry run: calibrated in {plan.calibration_seconds:.1f} s; nothing written to {arguments.results})")
+        return 0
+    summary = run_tuning(spec, options, say=(lambda line: None) if arguments.no_progress else say)
     for line in summary.lines():
         print(line)
     if arguments.export is not None:
@@ -411,7 +463,7 @@ def command_tune(arguments: argparse.Namespace) -> int:
 
 def _dry_run(spec: Any, arguments: argparse.Namespace) -> int:
     """``cardlab run SPEC --dry-run``: the plan and its expected duration; nothing written."""
-    from workers.estimate import estimate_run
+    from workers.estimate import card_costs, estimate_run
     from workers.runner import results_folder_problem, shards_to_play
 
     problem = results_folder_problem(arguments.results, spec.name)
@@ -426,8 +478,16 @@ def _dry_run(spec: Any, arguments: argparse.Namespace) -> int:
           f"{spec.shard_size:,}")
     if len(shards) < len(spec.shards()):
         print(f"to play (--resume): {estimate.shards:,} shards, {estimate.games:,} games")
-    for (variant, n_players), rate in estimate.games_per_second.items():
-        print(f"  calibration: {variant}, {n_players} players: {rate:,.0f} games/s on one core")
+    for line in _calibration_lines(estimate.games_per_second):
+        print(f"  calibration: {line}")
+    if spec.impact is not None:
+        print(_impact_summary(spec.impact))
+        cost = card_costs(shards, estimate.games_per_second)
+        if cost is not None:
+            dearest = (f"; the dearest {cost.most_games:,} games, {cost.most_seconds:,.0f} s"
+                       if cost.most_seconds > cost.median_seconds else "")
+            print(f"  per card: {cost.median_games:,} games, about {cost.median_seconds:,.0f} s on one core (the "
+                  f"median of {cost.cards} cards{dearest})")
     if workers is None:
         print(f"expected: {estimate.seconds:,.0f} s on one worker of the cluster at {address} "
               f"(divide by its CPUs), plus Ray start-up")
@@ -435,6 +495,42 @@ def _dry_run(spec: Any, arguments: argparse.Namespace) -> int:
         print(f"expected: about {estimate.seconds:,.0f} s on {workers} worker(s), plus Ray start-up (a few seconds)")
     print(f"(dry run: calibrated in {estimate.calibration_seconds:.1f} s; nothing written to {arguments.results})")
     return 0
+
+
+def _calibration_lines(rates: dict[tuple[str, int], float]) -> list[str]:
+    """The dry run's calibration, one line per variant and player count; a card impact run's
+    arms grouped by arm and player count (the median rate and its range), not one line each."""
+    import statistics
+
+    from experiments.impact import parse_arm_variant
+
+    lines = []
+    arms: dict[tuple[str, int], list[float]] = {}
+    for (variant, n_players), rate in rates.items():
+        parsed = parse_arm_variant(variant)
+        if parsed is None:
+            lines.append(f"{variant}, {n_players} players: {rate:,.0f} games/s on one core")
+        else:
+            arms.setdefault((parsed[1], n_players), []).append(rate)
+    for (arm, n_players), group in arms.items():
+        timed = (f"the median, {min(group):,.0f} to {max(group):,.0f}" if min(group) < max(group)
+                 else "timed on the first arm")
+        lines.append(f"{len(group)} {arm} arm(s), {n_players} players: {statistics.median(group):,.0f} games/s on "
+                     f"one core ({timed})")
+    return lines
+
+
+def _impact_summary(plan: Any) -> str:
+    """One line on a card impact run's arms (``experiments.impact.ImpactPlan``) for its dry run."""
+    left = ""
+    if plan.left_out:
+        shown = "; ".join(f"{card} {arm}: {why}" for card, arm, why in plan.left_out[:3])
+        more = f" and {len(plan.left_out) - 3} more" if len(plan.left_out) > 3 else ""
+        left = f"; left out: {shown}{more}"
+    stop = (f"; an arm stops once its 95% interval is at most {100 * plan.max_width:g} points wide (after "
+            f"{plan.min_games:,} games), so the run may take less" if plan.max_width is not None else "")
+    return (f"card impact: {len(plan.cards)} card(s), arms {' and '.join(plan.arms)}: {len(plan.played)} arm "
+            f"variant(s){left}{stop}")
 
 
 def command_sql(arguments: argparse.Namespace) -> int:
@@ -494,8 +590,9 @@ def command_plan(arguments: argparse.Namespace) -> int:
     """``cardlab plan``: sample sizes for a win-rate difference and for an interval width."""
     from analytics.stats import games_for_difference, games_for_interval, power_of_difference
 
-    if arguments.delta is None and arguments.width is None:
-        raise UsageError("plan: give --delta D (difference to detect) and/or --width W (interval width)")
+    if arguments.delta is None and arguments.width is None and arguments.impact_width is None:
+        raise UsageError("plan: give --delta D (difference to detect), --width W (interval width) and/or "
+                         "--impact-width W (card impact interval width)")
     if not 0 < arguments.p < 1:
         raise UsageError(f"--p: expected a win rate strictly between 0 and 1, got {arguments.p}")
     if not 0 < arguments.power < 1:
@@ -525,8 +622,48 @@ def command_plan(arguments: argparse.Namespace) -> int:
         result.update(width=arguments.width, games_for_width=games)
         lines.append(f"{games:,} games give a 95% Wilson interval at most {100 * arguments.width:.1f} points wide "
                      f"around {100 * arguments.p:.1f}%.")
+    if arguments.impact_width is not None:
+        lines.extend(_impact_plan(arguments, result))
     print(json.dumps(result, indent=2) if arguments.format == "json" else "\n".join(lines))
     return 0
+
+
+def _impact_plan(arguments: argparse.Namespace, result: dict[str, Any]) -> list[str]:
+    """``cardlab plan --impact-width W``: games per card and arm of a card impact run."""
+    from analytics.impact import games_for_impact_width, pilot_plan
+
+    width = arguments.impact_width
+    if not 0 < width < 2:
+        raise UsageError(f"--impact-width: expected a number above 0 and below 2, got {width}")
+    if not 0 < arguments.changed <= 1:
+        raise UsageError(f"--changed: expected a share above 0 and at most 1, got {arguments.changed}")
+    if arguments.held <= 0:
+        raise UsageError(f"--held: expected a number above 0, got {arguments.held}")
+    if arguments.pilot is not None:
+        from analytics.catalog import open_catalog
+        from analytics.folders import resolve_experiment
+
+        con = open_catalog(resolve_experiment(arguments.pilot, arguments.results), cached=True)
+        try:
+            pilot = pilot_plan(con, width)
+        finally:
+            con.close()
+        if pilot.is_empty():
+            raise UsageError(f"--pilot {arguments.pilot}: no card impact with an interval; expected a run with "
+                             "an [impact] table")
+        result.update(impact_width=width, pilot=arguments.pilot, player_counts=pilot.to_dicts())
+        return [f"{row['n_players']} players: {row['median_games_per_card']:,} games per card (median of "
+                f"{row['cards']} cards; the hardest, {row['hardest_card']}, {row['most_games_per_card']:,}) for a 95% "
+                f"impact interval at most {100 * width:.1f} points wide (from {arguments.pilot}'s intervals, now "
+                f"{100 * row['median_width_now']:.1f} points at the median)" for row in pilot.to_dicts()]
+    paired, unpaired = games_for_impact_width(width, arguments.changed, arguments.held)
+    result.update(impact_width=width, changed=arguments.changed, held=arguments.held, games_per_card=paired,
+                  games_per_card_unpaired=unpaired)
+    return [f"{paired:,} games per card give a 95% impact interval at most {100 * width:.1f} points wide with the "
+            f"in-place swap (the swap changes the holder's result in {100 * arguments.changed:.0f}% of its games, "
+            f"{arguments.held:g} holder seat-games per game);",
+            f"  compared unpaired (on deals of their own) the same width takes {unpaired:,} games per card "
+            f"({unpaired / paired:.1f} times as many). Measure --changed with a pilot: --pilot EXPERIMENT."]
 
 
 def command_verify(arguments: argparse.Namespace) -> int:
@@ -747,7 +884,10 @@ def command_replay(arguments: argparse.Namespace) -> int:
     """``cardlab replay GAME --seed N`` or ``--experiment NAME --game-index I``."""
     if arguments.experiment:
         _refuse_ignored_replay_arguments(arguments)
-        game_id, config_parameters, n_players, seed, lineup = _replay_from_experiment(arguments)
+        setup = _replay_from_experiment(arguments)
+        game_id, config_parameters, n_players, seed, lineup = (setup.game, setup.parameters, setup.n_players,
+                                                               setup.seed, setup.lineup)
+        agent_replay = setup.agent_replay
         if arguments.game and get_game(arguments.game).info.id != game_id:
             raise UsageError(f"replay: {arguments.experiment} is an experiment of {game_id}, not {arguments.game}; "
                              "give its game or none with --experiment")
@@ -770,10 +910,11 @@ def command_replay(arguments: argparse.Namespace) -> int:
                              f"{game.info.id}; expected at most {n_players} (fewer repeat around the table)")
         agents = [parse_agent_spec(name) for name in names] or [parse_agent_spec("random")]
         lineup = [agents[seat % len(agents)] for seat in range(n_players)]
-        game_id, seed = game.info.id, arguments.seed
+        game_id, seed, agent_replay = game.info.id, arguments.seed, 0
     game = get_game(game_id)
     recorder = TraceRecorder()
-    played = play_game(game, game.configure(config_parameters), n_players, seed, lineup, recorder.record)
+    played = play_game(game, game.configure(config_parameters), n_players, seed, lineup, recorder.record,
+                       agent_replay)
     for event in recorder.events:
         print(event_to_json(event) if arguments.json else format_event(event))
     if not arguments.json:
@@ -794,7 +935,7 @@ def _refuse_ignored_replay_arguments(arguments: argparse.Namespace) -> None:
         raise UsageError("--set: not with --experiment, which plays its variant's parameters (--variant)")
 
 
-def _replay_from_experiment(arguments: argparse.Namespace) -> tuple[str, dict[str, Any], int, int, list[AgentSpec]]:
+def _replay_from_experiment(arguments: argparse.Namespace) -> ReplaySetup:
     from analytics.folders import read_manifest, require_intact, resolve_experiment
 
     if arguments.game_index is None:
@@ -807,7 +948,7 @@ def _replay_from_experiment(arguments: argparse.Namespace) -> tuple[str, dict[st
         setup = replay_setup(spec, arguments.variant or BASELINE, arguments.players, arguments.game_index)
     except ReplayError as error:
         raise UsageError(f"--{error}") from None
-    return setup.game, setup.parameters, setup.n_players, setup.seed, setup.lineup
+    return setup
 
 
 def command_bench(arguments: argparse.Namespace) -> int:

@@ -41,7 +41,7 @@ from analytics.partials import CACHE_FOLDER
 
 APP = Path(__file__).resolve().parent / "app.py"
 PAGES = ("home", "experiments", "win_rates", "cards", "card", "variants", "compare", "sweeps", "tuning",
-         "game_length", "skill", "replay", "sql", "new_run", "whatif")
+         "game_length", "skill", "design", "impact", "replay", "sql", "new_run", "whatif")
 """Every page of ``dashboard/app.py``, the home page (Findings) first."""
 TIMEOUT = 600
 

@@ -319,6 +319,33 @@ GROUP BY experiment, variant, n_players, turns, decisions, draw, end_reason
 """
 
 
+def _leader_won(columns: Columns, leader: str) -> str:
+    """SQL: the seat leading alone at a third of the game (``games.<leader>``) won, alone or
+    sharing the win; NULL when nobody led alone then, or the game does not record it."""
+    if leader not in columns.games:
+        return "NULL::BOOLEAN"
+    return f"CASE WHEN {leader} IS NULL THEN NULL ELSE list_contains(winners, {leader}) END"
+
+
+def _lead_counts(columns: Columns) -> str:
+    """Games per margin, lead changes, the winner's deficit and whether the leader at each third won
+    (``simcore.standings``; NULL keys in games without standings and in older results)."""
+    def games_column(name: str) -> str:
+        return name if name in columns.games else "NULL"
+
+    return f"""
+SELECT experiment, variant, n_players,
+       {games_column('margin')}::INTEGER AS margin,
+       {games_column('lead_changes')}::INTEGER AS lead_changes,
+       {games_column('winner_deficit')}::INTEGER AS winner_deficit,
+       {_leader_won(columns, 'leader_first_third')} AS first_third_leader_won,
+       {_leader_won(columns, 'leader_second_third')} AS second_third_leader_won,
+       count(*) AS games
+FROM games
+GROUP BY ALL
+"""
+
+
 def _card_additive(extra: tuple[str, ...] = ()) -> tuple[str, ...]:
     return ("games_in_hand", "wins_in_hand", "games_opening", "wins_opening", "games_drawn_later",
             "wins_drawn_later", "games_drawn", "wins_when_drawn", "times_drawn", "games_played", "wins_played",
@@ -345,6 +372,8 @@ COUNT_VIEWS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "run_counts": (("experiment", "variant", "n_players", "level_reached", "wipes", "won"), ("games",)),
     "game_counts": (("experiment", "variant", "n_players", "turns", "decisions", "draw", "end_reason"),
                     ("games", "legal_actions", "legal_decisions")),
+    "lead_counts": (("experiment", "variant", "n_players", "margin", "lead_changes", "winner_deficit",
+                     "first_third_leader_won", "second_third_leader_won"), ("games",)),
 }
 """The count views, with their key columns and their additive columns."""
 
@@ -449,6 +478,18 @@ COUNT_VIEW_CONTRACTS: dict[str, ViewContract] = {view.name: view for view in (
                     "recorded)."),
              Column("legal_decisions", "BIGINT", "Decisions of those of these games that recorded "
                     "`legal_actions`.")),
+    contract("lead_counts", "The histogram of games by how they were won: games per margin of victory, lead "
+             "changes, the winner's largest deficit and whether the leader at each third won (NULL keys in games "
+             "without standings). Additive.", GROUP,
+             Column("margin", "INTEGER", "`games.margin`: the sole winner's final standing minus the runner-up's."),
+             Column("lead_changes", "INTEGER", "`games.lead_changes`: times the lead passed to another seat."),
+             Column("winner_deficit", "INTEGER", "`games.winner_deficit`: the largest deficit the sole winner came "
+                    "back from."),
+             Column("first_third_leader_won", "BOOLEAN", "The seat leading alone at the end of the first third "
+                    "(`games.leader_first_third`) won, alone or sharing; NULL when nobody led alone then."),
+             Column("second_third_leader_won", "BOOLEAN", "The same for the seat leading alone at the end of the "
+                    "second third (`games.leader_second_third`)."),
+             _games("Games with these values.")),
 )}
 """Each count view's contract: its columns (``COUNT_VIEWS``' keys, then its additive columns)
 with their DuckDB types and descriptions."""
@@ -466,13 +507,14 @@ def count_view_sql(columns: Columns) -> dict[str, str]:
         "card_turn_counts": _card_turn_counts(columns),
         "run_counts": _run_counts(columns),
         "game_counts": _game_counts(columns),
+        "lead_counts": _lead_counts(columns),
     }
     # Ordered by their keys, so that a count view reads the same whether it
     # scans the rows or sums cached counts.
     return {name: f"{query.rstrip()}\nORDER BY {', '.join(COUNT_VIEWS[name][0])}" for name, query in queries.items()}
 
 
-CACHE_VERSION = "v2"
+CACHE_VERSION = "v3"
 """Bumped whenever a count view's meaning changes: counts written by a task (and
 those cached by ``analytics.partials``) of another version are counted again."""
 

@@ -60,6 +60,12 @@ def games_schema(info: GameInfo) -> pa.Schema:
         pa.field("decisions", pa.int32(), nullable=False),
         # Legal actions summed over the decisions; / decisions = mean branching.
         pa.field("legal_actions", pa.int32()),
+        # Who led and by how much the winner won (simcore.standings); NULL without standings.
+        pa.field("margin", pa.int32()),
+        pa.field("lead_changes", pa.int16()),
+        pa.field("winner_deficit", pa.int32()),
+        pa.field("leader_first_third", pa.int8()),
+        pa.field("leader_second_third", pa.int8()),
         *[pa.field(name, arrow_type(kind)) for name, kind in info.game_columns.items()],
     ])
 
@@ -174,6 +180,8 @@ _GAME = {
                   "n_players it identifies the game (join the three tables on these four columns).",
     "n_players": N_PLAYERS.description,
 }
+_NO_STANDINGS = ("in games without standings (cooperative: the seats share one outcome) and in results written "
+                 "before cardlab recorded it")
 DESCRIPTIONS: dict[str, dict[str, str]] = {
     "games": {
         **_GAME,
@@ -189,6 +197,21 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "decisions": "Decisions the agents made: steps with more than one legal action (forced moves excluded).",
         "legal_actions": "Legal actions summed over the decisions; divided by `decisions`, the mean number of "
                          "choices per decision. NULL in results written before cardlab recorded it.",
+        "margin": f"The margin of victory: the sole winner's final standing minus the best final standing of the "
+                  f"other seats, in the game's own units (coins, VP, points). 0 or less when the game was won "
+                  f"otherwise (a tiebreaker, an elimination). NULL without a sole winner (a draw, a shared win), "
+                  f"{_NO_STANDINGS}.",
+        "lead_changes": f"Times the lead passed to another seat: readings of the standings (after every turn and at "
+                        f"the end) whose sole leader differs from the last sole leader (seats level at the top lead "
+                        f"nobody and change nothing). NULL {_NO_STANDINGS}.",
+        "winner_deficit": f"The largest deficit the sole winner came back from: the most its standing ever fell "
+                          f"short of the best standing of a reading (0: never behind). NULL without a sole winner, "
+                          f"{_NO_STANDINGS}.",
+        "leader_first_third": f"The seat leading alone at the end of the first third of the game (reading ⌈m/3⌉ of "
+                              f"its m readings of the standings); NULL when seats were level at the top then, "
+                              f"{_NO_STANDINGS}.",
+        "leader_second_third": f"The seat leading alone at the end of the second third (reading ⌈2m/3⌉ of m); NULL "
+                               f"when seats were level at the top then, {_NO_STANDINGS}.",
     },
     "players": {
         **_GAME,

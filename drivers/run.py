@@ -16,10 +16,12 @@ from typing import Any
 
 from analytics.catalog import open_catalog
 from analytics.folders import AnalyticsError
+from analytics.impact import finished_arms
 from analytics.metrics import check_stop_when, targets_met
 from dataset.location import ResultsPath
+from dataset.storage import finished_shards
 from experiments.spec import ExperimentSpec, Shard, load_spec
-from workers.runner import RunError, RunOptions, RunSummary, StopCheck, run_experiment
+from workers.runner import RunError, RunOptions, RunSummary, StopCheck, StopVerdict, run_experiment
 
 
 def load_checked_spec(path: str | Path) -> ExperimentSpec:
@@ -32,24 +34,49 @@ def load_checked_spec(path: str | Path) -> ExperimentSpec:
 
 
 def early_stop(spec: ExperimentSpec) -> StopCheck | None:
-    """The runner's stop check for ``spec``: every ``[[stop_when]]`` interval as narrow as
-    asked, read from the shards finished so far (None when the spec has no targets)."""
-    if not spec.stop_when:
+    """The runner's stop check for ``spec``, read from the shards finished so far: True once
+    every ``[[stop_when]]`` interval is as narrow as asked; for a card impact run with
+    ``[impact] max_width``, else the arms whose impact interval is that narrow (after
+    ``min_games`` games with the card held), whose remaining shards are then not played.
+    None when the spec has neither."""
+    impact = spec.impact if spec.impact is not None and spec.impact.max_width is not None else None
+    if not spec.stop_when and impact is None:
         return None
     targets = list(spec.stop_when)
     source = spec.source or spec.name
+    # The arms are read again only once the finished shards have grown by IMPACT_CHECK_GROWTH
+    # (geometric spacing: a few dozen reads over a run of hundreds of shards, each of which
+    # reads every card row); the targets are cheap (cached counts) and read every round.
+    read_at: list[int] = [0]
+    arms_done: set[str] = set()
 
-    def met(root: ResultsPath) -> bool:
+    def met(root: ResultsPath) -> StopVerdict:
+        finished = len(finished_shards(root)) if impact is not None else 0
+        read_arms = impact is not None and finished >= IMPACT_CHECK_GROWTH * read_at[0]
+        if not targets and not read_arms:
+            return frozenset(arms_done)  # nothing to read this round: no catalog opened
         try:
             connection = open_catalog(root, comments=False)
             try:
-                return targets_met(connection, targets)
+                if targets and targets_met(connection, targets):
+                    return True
+                if impact is None or impact.max_width is None:
+                    return False
+                if read_arms:
+                    read_at[0] = finished
+                    arms_done.update(finished_arms(connection, impact.max_width, impact.min_games))
+                return frozenset(arms_done)
             finally:
                 connection.close()
         except AnalyticsError as error:
             raise RunError(f"{source}: {error}") from None  # the error names stop_when[i]
 
     return met
+
+
+IMPACT_CHECK_GROWTH = 1.25
+"""A card impact run's arms are checked again once the finished shards are this many times
+as many as at the last check."""
 
 
 def run(spec: ExperimentSpec, options: RunOptions,

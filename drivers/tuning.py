@@ -9,6 +9,17 @@ Parquet files, manifest, resume), on common random numbers (paired seeds:
 every candidate plays the same deals), and judges it with the report's
 metric views (``analytics.tuning``).
 
+**Each point once.** The trial budget (``search.trials``) counts distinct
+points of the space. A space of at most that many points (finite: choices,
+integer ranges, float ranges with a step) is played whole, in an order fixed
+by the spec's seed with the current data first, instead of sampled. Otherwise
+the sampler is asked; when it proposes a point already evaluated (or asked in
+this batch), that ask reuses the point's result (the sampler is told it; no
+games, no budget) and the sampler is asked again, up to ``REASKS`` times; then
+the untried point nearest to its last proposal is taken (nearest by the summed
+distance over the parameters, each as a share of its range, a changed choice
+counting 1; ties to the cheaper change).
+
 Noise is handled by successive halving (asynchronous, as ASHA): every
 candidate gets a first look of ``search.games[0]`` games per player count;
 after each batch, the best 1 in ``search.promote`` of the candidates looked
@@ -18,7 +29,10 @@ yet. The sampler is told each trial's first look. When the trial budget is
 spent and nobody is promoted any more, the Pareto front of the candidates on
 the highest rung is confirmed: the best ``confirm.candidates`` of it and the
 current data are played again in their own experiment (``NAME-confirm``) on
-fresh seeds, and every target is judged with joint intervals.
+fresh seeds, and every target is judged with intervals joint over every row
+of every confirmed variant (``analytics.tuning.evaluate_jointly``), so that
+the answer, the cheapest that meets every target, keeps its stated confidence
+although it is chosen among them.
 
 Everything the search decides depends only on the spec: the batch size is
 the spec's (not the worker count), the sampler is re-created for each batch
@@ -28,16 +42,23 @@ same trials. The optimiser's state (every told trial, with the sampler's
 attributes) is written after each batch to ``_tuning/state.json``; a resumed
 run rebuilds the study from it and continues with the next batch (shards of
 an interrupted batch already on disk are kept by the runner's resume).
+
+``plan_tuning`` is ``--dry-run``: the games each batch and the confirmation
+will play, and the time they will take, from a short calibration in this
+process (``workers.estimate``).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import random
 import sys
+import tempfile
 import time
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,6 +83,7 @@ from analytics.tuning import (
     joint_confidence,
     pareto_layers,
     read_state,
+    seen_words,
     use_confidence,
 )
 from dataset.location import ResultsPath, remove_tree, results_path
@@ -76,7 +98,7 @@ from dataset.storage import (
     write_parquet_atomically,
 )
 from drivers.run import run
-from experiments.spec import BASELINE, MAX_GAMES, first_difference
+from experiments.spec import BASELINE, MAX_GAMES, Shard, first_difference
 from experiments.tuning import (
     CATEGORICAL,
     CONFIRM_GAMES_CAP,
@@ -88,9 +110,11 @@ from experiments.tuning import (
     load_tuning_spec,
 )
 from simcore.seeding import derive_seed
-from workers.runner import RunError, RunOptions, first_missing
+from workers.estimate import calibrate, expected_seconds
+from workers.runner import RunError, RunOptions, first_missing, start_ray
 
-STATE_VERSION = 1
+STATE_VERSION = 2
+"""Version 2: the trial budget counts distinct points; repeated asks are free (version 1 counted them)."""
 
 
 class TuningError(RunError):
@@ -148,18 +172,20 @@ class TuningSummary:
     answer: dict[str, Any]
     batches_played: int = 0
     play_seconds: float = 0.0
+    space_points: int | None = None
+    reasks: int = 0
+    confirm_games_played: int = 0
 
     def lines(self) -> list[str]:
-        """A short human summary."""
-        answer = self.answer
-        lines = [f"tuning folder: {self.folder}",
-                 f"trials: {self.trials} ({self.candidates} distinct candidates); games: {self.games_played:,} "
-                 f"in {self.seconds:.1f} s on {self.workers} worker(s), {self.play_seconds:.1f} s of it playing "
-                 "shards (the rest: Ray start-up, judging, the optimiser)"]
-        if self.confirm_folder is not None:
-            lines.append(f"confirmation: {self.confirm_folder}")
-        lines.extend(answer_lines(answer))
-        return lines
+        """A short human summary: where, how much of the space was seen, games and time, the answer."""
+        search_games = self.games_played - self.confirm_games_played
+        return [f"tuning folder: {self.folder}",
+                seen_words(self.candidates, self.space_points, self.reasks),
+                f"games: {self.games_played:,} in {self.seconds:.1f} s on {self.workers} worker(s) ({search_games:,} "
+                f"searching, {self.confirm_games_played:,} confirming; {self.play_seconds:.1f} s of it playing "
+                "shards, the rest Ray start-up, judging and the optimiser)",
+                *([f"confirmation: {self.confirm_folder}"] if self.confirm_folder is not None else []),
+                *answer_lines(self.answer)]
 
 
 # ------------------------------------------------------------------ the search space for Optuna
@@ -241,6 +267,67 @@ def trial_record(trial: Any) -> dict[str, Any]:
             "system_attrs": dict(trial.system_attrs), "user_attrs": dict(trial.user_attrs)}
 
 
+# ------------------------------------------------------------------ each point once
+
+
+REASKS = 8
+"""Asks of the sampler per new point before the untried point nearest its last proposal is taken."""
+NEAREST_SCAN_LIMIT = 200_000
+"""Spaces up to this many points are scanned whole for the nearest untried point; larger
+ones look among the points one parameter away (where, in so large a space, one is untried)."""
+
+
+def point_key(values: Mapping[str, Any]) -> str:
+    """A point of the space as a dictionary key."""
+    return json.dumps(values, sort_keys=True)
+
+
+def grid_order(spec: TuningSpec) -> list[dict[str, Any]]:
+    """The order in which a space played whole (``TuningSpec.plays_grid``) is played: the
+    current data first (when it is a point of the space), then the rest shuffled by the
+    spec's seed, so that every batch holds points from all over the space and successive
+    halving's early promotions are not made among neighbours only."""
+    current = spec.current_values
+    rest = [point for point in spec.grid() if point != current]
+    random.Random(derive_seed("tuning grid order", spec.base.seed)).shuffle(rest)
+    return [*([current] if spec.in_space(current) else []), *rest]
+
+
+def point_distance(spec: TuningSpec, a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
+    """How far apart two points are: over the parameters, a range's difference as a share
+    of the range, 1 for a changed choice."""
+    total = 0.0
+    for dimension in spec.space:
+        x, y = a[dimension.path], b[dimension.path]
+        if dimension.kind == CATEGORICAL:
+            total += 0.0 if x == y else 1.0
+        else:
+            total += abs(float(x) - float(y)) / dimension.span
+    return total
+
+
+def nearest_untried(spec: TuningSpec, proposal: Mapping[str, Any], tried: Container[str]) -> dict[str, Any] | None:
+    """The untried point nearest to ``proposal`` (``point_distance``; ties: the cheaper
+    change, then grid order); None when the space is infinite or none is found."""
+    size = spec.space_size
+    if size is None:
+        return None
+    if size <= NEAREST_SCAN_LIMIT:
+        pool: Iterable[dict[str, Any]] = spec.grid()
+    else:
+        pool = ({**proposal, dimension.path: value} for dimension in spec.space
+                for value in dimension.grid_values() or () if value != proposal[dimension.path])
+    best: tuple[float, float, int] | None = None
+    found = None
+    for index, point in enumerate(pool):
+        if point_key(point) in tried:
+            continue
+        rank_key = (point_distance(spec, proposal, point), spec.change_cost(point), index)
+        if best is None or rank_key < best:
+            best, found = rank_key, point
+    return found
+
+
 # ------------------------------------------------------------------ successive halving
 
 
@@ -275,46 +362,275 @@ def promotions(candidates: Sequence[Candidate], rungs: int, promote: int) -> lis
     return chosen
 
 
-def finalists(candidates: Sequence[Candidate]) -> list[Candidate]:
-    """The candidates of the highest rung that anyone reached, with a look there."""
-    reached = [candidate for candidate in candidates if candidate.looks]
-    if not reached:
-        return []
-    top = max(max(candidate.looks) for candidate in reached)
-    return [candidate for candidate in reached
-            if top in candidate.looks and candidate.looks[top].miss_high is not None]
-
-
 def to_confirm(candidates: Sequence[Candidate], count: int) -> list[Candidate]:
-    """The best ``count`` of the finalists' Pareto front, lowest miss first."""
-    pool = finalists(candidates)
-    if not pool:
-        return []
-    top = max(pool[0].looks)
-    ranked = rank(pool, top)
-    layers = pareto_layers([(objective(candidate, top), candidate.cost) for candidate in ranked])
-    front = [candidate for candidate, layer in zip(ranked, layers, strict=True) if layer == 0]
-    return front[:count]
+    """The ``count`` candidates to confirm: the Pareto front of those whose last look is on
+    the highest rung reached; when it holds fewer, the front of those that stopped one rung
+    lower, and so on (a small search may take one candidate to its top rung). Within a
+    front: first those whose look puts every target's value in its band (point miss 0),
+    cheapest first, since the answer is the cheapest confirmed candidate that meets every
+    target; then the others, lowest miss first (if none meets, the answer is the closest).
+    The current data is left out: it is confirmed beside them whatever they are."""
+    reached = [candidate for candidate in candidates if candidate.looks and candidate.variant != BASELINE]
+    chosen: list[Candidate] = []
+    for rung in range(max((max(candidate.looks) for candidate in reached), default=-1), -1, -1):
+        stopped = [candidate for candidate in reached if max(candidate.looks) == rung]
+        ranked = rank(stopped, rung)
+        layers = pareto_layers([(objective(candidate, rung), candidate.cost) for candidate in ranked])
+        front = [candidate for candidate, layer in zip(ranked, layers, strict=True) if layer == 0]
+
+        def order(candidate: Candidate, rung: int = rung) -> tuple[bool, float, float, int]:
+            inside = candidate.looks[rung].miss == 0
+            return (not inside, candidate.cost if inside else objective(candidate, rung), objective(candidate, rung),
+                    candidate.trial)
+
+        chosen.extend(sorted(front, key=order)[:count - len(chosen)])
+        if len(chosen) >= count:
+            break
+    return chosen
 
 
-def confirmation_games(spec: TuningSpec, results: Mapping[str, Evaluation], top_games: int,
-                       rows: Mapping[str, int]) -> int:
-    """Games per player count for the confirmation: ``confirm.games`` if given;
-    else enough that each two-sided target row's joint interval is at most half
-    its band wide, scaled from the interval widths seen at ``top_games``
-    (width shrinks as 1/sqrt(games)); at least ``top_games``, at most
-    ``CONFIRM_GAMES_CAP`` times it."""
-    if spec.confirm.games is not None:
-        return spec.confirm.games
-    needed = float(top_games)
-    for variant, evaluation in results.items():
-        z = z_for_confidence(joint_confidence(spec.confirm.confidence, rows[variant]))
+def half_band_games(results: Mapping[str, Evaluation], games: int, rows: int, confidence: float) -> float:
+    """Games per player count at which every two-sided target row of ``results`` has a joint
+    interval (joint over ``rows`` target rows at ``confidence``) at most half its band wide,
+    scaled from the 95% interval widths seen at ``games`` (width shrinks as 1/sqrt(games))."""
+    needed = 0.0
+    z = z_for_confidence(joint_confidence(confidence, rows))
+    for evaluation in results.values():
         for result in evaluation.targets:
             band = result.band_high - result.band_low
             width = result.high - result.low
             if math.isfinite(band) and band > 0 and math.isfinite(width) and width > 0:
-                needed = max(needed, top_games * (width * z / Z95 / (band / 2)) ** 2)
-    return int(min(math.ceil(needed), CONFIRM_GAMES_CAP * top_games, MAX_GAMES))
+                needed = max(needed, games * (width * z / Z95 / (band / 2)) ** 2)
+    return needed
+
+
+def confirmation_games(spec: TuningSpec, results: Mapping[str, Evaluation], games: Mapping[str, int],
+                       rows: int) -> int:
+    """Games per player count for the confirmation: ``confirm.games`` if given;
+    else enough that each two-sided target row's joint interval (joint over the
+    ``rows`` target rows of every confirmed variant) is at most half its band wide
+    (``half_band_games``, from each candidate's looks on its ``games``); at least the
+    most any of them played, at most ``CONFIRM_GAMES_CAP`` times it."""
+    if spec.confirm.games is not None:
+        return spec.confirm.games
+    top = max(games.values())
+    needed = max([float(top), *(half_band_games({variant: evaluation}, games[variant], rows, spec.confirm.confidence)
+                                for variant, evaluation in results.items())])
+    return int(min(math.ceil(needed), CONFIRM_GAMES_CAP * top, MAX_GAMES))
+
+
+# ------------------------------------------------------------------ the plan (--dry-run)
+
+
+RAY_START_SECONDS = 12.0
+"""Ray's start-up in a dry run's estimate: the median of nine local starts on this project's
+2-core machines ("Ray ready in" 9.9-16.8 s, the machine shared at load 7-11); an idle machine
+starts it sooner, joining a running cluster takes less."""
+
+
+@dataclass(frozen=True)
+class BatchPlan:
+    """One planned batch: new points, promotions, and its shards (one group: the games'
+    speed is calibrated per player count, not per candidate)."""
+
+    new: int
+    promoted: int
+    shards: tuple[Shard, ...]
+
+    @property
+    def games(self) -> int:
+        """Games the batch plays, over its player counts."""
+        return sum(shard.games for shard in self.shards)
+
+
+@dataclass(frozen=True)
+class SearchPlan:
+    """What a search will play: its points, its batches, and the confirmation's variants and games
+    (``confirm_games``: the spec's, or None when the confirmation sizes itself after the search
+    between ``confirm_range``)."""
+
+    points: int
+    batches: tuple[BatchPlan, ...]
+    promoted: tuple[int, ...]
+    confirm_variants: int
+    confirm_games: int | None
+    confirm_range: tuple[int, int]
+
+    def confirm_estimate(self, needed: float) -> int:
+        """The confirmation's games per player count: the spec's, else ``needed`` (the games for
+        half-band intervals, as ``confirmation_games`` will size them) within ``confirm_range``."""
+        if self.confirm_games is not None:
+            return self.confirm_games
+        low, high = self.confirm_range
+        return int(min(max(math.ceil(needed), low), high))
+
+    @property
+    def search_games(self) -> int:
+        """Games of the search, over its player counts."""
+        return sum(batch.games for batch in self.batches)
+
+
+PLAN_VARIANT = "plan"
+"""The variant name of a planned shard (every candidate plays at the calibrated speed)."""
+
+
+def _rung_shards(spec: TuningSpec, rung: int) -> list[Shard]:
+    """The shards a candidate plays on reaching ``rung``: the games beyond the rung below,
+    at most ``shard_size`` each, per player count (as ``TuningRunSpec.shards`` cuts them)."""
+    start = spec.search.games[rung - 1] if rung else 0
+    stop = spec.search.games[rung]
+    return [Shard(PLAN_VARIANT, n_players, begin, min(begin + spec.base.shard_size, stop))
+            for begin in range(start, stop, spec.base.shard_size) for n_players in spec.base.player_counts]
+
+
+def search_plan(spec: TuningSpec) -> SearchPlan:
+    """The batches the search will play, from the same loop as ``_Run.search`` with made-up
+    looks (a seeded draw per candidate stands for its miss and cost): the number of points and
+    first looks are exact; who is promoted depends on the real looks, how many hardly does."""
+    draw = random.Random(derive_seed("tuning plan", spec.base.seed))
+    size = spec.space_size
+    limit = min(spec.search.trials, size if size is not None else spec.search.trials)
+    rungs = len(spec.search.games)
+    candidates: list[Candidate] = []
+    batches: list[BatchPlan] = []
+    while True:
+        count = min(spec.search.batch, limit - len(candidates))
+        promoted = promotions(candidates, rungs, spec.search.promote)
+        if count <= 0 and not promoted:
+            break
+        shards: list[Shard] = []
+        if not batches and not spec.in_space(spec.current_values):
+            shards.extend(_rung_shards(spec, 0))  # the current data beside the candidates
+        for candidate in promoted:
+            candidate.rung += 1
+            shards.extend(_rung_shards(spec, candidate.rung))
+        for _ in range(max(count, 0)):
+            quality, cost = draw.random(), draw.random()
+            candidates.append(Candidate(len(candidates), PLAN_VARIANT, {"quality": quality}, cost))
+            shards.extend(_rung_shards(spec, 0))
+        for candidate in candidates:
+            quality = candidate.values["quality"]
+            candidate.looks.setdefault(candidate.rung, Look(quality, quality, quality))
+        batches.append(BatchPlan(max(count, 0), len(promoted), tuple(shards)))
+    reached = tuple(sum(1 for candidate in candidates if candidate.rung >= rung) for rung in range(1, rungs))
+    top = spec.search.games[max((candidate.rung for candidate in candidates), default=0)]
+    variants = min(spec.confirm.candidates, len(candidates)) + 1
+    return SearchPlan(points=len(candidates), batches=tuple(batches), promoted=reached, confirm_variants=variants,
+                      confirm_games=spec.confirm.games,
+                      confirm_range=(top, min(CONFIRM_GAMES_CAP * top, MAX_GAMES)))
+
+
+@dataclass(frozen=True)
+class TuningPlan:
+    """``cardlab tune --dry-run``: the plan, the calibrated speeds and the expected time."""
+
+    spec: TuningSpec
+    plan: SearchPlan
+    workers: int | None
+    games_per_second: dict[int, float]
+    judge_seconds: float
+    check_seconds: float
+    confirm_games: int
+    calibration_seconds: float
+
+    def _play_seconds(self, shards: Sequence[Shard]) -> float:
+        rates = {(PLAN_VARIANT, count): rate for count, rate in self.games_per_second.items()}
+        return expected_seconds(list(shards), rates, self.workers or 1)
+
+    @property
+    def search_seconds(self) -> float:
+        """Playing and judging every batch, one after the other (a batch waits for its last shard)."""
+        return sum(self._play_seconds(batch.shards) + self.judge_seconds for batch in self.plan.batches)
+
+    @property
+    def confirm_seconds(self) -> float:
+        """Playing and judging the confirmation."""
+        shards = [Shard(PLAN_VARIANT, n_players, begin, min(begin + self.spec.base.shard_size, self.confirm_games))
+                  for _ in range(self.plan.confirm_variants)
+                  for begin in range(0, self.confirm_games, self.spec.base.shard_size)
+                  for n_players in self.spec.base.player_counts]
+        return self._play_seconds(shards) + self.judge_seconds
+
+    @property
+    def seconds(self) -> float:
+        """The whole command: start-up, Ray, the search, the confirmation."""
+        return self.check_seconds + RAY_START_SECONDS + self.search_seconds + self.confirm_seconds
+
+    @property
+    def games(self) -> int:
+        """Games of the search and the confirmation."""
+        confirm = self.plan.confirm_variants * self.confirm_games * len(self.spec.base.player_counts)
+        return self.plan.search_games + confirm
+
+    def lines(self) -> list[str]:
+        """The dry run's report."""
+        spec, plan = self.spec, self.plan
+        counts = len(spec.base.player_counts)
+        size = spec.space_size
+        space = "infinite (a float range without a step)" if size is None else f"{size:,} points"
+        how = ("the trial budget covers it: every point is played, none twice" if spec.plays_grid else
+               f"the sampler proposes {plan.points:,} distinct points of it (the trial budget), none played twice")
+        confirm_games = plan.confirm_variants * self.confirm_games * counts
+        sized = ("" if plan.confirm_games is not None else
+                 f"; sized after the search from the intervals it sees, here estimated from the calibration's games "
+                 f"(at least {plan.confirm_range[0]:,}, at most {plan.confirm_range[1]:,}; confirm.games fixes it)")
+        where = f"{self.workers} worker(s)" if self.workers else "one worker of the cluster (divide by its CPUs)"
+        return [
+            f"{spec.name}: {spec.game} at {', '.join(map(str, spec.base.player_counts))} players; the space: "
+            f"{' x '.join(dimension.path for dimension in spec.space)} = {space}; {how}",
+            f"search: {plan.points:,} first looks of {spec.search.games[0]:,} games per player count"
+            + "".join(f", about {reached:,} promoted to {spec.search.games[rung + 1]:,}"
+                      for rung, reached in enumerate(plan.promoted))
+            + f": {plan.search_games:,} games in about {len(plan.batches)} batches",
+            f"confirmation: {plan.confirm_variants} variants (the best candidates and the current data) x about "
+            f"{self.confirm_games:,} fresh games x {counts} player count(s) = {confirm_games:,} games{sized}",
+            *(f"  calibration: {n_players} players: {rate:,.0f} games/s on one core (the current data and the space's "
+              "corners)" for n_players, rate in self.games_per_second.items()),
+            f"expected: {self.games:,} games in about {self.seconds:,.0f} s on {where}: start-up "
+            f"{self.check_seconds:.0f} s (reading the spec, checking its targets), Ray {RAY_START_SECONDS:.0f} s, "
+            f"the search {self.search_seconds:,.0f} s (judging {self.judge_seconds:.1f} s of each batch), the "
+            f"confirmation {self.confirm_seconds:,.0f} s",
+        ]
+
+
+def plan_tuning(spec: TuningSpec, workers: int | None, check_seconds: float = 0.0) -> TuningPlan:
+    """``--dry-run``: the search's plan (``search_plan``) timed by a short calibration in this
+    process: a few games of the current data and of the space's two corners per player count
+    through the shard task's own work (``workers.estimate.calibrate``), then those games judged
+    as a batch is (the time of a batch's judging; the current data's intervals, from which the
+    confirmation's games are estimated as it will size them). Writes only into a temporary
+    folder it removes."""
+    started = time.perf_counter()
+    corners = {"low": {dimension.path: (dimension.grid_values() or (dimension.low, dimension.high))[0]
+                       for dimension in spec.space},
+               "high": {dimension.path: (dimension.grid_values() or (dimension.low, dimension.high))[-1]
+                        for dimension in spec.space}}
+    variants = {name: spec.changes(values) for name, values in corners.items()}
+    probe = spec.experiment(spec.name, spec.base.seed, 1, variants, {BASELINE: 1, **dict.fromkeys(variants, 1)},
+                            "dry run")
+    names = [variant.name for variant in probe.variants]
+    groups = [(name, n_players) for name in names for n_players in spec.base.player_counts]
+    plan = search_plan(spec)
+    with tempfile.TemporaryDirectory(prefix="cardlab-tune-calibration-") as folder:
+        rates = calibrate(probe, groups, seconds_per_group=max(0.05, min(0.3, 3.0 / len(groups))), folder=folder)
+        catalog = VariantsCatalog()
+        try:
+            con = catalog.load(folder, names)
+            evaluate(con, spec.targets, names)  # the views' first definition, once a run too
+            judged = time.perf_counter()
+            results = evaluate(catalog.load(folder, names), spec.targets, names)
+            judge_seconds = time.perf_counter() - judged
+            (played,) = con.execute("SELECT count(*) FROM games WHERE variant = 'baseline'").fetchone() or (1,)
+        finally:
+            catalog.close()
+    current = {BASELINE: results[BASELINE]}
+    rows = sum(result.rows for result in results[BASELINE].targets) * plan.confirm_variants
+    needed = half_band_games(current, max(1, played // len(spec.base.player_counts)), rows, spec.confirm.confidence)
+    # A group's time per game, averaged over the current data and the corners: games/s per player count.
+    per_count = {n_players: len(names) / sum(1 / rates[(name, n_players)] for name in names)
+                 for n_players in spec.base.player_counts}
+    return TuningPlan(spec, plan, workers, per_count, judge_seconds, check_seconds, plan.confirm_estimate(needed),
+                      time.perf_counter() - started)
 
 
 # ------------------------------------------------------------------ the run
@@ -333,9 +649,11 @@ class _Run:
         self.confirm_root = results_path(options.results_root) / spec.confirm_name
         self.catalog = VariantsCatalog()
         self.games_played = 0
+        self.confirm_games_played = 0
         self.play_seconds = 0.0
         self.workers = 0
         self.batches_played = 0
+        self.ray_ready = False
 
     # -- state
 
@@ -346,87 +664,50 @@ class _Run:
         targets = [{"target": target.name, "metric": target.metric, "band": target.text, "weight": target.weight}
                    for target in self.spec.targets]
         return {"version": STATE_VERSION, "status": "searching", "batches": 0, "trials": [], "candidates": [],
-                "duplicates": {}, "targets": targets, "confirmed": [], "confirm_games": None, "answer": None}
-
-    def _status(self) -> str | None:
-        """The saved state's status (``searching``, ``confirming``, ``finished``); None without a readable one."""
-        try:
-            status = json.loads(self._state_path().read_text()).get("status")
-        except (OSError, ValueError, AttributeError):
-            return None
-        return status if isinstance(status, str) else None
-
-    def _finished(self) -> bool:
-        """True when the folder holds a search whose confirmation is done (state ``finished``)."""
-        return self._status() == "finished"
-
-    def _confirmation_is_ours(self) -> bool:
-        """Whether the existing ``NAME-confirm`` folder is this search's own confirmation: the
-        search's state says it got that far (``confirm`` saves ``confirming`` before its first game)."""
-        return self._status() in ("confirming", "finished")
+                "duplicates": {}, "targets": targets, "confirmed": [], "confirm_games": None, "answer": None,
+                "space": {"points": self.spec.space_size, "whole": self.spec.plays_grid}, "exhausted": False}
 
     def _save(self, state: Mapping[str, Any]) -> None:
         write_json_atomically(state, self._state_path())
 
     def prepare(self) -> dict[str, Any]:
         """Check or make the folders; return the state to continue from."""
-        for folder in (self.root, self.confirm_root):
-            holder = lock_holder(folder) or lock_holder(folder / TUNING_FOLDER)
-            if holder is not None:
-                raise TuningError(locked_message(folder, holder))
-        if self.confirm_root.exists() and not self._confirmation_is_ours():
-            # The confirmation plays into NAME-confirm with the runner's resume: another experiment's
-            # shards there would be kept and mixed into the confirmed numbers, and --overwrite would
-            # delete an experiment that this search never made.
-            raise TuningError(f"{self.confirm_root}: holds an experiment that is not the confirmation of this "
-                              f"search, which plays its confirmation there; move that experiment away or give "
-                              f"the search another name (name in {self.spec.source})")
+        check_tuning_folders(self.spec, self.options)
         if self.options.overwrite:
             for folder in (self.root, self.confirm_root):
                 if folder.exists():
                     remove_tree(folder)
-        elif self.root.exists() and not self.options.resume:
-            if self._finished():
-                raise TuningError(f"{self.root}: this search has finished; --resume prints its answer again "
-                                  "(and writes it with --export) without playing, --overwrite starts again")
-            if self._status() is None:
-                # Not a search: --resume cannot finish it, and --overwrite would delete someone's experiment.
-                raise TuningError(f"{self.root}: holds results that are not a balance search (no "
-                                  f"{TUNING_FOLDER}/{STATE_FILE}); give the search another name (name in "
-                                  f"{self.spec.source}), or --overwrite deletes those results")
-            raise TuningError(f"{self.root}: results already exist; use --resume to finish them or --overwrite "
-                              "to start again")
-        spec_file = self.root / TUNING_FOLDER / TUNING_SPEC_FILE
         if self.root.exists() and self.options.resume:
-            if not self._state_path().is_file():
-                raise TuningError(f"{self._state_path()}: missing; this folder was not made by `cardlab tune`: give "
-                                  f"the search another name (name in {self.spec.source})")
-            stored = json.loads(spec_file.read_text())
-            now = json.loads(json.dumps(self.spec.identity()))
-            if stored != now:
-                raise TuningError(f"{spec_file}: the stored tuning spec differs from {self.spec.source} "
-                                  f"({first_difference(stored, now, 'when the search started')}); --resume needs "
-                                  "the same spec (only the description may change)")
             state: dict[str, Any] = json.loads(self._state_path().read_text())
             return state
-        write_json_atomically(self.spec.identity(), spec_file)
+        write_json_atomically(self.spec.identity(), self.root / TUNING_FOLDER / TUNING_SPEC_FILE)
         state = self._new_state()
         self._save(state)
         return state
 
     # -- playing
 
-    def _play(self, run_spec: TuningRunSpec, root: ResultsPath) -> None:
-        """Play every shard of ``run_spec`` not yet on disk, through the ordinary runner."""
+    def _start_ray(self) -> None:
+        """Start or join Ray once, saying so before (it takes seconds) and after."""
+        if not self.ray_ready:
+            self.workers = start_ray(self.options, self.say)
+            self.ray_ready = True
+
+    def _play(self, run_spec: TuningRunSpec, root: ResultsPath, label: str) -> int:
+        """Play every shard of ``run_spec`` not yet on disk, through the ordinary runner, with a
+        line when it starts and one every ``STATUS_SECONDS`` while it plays; return the games played."""
+        self._start_ray()
         root.mkdir(parents=True, exist_ok=True)
         write_json_atomically(run_spec.to_json_dict(), root / "spec.json")
         options = RunOptions(results_root=results_path(self.options.results_root), workers=self.options.workers,
                              address=self.options.address, resume=True, progress=False,
                              max_in_flight=self.options.max_in_flight)
-        summary = run(run_spec, options)
+        progress = _PlayTalk(self.say, label)
+        summary = run(run_spec, options, on_start=progress.start, on_shard_done=progress.shard_done)
         self.games_played += summary.games_played
         self.play_seconds += summary.seconds
         self.workers = summary.workers
+        return summary.games_played
 
     def _search_spec(self, candidates: Sequence[Candidate]) -> TuningRunSpec:
         variants = {candidate.variant: self.spec.changes(candidate.values) for candidate in candidates}
@@ -453,6 +734,7 @@ class _Run:
             "experiment": experiment, "trial": candidate.trial if trial is None else trial,
             "variant": candidate.variant, "batch": batch, "stage": stage, "rung": rung, "games": games,
             "changes": len(self.spec.changes(candidate.values)), "change": change_text(self.spec, candidate.values),
+            "change_words": "; ".join(self.spec.change_words(candidate.values)),
             "cost": candidate.cost,
             "miss": None if failed or evaluation is None else evaluation.miss,
             "miss_low": None if failed or evaluation is None else evaluation.miss_low,
@@ -474,13 +756,13 @@ class _Run:
         return row, targets
 
     def _duplicate_row(self, original: Candidate, trial: int, batch: int) -> dict[str, Any]:
-        """A trial that asked for an already-evaluated point: no games of its own;
-        it shares the original's first look (the sampler was told the same)."""
+        """An ask that repeated an already-asked point: no games of its own and no trial
+        budget; it shares the original's first look (the sampler was told the same)."""
         row, _ = self._rows(original, None, batch, "search", 0, self.spec.search.games[0], self.spec.name,
                             duplicate_of=original.trial, trial=trial)
         first = original.looks.get(0)
         failed = first is None or first.miss is None
-        return {**row, "miss": None if failed or first is None else first.miss,
+        return {**row, "games": 0, "miss": None if failed or first is None else first.miss,
                 "miss_low": None if failed or first is None else first.miss_low,
                 "miss_high": None if failed or first is None else first.miss_high,
                 "met": None, "not_met": None, "undecided": None, "all_met": None, "failed": failed}
@@ -494,6 +776,52 @@ class _Run:
 
     # -- the loop
 
+    def _room(self, candidates: Sequence[Candidate], state: Mapping[str, Any]) -> int:
+        """Distinct points still to evaluate: the budget, or what is left of a smaller space."""
+        if state.get("exhausted"):
+            return 0
+        size = self.spec.space_size
+        return min(self.spec.search.trials, self.spec.search.trials if size is None else size) - len(candidates)
+
+    def _ask(self, study: Any, spaces: Mapping[str, Any], count: int, candidates: list[Candidate],
+             by_values: dict[str, Candidate], state: dict[str, Any]) -> list[tuple[Any, Candidate, int | None]]:
+        """``count`` new points (fewer when the sampler keeps repeating points of an infinite
+        space): each ``(trial, candidate, None)``, and each ask that repeated an asked point
+        as ``(trial, its original, original's trial)`` (see the module docstring)."""
+        spec = self.spec
+        asked: list[tuple[Any, Candidate, int | None]] = []
+        whole = grid_order(spec) if spec.plays_grid else None
+        for _ in range(count):
+            values: dict[str, Any] | None
+            if whole is not None:
+                values = next(point for point in whole if point_key(point) not in by_values)
+                trial = _ask_for(study, spaces, spec, values)
+            else:
+                if not candidates and spec.in_space(spec.current_values):
+                    study.enqueue_trial(params_of(spec, spec.current_values))
+                trial, values = None, None
+                for _ in range(REASKS):
+                    trial = study.ask(spaces)
+                    values = values_of(spec, trial.params)
+                    original = by_values.get(point_key(values))
+                    if original is None:
+                        break
+                    asked.append((trial, original, original.trial))
+                    trial = None
+                if trial is None:
+                    values = nearest_untried(spec, values or spec.current_values, by_values)
+                    if values is None:
+                        state["exhausted"] = True  # the sampler only repeats points of an infinite space
+                        break
+                    trial = _ask_for(study, spaces, spec, values)
+            assert values is not None
+            variant = BASELINE if values == spec.current_values and trial.number == 0 else f"trial-{trial.number:04d}"
+            candidate = Candidate(trial.number, variant, values, spec.change_cost(values))
+            candidates.append(candidate)
+            by_values[point_key(values)] = candidate
+            asked.append((trial, candidate, None))
+        return asked
+
     def search(self, state: dict[str, Any]) -> None:
         """Batches of asks and promotions until the budget is spent and nobody moves up."""
         import optuna
@@ -502,38 +830,34 @@ class _Run:
         spaces = distributions(spec)
         study = rebuild_study(spec, state["trials"])
         candidates = [Candidate.from_json(data) for data in state["candidates"]]
-        by_values = {_key(candidate.values): candidate for candidate in candidates}
+        by_values = {point_key(candidate.values): candidate for candidate in candidates}
+        planned = len(search_plan(spec).batches)
         while True:
             batch = state["batches"]
-            asked = len(state["trials"])
-            count = min(spec.search.batch, spec.search.trials - asked)
+            count = min(spec.search.batch, self._room(candidates, state))
             promoted = promotions(candidates, len(spec.search.games), spec.search.promote)
             if count <= 0 and not promoted:
                 return
             for candidate in promoted:
                 candidate.rung += 1
             study.sampler = make_sampler(spec, batch)
-            if asked == 0 and spec.in_space(spec.current_values):
-                study.enqueue_trial(params_of(spec, spec.current_values))
-            new: list[tuple[Any, Candidate, int | None]] = []
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-                for _ in range(max(count, 0)):
-                    trial = study.ask(spaces)
-                    values = values_of(spec, trial.params)
-                    original = by_values.get(_key(values))
-                    if original is None:
-                        variant = BASELINE if values == spec.current_values and trial.number == 0 else (
-                            f"trial-{trial.number:04d}")
-                        original = Candidate(trial.number, variant, values, spec.change_cost(values))
-                        candidates.append(original)
-                        by_values[_key(values)] = original
-                        new.append((trial, original, None))
-                    else:
-                        new.append((trial, original, original.trial))
+                new = self._ask(study, spaces, max(count, 0), candidates, by_values, state)
+            fresh = [candidate for _, candidate, duplicate_of in new if duplicate_of is None]
+            if not fresh and not promoted:
+                # Only repeats (an infinite space whose sampler keeps asking evaluated points).
+                for trial, candidate, _ in new:
+                    _tell(study, trial, candidate)
+                state["trials"] = [trial_record(trial) for trial in study.get_trials(deepcopy=False)]
+                self._save(state)
+                continue
             looked_at = [candidate for candidate in candidates if candidate.rung not in candidate.looks]
+            label = f"batch {batch + 1} of about {max(planned, batch + 1)}"
+            self._start_ray()
+            self.say(f"{label}: {_batch_words(spec, fresh, promoted, len(candidates))}")
             started = time.perf_counter()
-            self._play(self._search_spec(candidates), self.root)
+            self._play(self._search_spec(candidates), self.root, label)
             results = self._evaluate(self.root, [candidate.variant for candidate in looked_at])
             if batch == 0:
                 self._check_judgeable(results)
@@ -547,11 +871,7 @@ class _Run:
                 rows.append(row)
                 targets.extend(target_rows)
             for trial, candidate, duplicate_of in new:
-                first = candidate.looks.get(0)
-                if first is None or first.miss_high is None:
-                    study.tell(trial, state=optuna.trial.TrialState.FAIL)
-                else:
-                    study.tell(trial, [objective(candidate, 0), candidate.cost])
+                _tell(study, trial, candidate)
                 if duplicate_of is not None:
                     rows.append(self._duplicate_row(candidate, trial.number, batch))
             self._write_batch(batch, rows, targets)
@@ -562,7 +882,7 @@ class _Run:
             state["batches"] = batch + 1
             self._save(state)
             self.batches_played += 1
-            self._say_batch(batch, new, promoted, candidates, time.perf_counter() - started)
+            self._say_batch(label, candidates, time.perf_counter() - started)
             if self.on_batch is not None:
                 self.on_batch(batch)
 
@@ -580,40 +900,49 @@ class _Run:
                     f"the first batch's {len(results)} candidates; expected a where that some row has "
                     f"(see `cardlab sql` on {target.view})")
 
-    def _say_batch(self, batch: int, new: Sequence[tuple[Any, Candidate, int | None]],
-                   promoted: Sequence[Candidate], candidates: Sequence[Candidate], seconds: float) -> None:
-        best = rank(candidates, max((max(c.looks) for c in candidates if c.looks), default=0))
-        leader = (f"; best so far: trial {best[0].trial}, miss at most "
-                  f"{objective(best[0], max(best[0].looks)):.4f}, cost {best[0].cost:.3f}") if best else ""
-        moved = ", ".join(f"{c.variant} to {self.spec.search.games[c.rung]:,}" for c in promoted) or "none"
-        self.say(f"batch {batch}: {len(new)} trial(s) asked, promoted: {moved} ({seconds:.1f} s){leader}")
+    def _say_batch(self, label: str, candidates: Sequence[Candidate], seconds: float) -> None:
+        """The batch's end: its time and the leader in the designer's words (the optimiser's numbers after)."""
+        top = max((max(candidate.looks) for candidate in candidates if candidate.looks), default=0)
+        best = rank(candidates, top)
+        if not best:
+            self.say(f"{label} done in {seconds:.1f} s; no candidate could be judged yet")
+            return
+        leader = best[0]
+        change = "; ".join(self.spec.change_words(leader.values)) or "the current data"
+        self.say(f"{label} done in {seconds:.1f} s; leading after {self.spec.search.games[top]:,} games: {change} "
+                 f"(trial {leader.trial}: miss at most {objective(leader, top):.4f}, change cost {leader.cost:.3f})")
 
     def confirm(self, state: dict[str, Any]) -> None:
-        """Play the best candidates and the current data on fresh seeds; judge every target jointly."""
+        """Play the best candidates and the current data on fresh seeds; judge every target with
+        intervals joint over every row of every confirmed variant."""
         spec = self.spec
         candidates = [Candidate.from_json(data) for data in state["candidates"]]
         chosen = to_confirm(candidates, spec.confirm.candidates)
         if not chosen:
             raise TuningError(f"{spec.source}: no candidate could be judged (every look had a target without rows)")
-        top = max(chosen[0].looks)
-        top_games = spec.search.games[top]
-        results = self._evaluate(self.root, [candidate.variant for candidate in chosen])
-        rows = {variant: sum(result.rows for result in evaluation.targets) for variant, evaluation in results.items()}
-        games = confirmation_games(spec, results, top_games, rows)
-        state.update(status="confirming", confirmed=[candidate.variant for candidate in chosen], confirm_games=games)
-        self._save(state)
         baseline = next((candidate for candidate in candidates if candidate.variant == BASELINE), None)
         reference = baseline or Candidate(-1, BASELINE, spec.current_values, 0.0)
         judged = [*chosen, *([] if reference in chosen else [reference])]
-        changes = [candidate.variant for candidate in chosen if candidate.variant != BASELINE]
-        self.say(f"confirming {', '.join(changes) + ' and ' if changes else ''}the current data (baseline) on "
-                 f"{games:,} fresh games per player count")
+        results = self._evaluate(self.root, [candidate.variant for candidate in chosen])
+        # The rows the confirmation will judge: the chosen ones' (the current data has as many as one of them).
+        rows = sum(result.rows for evaluation in results.values() for result in evaluation.targets)
+        rows = math.ceil(rows * len(judged) / len(chosen))
+        games = confirmation_games(spec, results, {candidate.variant: spec.search.games[max(candidate.looks)]
+                                                   for candidate in chosen}, rows)
+        state.update(status="confirming", confirmed=[candidate.variant for candidate in chosen], confirm_games=games)
+        self._save(state)
+        changes = [candidate for candidate in chosen if candidate.variant != BASELINE]
+        label = "confirmation"
+        self._start_ray()
+        self.say(f"{label}: {len(changes)} candidate(s) and the current data on {games:,} fresh games per player "
+                 f"count ({games * len(judged) * len(spec.base.player_counts):,} games)")
         run_spec = spec.experiment(spec.confirm_name, spec.confirm_seed(), games,
                                    {candidate.variant: spec.changes(candidate.values) for candidate in judged},
                                    {candidate.variant: games for candidate in judged},
                                    f"cardlab tune {spec.source}: the best candidates and the current data "
                                    "on fresh seeds")
-        self._play(run_spec, self.confirm_root)
+        started = time.perf_counter()
+        self.confirm_games_played += self._play(run_spec, self.confirm_root, label)
         confirmed = self._evaluate(self.confirm_root, [candidate.variant for candidate in judged], jointly=True)
         trial_rows, target_rows = [], []
         for candidate in judged:
@@ -622,12 +951,71 @@ class _Run:
             trial_rows.append(row)
             target_rows.extend(targets)
         self._write_batch(state["batches"], trial_rows, target_rows)
-        state.update(status="finished", answer={**choose_answer(spec, chosen, confirmed, reference), "games": games})
+        family = {"variants": len(judged),
+                  "rows": sum(result.rows for evaluation in confirmed.values() for result in evaluation.targets)}
+        state.update(status="finished", answer={**choose_answer(spec, chosen, confirmed, reference), "games": games,
+                                                "family": family})
         self._save(state)
+        self.say(f"{label} done in {time.perf_counter() - started:.1f} s")
 
 
-def _key(values: Mapping[str, Any]) -> str:
-    return json.dumps(values, sort_keys=True)
+class _PlayTalk:
+    """The lines of one ``_play``: the games to play when it starts, then a status line at most
+    every ``STATUS_SECONDS`` while shards finish (a long batch is never silent for long)."""
+
+    def __init__(self, say: Callable[[str], None], label: str) -> None:
+        self.say, self.label = say, label
+        self.total = self.done = 0
+        self.last = time.perf_counter()
+
+    def start(self, todo: Sequence[Shard]) -> None:
+        """The runner's ``on_start``: the shards about to be played."""
+        self.total = sum(shard.games for shard in todo)
+        self.last = time.perf_counter()
+        if todo:
+            self.say(f"{self.label}: playing {self.total:,} games in {len(todo):,} shard(s)")
+
+    def shard_done(self, entry: Mapping[str, Any]) -> None:
+        """The runner's ``on_shard_done``."""
+        self.done += int(entry["stop"]) - int(entry["start"])
+        now = time.perf_counter()
+        if now - self.last >= STATUS_SECONDS and self.done < self.total:
+            self.last = now
+            self.say(f"{self.label}: {self.done:,} of {self.total:,} games ({self.done / self.total:.0%})")
+
+
+STATUS_SECONDS = 10.0
+"""Seconds between the status lines of a batch that is still playing."""
+
+
+def _ask_for(study: Any, spaces: Mapping[str, Any], spec: TuningSpec, values: Mapping[str, Any]) -> Any:
+    """A trial of the study for ``values`` (a point chosen here, not by the sampler)."""
+    study.enqueue_trial(params_of(spec, values))
+    return study.ask(spaces)
+
+
+def _tell(study: Any, trial: Any, candidate: Candidate) -> None:
+    """Tell the sampler a trial's result: its candidate's first look (failed: no rows)."""
+    import optuna
+
+    first = candidate.looks.get(0)
+    if first is None or first.miss_high is None:
+        study.tell(trial, state=optuna.trial.TrialState.FAIL)
+    else:
+        study.tell(trial, [objective(candidate, 0), candidate.cost])
+
+
+def _batch_words(spec: TuningSpec, fresh: Sequence[Candidate], promoted: Sequence[Candidate], points: int) -> str:
+    """What a batch plays: its new points (and how many of the budget are used) and promotions."""
+    limit = min(spec.search.trials, spec.space_size or spec.search.trials)
+    parts = []
+    if fresh:
+        parts.append(f"{len(fresh)} new point(s) ({points} of {limit}) at {spec.search.games[0]:,} games")
+    if promoted:
+        moved = Counter(candidate.rung for candidate in promoted)
+        parts.append(", ".join(f"{count} promoted to {spec.search.games[rung]:,} games"
+                               for rung, count in sorted(moved.items())))
+    return "; ".join(parts)
 
 
 def _look(evaluation: Evaluation) -> Look:
@@ -654,11 +1042,14 @@ def choose_answer(spec: TuningSpec, chosen: Sequence[Candidate], confirmed: Mapp
     """The cheapest confirmed candidate that meets every target; if none does, the
     one with the lowest confirmed miss. As plain data for the state file.
 
-    The current data (``reference``, confirmed beside the candidates) competes too: a
-    change is never the answer when the current data meets every target, or misses by no
-    more than the change does. ``within_noise`` lists the cheaper judged candidates (the
-    current data included) whose confirmed miss interval overlaps the answer's, when the
-    answer does not meet every target: its lower miss over theirs may be the seeds' luck."""
+    ``confirmed`` holds intervals joint over every row of every confirmed variant
+    (``evaluate_jointly``), so that "meets every target" keeps its confidence for the
+    candidate chosen here among them. The current data (``reference``, confirmed beside
+    the candidates) competes too: a change is never the answer when the current data
+    meets every target, or misses by no more than the change does. ``within_noise`` lists
+    the cheaper judged candidates (the current data included) whose confirmed miss interval
+    overlaps the answer's, when the answer does not meet every target: its lower miss over
+    theirs may be the seeds' luck."""
     judged = [*chosen, *([reference] if reference is not None and reference not in chosen else [])]
     meeting = [candidate for candidate in judged if confirmed[candidate.variant].all_met]
     pool = meeting or [candidate for candidate in judged if not confirmed[candidate.variant].failed] or judged
@@ -667,16 +1058,72 @@ def choose_answer(spec: TuningSpec, chosen: Sequence[Candidate], confirmed: Mapp
     evaluation = confirmed[best.variant]
     within_noise = [] if evaluation.all_met or evaluation.failed else [
         {"trial": other.trial, "variant": other.variant, "cost": other.cost,
+         "change_words": spec.change_words(other.values),
          "miss": confirmed[other.variant].miss, "miss_low": confirmed[other.variant].miss_low,
          "miss_high": confirmed[other.variant].miss_high}
         for other in sorted(judged, key=lambda candidate: (candidate.cost, candidate.trial))
         if other is not best and other.cost < best.cost and not confirmed[other.variant].failed
         and confirmed[other.variant].miss_low <= evaluation.miss_high]
     return {"trial": best.trial, "variant": best.variant, "values": best.values, "changes": spec.changes(best.values),
-            "change": change_text(spec, best.values), "cost": best.cost, "all_met": evaluation.all_met,
+            "change": change_text(spec, best.values), "change_words": spec.change_words(best.values),
+            "cost": best.cost, "all_met": evaluation.all_met,
             "miss": evaluation.miss, "miss_low": evaluation.miss_low, "miss_high": evaluation.miss_high,
             "confidence": evaluation.confidence, "within_noise": within_noise,
             "targets": [_finite(result.as_dict()) for result in evaluation.targets]}
+
+
+def check_tuning_folders(spec: TuningSpec, options: RunOptions) -> None:
+    """Refuse, before anything is written or played, a search whose folders say no: a lock
+    held, a ``NAME-confirm`` folder that is not this search's, results already there without
+    ``--resume`` or ``--overwrite``, a ``--resume`` of another spec or of an older cardlab's
+    unfinished search. Raises ``TuningError`` (one line)."""
+    root = results_path(options.results_root) / spec.name
+    confirm_root = results_path(options.results_root) / spec.confirm_name
+    state_path = root / TUNING_FOLDER / STATE_FILE
+    try:
+        state = json.loads(state_path.read_text())
+    except (OSError, ValueError):
+        state = None
+    status = state.get("status") if isinstance(state, dict) else None
+    for folder in (root, confirm_root):
+        holder = lock_holder(folder) or lock_holder(folder / TUNING_FOLDER)
+        if holder is not None:
+            raise TuningError(locked_message(folder, holder))
+    if confirm_root.exists() and status not in ("confirming", "finished"):
+        # The confirmation plays into NAME-confirm with the runner's resume: another experiment's
+        # shards there would be kept and mixed into the confirmed numbers, and --overwrite would
+        # delete an experiment that this search never made (``confirm`` saves ``confirming``
+        # before its first game, so a search that got that far owns the folder).
+        raise TuningError(f"{confirm_root}: holds an experiment that is not the confirmation of this "
+                          f"search, which plays its confirmation there; move that experiment away or give "
+                          f"the search another name (name in {spec.source})")
+    if options.overwrite or not root.exists():
+        return
+    if not options.resume:
+        if status == "finished":
+            raise TuningError(f"{root}: this search has finished; --resume prints its answer again "
+                              "(and writes it with --export) without playing, --overwrite starts again")
+        if not isinstance(status, str):
+            # Not a search: --resume cannot finish it, and --overwrite would delete someone's experiment.
+            raise TuningError(f"{root}: holds results that are not a balance search (no "
+                              f"{TUNING_FOLDER}/{STATE_FILE}); give the search another name (name in "
+                              f"{spec.source}), or --overwrite deletes those results")
+        raise TuningError(f"{root}: results already exist; use --resume to finish them or --overwrite "
+                          "to start again")
+    if not state_path.is_file():
+        raise TuningError(f"{state_path}: missing; this folder was not made by `cardlab tune`: give "
+                          f"the search another name (name in {spec.source})")
+    spec_file = root / TUNING_FOLDER / TUNING_SPEC_FILE
+    stored = json.loads(spec_file.read_text())
+    now = json.loads(json.dumps(spec.identity()))
+    if stored != now:
+        raise TuningError(f"{spec_file}: the stored tuning spec differs from {spec.source} "
+                          f"({first_difference(stored, now, 'when the search started')}); --resume needs "
+                          "the same spec and the same --trials and --games (only the description may change)")
+    if isinstance(state, dict) and state.get("version") != STATE_VERSION and status != "finished":
+        # An older search counted repeated asks against the budget: going on would mix two rules.
+        raise TuningError(f"{state_path}: a search stopped by an older cardlab (state version "
+                          f"{state.get('version')}, now {STATE_VERSION}); --overwrite starts it again")
 
 
 def load_checked_tuning_spec(path: str | Path) -> TuningSpec:
@@ -725,7 +1172,9 @@ def run_tuning(spec: TuningSpec, options: RunOptions, say: Callable[[str], None]
         folder=run.root, confirm_folder=run.confirm_root if run.confirm_root.exists() else None,
         trials=len(state["trials"]), candidates=len(state["candidates"]), games_played=run.games_played,
         seconds=time.perf_counter() - started, workers=run.workers, answer=state["answer"] or {},
-        batches_played=run.batches_played, play_seconds=run.play_seconds)
+        batches_played=run.batches_played, play_seconds=run.play_seconds,
+        space_points=(state.get("space") or {}).get("points", spec.space_size), reasks=len(state["duplicates"]),
+        confirm_games_played=run.confirm_games_played)
 
 
 def export_candidate(spec: TuningSpec, folder: ResultsPath, trial: int | None = None) -> str:

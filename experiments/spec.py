@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from experiments.impact import ImpactPlan, ImpactTableError, parse_impact_table
 from simcore.agents.registry import AgentSpec, AgentSpecError, parse_agent_spec
 from simcore.api import Game
 from simcore.parameters import ParameterError, apply_overrides, flatten_overrides
@@ -31,7 +32,7 @@ NAME_PATTERN = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\Z")
 ``fullmatch``; ``\\Z``, not ``$``, which would let a final newline through, even to ``match``)."""
 KNOWN_KEYS = {
     "name", "game", "games", "seed", "player_counts", "agents", "rotate_seats",
-    "shard_size", "variants", "description", "sweep", "paired_seeds", "stop_when",
+    "shard_size", "variants", "description", "sweep", "paired_seeds", "stop_when", "impact", "deal_replays",
 }
 SWEEP_AGENTS = "agents"
 DEFAULT_SHARD_SIZE = 5000
@@ -50,6 +51,8 @@ MAX_SHARDS = 1_000_000
 """Shards (Ray tasks, Parquet files per table, manifest entries) of one experiment."""
 MAX_VARIANTS = 10_000
 """Variants, the baseline and every sweep grid point included."""
+MAX_DEAL_REPLAYS = 1000
+"""Plays of one deal (``deal_replays``)."""
 MAX_SEED = 2**63 - 1
 """The largest experiment seed (TOML integers are signed 64-bit)."""
 
@@ -71,6 +74,11 @@ class Variant:
     parameters: dict[str, Any]
     agents: tuple[AgentSpec, ...] | None = None
     from_sweep: bool = False
+    from_impact: bool = False
+    """An arm of a card impact run (``[impact]``, ``experiments.impact``): ``impact.<card>.<arm>``."""
+    own_seeds: bool = False
+    """Played on seeds of its own even with ``paired_seeds`` (an impact run's ``one_fewer`` arms:
+    a deck of another size would shift the game's random stream, see ``experiments.impact``)."""
 
 
 @dataclass(frozen=True)
@@ -111,13 +119,27 @@ class ExperimentSpec:
     paired_seeds: bool = False
     stop_when: tuple[dict[str, Any], ...] = ()
     sweep: dict[str, list[Any]] = field(default_factory=dict)
+    impact: ImpactPlan | None = None
+    deal_replays: int = 1
+
+    def deal(self, game_index: int) -> tuple[int, int]:
+        """(deal, agent replay) of game ``game_index``: with ``deal_replays = K``, game i plays
+        deal i // K (its seed and seating those of game i // K without replays) with the
+        agents' seeds of replay i % K (``simcore.seeding.agent_seed``); K = 1, the default,
+        plays deal i with replay 0: every game as it always was. The K plays of a deal
+        differ only by the agents' choices, which measures how much the deal decides
+        (``analytics.views.design``)."""
+        return divmod(game_index, self.deal_replays)
 
     def seed_variant(self, variant: str) -> str:
         """The variant name that goes into a game's seed: with ``paired_seeds``
         every variant plays the baseline's seeds (so the same game index is the
         same deal, and variants can be compared game by game with McNemar's
-        test); otherwise each variant has its own."""
-        return BASELINE if self.paired_seeds else variant
+        test); otherwise each variant has its own, as has a variant with ``own_seeds``."""
+        if not self.paired_seeds:
+            return variant
+        own = any(chosen.own_seeds for chosen in self.variants if chosen.name == variant)
+        return variant if own else BASELINE
 
     @property
     def total_games(self) -> int:
@@ -183,10 +205,15 @@ class ExperimentSpec:
             "rotate_seats": self.rotate_seats,
             "shard_size": self.shard_size,
             "description": self.description,
-            "variants": {variant.name: variant.overrides for variant in self.variants if not variant.from_sweep},
+            "variants": {variant.name: variant.overrides for variant in self.variants
+                         if not variant.from_sweep and not variant.from_impact},
             "sweep": self.sweep,
             "paired_seeds": self.paired_seeds,
             "stop_when": list(self.stop_when),
+            # Only in an impact run's spec, so that the stored identity of every other run is unchanged.
+            **({"impact": self.impact.to_json_dict()} if self.impact is not None else {}),
+            # Only when asked for: the specs of runs made without it stay the same (--resume).
+            **({"deal_replays": self.deal_replays} if self.deal_replays != 1 else {}),
         }
 
     def identity(self) -> dict[str, Any]:
@@ -310,9 +337,21 @@ def parse_spec(raw: Mapping[str, Any], source: str, default_name: str = "") -> E
     if not isinstance(paired_seeds, bool):
         raise _fail(source, "paired_seeds", f"expected true or false, got {paired_seeds!r}")
 
+    deal_replays = _positive_int(raw, "deal_replays", 1, source, MAX_DEAL_REPLAYS)
+    if games % deal_replays:
+        raise _fail(source, "deal_replays", f"{games:,} games are not whole deals of {deal_replays} plays; expected "
+                    f"games to be a multiple of deal_replays")
     variants = _variants(raw, game, source, player_counts)
     sweep = _sweep_table(raw, source)
     variants += _sweep_variants(sweep, game, source, {variant.name for variant in variants}, player_counts)
+    impact = None
+    if "impact" in raw:
+        if raw.get("paired_seeds", True) is not True:
+            raise _fail(source, "paired_seeds", "a card impact run ([impact]) plays its arms on the baseline's "
+                        "seeds; leave paired_seeds out or set it to true")
+        impact, arms = _impact_variants(raw["impact"], game, source, {variant.name for variant in variants})
+        variants += arms
+        paired_seeds = True
     _check_size(source, games, shard_size, len(variants), len(player_counts))
     return ExperimentSpec(
         name=name,
@@ -329,7 +368,26 @@ def parse_spec(raw: Mapping[str, Any], source: str, default_name: str = "") -> E
         sweep=sweep,
         paired_seeds=paired_seeds,
         stop_when=_stop_when(raw, source),
+        impact=impact,
+        deal_replays=deal_replays,
     )
+
+
+def _impact_variants(table: Any, game: Game, source: str, taken: set[str]
+                     ) -> tuple[ImpactPlan, tuple[Variant, ...]]:
+    """The ``[impact]`` table (``experiments.impact``) and one variant per arm of each card."""
+    try:
+        plan = parse_impact_table(table, game)
+    except ImpactTableError as error:
+        raise _fail(source, error.key, error.expected) from None
+    if len(plan.played) + len(taken) > MAX_VARIANTS:
+        raise _fail(source, "impact.cards", f"{len(plan.played):,} arms; expected at most {MAX_VARIANTS:,} "
+                    "variants in all")
+    clash = sorted(taken & {arm.variant for arm in plan.played})
+    if clash:
+        raise _fail(source, f"variants.{clash[0]}", "this name is used by an arm of [impact]")
+    return plan, tuple(Variant(arm.variant, arm.overrides, arm.parameters, from_impact=True,
+                               own_seeds=not arm.paired) for arm in plan.played)
 
 
 def _player_counts(raw: Mapping[str, Any], game: Game, source: str) -> tuple[int, ...]:
@@ -499,6 +557,7 @@ class ReplaySetup:
     lineup: list[AgentSpec]
     variant: str
     game_index: int
+    agent_replay: int = 0
 
 
 def replay_setup(spec: ExperimentSpec, variant: str = BASELINE, n_players: int | None = None,
@@ -520,6 +579,7 @@ def replay_setup(spec: ExperimentSpec, variant: str = BASELINE, n_players: int |
         raise ReplayError(f"players: {spec.name} was played with {list(spec.player_counts)} players, got {players}")
     if not 0 <= game_index < spec.games:
         raise ReplayError(f"game-index: expected 0 to {spec.games - 1}, got {game_index}")
-    seed = game_seed(spec.seed, spec.seed_variant(chosen.name), players, game_index)
-    return ReplaySetup(spec.game, chosen.parameters, players, seed, spec.lineup(players, game_index, chosen.name),
-                       chosen.name, game_index)
+    deal, agent_replay = spec.deal(game_index)
+    seed = game_seed(spec.seed, spec.seed_variant(chosen.name), players, deal)
+    return ReplaySetup(spec.game, chosen.parameters, players, seed, spec.lineup(players, deal, chosen.name),
+                       chosen.name, game_index, agent_replay)

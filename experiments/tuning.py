@@ -22,9 +22,10 @@ part of an experiment that stays fixed (``name``, ``game``, ``agents``,
   share of the parameter's range (for choices that are numbers or lists of
   numbers, such as stat lines: the size of the change as a share of the
   farthest choice's; other choices cost ``per_parameter`` alone).
-- ``[search]``: ``trials`` (candidates in all), ``batch`` (asked from the
-  optimiser at once; fixed, so the trials do not depend on the worker
-  count), ``games`` (games per player count of each successive-halving
+- ``[search]``: ``trials`` (distinct points evaluated in all; a space of at
+  most that many points is played whole, see ``TuningSpec.plays_grid``),
+  ``batch`` (asked from the optimiser at once; fixed, so the trials do not
+  depend on the worker count), ``games`` (games per player count of each successive-halving
   rung: a cheap first look, then more for the promising candidates),
   ``promote`` (the best 1 in ``promote`` of a rung go on to the next) and
   ``sampler`` (``tpe``, ``nsga2`` or ``random``; seeded by ``seed``).
@@ -47,6 +48,7 @@ columns of the ``games`` table. It goes through the ordinary runner.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import json
 import math
@@ -165,6 +167,19 @@ class Dimension:
         if not _is_number(value) or not self.low <= value <= self.high:
             return False
         return self.step is None or _on_grid(float(value) - float(self.low), float(self.step))
+
+    def grid_values(self) -> tuple[Any, ...] | None:
+        """Every value the search can propose, in order: the choices, or the range's
+        integers (or its grid ``low + k * step``); None for a float range without a step,
+        which has infinitely many."""
+        if self.kind == CATEGORICAL:
+            return self.choices
+        if self.kind == INTEGER:
+            return tuple(range(int(self.low), int(self.high) + 1, int(self.step or 1)))
+        if self.step is None:
+            return None
+        count = round((self.high - self.low) / self.step)
+        return tuple(float(self.low + index * self.step) for index in range(count + 1))
 
     def describe(self) -> str:
         """The range in words, e.g. ``integer 0 to 4`` or ``one of 'a', 'b'``."""
@@ -286,6 +301,72 @@ class TuningSpec:
     def change_cost(self, values: Mapping[str, Any]) -> float:
         """The change cost of ``values``."""
         return self.cost.of(self.space, values)
+
+    @property
+    def space_size(self) -> int | None:
+        """How many points the space has (the product of the dimensions' sizes); None when
+        a float range without a step makes it infinite."""
+        size = 1
+        for dimension in self.space:
+            values = dimension.grid_values()
+            if values is None:
+                return None
+            size *= len(values)
+        return size
+
+    @property
+    def plays_grid(self) -> bool:
+        """Whether the search plays every point of the space instead of asking the sampler:
+        a finite space no larger than the trial budget."""
+        size = self.space_size
+        return size is not None and size <= self.search.trials
+
+    def grid(self) -> list[dict[str, Any]]:
+        """Every point of a finite space (``space_size``), the first dimension slowest."""
+        axes = [dimension.grid_values() for dimension in self.space]
+        if any(values is None for values in axes):
+            raise ValueError(f"{self.source}: the space is infinite (a float range without a step)")
+        return [dict(zip(self.paths, point, strict=True))
+                for point in itertools.product(*(values or () for values in axes))]
+
+    def change_words(self, values: Mapping[str, Any]) -> list[str]:
+        """The change against the current data as a designer reads it, one line per
+        parameter (``change_words``): ``Oracle: use draw 2 -> draw 1``."""
+        current = self.current_values
+        return [change_words(path, current[path], value, self.display_names)
+                for path, value in self.changes(values).items()]
+
+    @functools.cached_property
+    def display_names(self) -> dict[str, str]:
+        """Names the game gives its groups (``parties.brute_squad.name``), by group path."""
+        defaults = dict(flatten(get_game(self.game).default_parameters()))
+        return {path.removesuffix(".name"): value for path, value in defaults.items()
+                if path.endswith(".name") and isinstance(value, str)}
+
+    def with_overrides(self, trials: int | None = None, games: int | None = None) -> TuningSpec:
+        """This spec with another trial budget (``--trials``) and first look (``--games``):
+        the later rungs and an explicit ``confirm.games`` scale with the first look, each
+        rung still above the one before. The overrides are part of the stored spec, so
+        ``--resume`` needs the same ones. Raises ``TuningSpecError`` naming the option."""
+        raw = {key: dict(value) if isinstance(value, dict) else value for key, value in self.raw.items()}
+        search = dict(raw.get("search", {}))
+        if trials is not None:
+            search["trials"] = trials
+        if games is not None:
+            rungs = list(self.search.games)
+            scaled = [games]
+            for earlier, later in itertools.pairwise(rungs):
+                scaled.append(max(scaled[-1] + 1, round(scaled[-1] * later / earlier)))
+            search["games"] = scaled
+            if self.confirm.games is not None:
+                raw["confirm"] = {**raw.get("confirm", {}),
+                                  "games": max(1, round(self.confirm.games * games / rungs[0]))}
+        raw["search"] = search
+        try:
+            return parse_tuning_spec(raw, self.source, default_name=self.name)
+        except TuningSpecError as error:
+            option = "--games" if games is not None else "--trials"
+            raise TuningSpecError(f"{option}: {error}") from None
 
     def in_space(self, values: Mapping[str, Any]) -> bool:
         """Whether every value is one the search can propose (``Dimension.contains``). The
@@ -748,6 +829,42 @@ def _band(table: Mapping[str, Any], form: str, key: str, source: str) -> tuple[f
         raise _fail(source, f"{key}.around", f"expected a number or a column of the view, got {around!r}")
     return (float(around) - value, float(around) + value, float(around),
             f"within {value:g} of {around:g}")
+
+
+# ------------------------------------------------------------------ a change in words
+
+
+def value_words(value: Any) -> str:
+    """A parameter value as a designer writes it: effect lists joined by commas
+    (``draw 2, explore 1``), stat lines as ``[12, 8, 3, 4]``, text without quotes."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, list):
+        if value and all(isinstance(item, str) for item in value):
+            return ", ".join(value)
+        return "[" + ", ".join(value_words(item) for item in value) + "]"
+    return str(value)
+
+
+def change_words(path: str, current: Any, value: Any, names: Mapping[str, str] | None = None) -> str:
+    """One parameter's change in a designer's words: ``cards.oracle.use`` from
+    ``["draw 2"]`` to ``["draw 1"]`` is ``Oracle: use draw 2 -> draw 1``; a rule is
+    ``Rules: treasure target 20 -> 26``; another group's member is named by its ``name``
+    in the card data when it has one (``names``: group path -> name), else by its key
+    (``Giant Slayers (power): cards per hit 1 -> 0``)."""
+    group, _, rest = path.partition(".")
+    if group == "rules" or not rest:
+        owner, field = "Rules", rest or path
+    else:
+        key, _, field = rest.partition(".")
+        owner = (names or {}).get(f"{group}.{key}") or key.replace("_", " ").title()
+        if group != "cards":
+            single = group[:-3] + "y" if group.endswith("ies") else group.removesuffix("s")
+            owner = f"{owner} ({single})"
+        field = field or key
+    return f"{owner}: {field.replace('_', ' ').replace('.', ' ')} {value_words(current)} -> {value_words(value)}"
 
 
 # ------------------------------------------------------------------ writing an experiment

@@ -62,6 +62,8 @@ SHOTS = (
     Shot("tuning", "divvy_baseline", "", "Tuning", "tuning"),
     Shot("game_length", "party_wanted_baseline", "", "End reasons", "game-length"),
     Shot("skill", "divvy_skill_ladder", "", "How win rates move with skill", "skill"),
+    Shot("design", "divvy_baseline", "", "Decisiveness", "design"),
+    Shot("impact", "divvy_baseline", "", "Card impact", "impact"),
     Shot("replay", "theseus_baseline", "", "omniscient designer", "replay"),
     Shot("sql", "divvy_baseline", "", "Download CSV", "sql"),
     Shot("new_run", "divvy_baseline", "", "Search parameters", "new-run"),

@@ -218,6 +218,18 @@ class GameState:
         """Turns (or rounds, as the game counts them) played."""
         raise NotImplementedError
 
+    def standings(self) -> list[int]:
+        """Each seat's standing now, in the game's own units (the coins, VP or
+        points it holds so far: what "who is ahead" means at the table), higher
+        is better; read by ``play_game`` after every turn and at the end, for
+        the lead-change and margin columns of ``games`` (``simcore.standings``).
+
+        Empty where standings mean nothing (a cooperative game, whose seats
+        share one outcome): those columns are then NULL. Default: empty; each
+        game says in its RULES.md what its standing is, or why it has none.
+        """
+        return []
+
     def game_columns(self) -> dict[str, Any]:
         """Values of the game-specific ``games`` columns in ``GameInfo``."""
         raise NotImplementedError

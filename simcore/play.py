@@ -11,6 +11,7 @@ from simcore.api import Game, GameState, TraceSink
 from simcore.kit.decisions import answer_list
 from simcore.kit.state import KitState
 from simcore.seeding import agent_seed
+from simcore.standings import LeadRecord
 
 
 @dataclass
@@ -23,6 +24,8 @@ class PlayedGame:
     # Legal actions summed over the decisions (forced moves excluded): the
     # branching factor a search agent faces is this divided by ``decisions``.
     legal_actions: int = 0
+    # Who led, turn after turn (``simcore.standings``); None for a game without standings.
+    lead: LeadRecord | None = None
 
 
 def play_game(
@@ -32,6 +35,7 @@ def play_game(
     seed: int,
     lineup: Sequence[AgentSpec],
     trace: TraceSink | None = None,
+    agent_replay: int = 0,
 ) -> PlayedGame:
     """Play one game; ``lineup[seat]`` plays ``seat``.
 
@@ -42,14 +46,25 @@ def play_game(
     turn it is taken in, the number the rules' own events carry at that moment
     (``KitState.trace_turn``); ``turns()`` cannot give it, as games count it
     differently (turns completed, or the one under way).
+
+    Each seat's standing (``GameState.standings``) is read whenever ``turns()``
+    has grown after a step, and at the end, into the game's ``LeadRecord``;
+    a game whose standings are empty at the start has none, and is not asked
+    again. ``agent_replay`` > 0 gives the agents other seeds on the same deal
+    (``simcore.seeding.agent_seed``; an experiment's ``deal_replays``).
     """
     agents = [
-        make_agent(lineup[seat], game, seat, agent_seed(seed, seat))
+        make_agent(lineup[seat], game, seat, agent_seed(seed, seat, agent_replay))
         for seat in range(n_players)
     ]
     state = game.new_state(config, n_players, seed, trace)
     decisions = 0
     legal_actions_offered = 0
+    lead: LeadRecord | None = None
+    turns_read = 0
+    if state.standings():
+        lead = LeadRecord(n_players)
+        turns_read = state.turns()
     while True:
         seat = state.current_player
         if seat < 0:
@@ -73,7 +88,14 @@ def play_game(
                 + (" (forced)" if count == 1 else f" (of {count} options)"),
             })
         state.apply(action)
-    return PlayedGame(state, decisions, [str(spec) for spec in lineup], legal_actions_offered)
+        if lead is not None and state.current_player >= 0:
+            turns = state.turns()
+            if turns != turns_read:
+                turns_read = turns
+                lead.read(state.standings())
+    if lead is not None:
+        lead.read(state.standings())
+    return PlayedGame(state, decisions, [str(spec) for spec in lineup], legal_actions_offered, lead)
 
 
 def trace_turn(state: GameState) -> int:

@@ -17,9 +17,13 @@ from typing import Any
 
 from simcore.api import CardColumns, GameInfo
 from simcore.play import PlayedGame
+from simcore.standings import NO_SEAT
 
 GAME_COLUMNS = ("game_index", "seed", "n_players", "winner", "winners", "draw", "end_reason", "turns", "decisions",
-                "legal_actions")
+                "legal_actions", "margin", "lead_changes", "winner_deficit", "leader_first_third",
+                "leader_second_third")
+LEAD_COLUMNS = ("margin", "lead_changes", "winner_deficit", "leader_first_third", "leader_second_third")
+"""The ``games`` columns of ``simcore.standings``: who led, and by how much the winner won."""
 PLAYER_COLUMNS = ("game_index", "n_players", "seat", "agent", "faction", "won", "score", "rank")
 
 
@@ -63,6 +67,17 @@ class ResultColumns:
         games["turns"].append(state.turns())
         games["decisions"].append(played.decisions)
         games["legal_actions"].append(played.legal_actions)
+        lead = played.lead
+        if lead is None:  # no standings (a cooperative game): NULL
+            for name in LEAD_COLUMNS:
+                games[name].append(None)
+        else:
+            sole_winner = winners[0] if len(winners) == 1 else NO_SEAT
+            games["margin"].append(lead.margin(sole_winner))
+            games["lead_changes"].append(lead.lead_changes)
+            games["winner_deficit"].append(lead.winner_deficit(sole_winner))
+            games["leader_first_third"].append(lead.leader_at(1))
+            games["leader_second_third"].append(lead.leader_at(2))
         if self.extra_game_columns:
             extra = state.game_columns()
             for name in self.extra_game_columns:

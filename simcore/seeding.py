@@ -40,9 +40,15 @@ def game_seed(
     return _seed_of_text(f"game\x1f{experiment_seed}\x1f{variant}\x1f{n_players}\x1f{game_index}")
 
 
-def agent_seed(game_seed_value: int, seat: int) -> int:
-    """The seed of the agent in ``seat``, separate from the game's own stream."""
-    return _seed_of_text(f"agent\x1f{game_seed_value}\x1f{seat}")
+def agent_seed(game_seed_value: int, seat: int, replay: int = 0) -> int:
+    """The seed of the agent in ``seat``, separate from the game's own stream.
+
+    ``replay`` > 0 gives the agents of the same deal other seeds (an
+    experiment's ``deal_replays``: the same cards, other choices); replay 0 is
+    the seed every game has always had."""
+    if replay == 0:
+        return _seed_of_text(f"agent\x1f{game_seed_value}\x1f{seat}")
+    return _seed_of_text(f"agent\x1f{game_seed_value}\x1f{seat}\x1freplay\x1f{replay}")
 
 
 def make_rng(seed: int) -> Generator:

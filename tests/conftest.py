@@ -10,9 +10,16 @@ The suite runs on every core (``make test``: pytest-xdist, ``--dist
 loadgroup``): ``pytest_xdist_make_scheduler`` keeps each test file on one
 worker, so that a file's module fixtures (Ray clusters, servers, played
 experiments) are built once, except the files in ``SPREAD_FILES``, whose
-tests share nothing costly and are long one by one; and
-``pytest_collection_modifyitems`` puts the slow folders first, so that the
-short unit tests fill the last minutes.
+tests share nothing costly: each of their tests is a unit of its own. The
+units are handed out longest first, so that the two workers end together:
+``pytest_collection_modifyitems`` puts the files of ``SLOW_FILES_FIRST``
+first (in its order), then the other files, then the spread tests, many
+short units that fill the last minutes (xdist's own order, files with the
+most tests first, is turned off: it handed the single long tests out last).
+
+The tests that play on Ray in this process share one embedded Ray per worker
+(the ``shared_ray`` fixture, ``tests/embedded_ray.py``) rather than each
+starting its own.
 
 Why a scheduler of our own rather than ``xdist_group`` marks: pytest-xdist
 3.8 tells its scheduler a test's group by appending it to the test's node
@@ -38,11 +45,23 @@ from workers.shard import run_shard
 BASELINE_TOML = Path(__file__).resolve().parent.parent / "experiments" / "divvy_baseline.toml"
 LADDER_TOML = BASELINE_TOML.with_name("divvy_skill_ladder.toml")
 SPREAD_FILES = frozenset({"tests/golden/test_golden_tables.py", "tests/golden/test_written_files.py",
-                          "tests/agents/test_strength.py"})
+                          "tests/agents/test_strength.py", "tests/simcore/test_conformance.py"})
 """Test files whose tests may run on different workers (each plays its own games)."""
-SLOW_FOLDERS_FIRST = ("tests/golden", "tests/agents", "tests/workers", "tests/storage", "tests/tuning",
-                      "tests/launcher", "tests/dashboard", "tests/security", "tests/analytics", "tests/cli")
-"""Folders of the longest tests (Ray clusters, servers, thousands of games), longest first."""
+SLOW_FILES_FIRST = (
+    "tests/dashboard/test_pages.py", "tests/workers/test_damaged_shards.py", "tests/analytics/test_balance_metrics.py",
+    "tests/dashboard/test_browser.py", "tests/workers/test_run_endings.py", "tests/analytics/test_sql.py",
+    "tests/launcher/test_queue.py", "tests/storage/test_s3_runs.py", "tests/analytics/test_interval_coverage.py",
+    "tests/analytics/test_report.py", "tests/storage/test_s3_faults.py", "tests/workers/test_ray_job_submit.py",
+    "tests/dashboard/test_browser_whatif.py", "tests/tuning/test_known_answer.py", "tests/workers/test_faults.py",
+    "tests/agents/test_own_agents.py", "tests/dashboard/test_new_run.py", "tests/storage/test_s3_sql_confinement.py",
+    "tests/workers/test_resume.py", "tests/workers/test_cluster.py", "tests/tuning/test_cli_report_dashboard.py",
+    "tests/workers/test_run_determinism.py", "tests/workers/test_run_talks.py",
+    "tests/workers/test_embedded_ray_processes.py", "tests/analytics/test_ratings.py",
+    "tests/analytics/test_delta_intervals.py", "tests/cli/test_plan_catalog_report.py",
+    "tests/launcher/test_ray_jobs.py", "tests/analytics/test_clustered_intervals.py",
+    "tests/security/test_sql_live_server.py")
+"""The test files that take longest (wall time of a whole ``make test``: Ray clusters and runs,
+servers, browsers, thousands of games), longest first. A file not listed comes after them."""
 
 LADDER_CUT = {"games": 20, "shard_size": 10, "sweep": {"agents": [
     ["heuristic"], ["ismcts(iterations=4)"], ["random", "heuristic"], ["heuristic", "ismcts(iterations=4)"]]}}
@@ -51,15 +70,18 @@ LADDER_CUT = {"games": 20, "shard_size": 10, "sweep": {"agents": [
 random vs heuristic, sweep-003 heuristic vs ismcts(4)), 20 games each."""
 
 
-def _slowness_rank(nodeid: str) -> int:
-    """Where a test's folder stands in ``SLOW_FOLDERS_FIRST`` (the rest after)."""
-    return next((rank for rank, folder in enumerate(SLOW_FOLDERS_FIRST) if nodeid.startswith(folder + "/")),
-                len(SLOW_FOLDERS_FIRST))
+def handout_rank(nodeid: str) -> int:
+    """When a test's unit is handed out: by its file's place in ``SLOW_FILES_FIRST``, then
+    the files not listed, then the tests of ``SPREAD_FILES``."""
+    test_file = nodeid.split("::")[0]
+    if test_file in SPREAD_FILES:
+        return len(SLOW_FILES_FIRST) + 1
+    return SLOW_FILES_FIRST.index(test_file) if test_file in SLOW_FILES_FIRST else len(SLOW_FILES_FIRST)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Order the slow folders first (``SLOW_FOLDERS_FIRST``)."""
-    items.sort(key=lambda item: _slowness_rank(item.nodeid))  # stable: each file keeps its own order
+    """Order the tests by ``handout_rank``: the scheduler hands their units out in this order."""
+    items.sort(key=lambda item: handout_rank(item.nodeid))  # stable: each file keeps its own order
 
 
 def scheduling_unit(nodeid: str) -> str:
@@ -75,6 +97,10 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     if config.getvalue("dist") != "loadgroup":
         return None
     from xdist.scheduler import LoadScopeScheduling  # type: ignore[import-untyped]  # under xdist only
+
+    # xdist would hand out the files with the most tests first (--loadscope-reorder, its default),
+    # which put the single long tests (clusters, killed runs) last, where one worker waits for the other.
+    config.option.loadscopereorder = False
 
     class FileScheduling(LoadScopeScheduling):
         """xdist's scope scheduling with ``scheduling_unit`` as the scope."""
@@ -157,3 +183,11 @@ def _scan_streamlit_components_once() -> Any:
     manifest_scanner.scan_component_manifests = scan_once
     yield
     manifest_scanner.scan_component_manifests = scan
+
+
+@pytest.fixture
+def shared_ray() -> None:
+    """This test process's shared embedded Ray, connected (started if need be; see ``tests/embedded_ray.py``)."""
+    from tests.embedded_ray import join_shared_ray  # imports Ray: only in the processes that play on it
+
+    join_shared_ray()

@@ -2,7 +2,7 @@
 
 ``dataset.count_views`` defines the *count views* (``COUNT_VIEWS``: seats,
 agents, factions, matchups, teams, cards, first-play turns, runs, game
-lengths), the additive aggregates every metric of the report reads, in SQL;
+lengths, leads), the additive aggregates every metric of the report reads, in SQL;
 the report adds them up over an experiment's shards (``analytics.partials``).
 Counting a finished shard in the driver means reading all its rows back
 (for ``experiments/divvy_baseline.toml``, 78 s after a 152 s run's summary,
@@ -52,6 +52,8 @@ _KEY_TYPES: dict[str, pa.DataType] = {
     "agent": pa.string(), "faction": pa.string(), "opponent": pa.string(), "composition": pa.string(),
     "card": pa.string(), "first_played_turn": pa.int16(), "level_reached": pa.int32(), "wipes": pa.int32(),
     "won": pa.bool_(), "turns": pa.int32(), "decisions": pa.int32(), "draw": pa.bool_(), "end_reason": pa.string(),
+    "margin": pa.int32(), "lead_changes": pa.int32(), "winner_deficit": pa.int32(),
+    "first_third_leader_won": pa.bool_(), "second_third_leader_won": pa.bool_(),
 }
 """The types of the count views' key columns, as the SQL gives them (their additive columns are int64)."""
 
@@ -247,15 +249,16 @@ def _group_by(table: pa.Table, keys: tuple[str, ...], sums: tuple[str, ...]) -> 
     return {name: grouped.column(name) for name in keys}, counted
 
 
+def _games_column(games: pa.Table, name: str) -> pa.ChunkedArray | pa.Array:
+    """A ``games`` column as int32, all null where the table does not have it (older results)."""
+    if name in games.column_names:
+        return games.column(name).cast(pa.int32())
+    return pa.nulls(games.num_rows, pa.int32())
+
+
 def _run_counts(shard: _Shard) -> pa.Table:
     games = shard.games
-
-    def column(name: str) -> pa.Array:
-        if name in games.column_names:
-            return games.column(name).cast(pa.int32())
-        return pa.nulls(games.num_rows, pa.int32())
-
-    table = pa.table({"level_reached": column("level_reached"), "wipes": column("wipes"),
+    table = pa.table({"level_reached": _games_column(games, "level_reached"), "wipes": _games_column(games, "wipes"),
                       "won": pc.greater(pc.list_value_length(games.column("winners")), 0)})
     keys, counted = _group_by(table, ("level_reached", "wipes", "won"), ())
     return _table("run_counts", shard, keys, counted)
@@ -273,6 +276,29 @@ def _game_counts(shard: _Shard) -> pa.Table:
     keys, counted = _group_by(table, ("turns", "decisions", "draw", "end_reason"),
                               ("legal_actions", "legal_decisions"))
     return _table("game_counts", shard, keys, counted)
+
+
+def _leader_won(games: pa.Table, leader: str) -> pa.Array:
+    """Per game, whether the seat in ``games.<leader>`` is among its winners (null where that
+    seat is null: nobody led alone), as ``dataset.count_views._leader_won`` says in SQL."""
+    seats = _numbers(_games_column(games, leader), fill=-1)
+    winners = games.column("winners").combine_chunks()
+    won_by = pc.list_flatten(winners).to_numpy(zero_copy_only=False).astype(numpy.int64)
+    of_game = pc.list_parent_indices(winners).to_numpy()
+    hit = numpy.zeros(games.num_rows, dtype=numpy.bool_)
+    hit[of_game[won_by == seats[of_game]]] = True
+    return pa.array(hit, mask=seats < 0)
+
+
+def _lead_counts(shard: _Shard) -> pa.Table:
+    games = shard.games
+    table = pa.table({
+        "margin": _games_column(games, "margin"), "lead_changes": _games_column(games, "lead_changes"),
+        "winner_deficit": _games_column(games, "winner_deficit"),
+        "first_third_leader_won": _leader_won(games, "leader_first_third"),
+        "second_third_leader_won": _leader_won(games, "leader_second_third")})
+    keys, counted = _group_by(table, COUNT_VIEWS["lead_counts"][0][3:], ())
+    return _table("lead_counts", shard, keys, counted)
 
 
 CARD_COUNTED = {name: (numpy.arange(card_tally.PATTERNS) & flags) == flags
@@ -373,5 +399,6 @@ def count_shard(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
         **_card_views(shard),
         "run_counts": _run_counts(shard),
         "game_counts": _game_counts(shard),
+        "lead_counts": _lead_counts(shard),
     }
     return {view: counts[view] for view in COUNT_VIEWS}

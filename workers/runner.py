@@ -60,9 +60,13 @@ class RunError(RuntimeError):
     """A run that cannot start as asked (one line, shown to the user)."""
 
 
-StopCheck = Callable[[ResultsPath], bool]
+StopVerdict = bool | frozenset[str]
+"""A stop check's answer: True to stop the whole run, False to go on, or the variants measured
+well enough to submit no more of their shards (a card impact run's arms, ``[impact] max_width``)."""
+StopCheck = Callable[[ResultsPath], StopVerdict]
 """Whether the results played so far in an experiment folder are enough to stop
-(every ``[[stop_when]]`` interval narrow enough); may raise ``RunError``."""
+(every ``[[stop_when]]`` interval narrow enough), or which variants are (``StopVerdict``);
+may raise ``RunError``."""
 
 
 @dataclass
@@ -107,6 +111,8 @@ class RunSummary:
     workers: int
     shard_entries: list[dict[str, Any]] = field(default_factory=list)
     stopped_early: bool = False
+    variants_stopped: tuple[str, ...] = ()
+    """Variants whose remaining shards were not played: measured well enough (``StopVerdict``)."""
     # The whole run's wall time: from the command's start (or the call), start-up
     # (imports, folder, Ray) included; ``seconds`` is the playing part alone.
     wall_seconds: float = 0.0
@@ -121,6 +127,9 @@ class RunSummary:
         """A short human summary."""
         skipped = f" ({self.shards_skipped} already done)" if self.shards_skipped else ""
         stopped = ["stopped early: every stop_when interval is as narrow as asked"] if self.stopped_early else []
+        if self.variants_stopped:
+            stopped.append(f"stopped early: {len(self.variants_stopped)} variant(s) measured as precisely as asked "
+                           "(their remaining shards not played)")
         return [*stopped,
             f"experiment folder: {self.experiment_dir}",
             f"shards: {self.shards_played} played{skipped} of {self.shards_total}",
@@ -585,6 +594,7 @@ def _run_locked(
     entries: list[dict[str, Any]] = []
     played: list[Shard] = []
     stopped_early = False
+    variants_done: set[str] = set()  # variants the stop check called measured well enough
     unchecked = 0
     started = time.perf_counter()
     progress = _progress_display(todo, workers, options)
@@ -608,15 +618,26 @@ def _run_locked(
             # Early stop: checked once per round of workers, so the check's cost stays small.
             if stop_check is not None and not stopped_early and waiting and unchecked >= workers:
                 unchecked = 0
-                stopped_early = stop_check(root)
+                verdict = stop_check(root)
+                if isinstance(verdict, bool):
+                    stopped_early = verdict
+                elif verdict:
+                    # Their shards still waiting are dropped; those in flight finish. Shards are
+                    # submitted in index order, so each variant keeps a prefix of its games.
+                    variants_done |= verdict
+                    waiting = [shard for shard in waiting if shard.variant not in variants_done]
     except Exception:
         _stop_tasks(list(pending))  # none may write on while the run cleans up after itself
         raise
     finally:
         progress.close()
     finished = time.perf_counter()
-    _write_status(spec, root, "stopped early: every stop_when target met" if stopped_early else "finished", "finished",
-                  options.games)
+    played_ids = {shard.id for shard in played}
+    skipped_variants = tuple(sorted({shard.variant for shard in todo
+                                     if shard.variant in variants_done and shard.id not in played_ids}))
+    status = ("stopped early: every stop_when target met" if stopped_early
+              else "stopped early: some variants measured as precisely as asked" if skipped_variants else "finished")
+    _write_status(spec, root, status, "finished", options.games)
     return RunSummary(
         experiment_dir=root,
         shards_total=len(shards),
@@ -627,6 +648,7 @@ def _run_locked(
         workers=workers,
         shard_entries=entries,
         stopped_early=stopped_early,
+        variants_stopped=skipped_variants,
         wall_seconds=finished - (options.started if options.started is not None else started),
     )
 
@@ -668,14 +690,29 @@ def _say(options: RunOptions, line: str) -> None:
 
 def _start_ray(options: RunOptions) -> int:
     """Start or join Ray, saying so before (it takes seconds) and after (where, how many workers)."""
+    return _announced_ray_start(options, lambda line: _say(options, line))
+
+
+def start_ray(options: RunOptions, say: Callable[[str], None]) -> int:
+    """Start or join Ray as ``options`` ask, telling ``say`` before (it takes seconds) and
+    after (where, how many workers); return the workers a run gets. A cluster address that
+    does not answer is refused (``RunError``) first, as ``run_experiment`` refuses it. A
+    balance search calls it before its first batch."""
+    address = _cluster_address(options)
+    if address is not None:
+        _require_cluster_answers(address, options.cluster_timeout)
+    return _announced_ray_start(options, say)
+
+
+def _announced_ray_start(options: RunOptions, say: Callable[[str], None]) -> int:
     address = options.address or os.environ.get("RAY_ADDRESS")
     if address:
-        _say(options, f"joining the Ray cluster at {address} ...")
+        say(f"joining the Ray cluster at {address} ...")
     else:
-        _say(options, f"starting Ray on this machine ({options.workers or os.cpu_count() or 1} CPUs) ...")
+        say(f"starting Ray on this machine ({options.workers or os.cpu_count() or 1} CPUs) ...")
     asked = time.perf_counter()
     workers = _init_ray(options)
-    _say(options, f"Ray ready in {time.perf_counter() - asked:.1f} s: {_ray_address()}, {workers} worker(s)")
+    say(f"Ray ready in {time.perf_counter() - asked:.1f} s: {_ray_address()}, {workers} worker(s)")
     return workers
 
 

@@ -77,8 +77,10 @@ def _play_into(spec: ExperimentSpec, shard: Shard, game: Game, config: Any, colu
     # (index modulo the player count), so there are n_players of them at most.
     lineups = [spec.lineup(n_players, offset, shard.variant) for offset in range(n_players)]
     for game_index in range(shard.start, shard.stop):
-        seed = game_seed(spec.seed, seed_variant, n_players, game_index)
-        columns.add(game_index, seed, play_game(game, config, n_players, seed, lineups[game_index % n_players]))
+        deal, agent_replay = spec.deal(game_index)  # (game_index, 0) unless the spec replays its deals
+        seed = game_seed(spec.seed, seed_variant, n_players, deal)
+        columns.add(game_index, seed, play_game(game, config, n_players, seed, lineups[deal % n_players], None,
+                                                agent_replay))
 
 
 def to_tables(spec: ExperimentSpec, shard: Shard, columns: ResultColumns) -> dict[str, pa.Table]:

@@ -15,14 +15,16 @@ per-game input is which optional columns exist (card counters such as
 One module per view or small family, each view's SQL beside its column
 contract (``dataset.contracts``: every column's name, DuckDB type and
 description): ``modes``, ``seats``, ``agents``, ``factions``, ``cooperative``,
-``cards``, ``games``, ``deltas``; the SQL pieces they share in ``shared``, the
+``cards``, ``games``, ``design``, ``deltas``, ``impact`` (a card impact run's arms);
+the SQL pieces they share in ``shared``, the
 bands they flag by in ``thresholds``. ``comment_views`` stores the
 descriptions in DuckDB (``COMMENT ON``), ``reference_markdown`` renders them
 for the documentation.
 
 Two layers: the *count views* (``dataset.count_views``) are additive aggregates of
 the rows, and the metric views read only them (``variant_deltas`` also reads
-the rows for the paired tests). So the report can count each shard once,
+the rows for the paired tests; ``seed_influence`` the deals of ``deal_replays``,
+``skill_depth`` the tables that seat the random agent). So the report can count each shard once,
 cache the counts and add them up (``analytics.partials``) instead of
 scanning every row each time.
 
@@ -49,7 +51,7 @@ from collections.abc import Sequence
 
 import duckdb
 
-from analytics.views import agents, cards, cooperative, deltas, factions, games, modes, seats
+from analytics.views import agents, cards, cooperative, deltas, design, factions, games, impact, modes, seats
 from analytics.views.comments import DESCRIBE_VIEW_MACRO, base_contracts, comment_statements
 from analytics.views.reference import render_reference
 from analytics.views.thresholds import (
@@ -77,9 +79,10 @@ METRIC_VIEWS = (
     "experiment_modes", "seat_stats", "seat_balance", "agent_stats", "faction_stats", "faction_spread", "matchups",
     "party_size_stats", "composition_stats", "class_effects", "run_stats", "seat_totals", "card_stats",
     "card_faction_stats", "card_turn_stats", "game_stats", "end_reason_stats", "turn_distribution",
-    "variant_deltas",
+    "decisiveness", "margin_distribution", "lead_stats", "seed_influence", "skill_depth", "variant_deltas",
+    "card_impact", "card_impact_factions", "card_impact_seats", "card_impact_vs_gih", "card_removal",
     "seat_counts", "agent_counts", "faction_counts", "matchup_counts", "team_counts", "card_counts",
-    "card_turn_counts", "run_counts", "game_counts",
+    "card_turn_counts", "run_counts", "game_counts", "lead_counts",
 )
 """Every view ``register_metric_views`` creates: the metric views, then the count views."""
 
@@ -90,7 +93,9 @@ METRIC_VIEW_CONTRACTS: dict[str, ViewContract] = {view.name: view for view in (
     cooperative.CLASS_EFFECTS_CONTRACT, cooperative.RUN_STATS_CONTRACT, seats.SEAT_TOTALS_CONTRACT,
     cards.CARD_STATS_CONTRACT, cards.CARD_FACTION_STATS_CONTRACT, cards.CARD_TURN_STATS_CONTRACT,
     games.GAME_STATS_CONTRACT, games.END_REASON_STATS_CONTRACT, games.TURN_DISTRIBUTION_CONTRACT,
-    deltas.VARIANT_DELTAS_CONTRACT,
+    design.DECISIVENESS_CONTRACT, design.MARGIN_DISTRIBUTION_CONTRACT, design.LEAD_STATS_CONTRACT,
+    design.SEED_INFLUENCE_CONTRACT, design.SKILL_DEPTH_CONTRACT, deltas.VARIANT_DELTAS_CONTRACT,
+    *impact.IMPACT_VIEW_CONTRACTS,
 )}
 """Each metric view's contract, in the order ``metric_view_sql`` creates them."""
 
@@ -123,7 +128,13 @@ def metric_view_sql(columns: Columns, paired: bool | None = None) -> dict[str, s
         "game_stats": games.game_stats(),
         "end_reason_stats": games.END_REASON_STATS,
         "turn_distribution": games.TURN_DISTRIBUTION,
+        "decisiveness": design.decisiveness(),
+        "margin_distribution": design.MARGIN_DISTRIBUTION,
+        "lead_stats": design.LEAD_STATS,
+        "seed_influence": design.SEED_INFLUENCE,
+        "skill_depth": design.skill_depth(),
         "variant_deltas": deltas.variant_deltas(paired),
+        **impact.impact_view_sql(columns),
     }
 
 

@@ -3,34 +3,10 @@ from the ``game_counts`` histogram. The game is the unit."""
 
 from __future__ import annotations
 
-from analytics.views.shared import ORDER, wilson_rate, wilson_rate_columns
+from analytics.views.shared import GROUP_KEYS, ORDER, histogram_quantile, wilson_rate, wilson_rate_columns
 from analytics.views.thresholds import TURN_CAP_REASONS
 from dataset.contracts import GROUP, Column, contract
 from dataset.quoting import sql_string
-
-_GAME_GROUP = "experiment, variant, n_players"
-
-
-def _histogram_quantile(column: str, p: float) -> str:
-    """``quantile_cont(column, p)`` from the ``game_counts`` histogram: linear
-    interpolation between the order statistics at ``floor(h)`` and ``floor(h) + 1``,
-    ``h = p·(n − 1)``, as DuckDB's ``quantile_cont`` and numpy's default."""
-    return f"""(
-    SELECT {_GAME_GROUP}, lo::DOUBLE + (position - floor(position)) * (hi - lo) AS q
-    FROM (
-        SELECT {_GAME_GROUP}, any_value(position) AS position,
-               min({column}) FILTER (WHERE cumulative > floor(position)) AS lo,
-               min({column}) FILTER (WHERE cumulative > least(floor(position) + 1, total - 1)) AS hi
-        FROM (
-            SELECT {_GAME_GROUP}, {column},
-                   sum(games) OVER (PARTITION BY {_GAME_GROUP} ORDER BY {column}) AS cumulative,
-                   sum(games) OVER (PARTITION BY {_GAME_GROUP}) AS total,
-                   {p!r}::DOUBLE * (sum(games) OVER (PARTITION BY {_GAME_GROUP}) - 1) AS position
-            FROM (SELECT {_GAME_GROUP}, {column}, sum(games) AS games FROM game_counts
-                  GROUP BY {_GAME_GROUP}, {column})
-        )
-        GROUP BY {_GAME_GROUP}
-    ))"""
 
 
 def game_stats() -> str:
@@ -38,10 +14,10 @@ def game_stats() -> str:
     quantiles = [("turns", 0.1, "p10_turns"), ("turns", 0.5, "p50_turns"), ("turns", 0.9, "p90_turns"),
                  ("decisions", 0.5, "p50_decisions")]
     joins = "".join(
-        f"\nJOIN {_histogram_quantile(column, p)} AS {name}_q USING ({_GAME_GROUP})" for column, p, name in quantiles)
+        f"\nJOIN {histogram_quantile(column, p)} AS {name}_q USING ({GROUP_KEYS})" for column, p, name in quantiles)
     return f"""
 WITH counts AS (
-    SELECT {_GAME_GROUP},
+    SELECT {GROUP_KEYS},
            sum(games)::BIGINT AS games,
            sum(turns * games)::DOUBLE / sum(games) AS mean_turns,
            -- sample standard deviation from the sums of x and x²
@@ -56,7 +32,7 @@ WITH counts AS (
            (sum(games) FILTER (WHERE draw))::BIGINT AS draws,
            (sum(games) FILTER (WHERE end_reason IN ({caps})))::BIGINT AS turn_cap_games
     FROM game_counts
-    GROUP BY {_GAME_GROUP}
+    GROUP BY {GROUP_KEYS}
 )
 SELECT experiment, variant, n_players, games, mean_turns, sd_turns, min_turns,
        p10_turns_q.q AS p10_turns, p50_turns_q.q AS p50_turns, p90_turns_q.q AS p90_turns,

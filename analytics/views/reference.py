@@ -40,12 +40,20 @@ SECTIONS = (
             "causes.", ("card_stats", "card_faction_stats", "card_turn_stats")),
     Section("Game length and endings", "How long games last and how they end; the game is the unit.",
             ("game_stats", "end_reason_stats", "turn_distribution")),
+    Section("Game design", "How decisive games are, how the lead moves, how much the deal decides and how much "
+            "skill pays; the methods page defines each metric and gives its source.",
+            ("decisiveness", "margin_distribution", "lead_stats", "seed_influence", "skill_depth")),
     Section("Variants against the baseline", "Every rate and mean of a variant against the baseline's, with the "
             "difference's interval and a test.", ("variant_deltas",)),
+    Section("Card impact", "A card impact run (an `[impact]` table) plays each card against its neutral stand-in on "
+            "the same deals (`card_impact`: causal, per holder) and with one copy fewer on deals of its own "
+            "(`card_removal`: what the removal changes for every seat and game; no holder-level impact). Empty "
+            "for other experiments.",
+            ("card_impact", "card_impact_factions", "card_impact_seats", "card_impact_vs_gih", "card_removal")),
     Section("Counts", "The additive counts the metric views read: an experiment's counts are the sums of its "
             "shards' (each shard's task writes them), which keeps the metric views fast on millions of games.",
             ("seat_counts", "agent_counts", "faction_counts", "matchup_counts", "team_counts", "card_counts",
-             "card_turn_counts", "run_counts", "game_counts")),
+             "card_turn_counts", "run_counts", "game_counts", "lead_counts")),
 )
 """The sections after ``ROWS``, in reading order; together they hold every count and metric view."""
 

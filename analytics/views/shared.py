@@ -14,6 +14,34 @@ ORDER = "experiment, (variant <> 'baseline'), variant, n_players"
 """The order every metric view's rows start with: the baseline first, then the variants by name."""
 
 
+GROUP_KEYS = "experiment, variant, n_players"
+"""The columns every metric view's rows are grouped by."""
+
+
+def histogram_quantile(column: str, p: float, histogram: str = "game_counts") -> str:
+    """A ``JOIN``-able subquery (the group keys and ``q``): ``quantile_cont(column, p)`` from a
+    count view's histogram (``histogram``: rows of the group keys, ``column`` and ``games``),
+    rows whose ``column`` is NULL left out; linear interpolation between the order statistics
+    at ``floor(h)`` and ``floor(h) + 1``, ``h = p·(n − 1)``, as DuckDB's ``quantile_cont`` and
+    numpy's default."""
+    return f"""(
+    SELECT {GROUP_KEYS}, lo::DOUBLE + (position - floor(position)) * (hi - lo) AS q
+    FROM (
+        SELECT {GROUP_KEYS}, any_value(position) AS position,
+               min({column}) FILTER (WHERE cumulative > floor(position)) AS lo,
+               min({column}) FILTER (WHERE cumulative > least(floor(position) + 1, total - 1)) AS hi
+        FROM (
+            SELECT {GROUP_KEYS}, {column},
+                   sum(games) OVER (PARTITION BY {GROUP_KEYS} ORDER BY {column}) AS cumulative,
+                   sum(games) OVER (PARTITION BY {GROUP_KEYS}) AS total,
+                   {p!r}::DOUBLE * (sum(games) OVER (PARTITION BY {GROUP_KEYS}) - 1) AS position
+            FROM (SELECT {GROUP_KEYS}, {column}, sum(games) AS games FROM {histogram}
+                  WHERE {column} IS NOT NULL GROUP BY {GROUP_KEYS}, {column})
+        )
+        GROUP BY {GROUP_KEYS}
+    ))"""
+
+
 def wilson_rate(wins: str, n: str, name: str) -> str:
     """A rate over independent trials (games) with its 95% Wilson interval."""
     return (f"{wins}::DOUBLE / nullif({n}, 0) AS {name}, wilson_low({wins}, {n}) AS {name}_low, "

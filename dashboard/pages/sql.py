@@ -51,7 +51,11 @@ def matching(frame: pl.DataFrame, words: str) -> pl.DataFrame:
 
 
 with st.expander("Views and columns", expanded=True):
-    views, columns = views_and_columns(folder)
+    try:
+        views, columns = views_and_columns(folder)
+    except AnalyticsError:  # the refusal is already shown above, once
+        st.caption("The views and their columns show once the experiment can be read.")
+        st.stop()
     search = st.text_input("Search", key="sql_schema_search", placeholder="a view, a column or a word: card, interval",
                            help="Every word must appear in the view's or column's name, type or description.")
     shown_views, shown_columns = matching(views, search), matching(columns, search)

@@ -1,8 +1,9 @@
-"""Tuning page: a balance search (``cardlab tune``) at a glance. The answer and
-its confirmed targets, the Pareto front of change cost against target miss (a
-click on a point picks a candidate), the objective over the trials, and the
-picked candidate's looks, confirmed targets and full report against the
-current data. Everything comes from ``analytics.tuning`` and the report."""
+"""Tuning page: a balance search (``cardlab tune``) at a glance, in a designer's words first.
+The answer as changes to the card data and rules, each target's confirmed value and interval
+in % or points, and how much of the space was seen; then the optimiser's view: the Pareto
+front of change cost against target miss (a click on a point picks a candidate), the
+objective over the trials, and the picked candidate's looks, confirmed targets and full
+report against the current data. Everything comes from ``analytics.tuning`` and the report."""
 
 from __future__ import annotations
 
@@ -17,12 +18,17 @@ from analytics.tuning import (
     TRIAL_TARGETS,
     TRIALS,
     answer_lines,
+    band_words,
+    change_lines,
+    intervals_words,
     objective_history,
     read_state,
     read_table,
     search_folder,
+    seen_words,
     state_version,
     tuning_tables,
+    value_interval_words,
 )
 from dashboard.common import EXPERIMENT_KEY, open_report, require_experiment, results_root, table
 from dashboard.tuning_charts import SELECTION, front_chart, history_chart
@@ -30,10 +36,6 @@ from dataset.location import results_path
 
 TRIAL_KEY = "tuning_trial"
 OPEN_VARIANTS = "tuning_open_variants"
-# A target's value and band are in the metric's own unit (a rate, a difference of rates, turns),
-# so they are shown as plain numbers; its interval is at the answer's confidence, not 95%.
-TARGET_VALUES = ("value", "low", "high", "band_low", "band_high")
-TARGET_NAMES = {"low": "low", "high": "high"}
 
 
 @st.cache_data(show_spinner="Reading the tuning run...", max_entries=16)
@@ -63,20 +65,40 @@ if search is None:
     st.stop()
 data = load_tuning(str(search), state_version(search))
 state, tables, trials = data["state"], data["tables"], data["trials"]
-st.caption(f"Tuning run **{search.name}** · {len(state['trials'])} trials, {len(state['candidates'])} distinct "
-           f"candidates, {state['batches']} batches · status **{state['status']}** · `{search}`")
+space = tables["tuning_search"].row(0, named=True)
+seen = seen_words(space["points"], space["space_points"], space["repeated_asks"], space["space_known"])
+st.caption(f"Tuning run **{search.name}** · {seen} · {state['batches']} batches · status **{state['status']}** · "
+           f"`{search}`")
+
+
+def targets_in_words(targets: list[dict[str, Any]]) -> pl.DataFrame:
+    """The answer's confirmed targets as a designer reads them: value and interval in % or points."""
+    rows = []
+    for target in targets:
+        column = str(target.get("metric") or "").split(".")[-1]
+        rows.append({"verdict": target["verdict"], "target": target["target"], "where": target["worst_row"],
+                     "confirmed": value_interval_words(column, target["value"], target["low"], target["high"])
+                     if target.get("value") is not None else "no rows",
+                     "wanted": band_words(column, target["band_low"], target["band_high"])})
+    return pl.DataFrame(rows, schema={name: pl.String for name in ("verdict", "target", "where", "confirmed",
+                                                                     "wanted")})
+
 
 answer = state.get("answer")
 if answer:
-    headline, change, *rest = answer_lines(answer)
+    headline, *rest = answer_lines(answer)
+    changes = "".join(f"  \n- {line}" for line in change_lines(answer))
     # Whether cheaper candidates (the current data among them) come as close within noise.
     noise = "".join(f"  \n{line.strip()}" for line in rest if line.strip().startswith("within noise:"))
-    (st.success if answer["all_met"] else st.warning)(f"**{headline}**  \n{change.strip()}{noise}")
-    table(pl.DataFrame(answer["targets"]).select(
-        "verdict", "target", "worst_row", "value", "low", "high", "band_low", "band_high"), plain=TARGET_VALUES,
-          names=TARGET_NAMES, key="answer_table")
-    st.caption(f"On fresh seeds; each interval at {answer['confidence']:.2%}, so that all of the answer's "
-               "target rows hold together at 95% (Bonferroni). A band end that is empty is unbounded.")
+    (st.success if answer["all_met"] else st.warning)(f"**{headline}**{changes}{noise}")
+    table(targets_in_words(answer["targets"]), key="answer_table")
+    intervals = intervals_words(answer)
+    st.caption(f"{intervals[0].upper()}{intervals[1:]}. Each target shows its worst row.")
+    with st.expander("Optimiser detail", expanded=False):
+        st.markdown(f"Trial **{answer['trial']}** (variant `{answer['variant']}`), change cost "
+                    f"**{answer['cost']:.3f}**, miss **{answer['miss']:.4g}** [{answer['miss_low']:.4g}, "
+                    f"{answer['miss_high']:.4g}]: the targets' weighted distance from their bands, which the search "
+                    "minimises together with the change cost.")
 else:
     st.info("Not confirmed yet: `cardlab tune SPEC --resume` finishes the search and confirms the best candidates.")
 
@@ -87,7 +109,7 @@ front = tables["tuning_front"]
 if front.is_empty():
     st.info("No candidate has been looked at yet.")
     st.stop()
-st.subheader("Change cost against miss")
+st.subheader("The optimiser's view: change cost against miss")
 event = st.altair_chart(front_chart(front), width="stretch", on_select="rerun", selection_mode=SELECTION,
                         key="tuning_front_chart")
 st.caption("Each candidate's latest search look: its miss (point) and 95% interval (bar); the Pareto front (dark, "
@@ -105,7 +127,7 @@ candidates = front.filter(pl.col("miss").is_not_null())
 trial_numbers = candidates["trial"].to_list()
 if st.session_state.get(TRIAL_KEY) not in trial_numbers:
     st.session_state[TRIAL_KEY] = answer["trial"] if answer and answer["trial"] in trial_numbers else trial_numbers[0]
-labels = {row["trial"]: f"trial {row['trial']} ({row['variant']}): {row['change'] or 'the current data'}"
+labels = {row["trial"]: f"trial {row['trial']}: {row['change_words'] or row['change'] or 'the current data'}"
           for row in candidates.to_dicts()}
 trial = st.selectbox("Candidate (or click a point above)", trial_numbers, key=TRIAL_KEY,
                      format_func=lambda number: labels[number])
@@ -114,13 +136,13 @@ variant = chosen["variant"]
 looks = trials.filter((pl.col("variant") == variant) & pl.col("duplicate_of").is_null()).select(
     "stage", "experiment", "rung", "games", "cost", "miss", "miss_low", "miss_high", "met", "not_met", "undecided",
     "confidence")
-st.markdown(f"**Change:** {chosen['change'] or '(none: the current data)'} · **change cost** {chosen['cost']:.3f}")
+st.markdown(f"**Change:** {chosen['change_words'] or chosen['change'] or '(none: the current data)'} · "
+            f"**change cost** {chosen['cost']:.3f}")
 table(looks, percent=("confidence",), drop=(), key="looks_table")
 confirmed = tables["tuning_confirmation"]
 if not confirmed.is_empty() and variant in confirmed["variant"].to_list():
-    st.markdown("**Confirmed targets** (fresh seeds; intervals joint over all of the candidate's rows)")
-    table(confirmed.filter(pl.col("variant") == variant), plain=TARGET_VALUES, percent=("confidence",),
-          names=TARGET_NAMES, key="confirmed_table")
+    st.markdown("**Confirmed targets** (fresh seeds; intervals joint over every row of every confirmed variant)")
+    table(targets_in_words(confirmed.filter(pl.col("variant") == variant).to_dicts()), key="confirmed_table")
     report_folder = search.with_name(f"{search.name}-confirm")
 else:
     st.caption("Not confirmed: its report is from the search's games (common seeds, its last rung).")

@@ -8,7 +8,9 @@
   the ``cards`` table;
 - ``simcore.kit.state``: ``KitState``, a ``GameState`` made of the above,
   with ``clone``, ``observation``, ``resample_hidden``, ``legal_actions``,
-  ``apply`` and the tracer written once;
+  ``apply`` and the tracer written once; ``SeatZonesState``, one whose seats
+  each own the same run of zones, with their accessors (``seat_zone``,
+  ``hand_zone``, ``hand``);
 - ``simcore.kit.game``: ``KitGame``, the generic game object;
 - ``simcore.kit.view``: the designer's view of a kit state.
 

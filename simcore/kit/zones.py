@@ -14,7 +14,11 @@ A zone is a list of card ids (``cards[-1]`` is the top) with
   zone is seen by every seat (``EVERY_SEAT``), one taken from a hand at least
   by that hand's owner, and a seen card keeps its seers when it moves on; a
   seat sees the cards it saw, and re-sampling for it keeps them in place
-  (``move_card`` sets the mask, ``show`` adds seats, shuffling clears it);
+  (``move_card`` sets the mask, ``show`` adds seats, shuffling clears it).
+  A seat follows a card only while it can tell it from the others: a card
+  taken out of a hand to a place a seat does not see (bid face down, exiled
+  face down, taken at random into another hand) is lost to that seat, and so
+  is every card left in the hand, since it cannot tell which of them went;
 - a re-sampling ``pool``: the cards a seat cannot see are redrawn only among
   the zones of the same pool (a hero deck keeps its cards). A zone that can
   hide cards must name its pool, so no hidden card is copied into a search's
@@ -238,15 +242,33 @@ def move_card(source: Zone, position: int, target: Zone) -> int:
     the owner of the hand it leaves. A card leaving a public zone for a hand
     is therefore never redrawn by re-sampling, and a card taken from a hand is
     never redrawn for the seat it was taken from.
+
+    But a card taken out of a hand (``OWNER_ONLY``) to a zone that is not
+    public was chosen where the other seats cannot see: a seat that sees
+    neither the hand nor the target cannot tell which card went, so it
+    forgets the moved card and every card left in the hand (it saw a battle
+    card taken back into the hand; bid face down, it may be any of them).
     """
     if target.visibility == PUBLIC:  # every seat sees it now: no history to keep
         card = source.take(position)
         target.cards.append(card)
         return card
     seen = _seen_when_moved(source, position)
+    if source.visibility == OWNER_ONLY:
+        # Who can still tell the cards apart: the hand's owner, and the target's when it sees it whole.
+        followers = _owner_bit(source) | (_owner_bit(target) if target.visibility == OWNER_ONLY else 0)
+        seen &= followers
+        marks = source.seen
+        for index in range(len(marks)):
+            marks[index] &= followers
     card = source.take(position)
     target.add(card, seen)
     return card
+
+
+def _owner_bit(zone: Zone) -> int:
+    """The ``seen`` bit of ``zone``'s owner; none for a table zone."""
+    return 1 << zone.owner if zone.owner >= 0 else 0
 
 
 def _seen_when_moved(source: Zone, position: int) -> int:
@@ -254,15 +276,16 @@ def _seen_when_moved(source: Zone, position: int) -> int:
     if source.visibility == PUBLIC:
         return EVERY_SEAT
     seen = source.seen[position]
-    if source.visibility == OWNER_ONLY and source.owner >= 0:
-        seen |= 1 << source.owner
+    if source.visibility == OWNER_ONLY:
+        seen |= _owner_bit(source)
     return seen
 
 
 def move_masked(source: Zone, mask: int, target: Zone) -> int:
     """Move the cards at the positions of ``source`` whose bits are set in
     ``mask`` onto ``target``, in ``source`` order, each as ``move_card``
-    moves it (so the seats that saw it still know it); how many moved.
+    moves it (the seats that saw it still know it, unless it went face down
+    out of a hand); how many moved.
 
     (Compiled, popping each card beats rebuilding the source's two lists:
     400 random Divvy games, 21.1 M instructions against 25.7 M.)"""
@@ -279,7 +302,8 @@ def move_masked(source: Zone, mask: int, target: Zone) -> int:
 
 def move_all(source: Zone, target: Zone) -> int:
     """Move every card of ``source`` onto ``target``, in order, each as
-    ``move_card`` moves it; how many moved."""
+    ``move_card`` moves it, but that nobody forgets a card: no card was
+    chosen, every seat sees them all go; how many moved."""
     count = len(source.cards)
     for position in range(count):
         target.add(source.cards[position], _seen_when_moved(source, position))

@@ -26,7 +26,6 @@ from simcore.play import play_game
 from simcore.registry import GAMES
 from simcore.seeding import game_seed
 from tests.agents.helpers import config_of
-from tests.embedded_ray import fresh_ray
 from workers.runner import RunOptions, run_experiment
 
 GREEDY = "experiments.agents.greedy_agent:GreedyAgent"
@@ -109,11 +108,11 @@ def _table(folder: Path, query: str) -> list[tuple[object, ...]]:
                                     ).fetchall()
 
 
+@pytest.mark.usefixtures("shared_ray")
 def test_cardlab_run_plays_the_example_agent_on_ray_workers(tmp_path: Path) -> None:
     spec = parse_spec({"name": "own_agent", "game": "divvy", "games": 20, "seed": 3, "shard_size": 5,
                        "agents": [f"{GREEDY}(samples=1)", "random"], "rotate_seats": True}, "test-spec")
-    with fresh_ray():
-        summary = run_experiment(spec, RunOptions(results_root=tmp_path, workers=2, progress=False))
+    summary = run_experiment(spec, RunOptions(results_root=tmp_path, workers=2, progress=False))
     folder = Path(str(summary.experiment_dir))
     rows = _table(folder, "SELECT agent, count(*), count(DISTINCT game_index) FROM players "
                           "GROUP BY agent ORDER BY agent")

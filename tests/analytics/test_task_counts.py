@@ -13,7 +13,7 @@ import pytest
 from analytics.catalog import open_catalog
 from analytics.partials import CACHE_FOLDER, shard_counts
 from cardlab.cli import main
-from dataset.count_views import COUNT_VIEWS
+from dataset.count_views import CACHE_VERSION, COUNT_VIEWS
 from dataset.storage import counts_path
 from tests.conftest import SmallExperiment
 from tests.damage import as_written_before_task_counts
@@ -45,8 +45,8 @@ def test_the_report_from_the_tasks_counts_is_the_report_counted_from_the_rows(
     from_tasks = _report(counted, capsys)
     assert from_tasks == _report(uncounted, capsys)
     assert from_tasks["games_played"] == 600
-    assert not (counted / CACHE_FOLDER / "v2").exists()  # nothing counted again
-    assert len(list((uncounted / CACHE_FOLDER / "v2").iterdir())) == 6  # each shard counted once, and cached
+    assert not (counted / CACHE_FOLDER / CACHE_VERSION).exists()  # nothing counted again
+    assert len(list((uncounted / CACHE_FOLDER / CACHE_VERSION).iterdir())) == 6  # each shard counted once, and cached
 
 
 def test_the_summed_count_tables_are_the_count_views_over_every_row(twins: tuple[Path, Path]) -> None:
@@ -72,5 +72,6 @@ def test_a_shard_whose_counts_are_of_another_format_is_counted_from_its_rows(twi
     sources = shard_counts(counted)
     written = counts_path(counted, "card_counts", "baseline", "baseline-2p-0000000100")
     assert written not in sources["card_counts"]
-    assert counted / CACHE_FOLDER / "v2" / "baseline-2p-0000000100" / "card_counts.parquet" in sources["card_counts"]
+    cached = counted / CACHE_FOLDER / CACHE_VERSION / "baseline-2p-0000000100" / "card_counts.parquet"
+    assert cached in sources["card_counts"]
     assert counts_path(counted, "card_counts", "baseline", "baseline-2p-0000000000") in sources["card_counts"]

@@ -12,6 +12,7 @@ from analytics import partials
 from cardlab.cli import main
 
 
+@pytest.mark.usefixtures("shared_ray")
 def test_a_run_counts_nothing_after_its_summary_and_its_first_report_counts_no_shard_again(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     def counted_in_the_driver(*arguments: object) -> None:
@@ -32,6 +33,7 @@ def test_a_run_counts_nothing_after_its_summary_and_its_first_report_counts_no_s
     assert not (results / "summary" / partials.CACHE_FOLDER / partials.CACHE_VERSION).exists()
 
 
+@pytest.mark.usefixtures("shared_ray")
 def test_the_follow_up_commands_leave_out_the_default_results_folder(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)

@@ -13,10 +13,14 @@ import pytest
 
 from cardlab.cli import main
 from dataset import integrity
+from dataset.count_views import COUNT_VIEWS
 from dataset.integrity import CACHE_FILE, list_files
 from dataset.storage import LOCK_FILE, MANIFEST_FOLDER, counts_path, table_path
 from tests.conftest import SmallExperiment
 from tests.damage import flip_game_index_bytes
+
+FILES = 6 * (3 + len(COUNT_VIEWS))
+"""The small experiment's files: per finished shard, its three tables and one file per count view."""
 
 
 def _part(folder: Path, table: str, variant: str, shard: str) -> Path:
@@ -48,7 +52,7 @@ def test_an_intact_experiment_verifies_with_exit_code_zero(folder: Path, capsys:
     code, lines = _verify(folder, capsys)
     size = sum(path.stat().st_size for path in folder.rglob("*.parquet"))
     assert code == 0
-    assert lines == [f"{folder}: every file matches the manifest (6 finished shard(s), 72 file(s), "
+    assert lines == [f"{folder}: every file matches the manifest (6 finished shard(s), {FILES} file(s), "
                      f"{size / 1e6:,.1f} MB re-hashed in {lines[0].rsplit(' in ', 1)[1]}"]
 
 
@@ -87,7 +91,7 @@ def test_damaged_missing_and_unexpected_files_are_each_listed_with_exit_code_one
         f"unexpected  {unfinished}: {never_finished}",
         f"unexpected  {stray}: not a file cardlab writes here (cardlab never reads it)",
     ]
-    assert lines[9].startswith(f"{folder}: 3 damaged, 2 missing, 4 unexpected (6 finished shard(s), 72 file(s), ")
+    assert lines[9].startswith(f"{folder}: 3 damaged, 2 missing, 4 unexpected (6 finished shard(s), {FILES} file(s), ")
     assert lines[9].endswith(f"; `cardlab run SPEC --resume --results {folder.parent}` repairs the damaged and "
                              "missing files; cardlab never reads the unexpected files")
     assert len(lines) == 10
@@ -98,7 +102,7 @@ def test_the_json_form_lists_the_same_problems(folder: Path, capsys: pytest.Capt
     code, lines = _verify(folder, capsys, "--json")
     report = json.loads("\n".join(lines))
     assert code == 1
-    assert report["shards"] == 6 and report["files_checked"] == 72 and report["running"] is False
+    assert report["shards"] == 6 and report["files_checked"] == FILES and report["running"] is False
     assert report["problems"] == [{
         "kind": "missing", "path": str(_part(folder, "games", "four_rounds", "four_rounds-2p-0000000000")),
         "detail": "missing, though the manifest marks its shard finished", "shard": "four_rounds-2p-0000000000"}]

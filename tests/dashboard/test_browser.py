@@ -41,6 +41,7 @@ PAGES = {  # url path -> (experiment, text that only the rendered page shows)
     "variants": ("divvy_tiny", "Significant changes only"),
     "sweeps": ("sweep_tiny", "Parameter (x axis)"),
     "game_length": ("party_tiny", "End reasons"),
+    "design": ("divvy_tiny", "Lead changes and comebacks"),
     "skill": ("skill_tiny", "How win rates move with skill"),
     "replay": ("theseus_tiny", "omniscient designer"),
     "sql": ("divvy_tiny", "Download CSV"),

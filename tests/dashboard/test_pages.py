@@ -735,7 +735,7 @@ def test_the_sql_page_lists_every_view_and_column_with_its_description_and_finds
 
 
 @pytest.mark.parametrize("page", ["experiments", "win_rates", "cards", "card", "variants", "compare", "sweeps",
-                                  "game_length", "skill", "replay", "sql"])
+                                  "game_length", "design", "skill", "replay", "sql"])
 def test_without_experiments_every_page_says_which_command_to_run(
         tmp_path: Path, page: str, monkeypatch: pytest.MonkeyPatch) -> None:
     at = open_page(Results(tmp_path), None, page, monkeypatch)

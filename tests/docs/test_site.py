@@ -20,7 +20,9 @@ from types import ModuleType
 
 import pytest
 
+from analytics.views import METRIC_VIEW_CONTRACTS
 from cardlab.cli import build_parser
+from dataset.count_views import COUNT_VIEW_CONTRACTS
 from experiments.spec import parse_spec
 from experiments.tuning import parse_tuning_spec
 from tests.docs.examples import DIRECTIVE, DOCUMENTS, REPO, SYBIL
@@ -87,6 +89,16 @@ def test_the_command_reference_lists_every_command_and_option_of_the_parser(buil
                 missing.append(f"`cardlab {name}` {written}")
     assert missing == []
     assert "cli-reference" not in page  # the marker was replaced
+
+
+def test_the_views_reference_lists_every_view_and_column(built_site: Path) -> None:
+    page = (built_site / "reference" / "views" / "index.html").read_text()
+    code = {html.unescape(re.sub(r"<[^>]+>", "", text)) for text in re.findall(r"<code>(.*?)</code>", page, re.S)}
+    contracts = {**COUNT_VIEW_CONTRACTS, **METRIC_VIEW_CONTRACTS}
+    missing = [f"{name}.{column.name}" for name, contract in contracts.items()
+               for column in contract.columns if column.name not in code]
+    missing += [name for name in contracts if name not in code]
+    assert not missing, f"not on the views reference page: {', '.join(missing[:20])}"
 
 
 def test_a_command_without_a_help_text_fails_the_strict_build(caplog: pytest.LogCaptureFixture) -> None:

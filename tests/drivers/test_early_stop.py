@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,17 +11,9 @@ from analytics.catalog import open_catalog
 from analytics.metrics import target_widths
 from drivers.run import run
 from experiments.spec import SpecError, parse_spec
-from tests.embedded_ray import fresh_ray
 from workers.runner import RunError, RunOptions
 
-
-@pytest.fixture(scope="module", autouse=True)
-def one_ray_for_the_module() -> Iterator[None]:
-    """The module's runs share one embedded Ray of two CPUs (the first run starts it, the
-    others join it: a start and a stop cost seconds each); none before or after."""
-    with fresh_ray():
-        yield
-
+pytestmark = pytest.mark.usefixtures("shared_ray")  # the runs play on the shared Ray of two CPUs
 
 SPEC = {
     "name": "early", "game": "divvy", "games": 40000, "seed": 2, "agents": ["random"], "shard_size": 500,

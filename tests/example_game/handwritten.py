@@ -210,6 +210,10 @@ class HandwrittenOrchardState(GameState):
         """Orchard values plus the set bonus."""
         return [self.values[seat] + self.config.set_bonus * self.complete_sets(seat) for seat in range(self.n_players)]
 
+    def standings(self) -> list[int]:
+        """What each orchard would score now."""
+        return self.scores()
+
     def winners(self) -> list[int]:
         """The best scores."""
         if self.phase != OVER:

@@ -346,6 +346,10 @@ class OrchardState(KitState):
         return [self.seat_number(seat, SCORE) + self.config.set_bonus * self.complete_sets(seat)
                 for seat in range(self.n_players)]
 
+    def standings(self) -> list[int]:
+        """What each orchard would score now: who is ahead (RULES.md, "Standings")."""
+        return self.scores()
+
     def winners(self) -> list[int]:
         """The seats with the best score (all of them share a tie)."""
         if not self.over:

@@ -163,3 +163,26 @@ def test_a_state_with_observe_as_shows_its_seen_cards_as_observe_as_maps_them() 
     assert copies.observation(0)[5][2] == tuple(card // 2 for card in hand)
     assert copies.observation(1)[5][2] == (-1, -1)  # the other hand: unseen either way
     assert copies.clone().observation(0) == copies.observation(0)
+
+
+def test_every_game_s_seat_zones_are_one_run_per_seat_with_the_seat_s_hand_in_it() -> None:
+    """``SeatZonesState``: zone ``which`` of a seat is the seat's own, the runs follow each other,
+    and ``hand``/``hand_zone`` are the zone called "hand" (Theseus: "hand") of that seat, in clones too."""
+    from simcore.kit.state import SeatZonesState
+    from simcore.registry import GAMES
+
+    for game_id, game in sorted(GAMES.items()):
+        config = game.configure(game.default_parameters())
+        n_players = max(2, game.info.min_players)
+        state = game.new_state(config, n_players, 5)
+        assert isinstance(state, SeatZonesState), game_id
+        copy = state.clone()
+        assert isinstance(copy, SeatZonesState)
+        for seat in range(n_players):
+            run = [state.seat_zone(seat, which) for which in range(state.zones_per_seat)]
+            assert all(zone.owner == seat for zone in run), game_id
+            assert state.zones.index(run[0]) == state.first_seat_zone + state.zones_per_seat * seat
+            assert state.seat_zone_index(seat, 1) == state.zones.index(run[1])
+            assert state.hand_zone(seat) is run[state.hand_zone_index] and state.hand_zone(seat).name == "hand"
+            assert state.hand(seat) is state.hand_zone(seat).cards
+            assert copy.hand(seat) == state.hand(seat) and copy.hand_zone(seat) is not state.hand_zone(seat)

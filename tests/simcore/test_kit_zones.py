@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from simcore.kit.zones import (
@@ -59,9 +61,9 @@ def test_a_card_moved_from_a_public_zone_is_seen_by_all_and_one_from_a_hidden_zo
     move_card(pile, 0, hand)
     assert list(hand.seen) == [EVERY_SEAT, NOBODY]
     assert hand.observe(1) == (1, UNSEEN)
-    move_card(hand, 0, other)  # a card every seat saw, handed on, stays seen by all
+    move_card(hand, 0, other)  # a card every seat saw, handed on out of sight: known to the two hands' owners
     move_card(hand, 0, other)  # a card taken from seat 0's hand: seat 0 knows it
-    assert list(other.seen) == [EVERY_SEAT, 1 << 0]
+    assert list(other.seen) == [1 << 0 | 1 << 1, 1 << 0]
     other.shuffle(Generator(1))
     assert list(other.seen) == [NOBODY, NOBODY]
 
@@ -175,18 +177,63 @@ def test_a_zone_bound_to_a_card_class_is_redrawn_only_from_cards_of_its_class() 
     assert sorted(card for zone in without for card in zone.cards) == list(range(8))
 
 
-def test_move_masked_moves_the_masked_cards_in_order_and_the_kept_cards_keep_their_history() -> None:
+def test_move_masked_moves_the_masked_cards_in_order_and_onto_a_public_zone_the_kept_cards_keep_their_history(
+) -> None:
     hand = Zone("hand", 0, OWNER_ONLY, pool=0)
     hand.extend([10, 11, 12, 13])
     hand.show(2, 1)  # seat 1 saw card 12
+    discards = Zone("discard pile", TABLE, PUBLIC)
+    assert move_masked(hand, 0b1010, discards) == 2
+    assert (hand.cards, discards.cards) == ([10, 12], [11, 13])
+    assert list(hand.seen) == [NOBODY, 1 << 1]  # seat 1 saw which cards went: card 12 is still seen where it stayed
+    assert hand.observe(1) == (UNSEEN, 12)
+
+
+def test_cards_bid_face_down_out_of_a_hand_are_forgotten_with_the_cards_left_by_the_seats_that_see_neither() -> None:
+    """Seat 1 saw cards 11 and 12 go into seat 0's hand; seat 0 bids 11 face down: seat 1
+    cannot tell which card went, so it knows neither where 11 lies nor that 12 stayed."""
+    hand = Zone("hand", 0, OWNER_ONLY, pool=0)
+    hand.extend([10, 11, 12, 13])
+    hand.reveal(1)
+    hand.show(2, 1)
     bid = Zone("bid", 0, OWNER_ONLY, pool=0)
-    assert move_masked(hand, 0b1010, bid) == 2
-    assert (hand.cards, bid.cards) == ([10, 12], [11, 13])
-    assert list(hand.seen) == [NOBODY, 1 << 1]  # card 12 is still seen by seat 1 where it stayed
-    assert list(bid.seen) == [1 << 0, 1 << 0]  # taken from seat 0's hand: seat 0 knows them
+    assert move_masked(hand, 0b0010, bid) == 1
+    assert (hand.cards, bid.cards) == ([10, 12, 13], [11])
+    assert hand.observe(1) == (UNSEEN, UNSEEN, UNSEEN) and bid.observe(1) == (UNSEEN,)
+    assert list(bid.seen) == [1 << 0] and hand.observe(0) == (10, 12, 13)  # the owner still knows its cards
+    redrawn = 0  # and re-sampling for seat 1 redraws them both
+    for seed in range(20):
+        zones = [hand.copy(), bid.copy(), _zone("pile", TABLE, HIDDEN, [20, 21, 22])]
+        resample_zones(zones, 1, Generator(seed))
+        assert Counter(card for zone in zones for card in zone.cards) == Counter([10, 11, 12, 13, 20, 21, 22])
+        redrawn += zones[0].cards[1] != 12 and zones[1].cards[0] != 11
+    assert redrawn > 5
+
+
+def test_a_card_taken_at_random_into_another_hand_is_known_only_to_the_two_owners_who_keep_the_rest() -> None:
+    """Seat 1 takes a random card out of seat 0's hand, whose cards 5 and 6 every seat had
+    seen: seat 2, who sees neither hand, can no longer tell where either lies; seat 1
+    knows which card it took, so it still knows the one left."""
+    victim = _zone("hand", 0, OWNER_ONLY, [5, 6])
+    victim.reveal(0)
+    victim.reveal(1)
+    taker = _zone("hand", 1, OWNER_ONLY, [])
+    move_card(victim, 0, taker)
+    assert (victim.cards, taker.cards) == ([6], [5])
+    assert victim.observe(2) == (UNSEEN,) and taker.observe(2) == (UNSEEN,)
+    assert victim.observe(1) == (6,) and taker.observe(0) == (5,)
+
+
+def test_a_card_put_face_down_from_a_hand_onto_a_hidden_pile_is_known_only_to_its_former_owner() -> None:
+    hand = _zone("hand", 0, OWNER_ONLY, [5, 6])
+    hand.reveal(0)
+    exiled = _zone("exiled", TABLE, HIDDEN, [])
+    move_card(hand, 0, exiled)
+    assert exiled.observe(0) == (5,) and exiled.observe(1) == (UNSEEN,) and hand.observe(1) == (UNSEEN,)
 
 
 def test_move_all_moves_every_card_in_order_and_a_card_from_a_public_zone_is_seen_by_every_seat() -> None:
+    """No card is chosen (every card goes), so nobody forgets one, even out of a hand into another."""
     battle = Zone("battle", 1, PUBLIC)
     battle.extend([7, 8])
     hand = Zone("hand", 1, OWNER_ONLY, pool=0)
@@ -194,6 +241,9 @@ def test_move_all_moves_every_card_in_order_and_a_card_from_a_public_zone_is_see
     assert move_all(battle, hand) == 2
     assert (battle.cards, hand.cards, list(hand.seen)) == ([], [3, 7, 8], [NOBODY, EVERY_SEAT, EVERY_SEAT])
     assert hand.observe(0) == (UNSEEN, 7, 8)
+    bid = Zone("bid", 1, OWNER_ONLY, pool=0)
+    assert move_all(hand, bid) == 3
+    assert bid.observe(0) == (UNSEEN, 7, 8)
 
 
 def test_observe_as_shows_each_seen_card_as_its_type_so_two_copies_look_the_same() -> None:

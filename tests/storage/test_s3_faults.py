@@ -37,6 +37,8 @@ agents = ["heuristic", "random"]
 shard_size = 100
 """
 
+pytestmark = pytest.mark.usefixtures("shared_ray")  # the in-process runs play on the shared Ray
+
 
 def _spec_file(tmp_path: Path, text: str = SPEC) -> Path:
     spec_file = tmp_path / "s3_faults.toml"

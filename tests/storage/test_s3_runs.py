@@ -17,6 +17,7 @@ from analytics.folders import list_experiments, resolve_experiment
 from cardlab.cli import main
 from dataset.count_views import CACHE_VERSION, COUNT_VIEWS
 from dataset.location import ObjectPath, results_path
+from tests.embedded_ray import join_shared_ray
 from tests.storage.conftest import ACCESS_KEY, SECRET_KEY, S3Server
 
 SPEC = """
@@ -56,6 +57,7 @@ def twins(s3: S3Server, tmp_path_factory: pytest.TempPathFactory) -> TwinRuns:
     spec_file = folder / "s3_divvy.toml"
     spec_file.write_text(SPEC)
     runs = TwinRuns(spec_file=spec_file, local=folder / "results", remote=s3.uri("twins"))
+    join_shared_ray()  # after the s3 fixture: its workers write to the server too
     for results in (str(runs.local), runs.remote):
         assert main(["run", str(spec_file), "--results", results, "--workers", "2", "--no-progress"]) == 0
     return runs

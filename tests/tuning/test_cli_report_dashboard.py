@@ -12,7 +12,6 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-import ray
 from streamlit.testing.v1 import AppTest
 
 from analytics.explore import experiment_overview
@@ -21,15 +20,19 @@ from analytics.tuning import (
     STATE_FILE,
     TRIALS,
     TUNING_FOLDER,
+    answer_lines,
+    band_words,
     objective_history,
     read_state,
     read_table,
     tuning_tables,
+    value_interval_words,
 )
 from cardlab.cli import main
 from experiments.spec import load_spec
 from simcore.seeding import game_seed
 from tests.conftest import SmallExperiment
+from tests.embedded_ray import join_shared_ray
 
 SPEC = """
 name = "divvy_small_tune"
@@ -82,10 +85,10 @@ def tuned(tmp_path_factory: pytest.TempPathFactory) -> Tuned:
     spec_file.write_text(SPEC)
     root, export = base / "results", base / "tuned.toml"
     out = io.StringIO()
+    join_shared_ray()
     with contextlib.redirect_stdout(out):
         code = main(["tune", str(spec_file), "--results", str(root), "--workers", "2", "--no-progress",
                      "--export", str(export)])
-    ray.shutdown()
     assert code == 0
     return Tuned(root, root / "divvy_small_tune", spec_file, export, out.getvalue())
 
@@ -93,11 +96,30 @@ def tuned(tmp_path_factory: pytest.TempPathFactory) -> Tuned:
 def test_tune_prints_the_answer_and_where_the_results_are(tuned: Tuned) -> None:
     state = read_state(tuned.folder)
     answer = state["answer"]
-    assert f"tuning folder: {tuned.folder}" in tuned.output
-    assert f"trials: 6 ({len(state['candidates'])} distinct candidates)" in tuned.output
-    assert f"answer: trial {answer['trial']} ({answer['variant']})" in tuned.output
-    assert f"confirmation: {tuned.root / 'divvy_small_tune-confirm'}" in tuned.output
+    lines = tuned.output.splitlines()
+    assert f"tuning folder: {tuned.folder}" in lines
+    assert f"confirmation: {tuned.root / 'divvy_small_tune-confirm'}" in lines
     assert "next: cardlab report divvy_small_tune --sections tuning" in tuned.output
+    # The answer in the designer's words first, the optimiser's numbers last.
+    (start,) = [index for index, line in enumerate(lines) if line.startswith("answer: ")]
+    assert lines[start + 1: start + 1 + len(answer["change_words"])] == [f"  {words}" for words in
+                                                                         answer["change_words"]]
+    assert lines[start + len(answer["targets"]) + len(answer["change_words"]) + 3].startswith(
+        f"  optimiser detail: trial {answer['trial']} ({answer['variant']}), change cost {answer['cost']:.3f}, miss ")
+
+
+def test_tune_says_how_much_of_the_space_it_evaluated(tuned: Tuned) -> None:
+    # rules.treasure_target 12..30 (19 values) x rules.tied_strength (2): 38 points; a budget of 6.
+    state = read_state(tuned.folder)
+    assert len(state["candidates"]) == 6 and state["space"] == {"points": 38, "whole": False}
+    repeats = len(state["duplicates"])
+    seen = "points evaluated: 6 distinct of 38 in the space (16%)"
+    if repeats:
+        seen += (f"; {repeats} more ask(s) of the sampler repeated a point already asked (results reused: no games, "
+                 "no trial budget)")
+    assert seen in tuned.output.splitlines()
+    text = render_report(build_report(tuned.folder), "text", sections=["tuning"])
+    assert seen in " ".join(text.split())
 
 
 def test_the_export_is_an_experiment_with_the_answers_change(tuned: Tuned) -> None:
@@ -121,6 +143,7 @@ def test_the_exported_experiment_plays_none_of_the_deals_the_search_chose_on(tun
     assert not to_play & set(confirmed.to_list())
 
 
+@pytest.mark.usefixtures("shared_ray")
 def test_resume_of_a_finished_search_plays_nothing_and_exports_another_trial(
         tuned: Tuned, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     before = read_table(tuned.folder, TRIALS)
@@ -129,7 +152,6 @@ def test_resume_of_a_finished_search_plays_nothing_and_exports_another_trial(
     target = tmp_path / "other.toml"
     assert main(["tune", str(tuned.spec_file), "--results", str(tuned.root), "--resume", "--export", str(target),
                  "--trial", str(other["trial"])]) == 0
-    ray.shutdown()
     output = capsys.readouterr().out
     assert "games: 0 in" in output
     assert read_table(tuned.folder, TRIALS).equals(before)
@@ -173,7 +195,12 @@ def test_the_report_has_a_tuning_section_of_the_run(tuned: Tuned) -> None:
     answer_line = next(line for line in text.splitlines() if line.strip().startswith("ANSWER"))
     assert f" {answer['variant']} " in answer_line
     data = json.loads(render_report(report, "json", sections=["tuning"]))
-    assert set(data["tables"]) == {"tuning_targets", "tuning_front", "tuning_candidates", "tuning_confirmation"}
+    assert set(data["tables"]) == {"tuning_search", "tuning_targets", "tuning_front", "tuning_candidates",
+                                   "tuning_confirmation"}
+    state = read_state(tuned.folder)
+    assert data["tables"]["tuning_search"] == [{
+        "points": 6, "space_points": 38, "space_known": True, "repeated_asks": len(state["duplicates"]),
+        "batches": state["batches"], "status": "finished"}]
     candidates = data["tables"]["tuning_candidates"]
     assert [row["variant"] for row in candidates if row["answer"]] == [answer["variant"]]
     # A plain experiment (the confirmation) has no tuning tables, and says so only when asked.
@@ -206,11 +233,24 @@ def test_the_tuning_page_shows_the_answer_front_and_a_candidates_report(
     assert not at.exception, at.exception
     answer = read_state(tuned.folder)["answer"]
     shown = (at.success or at.warning)[0].value
-    assert f"answer: trial {answer['trial']} ({answer['variant']})" in shown
+    assert shown.startswith(f"**{answer_lines(answer)[0]}**")
+    assert all(f"- {words}" in shown for words in answer["change_words"])  # the change in the designer's words
     tables = tuning_tables(tuned.folder)
     answer_targets = pl.from_pandas(at.dataframe[0].value)
-    assert answer_targets.select("verdict", "target", "worst_row").to_dicts() == [
-        {key: target[key] for key in ("verdict", "target", "worst_row")} for target in answer["targets"]]
+    assert answer_targets.to_dicts() == [
+        {"verdict": target["verdict"], "target": target["target"], "where": target["worst_row"],
+         "confirmed": value_interval_words(target["metric"].split(".")[1], target["value"], target["low"],
+                                           target["high"]),
+         "wanted": band_words(target["metric"].split(".")[1], target["band_low"], target["band_high"])}
+        for target in answer["targets"]]
+    draws = next(row for row in answer_targets.to_dicts() if row["target"] == "few draws")
+    assert draws["confirmed"].endswith("%]") and draws["wanted"] == "at most 3.00%"  # a rate reads in %
+    edge = next(row for row in answer_targets.to_dicts() if row["target"] == "no first-seat edge")
+    assert " points [" in edge["confirmed"] and edge["wanted"] == "-5.0 to +5.0 points"  # a difference in points
+    captions = " ".join(caption.value for caption in at.caption)
+    assert "points evaluated: 6 distinct of 38 in the space (16%)" in captions
+    assert f"each interval at {answer['confidence']:.2%}" in captions
+    assert [expander.label for expander in at.expander][:1] == ["Optimiser detail"]
     assert pl.from_pandas(at.dataframe[1].value).equals(tables["tuning_targets"])
     assert at.selectbox[-1].value == answer["trial"]
     assert "Confirmed targets" in " ".join(markdown.value for markdown in at.markdown)

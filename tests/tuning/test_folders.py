@@ -7,7 +7,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-import ray
 
 from cardlab.cli import main
 from drivers.tuning import UnjudgeableTargetError, run_tuning
@@ -99,6 +98,7 @@ def test_a_search_that_ends_before_its_first_shard_leaves_nothing_behind(
     assert not results.exists()
 
 
+@pytest.mark.usefixtures("shared_ray")
 def test_a_target_no_game_has_rows_for_stops_after_the_first_batch_and_leaves_nothing(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # The spec's checks see one game: a where value no row has passes them. It used to fail
@@ -109,13 +109,10 @@ def test_a_target_no_game_has_rows_for_stops_after_the_first_batch_and_leaves_no
                                       'where = { agent = "nobody" }').replace("trials = 2", "trials = 6"))
     results = tmp_path / "results"
     said: list[str] = []
-    try:
-        with pytest.raises(UnjudgeableTargetError) as raised:
-            run_tuning(load_tuning_spec(spec_file), RunOptions(results_root=results, workers=1), say=said.append)
-    finally:
-        ray.shutdown()
+    with pytest.raises(UnjudgeableTargetError) as raised:
+        run_tuning(load_tuning_spec(spec_file), RunOptions(results_root=results, workers=1), say=said.append)
     assert str(raised.value) == (
         f"{spec_file}: targets[0]: no row of agent_stats where agent = 'nobody' in the 50 games of any of the first "
         "batch's 2 candidates; expected a where that some row has (see `cardlab sql` on agent_stats)")
-    assert said == []  # no batch went by
+    assert not [line for line in said if " done in " in line]  # no batch went by
     assert not results.exists()

@@ -7,7 +7,6 @@ import tomllib
 from pathlib import Path
 
 import pytest
-import ray
 
 from analytics.tuning import read_state
 from drivers.tuning import run_tuning
@@ -56,6 +55,7 @@ def test_a_step_that_does_not_divide_the_range_is_refused() -> None:
         parse_tuning_spec(raw, "grid.toml")
 
 
+@pytest.mark.usefixtures("shared_ray")
 def test_a_stopped_search_of_a_stepped_range_resumes_to_its_answer(tmp_path: Path) -> None:
     # The current data (hand size 5) used to be enqueued as trial 0; Optuna took it, but refused
     # it when --resume rebuilt the study from the saved trials: a ValueError traceback.
@@ -64,19 +64,16 @@ def test_a_stopped_search_of_a_stepped_range_resumes_to_its_answer(tmp_path: Pat
     def stop(batch: int) -> None:
         raise Stopped
 
-    try:
-        with pytest.raises(Stopped):
-            run_tuning(spec, RunOptions(results_root=tmp_path, workers=1), say=lambda line: None, on_batch=stop)
-        state = read_state(tmp_path / "divvy_grid")
-        assert state["batches"] == 1
-        assert {trial["params"]["rules.hand_size"] for trial in state["trials"]} <= {4, 6, 8}
-        said: list[str] = []
-        summary = run_tuning(spec, RunOptions(results_root=tmp_path, workers=1, resume=True), say=said.append)
-    finally:
-        ray.shutdown()
+    with pytest.raises(Stopped):
+        run_tuning(spec, RunOptions(results_root=tmp_path, workers=1), say=lambda line: None, on_batch=stop)
+    state = read_state(tmp_path / "divvy_grid")
+    assert state["batches"] == 1
+    assert {trial["params"]["rules.hand_size"] for trial in state["trials"]} <= {4, 6, 8}
+    said: list[str] = []
+    summary = run_tuning(spec, RunOptions(results_root=tmp_path, workers=1, resume=True), say=said.append)
     assert read_state(tmp_path / "divvy_grid")["status"] == "finished"
     assert summary.answer["values"]["rules.hand_size"] in (4, 5, 6, 8)  # a grid point, or the current data
-    (confirming,) = [line for line in said if line.startswith("confirming ")]
+    (confirming,) = [line for line in said if line.startswith("confirmation: ") and "fresh games" in line]
     # The current data is named once, as such (it read "confirming baseline (and the current data)").
-    assert confirming.endswith("the current data (baseline) on 60 fresh games per player count")
-    assert confirming.count("baseline") == 1
+    assert confirming == "confirmation: 1 candidate(s) and the current data on 60 fresh games per player count " \
+                         "(120 games)"

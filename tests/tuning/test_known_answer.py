@@ -5,6 +5,7 @@ The synthetic duel (``tests.tuning.duel``): seat 0 hits 20% of its shots, seat
 1 60%, seat 0 needs 2 hits. Which number of hits for seat 1 makes seat 0 win
 half the games? Dynamic programming says 5 (seat 0 wins 50.3%); 4 and 6 give
 38.7% and 60.3%, far outside the target band [46%, 54%], so the answer is unique.
+The budget, 11 points of the 12, leaves the proposing to the sampler.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ seed = 7
 shard_size = 200
 
 [space]
-"rules.second_hits" = [1, 12]
+"rules.second_hits" = [1, 12]   # 12 points, more than the trial budget: the sampler proposes, none twice
 
 [[targets]]
 name = "fair seat 0"
@@ -51,7 +52,7 @@ metric = "game_stats.mean_turns"
 at_most = 100
 
 [search]
-trials = 12
+trials = 11
 batch = 4
 games = [200, 800]
 promote = 3
@@ -83,14 +84,17 @@ def local_ray(workers: int) -> Iterator[None]:
 
 def tune(spec: TuningSpec, results: Path, workers: int, resume: bool = False, stop_after: int | None = None
          ) -> TuningSummary:
-    """Run the search on the Ray started by ``local_ray`` (``workers`` at most at once)."""
+    """Run the search on the Ray started by ``local_ray``, ``workers`` shards at once at most (a
+    one-worker search keeps one shard in flight: the runner keeps two per worker in flight,
+    which on a Ray of two CPUs would play two at once)."""
 
     def on_batch(batch: int) -> None:
         if stop_after is not None and batch == stop_after:
             raise Interrupted
 
-    return run_tuning(spec, RunOptions(results_root=results, workers=workers, resume=resume),
-                      say=lambda line: None, on_batch=on_batch)
+    options = RunOptions(results_root=results, workers=workers, resume=resume,
+                         max_in_flight=1 if workers == 1 else None)
+    return run_tuning(spec, options, say=lambda line: None, on_batch=on_batch)
 
 
 @pytest.fixture(scope="module")
@@ -106,10 +110,10 @@ def duel_spec() -> Iterator[TuningSpec]:
 def runs(duel_spec: TuningSpec, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The same search on two workers, on one, and stopped after a batch then resumed.
 
-    The two-worker runs share one Ray (its start-up and shutdown cost seconds each):
-    a stop comes between batches (``on_batch``), when no shard is being played, so
-    the resumed run finds exactly what a stopped ``cardlab tune`` leaves on disk.
-    The one-worker run has a Ray of one CPU, so that its shards really run one at a time."""
+    All three share one Ray of two CPUs (its start-up and shutdown cost seconds each);
+    the one-worker search keeps one shard in flight (``tune``), so that its shards really
+    run one at a time. A stop comes between batches (``on_batch``), when no shard is being
+    played, so the resumed run finds exactly what a stopped ``cardlab tune`` leaves on disk."""
     folders = {name: tmp_path_factory.mktemp(name.replace(" ", "_"))
                for name in ("two workers", "one worker", "stopped and resumed")}
     with local_ray(2):
@@ -119,7 +123,6 @@ def runs(duel_spec: TuningSpec, tmp_path_factory: pytest.TempPathFactory) -> dic
             tune(duel_spec, stopped, workers=2, stop_after=1)
         assert read_state(stopped / "duel_tune")["batches"] == 2
         tune(duel_spec, stopped, workers=2, resume=True)
-    with local_ray(1):
         tune(duel_spec, folders["one worker"], workers=1)
     return folders
 
@@ -139,8 +142,12 @@ def test_tune_finds_the_fair_value_and_its_confirmed_interval_holds_the_exact_ra
     assert fair_seat["verdict"] == "met"
     assert fair_seat["low"] <= exact(5) <= fair_seat["high"]
     assert BAND[0] <= fair_seat["low"] and fair_seat["high"] <= BAND[1]
-    # Two targets, one row each: each interval at 97.5%, jointly 95%.
-    assert answer["confidence"] == pytest.approx(0.975)
+    # Two targets of one row each, for every confirmed variant (the current data among them): the
+    # answer is chosen among them, so all their intervals hold together at 95%.
+    state = read_state(runs["two workers"] / "duel_tune")
+    judged = len(state["confirmed"]) + ("baseline" not in state["confirmed"])
+    assert answer["family"] == {"variants": judged, "rows": 2 * judged}
+    assert answer["confidence"] == pytest.approx(1 - 0.05 / (2 * judged))
 
 
 def test_the_current_data_is_confirmed_as_not_meeting_the_target(runs: dict[str, Path]) -> None:
@@ -180,17 +187,31 @@ def test_every_candidate_is_a_variant_on_the_same_seeds_with_its_parameters_as_c
     assert shared == 0
 
 
-def test_the_trials_table_has_a_row_per_look_and_one_per_duplicate(runs: dict[str, Path]) -> None:
+def test_the_trials_table_has_a_row_per_look_and_one_per_repeated_ask(runs: dict[str, Path]) -> None:
     folder = runs["two workers"] / "duel_tune"
     state = read_state(folder)
     trials = read_table(folder, TRIALS)
     search = trials.filter(pl.col("stage") == "search")
     looks = sum(len(data["looks"]) for data in state["candidates"])
     assert search.filter(pl.col("duplicate_of").is_null()).height == looks
-    assert search.filter(pl.col("duplicate_of").is_not_null()).height == len(state["duplicates"])
-    assert sorted(search["trial"].unique().to_list()) == list(range(12))
+    repeats = search.filter(pl.col("duplicate_of").is_not_null())
+    assert repeats.height == len(state["duplicates"]) and set(repeats["games"].to_list()) <= {0}
+    assert sorted(search["trial"].unique().to_list()) == list(range(len(state["trials"])))
     judged = [*state["confirmed"], *([] if "baseline" in state["confirmed"] else ["baseline"])]
     assert trials.filter(pl.col("stage") == "confirm")["variant"].to_list() == judged
+
+
+def test_the_budget_buys_distinct_points_each_evaluated_once(runs: dict[str, Path]) -> None:
+    # 11 trials are 11 distinct points; an ask that repeats one costs no games and no budget.
+    state = read_state(runs["two workers"] / "duel_tune")
+    assert state["space"] == {"points": 12, "whole": False}
+    hits = [data["values"]["rules.second_hits"] for data in state["candidates"]]
+    assert len(hits) == 11 and len(set(hits)) == 11
+    asked = [trial["params"]["rules.second_hits"] for trial in state["trials"]]
+    assert len(asked) == 11 + len(state["duplicates"])
+    for number, original in state["duplicates"].items():
+        first = next(data for data in state["candidates"] if data["trial"] == original)
+        assert asked[int(number)] == first["values"]["rules.second_hits"]
 
 
 def _contents(folder: Path) -> dict[str, Any]:

@@ -314,4 +314,7 @@ def test_every_shipped_tuning_spec_reads_and_its_targets_exist_for_its_game(path
 def test_a_tuning_spec_is_shipped_for_every_game() -> None:
     games = Path(__file__).resolve().parents[2] / "simcore" / "games"
     packages = sorted(folder.name for folder in games.iterdir() if (folder / "rules.py").is_file())
-    assert len(packages) == 4 and [path.stem for path in SHIPPED] == [f"{game}_tune" for game in packages]
+    # One search per game, named after it; a game may have more (theseus_oracle_tune: a known answer).
+    stems = [path.stem for path in SHIPPED]
+    assert len(packages) == 4 and all(f"{game}_tune" in stems for game in packages)
+    assert all(any(stem.startswith(game) for game in packages) for stem in stems)

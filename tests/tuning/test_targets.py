@@ -109,6 +109,23 @@ def test_rate_targets_read_the_views_wilson_intervals_and_joint_ones_at_the_bonf
         con.close()
 
 
+def test_joint_intervals_hold_over_every_confirmed_variant_together(small_experiment: SmallExperiment) -> None:
+    # The answer is chosen among the confirmed variants, so their rows form one family: two
+    # variants of one row each are judged at 97.5%, as two rows of one variant are.
+    con = open_catalog(small_experiment.folder, cached=True)
+    try:
+        seat0 = Target("seat 0", "seat_stats", "win_rate", 0.45, 0.55, where={"seat": 0})
+        joint = evaluate_jointly(con, [seat0], ["baseline", "four_rounds"])
+        counts = dict(con.execute("SELECT variant, (wins, games) FROM seat_stats WHERE seat = 0").fetchall())
+    finally:
+        con.close()
+    for variant in ("baseline", "four_rounds"):
+        assert joint[variant].confidence == pytest.approx(0.975)
+        wins, games = counts[variant]
+        assert (joint[variant].targets[0].low, joint[variant].targets[0].high) == pytest.approx(
+            wilson_interval(wins, games, 0.975), abs=1e-12)
+
+
 def test_a_mean_target_uses_the_normal_interval_of_the_mean(small_experiment: SmallExperiment) -> None:
     con = open_catalog(small_experiment.folder, cached=True)
     try:

@@ -165,6 +165,7 @@ def test_a_dashboard_that_served_its_pages_refuses_them_once_a_shard_changes_und
     assert [element.value for element in sql.error] == [refusal] and not sql.dataframe, wins
 
 
+@pytest.mark.usefixtures("shared_ray")
 def test_resume_repairs_a_damaged_shard_a_lost_count_file_and_a_cut_marker_and_the_hint_names_the_spec_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec_file = tmp_path / "repair.toml"
@@ -194,6 +195,7 @@ def test_resume_repairs_a_damaged_shard_a_lost_count_file_and_a_cut_marker_and_t
     assert _without_timings(after) == _without_timings(before)
 
 
+@pytest.mark.usefixtures("shared_ray")
 def test_the_repair_hint_of_a_cut_down_run_repeats_its_games_and_repairs_that_folder(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec_file = tmp_path / "cut.toml"

@@ -15,6 +15,7 @@ import pytest
 
 from cardlab.cli import main
 from dataset.storage import LOCK_FILE, acquire_lock, finished_shards, release_lock, table_path
+from tests.processes import command_line, tree
 
 SPEC = """
 name = "faults"
@@ -38,6 +39,7 @@ def _games(folder: Path) -> list[tuple[object, ...]]:
         f"SELECT * FROM read_parquet('{files}', hive_partitioning=false) ORDER BY game_index").fetchall()
 
 
+@pytest.mark.usefixtures("shared_ray")
 def test_a_truncated_shard_file_is_detected_reported_and_played_again_by_resume(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -62,6 +64,7 @@ def test_a_truncated_shard_file_is_detected_reported_and_played_again_by_resume(
         == (400,)
 
 
+@pytest.mark.usefixtures("shared_ray")
 def test_a_flipped_byte_with_the_same_size_is_caught_by_the_checksum(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -120,31 +123,23 @@ def test_a_lock_left_by_a_dead_run_is_taken_over(tmp_path: Path) -> None:
 
 
 def _kill_process_titled(title: str) -> int | None:
-    """SIGKILL the first process whose command line (Ray sets it to the task
-    being run) contains ``title``; return its pid."""
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if title in command:
-            os.kill(int(entry.name), signal.SIGKILL)
-            return int(entry.name)
+    """SIGKILL the first process of this test process's tree (its embedded Ray's workers) whose
+    command line (Ray sets it to the task being run) contains ``title``; return its pid. Only
+    this tree: the other tests running on this machine have Ray workers of their own."""
+    for pid, _start in tree(os.getpid()):
+        if title in command_line(pid):
+            os.kill(pid, signal.SIGKILL)
+            return pid
     return None
 
 
+@pytest.mark.usefixtures("shared_ray")
 def test_a_ray_worker_killed_while_playing_a_shard_is_retried_and_every_game_lands_once(tmp_path: Path) -> None:
     import threading
-
-    import ray
 
     from experiments.spec import parse_spec
     from workers.runner import RunOptions, RunSummary, run_experiment
 
-    if ray.is_initialized():
-        ray.shutdown()
     spec = parse_spec({"name": "killed", "game": "divvy", "games": 24000, "seed": 8, "agents": ["heuristic"],
                        "shard_size": 3000}, "killed.toml")
     outcome: list[RunSummary] = []
@@ -157,7 +152,6 @@ def test_a_ray_worker_killed_while_playing_a_shard_is_retried_and_every_game_lan
         killed = _kill_process_titled("ray::_run_shard_task")
         time.sleep(0.02)
     runner.join(timeout=300)
-    ray.shutdown()
     assert killed is not None, "a worker must have been caught playing a shard"
     assert outcome and outcome[0].shards_played == 8
     games = _games(tmp_path / "killed")

@@ -33,6 +33,7 @@ def _finished_markers(folder: Path) -> int:
     return len(list(manifest.glob("*.json"))) if manifest.is_dir() else 0
 
 
+@pytest.mark.usefixtures("shared_ray")
 def test_a_killed_run_finished_with_resume_has_every_game_exactly_once(tmp_path: Path) -> None:
     spec_file = tmp_path / "interrupted.toml"
     spec_file.write_text(SPEC)

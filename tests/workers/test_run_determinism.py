@@ -10,7 +10,7 @@ import pytest
 
 from dataset.location import ResultsPath
 from experiments.spec import ExperimentSpec, parse_spec
-from tests.embedded_ray import fresh_ray
+from tests.embedded_ray import join_shared_ray
 from workers.runner import RunOptions, run_experiment
 
 SMALL_SPEC = {
@@ -29,7 +29,11 @@ ORDERS = {"games": "variant, game_index", "players": "variant, game_index, seat"
 
 
 def _run(spec: ExperimentSpec, results: Path, workers: int) -> ResultsPath:
-    return run_experiment(spec, RunOptions(results_root=results, workers=workers, progress=False)).experiment_dir
+    # On the shared Ray of two CPUs, the one-worker run plays its shards one at a time only
+    # with one in flight (the runner keeps two per worker in flight).
+    options = RunOptions(results_root=results, workers=workers, progress=False,
+                         max_in_flight=1 if workers == 1 else None)
+    return run_experiment(spec, options).experiment_dir
 
 
 def _contents(folder: ResultsPath) -> dict[str, list[tuple[object, ...]]]:
@@ -46,13 +50,10 @@ def _contents(folder: ResultsPath) -> dict[str, list[tuple[object, ...]]]:
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ResultsPath]:
     spec = parse_spec(SMALL_SPEC, "test-spec")
     resharded = dataclasses.replace(spec, shard_size=250)
-    # The one-worker run has a Ray of one CPU (its shards really run one at a time); the
-    # two two-worker runs share one Ray of two (a start and a stop cost seconds each).
-    with fresh_ray():
-        one = _run(spec, tmp_path_factory.mktemp("one"), 1)
-    with fresh_ray():
-        two = _run(spec, tmp_path_factory.mktemp("two"), 2)
-        other_shard_size = _run(resharded, tmp_path_factory.mktemp("resharded"), 2)
+    join_shared_ray()  # of two CPUs
+    one = _run(spec, tmp_path_factory.mktemp("one"), 1)
+    two = _run(spec, tmp_path_factory.mktemp("two"), 2)
+    other_shard_size = _run(resharded, tmp_path_factory.mktemp("resharded"), 2)
     return {"one worker": one, "two workers": two, "other shard size": other_shard_size}
 
 

@@ -197,6 +197,7 @@ def test_a_stop_when_target_on_an_unknown_view_is_refused_before_ray_starts_with
     assert not (tmp_path / "results").exists()
 
 
+@pytest.mark.usefixtures("shared_ray")
 def test_a_run_stopped_by_an_error_says_failed_and_keeps_its_finished_shards(
         tmp_path: Path) -> None:
     # The error comes from the early-stop check, handed in by the driver, after the first round of shards.

@@ -74,6 +74,7 @@ def test_a_run_without_a_terminal_says_what_it_does_in_plain_lines_and_reports_i
     print(f"first line after {first_line_seconds:.2f} s")  # under a second on an idle machine
 
 
+@pytest.mark.usefixtures("shared_ray")
 def test_games_shrinks_a_spec_into_its_own_folder_with_the_same_first_games(tmp_path: Path) -> None:
     spec = load_spec(BASELINE_SPEC)
     small = shrink_spec(spec, 25)
@@ -91,6 +92,7 @@ def test_games_shrinks_a_spec_into_its_own_folder_with_the_same_first_games(tmp_
     assert json.loads((summary.experiment_dir / "spec.json").read_text())["games"] == 25
 
 
+@pytest.mark.usefixtures("shared_ray")
 def test_plain_status_lines_come_every_interval_while_shards_run(tmp_path: Path,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
     spec = parse_spec({"name": "talk", "game": "ring_of_chaos", "games": 1200, "shard_size": 300,

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
@@ -61,8 +62,14 @@ def test_the_counts_of_a_shard_are_the_count_views_sql_over_its_files_for_every_
         assert counted[view].schema.equals(table.schema), view
         assert counted[view].to_pylist() == table.to_pylist(), view
     # Not vacuous: every game has seat, agent, card and first-play rows.
-    for view in ("seat_counts", "agent_counts", "team_counts", "card_counts", "card_turn_counts", "game_counts"):
+    for view in ("seat_counts", "agent_counts", "team_counts", "card_counts", "card_turn_counts", "game_counts",
+                 "lead_counts"):
         assert counted[view].num_rows > 0, view
+    # Competitive games have standings: their lead counts hold margins and leaders who won and lost.
+    if game_id != "party_wanted":
+        leads = counted["lead_counts"]
+        assert leads.filter(pc.is_valid(leads.column("margin"))).num_rows > 0
+        assert set(leads.column("first_third_leader_won").to_pylist()) >= {True, False}
     assert sum(counted["seat_counts"].column("games").to_pylist()) == games * n_players
 
 

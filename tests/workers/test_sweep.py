@@ -23,6 +23,7 @@ shard_size = 30
 """
 
 
+@pytest.mark.usefixtures("shared_ray")
 def test_a_sweep_runs_every_grid_point_and_sql_groups_by_the_swept_values(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -20,6 +20,10 @@ The answer to each task kind is of one action type (``ANSWER_TYPES``):
 All three are value-only types of code 0, so an answer is its value (the
 actions of the engine before the kit, kept so that seeded games stay the
 same); agents build them with ``encode`` and read them with ``value``.
+
+Compiled with mypyc; docs/development/compiled-style.md says why the code is
+written as it is (``Final`` constants, ``elif`` dispatch, ``i64``, plain loops,
+native vectors, bit masks).
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from mypy_extensions import i64
 from simcore.api import CardColumns, GameInfo, TraceSink, ranks_from_scores
 from simcore.kit.cardstats import CardStats
 from simcore.kit.decisions import FIELD_BITS, NO_CHOICE, ActionType, Task, TaskKinds
-from simcore.kit.state import KitState
+from simcore.kit.state import SeatZonesState
 from simcore.kit.zones import HIDDEN, OWNER_ONLY, PUBLIC, TABLE, Zone, move_all, move_card, move_masked
 from simcore.parameters import COPIES, Constraint, require
 from simcore.rng import Generator
@@ -47,8 +51,7 @@ SCROLL: Final = 2
 ICON_NAMES = ("shield", "sword", "scroll")
 
 # The task kinds, one per phase, registered in the order of the engine's old
-# phase numbers (so ``phase`` keeps its values). Final: the compiled core
-# inlines them (a plain module name is a dictionary look-up at every use).
+# phase numbers (so ``phase`` keeps its values).
 TASKS: Final = TaskKinds()
 DISCARD: Final = TASKS.add("discard")  # the task's seat is over the hand limit
 LEAD: Final = TASKS.add("lead")
@@ -172,11 +175,8 @@ def brawl_winner(icon_a: int, icon_b: int) -> int:
 
 
 # Legal-action lists, made once per shape and kept (never changed: every
-# state asked the same question shares one list): int-keyed dictionaries,
-# which the compiled core reads faster than through functools.cache. Final:
-# a module name that is not is looked up in the module's dictionary at every
-# use in the compiled core, a Final one is a C static.
-_POSITIONS: Final[list[list[int]]] = []  # by count: a list index beats a dictionary's boxed key
+# state asked the same question shares one list).
+_POSITIONS: Final[list[list[int]]] = []  # by count
 _MASKS_WITH_SIZES: Final[list[list[int] | None]] = []  # by (count, smallest, largest) in 5 bits each
 _SUBMASKS: Final[dict[int, list[int]]] = {}
 _REPLACE_OR_TAKE_BACK: Final = [REPLACEMENT.encode(1), REPLACEMENT.encode(0)]
@@ -191,7 +191,7 @@ def positions(count: int) -> list[int]:
 
 def masks_with_sizes(count: int, smallest: int, largest: int) -> list[int]:
     """Bit masks over ``count`` positions with between smallest and largest bits set (shared:
-    kept by a small packed key, a list index instead of a dictionary's boxed key)."""
+    kept by a small packed key)."""
     if not (0 <= count < 32 and 0 <= smallest < 32 and 0 <= largest < 32):
         return _masks_with_sizes(count, smallest, largest)
     key = count << 10 | smallest << 5 | largest
@@ -310,7 +310,7 @@ def compile_config(parameters: Mapping[str, Any]) -> DivvyConfig:
     )
 
 
-class DivvyState(KitState):
+class DivvyState(SeatZonesState):
     """One game of Divvy the Loot in progress."""
 
     config: DivvyConfig
@@ -320,7 +320,8 @@ class DivvyState(KitState):
     def __init__(self, config: DivvyConfig, rng: Generator, trace: TraceSink | None,
                  stats: CardStats | None = None) -> None:
         super().__init__(2, rng, trace, len(NUMBER_NAMES), len(SEAT_NUMBER_NAMES),
-                         stats if stats is not None else CardStats(2, len(CARD_COUNTERS), len(config.names)))
+                         stats if stats is not None else CardStats(2, len(CARD_COUNTERS), len(config.names)),
+                         FIRST_SEAT_ZONE, ZONES_PER_SEAT, HAND)
         self.config = config
 
     @staticmethod
@@ -384,16 +385,9 @@ class DivvyState(KitState):
 
     # ----------------------------------------------------------- the zones
 
-    def seat_zone(self, seat: i64, which: i64) -> Zone:
-        """Zone ``which`` (``HAND``, ``CHAFF_BID``...) of ``seat``."""
-        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + which]
-
-    def hand(self, seat: i64) -> list[int]:
-        """The cards in ``seat``'s hand, in hand order (positions are answers: do not change the list)."""
-        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + HAND].cards
-
     def lead_card(self, seat: i64) -> int:
         """``seat``'s lead fighter this round; -1 before the leads are revealed."""
+        # In place with the game's constants, not through ``seat_zone`` (``SeatZonesState`` says why).
         lead = self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + LEAD_FIGHTER].cards
         return lead[0] if lead else -1
 
@@ -764,6 +758,10 @@ class DivvyState(KitState):
 
     def scores(self) -> list[int]:
         """Coins won: copper 1, silver 2, gold 3 (by default)."""
+        return [self.seat_number(0, COINS), self.seat_number(1, COINS)]
+
+    def standings(self) -> list[int]:
+        """Coins won so far: who is ahead is who holds more treasure (RULES.md, "Standings")."""
         return [self.seat_number(0, COINS), self.seat_number(1, COINS)]
 
     def ranks(self) -> list[int]:

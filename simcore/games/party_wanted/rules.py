@@ -29,6 +29,10 @@ The answer to each question is of one action type (``ACTIONS``):
   to (0 if it aims at none);
 - ``ITEMS`` (before damage outside combat): ``DONE`` or a ``USE_ITEM`` as in planning;
 - ``EQUIP``: ``EQUIP_SEAT``, the other hero who gets a weapon or armor the asked one cannot add.
+
+Compiled with mypyc; docs/development/compiled-style.md says why the code is
+written as it is (``Final`` constants, ``elif`` dispatch, ``i64``, plain loops,
+native vectors, bit masks).
 """
 
 from __future__ import annotations
@@ -107,7 +111,7 @@ from simcore.games.party_wanted.config import (
 )
 from simcore.kit.cardstats import CardStats
 from simcore.kit.decisions import NO_CHOICE, ActionType, ActionTypes, Task, TaskKinds, action_code, answer_list
-from simcore.kit.state import KitState
+from simcore.kit.state import SeatZonesState
 from simcore.kit.vectors import fill, sort_in_place
 from simcore.kit.zones import (
     EVERY_SEAT,
@@ -126,7 +130,7 @@ from simcore.seeding import make_rng
 __all__ = ["DATA_FILE", "INFO", "PartyConfig", "PartyState", "compile_config"]
 
 # The task kinds. The first ten are questions (the task's seat answers);
-# the others are steps of the rules. Final: the compiled core inlines them.
+# the others are steps of the rules.
 TASKS: Final = TaskKinds()
 REVEAL: Final = TASKS.add("reveal")
 BURY: Final = TASKS.add("bury")
@@ -211,9 +215,9 @@ def answer_row(action_type: ActionType, index: int) -> list[object]:
 # (hero, enemy) target the living heroes and enemies allow, the same run whenever the
 # same ones are alive. Each run is made once and kept, and a question's list takes it
 # whole with one extend (a copy of pointers), not an append per answer as it grows.
-# The runs are found by plain list indexing, not a dictionary (which would box each key
-# and hash it): one flat list by hero and enemy mask, made at import, then a table of
-# that mask pair by card index and kind, grown to the indices met, no further.
+# The runs are found by plain list indexing: one flat list by hero and enemy mask, made
+# at import, then a table of that mask pair by card index and kind, grown to the indices
+# met, no further.
 _ENEMY_MASK_BITS: Final = 7  # enemy masks below 1 << 7: rules.max_enemies <= 7
 RunTable = list[list[object] | None]
 """The runs of one (hero mask, enemy mask) pair, at ``index * RUN_KINDS + kind`` (None: not made yet)."""
@@ -534,11 +538,11 @@ def tier_name(tier: int) -> str:
     return _TIER_NAMES[tier - 1]
 
 
-class PartyState(KitState):
+class PartyState(SeatZonesState):
     """One game of Party Wanted in progress."""
 
     config: PartyConfig
-    max_enemies: i64  # config.max_enemies, read on every round number (a machine integer: native index arithmetic)
+    max_enemies: i64  # config.max_enemies, read on every round number
     # The answers of the last planning or item question built, and the cards they would
     # play (each card once), noted as the answers were made (``_add_targets``): the
     # question asked is the last one built, so ``note_offered`` reads its cards here
@@ -552,7 +556,8 @@ class PartyState(KitState):
                  stats: CardStats | None = None) -> None:
         super().__init__(n_players, rng, trace, ENEMY_NUMBERS + ENEMY_STATS * config.max_enemies,
                          ROUND_NUMBERS + ROUND_STATS * config.max_enemies,
-                         stats if stats is not None else CardStats(n_players, len(CARD_COUNTERS), len(config.names)))
+                         stats if stats is not None else CardStats(n_players, len(CARD_COUNTERS), len(config.names)),
+                         FIRST_SEAT_ZONE, ZONES_PER_SEAT, HAND)
         self.config = config
         self.max_enemies = config.max_enemies
         self.offered_answers = []
@@ -677,22 +682,15 @@ class PartyState(KitState):
 
     # ----------------------------------------------------------- the zones
 
-    def seat_zone(self, seat: i64, which: i64) -> Zone:
-        """Zone ``which`` (``HAND``, ``HERO_DECK``...) of ``seat``."""
-        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + which]
-
-    def hand(self, seat: i64) -> list[int]:
-        """``seat``'s hand, in hand order (positions are answers: read only)."""
-        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + HAND].cards
-
     def weapon(self, seat: i64) -> int:
         """``seat``'s weapon; -1 for none."""
+        # In place with the game's constants, not through ``seat_zone`` (``SeatZonesState`` says why).
         cards = self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + WEAPON_SLOT].cards
         return cards[0] if cards else -1
 
     def armor(self, seat: i64) -> int:
         """``seat``'s armor; -1 for none."""
-        cards = self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + ARMOR_SLOT].cards
+        cards = self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + ARMOR_SLOT].cards  # as ``weapon``
         return cards[0] if cards else -1
 
     def tier_count(self) -> int:
@@ -769,6 +767,11 @@ class PartyState(KitState):
     def scores(self) -> list[int]:
         """Bosses killed by the party (the same for every seat)."""
         return [self.numbers[BOSSES_KILLED]] * self.n_players
+
+    def standings(self) -> list[int]:
+        """None: the heroes win or lose together, so nobody is ahead of anybody
+        (RULES.md, "Standings"); the lead and margin columns are NULL."""
+        return []
 
     def ranks(self) -> list[int]:
         """Everyone shares rank 1: the party wins or loses together."""
@@ -943,7 +946,7 @@ class PartyState(KitState):
             cards = self._cards_played_by(seat, legal_actions)
         counts = self.stats.counts
         base = self.stats.offset(seat, _PLAYABLE)
-        index: i64  # machine integers: native indexing of the vector
+        index: i64
         earlier: i64
         for index in range(len(cards)):
             card = cards[index]
@@ -956,7 +959,6 @@ class PartyState(KitState):
     def _cards_played_by(self, seat: int, legal_actions: Sequence[int]) -> vec[i64]:
         """The cards ``legal_actions`` would play for ``seat`` (read from the answers:
         ``note_offered`` of another list than the one asked, e.g. a copy)."""
-        # A typed list indexed natively, no generic iteration per step.
         actions = answer_list(legal_actions)
         cards = vec[i64]()
         last_key = -1
@@ -1026,9 +1028,9 @@ class PartyState(KitState):
         items) add to ``stat`` (PERM_ATTACK, PERM_DEFENSE, PERM_SPEED, PERM_HP)."""
         bonuses = self.config.permanent_bonuses
         zones = self.zones
-        first = FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat
+        first = self.seat_zone_index(seat, 0)
         total: i64 = 0
-        which: i64  # machine integers: a native loop over the four zones
+        which: i64
         for which in range(first + WEAPON_SLOT, first + ITEMS_HELD + 1):
             for card in zones[which].cards:
                 total += bonuses[card][stat]
@@ -1068,7 +1070,7 @@ class PartyState(KitState):
         penalty, which changes as enemies die), from one walk over the permanents."""
         bonuses = self.config.permanent_bonuses
         zones = self.zones
-        first = FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat
+        first = self.seat_zone_index(seat, 0)
         attack: i64 = 0
         defense: i64 = 0
         speed: i64 = 0
@@ -1359,15 +1361,10 @@ class PartyState(KitState):
         """A land action or an instant treasure/encounter effect for ``seat``."""
         if not self.alive(seat) and primitive not in (P_DAMAGE_PARTY, P_PARTY_HEAL, P_DRAW_PARTY):
             return
-        if primitive == P_PARTY_HEAL:
-            for other in range(self.n_players):
-                self._heal_hero(other, amount)
-        elif primitive in (P_HEAL, P_HEAL_SELF):
-            self._heal_hero(seat, amount)
-        elif primitive in (P_DAMAGE_PARTY, P_DAMAGE_SELF):
+        if self._hero_effect(seat, seat, primitive, amount):  # a land's or an instant's: aimed at its hero
+            return
+        if primitive in (P_DAMAGE_PARTY, P_DAMAGE_SELF):
             self._before_damage(seat, amount, primitive == P_DAMAGE_PARTY)
-        elif primitive == P_DRAW:
-            self._draw_cards(seat, amount)
         elif primitive == P_DRAW_PARTY:
             for other in range(self.n_players):
                 if self.alive(other):
@@ -1484,18 +1481,8 @@ class PartyState(KitState):
         for primitive, amount in config.effects[card]:
             if primitive == P_NEGATE:
                 self.set_seat_number(hero, SHIELDED, 1)
-            elif primitive == P_HEAL:
-                self._heal_hero(hero, amount)
-            elif primitive == P_HEAL_SELF:
-                self._heal_hero(seat, amount)
-            elif primitive == P_PARTY_HEAL:
-                for other in range(self.n_players):
-                    self._heal_hero(other, amount)
-            elif primitive == P_RESURRECT:
-                if not self.alive(hero):
-                    self._revive(hero, amount, config.hand_size)
-            elif primitive == P_DRAW:
-                self._draw_cards(seat, amount)
+            else:
+                self._hero_effect(seat, hero, primitive, amount)
         self.push(_TASK_OF[ITEMS * MAX_SEATS + seat])
 
     def _draw_items(self, seat: int, count: int, kind: int) -> None:
@@ -1650,7 +1637,7 @@ class PartyState(KitState):
         planning goes round the table again and again until every hero has
         passed in a row, so a hero who was done may answer what a teammate played."""
         numbers = self.numbers
-        count: i64 = self.n_players  # machine integers: the seat arithmetic stays native
+        count: i64 = self.n_players
         seat: i64
         once = self.config.planning == PLANNING_ONCE
         while numbers[IN_COMBAT]:
@@ -1670,7 +1657,7 @@ class PartyState(KitState):
     def _holds_anything_to_plan(self, seat: i64) -> bool:
         """Whether ``seat`` holds a hand card, an item, a weapon, an armor or a minion: without
         any, its only planning answer is done (checked before the answers are built)."""
-        zones, first = self.zones, FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat
+        zones, first = self.zones, self.seat_zone_index(seat, 0)
         return (len(zones[first + HAND].cards) > 0 or len(zones[first + ITEMS_HELD].cards) > 0
                 or len(zones[first + WEAPON_SLOT].cards) > 0 or len(zones[first + ARMOR_SLOT].cards) > 0
                 or len(zones[first + MINIONS].cards) > 0)
@@ -1717,7 +1704,7 @@ class PartyState(KitState):
         seat_numbers, size = self.seat_numbers, self.n_seat_numbers
         mask: i64 = 0
         hero: i64
-        n_players: i64 = self.n_players  # a machine-integer bound: the loop stays native
+        n_players: i64 = self.n_players
         for hero in range(n_players):
             if seat_numbers[hero * size + ALIVE] != 0:
                 mask |= 1 << hero
@@ -1865,18 +1852,27 @@ class PartyState(KitState):
                 stat = ENEMY_SLOW if primitive == P_SLOW else ENEMY_WEAKEN if primitive == P_WEAKEN else ENEMY_EXPOSE
                 for target in enemies:
                     self.numbers[self.enemy_index(stat, target)] += amount
-            elif primitive == P_HEAL:
-                self._heal_hero(hero, amount)
-            elif primitive == P_HEAL_SELF:
-                self._heal_hero(seat, amount)
-            elif primitive == P_PARTY_HEAL:
-                for other in range(self.n_players):
-                    self._heal_hero(other, amount)
-            elif primitive == P_RESURRECT:
-                if not self.alive(hero):
-                    self._revive(hero, amount, self.config.hand_size)
-            elif primitive == P_DRAW:
-                self._draw_cards(seat, amount)
+            else:
+                self._hero_effect(seat, hero, primitive, amount)
+
+    def _hero_effect(self, seat: int, hero: int, primitive: int, amount: int) -> bool:
+        """A heal, resurrect or draw effect of ``seat``'s card, item or land, aimed at
+        ``hero`` (the same in combat and out of it); False for another primitive."""
+        if primitive == P_HEAL:
+            self._heal_hero(hero, amount)
+        elif primitive == P_HEAL_SELF:
+            self._heal_hero(seat, amount)
+        elif primitive == P_PARTY_HEAL:
+            for other in range(self.n_players):
+                self._heal_hero(other, amount)
+        elif primitive == P_RESURRECT:
+            if not self.alive(hero):
+                self._revive(hero, amount, self.config.hand_size)
+        elif primitive == P_DRAW:
+            self._draw_cards(seat, amount)
+        else:
+            return False
+        return True
 
     def _damage_enemy(self, enemy: i64, amount: i64) -> None:
         at = self.enemy_index(ENEMY_HP, enemy)
@@ -1924,7 +1920,7 @@ class PartyState(KitState):
         ``bases``: the round's ``_round_base_stats``."""
         keys = vec[i64]()
         living = self._living_enemy_mask()
-        seat: i64  # machine integers: native loops and bit tests
+        seat: i64
         enemy: i64
         n_players: i64 = self.n_players
         n_enemies = self.numbers[ENEMY_COUNT]

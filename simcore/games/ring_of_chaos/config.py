@@ -128,6 +128,7 @@ class RingConfig:
     card_sure: tuple[bool, ...]  # its attack cannot be parried or dodged
     card_counter_styles: tuple[int, ...]  # a bit per attack style it counters (``MELEE``...)
     copies: tuple[int, ...]
+    blank_cards: int  # a bit per card id made blank (``rules.blank_cards``): never played nor countered with
     deck: tuple[int, ...]
     party_keys: tuple[str, ...]
     party_names: tuple[str, ...]
@@ -280,6 +281,10 @@ def compile_config(parameters: Mapping[str, Any]) -> RingConfig:
     if not rules["guardian_every_counter_card"]:  # the reading that keeps these two off a Temple Guardian
         for card in (CHAOS_MAGIC, HEROIC_SACRIFICE):
             counter_styles[card] &= ~(1 << GUARDIAN)
+    blank = rules["blank_cards"]
+    for name in blank:
+        require(isinstance(name, str) and name in CARD_NAMES and name != CARD_NAMES[TEMPLE_GUARDIAN],
+                "rules.blank_cards", f"expected names of Action cards (not the Temple Guardian), got {name!r}")
     deck = tuple(card for card, count in enumerate(copies) for _ in range(count))
     non_guardians = len(deck) - copies[TEMPLE_GUARDIAN]
     require(non_guardians >= 6 * rules["opening_hand"] + 1, "cards",
@@ -310,6 +315,7 @@ def compile_config(parameters: Mapping[str, Any]) -> RingConfig:
         card_sure=tuple(cards[name]["sure"] for name in CARD_NAMES),
         card_counter_styles=tuple(counter_styles),
         copies=tuple(copies),
+        blank_cards=sum(1 << CARD_NAMES.index(name) for name in set(blank)),
         deck=deck,
         party_keys=tuple(keys),
         party_names=tuple(names),

@@ -23,6 +23,10 @@ decode through them.
 A task performed without an answer (``NO_CHOICE``) only computes its choices,
 so the kit's ``resample_hidden`` can ask the same question again after
 redrawing what the seat cannot see.
+
+Compiled with mypyc; docs/development/compiled-style.md says why the code is
+written as it is (``Final`` constants, ``elif`` dispatch, ``i64``, plain loops,
+native vectors, bit masks).
 """
 
 from __future__ import annotations
@@ -67,7 +71,7 @@ from simcore.games.ring_of_chaos.config import (
 )
 from simcore.kit.cardstats import CardStats
 from simcore.kit.decisions import FIELD_BITS, NO_CHOICE, ActionType, Task, TaskKinds, answer_list
-from simcore.kit.state import KitState
+from simcore.kit.state import KitState, SeatZonesState
 from simcore.kit.zones import EVERY_SEAT, HIDDEN, OWNER_ONLY, PUBLIC, TABLE, Zone, move_card
 from simcore.rng import Generator
 from simcore.seeding import make_rng
@@ -288,7 +292,7 @@ ATTACK: Final = ActionType(0, "attack", ("style", "card + 1"), (8, 8))
 PAIR: Final = ActionType(0, "pair", ("first", "second"), (8, 8))
 
 
-class RingState(KitState):
+class RingState(SeatZonesState):
     """One game of Ring of Chaos in progress."""
 
     config: RingConfig
@@ -303,7 +307,8 @@ class RingState(KitState):
     def __init__(self, config: RingConfig, n_players: int, rng: Generator, trace: TraceSink | None,
                  stats: CardStats | None = None) -> None:
         super().__init__(n_players, rng, trace, OCCUPANT + config.board.n_spaces, SEAT_NUMBERS,
-                         stats if stats is not None else CardStats(n_players, len(CARD_COUNTERS), len(CARD_NAMES)))
+                         stats if stats is not None else CardStats(n_players, len(CARD_COUNTERS), len(CARD_NAMES)),
+                         FIRST_SEAT_ZONE, ZONES_PER_SEAT, HAND)
         self.config = config
         self.power_playable = [0] * n_players
         self.power_used = [0] * n_players
@@ -405,20 +410,9 @@ class RingState(KitState):
 
     # ------------------------------------------------------------ zones and numbers
 
-    def seat_zone(self, seat: int, which: int) -> Zone:
-        """Zone ``which`` (``HAND``, ``IMPRISONED``) of ``seat``."""
-        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + which]
-
-    def hand_zone(self, seat: int) -> Zone:
-        """``seat``'s hand."""
-        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + HAND]
-
-    def hand(self, seat: int) -> list[int]:
-        """The cards in ``seat``'s hand, in hand order (positions are answers: do not change the list)."""
-        return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + HAND].cards
-
     def imprisoned(self, seat: int) -> list[int]:
         """The Imprison cards in front of ``seat``."""
+        # In place with the game's constants, not through ``seat_zone`` (``SeatZonesState`` says why).
         return self.zones[FIRST_SEAT_ZONE + ZONES_PER_SEAT * seat + IMPRISONED].cards
 
     def party(self, seat: int) -> int:
@@ -478,6 +472,10 @@ class RingState(KitState):
         """Summoning Points (an eliminated party's end at 0)."""
         return [self.points(seat) for seat in range(self.n_players)]
 
+    def standings(self) -> list[int]:
+        """Summoning Points so far (RULES.md, "Standings")."""
+        return [self.points(seat) for seat in range(self.n_players)]
+
     def ranks(self) -> list[int]:
         """The winner first, then parties still alive by points, then the eliminated."""
         winner = self.numbers[WINNER]
@@ -531,8 +529,8 @@ class RingState(KitState):
             return
         hand = self.hand(seat)
         power_offered = False
-        # The cards offered, a bit per card id (fewer than 64 cards): a machine integer, not a
-        # list per step, and a card offered at several positions is counted once.
+        # The cards offered, a bit per card id (fewer than 64 cards): a card offered at several
+        # positions is counted once.
         offered: i64 = 0
         actions = answer_list(legal_actions)
         if kind == K_MAIN:
@@ -657,14 +655,14 @@ class RingState(KitState):
 
     def usable_cards(self, seat: int) -> i64:
         """A bit per card id ``seat`` may play by its class (``can_use_class``): every card but
-        those of its Dead Heroes' classes (Dread Legion: every card). One machine integer read
-        once per question, not a call per card of the hand."""
+        those of its Dead Heroes' classes (Dread Legion: every card), read once per question. A blank
+        card (``rules.blank_cards``, card impact's stand-in) is usable by nobody."""
+        usable: i64 = ~self.config.blank_cards
         if self.power(seat) == DREAD_LEGION:
-            return -1
-        usable: i64 = -1
+            return usable
         seat_numbers, base = self.seat_numbers, seat * SEAT_NUMBERS + HEROES
         class_cards = self.config.class_cards
-        hero: i64  # a machine-integer counter: native index arithmetic
+        hero: i64
         for hero in range(4):
             if seat_numbers[base + hero] == DEAD:
                 usable &= ~class_cards[hero]
@@ -676,7 +674,7 @@ class RingState(KitState):
         seat_numbers = self.seat_numbers
         others: list[int] = []
         # A loop reading the ALIVE numbers directly: this runs several times per question.
-        step: i64  # a machine-integer counter: native index arithmetic
+        step: i64
         for step in range(1, n):
             other = seat + step
             if other >= n:
@@ -788,9 +786,9 @@ class RingState(KitState):
         hand = self.hand(defender)
         counter_styles = self.config.card_counter_styles  # ``cards.<name>.counters``
         usable = self.usable_cards(defender)
-        seen: i64 = 0  # a bit per card id already answered (or refused): a machine integer
+        seen: i64 = 0  # a bit per card id already answered (or refused)
         result: list[int] = []
-        position: i64  # a machine-integer counter: native index arithmetic
+        position: i64
         for position in range(len(hand)):
             card = hand[position]
             bit: i64 = 1 << card
@@ -805,9 +803,9 @@ class RingState(KitState):
     def distinct_positions(self, seat: int) -> list[int]:
         """One hand position per card type (same cards are the same choice)."""
         hand = self.hand(seat)
-        seen: i64 = 0  # a bit per card id: a machine integer (CARD_NAMES has fewer than 64 cards, tested)
+        seen: i64 = 0  # a bit per card id (CARD_NAMES has fewer than 64 cards, tested)
         result: list[int] = []
-        position: i64  # a machine-integer counter: native index arithmetic
+        position: i64
         for position in range(len(hand)):
             bit: i64 = 1 << hand[position]
             if not seen & bit:
@@ -830,7 +828,6 @@ class RingState(KitState):
         numbers = self.numbers
         holder = numbers[RING_HOLDER]
         power = self.power(seat)
-        # Plain loops, not extend(generator): a generator is an object per call in the compiled core.
         if not numbers[USED_MOVE]:
             for space in config.move_reach[self.position(seat)]:
                 if self.can_move_to(seat, space):
@@ -856,7 +853,7 @@ class RingState(KitState):
         has_adjacent = has_distant = False
         seat_numbers = self.seat_numbers
         distance = config.board.distance[seat_numbers[seat * SEAT_NUMBERS + POSITION]]
-        rival: i64  # a machine-integer counter: native index arithmetic
+        rival: i64
         for rival in range(self.n_players):
             if rival != seat and seat_numbers[rival * SEAT_NUMBERS + ALIVE] != 0:
                 if distance[seat_numbers[rival * SEAT_NUMBERS + POSITION]] == 1:
@@ -865,15 +862,14 @@ class RingState(KitState):
                     has_distant = True
         slots = config.card_slots
         usable = self.usable_cards(seat)
-        # A bit per Action still open (MOVE_SLOT, ATTACK_SLOT, BONUS_SLOT): a
-        # machine integer, not a tuple of booleans made at every question.
+        # A bit per Action still open (MOVE_SLOT, ATTACK_SLOT, BONUS_SLOT).
         open_slots: i64 = ((0 if numbers[USED_MOVE] else 1 << MOVE_SLOT)
                            | (0 if numbers[USED_ATTACK] else 1 << ATTACK_SLOT)
                            | (0 if numbers[USED_BONUS] else 1 << BONUS_SLOT))
         # One answer per card type, at its first position (as ``distinct_positions``), the
-        # types seen kept in a machine integer: no list of positions made per question.
+        # types seen kept as bits.
         seen: i64 = 0
-        position: i64  # a machine-integer counter: native index arithmetic
+        position: i64
         for position in range(len(hand)):
             card = hand[position]
             bit: i64 = 1 << card
@@ -884,7 +880,7 @@ class RingState(KitState):
                 choices.append(answer_object(PLAY_ANSWERS, PLAY, position))
         if not numbers[USED_ATTACK] and power == DEATH_FROM_ABOVE and has_distant:
             if config.death_from_above_dead_classes:
-                usable = -1
+                usable = ~config.blank_cards  # every class, dead ones too; never a blank card
             seen = 0
             for position in range(len(hand)):
                 card = hand[position]
@@ -915,8 +911,7 @@ class RingState(KitState):
     def perform(self, task: Task, choice: int) -> None:
         """Do one task (``choice`` is NO_CHOICE unless the task's question was answered).
 
-        One branch per task kind, the most frequent first: a table of functions would be
-        called through Python's calling convention at every step of the compiled core. The
+        One branch per task kind, the most frequent first. The
         frequent questions' handlers take the task itself: a task is immutable, so the one
         performed is asked (or pushed back) as it is, not remade from its fields."""
         kind = task.kind
@@ -1330,7 +1325,8 @@ class RingState(KitState):
         hand = self.hand_zone(victim)
         if not hand.cards:
             return
-        # The card keeps its history: its former owner knows where it went (``move_card``).
+        # Its former owner knows where it went; the other seats cannot tell which card went, so they
+        # forget it and the rest of the victim's hand (``move_card``).
         move_card(hand, self.rng.below(len(hand.cards)), self.hand_zone(seat))
         if self.trace is not None:
             self.emit("take_card", f"seat {seat} takes a random card from seat {victim}", seat=seat, victim=victim)
@@ -1604,16 +1600,22 @@ class RingState(KitState):
             step += 1
         if countered or self.points(victim) == 0:
             return
-        if self.points(caster) >= self.config.max_taken_points:  # never the winning point by stealing
-            if not self.config.chaos_magic_at_ten_costs_victim:
-                return  # the point cannot be given to the thief: the victim keeps it
-            self.set_points(victim, self.points(victim) - 1)
-            return
+        capped = self.points(caster) >= self.config.max_taken_points  # never the winning point by stealing
+        if capped and not self.config.chaos_magic_at_ten_costs_victim:
+            return  # the point cannot be given to the thief: the victim keeps it
         self.set_points(victim, self.points(victim) - 1)
-        self.set_points(caster, self.points(caster) + 1)
-        if self.trace is not None:
+        if not capped:
+            self.set_points(caster, self.points(caster) + 1)
+        if self.trace is None:
+            return
+        if capped:  # the seat whose points changed and its total, as the Ring's points are traced
+            total = self.points(victim)
+            self.emit("points", f"seat {victim} loses a Summoning Point to seat {caster}'s Chaos Magic, "
+                      f"which gains none at {self.points(caster)}: {total} Summoning Points",
+                      seat=victim, points=total, caster=caster)
+        else:
             self.emit("points", f"seat {caster} takes a Summoning Point from seat {victim} (Chaos Magic)",
-                       seat=caster, victim=victim)
+                      seat=caster, victim=victim)
 
     def _chaos_offer(self, seat: int, who: int, last: int, chain: int, position: int) -> None:
         caster, victim = PAIR.field(who, 0), PAIR.field(who, 1)

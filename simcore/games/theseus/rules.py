@@ -34,6 +34,10 @@ icon), ``END_TURN``; ``explore``: ``BOARD_POSITION``; ``recruit``,
 ``subjugate``: ``HAND_POSITION``; ``exile``: ``PARTY_POSITION`` or
 ``HAND_POSITION`` (the task's ``area``); ``pillage``: ``PILLAGE`` (victim,
 position in its Reward). All mutation happens in ``TheseusState`` methods.
+
+Compiled with mypyc; docs/development/compiled-style.md says why the code is
+written as it is (``Final`` constants, ``elif`` dispatch, ``i64``, plain loops,
+native vectors, bit masks).
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ from simcore.api import CardColumns, GameInfo, TraceSink
 from simcore.effects import Choice, Integer, Vocabulary
 from simcore.kit.cardstats import CardStats
 from simcore.kit.decisions import NO_CHOICE, ActionType, ActionTypes, Task, TaskKinds
-from simcore.kit.state import KitState
+from simcore.kit.state import KitState, SeatZonesState
 from simcore.kit.zones import EVERY_SEAT, HIDDEN, OWNER_ONLY, PUBLIC, TABLE, Zone, move_card
 from simcore.parameters import COPIES, Constraint, require
 from simcore.rng import Generator
@@ -59,7 +63,6 @@ from simcore.seeding import make_rng
 LAST_RANK: Final = 6  # the rulebook's six Rank decks
 MAX_PLAYERS: Final = 4
 
-# Final: the compiled core inlines them (a plain module name is a dictionary look-up at every use).
 EXPLORE_ICON: Final = 0
 RECRUIT_ICON: Final = 1
 SUBJUGATE_ICON: Final = 2
@@ -68,10 +71,8 @@ ICON_NAMES = ("explore", "recruit", "subjugate")
 # The task kinds. The unit steps of an ability or effect come first, their
 # codes the ``STEP_*`` codes of ``use_stack``: the first three are the Icon
 # Abilities (their codes equal the icon codes) and need a choice, as does
-# pillage. Literal codes, each checked against ``TASKS``' registration below:
-# the compiled core compares a literal ``Final`` inline, while a computed one
-# (``TASKS.add(...)``) is a load and a "was it set" test at every comparison,
-# a dozen of them per step in ``perform``.
+# pillage. Literal codes (a dozen comparisons a step in ``perform``), each
+# checked against ``TASKS``' registration below.
 STEP_EXPLORE: Final = 0
 STEP_RECRUIT: Final = 1
 STEP_SUBJUGATE: Final = 2
@@ -131,6 +132,7 @@ FIRST_SEAT_ZONE: Final = LAST_RANK + 2
 PARTY_AREA: Final = 0
 HAND_AREA: Final = 1
 REWARD_AREA: Final = 2
+AREAS_PER_SEAT: Final = 3
 AREA_NAMES = ("party", "hand", "reward")
 END_AREA_CHOICES = ("party", "hand", "reward", "any")
 
@@ -167,8 +169,6 @@ MULTI_EXPLORE_READINGS = (MULTI_EXPLORE_PER_EFFECT, MULTI_EXPLORE_PER_CARD, MULT
 # ``use`` effect's index is its step; an ``end`` effect's is its END_ number.
 _AMOUNT = Integer("N", 1, 9)
 USE_EFFECTS = Vocabulary({name: (_AMOUNT,) for name in USE_PRIMITIVES})
-# Final: the compiled core inlines them (a plain module name is a dictionary
-# look-up at every use; the heuristic's forecasts read them in loops).
 END_VP: Final = 0
 END_PER_BONUS: Final = 1
 END_PER_ICON: Final = 2
@@ -259,12 +259,10 @@ INFO = GameInfo(
 # Legal-action lists, made once per shape and kept (never changed: every
 # state asked the same question shares one list).
 _POSITIONS: Final[list[list[list[int]]]] = [[] for _ in ACTIONS.types]
-"""``_POSITIONS[code][count]``: the answers of ``positions`` (lists, not a
-dictionary: an index beats boxing and hashing a key at every question)."""
+"""``_POSITIONS[code][count]``: the answers of ``positions``."""
 _MAIN_CHOICES: Final[list[list[int]]] = []
 """``_MAIN_CHOICES[usable_mask << 3 | alternatives]``: the answers of
-``main_choices``, an empty list where none was built yet (a list indexed by the
-key, not a dictionary: no boxed key hashed per question; it grows to the
+``main_choices``, an empty list where none was built yet (it grows to the
 largest key asked, below 2 ** (Party size + 3))."""
 _NOT_BUILT: Final[list[int]] = []
 """The one empty list in every slot of ``_MAIN_CHOICES`` not built yet: a pointer a slot,
@@ -490,7 +488,7 @@ def compile_config(parameters: Mapping[str, Any]) -> TheseusConfig:
     )
 
 
-class TheseusState(KitState):
+class TheseusState(SeatZonesState):
     """One game of Party of the Theseus in progress."""
 
     config: TheseusConfig
@@ -499,7 +497,7 @@ class TheseusState(KitState):
     """Instance -> card type (also what a seat sees of it: ``observe_as``)."""
     card_types: vec[i64]
     """``card_of`` as a native vector, for the rules' reads at every use, move and
-    offered step (a native load, no boxed int read and converted)."""
+    offered step."""
     rank_of: list[int]
     """Instance -> its Rank (0 for a starting card): the class of each card for the Rank decks."""
     # Once the game is over (a finished game never changes again): its results read each
@@ -519,7 +517,8 @@ class TheseusState(KitState):
                  card_of: list[int] | None = None, rank_of: list[int] | None = None,
                  stats: CardStats | None = None, card_types: vec[i64] | None = None) -> None:
         super().__init__(n_players, rng, trace, len(NUMBER_NAMES), len(SEAT_NUMBER_NAMES),
-                         stats if stats is not None else CardStats(n_players, len(CARD_COUNTERS), len(config.names)))
+                         stats if stats is not None else CardStats(n_players, len(CARD_COUNTERS), len(config.names)),
+                         FIRST_SEAT_ZONE, AREAS_PER_SEAT, HAND_AREA)
         self.config = config
         self.card_of = [] if card_of is None else card_of
         self.card_types = vec[i64](self.card_of) if card_types is None else card_types
@@ -602,21 +601,14 @@ class TheseusState(KitState):
 
     # ----------------------------------------------------------- the zones
 
-    def seat_zone(self, seat: i64, area: i64) -> Zone:
-        """``seat``'s Party, Hand or Reward (``PARTY_AREA``, ``HAND_AREA``, ``REWARD_AREA``)."""
-        return self.zones[FIRST_SEAT_ZONE + 3 * seat + area]
-
     def party(self, seat: i64) -> list[int]:
         """The instances in ``seat``'s Party, in order (positions are answers: do not change the list)."""
-        return self.zones[FIRST_SEAT_ZONE + 3 * seat + PARTY_AREA].cards
-
-    def hand(self, seat: i64) -> list[int]:
-        """The instances in ``seat``'s Hand, in order (do not change the list)."""
-        return self.zones[FIRST_SEAT_ZONE + 3 * seat + HAND_AREA].cards
+        # In place with the game's constants, not through ``seat_zone`` (``SeatZonesState`` says why).
+        return self.zones[FIRST_SEAT_ZONE + AREAS_PER_SEAT * seat + PARTY_AREA].cards
 
     def reward(self, seat: i64) -> list[int]:
         """The instances in ``seat``'s Reward, in order (do not change the list)."""
-        return self.zones[FIRST_SEAT_ZONE + 3 * seat + REWARD_AREA].cards
+        return self.zones[FIRST_SEAT_ZONE + AREAS_PER_SEAT * seat + REWARD_AREA].cards  # as ``party``
 
     def board(self) -> list[int]:
         """The instances on the Board, in order (do not change the list)."""
@@ -636,7 +628,7 @@ class TheseusState(KitState):
         """Do ``task``: ask its question (``NO_CHOICE``) or carry out its answer
         (see the module docstring). A step that cannot be performed (an empty
         Board or Hand, no other Reward to pillage) is skipped."""
-        kind: i64 = task.kind  # machine integers: the comparisons and arithmetic below stay native
+        kind: i64 = task.kind
         seat: i64 = task.seat
         if kind == MAIN:
             if choice == NO_CHOICE:
@@ -698,7 +690,7 @@ class TheseusState(KitState):
         """The ``main`` answers of the active ``seat`` (``main_choices``); their
         usable Party positions are kept in ``offered_usable`` for ``note_offered``."""
         numbers = self.numbers
-        usable: i64 = 0  # machine integers: native bit operations
+        usable: i64 = 0
         alternatives: i64 = 0
         if not numbers[ALTERNATIVE_USED]:  # an ability without a card ends the use of cards
             uses = numbers[USES]
@@ -743,7 +735,7 @@ class TheseusState(KitState):
         if self.trace is not None:
             self.emit("use", f"seat {seat} uses {self.card_name(instance)}", seat=seat, card=self.config.names[card])
         tasks = self.config.use_tasks[card * MAX_PLAYERS + seat]
-        last: i64 = len(tasks) - 1  # the icon: the first step (machine integers: a native loop)
+        last: i64 = len(tasks) - 1  # the icon: the first step
         index: i64
         for index in range(last):
             stack.append(tasks[index])
@@ -768,8 +760,8 @@ class TheseusState(KitState):
         after every use and at every turn's end, so the zones are read in place
         (no ``hand`` and ``party`` calls)."""
         zones = self.zones
-        first = FIRST_SEAT_ZONE + 3 * seat
-        over: i64 = 0  # a machine integer: native bit operations
+        first = self.seat_zone_index(seat, 0)
+        over: i64 = 0
         if len(zones[first + HAND_AREA].cards) > hand_limit:
             over |= 1 << HAND_AREA
         if len(zones[first + PARTY_AREA].cards) > self.config.party_limit:
@@ -822,8 +814,7 @@ class TheseusState(KitState):
         ``legal_actions`` is the list this state asked (``play_game`` passes
         it), whose Party positions are the mask ``offered_usable`` kept when
         the question was built: the mask is read instead of decoding each
-        answer, and the card types counted as bits of a machine integer (no
-        list, no boxed int per step)."""
+        answer, and the card types counted as bits of one integer."""
         if self.over or self.decisions.asked.kind != MAIN:
             return
         usable = self.offered_usable
@@ -833,8 +824,8 @@ class TheseusState(KitState):
         party, card_types = self.party(seat), self.card_types
         counts = self.stats.counts
         playable = self.stats.offset(seat, _PLAYABLE)
-        counted: i64 = 0  # at most MOST_CARD_TYPES types: machine-integer shifts
-        position: i64  # a machine-integer counter: native indexing
+        counted: i64 = 0  # at most MOST_CARD_TYPES types
+        position: i64
         for position in range(len(party)):
             if usable >> position & 1:
                 card = card_types[party[position]]
@@ -1008,6 +999,10 @@ class TheseusState(KitState):
         """Final VP: printed VP of the Reward + card effects + Bonuses."""
         return [self.score(seat) for seat in range(self.n_players)]
 
+    def standings(self) -> list[int]:
+        """The VP each seat would score if the game ended now (RULES.md, "Standings")."""
+        return [self.score(seat) for seat in range(self.n_players)]
+
     def ranks(self) -> list[int]:
         """Competition ranks by VP, then the tiebreakers."""
         keys = self.tie_keys()
@@ -1130,7 +1125,6 @@ class TheseusState(KitState):
 
     def _score_parts_now(self, seat: int) -> tuple[int, int, int]:
         config, card_of = self.config, self.card_of
-        # Loops, not sum(generator): a generator object per call, three calls a finished game.
         printed = effects = 0
         for instance in self.reward(seat):
             printed += config.vps[card_of[instance]]
@@ -1148,8 +1142,7 @@ class TheseusState(KitState):
         config, card_of = self.config, self.card_of
         bonuses = self.seat_number(seat, BONUSES)
         total = 0
-        # Plain loops, not sum(generator) or a set: this runs for every scored
-        # card at every game's end and at most of the heuristic's choices.
+        # Runs for every scored card at every game's end and at most of the heuristic's choices.
         for kind, argument, amount in config.end_effects[card]:
             if kind == END_VP:
                 total += amount

@@ -10,11 +10,14 @@ from simcore.games.divvy.rules import (
     BRAWL_RESULT,
     CHAFF,
     CHAFF_BID,
+    DISCARD,
     DISCARD_PILE,
     DRAW_PILE,
     HAND,
+    LEAD,
     REINFORCEMENTS,
     REPLACE,
+    REPLACEMENT,
     RESHUFFLED,
     ROUND,
     TREASURE_ROW,
@@ -29,12 +32,15 @@ from .helpers import (
     BY_ICON,
     DEFAULT,
     PLAIN_HANDS,
+    act,
     both,
     build,
     card,
     choose_many,
     choose_one,
     locations,
+    mask,
+    named,
     seat_cards,
     seat_numbers,
 )
@@ -148,3 +154,33 @@ def test_a_battle_card_taken_back_stays_known_to_the_opponent_and_re_sampling_ke
         assert copy.hand(1)[battle_position] == card("staves_10")
         redrawn_bids.add(copy.hand(1)[bid_position])
     assert len(redrawn_bids) > 1  # the bid, seen only by its owner, is redrawn
+
+
+def test_a_battle_card_taken_back_and_then_bid_face_down_is_hidden_again_with_the_cards_left_in_the_hand() -> None:
+    """The opponent saw staves_10 go back into seat 1's hand after the brawl; bid face
+    down in the next round, it may be any of seat 1's hand and bid cards to seat 0:
+    seat 0 is shown none of them, and re-sampling for seat 0 redraws it."""
+    state = build(BRAWL_HANDS, ["bows_8"])
+    choose_one(state, "axes_12", "blades_12")
+    choose_many(state, ["axes_1"], ["blades_1"])
+    choose_one(state, BY_ICON[0]["shield"], BY_ICON[1]["sword"])
+    act(state, REPLACEMENT.encode(0))  # the winner, seat 0, takes its cards back too
+    choose_many(state, [], [])  # nobody reinforces; round 2 is dealt
+    while state.phase == DISCARD:  # down to the hand limit, keeping staves_10
+        seat = state.current_player
+        excess = len(state.hand(seat)) - DEFAULT.hand_limit
+        kept = [name for name in named(state.hand(seat)) if name != "staves_10"]
+        act(state, mask(state, seat, kept[:excess]))
+    assert state.phase == LEAD
+    staves_10 = card("staves_10")
+    assert staves_10 in state.hand(1) and staves_10 in state.seat_zone(1, HAND).observe(0)
+    leads = [named(state.hand(0))[0], next(name for name in named(state.hand(1)) if name != "staves_10")]
+    choose_one(state, *leads)
+    choose_many(state, named(state.hand(0))[:1], ["staves_10"])
+    assert state.seat_zone(1, CHAFF_BID).cards == [staves_10]
+    assert set(state.seat_zone(1, CHAFF_BID).observe(0)) == {UNSEEN}
+    assert set(state.seat_zone(1, HAND).observe(0)) == {UNSEEN}
+    assert state.seat_zone(1, CHAFF_BID).observe(1) == (staves_10,)  # its owner still knows it
+    rng = Generator(8)
+    redrawn = sum(state.resample_hidden(0, rng).seat_zone(1, CHAFF_BID).cards != [staves_10] for _ in range(20))
+    assert redrawn > 10

@@ -31,5 +31,5 @@ def test_the_readings_spec_switches_each_reading_on_paired_seeds_with_heuristic_
     assert overrides["social_solo"] == {"rules.social": "solo"}
     assert len(overrides["old_readings"]) == 4
     assert overrides["multipliers_party"] == {"rules.multipliers": "party"}
-    assert overrides["dead_heroes_level_up"] == {"rules.dead_heroes_level_up": True}
+    assert overrides["living_heroes_level_up"] == {"rules.dead_heroes_level_up": False}
 

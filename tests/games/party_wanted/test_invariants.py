@@ -12,7 +12,7 @@ import pytest
 from simcore.api import GameState
 from simcore.games.party_wanted import GAME
 from simcore.games.party_wanted.config import BOSS, ENCOUNTER, LAND, MONSTER, TREASURE
-from simcore.games.party_wanted.rules import LEVEL, PartyState
+from simcore.games.party_wanted.rules import ADD, ADD_SKILL_CARD, LEVEL, PartyState
 from tests import gamekit
 
 from .helpers import DEFAULT, classes, configured, deck, hero_cards
@@ -45,7 +45,11 @@ def _check(state: GameState, cards: Counter[int]) -> None:
     if not state.is_terminal():
         assert state.decisions.waiting, "a game not over waits for an answer"
         assert 0 <= state.current_player < state.n_players and state.legal_actions()
-        assert state.alive(state.current_player)
+        # Only the living are asked, but a dead hero's level-up Add ("each Hero ... picks a Class or
+        # Utility card", rules.dead_heroes_level_up).
+        asked = state.decisions.asked
+        dead_heros_add = asked.kind == ADD and asked.a == ADD_SKILL_CARD and state.config.dead_heroes_level_up
+        assert state.alive(state.current_player) or dead_heros_add
 
 
 @pytest.mark.parametrize("agent", ["random", "heuristic"])
@@ -64,7 +68,7 @@ def test_every_optional_mode_keeps_the_invariants_to_a_legal_end() -> None:
         {"rules.nemesis": True}, {"rules.hard_mode": True}, {"rules.heal_between_turns": "none"},
         {"rules.party_mode": True, "rules.max_turns": 30}, {"rules.hardcore": True}, {"rules.longer_game": True},
         {"rules.social": "reward"}, {"rules.multipliers": "party"},
-        {"rules.dead_heroes_level_up": True, "rules.heal_between_turns": "none"},
+        {"rules.dead_heroes_level_up": False, "rules.heal_between_turns": "none"},
     ]
     for overrides in modes:
         config = configured(overrides)

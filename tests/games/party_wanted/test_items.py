@@ -7,6 +7,7 @@ use it."""
 
 from __future__ import annotations
 
+from simcore.games.party_wanted.config import P_DRAW, P_HEAL, P_HEAL_SELF, P_PARTY_HEAL, P_RESURRECT
 from simcore.games.party_wanted.rules import (
     DONE,
     ENCOUNTER_DECK,
@@ -20,6 +21,7 @@ from simcore.games.party_wanted.rules import (
 )
 
 from .helpers import (
+    DEFAULT,
     act,
     answer,
     cid,
@@ -94,3 +96,53 @@ def test_an_item_that_works_only_in_combat_opens_no_window_and_nobody_is_asked()
     assert phase(state) == REVEAL and hps(state) == [hp[0] - 2, hp[1] - 2]
     assert state.config.usable_outside_combat[cid("lucky_charm")]
     assert not state.config.usable_outside_combat[cid("bomb")]
+
+
+
+def _aimed_at_the_second_hero(primitive: int) -> PartyState:
+    """Two heroes, the first at 3 HP; the second at 2 HP, or dead for a resurrection."""
+    state = party("fighter,wizard", overrides=NO_HEALING)
+    set_hp(state, 0, 3)
+    if primitive == P_RESURRECT:
+        state._kill_hero(1)
+    else:
+        set_hp(state, 1, 2)
+    return state
+
+
+def _after(state: PartyState) -> tuple[list[int], list[bool], list[int]]:
+    return hps(state), [state.alive(seat) for seat in (0, 1)], [len(state.hand(seat)) for seat in (0, 1)]
+
+
+
+def _expected(primitive: int, amount: int) -> tuple[list[int], list[bool], list[int]]:
+    """What seat 0's effect aimed at hero 1 does to ``_aimed_at_the_second_hero``'s heroes:
+    heal hero 1, heal seat 0, heal both, resurrect hero 1 with ``amount`` HP and a hand of
+    4 (``rules.hand_size``), seat 0 draws ``amount``."""
+    before = _after(_aimed_at_the_second_hero(primitive))
+    hp, living, hands = list(before[0]), list(before[1]), list(before[2])
+    if primitive in (P_HEAL, P_PARTY_HEAL):
+        hp[1] += amount
+    if primitive in (P_HEAL_SELF, P_PARTY_HEAL):
+        hp[0] += amount
+    if primitive == P_RESURRECT:
+        hp[1], living[1], hands[1] = amount, True, DEFAULT.hand_size
+    if primitive == P_DRAW:
+        hands[0] += amount
+    return hp, living, hands
+
+
+def test_heal_resurrect_and_draw_do_the_same_in_combat_and_outside_it() -> None:
+    """Aimed by seat 0 at hero 1, each effect of a card played in combat
+    (``_combat_effects``) and of an item used before damage outside combat heals,
+    resurrects or draws as written (one helper, ``_hero_effect``, for both)."""
+    for primitive, amount in [(P_HEAL, 3), (P_HEAL_SELF, 2), (P_PARTY_HEAL, 1), (P_RESURRECT, 2), (P_DRAW, 2)]:
+        in_combat = _aimed_at_the_second_hero(primitive)
+        in_combat._combat_effects(0, ((primitive, amount),), 1, 0, False)
+        assert _after(in_combat) == _expected(primitive, amount), primitive
+    for item in ("healing_potion", "phoenix_feather", "seed_of_life"):
+        (primitive, amount), = DEFAULT.effects[cid(item)]
+        outside = _aimed_at_the_second_hero(primitive)
+        set_zone(outside, 0, ITEMS_HELD, [item])
+        outside._use_outside_combat(0, USE_ITEM.encode(0, 1, 0))
+        assert _after(outside) == _expected(primitive, amount), item

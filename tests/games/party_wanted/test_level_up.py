@@ -203,8 +203,9 @@ def test_a_hero_dead_at_the_level_up_stays_dead_until_resurrected() -> None:
     assert state.alive(0) and state.hp(0) == state.max_hp(0)
 
 
-def test_by_default_a_dead_hero_gets_no_treasure_no_add_and_no_ultimate_vote_at_the_level_up() -> None:
-    state = party("fighter,wizard,healer,rogue")
+def test_with_the_living_only_reading_a_dead_hero_gets_no_treasure_no_add_and_no_ultimate_vote_at_the_level_up(
+) -> None:
+    state = party("fighter,wizard,healer,rogue", overrides={"rules.dead_heroes_level_up": False})
     state._kill_hero(1)
     reask(state)
     pool = Counter(zone(state, 1, BUILD_POOL))
@@ -223,9 +224,9 @@ def test_by_default_a_dead_hero_gets_no_treasure_no_add_and_no_ultimate_vote_at_
     assert sum(drawn[card] for card in range(len(drawn)) if state.config.kinds[card] == TREASURE) == 0
 
 
-def test_with_the_each_hero_reading_a_dead_hero_draws_its_treasure_adds_a_card_and_may_be_voted_the_ultimate() -> None:
+def test_by_default_a_dead_hero_draws_its_treasure_adds_a_card_and_may_be_voted_the_ultimate() -> None:
     # "each Hero Draws 1 Treasure, picks a Class or Utility card ... and vote on 1 Hero in the Party"
-    state = party("fighter,wizard,healer,rogue", overrides={"rules.dead_heroes_level_up": True})
+    state = party("fighter,wizard,healer,rogue")
     state._kill_hero(1)
     reask(state)
     state.zones[TREASURE_DECK].cards.extend([cid("ring_of_power")] * 4)  # permanents: kept by whoever draws one

@@ -182,9 +182,9 @@ def test_each_reading_is_a_rules_switch_whose_default_is_the_literal_reading() -
     assert other.planning == PLANNING_ONCE and other.social == SOCIAL_SOLO and other.revive_at_level_up
     assert other.heal_between_turns == HEAL_AMOUNT
     assert configured({"rules.heal_between_turns": "none"}).heal_between_turns == HEAL_NONE
-    assert DEFAULT.multipliers == MULTIPLIERS_HERO and not DEFAULT.dead_heroes_level_up
-    other = configured({"rules.multipliers": "party", "rules.dead_heroes_level_up": True})
-    assert other.multipliers == MULTIPLIERS_PARTY and other.dead_heroes_level_up
+    assert DEFAULT.multipliers == MULTIPLIERS_HERO and DEFAULT.dead_heroes_level_up  # "each Hero Draws 1 Treasure"
+    other = configured({"rules.multipliers": "party", "rules.dead_heroes_level_up": False})
+    assert other.multipliers == MULTIPLIERS_PARTY and not other.dead_heroes_level_up
 
 
 def test_an_unknown_path_is_an_error_that_names_it() -> None:

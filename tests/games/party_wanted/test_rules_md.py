@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from simcore.games.party_wanted import GAME
-from simcore.games.party_wanted.rules import DATA_FILE
+from simcore.games.party_wanted import GAME, rules
+from simcore.games.party_wanted.rules import ACTIONS, DATA_FILE, PLAY_CARD
+from simcore.kit.decisions import ActionType
 from tests.gamekit import missing_tests, named_tests, rule_rows, table_rows
 
 RULES_MD = Path(DATA_FILE).with_name("RULES.md").read_text(encoding="utf-8")
@@ -41,3 +43,21 @@ def test_every_rule_row_has_a_test() -> None:
                 + [f"W{i}" for i in range(1, 4)] + [f"M{i}" for i in range(1, 7)])
     assert ids == expected
     assert all("::test_" in tests for _, tests in rows)
+
+
+def test_the_actions_table_gives_every_action_types_code_name_and_fields_and_its_example_decodes() -> None:
+    section = RULES_MD.split("\n### Actions\n", 1)[1].split("\n## ", 1)[0]
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in section.splitlines()
+            if re.match(r"\| \d+ \|", line)]
+    documented = [(int(code), name.split("`")[1], fields) for code, name, fields, _ in rows]
+    assert documented == [(action_type.code, _constant_name(action_type), ", ".join(action_type.fields) or "—")
+                          for action_type in ACTIONS.types]
+    assert all(action_type.widths in ((), (24,), (8, 8, 8)) for action_type in ACTIONS.types)
+    assert PLAY_CARD.encode(2, 3, 1) == 1 << 24 | 2 << 16 | 3 << 8 | 1
+    assert "`play(position=2, hero=3, enemy=1)`" in section and ACTIONS.describe(PLAY_CARD.encode(2, 3, 1)) == (
+        "play(position=2, hero=3, enemy=1)")
+
+
+def _constant_name(action_type: ActionType) -> str:
+    """The name ``rules.py`` gives ``action_type`` (its module constant)."""
+    return next(name for name, value in vars(rules).items() if value is action_type and name.isupper())

@@ -5,6 +5,8 @@ the other reading. Sanctum map (layout in test_turn.py).
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from cardlab.cli import main
@@ -201,6 +203,18 @@ def test_chaos_magic_by_a_party_at_ten_points_takes_nothing_unless_the_victim_st
     play(state, "chaos_magic")
     act(state, 1)
     assert state.scores() == [10, 3] and not state.is_terminal()
+
+
+def test_the_point_a_victim_loses_to_chaos_magic_by_a_party_at_ten_points_is_traced() -> None:
+    events: list[dict[str, Any]] = []
+    config = configured({"rules.chaos_magic_at_ten_costs_victim": True})
+    state = build([NEUTRAL, NEUTRAL], [13, 16], [["chaos_magic"], []], points=[10, 4], config=config, events=events)
+    play(state, "chaos_magic")
+    act(state, 1)
+    points = [event for event in events if event["type"] == "points"]
+    assert [(event["seat"], event["points"], event["caster"]) for event in points] == [(1, 3, 0)]
+    assert points[0]["text"] == ("seat 1 loses a Summoning Point to seat 0's Chaos Magic, "
+                                 "which gains none at 10: 3 Summoning Points")
 
 
 def test_the_fireball_attacks_every_party_adjacent_to_its_target_unless_its_caster_may_choose() -> None:
