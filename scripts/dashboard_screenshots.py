@@ -7,7 +7,7 @@ what-if of Theseus (the Oracle drawing 1 instead of 2, on the baseline's seeds),
 ``chromium``) and saves one PNG per page as ``docs/images/dashboard-<page>.png``, the images of
 docs/guides/dashboard.md. Experiments already played are kept (``--replay`` plays them again).
 
-    .venv/bin/python scripts/dashboard_screenshots.py [--games 2000] [--results build/screenshot-results]
+    .venv/bin/python scripts/dashboard_screenshots.py [--games 200] [--results build/screenshot-results]
 """
 
 from __future__ import annotations
@@ -146,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results", type=Path, default=ROOT / "build" / "screenshot-results")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images")
-    parser.add_argument("--games", type=int, default=2000, help="games per variant and player count of each spec")
+    parser.add_argument("--games", type=int, default=200, help="games per variant and player count of each spec")
     parser.add_argument("--workers", type=int, default=2, help="CPUs for local Ray")
     parser.add_argument("--replay", action="store_true", help="play the experiments again")
     arguments = parser.parse_args(argv)
