@@ -4,8 +4,10 @@
 view (e.g. two reports' ``agent_stats``, each filtered to one variant and
 player count) on ``keys`` and gives each row both rates with their 95%
 intervals, the difference ``right − left`` with Newcombe's interval (from the
-two intervals; the experiments are independent samples) and a two-sided
-z-test at the effective sample sizes. Pure Polars on small tables.
+two intervals; the experiments are independent samples), a two-sided
+z-test at the effective sample sizes, and its Benjamini–Hochberg q-value over
+the rows compared (one family of tests, as every other page corrects them).
+Pure Polars on small tables.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from analytics.stats import newcombe_difference, two_proportion_ztest
+from analytics.stats import benjamini_hochberg, newcombe_difference, two_proportion_ztest
+from analytics.views import SIGNIFICANCE
 
 COMPARED = {
     # view: (keys, rate, its effective-n column or the plain count)
@@ -33,8 +36,9 @@ def compare_rates(left: pl.DataFrame, right: pl.DataFrame, keys: Sequence[str], 
     """``left`` and ``right`` (rows of one metric view, one variant and player count each)
     joined on ``keys``: for every key in both, ``left``/``right`` rate, ``_low``/``_high``,
     ``_n`` (``sample``: the effective sample size or the plain count), ``delta = right − left``
-    with ``delta_low``/``delta_high`` (Newcombe) and ``p_value`` (two-proportion z-test at the
-    effective sizes). Keys in only one table are left out."""
+    with ``delta_low``/``delta_high`` (Newcombe), ``p_value`` (two-proportion z-test at the
+    effective sizes), ``q_value`` (Benjamini–Hochberg over the rows with a p-value) and
+    ``significant`` (q below ``SIGNIFICANCE``). Keys in only one table are left out."""
     columns = [rate, f"{rate}_low", f"{rate}_high", sample]
 
     def side(frame: pl.DataFrame, name: str) -> pl.DataFrame:
@@ -55,7 +59,12 @@ def compare_rates(left: pl.DataFrame, right: pl.DataFrame, keys: Sequence[str], 
                                     round(row["right_rate"] * n_right), max(1, round(n_right)))
         rows.append({**row, "delta": row["right_rate"] - row["left_rate"], "delta_low": low, "delta_high": high,
                      "p_value": p if math.isfinite(p) else None})
+    tested = [index for index, row in enumerate(rows) if row["p_value"] is not None]
+    q_values = dict(zip(tested, benjamini_hochberg([rows[index]["p_value"] for index in tested]), strict=True))
     extra = pl.DataFrame(
-        [{name: row[name] for name in ("delta", "delta_low", "delta_high", "p_value")} for row in rows],
-        schema={"delta": pl.Float64, "delta_low": pl.Float64, "delta_high": pl.Float64, "p_value": pl.Float64})
+        [{**{name: row[name] for name in ("delta", "delta_low", "delta_high", "p_value")},
+          "q_value": q_values.get(index), "significant": index in q_values and q_values[index] < SIGNIFICANCE}
+         for index, row in enumerate(rows)],
+        schema={"delta": pl.Float64, "delta_low": pl.Float64, "delta_high": pl.Float64, "p_value": pl.Float64,
+                "q_value": pl.Float64, "significant": pl.Boolean})
     return pl.concat([joined, extra], how="horizontal")

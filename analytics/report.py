@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import polars as pl
 
 from analytics import text_tables as fmt
@@ -88,7 +89,7 @@ METRIC_TABLES = (
     "card_stats", "variant_deltas",
 )
 """The metric views a report holds (``analytics.views``)."""
-SKILL_TABLES = ("agent_matrix", "skill_movement", "agent_cost", "agent_ratings", "rating_gaps")
+SKILL_TABLES = ("agent_matrix", "skill_movement", "agent_cost", "agent_ratings", "rating_gaps", "rating_span")
 """The skill-ladder tables (``analytics.skill``, ``analytics.metrics.skill_movement``,
 ``analytics.ratings``)."""
 TUNING_TABLES = ("tuning_search", "tuning_targets", "tuning_front", "tuning_candidates", "tuning_confirmation")
@@ -200,8 +201,28 @@ class Report:
         return tables
 
 
-def build_report(experiment_dir: ResultsPath) -> Report:
+def skill_tables(con: duckdb.DuckDBPyConnection, experiment_dir: ResultsPath, spec: dict[str, Any], *,
+                 ratings: bool = True) -> dict[str, pl.DataFrame]:
+    """The skill-ladder tables (``SKILL_TABLES``) of the experiment whose catalog is ``con``;
+    without ``ratings``, all but ``agent_ratings``, ``rating_gaps`` and ``rating_span`` (a
+    bootstrap over every game). They read the games' rows, not the cached counts (seconds on a million games): the
+    dashboard computes them for its Skill page only."""
+    tables = {"agent_matrix": agent_matrix(con, variant_rules(spec)), "skill_movement": skill_movement(con),
+              "agent_cost": agent_cost(con, experiment_dir)}
+    if ratings:
+        tables["agent_ratings"], tables["rating_gaps"] = agent_ratings(con, variant_rules(spec),
+                                                                       ladder_order(tables["agent_cost"]))
+        tables["rating_span"] = rating_spans(tables["agent_ratings"])
+    return tables
+
+
+def build_report(experiment_dir: ResultsPath, con: duckdb.DuckDBPyConnection | None = None, *,
+                 skill: bool = True) -> Report:
     """Compute every metric of the experiment in ``experiment_dir`` (see the module docstring).
+
+    ``con``: the experiment's open catalog to read (opened as below; the caller's, left
+    open), else one opened and closed here. Without ``skill``, the report has no skill-ladder
+    tables (``SKILL_TABLES``, ``skill_tables``), the only ones that read every game's rows.
 
     Raises ``NoResultsError`` (an ``AnalyticsError``) if no shard has finished.
     """
@@ -210,21 +231,18 @@ def build_report(experiment_dir: ResultsPath) -> Report:
     # metric reads small count tables, never the rows. Without paired seeds, skip
     # the pairing joins. No comments: nobody reads this connection's descriptions.
     paired = None if spec.get("paired_seeds") else False
-    con = open_catalog(experiment_dir, paired=paired, comments=False)
+    connection = con if con is not None else open_catalog(experiment_dir, paired=paired, comments=False)
     try:
-        metrics = {name: metric(con, name) for name in METRIC_TABLES}
-        metrics["power_stats"] = power_stats(con)  # empty unless players has power_playable/power_used
+        metrics = {name: metric(connection, name) for name in METRIC_TABLES}
+        metrics["power_stats"] = power_stats(connection)  # empty unless players has power_playable/power_used
         for view in SECTION_TABLES["impact"]:  # a card impact run's views (analytics.views.impact); else empty
-            metrics[view] = con.sql(f"SELECT * FROM {view}").pl() if spec.get("impact") else pl.DataFrame()
-        modes = metric(con, "experiment_modes")
-        metrics["agent_matrix"] = agent_matrix(con, variant_rules(spec))
-        metrics["skill_movement"] = skill_movement(con)
-        metrics["agent_cost"] = agent_cost(con, experiment_dir)
-        metrics["agent_ratings"], metrics["rating_gaps"] = agent_ratings(
-            con, variant_rules(spec), ladder_order(metrics["agent_cost"]))
-        metrics["rating_span"] = rating_spans(metrics["agent_ratings"])
+            metrics[view] = connection.sql(f"SELECT * FROM {view}").pl() if spec.get("impact") else pl.DataFrame()
+        modes = metric(connection, "experiment_modes")
+        if skill:
+            metrics.update(skill_tables(connection, experiment_dir, spec))
     finally:
-        con.close()
+        if con is None:
+            connection.close()
     metrics.update(tuning_tables(experiment_dir))  # a tuning run's tables (cardlab tune); else none
     cooperative = bool(modes["cooperative"].all()) if modes.height else False
     games = metrics["game_stats"]

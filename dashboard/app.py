@@ -1,6 +1,7 @@
 """Streamlit entry script: ``streamlit run dashboard/app.py`` (or ``cardlab dashboard``).
 
-Declares the pages with ``st.navigation``; each page is a thin script in
+Declares the pages with ``st.navigation``, the Findings page (``home.py``) first and the
+one a new visit opens on; each page is a thin script in
 ``dashboard/pages/`` that calls ``analytics`` (through the cached loaders of
 ``dashboard.common``). The sidebar holds the experiment picker shared by every
 page (kept in the address as ``?experiment=NAME``). The results folder comes
@@ -23,6 +24,7 @@ PAGES = Path(__file__).resolve().parent / "pages"
 # later ("New run": launching runs from the browser) appears in OPTIONAL_PAGES'
 # place as soon as its file exists.
 MAIN_PAGES = [
+    ("home.py", "Findings", ":material/lightbulb:"),
     ("experiments.py", "Experiments", ":material/folder_open:"),
     ("win_rates.py", "Win rates", ":material/leaderboard:"),
     ("cards.py", "Cards", ":material/style:"),
@@ -45,7 +47,7 @@ OPTIONAL_PAGES = [
 
 st.set_page_config(page_title="cardlab", page_icon=":material/playing_cards:", layout="wide")
 
-pages = [st.Page(PAGES / file, title=title, icon=icon, default=file == "experiments.py")
+pages = [st.Page(PAGES / file, title=title, icon=icon, default=file == "home.py")
          for file, title, icon in MAIN_PAGES + [page for page in OPTIONAL_PAGES if (PAGES / page[0]).is_file()]]
 page = st.navigation(pages)
 experiment_picker()

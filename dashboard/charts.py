@@ -10,6 +10,7 @@ expected rate as a line with the target band around it.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,18 +24,49 @@ LABEL_HEIGHT = 13
 
 
 def _all_labels(title: str | None, **extra: Any) -> alt.Axis:
-    """An axis that shows every label in full (Vega-Lite hides overlapping ones and cuts long ones by default)."""
+    """A categorical axis that shows every label in full (Vega-Lite hides overlapping ones and
+    cuts long ones by default)."""
     return alt.Axis(title=title, labelLimit=0, labelOverlap=False, **extra)
 
 
-POINTS_LABEL = "format(datum.value * 100, '+~f')"
+RATE_FORMAT = ".1~%"
+"""The d3 format of a rate's tick: "50%", "50.5%" on a zoomed axis, never "50.0%"."""
+POINTS_LABEL = "format(datum.value * 100, '+.1~f')"
 """Vega expression of a tick label on a points axis: a difference of rates of 0.05 reads "+5"."""
 
 
-def _points_axis(title: str | None) -> alt.Axis:
-    """An axis of differences of rates, ticked in percentage points ("+5", not "+5%": a "%"
-    would read as a rate); the data stay fractions like every other rate."""
-    return _all_labels(title, labelExpr=POINTS_LABEL)
+def _value_axis(title: str | None, **extra: Any) -> alt.Axis:
+    """A quantitative axis (rates, points, counts): a few ticks whose labels never overlap
+    ("95%100%"): Vega-Lite drops every other one where they would, and keeps the end ones
+    inside the plot."""
+    return alt.Axis(title=title, labelOverlap="greedy", labelFlush=True, tickCount=6, labelLimit=0, **extra)
+
+
+def rate_axis(title: str | None, **extra: Any) -> alt.Axis:
+    """The one axis of rates of every chart: percentages (``RATE_FORMAT``), labels never overlapping."""
+    return _value_axis(title, format=RATE_FORMAT, **extra)
+
+
+def points_axis(title: str | None) -> alt.Axis:
+    """The one axis of differences of rates of every chart, ticked in percentage points ("+5",
+    not "+5%": a "%" would read as a rate); the data stay fractions like every other rate."""
+    return _value_axis(title, labelExpr=POINTS_LABEL)
+
+
+TITLE_CHARACTERS = 72
+"""Characters of a chart title's line: a longer title is cut into lines at its commas and
+spaces (Vega-Lite draws a title on one line, which a narrow chart clips)."""
+
+
+def title_lines(text: str, width: int = TITLE_CHARACTERS) -> list[str]:
+    """``text`` cut into lines of at most ``width`` characters at spaces (a word longer than a
+    line stays whole)."""
+    return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False) or [""]
+
+
+def chart_title(text: str) -> alt.TitleParams:
+    """A chart's title, cut into lines that fit (``title_lines``), left-aligned."""
+    return alt.TitleParams(text=title_lines(text), anchor="start")
 
 
 def _in_points(chart: alt.Chart, *fields: str) -> alt.Chart:
@@ -43,20 +75,26 @@ def _in_points(chart: alt.Chart, *fields: str) -> alt.Chart:
 
 
 def zoomed_domain(values: Sequence[float | None], *, pad: float = 0.08, low: float | None = 0.0,
-                  high: float | None = 1.0) -> list[float]:
+                  high: float | None = 1.0, span: float | None = None) -> list[float]:
     """An axis range around ``values`` (intervals' ends, reference lines) with ``pad`` of the
-    span on each side, kept within ``[low, high]`` when given (rates stay in [0, 1]). A rate
-    axis spans at least 2 points, centred on the values, so a lone value is not a hairline."""
+    span on each side, kept within ``[low, high]`` when given (rates stay in [0, 1]). The
+    range spans at least ``span`` (default: 2 points on a rate axis), centred on the values
+    and shifted inside ``[low, high]``, so that a lone value is not a hairline and a chart
+    filtered down to a few rows keeps its shape."""
     present = [float(value) for value in values if value is not None]
     if not present:
         return [0.0 if low is None else low, 1.0 if high is None else high]
     smallest, largest = min(present), max(present)
-    minimum = 0.02 if high == 1.0 else 1e-9
+    minimum = span if span is not None else (0.02 if high == 1.0 else 1e-9)
     if largest - smallest < minimum:
         middle = (smallest + largest) / 2
         smallest, largest = middle - minimum / 2, middle + minimum / 2
-    span = largest - smallest
-    start, stop = smallest - pad * span, largest + pad * span
+        if low is not None and smallest < low:
+            smallest, largest = low, low + minimum
+        if high is not None and largest > high:
+            smallest, largest = high - minimum, high
+    width = largest - smallest
+    start, stop = smallest - pad * width, largest + pad * width
     if low is not None:
         start = max(low, start)
     if high is not None:
@@ -87,7 +125,7 @@ def interval_chart(frame: pl.DataFrame, key: str, rate: str, low: str, high: str
     if reference is not None:
         ends += [reference - (band or 0.0), reference + (band or 0.0)]
     domain = zoomed_domain(ends, low=0.0 if percent else None, high=1.0 if percent else None)
-    value_axis = _all_labels(rate_title, format="%" if percent else value_format or "~g")
+    value_axis = rate_axis(rate_title) if percent else _value_axis(rate_title, format=value_format or "~g")
     fmt = ".1%" if percent else value_format or ".2f"
     key_axis = _all_labels(key_title) if horizontal else _all_labels(key_title, labelAngle=0)
     key_channel = (alt.Y if horizontal else alt.X)(f"{key}:N", sort=None, axis=key_axis)
@@ -122,7 +160,7 @@ def interval_chart(frame: pl.DataFrame, key: str, rate: str, low: str, high: str
             tooltip=_tooltips([("what:N", "Line", ""), ("reference:Q", "Rate", fmt)])))
     # A step per row of a horizontal chart: a fixed height collapses the discrete rows inside Streamlit (1.67).
     height: Any = alt.Step(ROW_STEP * (data[color].n_unique() if color else 1)) if horizontal else 320
-    return alt.LayerChart(layer=[*layers, bars, points]).properties(title=title, height=height)
+    return alt.LayerChart(layer=[*layers, bars, points]).properties(title=chart_title(title), height=height)
 
 
 def heatmap(frame: pl.DataFrame, row: str, column: str, value: str, *, title: str, row_title: str,
@@ -145,7 +183,7 @@ def heatmap(frame: pl.DataFrame, row: str, column: str, value: str, *, title: st
     rates = base.mark_text(fontSize=12, dy=-7).encode(text=alt.Text(f"{value}:Q", format=".0%"))
     counts = base.mark_text(fontSize=9, dy=8, opacity=0.8).encode(text="sample_text:N")
     # A step per row: a fixed height collapses the discrete rows inside Streamlit (1.67).
-    return alt.LayerChart(layer=[cells, rates, counts]).properties(title=title, height=alt.Step(46))
+    return alt.LayerChart(layer=[cells, rates, counts]).properties(title=chart_title(title), height=alt.Step(46))
 
 
 def bar_chart(frame: pl.DataFrame, x: str, y: str, *, title: str, x_title: str, y_title: str,
@@ -159,7 +197,8 @@ def bar_chart(frame: pl.DataFrame, x: str, y: str, *, title: str, x_title: str, 
         raise ValueError("an integer axis is drawn with vertical bars only")
     columns = [x, y] + ([color] if color else [])
     data = frame.select(columns)
-    amount = (alt.X if horizontal else alt.Y)(f"{y}:Q", axis=_all_labels(y_title, format="%" if percent else "~s"))
+    amount_axis = rate_axis(y_title) if percent else _value_axis(y_title, format="~s")
+    amount = (alt.X if horizontal else alt.Y)(f"{y}:Q", axis=amount_axis)
     encodings: dict[str, Any] = {"x" if horizontal else "y": amount}
     if integer:
         # Each bar spans value ± 0.5, given as already binned so that Vega-Lite stacks the
@@ -168,7 +207,7 @@ def bar_chart(frame: pl.DataFrame, x: str, y: str, *, title: str, x_title: str, 
         values = sorted(data[x].drop_nulls().unique().to_list())
         domain = [values[0] - 0.5, values[-1] + 0.5] if values else [0.0, 1.0]
         encodings["x"] = alt.X(f"{x}_from:Q", bin="binned", scale=alt.Scale(domain=domain, nice=False, zero=False),
-                               axis=_all_labels(x_title, format="d", tickMinStep=1, labelAngle=0))
+                               axis=_value_axis(x_title, format="d", tickMinStep=1, labelAngle=0))
         encodings["x2"] = alt.X2(f"{x}_to:Q")
         kind = "Q"
     else:
@@ -180,7 +219,7 @@ def bar_chart(frame: pl.DataFrame, x: str, y: str, *, title: str, x_title: str, 
         encodings["color"] = alt.Color(f"{color}:N", title=color_title, sort=None)
         tips.append((f"{color}:N", color_title, ""))
     chart = alt.Chart(data).mark_bar().encode(**encodings, tooltip=_tooltips(tips))
-    return chart.properties(title=title, height=alt.Step(ROW_STEP) if horizontal else 320)
+    return chart.properties(title=chart_title(title), height=alt.Step(ROW_STEP) if horizontal else 320)
 
 
 def spread_labels(points: Sequence[tuple[float, float]], *, x_domain: Sequence[float], y_domain: Sequence[float],
@@ -207,41 +246,55 @@ def spread_labels(points: Sequence[tuple[float, float]], *, x_domain: Sequence[f
     return heights
 
 
+SCATTER_SPAN = (0.10, 0.04)
+"""The least span of the card scatter's axes (play rate, improvement when drawn): a table
+filtered down to a card or two keeps a readable chart, not a point blown up to fill it."""
+LABEL_EVERY = 12
+"""A card scatter of this many cards or fewer labels every card, not only the flagged ones."""
+
+
 def card_scatter(frame: pl.DataFrame, *, title: str, x: str = "play_rate",
                  x_title: str = "Play rate (games played / games in hand)", height: int = 440) -> alt.LayerChart:
-    """``x`` (a play rate) against improvement when drawn per card, on axes zoomed to the cards;
-    outliers and cards surely outside their band (``outlier``, ``surely_outside``) in red and
-    labelled with their names, laid out so that no two labels overlap (``spread_labels``)."""
-    data = frame.select("card", x, "iwd", "games_in_hand", "gih_win_rate", "shrunk_win_rate", "outlier",
-                        "surely_outside", "never_played").with_columns(
+    """``x`` (a play rate) against improvement when drawn per card, on axes zoomed to the cards
+    (at least ``SCATTER_SPAN`` wide); outliers and cards surely outside their band
+    (``outlier``, ``surely_outside``) in red and labelled with their names (``name`` when the
+    frame has it, else ``card``; every card when there are ``LABEL_EVERY`` or fewer), laid
+    out so that no two labels overlap (``spread_labels``); every point named in its tooltip.
+    The plot keeps its height whatever its title and legends take."""
+    named = pl.col("name") if "name" in frame.columns else pl.col("card")
+    data = frame.select("card", named.alias("label"), x, "iwd", "games_in_hand", "gih_win_rate", "shrunk_win_rate",
+                        "outlier", "surely_outside", "never_played").with_columns(
         (pl.col("outlier") | pl.col("surely_outside")).alias("flagged"))
     data = data.filter(pl.col(x).is_not_null() & pl.col("iwd").is_not_null())
-    x_domain = zoomed_domain(data[x].to_list())
-    y_domain = zoomed_domain(data["iwd"].to_list(), low=-1.0, high=1.0, pad=0.12)
-    flagged = data.filter(pl.col("flagged"))
-    heights = spread_labels(list(zip(flagged[x].to_list(), flagged["iwd"].to_list(), strict=True)),
+    x_domain = zoomed_domain(data[x].to_list(), span=SCATTER_SPAN[0])
+    y_domain = zoomed_domain(data["iwd"].to_list(), low=-1.0, high=1.0, pad=0.12, span=SCATTER_SPAN[1])
+    labelled = data if data.height <= LABEL_EVERY else data.filter(pl.col("flagged"))
+    heights = spread_labels(list(zip(labelled[x].to_list(), labelled["iwd"].to_list(), strict=True)),
                             x_domain=x_domain, y_domain=y_domain, height=height)
-    labels = flagged.with_columns(pl.Series("label_y", heights, dtype=pl.Float64))
+    labels = labelled.with_columns(pl.Series("label_y", heights, dtype=pl.Float64))
     x_scale, y_scale = alt.Scale(domain=x_domain, nice=False), alt.Scale(domain=y_domain, nice=False)
-    x_axis = alt.X(f"{x}:Q", scale=x_scale, axis=_all_labels(x_title, format="%"))
-    y_axis = alt.Y("iwd:Q", scale=y_scale, axis=_points_axis("Improvement when drawn (GIH − GNS win rate, points)"))
+    x_axis = alt.X(f"{x}:Q", scale=x_scale, axis=rate_axis(x_title))
+    y_axis = alt.Y("iwd:Q", scale=y_scale, axis=points_axis("Improvement when drawn (GIH − GNS win rate, points)"))
     points = _in_points(alt.Chart(data), "iwd").mark_circle(opacity=0.8).encode(
         x=x_axis, y=y_axis,
-        size=alt.Size("games_in_hand:Q", title="Seat-games in hand"),
+        size=alt.Size("games_in_hand:Q", title="Seat-games in hand", scale=alt.Scale(zero=True)),
         color=alt.Color("flagged:N", title="Outlier or outside its band",
                         scale=alt.Scale(domain=[False, True], range=["#4c78a8", "#e45756"])),
-        tooltip=_tooltips([("card:N", "Card", ""), (f"{x}:Q", x_title, ".1%"),
+        tooltip=_tooltips([("label:N", "Card", ""), (f"{x}:Q", x_title, ".1%"),
                            ("iwd_points:Q", "Improvement when drawn (points)", "+.1f"),
                            ("games_in_hand:Q", "Seat-games in hand", ","),
                            ("gih_win_rate:Q", "GIH win rate", ".1%"), ("shrunk_win_rate:Q", "Shrunk", ".1%"),
                            ("never_played:N", "Never played", "")]))
     leaders = alt.Chart(labels).mark_rule(color="#e45756", opacity=0.5).encode(
         x=alt.X(f"{x}:Q", scale=x_scale), y=alt.Y("iwd:Q", scale=y_scale), y2="label_y:Q")
-    names = alt.Chart(labels).mark_text(align="left", dx=8, fontSize=11, color="#b22222").encode(
-        x=alt.X(f"{x}:Q", scale=x_scale), y=alt.Y("label_y:Q", scale=y_scale), text="card:N")
+    names = alt.Chart(labels).mark_text(align="left", dx=8, fontSize=11).encode(
+        x=alt.X(f"{x}:Q", scale=x_scale), y=alt.Y("label_y:Q", scale=y_scale), text="label:N",
+        color=alt.condition(alt.datum.flagged, alt.value("#b22222"), alt.value("#333333")))
     zero = alt.Chart(pl.DataFrame({"zero": [0.0]})).mark_rule(strokeDash=[4, 4], color="gray").encode(
         y=alt.Y("zero:Q", scale=y_scale))
-    return alt.LayerChart(layer=[zero, points, leaders, names]).properties(title=title, height=height)
+    # "fit-x": the plot keeps its height whatever the title's lines and the legends take.
+    return alt.LayerChart(layer=[zero, points, leaders, names]).properties(
+        title=chart_title(title), height=height, autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
 
 
 def forest_plot(frame: pl.DataFrame, *, title: str, percent: bool,
@@ -259,7 +312,7 @@ def forest_plot(frame: pl.DataFrame, *, title: str, percent: bool,
     base = chart.encode(y=alt.Y("label:N", sort=None, axis=_all_labels(None)))
     bars = base.mark_rule(strokeWidth=2).encode(
         x=alt.X("delta_low:Q", scale=scale,
-                axis=_points_axis(x_title + ", points") if percent else _all_labels(x_title, format="+.2f")),
+                axis=points_axis(x_title + ", points") if percent else _value_axis(x_title, format="+.2f")),
         x2="delta_high:Q",
         color=alt.Color("significant:N", title=significance,
                         scale=alt.Scale(domain=[False, True], range=["#9e9e9e", "#e45756"])))
@@ -269,7 +322,7 @@ def forest_plot(frame: pl.DataFrame, *, title: str, percent: bool,
                            (f"delta_low{unit}:Q", "95% low", fmt), (f"delta_high{unit}:Q", "95% high", fmt),
                            ("q_value:Q", q_title, ".3g"), ("n:Q", "Sample", ",")]))
     zero = alt.Chart(pl.DataFrame({"zero": [0.0]})).mark_rule(color="black").encode(x=alt.X("zero:Q", scale=scale))
-    return alt.LayerChart(layer=[zero, bars, points]).properties(title=title, height=alt.Step(ROW_STEP))
+    return alt.LayerChart(layer=[zero, bars, points]).properties(title=chart_title(title), height=alt.Step(ROW_STEP))
 
 
 def response_curve(frame: pl.DataFrame, *, metric: str, parameter: str, metric_title: str, by: str | None,
@@ -281,7 +334,7 @@ def response_curve(frame: pl.DataFrame, *, metric: str, parameter: str, metric_t
     numeric = data.schema["value"].is_numeric()
     integer = data.schema["value"].is_integer()
     values = sorted(data["value"].unique().to_list()) if numeric else None
-    x_axis = _all_labels(f"{parameter} (parameter value)", **({"values": values, "format": "d"} if integer else {}))
+    x_axis = _value_axis(f"{parameter} (parameter value)", **({"values": values, "format": "d"} if integer else {}))
     x = alt.X(f"value:{'Q' if numeric else 'O'}", axis=x_axis,
               scale=alt.Scale(domain=[values[0], values[-1]], nice=False, zero=False) if values else alt.Undefined)
     ends = [*data[f"{metric}_low"].to_list(), *data[f"{metric}_high"].to_list(),
@@ -291,7 +344,8 @@ def response_curve(frame: pl.DataFrame, *, metric: str, parameter: str, metric_t
     color = alt.Color("series:N", title=by or "") if data["series"].drop_nulls().len() else alt.value("#4c78a8")
     base = alt.Chart(data).encode(x=x, color=color)
     band = base.mark_area(opacity=0.2).encode(
-        y=alt.Y(f"{metric}_low:Q", scale=y_scale, axis=_all_labels(metric_title, format="%" if percent else "~g")),
+        y=alt.Y(f"{metric}_low:Q", scale=y_scale,
+                 axis=rate_axis(metric_title) if percent else _value_axis(metric_title, format="~g")),
         y2=f"{metric}_high:Q")
     line = base.mark_line(point=True).encode(
         y=alt.Y(f"{metric}:Q", scale=y_scale),
@@ -301,7 +355,7 @@ def response_curve(frame: pl.DataFrame, *, metric: str, parameter: str, metric_t
     if reference is not None:
         layers.insert(0, alt.Chart(pl.DataFrame({"reference": [reference]})).mark_rule(
             strokeDash=[5, 4], color="#2ca02c").encode(y=alt.Y("reference:Q", scale=y_scale)))
-    return alt.LayerChart(layer=layers).properties(title=f"{metric_title} against {parameter} (95% band)",
+    return alt.LayerChart(layer=layers).properties(title=chart_title(f"{metric_title} against {parameter} (95% band)"),
                                                    height=360)
 
 
@@ -314,17 +368,17 @@ def trend_chart(frame: pl.DataFrame, *, x: str, rate: str, title: str, x_title: 
     values = sorted(data[x].unique().to_list())
     domain = zoomed_domain([*data[f"{rate}_low"].to_list(), *data[f"{rate}_high"].to_list()])
     y_scale = alt.Scale(domain=domain, nice=False, zero=False)
-    x_channel = alt.X(f"{x}:Q", axis=_all_labels(x_title, values=values, format="d"),
+    x_channel = alt.X(f"{x}:Q", axis=_value_axis(x_title, values=values, format="d"),
                       scale=alt.Scale(domain=[values[0], values[-1]] if values else [0, 1], nice=False, zero=False))
     base = alt.Chart(data).encode(x=x_channel, color=alt.Color(f"{series}:N", title=series_title))
     band = base.mark_area(opacity=0.15).encode(
-        y=alt.Y(f"{rate}_low:Q", scale=y_scale, axis=_all_labels(rate_title, format="%")), y2=f"{rate}_high:Q")
+        y=alt.Y(f"{rate}_low:Q", scale=y_scale, axis=rate_axis(rate_title)), y2=f"{rate}_high:Q")
     line = base.mark_line(point=True).encode(
         y=alt.Y(f"{rate}:Q", scale=y_scale),
         tooltip=_tooltips([(f"{series}:N", series_title, ""), (f"{x}:Q", x_title, ""), (f"{rate}:Q", rate_title, ".1%"),
                            (f"{rate}_low:Q", "95% low", ".1%"), (f"{rate}_high:Q", "95% high", ".1%"),
                            (f"{sample}:Q", "Seat-games", ",")]))
-    return alt.LayerChart(layer=[band, line]).properties(title=title, height=320)
+    return alt.LayerChart(layer=[band, line]).properties(title=chart_title(title), height=320)
 
 
 SKILL_DIRECTIONS = {1: "surely above the rung's mean", 0: "within its interval", -1: "surely below the rung's mean"}
@@ -354,7 +408,7 @@ def skill_chart(frame: pl.DataFrame, *, rungs: list[str], title: str, kind_title
     base = _in_points(alt.Chart(data), "deviation").encode(
         x=alt.X("rung:N", sort=rungs, axis=_all_labels("Rung (agent at every seat)", labelAngle=0,
                                                         labelExpr=RUNG_LINES)),
-        y=alt.Y("deviation:Q", scale=y_scale, axis=_points_axis("Win rate minus the rung's mean (points)")),
+        y=alt.Y("deviation:Q", scale=y_scale, axis=points_axis("Win rate minus the rung's mean (points)")),
         color=alt.Color("name:N", title=kind_title))
     lines = base.mark_line().encode(
         strokeWidth=alt.StrokeWidth("flip:N", title="Sign", scale=alt.Scale(domain=["flips sign", "no flip"],
@@ -372,4 +426,4 @@ def skill_chart(frame: pl.DataFrame, *, rungs: list[str], title: str, kind_title
     # Streamlit fits a chart's whole height, labels included, into its height ("fit"); "fit-x"
     # fits the width only, so the plot keeps its height whatever the labels take.
     return alt.LayerChart(layer=[zero, lines, points]).properties(
-        title=title, height=380, autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
+        title=chart_title(title), height=380, autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))

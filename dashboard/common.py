@@ -32,9 +32,11 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from analytics import explore, metrics
 from analytics.catalog import open_catalog
+from analytics.changes import faces_frame
 from analytics.folders import AnalyticsError, experiment_version, list_experiments, read_spec
+from analytics.health import RunHealth, run_health
 from analytics.replay import ReplayTrace, replay_game
-from analytics.report import Report, build_report
+from analytics.report import Report, build_report, skill_tables
 from analytics.sql import open_confined_catalog, open_confined_results_catalog, read_only_query
 from analytics.stats import CLUSTER_CAP
 from analytics.views.comments import described_columns, described_views
@@ -45,6 +47,9 @@ RUN_HINT = "cardlab run experiments/divvy_baseline.toml"
 EXPERIMENT_KEY = "experiment"
 OPEN_EXPERIMENT_KEY = "open_experiment"
 """Set by a page (then ``st.switch_page``) to open that experiment; read once by ``experiment_picker``."""
+CHOSEN_KEY = "_experiment_chosen"
+"""The session's chosen experiment, kept apart from the picker's own value, which Streamlit drops
+when a page switches to another."""
 T = TypeVar("T")
 
 
@@ -68,11 +73,15 @@ def experiment_picker() -> None:
     opened = st.session_state.pop(OPEN_EXPERIMENT_KEY, None)
     if opened in names:  # a page asked to open this experiment (the New run page, a finished what-if)
         st.session_state[EXPERIMENT_KEY] = opened
-    elif EXPERIMENT_KEY not in st.session_state and wanted in names:
-        st.session_state[EXPERIMENT_KEY] = wanted  # a link such as /cards?experiment=NAME
+    elif EXPERIMENT_KEY not in st.session_state:
+        # A link such as /cards?experiment=NAME, else the session's choice: Streamlit forgets a
+        # widget's value when a page switches to another (st.switch_page, a page link), but not
+        # a plain session value.
+        st.session_state[EXPERIMENT_KEY] = wanted if wanted in names else st.session_state.get(CHOSEN_KEY)
     if st.session_state.get(EXPERIMENT_KEY) not in names:
         st.session_state[EXPERIMENT_KEY] = names[0]
     st.sidebar.selectbox("Experiment", names, key=EXPERIMENT_KEY)
+    st.session_state[CHOSEN_KEY] = st.session_state[EXPERIMENT_KEY]
     st.query_params[EXPERIMENT_KEY] = str(st.session_state[EXPERIMENT_KEY])
 
 
@@ -159,8 +168,43 @@ def with_catalog(folder: str, use: Callable[[duckdb.DuckDBPyConnection], T]) -> 
 
 @st.cache_data(show_spinner="Reading results...", max_entries=16)
 def load_report(folder: str, results_version: ResultsVersion) -> Report:
-    """``analytics.report.build_report`` of ``folder``: every metric view, cached per results version."""
-    return build_report(results_path(folder))
+    """``analytics.report.build_report`` of ``folder`` on the shared catalog (``with_catalog``):
+    every metric view but the skill-ladder tables (only the Skill page reads them,
+    ``load_skill_tables``), cached per results version."""
+    return with_catalog(folder, lambda con: build_report(results_path(folder), con, skill=False))
+
+
+@st.cache_data(show_spinner="Reading every game of the ladder...", max_entries=16)
+def _skill_tables(folder: str, results_version: ResultsVersion, ratings: bool) -> dict[str, pl.DataFrame]:
+    spec = read_spec(results_path(folder))
+    return with_catalog(folder, lambda con: skill_tables(con, results_path(folder), spec, ratings=ratings))
+
+
+def load_skill_tables(folder: ResultsPath, *, ratings: bool) -> dict[str, pl.DataFrame]:
+    """``analytics.report.skill_tables`` of the experiment (``SKILL_TABLES`` by name; without
+    ``ratings``, all but the ratings and their gaps), cached per results version."""
+    return _skill_tables(str(folder), version(folder), ratings)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _faces(folder: str, results_version: ResultsVersion, variant: str) -> pl.DataFrame:
+    return faces_frame(read_spec(results_path(folder)), variant)
+
+
+def load_faces(folder: ResultsPath, variant: str) -> pl.DataFrame:
+    """``analytics.changes.faces_frame``: every card of the experiment's game as its face reads in
+    ``variant`` (card, name, kind, text, copies), cached."""
+    return _faces(str(folder), version(folder), variant)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _health(folder: str, results_version: ResultsVersion) -> RunHealth:
+    return run_health(results_path(folder))
+
+
+def load_health(folder: ResultsPath) -> RunHealth:
+    """``analytics.health.run_health`` of the experiment, cached per results version."""
+    return _health(str(folder), version(folder))
 
 
 @st.cache_data(show_spinner="Listing experiments...", ttl=2)
@@ -181,9 +225,6 @@ QUERIES: dict[str, Callable[..., pl.DataFrame]] = {
     "agent_seat_stats": explore.agent_seat_stats,
     "agent_faction_stats": explore.agent_faction_stats,
     "agent_matchups": explore.agent_matchups,
-    "agent_game_lengths": explore.agent_game_lengths,
-    "agent_turn_distribution": explore.agent_turn_distribution,
-    "agent_end_reasons": explore.agent_end_reasons,
 }
 """The analytics functions ``load`` may call, by name."""
 
@@ -196,6 +237,18 @@ def _load(folder: str, results_version: ResultsVersion, name: str, arguments: tu
 def load(folder: ResultsPath, name: str, *arguments: Any) -> pl.DataFrame:
     """``QUERIES[name](con, *arguments)`` on the experiment in ``folder``, cached per results version."""
     return _load(str(folder), version(folder), name, arguments)
+
+
+@st.cache_data(show_spinner="Computing...", max_entries=32)
+def _agent_games(folder: str, results_version: ResultsVersion, agent: str) -> tuple[pl.DataFrame, ...]:
+    return with_catalog(folder, lambda con: explore.agent_game_summary(con, agent))
+
+
+def load_agent_games(folder: ResultsPath, agent: str) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """``analytics.explore.agent_game_summary`` of ``agent``: (lengths, turns histogram, end
+    reasons) of the games it sat in, cached per results version."""
+    lengths, turns, ends = _agent_games(str(folder), version(folder), agent)
+    return lengths, turns, ends
 
 
 @st.cache_resource(show_spinner="Opening the results...", max_entries=8)
@@ -286,6 +339,25 @@ def header(report: Report) -> None:
         + f" · {report.shards_finished} shards finished · `{report.folder}`")
 
 
+@dataclass(frozen=True)
+class Page:
+    """What every experiment page starts from: the chosen experiment's folder and report."""
+
+    folder: ResultsPath
+    report: Report
+
+
+def open_page(title: str) -> Page:
+    """The opening every experiment page shares: its title, the chosen experiment (or what to
+    run when there is none: the page stops), its report (or a warning when it has no finished
+    shard: the page stops) and the header line (``header``)."""
+    st.title(title)
+    folder = require_experiment()
+    report = open_report(folder)
+    header(report)
+    return Page(folder, report)
+
+
 def pick(label: str, options: Sequence[Any], *, key: str | None = None, container: Any = st) -> Any:
     """A select box over ``options`` (first one preselected); the only option when there is just one.
     With a ``key``, the choice is kept in the page address (``choose``)."""
@@ -299,73 +371,106 @@ def pick(label: str, options: Sequence[Any], *, key: str | None = None, containe
     return container.selectbox(label, values, index=0)
 
 
-def _from_address(key: str, values: Sequence[Any], default: Any) -> None:
-    """Seed the widget ``key`` from ``?key=...`` on the session's first run, and keep it valid."""
-    texts = [str(value) for value in values]
+WRITTEN_KEY = "_address_written"
+"""Session state: what this session last wrote into the address, by key (``_keep_in_address``)."""
+
+
+def _from_outside(key: str) -> str | None:
+    """The address's value of ``key`` when it came from outside this session's last write: a
+    shared link on the session's first run, or a link from another page (a finding's evidence,
+    a card row) that names a value this session did not write. None otherwise (then the
+    widget's own value stands: the user changed it since the address was written)."""
     wanted = st.query_params.get(key)
-    if key not in st.session_state:
-        st.session_state[key] = values[texts.index(wanted)] if wanted in texts else default
-    elif st.session_state[key] not in values:
+    written: dict[str, str] = st.session_state.setdefault(WRITTEN_KEY, {})
+    if wanted is None or (key in st.session_state and written.get(key) == wanted):
+        return None
+    return wanted
+
+
+def _keep_in_address(key: str, text: str | None) -> None:
+    """Write ``key=text`` into the address (remove ``key`` for None) and remember it was this session's write."""
+    written: dict[str, str] = st.session_state.setdefault(WRITTEN_KEY, {})
+    if text is None:
+        if key in st.query_params:
+            del st.query_params[key]
+        written.pop(key, None)
+    else:
+        st.query_params[key] = text
+        written[key] = text
+
+
+def _from_address(key: str, values: Sequence[Any], default: Any) -> None:
+    """Seed the widget ``key`` from ``?key=...`` when the address came from outside
+    (``_from_outside``), and keep it valid."""
+    texts = [str(value) for value in values]
+    wanted = _from_outside(key)
+    if wanted in texts:
+        st.session_state[key] = values[texts.index(wanted)]
+    elif key not in st.session_state or st.session_state[key] not in values:
         st.session_state[key] = default
 
 
 def choose(label: str, options: Sequence[Any], *, key: str, container: Any = st, default: Any = None,
            format_func: Callable[[Any], str] = str, help: str | None = None, radio: bool = False) -> Any:
     """A select box (``radio``: horizontal radio buttons) whose choice is kept in the page
-    address as ``?key=value`` (so a view can be shared as a link): read from the address on the
-    session's first run, written back on every run. ``default`` (else the first option) when
-    the address names nothing valid. With a single option, no box: that option (still written
-    to the address)."""
+    address as ``?key=value`` (so a view can be shared as a link): read from the address when
+    it came from outside (a shared link, a link from another page), written back on every
+    run. ``default`` (else the first option) when the address names nothing valid. With a
+    single option, no box: that option (still written to the address)."""
     values = list(options)
     if not values:
         return None
     fallback = default if default in values else values[0]
     if len(values) == 1:
-        st.query_params[key] = str(values[0])
+        _keep_in_address(key, str(values[0]))
         return values[0]
     _from_address(key, values, fallback)
     if radio:
         value = container.radio(label, values, key=key, format_func=format_func, help=help, horizontal=True)
     else:
         value = container.selectbox(label, values, key=key, format_func=format_func, help=help)
-    st.query_params[key] = str(value)
+    _keep_in_address(key, str(value))
     return value
 
 
 def number_filter(label: str, *, key: str, container: Any = st, minimum: int = 0, maximum: int | None = None,
-                  step: int = 10) -> int:
+                  step: int = 10, default: int | None = None, help: str | None = None) -> int:
     """A whole-number input kept in the page address (``?key=N``), from ``minimum`` to ``maximum``
-    (no upper bound when None); a number outside them in the address gives ``minimum``."""
-    if key not in st.session_state:
-        wanted = st.query_params.get(key, "")
+    (no upper bound when None), ``default`` (else ``minimum``) until changed; a number outside
+    them in the address gives the default."""
+    start = minimum if default is None else max(minimum, default if maximum is None else min(default, maximum))
+    wanted = _from_outside(key)
+    if wanted is not None:
         fits = wanted.isdigit() and int(wanted) >= minimum and (maximum is None or int(wanted) <= maximum)
-        st.session_state[key] = int(wanted) if fits else minimum
-    value = int(container.number_input(label, min_value=minimum, max_value=maximum, step=step, key=key))
-    st.query_params[key] = str(value)
+        st.session_state[key] = int(wanted) if fits else start
+    elif key not in st.session_state:
+        st.session_state[key] = start
+    value = int(container.number_input(label, min_value=minimum, max_value=maximum, step=step, key=key, help=help))
+    _keep_in_address(key, str(value))
     return value
 
 
-def text_filter(label: str, *, key: str, container: Any = st) -> str:
+def text_filter(label: str, *, key: str, container: Any = st, help: str | None = None) -> str:
     """A text input kept in the page address (``?key=text``; nothing when empty)."""
-    if key not in st.session_state:
-        st.session_state[key] = st.query_params.get(key, "")
-    value = str(container.text_input(label, key=key))
-    if value:
-        st.query_params[key] = value
-    elif key in st.query_params:
-        del st.query_params[key]
+    wanted = _from_outside(key)
+    if wanted is not None or key not in st.session_state:
+        st.session_state[key] = wanted or ""
+    value = str(container.text_input(label, key=key, help=help))
+    _keep_in_address(key, value or None)
     return value
 
 
-def toggle_filter(label: str, *, key: str, container: Any = st) -> bool:
-    """A toggle kept in the page address (``?key=1`` when on)."""
-    if key not in st.session_state:
-        st.session_state[key] = st.query_params.get(key) == "1"
-    value = bool(container.toggle(label, key=key))
-    if value:
-        st.query_params[key] = "1"
-    elif key in st.query_params:
-        del st.query_params[key]
+def toggle_filter(label: str, *, key: str, container: Any = st, help: str | None = None,
+                  default: bool = False) -> bool:
+    """A toggle kept in the page address (``?key=1`` when on, ``?key=0`` when off against a
+    ``default`` of on)."""
+    wanted = _from_outside(key)
+    if wanted is not None:
+        st.session_state[key] = wanted == "1"
+    elif key not in st.session_state:
+        st.session_state[key] = default
+    value = bool(container.toggle(label, key=key, help=help))
+    _keep_in_address(key, "1" if value else ("0" if default else None))
     return value
 
 
@@ -609,21 +714,52 @@ def readable_intervals(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.with_columns(blanked) if blanked else frame
 
 
+NAME_COLUMNS = ("name", "card", "what", "label", "key", "agent", "faction", "seat")
+"""Columns that say what a row is: the first of them present leads the table, pinned, so that
+a wide table scrolled sideways still says which row is which."""
+DIFFERENCE_COLUMNS = ("delta", "delta_low", "delta_high", "q_value", "p_value", "significant")
+"""The columns of a comparison a reader looks for first: right after the row's name, never
+behind a sideways scroll."""
+
+
+def column_order(frame: pl.DataFrame, *, lead: Sequence[str] = ()) -> list[str]:
+    """The order a table shows ``frame``'s columns in: ``lead`` (else the first of
+    ``NAME_COLUMNS`` present), then ``DIFFERENCE_COLUMNS``, then the rest as they are."""
+    first = [name for name in lead if name in frame.columns] or next(
+        ([name] for name in NAME_COLUMNS if name in frame.columns), [])
+    differences = [name for name in DIFFERENCE_COLUMNS if name in frame.columns and name not in first]
+    return [*first, *differences, *[name for name in frame.columns if name not in first and name not in differences]]
+
+
 def table(frame: pl.DataFrame, *, percent: Sequence[str] = (), plain: Sequence[str] = (),
           points: Sequence[str] = (), names: dict[str, str] | None = None, drop: Sequence[str] = ("experiment",),
-          **options: Any) -> Any:
+          lead: Sequence[str] = (), focus: tuple[str, Any] | None = None, **options: Any) -> Any:
     """``st.dataframe`` of ``frame`` without ``drop`` columns, every column with a human name
     (``column_config``), differences of rates times 100 (in points, ``points_columns``), a
     sample size that is a float (an effective n) rounded to a whole number like the counts
     beside it, and every missing value blank: where an interval says nothing
-    (``readable_intervals``), an unbounded band end, the rung of a head-to-head variant;
-    ``options`` go to ``st.dataframe``."""
+    (``readable_intervals``), an unbounded band end, the rung of a head-to-head variant.
+    The row's name leads, pinned, and the differences and q-values come next (``column_order``:
+    ``lead`` names the leading columns). With ``focus`` (column, value), the first row holding
+    that value is selected when the table opens: the row a link (a finding's evidence) points
+    at. ``options`` go to ``st.dataframe``."""
     shown = readable_intervals(frame.drop([name for name in drop if name in frame.columns]))
     # A table column can neither scale what it shows (its "percent" format does, but adds "%")
     # nor round it (a step truncates: 199,999.99 would read 199,999), so both happen here.
     sizes = [name for name, dtype in shown.schema.items() if dtype.is_float() and is_count(name, dtype)]
     shown = shown.with_columns(pl.col(points_columns(shown, points=points, plain=plain)) * 100,
                                pl.col(sizes).round(0))
+    order = column_order(shown, lead=lead)
+    config = column_config(shown, percent=percent, plain=plain, points=points, names=names)
+    pinned = [name for name in order[:len(lead) or 1] if name in lead or name in NAME_COLUMNS]
+    for name in pinned:
+        config[name]["pinned"] = True
     options.setdefault("placeholder", "")  # Streamlit shows a missing value as a grey "None" otherwise
-    return st.dataframe(shown, hide_index=True, column_config=column_config(shown, percent=percent, plain=plain,
-                                                                            points=points, names=names), **options)
+    options.setdefault("column_order", order)
+    if focus is not None and focus[0] in shown.columns:
+        rows = [index for index, value in enumerate(shown[focus[0]].to_list()) if str(value) == str(focus[1])]
+        if rows:
+            options.setdefault("on_select", "rerun")
+            options.setdefault("selection_mode", "single-row")
+            options["selection_default"] = {"selection": {"rows": rows[:1], "columns": []}}
+    return st.dataframe(shown, hide_index=True, column_config=config, **options)

@@ -409,22 +409,35 @@ def verify_experiment(folder: ResultsPath, manifest: Mapping[str, Mapping[str, A
         writer=writer)
 
 
+def _recorded_run(folder: ResultsPath) -> tuple[str, int | None]:
+    """(spec file, ``--games N``) of the run that wrote ``folder``, as its ``run.json`` recorded
+    them: (``SPEC``, None) when unknown."""
+    try:
+        run = json.loads((folder / RUN_FILE).read_bytes())
+        if isinstance(run.get("spec"), str) and run["spec"]:
+            return run["spec"], run.get("games") if isinstance(run.get("games"), int) else None
+    except (OSError, ValueError, AttributeError):
+        pass
+    return "SPEC", None
+
+
+def run_command(folder: ResultsPath, *, games: int | None = None, resume: bool = False) -> str:
+    """The ``cardlab run SPEC [--games N] [--resume]`` of the experiment in ``folder``: with the
+    spec file its run recorded in ``run.json`` (``SPEC`` when unknown), and ``--results``
+    unless the results are in ``./results``."""
+    spec, _ = _recorded_run(folder)
+    results = folder.parent
+    default = isinstance(results, Path) and results.absolute() == Path("results").absolute()
+    return (f"cardlab run {spec}" + ("" if games is None else f" --games {games}") + (" --resume" if resume else "")
+            + ("" if default else f" --results {results}"))
+
+
 def repair_command(folder: ResultsPath) -> str:
     """The ``cardlab run ... --resume`` that repairs ``folder``: with the spec file and the
     ``--games N`` its run recorded in ``run.json`` (``SPEC`` when unknown), and ``--results``
     unless the results are in ``./results``."""
-    spec, games = "SPEC", None
-    try:
-        run = json.loads((folder / RUN_FILE).read_bytes())
-        if isinstance(run.get("spec"), str) and run["spec"]:
-            spec = run["spec"]
-            games = run.get("games") if isinstance(run.get("games"), int) else None
-    except (OSError, ValueError, AttributeError):
-        pass
-    results = folder.parent
-    default = isinstance(results, Path) and results.absolute() == Path("results").absolute()
-    return (f"cardlab run {spec}" + ("" if games is None else f" --games {games}") + " --resume"
-            + ("" if default else f" --results {results}"))
+    spec, games = _recorded_run(folder)
+    return run_command(folder, games=games if spec != "SPEC" else None, resume=True)
 
 
 def damage_message(folder: ResultsPath, findings: list[Finding]) -> str:

@@ -13,6 +13,11 @@ given as sizes. Zones that some seat could not see in the real game carry
 keys of ``cards.toml``), so a view can be compared with the state's own
 contents through the card data.
 
+Each ``describe.py`` also has ``card_face(card, data)``: one card of the card data as
+its printed face would read (``CardFace``: name, what it is, what it does,
+copies), for the dashboard's card pages; ``simcore.registry.card_faces``
+calls it for any registered game.
+
 This module and the ``describe.py`` files are not compiled (they are not on
 the hot path): they read attributes of the compiled states, which interpreted
 code may do.
@@ -20,9 +25,9 @@ code may do.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from simcore.api import Game, GameState
 
@@ -92,3 +97,40 @@ def zone(name: str, names: tuple[str, ...], cards: Iterable[int], *, hidden: boo
 def facts(*pairs: tuple[str, object]) -> tuple[Fact, ...]:
     """``Fact``s from (name, value) pairs, values as text."""
     return tuple(Fact(name, str(value)) for name, value in pairs)
+
+
+@dataclass(frozen=True)
+class CardFace:
+    """One card as a designer reads its face: ``name`` (``Dagger of Biting``), what it is
+    (``kind``: suit and value, rank and icon, class and action...), what it does (``text``:
+    its effects and scoring in the card data's own words; empty for a card without any) and
+    how many ``copies`` are in the game (None where the card data has no count)."""
+
+    card: str
+    """The card's key in the card data (``cards.<card>.*``), as results and tables name it."""
+    name: str
+    kind: str
+    text: str
+    copies: int | None
+
+
+SMALL_WORDS = frozenset({"a", "an", "and", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with"})
+"""Words a card name keeps in lower case inside it (``Sword of Slaying``)."""
+
+
+def card_name(card: str) -> str:
+    """A card's key as its printed name: ``dagger_of_biting`` -> ``Dagger of Biting``, ``axes_12`` -> ``Axes 12``."""
+    words = card.replace("_", " ").split()
+    return " ".join(word if position and word in SMALL_WORDS else word[:1].upper() + word[1:]
+                    for position, word in enumerate(words))
+
+
+def effects_text(effects: Sequence[Any]) -> str:
+    """A card's list of effects (the kit's one effect syntax, ``"draw 2"``) as one phrase: ``draw 2, explore 1``."""
+    return ", ".join(str(effect) for effect in effects)
+
+
+def copies_of(data: Mapping[str, Any]) -> int | None:
+    """The card data's ``copies`` of a card, None where it has none."""
+    copies = data.get("copies")
+    return copies if isinstance(copies, int) and not isinstance(copies, bool) else None

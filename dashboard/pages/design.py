@@ -9,13 +9,13 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
+from analytics.skill import is_skill_ladder
 from dashboard.charts import bar_chart
 from dashboard.common import (
-    header,
-    open_report,
+    load_skill_tables,
+    open_page,
     player_counts,
     players_picker,
-    require_experiment,
     table,
     variant_picker,
 )
@@ -27,10 +27,8 @@ PLAIN = ("mean_margin", "mean_margin_low", "mean_margin_high", "sd_margin", "p10
          "mean_winner_deficit_low", "mean_winner_deficit_high", "ms_between", "ms_within", "icc", "span",
          "span_low", "span_high")
 
-st.title("Game design")
-folder = require_experiment()
-report = open_report(folder)
-header(report)
+page = open_page("Game design")
+folder, report = page.folder, page.report
 decisiveness = report.metrics["decisiveness"]
 left, right = st.columns(2)
 variant = variant_picker(report, container=left)
@@ -74,7 +72,11 @@ else:
 
 st.subheader("Skill depth")
 depth = report.metrics["skill_depth"].filter(chosen)
-spans = report.metrics["rating_span"].filter(pl.col("n_players") == n_players)
+# The rating span needs the agents' ratings, a bootstrap over every game: computed for a skill
+# ladder only (the Skill page rates any experiment on demand).
+ladder = is_skill_ladder(load_skill_tables(folder, ratings=False)["skill_movement"])
+spans = (load_skill_tables(folder, ratings=True)["rating_span"] if ladder else pl.DataFrame(
+    schema={"n_players": pl.Int64})).filter(pl.col("n_players") == n_players)
 if depth.is_empty() and spans.is_empty():
     st.info("No game of this variant seats the random agent beside another, and no skill ladder was played: "
             "`cardlab run experiments/divvy_skill_ladder.toml` plays one.")

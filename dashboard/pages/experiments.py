@@ -1,7 +1,7 @@
 """Experiments page: every experiment under the results folder, its status and size; pick one to
-open. Runs launched from the New run page are listed too, from the moment they are queued:
-queued, running (with progress), finished, failed (with the one-line reason), cancelled or
-interrupted. While a run is going on, the table refreshes itself."""
+open it on its findings (the home page). Runs launched from the New run page are listed too,
+from the moment they are queued: queued, running (with progress), finished, failed (with the
+one-line reason), cancelled or interrupted. While a run is going on, the table refreshes itself."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from drivers.launcher import LaunchRefused, list_runs, overview_with_launched_ru
 from experiments.whatif import WHATIF_VARIANT
 
 ACTIVE = ("running", "queued")
+OPEN_HOME_KEY = "experiments_open_home"
 
 st.title("Experiments")
 root = results_root()
@@ -49,7 +50,8 @@ def _open_selected() -> None:
     if rows:
         name = overview_now(root)["experiment"][rows[0]]
         if name in experiment_names():  # a queued run has no results to open yet
-            st.session_state[EXPERIMENT_KEY] = name
+            st.session_state[OPEN_EXPERIMENT_KEY] = name
+            st.session_state[OPEN_HOME_KEY] = True
 
 
 def _open_comparison(name: str) -> None:
@@ -69,7 +71,7 @@ def experiments_table() -> None:
                + (f" · {queued.height} queued" if queued.height else "")
                + (f" · {interrupted.height} interrupted or failed (`cardlab run SPEC --resume` finishes them)"
                   if interrupted.height else "")
-               + ". Select a row to open that experiment on the other pages (or use the sidebar).")
+               + ". Select a row to open that experiment on its findings (or use the sidebar).")
     config = column_config(current) | {
         "run_at": st.column_config.DatetimeColumn("when run (UTC)", format="YYYY-MM-DD HH:mm"),
         "progress": st.column_config.ProgressColumn("progress", format="percent", min_value=0, max_value=1),
@@ -79,6 +81,8 @@ def experiments_table() -> None:
     }
     st.dataframe(current, hide_index=True, key="experiments_table", on_select=_open_selected,
                  selection_mode="single-row", column_config=config)
+    if st.session_state.pop(OPEN_HOME_KEY, False):  # a row was chosen: open that experiment on its findings
+        st.switch_page("pages/home.py")
 
 
 experiments_table()

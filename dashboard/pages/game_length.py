@@ -9,28 +9,21 @@ import polars as pl
 import streamlit as st
 
 from dashboard.charts import bar_chart
-from dashboard.common import (
-    header,
-    lineup_filter,
-    load,
-    open_report,
-    require_experiment,
-    table,
-)
+from dashboard.common import lineup_filter, load_agent_games, open_page, table
+from dashboard.evidence import shown_finding
 
 # Means and quantiles of turns and decisions: shown as plain numbers, not percentages. (A comment,
 # not a string: Streamlit's magic would print a bare string of a page script on the page.)
 LENGTH_COLUMNS = ("mean_turns", "sd_turns", "min_turns", "p10_turns", "p50_turns", "p90_turns", "max_turns",
                   "mean_decisions", "sd_decisions", "p50_decisions", "mean_legal_actions")
 
-st.title("Game length")
-folder = require_experiment()
-report = open_report(folder)
-header(report)
+page = open_page("Game length")
+folder, report = page.folder, page.report
 lineup = lineup_filter(report, report.game_stats, agent_label="Agent (games sat in)", pooled=True,
                        agent_help="The games this agent sat in, split by how they ended for it (won: one of its "
                                   "seats won). Pooled: every game.")
 variant, n_players, agent = lineup.variant, lineup.n_players, lineup.agent
+shown_finding(report, variant, n_players)  # a turn-cap finding's evidence
 chosen = (pl.col("variant") == variant) & (pl.col("n_players") == n_players)
 label = report.labels.get(variant, variant)
 people = "heroes" if report.cooperative else "players"
@@ -47,16 +40,17 @@ if lineup.every_seat:
                     width="stretch")
     table(reasons, key="end_reasons_table")
 else:
-    turns = load(folder, "agent_turn_distribution", agent).filter(chosen)
+    lengths, histogram, ends = load_agent_games(folder, agent)
+    turns = histogram.filter(chosen)
     st.altair_chart(bar_chart(turns, "turns", "games", integer=True, color="outcome", color_title=f"For {agent}",
                               x_title="Turns (as the game counts them)", y_title="Games",
                               title=f"Game length of the games {agent} sat in, {label}, {n_players} {people}"),
                     width="stretch")
-    table(load(folder, "agent_game_lengths", agent).filter(chosen), plain=LENGTH_COLUMNS, key="game_stats_table")
+    table(lengths.filter(chosen), plain=LENGTH_COLUMNS, key="game_stats_table")
     st.caption(f"One row per outcome for {agent} (won: one of its seats won; a draw is nobody's win). Share: of "
                "its games, with the 95% Wilson interval; unit: the game.")
     st.subheader("End reasons")
-    reasons = load(folder, "agent_end_reasons", agent).filter(chosen)
+    reasons = ends.filter(chosen)
     st.altair_chart(bar_chart(reasons, "end_reason", "share", horizontal=True, percent=True, color="outcome",
                               color_title=f"For {agent}", x_title="End reason", y_title=f"Share of {agent}'s games",
                               title=f"How the games {agent} sat in end, {label}, {n_players} {people}"),

@@ -9,7 +9,7 @@ import streamlit as st
 
 from analytics.disagreement import why_they_disagree
 from analytics.views.impact import RANK_GAP
-from dashboard.common import choose, header, open_report, require_experiment, table
+from dashboard.common import choose, open_page, table
 from dashboard.impact_charts import impact_against_iwd
 
 FIRST = ["card", "impact", "impact_low", "impact_high", "significant", "q_value", "games", "holder_seat_games",
@@ -18,10 +18,8 @@ FIRST = ["card", "impact", "impact_low", "impact_high", "significant", "q_value"
 REMOVAL = ["card", "family", "key", "metric", "delta", "delta_low", "delta_high", "significant", "q_value",
            "baseline_value", "value", "n"]
 
-st.title("Card impact")
-folder = require_experiment()
-report = open_report(folder)
-header(report)
+page = open_page("Card impact")
+folder, report = page.folder, page.report
 impact = report.metrics.get("card_impact", pl.DataFrame())
 removal = report.metrics.get("card_removal", pl.DataFrame())
 if impact.is_empty() and removal.is_empty():

@@ -10,13 +10,11 @@ import streamlit as st
 from analytics.replay import events_between, moments_of_turn, seat_lines, table_lines, turns_of
 from dashboard.common import (
     choose,
-    header,
     load,
     number_filter,
-    open_report,
+    open_page,
     players_picker,
     replay,
-    require_experiment,
     table,
     text_filter,
     variant_picker,
@@ -36,10 +34,8 @@ def cut(text: str, limit: int = ACTION_LABEL) -> str:
     return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
 
 
-st.title("Replay")
-folder = require_experiment()
-report = open_report(folder)
-header(report)
+page = open_page("Replay")
+folder, report = page.folder, page.report
 counts = [int(count) for count in report.spec.get("player_counts", [])]
 games = int(report.spec.get("games", 0))
 # Both ways to find a game are kept in the page address (?find=seed&seed=N, or

@@ -11,17 +11,16 @@ import streamlit as st
 
 from analytics.skill import is_skill_ladder, ladder_order, rungs_in_order
 from dashboard.charts import heatmap, interval_chart, skill_chart
-from dashboard.common import header, open_report, pick, player_counts, require_experiment, table
+from dashboard.common import load_skill_tables, open_page, pick, player_counts, table, toggle_filter
 
 SHOWN_NAMES = 8  # names preselected in the skill chart when none flips sign: the largest swings
 
-st.title("Skill")
-folder = require_experiment()
-report = open_report(folder)
-header(report)
-matrix = report.metrics["agent_matrix"]
-movement = report.metrics["skill_movement"]
-cost = report.metrics["agent_cost"]
+page = open_page("Skill")
+folder, report = page.folder, page.report
+tables = load_skill_tables(folder, ratings=False)
+matrix = tables["agent_matrix"]
+movement = tables["skill_movement"]
+cost = tables["agent_cost"]
 order = ladder_order(cost)
 
 st.subheader("Agent versus agent")
@@ -79,8 +78,17 @@ st.caption("Wall seconds of one worker per game (manifest `play_seconds` / games
 table(cost, key="cost_table")
 
 st.subheader("Ratings")
-ratings = report.metrics["agent_ratings"]
-gaps = report.metrics["rating_gaps"]
+if matrix.is_empty():  # no game seats two different agents: nothing to rate
+    st.info("No game of this experiment seats two different agents with different results, so there is nothing "
+            "to rate (a skill ladder's head-to-head variants do).")
+    st.stop()
+if not toggle_filter("Rate the agents (a bootstrap over every game: seconds on a million games)", key="ratings",
+                     default=is_skill_ladder(movement)):
+    st.caption("The agents' Bradley-Terry ratings with bootstrap intervals, on demand (at once for a skill ladder).")
+    st.stop()
+rating_tables = load_skill_tables(folder, ratings=True)
+ratings = rating_tables["agent_ratings"]
+gaps = rating_tables["rating_gaps"]
 if ratings.is_empty():
     st.info("No game of this experiment seats two different agents with different results, so there is nothing "
             "to rate (a skill ladder's head-to-head variants do).")

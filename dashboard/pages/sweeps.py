@@ -11,24 +11,12 @@ import streamlit as st
 from analytics.explore import SWEEP_METRICS
 from analytics.variants import sweep_baseline
 from dashboard.charts import response_curve
-from dashboard.common import (
-    choose,
-    games_columns,
-    header,
-    load,
-    open_report,
-    player_counts,
-    players_picker,
-    require_experiment,
-    table,
-)
+from dashboard.common import choose, games_columns, load, open_page, player_counts, players_picker, table
 
 POOLED = "(pooled)"
 
-st.title("Sweeps")
-folder = require_experiment()
-report = open_report(folder)
-header(report)
+page = open_page("Sweeps")
+folder, report = page.folder, page.report
 sweep = report.spec.get("sweep") or {}
 swept = [path for path in sweep if path in games_columns(folder)]
 if not swept:

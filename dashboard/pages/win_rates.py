@@ -14,21 +14,11 @@ from analytics.powers import NEVER_USED
 from analytics.text_tables import SELF_PLAY_WIN_RATE
 from analytics.views import FACTION_BAND
 from dashboard.charts import bar_chart, heatmap, interval_chart
-from dashboard.common import (
-    ALL_AGENTS,
-    games_columns,
-    header,
-    lineup_filter,
-    load,
-    open_report,
-    require_experiment,
-    table,
-)
+from dashboard.common import ALL_AGENTS, games_columns, lineup_filter, load, open_page, table
+from dashboard.evidence import shown_finding
 
-st.title("Win rates")
-folder = require_experiment()
-report = open_report(folder)
-header(report)
+page = open_page("Win rates")
+folder, report = page.folder, page.report
 coop = report.cooperative
 lineup = lineup_filter(report, report.agent_stats,
                        variant_label="Variant (factions, matchups, powers, compositions, runs)",
@@ -36,6 +26,8 @@ lineup = lineup_filter(report, report.agent_stats,
                        agent_help="Seat, faction and matchup win rates of this agent's seats: a strong and a weak "
                                   "agent pooled read as a fair 50%.")
 variant, n_players, agent = lineup.variant, lineup.n_players, lineup.agent
+finding = shown_finding(report, variant, n_players)  # a seat, faction, run or power finding's evidence
+found = finding.kind if finding is not None else None
 held_by = "" if lineup.every_seat else f", held by {agent}"
 at_count = pl.col("n_players") == n_players
 at_variant = at_count & (pl.col("variant") == variant)
@@ -58,7 +50,8 @@ else:
         sample="games"), width="stretch")
     st.caption(f"Dashed line: the fair rate 1/N = {100 / n_players:.1f}%; shaded: +- {100 * FACTION_BAND:.0f} points. "
                "Draws count as not-a-win.")
-    table(seats.drop("variant_label"), key="seats_table")
+    table(seats.drop("variant_label"), key="seats_table", focus=(
+        ("seat", finding.subject.removeprefix("seat ")) if finding is not None and found == "seat" else None))
     if lineup.every_seat and "self_play" in seats.columns and not seats["self_play"].all():
         st.caption("These seats pool different agents (the lineup rotates them through the seats), so a seat's rate "
                    "says which agents sat there, not what the seat is worth: pick an agent to see its own seats, or "
@@ -93,7 +86,8 @@ if not factions.is_empty():
     st.caption("Dashed line: the expected rate (" + ("every seat's" if lineup.every_seat else f"{agent}'s")
                + f" pooled win rate at this count); shaded: +- "
                f"{100 * FACTION_BAND:.0f} points, the target band.")
-    table(shown, key="factions_table")
+    table(shown, key="factions_table",
+          focus=("faction", finding.subject) if finding is not None and found == "faction" else None)
     if "map" in games_columns(folder):
         by_map = load(folder, "win_rate_by_game_column", "faction", "map",
                       None if lineup.every_seat else agent).filter(at_count)

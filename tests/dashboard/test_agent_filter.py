@@ -18,6 +18,7 @@ from tests.dashboard.conftest import EXPERIMENTS, Results
 from tests.dashboard.test_pages import (
     as_shown,
     assert_every_column_is_named_for_humans,
+    chart_title,
     computed,
     open_link,
     open_page,
@@ -94,9 +95,9 @@ def test_the_default_agent_is_the_most_played_and_its_factions_and_matchups_are_
     powers = computed(mixed_results, "ring_mixed", power_stats).filter(pl.col("agent") == "heuristic")
     same(tables[5], as_shown(unsampled_blank(powers)))  # the heuristic's parties' powers only
     assert powers.height and powers["seat_games"].sum() == 2 * 18
-    specs = " ".join(chart.proto.spec for chart in at.get("vega_lite_chart"))
-    assert "Win rate by faction, held by heuristic" in specs and "Faction win rate, held by heuristic" in specs
-    assert "Win rate when the faction's power was used at least once or never, held by heuristic" in specs
+    titles = " ".join(chart_title(chart) for chart in at.get("vega_lite_chart"))
+    assert "Win rate by faction, held by heuristic" in titles and "Faction win rate, held by heuristic" in titles
+    assert "Win rate when the faction's power was used at least once or never, held by heuristic" in titles
     assert_every_column_is_named_for_humans(at)
 
 

@@ -3,40 +3,37 @@ port, every page loaded by headless Chromium (Debian's ``chromium``; CI
 installs it with ``apt-get install -y chromium``) driven over the DevTools
 protocol, checked for its key element and for the absence of a Streamlit
 exception, with one screenshot per page under ``build/screenshots/``; then
-the new filters (Cards; the Win rates of one agent), the card detail view and
+the filters (Cards; the Win rates of one agent), the card detail view and
 the comparison opened from shared links, every label of their widgets
-present, the address's values shown in the widgets, and no Deploy button.
+present, the address's values shown in the widgets, and no Deploy button;
+and a designer's path: the home page's findings, one followed to its
+evidence, a card row clicked into that card's detail.
 """
 
 from __future__ import annotations
 
-import base64
 import contextlib
-import json
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-import websocket
 
+from bench.browser import CHROMIUM, Browser
 from tests.dashboard.conftest import Results
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "build" / "screenshots"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 PAGES = {  # url path -> (experiment, text that only the rendered page shows)
-    "": ("ring_tiny", "Select a row to open"),
+    "": ("ring_tiny", "games played"),
+    "experiments": ("ring_tiny", "Select a row to open"),
     "win_rates": ("ring_tiny", "By faction (party)"),
     "cards": ("divvy_tiny", "Sort by"),
     "card": ("ring_tiny", "by the turn it was first played"),
@@ -89,86 +86,6 @@ def dashboard(results: Results) -> Iterator[str]:
             os.killpg(process.pid, signal.SIGKILL)  # Streamlit itself, should it outlive `cardlab`
 
 
-class Browser:
-    """Headless Chromium driven over the DevTools protocol (``websocket-client``)."""
-
-    def __init__(self) -> None:
-        self.profile = tempfile.TemporaryDirectory(prefix="cardlab-chromium-")
-        self.process = subprocess.Popen(
-            [CHROMIUM or "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-             "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             "--hide-scrollbars", f"--user-data-dir={self.profile.name}", "--window-size=1400,1000",
-             "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
-        assert self.process.stderr is not None
-        address = ""
-        while not address:
-            line = self.process.stderr.readline()
-            if not line:
-                raise RuntimeError("chromium exited before opening its DevTools port")
-            if "DevTools listening on " in line:
-                address = line.split("DevTools listening on ", 1)[1].strip()
-        port = address.split(":")[2].split("/")[0]
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as answer:
-            page = next(target for target in json.load(answer) if target["type"] == "page")
-        self.socket = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=30, suppress_origin=True)
-        self.next_id = 0
-
-    def call(self, method: str, **params: Any) -> dict[str, Any]:
-        """One DevTools command; its result."""
-        self.next_id += 1
-        self.socket.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
-        while True:
-            message = json.loads(self.socket.recv())
-            if message.get("id") == self.next_id:
-                if "error" in message:
-                    raise RuntimeError(f"{method}: {message['error']}")
-                return dict(message["result"])
-
-    def evaluate(self, expression: str) -> Any:
-        """The value of a JavaScript expression in the page."""
-        return self.call("Runtime.evaluate", expression=expression, returnByValue=True)["result"].get("value")
-
-    def load(self, url: str, ready: str, timeout: float = 60) -> str:
-        """Open ``url`` and wait until the page's text contains ``ready`` (and Streamlit is idle);
-        return the page's HTML."""
-        self.call("Page.navigate", url=url)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            text = self.evaluate("document.body ? document.body.innerText : ''") or ""
-            # Idle: no status widget, and the app says its script run is over (a page's first
-            # text can show before the rest of it is drawn).
-            running = self.evaluate("!!document.querySelector('[data-testid=\"stStatusWidget\"]') || "
-                                    "(document.querySelector('[data-testid=\"stApp\"]') || {dataset: {}})"
-                                    ".dataset.testScriptState !== 'notRunning'")
-            if ready in text and not running:
-                time.sleep(0.7)  # let the charts draw
-                return str(self.evaluate("document.documentElement.outerHTML"))
-            time.sleep(0.3)
-        raise AssertionError(f"{url}: {ready!r} not rendered within {timeout} s; page text: {text[:500]!r}")
-
-    def wait_for(self, test_id: str, timeout: float = 30) -> str:
-        """Wait until an element ``data-testid=test_id`` is in the page (a table mounts after the
-        script run ends, later on a busy machine); return the page's HTML."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.evaluate(f"!!document.querySelector('[data-testid=\"{test_id}\"]')"):
-                break
-            time.sleep(0.3)
-        return str(self.evaluate("document.documentElement.outerHTML"))
-
-    def screenshot(self, path: Path) -> None:
-        """A PNG of the viewport."""
-        path.write_bytes(base64.b64decode(self.call("Page.captureScreenshot", format="png")["data"]))
-
-    def close(self) -> None:
-        """Close the connection and stop Chromium."""
-        self.socket.close()
-        os.killpg(self.process.pid, signal.SIGTERM)
-        self.process.wait(timeout=20)
-        self.profile.cleanup()
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """One headless Chromium for every page."""
@@ -183,14 +100,15 @@ def browser() -> Iterator[Browser]:
 def test_every_page_renders_in_chromium_without_an_exception(dashboard: str, browser: Browser, page: str) -> None:
     experiment, key_text = PAGES[page]
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    screenshot = SCREENSHOTS / f"{page or 'experiments'}.png"
+    screenshot = SCREENSHOTS / f"{page or 'home'}.png"
     browser.load(f"{dashboard}/{page}?experiment={experiment}", key_text)
     dom = browser.wait_for("stDataFrame")
     browser.screenshot(screenshot)
     assert 'data-testid="stException"' not in dom
-    assert key_text in dom, f"{page or 'experiments'}: {key_text!r} not rendered"
-    assert 'data-testid="stDataFrame"' in dom
-    if page not in ("", "replay", "sql"):
+    assert key_text in dom, f"{page or 'home'}: {key_text!r} not rendered"
+    if page:  # the home page says the findings in words, with no table
+        assert 'data-testid="stDataFrame"' in dom
+    if page not in ("", "experiments", "replay", "sql"):
         assert "stVegaLiteChart" in dom, f"{page}: no chart rendered"
     assert screenshot.stat().st_size > 10_000
 
@@ -214,13 +132,13 @@ def input_value(browser: Browser, label: str) -> str:
 def test_a_shared_link_opens_the_cards_page_with_its_filters_and_every_label(
         dashboard: str, browser: Browser) -> None:
     dom = browser.load(f"{dashboard}/cards?experiment=divvy_tiny&agent=random&search=axes&sort=card&min_games=2",
-                       "Hide cards never played")
+                       "Every column")
     dom = browser.wait_for("stDataFrame")
     assert 'data-testid="stException"' not in dom and "Deploy" not in page_text(browser)
     labels = widget_labels(browser)
     for label in ("Experiment", "Variant", "Agent (cards held by)", "Sort by",
                   "At least this many seat-games in hand", "Card name contains",
-                  "Flagged only (outliers, outside the band)", "Hide cards never played"):
+                  "Show", "Every column"):
         assert label in labels, (label, labels)
     assert "Faction (of the seat holding the card)" not in labels  # Divvy has no factions
     text = page_text(browser)
@@ -238,10 +156,10 @@ def test_a_shared_link_opens_the_cards_page_with_its_filters_and_every_label(
 
 def test_the_card_detail_view_shows_one_card_across_variants_and_its_trend(dashboard: str, browser: Browser) -> None:
     dom = browser.load(f"{dashboard}/card?experiment=ring_tiny&card=fireball&players=4",
-                       "fireball by the turn it was first played")
+                       "Fireball by the turn it was first played")
     assert 'data-testid="stException"' not in dom
     text = page_text(browser)
-    assert "fireball in every variant, player count and agent" in text
+    assert "Fireball in every variant, player count and agent" in text
     labels = widget_labels(browser)
     for label in ("Card", "Variant", "Players"):
         assert label in labels, (label, labels)
@@ -277,3 +195,70 @@ def test_a_shared_link_opens_one_agents_win_rates_with_every_label(dashboard: st
     assert "The seat, faction and matchup tables are random's seats only" in text
     assert 'data-testid="stDataFrame"' in dom and "stVegaLiteChart" in dom
     browser.screenshot(SCREENSHOTS / "win_rates_random.png")
+
+
+def url(browser: Browser) -> str:
+    """The page's address, as the browser has it now."""
+    return str(browser.evaluate("window.location.href"))
+
+
+def wait_for_text(browser: Browser, text: str, timeout: float = 60) -> str:
+    """Wait until the page's text holds ``text`` and Streamlit is idle; the text."""
+    deadline = time.monotonic() + timeout
+    while True:
+        shown = page_text(browser)
+        busy = browser.evaluate("!!document.querySelector('[data-testid=\"stStatusWidget\"]')")
+        if text in shown and not busy:
+            return shown
+        assert time.monotonic() < deadline, f"{text!r} not shown within {timeout} s: {shown[:600]!r}"
+        time.sleep(0.3)
+
+
+def click_at(browser: Browser, x: float, y: float) -> None:
+    """A left click of the mouse at viewport pixel (x, y)."""
+    for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
+        browser.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+
+
+def test_the_home_page_says_the_findings_and_a_findings_link_opens_its_evidence(
+        dashboard: str, browser: Browser) -> None:
+    browser.load(f"{dashboard}/?experiment=ring_tiny", "games played")
+    text = page_text(browser)
+    assert "Findings" in text and "Factions that" not in text
+    first = text.split("1. ", 1)[1].split(" · ", 1)[0]  # the first finding's headline
+    assert "wins" in first  # a faction or a card that stands out, in words
+    links = browser.evaluate("Array.from(document.querySelectorAll('[data-testid=\"stPageLink-NavLink\"]'))"
+                             ".filter(a => a.href.includes('finding=')).map(a => a.href)")
+    assert links and "finding=0" in links[0], links
+    browser.screenshot(SCREENSHOTS / "home_findings.png")
+    browser.evaluate("Array.from(document.querySelectorAll('[data-testid=\"stPageLink-NavLink\"]'))"
+                     ".find(a => a.href.includes('finding=0')).click()")
+    shown = wait_for_text(browser, "From the findings:")
+    assert first in shown  # the page says which finding it shows
+    address = url(browser)
+    assert "finding=0" in address and "variant=" in address and "players=" in address, address
+    dom = browser.wait_for("stDataFrame")
+    assert 'data-testid="stException"' not in dom
+    browser.screenshot(SCREENSHOTS / "finding_evidence.png")
+
+
+def test_a_card_row_clicked_opens_that_cards_detail(dashboard: str, browser: Browser) -> None:
+    browser.load(f"{dashboard}/cards?experiment=ring_tiny&min_games=0&sort=card", "Every column")
+    browser.wait_for("stDataFrame")
+    time.sleep(1.0)  # the grid draws its rows after it mounts
+    box = browser.evaluate("""(() => {
+        const grid = document.querySelector('[data-testid="stDataFrame"]');
+        grid.scrollIntoView({block: 'center'});
+        const r = grid.getBoundingClientRect();
+        return [r.left, r.top, r.width, r.height]; })()""")
+    left, top = float(box[0]), float(box[1])
+    # Sorted by name, the first row is the alphabetically first card; a click on its row's
+    # selection box (left of the header's 35 pixels and the row's 35) opens its detail.
+    click_at(browser, left + 18, top + 35 + 17)
+    shown = wait_for_text(browser, "by the turn it was first played")
+    address = url(browser)
+    assert "/card?" in address and "card=" in address and "experiment=ring_tiny" in address, address
+    card = address.split("card=", 1)[1].split("&", 1)[0]
+    assert card == "bow", address  # the first card by name of those held in Ring of Chaos
+    assert "Bow" in shown and "Bow in every variant, player count and agent" in shown
+    browser.screenshot(SCREENSHOTS / "card_from_row.png")

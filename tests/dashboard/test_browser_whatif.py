@@ -1,9 +1,9 @@
 """A what-if from the browser, end to end: ``cardlab dashboard --allow-runs`` on a free loopback
 port with an empty results folder, headless Chromium (Debian's ``chromium``) fills the New run
-form (one change to Divvy's card data, 60 games a variant), launches, waits for the run
-(``cardlab run`` on the embedded Ray, through the launcher) to finish, lands on the What-if
-result page and reads the comparison. Its screenshot is ``build/screenshots/whatif.png`` (the
-README's ``docs/dashboard-whatif.png`` is a copy)."""
+form (one card of Divvy's card data changed: a second Axes 12; 60 games a variant), launches,
+waits for the run (``cardlab run`` on the embedded Ray, through the launcher) to finish, lands
+on the What-if result page and reads the comparison: the changed card and its own numbers
+first, then the answer. Its screenshot is ``build/screenshots/whatif.png``."""
 
 from __future__ import annotations
 
@@ -106,8 +106,8 @@ def test_a_divvy_whatif_launched_from_the_browser_opens_on_its_comparison(
         type_into(browser, "New value", "-1", then="New value")
         click(browser, "Add change",
               then="new run: variants.whatif.cards.axes_12.copies: expected 0 to 1,000 copies")
-        type_into(browser, "New value", "0", then="New value")
-        click(browser, "Add change", then="Changes: cards.axes_12.copies = 0")
+        type_into(browser, "New value", "2", then="New value")
+        click(browser, "Add change", then="Changes: cards.axes_12.copies = 2")
         type_into(browser, "Games per variant and player count", "60", then="Games per variant")
         # On a loaded machine values typed just before Launch could still be uncommitted (a run
         # got the default name and games): the page says what Launch will start, as the server has it.
@@ -127,12 +127,17 @@ def test_a_divvy_whatif_launched_from_the_browser_opens_on_its_comparison(
         dom = str(browser.evaluate("document.documentElement.outerHTML"))
     finally:
         browser.close()
-    assert "cards.axes_12.copies = 0" in text and "Experiment browser_whatif" in text.replace("*", "")
+    assert "cards.axes_12.copies = 2" in text and "Experiment browser_whatif" in text.replace("*", "")
     assert "The answer" in text and "Moved most" in text
+    # The page leads with the change: the card by its name, its copies before and after, and its own
+    # numbers (play rate first), all before the answer and the rest of the game.
+    answer = text.index("The answer")
+    assert text.index("What changed") < text.index("Axes 12 (axes_12): copies 1 → 2") < answer
+    assert text.index("The changed card's own numbers") < text.index("Axes 12 (heuristic) play rate") < answer
     assert 'data-testid="stException"' not in dom
     assert "stVegaLiteChart" in dom and 'data-testid="stDataFrame"' in dom
     [run] = list_runs(results)
     assert (run.name, run.state, run.who, run.overrides) == ("browser_whatif", "finished", "local",
-                                                            {"cards.axes_12.copies": 0})
+                                                            {"cards.axes_12.copies": 2})
     assert "paired_seeds = true" in spec_file(results, "browser_whatif").read_text()
     assert [entry["action"] for entry in launch_log(results)] == ["launch"]

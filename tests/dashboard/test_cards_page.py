@@ -15,7 +15,7 @@ from streamlit.testing.v1.element_tree import Selectbox
 from analytics.views import NEVER_PLAYED
 from tests.dashboard.conftest import Results
 from tests.dashboard.handmade import write_card_experiment
-from tests.dashboard.test_pages import labels, open_page, shown
+from tests.dashboard.test_pages import labels, open_cards, shown
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +40,7 @@ def scatter_spec(at: AppTest) -> str:
 
 def test_cards_that_differ_get_a_fitted_prior_and_the_shrunk_rate_is_the_default_sort(
         cards_results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
-    at = open_page(cards_results, "cards_differ", "cards", monkeypatch)
+    at = open_cards(cards_results, "cards_differ", monkeypatch)
     assert selectbox(at, "Agent (cards held by)").value == "heuristic"  # most-played (a tie: spec order)
     assert selectbox(at, "Sort by").value == "shrunk win rate"
     caption = " ".join(caption.value for caption in at.caption)
@@ -55,7 +55,7 @@ def test_cards_that_differ_get_a_fitted_prior_and_the_shrunk_rate_is_the_default
 
 def test_cards_alike_say_the_prior_cannot_be_identified_and_sort_by_the_raw_rate(
         cards_results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
-    at = open_page(cards_results, "cards_alike", "cards", monkeypatch)
+    at = open_cards(cards_results, "cards_alike", monkeypatch)
     message = next(info.value for info in at.info if "cannot be identified" in info.value)
     assert "every shrunk win rate is the agent's mean 50.0%" in message
     assert "Sort by the raw GIH win rate or the improvement when drawn instead" in message
@@ -65,20 +65,22 @@ def test_cards_alike_say_the_prior_cannot_be_identified_and_sort_by_the_raw_rate
 
 def test_a_card_the_agent_never_plays_is_flagged_and_can_be_hidden(
         cards_results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
-    at = open_page(cards_results, "cards_differ", "cards", monkeypatch)
+    at = open_cards(cards_results, "cards_differ", monkeypatch)
     assert [warning.value for warning in at.warning] == [f"1 card(s) {NEVER_PLAYED}: ignored."]
     table = shown(at, 0)
     assert table.filter(table["never_played"])["card"].to_list() == ["ignored"]
-    next(toggle for toggle in at.toggle if toggle.label == "Hide cards never played").set_value(True).run()
+    next(box for box in at.selectbox if box.label == "Show").select("played at least once").run()
     assert not at.exception and "ignored" not in shown(at, 0)["card"].to_list()
-    assert at.query_params["hide_never"] == "1"
+    assert at.query_params["show"] == "played at least once"
+    next(box for box in at.selectbox if box.label == "Show").select("never played").run()
+    assert shown(at, 0)["card"].to_list() == ["ignored"]
     selectbox(at, "Agent (cards held by)").select("random").run()  # random plays every card
     assert not at.exception and not at.warning
 
 
 def test_the_play_rate_when_playable_is_shown_when_the_game_records_it(
         cards_results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
-    at = open_page(cards_results, "cards_differ", "cards", monkeypatch)
+    at = open_cards(cards_results, "cards_differ", monkeypatch)
     table = shown(at, 0)
     played = table.filter(~table["never_played"])
     assert set(played["playable_play_rate"].to_list()) == {1.0}
@@ -92,7 +94,7 @@ def test_the_play_rate_when_playable_is_shown_when_the_game_records_it(
 
 def test_without_a_playable_counter_the_page_shows_the_plain_play_rate_and_says_why(
         cards_results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
-    at = open_page(cards_results, "cards_no_playable", "cards", monkeypatch)
+    at = open_cards(cards_results, "cards_no_playable", monkeypatch)
     table = shown(at, 0)
     assert not [name for name in table.columns if "playable" in name]
     assert "play rate when playable" not in selectbox(at, "Sort by").options

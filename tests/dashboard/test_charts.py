@@ -13,15 +13,20 @@ import polars as pl
 import pytest
 
 from dashboard.charts import (
+    LABEL_EVERY,
     LABEL_HEIGHT,
     POINTS_LABEL,
+    RATE_FORMAT,
     RUNG_LINES,
+    SCATTER_SPAN,
+    TITLE_CHARACTERS,
     bar_chart,
     card_scatter,
     forest_plot,
     interval_chart,
     skill_chart,
     spread_labels,
+    title_lines,
     zoomed_domain,
 )
 
@@ -78,7 +83,7 @@ def test_the_card_scatter_ticks_the_play_rate_in_percent_and_the_improvement_whe
                           "games_in_hand": [50, 60], "gih_win_rate": [0.55, 0.47], "shrunk_win_rate": [0.53, 0.49],
                           "outlier": [False, True], "surely_outside": [False, False], "never_played": [False, False]})
     axes = axes_by_field(card_scatter(cards, title="cards"))
-    assert axes["play_rate"]["format"] == "%"
+    assert axes["play_rate"]["format"] == RATE_FORMAT
     assert axes["iwd"]["labelExpr"] == POINTS_LABEL and "format" not in axes["iwd"]
     assert "points" in axes["iwd"]["title"]
 
@@ -143,3 +148,62 @@ def test_an_elo_axis_ticks_plain_integers() -> None:
                            horizontal=True, title="ratings", key_title="Agent", rate_title="Elo rating")
     axes = axes_by_field(chart)
     assert axes["rating_low"]["format"] == "d"  # not "~g": 100 read "1e+2"
+
+
+CARDS = pl.DataFrame({"card": [f"card_{k}" for k in range(20)], "name": [f"Card {k}" for k in range(20)],
+                      "play_rate": [0.3 + 0.03 * k for k in range(20)], "iwd": [0.01 * (k - 10) for k in range(20)],
+                      "games_in_hand": [100 + k for k in range(20)], "gih_win_rate": [0.5] * 20,
+                      "shrunk_win_rate": [0.5] * 20, "outlier": [k == 3 for k in range(20)],
+                      "surely_outside": [False] * 20, "never_played": [False] * 20})
+
+
+def scatter_layers(chart: alt.TopLevelMixin) -> list[dict[str, Any]]:
+    spec = chart.to_dict()
+    return [{**layer, "rows": spec["datasets"][layer["data"]["name"]]} for layer in spec["layer"]]
+
+
+def test_every_value_axis_drops_a_tick_label_rather_than_overlap_and_rates_tick_in_percent() -> None:
+    # "95%100%": on a narrow chart Vega-Lite drew every tick label, overlapping; now it drops some.
+    charts = [card_scatter(CARDS, title="cards"),
+              interval_chart(pl.DataFrame({"seat": [0, 1], "w": [0.5, 0.96], "lo": [0.45, 0.93], "hi": [0.55, 0.99]}),
+                             "seat", "w", "lo", "hi", title="seats", key_title="Seat", rate_title="Win rate")]
+    for chart in charts:
+        for field, axis in axes_by_field(chart).items():
+            if field in ("seat",):
+                assert axis["labelOverlap"] is False  # a category: every label shown
+            else:
+                assert axis["labelOverlap"] == "greedy" and axis["labelFlush"] is True, field
+    assert axes_by_field(charts[1])["lo"]["format"] == RATE_FORMAT == ".1~%"
+
+
+def test_a_long_chart_title_is_cut_into_lines_that_fit() -> None:
+    text = ("Play rate when playable against improvement when drawn, sweep-004 (rounds=4, treasure_target=20), "
+            "3 players, held by heuristic, Defenders of the Faith")
+    lines = title_lines(text)
+    assert len(lines) == 3 and all(len(line) <= TITLE_CHARACTERS for line in lines) and " ".join(lines) == text
+    title = card_scatter(CARDS, title=text).to_dict()["title"]
+    assert title["text"] == lines and title["anchor"] == "start"
+
+
+def test_a_card_scatter_filtered_to_one_card_keeps_its_shape_and_names_the_card() -> None:
+    one = card_scatter(CARDS.filter(pl.col("card") == "card_5"), title="one card")
+    spec = one.to_dict()
+    assert spec["height"] == 440 and spec["autosize"]["type"] == "fit-x"
+    x_low, x_high = next(layer["encoding"]["x"]["scale"]["domain"] for layer in spec["layer"]
+                         if layer.get("encoding", {}).get("x", {}).get("field") == "play_rate")
+    y_low, y_high = next(layer["encoding"]["y"]["scale"]["domain"] for layer in spec["layer"]
+                         if layer.get("encoding", {}).get("y", {}).get("field") == "iwd")
+    assert x_high - x_low >= SCATTER_SPAN[0] and y_high - y_low >= SCATTER_SPAN[1]
+    labels = [row["label"] for layer in scatter_layers(one) if layer["mark"].get("type") == "text"
+              for row in layer["rows"]]
+    assert labels == ["Card 5"]  # a few cards: each labelled, by its name
+
+
+def test_a_crowded_card_scatter_labels_only_its_flagged_cards_and_names_every_point_on_hover() -> None:
+    assert CARDS.height > LABEL_EVERY
+    layers = scatter_layers(card_scatter(CARDS, title="cards"))
+    labels = [row["label"] for layer in layers if layer["mark"].get("type") == "text" for row in layer["rows"]]
+    assert labels == ["Card 3"]
+    circles = next(layer for layer in layers if layer["mark"].get("type") == "circle")
+    assert circles["encoding"]["tooltip"][0] == {"field": "label", "title": "Card", "type": "nominal"}
+    assert len(circles["rows"]) == 20

@@ -306,6 +306,7 @@ def play_two_launches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert not (tmp_path / "more_axes").exists()
     # The Experiments page lists both, the cancelled one with its reason.
     experiments = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    experiments.switch_page("pages/experiments.py")
     experiments.run()
     listed = frame_with(experiments, "experiment")
     assert listed.select("experiment", "status", "reason").rows() == [

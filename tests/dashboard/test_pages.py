@@ -19,17 +19,21 @@ from streamlit.testing.v1 import AppTest
 
 from analytics import explore, metrics
 from analytics.catalog import open_catalog
+from analytics.changes import faces_frame
 from analytics.compare import compare_rates
-from analytics.findings import delta_subject
 from analytics.folders import read_spec
 from analytics.replay import events_between, moments_of_turn, replay_game, turns_of
 from analytics.report import Report, build_report
+from analytics.sensitivity import games_to_tell
 from analytics.skill import agent_cost, agent_matrix, variant_rules
 from analytics.sql import frame_csv
-from analytics.stats import CLUSTER_CAP, shows_no_spread
-from analytics.views import view_contracts
+from analytics.stats import CLUSTER_CAP, benjamini_hochberg, shows_no_spread
+from analytics.views import CARD_MIN_EXPECTED, view_contracts
+from dashboard.changes import RATE_METRICS
 from dashboard.common import RATE_TRIALS
+from dashboard.evidence import delta_words
 from dataset.storage import MANIFEST_FOLDER
+from simcore.describe import card_name
 from simcore.registry import GAMES
 from tests.analytics.replay_helpers import hands_after_every_action
 from tests.dashboard.conftest import CUTS, GAME_OF, Results
@@ -74,14 +78,28 @@ def chart_data(chart: object) -> pl.DataFrame:
 
 
 def chart_title(chart: object) -> str:
-    """A chart's title."""
+    """A chart's title, its lines (a long title is cut into lines that fit) joined by spaces."""
     title = json.loads(chart.proto.spec)["title"]  # type: ignore[attr-defined]
-    return str(title["text"] if isinstance(title, dict) else title)
+    text = title["text"] if isinstance(title, dict) else title
+    return " ".join(text) if isinstance(text, list) else str(text)
 
 
 def shown(at: AppTest, index: int) -> pl.DataFrame:
     """The ``index``-th st.dataframe of the page, back as Polars."""
     return pl.from_pandas(at.dataframe[index].value)
+
+
+def last_deltas(at: AppTest) -> tuple[pl.DataFrame | None, pl.DataFrame | None]:
+    """(rates, means) of the page's last table of differences (``dashboard.changes.show_deltas``:
+    rates in %, then means per game in their unit, the page's last tables); None for a part
+    the page does not show."""
+    def is_deltas(index: int, rates: bool) -> bool:
+        return index >= 0 and "what" in shown(at, index).columns and "value" in shown(at, index).columns and (
+            formats(at, index)["baseline_value"] == "percent") == rates
+    index = len(at.dataframe) - 1
+    means = shown(at, index) if is_deltas(index, rates=False) else None
+    index -= means is not None
+    return (shown(at, index) if is_deltas(index, rates=True) else None), means
 
 
 def computed(results: Results, name: str, use: Callable[[duckdb.DuckDBPyConnection], pl.DataFrame]) -> pl.DataFrame:
@@ -185,14 +203,15 @@ def missing_shown_blank(at: AppTest, index: int) -> bool:
     return proto.HasField("placeholder") and proto.placeholder == ""
 
 
-def assert_every_column_is_named_for_humans(at: AppTest) -> None:
-    """Every table of the page names every column it shows, without underscores."""
+def assert_every_column_is_named_for_humans(at: AppTest, own_names: Sequence[str] = ()) -> None:
+    """Every table of the page names every column it shows, without underscores (but for a
+    column named after something of the user's: a variant, in ``own_names``)."""
     assert at.dataframe
     for index in range(len(at.dataframe)):
         names = labels(at, index)
         for column in shown(at, index).columns:
             assert column in names, (index, column)
-            assert "_" not in names[column], (index, column, names[column])
+            assert "_" not in names[column] or names[column] in own_names, (index, column, names[column])
 
 
 def default_agent(report: Report, n_players: int) -> str:
@@ -262,22 +281,46 @@ def test_the_win_rates_page_shows_the_analytics_win_rates_of_every_game(
     assert_every_column_is_named_for_humans(at)
 
 
+EVERY_CARD = {"min_games": "0", "columns": "1"}
+"""The Cards page's address showing every card held (no minimum sample) with every column."""
+FACE_COLUMNS = ("name", "kind", "text", "copies", "flags")
+"""What the Cards page adds to ``card_stats``: each card's face (the game's card data) and its flags."""
+
+
+def open_cards(results: Results, experiment: str, monkeypatch: pytest.MonkeyPatch, **params: str) -> AppTest:
+    """The Cards page of ``experiment`` opened on every card held, every column (``EVERY_CARD``),
+    and the filters ``params``, as a link from another page of the session opens it."""
+    monkeypatch.setenv("CARDLAB_RESULTS", str(results.root))
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.session_state["experiment"] = experiment
+    at.query_params.update({**EVERY_CARD, **params})
+    at.switch_page("pages/cards.py")
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def stats_part(table: pl.DataFrame) -> pl.DataFrame:
+    """A Cards table without the columns it adds to ``card_stats`` (``FACE_COLUMNS``)."""
+    return table.drop([name for name in FACE_COLUMNS if name in table.columns])
+
+
 @pytest.mark.parametrize("name", ALL)
 def test_the_cards_page_shows_one_agents_card_stats_with_raw_and_shrunk_win_rates(
         results: Results, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    at = open_page(results, name, "cards", monkeypatch)
+    at = open_cards(results, name, monkeypatch)
     report = report_of(results, name)
     n = first(report.card_stats, "n_players")
     agent = default_agent(report, n)  # the most-played agent (a tie here: the spec's first)
     expected = report.card_stats.filter((pl.col("variant") == "baseline") & (pl.col("n_players") == n)
                                         & (pl.col("agent") == agent))
     table = shown(at, 0)
-    assert table.columns[:6] == ["card", "games_in_hand", "gih_win_rate", "gih_win_rate_low", "gih_win_rate_high",
-                                 "shrunk_win_rate"]
+    assert table.columns[:6] == ["name", "kind", "gih_win_rate", "gih_win_rate_low", "gih_win_rate_high", "iwd"]
     # A rate without a sample (a card never in hand: Party Wanted's starting equipment; one
     # never played) has no value, so no interval either: the view's (0, 1) is left blank.
     assert {"gih_win_rate_low", "played_win_rate_low"} <= set(table.columns)
-    same(table.sort("card"), as_shown(unsampled_blank(expected.select(table.columns))).sort("card"))
+    stats = stats_part(table)
+    same(stats.sort("card"), as_shown(unsampled_blank(expected.select(stats.columns))).sort("card"))
     never = table.filter(pl.col("games_in_hand") == 0)
     assert never["gih_win_rate_low"].null_count() == never["gih_win_rate_high"].null_count() == never.height
     if GAME_OF[name] == "party_wanted":
@@ -290,13 +333,13 @@ def test_the_cards_page_shows_one_agents_card_stats_with_raw_and_shrunk_win_rate
 
 def test_the_cards_page_splits_a_heuristic_versus_random_lineup_by_agent(
         results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
-    at = open_page(results, "divvy_tiny", "cards", monkeypatch)
+    at = open_cards(results, "divvy_tiny", monkeypatch)
     box = next(box for box in at.selectbox if box.label == "Agent (cards held by)")
     assert box.options == ["heuristic", "random"] and box.value == "heuristic"
-    heuristic = shown(at, 0)
+    heuristic = stats_part(shown(at, 0))
     box.select("random").run()
     assert not at.exception and at.query_params["agent"] == "random"  # kept in the address
-    random = shown(at, 0)
+    random = stats_part(shown(at, 0))
     report = report_of(results, "divvy_tiny")
     for agent, table in (("heuristic", heuristic), ("random", random)):
         expected = report.card_stats.filter((pl.col("variant") == "baseline") & (pl.col("agent") == agent))
@@ -308,15 +351,15 @@ def test_the_cards_page_splits_a_heuristic_versus_random_lineup_by_agent(
 
 def test_the_cards_page_filters_by_players_name_and_sorts_by_the_chosen_column(
         results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
-    at = open_page(results, "ring_tiny", "cards", monkeypatch)
+    at = open_cards(results, "ring_tiny", monkeypatch)
     players = next(box for box in at.selectbox if box.label == "Players")
     assert players.options == ["3", "4"]
     players.select(4).run()
-    at.text_input[0].input("fire").run()
+    next(box for box in at.text_input if box.label == "Card name contains").input("fire").run()
     next(box for box in at.selectbox if box.label == "Sort by").select("seat-games in hand").run()
     assert not at.exception
     table = shown(at, 0)
-    assert table.height > 0 and all("fire" in card for card in table["card"])
+    assert table.height > 0 and all("fire" in name.lower() for name in table["name"])
     assert table["games_in_hand"].to_list() == sorted(table["games_in_hand"].to_list(), reverse=True)
     assert (at.query_params["players"], at.query_params["search"], at.query_params["sort"]) == (
         "4", "fire", "seat-games in hand")
@@ -324,21 +367,50 @@ def test_the_cards_page_filters_by_players_name_and_sorts_by_the_chosen_column(
 
 def test_a_link_with_filters_in_the_address_opens_that_view(
         results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
-    at = open_link(results, "cards", {"experiment": "divvy_tiny", "variant": "four_rounds", "agent": "random",
-                                      "search": "axes", "sort": "card"}, monkeypatch)
+    at = open_cards(results, "divvy_tiny", monkeypatch, variant="four_rounds", agent="random", search="axes",
+                    sort="card")
     table = shown(at, 0)
     expected = report_of(results, "divvy_tiny").card_stats.filter(
         (pl.col("variant") == "four_rounds") & (pl.col("agent") == "random")
-        & pl.col("card").str.contains("axes")).sort("card")
-    assert table["card"].to_list() == expected["card"].to_list()  # sorted by card name
-    same(table, as_shown(expected.select(table.columns)))
-    assert at.text_input[0].value == "axes"
+        & pl.col("card").str.contains("axes")).with_columns(
+        pl.col("card").map_elements(card_name, return_dtype=pl.String).alias("name")).sort("name")
+    assert table["name"].to_list() == expected["name"].to_list()  # sorted by the card's printed name
+    stats = stats_part(table)
+    same(stats, as_shown(expected.select(stats.columns)))
+    assert next(box for box in at.text_input if box.label == "Card name contains").value == "axes"
+
+
+def test_the_cards_page_opens_on_the_designer_columns_and_the_reports_minimum_sample(
+        results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(results, "ring_tiny", "cards", monkeypatch)
+    report = report_of(results, "ring_tiny")
+    held = report.card_stats.filter((pl.col("variant") == "baseline") & (pl.col("n_players") == 3))
+    enough = games_to_tell(float(held["card_mean"][0]), CARD_MIN_EXPECTED)
+    box = next(box for box in at.number_input if box.label == "At least this many seat-games in hand")
+    assert box.value == enough > 0 and at.query_params["min_games"] == str(enough)
+    table = shown(at, 0)
+    assert table.columns == ["name", "kind", "gih_win_rate", "gih_win_rate_low", "gih_win_rate_high", "iwd",
+                             "play_rate", "playable_play_rate", "shrunk_win_rate", "games_in_hand", "flags", "text",
+                             "copies"]
+    assert sorted(table["name"]) == sorted(card_name(card) for card in
+                                           held.filter(pl.col("games_in_hand") >= enough)["card"])
+    faces = {row["name"]: row for row in faces_frame(report.spec, "baseline").iter_rows(named=True)}
+    for row in table.iter_rows(named=True):  # the game's own card data beside the statistics
+        assert (row["kind"], row["text"], row["copies"]) == (faces[row["name"]]["kind"], faces[row["name"]]["text"],
+                                                             faces[row["name"]]["copies"])
+        assert row["kind"] and row["copies"] is not None
+    next(toggle for toggle in at.toggle if toggle.label == "Every column").set_value(True).run()
+    assert {"card", "z_score", "card_mean", "games_played"} <= set(shown(at, 0).columns)
+    most = max(held["games_in_hand"].to_list())
+    next(box for box in at.number_input if box.label == "At least this many seat-games in hand").set_value(most).run()
+    assert shown(at, 0).height == held.filter(pl.col("games_in_hand") >= most).height < held.height
 
 
 def test_the_card_detail_page_shows_one_card_everywhere_and_its_trend_over_the_turns(
         results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
     at = open_link(results, "card", {"experiment": "ring_tiny", "card": "fireball"}, monkeypatch)
-    assert at.selectbox[0].value == "fireball"
+    assert next(box for box in at.selectbox if box.label == "Card").value == "fireball"
+    assert [header.value for header in at.header] == ["Fireball"]  # its printed name, from the game's card data
     report = report_of(results, "ring_tiny")
     everywhere = report.card_stats.filter(pl.col("card") == "fireball")
     table = shown(at, 0)
@@ -349,7 +421,7 @@ def test_the_card_detail_page_shows_one_card_everywhere_and_its_trend_over_the_t
     same(shown(at, 1), trend.filter(pl.col("agent") == str(report.spec["agents"][0])).drop("experiment"))
     assert set(trend["card"]) == {"fireball"} and trend["first_played_turn"].is_sorted()
     charts = at.get("vega_lite_chart")
-    assert "fireball: win rate in hand (GIH)" in chart_title(charts[0])
+    assert "Fireball: win rate in hand (GIH)" in chart_title(charts[0])
     assert "win rate by the turn first played" in chart_title(charts[1])
     assert_every_column_is_named_for_humans(at)
 
@@ -370,11 +442,16 @@ def test_the_compare_page_puts_two_experiments_of_a_game_side_by_side(
     assert (table["delta_low"] <= table["delta"]).all() and (table["delta"] <= table["delta_high"]).all()
     assert chart_title(at.get("vega_lite_chart")[0]) == "sweep_tiny − divvy_tiny: Agents, 2 players"
     spec = json.dumps(json.loads(at.get("vega_lite_chart")[0].proto.spec), ensure_ascii=False)
-    assert "Significant (p < 0.05, not corrected)" in spec and "Difference, right − left" in spec
-    assert "BH" not in spec and "from the baseline" not in spec  # no multiple-test correction, no baseline here
+    assert "Significant (BH q < 0.05)" in spec and "Difference, right − left" in spec
+    assert "from the baseline" not in spec  # no baseline here: two experiments
     next(box for box in at.selectbox if box.label == "What").select("card_stats").run()
     cards = shown(at, 0)
     assert set(cards["agent"]) == {"heuristic", "random"} and cards.height == 2 * 48
+    # 96 card rows are one family of tests: each q-value is Benjamini–Hochberg's over all of them.
+    tested = cards.filter(pl.col("p_value").is_not_null())
+    assert tested["q_value"].to_list() == pytest.approx(benjamini_hochberg(tested["p_value"].to_list()))
+    assert (cards["significant"] == (cards["q_value"] < 0.05).fill_null(False)).all()
+    assert cards["name"].to_list() == [card_name(card) for card in cards["card"]]  # each card by its printed name
 
 
 def test_the_compare_page_says_when_no_other_experiment_of_the_game_exists(
@@ -396,18 +473,21 @@ def test_the_variants_page_shows_each_difference_with_its_interval_and_significa
     family = next(f for f in ("seat", "agent", "faction", "card", "game") if f in deltas["family"].to_list())
     expected = deltas.filter((pl.col("variant") == variant) & (pl.col("n_players") == n)
                              & (pl.col("family") == family))
-    table = shown(at, 0)
-    assert table.height == expected.height
-    assert table["key"].to_list() == [delta_subject(row) for row in expected.iter_rows(named=True)]
-    same(table.select(*DELTAS, "q_value"), as_shown(expected, points=() if family == "game" else DELTAS)
-         .select(*DELTAS, "q_value"))
-    charts = at.get("vega_lite_chart")
+    # Rates (in %, differences in points) and means per game (in their unit), each in its own table.
+    rates = expected.filter(pl.col("metric").is_in(RATE_METRICS))
+    means = expected.filter(~pl.col("metric").is_in(RATE_METRICS))
+    for table, rows, points in zip(last_deltas(at), (rates, means), (DELTAS, ()), strict=True):
+        assert (table is not None) == (rows.height > 0)
+        if table is not None:
+            assert table["what"].to_list() == [delta_words(row) for row in rows.iter_rows(named=True)]
+            same(table.select(*DELTAS, "q_value"), as_shown(rows, points=points).select(*DELTAS, "q_value"))
+    charts = [chart for chart in at.get("vega_lite_chart") if "largest significant" not in chart_title(chart)]
     spec = charts[0].proto.spec
     assert "Difference from the baseline (95% interval)" in spec and "Significant (BH q < 0.05)" in spec
     assert '"labelLimit": 0' in spec and '"labelOverlap": false' in spec  # every row label shown
     drawn = set(pl.concat([chart_data(chart) for chart in charts], how="diagonal_relaxed")["label"].drop_nulls())
-    assert set(table["key"]) == drawn  # one labelled line per row
-    assert_every_column_is_named_for_humans(at)
+    assert {delta_words(row) for row in expected.iter_rows(named=True)} == drawn  # one labelled line per row
+    assert_every_column_is_named_for_humans(at, own_names=[report.labels.get(variant, variant)])
 
 
 def test_the_variants_page_names_sweep_points_by_their_values(
@@ -432,7 +512,8 @@ def test_the_variants_page_shows_card_changes_one_agent_at_a_time(
             agent.select("random").run()
             assert not at.exception and at.query_params["agent"] == "random"
         expected = deltas.filter(pl.col("agent") == name)
-        table = shown(at, 0)
+        table = last_deltas(at)[0]
+        assert table is not None
         assert table.height == expected.height > 0
         same(table.select(*DELTAS, "q_value"), as_shown(expected, points=DELTAS).select(*DELTAS, "q_value"))
 
@@ -528,7 +609,10 @@ def test_the_skill_page_shows_the_matrix_but_no_movement_without_rungs(
     rules = variant_rules(read_spec(results.folder("divvy_tiny")))
     matrix = computed(results, "divvy_tiny", lambda con: agent_matrix(con, rules))
     same(shown(at, 0), matrix.filter(pl.col("rules") == "(game defaults)"))
-    assert len(at.dataframe) == 4  # the matrix, the cost table, the ratings and their adjacent pairs
+    assert len(at.dataframe) == 2  # the matrix and the cost table: no ladder, so the ratings wait for a switch
+    next(toggle for toggle in at.toggle if toggle.label.startswith("Rate the agents")).set_value(True).run()
+    assert not at.exception and at.query_params["ratings"] == "1"
+    assert len(at.dataframe) == 4  # the ratings and their adjacent pairs too
 
 
 def shown_hands(at: AppTest) -> list[list[str]]:
@@ -720,7 +804,7 @@ def test_a_running_experiment_says_that_it_refreshes_itself(
 
 
 TABLE_PAGES = [  # page, experiment, more of its address, whether a table of it holds differences of rates
-    ("cards", "ring_tiny", {}, True), ("card", "ring_tiny", {"card": "fireball"}, True),
+    ("cards", "ring_tiny", {"columns": "1"}, True), ("card", "ring_tiny", {"card": "fireball", "columns": "1"}, True),
     ("variants", "divvy_tiny", {}, True), ("compare", "divvy_tiny", {"other": "sweep_tiny"}, True),
     ("skill", "skill_tiny", {}, True), ("win_rates", "ring_tiny", {}, True),  # the powers' used minus never
     ("win_rates", "party_tiny", {}, True),  # the classes' effects
@@ -740,7 +824,7 @@ def test_differences_of_rates_read_in_signed_points_sample_sizes_as_counts_and_m
             if column in POINTS or column in DELTAS:  # IWD, a rung's deviation, a variant's difference...
                 assert shown_as[column] == "%+.1f" and "points" in names[column], (index, column)
                 differences += 1
-            if column.endswith("_n"):  # every (effective) n, like the counts beside it: 2,000, not 2000
+            if column.endswith("_n") or column == "n":  # every (effective) n, like the counts: 2,000, not 2000
                 values = table[column].drop_nulls().to_list()
                 assert shown_as[column] == "localized" and values == [round(value) for value in values], column
                 sizes += 1

@@ -11,12 +11,13 @@ import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from analytics.findings import delta_findings, delta_subject
+from analytics.findings import delta_findings
 from analytics.report import build_report
+from dashboard.evidence import delta_words, headline
 from experiments.spec import load_spec
 from experiments.whatif import whatif_spec
 from tests.conftest import write_experiment
-from tests.dashboard.test_pages import chart_data, chart_title
+from tests.dashboard.test_pages import chart_data, chart_title, last_deltas
 from tests.launcher.helpers import DIVVY_BASELINE
 
 APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
@@ -52,20 +53,25 @@ def test_every_metric_is_the_reports_variant_delta_with_its_interval_and_q_value
         whatif_results: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     at = whatif_page(whatif_results, "no_twelves", monkeypatch)
     deltas = build_report(whatif_results / "no_twelves").variant_deltas.filter(pl.col("variant") == "whatif")
-    shown = pl.from_pandas(at.dataframe[-1].value)
-    expected = {delta_subject(row): (row["delta"], row["delta_low"], row["delta_high"], row["q_value"])
-                for row in deltas.iter_rows(named=True)}
-    assert shown.height == deltas.height > 0
-    for row in shown.iter_rows(named=True):
-        assert (row["delta"], row["delta_low"], row["delta_high"], row["q_value"]) == pytest.approx(
-            expected[row["what"]], nan_ok=True)
+    rates, means = last_deltas(at)
+    assert rates is not None and means is not None
+    expected = {delta_words(row): row for row in deltas.iter_rows(named=True)}
+    assert rates.height + means.height == deltas.height > 0
+    for table, scale in ((rates, 100), (means, 1)):  # rates' differences in points, means' in their unit
+        for row in table.iter_rows(named=True):
+            want = expected[row["what"]]
+            assert (row["delta"], row["delta_low"], row["delta_high"], row["q_value"]) == pytest.approx(
+                (scale * want["delta"], scale * want["delta_low"], scale * want["delta_high"], want["q_value"]),
+                nan_ok=True)
+    assert {expected[what]["metric"] for what in means["what"]} == {"turns", "decisions"}
     # Win rates first (seats, factions, agents), then the game, then cards; largest change first.
-    families = shown["family"].to_list()
+    families = [expected[what]["family"] for what in rates["what"]]
     assert families == sorted(families, key=["seat", "faction", "agent", "game", "card"].index)
-    cards = shown.filter(pl.col("family") == "card")["delta"].abs().drop_nulls().to_list()
-    assert cards == sorted(cards, reverse=True)
-    assert shown.filter(pl.col("family") == "card")["delta"].is_null().sum() == 0 or \
-        shown.filter(pl.col("family") == "card")["delta"].tail(1).is_null().all()  # no difference: last
+    cards = rates.filter(pl.Series([family == "card" for family in families]))["delta"]
+    sizes = cards.abs().drop_nulls().to_list()
+    assert sizes == sorted(sizes, reverse=True)
+    missing = int(cards.is_null().sum())
+    assert missing == 0 or cards.tail(missing).is_null().all()  # a card without a difference: last
 
 
 def test_the_answer_lists_the_significant_changes_in_words(whatif_results: Path,
@@ -73,10 +79,10 @@ def test_the_answer_lists_the_significant_changes_in_words(whatif_results: Path,
     at = whatif_page(whatif_results, "no_twelves", monkeypatch)
     report = build_report(whatif_results / "no_twelves")
     rows = report.variant_deltas.filter(pl.col("variant") == "whatif")
-    findings = [finding.text for finding in delta_findings(rows, report.labels)]
+    findings = delta_findings(rows, report.labels)
     assert findings, "removing every 12 should move something significantly in 400 paired games"
     answer = next(text for text in (markdown.value for markdown in at.markdown) if text.startswith("- "))
-    assert answer == "\n".join(f"- {text}" for text in findings)
+    assert answer == "\n".join(f"- {headline(finding, report)}" for finding in findings)
     assert any("cards.axes_12.copies = 0" in markdown.value for markdown in at.markdown)
     charts = {chart_title(chart): chart for chart in at.get("vega_lite_chart")}
     cards = charts["Cards (GIH win rate): what-if − baseline, 2 players"]
@@ -87,7 +93,7 @@ def test_the_answer_lists_the_significant_changes_in_words(whatif_results: Path,
                         & (pl.col("n_players") == 2))
     top = moved.sort(pl.col("delta").abs(), descending=True, nulls_last=True).head(10)
     drawn = chart_data(cards)["label"].drop_nulls().unique().to_list()
-    assert sorted(drawn) == sorted(delta_subject(row) for row in top.iter_rows(named=True))
+    assert sorted(drawn) == sorted(delta_words(row) for row in top.iter_rows(named=True))  # cards by name
 
 
 def test_an_experiment_that_is_not_a_whatif_gets_a_pointer(whatif_results: Path,

@@ -4,7 +4,10 @@ numbers and the choice waiting face down as facts."""
 
 from __future__ import annotations
 
-from simcore.describe import SeatView, StateView, facts
+from collections.abc import Mapping
+from typing import Any
+
+from simcore.describe import CardFace, SeatView, StateView, card_name, copies_of, facts
 from simcore.games.divvy.rules import (
     BATTLE_RECORD,
     BRAWL,
@@ -69,3 +72,9 @@ def describe_state(state: DivvyState) -> StateView:
     return StateView(
         phase=PHASE_NAMES[state.phase], to_act=state.current_player, turns=state.turns(), seats=tuple(seats),
         table=tuple(table), table_facts=facts(*table_facts))
+
+
+def card_face(card: str, data: Mapping[str, Any]) -> CardFace:
+    """A Divvy card: a fighter (suit, value, battle icon) and a treasure (d20 number, coin)."""
+    return CardFace(card, card_name(card), f"{data.get('suit')} {data.get('value')}, {data.get('icon')} icon",
+                    f"as treasure: d20 {data.get('d20')}, {data.get('coin')} coin", copies_of(data))

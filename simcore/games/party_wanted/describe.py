@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from simcore.describe import Fact, SeatView, StateView, facts, zone
+from collections.abc import Mapping
+from typing import Any
+
+from simcore.describe import CardFace, Fact, SeatView, StateView, card_name, copies_of, effects_text, facts, zone
 from simcore.games.party_wanted.rules import (
     BOSSES_KILLED,
     COMBAT_ROUND,
@@ -65,3 +68,34 @@ def describe_state(state: PartyState) -> StateView:
     phase = "over" if state.over else TASKS.names[state.decisions.asked.kind] if state.decisions.waiting else "rules"
     return StateView(phase=phase, to_act=state.current_player, turns=state.turns(), seats=tuple(seats),
                      table=tuple(table), table_facts=tuple(table_facts))
+
+
+MARKS = {"S": "starter", "H": "hard mode"}
+"""A hero card's ``mark``, in words."""
+
+
+def card_face(card: str, data: Mapping[str, Any]) -> CardFace:
+    """A Party Wanted card: a hero card (its owner, kind and effects), an enemy (its
+    [attack, defense, speed, hp]), a land, a treasure or an encounter."""
+    kind = str(data.get("kind", "card"))
+    owner, mark = data.get("owner"), MARKS.get(str(data.get("mark", "")))
+    what = f"{owner} {kind} card" if owner else f"{kind} card" if kind not in ("monster", "boss", "land") else kind
+    if mark:
+        what += f" ({mark})"
+    if data.get("level"):
+        what += f", level {data['level']}"
+    parts = []
+    if data.get("stats"):
+        parts.append(f"attack, defense, speed, hp {data['stats']}")
+    for key, levels in (("stats_12", "1-2"), ("stats_34", "3-4")):
+        if data.get(key):
+            parts.append(f"levels {levels}: attack, defense, speed, hp {data[key]}")
+    if data.get("effects"):
+        parts.append(effects_text(data["effects"]))
+    if data.get("sacrifice"):
+        parts.append(f"sacrificed: {effects_text(data['sacrifice'])}")
+    if data.get("social"):
+        parts.append(f"social: {effects_text(data['social'])}")
+    if isinstance(data.get("use"), str):
+        parts.append(str(data["use"]).replace("_", " "))
+    return CardFace(card, card_name(card), what, "; ".join(parts), copies_of(data))

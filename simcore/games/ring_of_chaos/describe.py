@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from simcore.describe import Fact, SeatView, StateView, Zone, facts
+import ast
+import functools
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from simcore.describe import CardFace, Fact, SeatView, StateView, Zone, card_name, copies_of, facts
 from simcore.games.ring_of_chaos import rules
 from simcore.games.ring_of_chaos.config import CARD_NAMES, CLASS_NAMES
 from simcore.games.ring_of_chaos.rules import STATUS_NAMES, RingState
@@ -50,3 +57,40 @@ def describe_state(state: RingState) -> StateView:
     phase = "over" if state.over else rules.TASKS.names[asked.kind] if asked.kind >= 0 else "rules"
     return StateView(phase=phase, to_act=state.current_player, turns=state.turns(), seats=tuple(seats),
                      table=tuple(table), table_facts=tuple(table_facts))
+
+
+@functools.cache
+def rulebook_texts() -> dict[str, str]:
+    """Card -> the rulebook's words for what it does, as ``rules.py`` quotes them in the
+    docstring of the card's behaviour class (``CARD_BEHAVIOUR``; the plain cards have none).
+    Read from the source: the compiled module keeps no docstrings. Empty without the source."""
+    source = Path(rules.__file__).with_name("rules.py")
+    try:
+        tree = ast.parse(source.read_text())
+    except OSError:
+        return {}
+    docstrings = {node.name: ast.get_docstring(node) or "" for node in tree.body if isinstance(node, ast.ClassDef)}
+    texts = {}
+    for card, behaviour in rules.CARD_BEHAVIOUR.items():
+        quoted = re.search(r'"([^"]+)"', " ".join(docstrings.get(type(behaviour).__name__, "").split()))
+        if quoted and type(behaviour) is not rules.CardBehaviour:
+            texts[card] = quoted.group(1)
+    return texts
+
+
+def card_face(card: str, data: Mapping[str, Any]) -> CardFace:
+    """A Ring of Chaos Action card: its class (a Class card is played only while that Hero
+    lives), the Action it is played as, whom its attack reaches, what it counters and, for a
+    card with an effect of its own, the rulebook's words for it (``rulebook_texts``)."""
+    hero_class = str(data.get("class", "none"))
+    kind = f"{'any class' if hero_class == 'none' else hero_class + ' card'}, {data.get('action')} action"
+    parts = []
+    reach = data.get("reach")
+    if reach and reach != "none":
+        unstoppable = {"melee": ", cannot be parried", "ranged": ", cannot be dodged"}
+        parts.append(f"{reach} attack{unstoppable.get(str(reach), '') if data.get('sure') else ''}")
+    if data.get("counters"):
+        parts.append(f"counters {', '.join(str(name) for name in data['counters'])}")
+    if card in rulebook_texts():
+        parts.append(rulebook_texts()[card])
+    return CardFace(card, card_name(card), kind, "; ".join(parts), copies_of(data))

@@ -4,7 +4,10 @@ VP, Bonuses and Rank as facts."""
 
 from __future__ import annotations
 
-from simcore.describe import SeatView, StateView, facts
+from collections.abc import Mapping
+from typing import Any
+
+from simcore.describe import CardFace, SeatView, StateView, card_name, copies_of, effects_text, facts
 from simcore.games.theseus.rules import (
     ACTIVE,
     BONUS_MASK,
@@ -43,3 +46,22 @@ def describe_state(state: TheseusState) -> StateView:
         table_facts.append(("ended by", state.ended_by))
     return StateView(phase=PHASE_NAMES[state.asked_kind()], to_act=state.current_player, turns=state.turns(),
                      seats=tuple(seats), table=tuple(table), table_facts=facts(*table_facts))
+
+
+END_AREAS = {"party": "in the Party", "hand": "in the Hand", "reward": "in the Reward", "any": "anywhere"}
+"""Where a card's end effect counts (``end_area``), in words."""
+
+
+def card_face(card: str, data: Mapping[str, Any]) -> CardFace:
+    """A Theseus card: its Rank, Icon Ability and printed VP; its effect when used and its
+    scoring at the end (with where the card must be for it to count)."""
+    rank = data.get("rank")
+    kind = (f"starting card, {data.get('icon')} icon" if rank == 0
+            else f"Rank {rank}, {data.get('icon')} icon, {data.get('vp')} VP")
+    parts = []
+    if data.get("use"):
+        parts.append(f"use: {effects_text(data['use'])}")
+    if data.get("end"):
+        area = END_AREAS.get(str(data.get("end_area")), str(data.get("end_area")))
+        parts.append(f"end: {effects_text(data['end'])} ({area})")
+    return CardFace(card, card_name(card), kind, "; ".join(parts), copies_of(data))
