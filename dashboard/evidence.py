@@ -23,6 +23,7 @@ from analytics.findings import METRIC_NAMES, Finding, delta_subject
 from analytics.report import Report
 from analytics.text_tables import count, p_value, percent, points, points_interval
 from analytics.views import CARD_BAND, FACTION_BAND
+from analytics.views.deltas import MEANS
 from dashboard.common import ALL_AGENTS, ResultsVersion, lineup_agents, load_report, version
 from dataset.location import ResultsPath
 from simcore.describe import card_name
@@ -31,7 +32,10 @@ FINDING_KEY = "finding"
 """The address key of the finding a page was opened for (its index in the report's findings)."""
 KIND_TITLES = {"seat": "Seats", "faction": "Factions", "runs": "Cooperative runs", "delta": "Changes from the baseline",
                "card": "Cards that stand out", "never_played": "Cards never played",
-               "never_used": "Powers never used", "turn_cap": "Games stopped by the turn cap"}
+               "never_used": "Powers never used", "turn_cap": "Games stopped by the turn cap",
+               "first_seat": "First seat, per agent", "impact": "Card impact", "disagree": "Correlation against impact",
+               "removal": "One copy fewer", "deal": "The deal's share", "runaway_leader": "Runaway leaders",
+               "skill_depth": "Skill depth"}
 """A heading per finding kind, in the report's order of kinds."""
 
 
@@ -95,6 +99,9 @@ def headline(finding: Finding, report: Report) -> str:
         fair = row["fair_share"] if row else 1 / finding.n_players
         return (f"Seat {finding.subject.removeprefix('seat ')} takes {percent(value)} of the wins: "
                 f"{points((value or 0) - fair)} points from the fair {percent(fair)}")
+    if kind == "first_seat":
+        return (f"{finding.agent} wins {points(value)} points more from seat 0 than over all its seats "
+                "(a lineup of different agents: its own seats compared)")
     if kind == "faction":
         row = _row(report.faction_stats, finding, faction=finding.subject)
         expected = row["expected"] if row else None
@@ -108,7 +115,7 @@ def headline(finding: Finding, report: Report) -> str:
         if row is None:
             return finding.subject
         what = delta_words(row)
-        if row["test"] == "welch":
+        if row["metric"] in MEANS:
             change = (row["value"] - row["baseline_value"]) / row["baseline_value"] if row["baseline_value"] else 0
             return f"{what}: {row['baseline_value']:.2f} → {row['value']:.2f} ({100 * change:+.1f}%)"
         return (f"{what}: {percent(row['baseline_value'])} → {percent(row['value'])} "
@@ -148,12 +155,15 @@ def how_sure(finding: Finding, report: Report) -> str:
         row = delta_row(finding, report)
         if row is None:
             return sample
-        interval = (f"{row['delta_low']:+.2f} to {row['delta_high']:+.2f}" if row["test"] == "welch"
+        interval = (f"{row['delta_low']:+.2f} to {row['delta_high']:+.2f}" if row["metric"] in MEANS
                     else f"{points_interval(row['delta_low'], row['delta_high'])} points")
         return (f"95% interval {interval}; q = {p_value(row['q_value'])} after the Benjamini–Hochberg correction: "
                 f"not noise at a 5% false-discovery rate ({sample} per arm, {row['test']}).")
     if finding.kind in ("runs", "turn_cap"):
         return f"95% interval {percent(finding.low)} to {percent(finding.high)} ({sample})."
+    if finding.kind == "first_seat":
+        return (f"Sure: the whole 95% interval, {points_interval(finding.low, finding.high)} points, is more than "
+                f"{100 * FACTION_BAND:g} points off ({sample}).")
     return f"Over {sample}."
 
 
@@ -169,7 +179,11 @@ def _agent_choice(finding: Finding, report: Report) -> str:
 def evidence(index: int, finding: Finding, report: Report) -> Evidence:
     """The page, link label and address of the evidence of ``report.findings[index]``."""
     base = {"variant": finding.variant, "players": str(finding.n_players), FINDING_KEY: str(index)}
-    if finding.kind in ("seat", "faction", "runs", "never_used"):
+    if finding.kind in ("impact", "disagree", "removal"):
+        return Evidence("pages/impact.py", "Card impact", base)
+    if finding.kind in ("deal", "runaway_leader", "skill_depth"):
+        return Evidence("pages/design.py", "Game design", base)
+    if finding.kind in ("seat", "first_seat", "faction", "runs", "never_used"):
         return Evidence("pages/win_rates.py", "Win rates", {**base, "agent": _agent_choice(finding, report)})
     if finding.kind == "delta":
         row = delta_row(finding, report)

@@ -189,7 +189,7 @@ WITH pairs AS (
 ), sums AS (
     SELECT {GROUP_KEYS}, agent, count(*)::BIGINT AS games, sum(n)::BIGINT AS seat_games, sum(w)::BIGINT AS wins,
            sum(n * n)::BIGINT AS n_sq, sum(w * w)::BIGINT AS w_sq, sum(n * w)::BIGINT AS nw,
-           count(*)::BIGINT AS clusters
+           count(*)::BIGINT AS clusters, count(*) FILTER (WHERE w > 0)::BIGINT AS hits
     FROM per_game
     GROUP BY ALL
 ), rated AS (

@@ -9,7 +9,8 @@ from urllib.parse import parse_qs
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard.evidence import evidence, headline, how_sure
+from analytics.findings import KINDS, Finding
+from dashboard.evidence import KIND_TITLES, evidence, headline, how_sure
 from tests.dashboard.conftest import Results
 from tests.dashboard.test_pages import APP, TIMEOUT, open_link, open_page, report_of
 
@@ -78,3 +79,19 @@ def test_a_findings_link_opens_its_evidence_on_its_variant_player_count_and_card
     next(box for box in at.selectbox if box.label == "Players").select(other).run()
     assert not any("From the findings" in info.value for info in at.info)
     assert "finding" not in at.query_params
+
+
+SECTION_PAGES = {"impact": "pages/impact.py", "design": "pages/design.py", "seats": "pages/win_rates.py"}
+"""The page that shows a report section's numbers, for the sections whose findings link there."""
+
+
+def test_every_kind_of_finding_has_a_heading_and_links_to_the_page_of_its_section(results: Results) -> None:
+    report = report_of(results, "ring_tiny")
+    assert set(KINDS) <= set(KIND_TITLES), set(KINDS) - set(KIND_TITLES)
+    for kind, section in KINDS.items():
+        if section not in SECTION_PAGES:
+            continue
+        finding = Finding(kind, "baseline", 3, "heuristic", "seat 0", 0.1, 0.06, 0.14, 100, "game", "")
+        link = evidence(0, finding, report)
+        assert link.page == SECTION_PAGES[section], kind
+        assert {"variant": "baseline", "players": "3"}.items() <= link.params.items()
