@@ -89,9 +89,11 @@ def test_a_mean_count_s_interval_never_goes_below_zero(strong_party: tuple[Path,
 
 
 def test_the_mean_level_s_interval_stops_at_the_last_level() -> None:
-    # 97 games reach level 4 (the last), 3 stop at level 3: mean 3.97, sample sd
-    # sqrt((97·0.03² + 3·0.97²)/99) = 0.1714, so mean ± 1.96·sd/10 = [3.9364, 4.0036]; no
-    # game's level is above 4, so neither is their mean: the high end is 4 (as wipes stop at 0).
+    # 97 games reach level 4 (the last), 3 stop at level 3: mean 3.97, sample variance
+    # (97·0.03² + 3·0.97²)/99 = 0.0294, below what 100 games without spread cannot rule out
+    # (u·(1 − u) with u = z²/(100 + z²), about 0.0356: analytics.stats.mean_variance), so the
+    # interval is mean ± 1.96·sqrt(0.0356)/10, low 3.933; no game's level is above 4, so neither
+    # is their mean: the high end is 4 (as wipes stop at 0).
     from analytics.stats import Z95, register_sql_macros
     from analytics.views.cooperative import RUN_STATS
 
@@ -101,10 +103,13 @@ def test_the_mean_level_s_interval_stops_at_the_last_level() -> None:
         ('e', 'baseline', 4, 4, 0, TRUE, 97), ('e', 'baseline', 4, 3, 1, FALSE, 3))
         AS t(experiment, variant, n_players, level_reached, wipes, won, games)""")
     row = con.sql(RUN_STATS).pl().row(0, named=True)
-    sd = math.sqrt((97 * 0.03 ** 2 + 3 * 0.97 ** 2) / 99)
+    sample_variance = (97 * 0.03 ** 2 + 3 * 0.97 ** 2) / 99
+    share = Z95 ** 2 / (100 + Z95 ** 2)
+    floor = share * (1 - share)
+    assert sample_variance < floor
     assert row["mean_level"] == pytest.approx(3.97, abs=1e-12) and row["top_level"] == 4
-    assert row["mean_level_low"] == pytest.approx(3.97 - Z95 * sd / 10, abs=1e-9)
-    assert 3.97 + Z95 * sd / 10 > 4 and row["mean_level_high"] == 4.0
+    assert row["mean_level_low"] == pytest.approx(3.97 - Z95 * math.sqrt(floor) / 10, abs=1e-9)
+    assert 3.97 + Z95 * math.sqrt(floor) / 10 > 4 and row["mean_level_high"] == 4.0
     # Wipes: 3 of 100 games with one, mean 0.03 - 1.96 sd/10 < 0: the low end is 0.
     assert row["wipes_per_game_low"] == 0.0 and row["wipes_per_game_high"] > row["wipes_per_game"]
 

@@ -101,6 +101,8 @@ def test_a_divvy_whatif_launched_from_the_browser_opens_on_its_comparison(
     browser = Browser()
     try:
         browser.load(f"{address}/new_run", "Search parameters")
+        # The form starts from the demo's Theseus lineup; this what-if changes a Divvy card.
+        type_into(browser, "Start from", "experiments/divvy_baseline.toml", then="Game divvy")
         # The accepted range comes from the game's own validator.
         type_into(browser, "Search parameters", "axes_12.copies", then="an integer, now 1; accepted: 0 to 1000")
         type_into(browser, "New value", "-1", then="New value")

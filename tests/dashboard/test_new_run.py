@@ -55,7 +55,7 @@ def test_the_form_starts_from_the_demos_lineup(tmp_path: Path, monkeypatch: pyte
     at = new_run_page(base=None)
     assert at.selectbox(key="newrun_base").value == "experiments/theseus_demo.toml"
     assert at.text_input(key="newrun_agents").value == "heuristic"
-    assert at.multiselect(key="newrun_players").value == [3, 4]
+    assert at.multiselect(key="newrun_players:experiments/theseus_demo.toml").value == [3, 4]
     assert parameter_table(at)["path"].to_list()[0].startswith("rules.")
     assert "rules.board_size" in parameter_table(at)["path"].to_list()
 
@@ -249,7 +249,7 @@ def test_the_form_says_how_many_games_launch_will_start_before_it_is_pressed(
     environment(monkeypatch, tmp_path, allow_runs=True)
     at = new_run_page()
     at.number_input(key="newrun_games").set_value(150).run()
-    at.multiselect(key="newrun_players").set_value([2]).run()
+    at.multiselect(key=f"newrun_players:{DIVVY_BASE}").set_value([2]).run()
     at.text_input(key="newrun_name").input("preview").run()
     assert ("Launches **preview**: 300 games (150 per variant and player count; baseline and what-if; "
             "1 player count).") in texts(at, "markdown")

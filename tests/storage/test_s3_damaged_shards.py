@@ -10,6 +10,7 @@ import pytest
 
 from cardlab.cli import main
 from dataset import integrity
+from dataset.count_views import COUNT_VIEWS
 from dataset.location import results_path
 from dataset.storage import table_path
 from tests.conftest import small_spec, write_experiment
@@ -40,4 +41,5 @@ def test_a_rewritten_shard_object_is_refused_by_readers_and_listed_by_verify(
     assert main(["verify", "divvy_small", "--results", root]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"damaged     {damaged}: checksum differs from the manifest (damaged)"
-    assert lines[1].startswith(f"{folder}: 1 damaged (6 finished shard(s), 72 file(s), ")  # 3 tables + 9 counts each
+    files = 6 * (3 + len(COUNT_VIEWS))  # 3 tables and the count views of each shard
+    assert lines[1].startswith(f"{folder}: 1 damaged (6 finished shard(s), {files} file(s), ")

@@ -16,6 +16,7 @@ import pytest
 from analytics.catalog import open_catalog
 from analytics.folders import DamagedResultsError, read_manifest
 from dataset import integrity
+from dataset.count_views import COUNT_VIEWS
 from dataset.integrity import CACHE_FILE, check_shards
 from dataset.storage import recorded_files, table_path
 from tests.conftest import SmallExperiment
@@ -47,7 +48,7 @@ def test_a_file_is_hashed_once_while_its_identity_holds_and_again_after_any_writ
     findings, hashed = check_shards(folder, manifest)
     recorded = [file for shard, entry in manifest.items() for _path, file in recorded_files(folder, shard, entry)]
     assert findings == [] and hashed == sum(file["bytes"] for file in recorded)
-    assert len(recorded) == len(_remembered(folder)) == 6 * (3 + 9)
+    assert len(recorded) == len(_remembered(folder)) == 6 * (3 + len(COUNT_VIEWS))
     integrity._remembered.clear()  # a new process: only the cache file remains
     assert check_shards(folder, manifest) == ([], 0)
     flip_game_index_bytes(_games_file(folder))  # size and mtime kept: the change time moves
@@ -65,7 +66,7 @@ def test_a_file_changed_within_the_racy_window_is_not_remembered(folder: Path) -
     findings, _ = check_shards(folder, read_manifest(folder))
     assert findings == []
     remembered = _remembered(folder)
-    assert len(remembered) == 6 * (3 + 9) - 1
+    assert len(remembered) == 6 * (3 + len(COUNT_VIEWS)) - 1
     assert SHARD_FILE not in remembered
     assert check_shards(folder, read_manifest(folder))[1] == fresh.stat().st_size  # hashed again
 
