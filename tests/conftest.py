@@ -49,11 +49,12 @@ SPREAD_FILES = frozenset({"tests/golden/test_golden_tables.py", "tests/golden/te
                           "tests/agents/test_strength.py", "tests/simcore/test_conformance.py"})
 """Test files whose tests may run on different workers (each plays its own games)."""
 SLOW_FILES_FIRST = (
-    "tests/dashboard/test_pages.py", "tests/workers/test_damaged_shards.py", "tests/analytics/test_balance_metrics.py",
+    "tests/docs/test_examples.py", "tests/analytics/test_view_contracts.py", "tests/dashboard/test_pages.py", "tests/workers/test_damaged_shards.py", "tests/analytics/test_balance_metrics.py",
     "tests/dashboard/test_browser.py", "tests/workers/test_run_endings.py", "tests/analytics/test_sql.py",
     "tests/launcher/test_queue.py", "tests/storage/test_s3_runs.py", "tests/analytics/test_interval_coverage.py",
     "tests/analytics/test_report.py", "tests/storage/test_s3_faults.py", "tests/workers/test_ray_job_submit.py",
-    "tests/dashboard/test_browser_whatif.py", "tests/tuning/test_known_answer.py", "tests/workers/test_faults.py",
+    "tests/dashboard/test_browser_whatif.py", "tests/impact/test_removal.py", "tests/impact/test_dashboard_page.py",
+    "tests/workers/test_warm_ray.py", "tests/tuning/test_known_answer.py", "tests/workers/test_faults.py",
     "tests/agents/test_own_agents.py", "tests/dashboard/test_new_run.py", "tests/storage/test_s3_sql_confinement.py",
     "tests/workers/test_resume.py", "tests/workers/test_cluster.py", "tests/tuning/test_cli_report_dashboard.py",
     "tests/workers/test_run_determinism.py", "tests/workers/test_run_talks.py",
