@@ -49,7 +49,8 @@ SPREAD_FILES = frozenset({"tests/golden/test_golden_tables.py", "tests/golden/te
                           "tests/agents/test_strength.py", "tests/simcore/test_conformance.py"})
 """Test files whose tests may run on different workers (each plays its own games)."""
 SLOW_FILES_FIRST = (
-    "tests/docs/test_examples.py", "tests/analytics/test_view_contracts.py", "tests/dashboard/test_pages.py", "tests/workers/test_damaged_shards.py", "tests/analytics/test_balance_metrics.py",
+    "tests/docs/test_examples.py", "tests/analytics/test_view_contracts.py", "tests/dashboard/test_pages.py",
+    "tests/workers/test_damaged_shards.py", "tests/analytics/test_balance_metrics.py",
     "tests/dashboard/test_browser.py", "tests/workers/test_run_endings.py", "tests/analytics/test_sql.py",
     "tests/launcher/test_queue.py", "tests/storage/test_s3_runs.py", "tests/analytics/test_interval_coverage.py",
     "tests/analytics/test_report.py", "tests/storage/test_s3_faults.py", "tests/workers/test_ray_job_submit.py",

@@ -59,7 +59,6 @@ DEFAULT_BASE = "experiments/theseus_demo.toml"
 TOKEN_KEY = "newrun_token_accepted"
 CHANGES_KEY = "newrun_changes"
 CHANGES_GAME_KEY = "newrun_changes_game"
-FORM_BASE_KEY = "newrun_form_base"
 WATCH_KEY = "newrun_watching"
 CANCEL_SAID_KEY = "newrun_cancel_said"
 REFRESH_SECONDS = 3
@@ -254,12 +253,6 @@ base_label = st.selectbox("Start from", labels, key="newrun_base",
                           help="The what-if takes this experiment's game, seed, agents and seat rotation; its "
                           "baseline is the game's defaults.")
 base = known[str(base_label)]
-if st.session_state.get(FORM_BASE_KEY) != base_label:
-    # Another base: its games and agents, not the last base's. Set here, not as the widgets'
-    # defaults: the browser sends the widgets' last values with the rerun.
-    st.session_state["newrun_games"] = min(base.games, 2000)
-    st.session_state["newrun_agents"] = ", ".join(str(agent) for agent in base.agents)
-    st.session_state[FORM_BASE_KEY] = base_label
 st.caption(f"Game **{base.game}** · seed {base.seed} · agents {', '.join(str(agent) for agent in base.agents)} · "
            f"{base.games:,} games per variant in the base")
 
@@ -302,14 +295,17 @@ if changes:
 
 st.subheader("Run")
 games_box, players_box = st.columns(2)
-games = games_box.number_input("Games per variant and player count", min_value=1, step=100, key="newrun_games")
+# The form's boxes whose values come from the base are the base's own (their keys name it): boxes kept
+# across bases would keep the last base's values (the browser sends them with the rerun), and player
+# counts the new game does not have would be dropped, leaving none.
+games = games_box.number_input("Games per variant and player count", min_value=1, step=100,
+                               value=min(base.games, 2000), key=f"newrun_games:{base_label}")
 info = get_game(base.game).info
-# One player-count box per base: a box kept across bases would drop the counts the new game does not
-# have (the browser sends its last value with the rerun), leaving none.
 players = players_box.multiselect("Player counts", list(range(info.min_players, info.max_players + 1)),
                                   default=list(base.player_counts), key=f"newrun_players:{base_label}")
 agents_box, name_box = st.columns(2)
-agents = agents_box.text_input("Agents by seat (comma-separated)", key="newrun_agents")
+agents = agents_box.text_input("Agents by seat (comma-separated)", key=f"newrun_agents:{base_label}",
+                               value=", ".join(str(agent) for agent in base.agents))
 name = name_box.text_input("Name", key="newrun_name", value=default_name(root, base.game))
 # What Launch will start, as the server has it: the total a run costs, before it is launched.
 st.markdown(f"Launches **{name.strip() or '(no name)'}**: {2 * int(games) * len(players):,} games "

@@ -54,7 +54,7 @@ def test_the_form_starts_from_the_demos_lineup(tmp_path: Path, monkeypatch: pyte
     environment(monkeypatch, tmp_path, allow_runs=True)
     at = new_run_page(base=None)
     assert at.selectbox(key="newrun_base").value == "experiments/theseus_demo.toml"
-    assert at.text_input(key="newrun_agents").value == "heuristic"
+    assert at.text_input(key="newrun_agents:experiments/theseus_demo.toml").value == "heuristic"
     assert at.multiselect(key="newrun_players:experiments/theseus_demo.toml").value == [3, 4]
     assert parameter_table(at)["path"].to_list()[0].startswith("rules.")
     assert "rules.board_size" in parameter_table(at)["path"].to_list()
@@ -181,7 +181,7 @@ def test_a_bad_lineup_or_no_change_is_refused_at_launch_and_nothing_is_queued(
     assert texts(at, "error") == ["new run: variants.whatif: no parameter changed; expected at least one"]
     at.text_input(key="newrun_value").input("4").run()  # the first parameter: rules.hand_size
     at.button(key="newrun_add").click().run()
-    at.text_input(key="newrun_agents").input("heuristic, nobody").run()
+    at.text_input(key=f"newrun_agents:{DIVVY_BASE}").input("heuristic, nobody").run()
     at.button(key="newrun_launch").click().run()
     [error] = texts(at, "error")
     assert error.startswith("new run: agents[1]: ")
@@ -198,7 +198,7 @@ def test_the_page_reads_agent_parameters_with_commas_and_refuses_search_beyond_i
         "new value '{a = 1}': expected one number, true or false, text, or a list of those"]
     at.text_input(key="newrun_value").input("4").run()
     at.button(key="newrun_add").click().run()
-    at.text_input(key="newrun_agents").input("ismcts(iterations=3000,rollout=heuristic), random").run()
+    at.text_input(key=f"newrun_agents:{DIVVY_BASE}").input("ismcts(iterations=3000,rollout=heuristic), random").run()
     at.button(key="newrun_launch").click().run()
     [error] = texts(at, "error")  # one agent with two parameters, not "rollout=heuristic)" as a second agent
     assert error.startswith("new run: agents[0]: iterations=3000 is more search per decision than the New run page")
@@ -212,7 +212,7 @@ def test_search_spelled_past_the_forms_bound_is_refused_in_one_line_and_nothing_
     at = new_run_page()
     at.text_input(key="newrun_value").input("4").run()
     at.button(key="newrun_add").click().run()
-    at.text_input(key="newrun_agents").input(f"{agent}, random").run()
+    at.text_input(key=f"newrun_agents:{DIVVY_BASE}").input(f"{agent}, random").run()
     at.button(key="newrun_launch").click().run()
     assert texts(at, "error") == [f"new run: agents[0]: {read} is more search per decision than the New run page "
                                   f"launches (at most {limit:,}); play it with `cardlab run`"]
@@ -248,7 +248,7 @@ def test_the_form_says_how_many_games_launch_will_start_before_it_is_pressed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     environment(monkeypatch, tmp_path, allow_runs=True)
     at = new_run_page()
-    at.number_input(key="newrun_games").set_value(150).run()
+    at.number_input(key=f"newrun_games:{DIVVY_BASE}").set_value(150).run()
     at.multiselect(key=f"newrun_players:{DIVVY_BASE}").set_value([2]).run()
     at.text_input(key="newrun_name").input("preview").run()
     assert ("Launches **preview**: 300 games (150 per variant and player count; baseline and what-if; "
@@ -261,7 +261,7 @@ def launch_from_page(at: AppTest, name: str, copies: str, games: int) -> AppTest
     at.text_input(key="newrun_search").input("axes_12.copies").run()
     at.text_input(key="newrun_value").input(copies).run()
     at.button(key="newrun_add").click().run()
-    at.number_input(key="newrun_games").set_value(games).run()
+    at.number_input(key=f"newrun_games:{DIVVY_BASE}").set_value(games).run()
     at.text_input(key="newrun_name").input(name).run()
     at.button(key="newrun_launch").click().run()
     assert not at.exception, at.exception
