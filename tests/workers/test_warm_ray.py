@@ -31,7 +31,7 @@ from workers.warm import read_record
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = 'name = "small"\ngame = "divvy"\ngames = 400\nseed = 5\nshard_size = 100\nagents = ["heuristic", "random"]\n'
-LONG = 'name = "long"\ngame = "divvy"\ngames = 400000\nshard_size = 50000\nagents = ["random"]\n'
+LONG = 'name = "long"\ngame = "divvy"\ngames = 400000\nshard_size = 50000\nagents = ["heuristic"]\n'
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,7 @@ def test_a_run_killed_mid_shard_leaves_no_shard_playing_on_the_warm_cluster(warm
     for line in run.stderr:  # its plain status lines (stderr is no terminal)
         if line.startswith("cardlab run: playing"):
             break
-    time.sleep(3)  # both players are then a few seconds into a shard of 50,000 games
+    time.sleep(3)  # both players are then a few seconds into a shard of 50,000 heuristic games (tens of seconds)
     assert not (results / "long" / MANIFEST_FOLDER).is_dir() or not any((results / "long" / MANIFEST_FOLDER).iterdir())
     players = _players(warm.keeper)
     assert len(players) == 2
