@@ -271,46 +271,46 @@ def mark_set_by_construction(deltas: pl.DataFrame, by_construction: Mapping[tupl
 
 
 def delta_findings(deltas: pl.DataFrame | None, labels: Mapping[str, str]) -> list[Finding]:
-    """Significant variant changes (q < 0.05) of at least ``DELTA_POINTS`` (a rate) or
-    ``DELTA_SHARE`` of the baseline (a mean): win rates first, largest first within a family.
-    A change the variant set by construction (the ``SET_BY`` column) is none."""
-    size = pl.col("delta").abs()
-    large = (pl.when(pl.col("metric").is_in(MEANS)).then(size >= DELTA_SHARE * pl.col("baseline_value").abs())
-             .otherwise(size >= DELTA_POINTS))
+    """Significant variant changes (q < 0.05) that matter (``_matters``): win rates first,
+    largest first within a family. A change the variant set by construction (the ``SET_BY``
+    column) is none."""
     chosen = deltas is not None and SET_BY in deltas.columns
-    rows = _rows(deltas, pl.col("significant") & large & (pl.col(SET_BY).is_null() if chosen else pl.lit(True)))
+    rows = _rows(deltas, pl.col("significant") & _matters() & (pl.col(SET_BY).is_null() if chosen else pl.lit(True)))
     rows.sort(key=lambda row: (FAMILY_ORDER.get(row["family"], 9), row["metric"] in MEANS,
                                -abs(row["delta"] or 0.0)))
     found = []
     for row in rows:
-        means = row["metric"] in MEANS
         what = delta_subject(row)
-        change = (f"{number(row['baseline_value'], 2)} -> {number(row['value'], 2)} "
-                  f"[{signed(row['delta_low'])}, {signed(row['delta_high'])}]" if means else
-                  f"{percent(row['baseline_value'])} -> {percent(row['value'])} ({points(row['delta'])} points "
-                  f"{points_interval(row['delta_low'], row['delta_high'])})")
         found.append(Finding(
             "delta", row["variant"], row["n_players"], row.get("agent"), what, row["delta"], row["delta_low"],
             row["delta_high"], row["n"], "game" if row["family"] in ("seat", "game") else "seat-game",
-            f"{_where(labels, row)}, against the baseline: {what} {change}, q = {p_value(row['q_value'])} "
+            f"{_where(labels, row)}, against the baseline: {what} {_change(row)}, q = {p_value(row['q_value'])} "
             f"({row['test']}; n = {count(row['n'])})"))
     return found
 
 
-def _large(frame: pl.DataFrame, value: str, baseline: str | None = None) -> pl.Expr:
-    """Rows whose change ``value`` matters: ``DELTA_POINTS`` for a rate, ``DELTA_SHARE`` of the
-    ``baseline`` column for a mean (the rows whose ``test`` is ``welch``)."""
-    size = pl.col(value).abs()
-    if baseline is None or "test" not in frame.columns:
-        return size >= DELTA_POINTS
-    return pl.when(pl.col("test") == "welch").then(size >= DELTA_SHARE * pl.col(baseline).abs()) \
-        .otherwise(size >= DELTA_POINTS)
+def _matters() -> pl.Expr:
+    """The rows of ``variant_deltas`` or ``card_removal`` whose change is large enough to report:
+    at least ``DELTA_POINTS`` for a rate, ``DELTA_SHARE`` of the baseline for a mean (``MEANS``)."""
+    size = pl.col("delta").abs()
+    return (pl.when(pl.col("metric").is_in(MEANS)).then(size >= DELTA_SHARE * pl.col("baseline_value").abs())
+            .otherwise(size >= DELTA_POINTS))
+
+
+def _change(row: Mapping[str, Any]) -> str:
+    """A compared row's change in its unit: a mean's values and interval, or a rate's in % and points."""
+    if row["metric"] in MEANS:
+        return (f"{number(row['baseline_value'], 2)} -> {number(row['value'], 2)} "
+                f"[{signed(row['delta_low'])}, {signed(row['delta_high'])}]")
+    return (f"{percent(row['baseline_value'])} -> {percent(row['value'])} ({points(row['delta'])} points "
+            f"{points_interval(row['delta_low'], row['delta_high'])})")
 
 
 def impact_findings(impact: pl.DataFrame | None) -> list[Finding]:
     """Cards whose impact on their holder (``card_impact``: against the neutral stand-in on the
     same deals) is significant (q < 0.05) and at least ``DELTA_POINTS``, the largest first."""
-    rows = _rows(impact, pl.col("significant") & _large(impact, "impact")) if impact is not None else []
+    rows = _rows(impact, pl.col("significant") & (pl.col("impact").abs() >= DELTA_POINTS)) \
+        if impact is not None else []
     rows.sort(key=lambda row: (-abs(row["impact"]), str(row["card"])))
     found = []
     for row in rows:
@@ -356,21 +356,17 @@ def removal_findings(removal: pl.DataFrame | None) -> list[Finding]:
     judges a variant's changes: q < 0.05 and at least ``DELTA_POINTS`` (``DELTA_SHARE`` of a mean)."""
     if removal is None or removal.is_empty():
         return []
-    rows = _rows(removal, pl.col("significant") & _large(removal, "delta", "baseline_value"))
-    rows.sort(key=lambda row: (FAMILY_ORDER.get(row["family"], 9), row["test"] == "welch", -abs(row["delta"] or 0),
+    rows = _rows(removal, pl.col("significant") & _matters())
+    rows.sort(key=lambda row: (FAMILY_ORDER.get(row["family"], 9), row["metric"] in MEANS, -abs(row["delta"] or 0),
                                str(row["card"]), str(row["key"])))
     found = []
     for row in rows:
         what = f"games ending by {row['key']}" if row["family"] == "end_reason" else delta_subject(row)
-        change = (f"{number(row['baseline_value'], 2)} -> {number(row['value'], 2)} "
-                  f"[{signed(row['delta_low'])}, {signed(row['delta_high'])}]" if row["test"] == "welch" else
-                  f"{percent(row['baseline_value'])} -> {percent(row['value'])} ({points(row['delta'])} points "
-                  f"{points_interval(row['delta_low'], row['delta_high'])})")
         found.append(Finding(
             "removal", row["variant"], row["n_players"], row.get("agent"), f"{row['card']}: {what}", row["delta"],
             row["delta_low"], row["delta_high"], row["n"], "game" if row["family"] in ("seat", "game", "end_reason")
             else "seat-game",
-            f"{row['n_players']} players, one copy fewer of {row['card']}: {what} {change}, q = "
+            f"{row['n_players']} players, one copy fewer of {row['card']}: {what} {_change(row)}, q = "
             f"{p_value(row['q_value'])} (games of its own, unpaired; n = {count(row['n'])})"))
     return found
 

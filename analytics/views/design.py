@@ -56,11 +56,9 @@ WITH ends AS (
 )
 SELECT {GROUP_KEYS}, games, draws, {wilson_rate('draws', 'games', 'draw_rate')},
        coalesce(margin_games, 0) AS margin_games,
-       total / nullif(margin_games, 0) AS mean_margin,
-       sqrt(greatest(0.0, (squares - total * total / margin_games) / nullif(margin_games - 1, 0))) AS sd_margin,
        -- a margin can be negative (won by elimination from behind): the interval is not clamped
-       mean_margin - normal_z() * sd_margin / sqrt(margin_games) AS mean_margin_low,
-       mean_margin + normal_z() * sd_margin / sqrt(margin_games) AS mean_margin_high,
+       {normal_mean('total', 'squares', 'margin_games', 'mean_margin', lowest=None)},
+       sqrt(greatest(0.0, (squares - total * total / margin_games) / nullif(margin_games - 1, 0))) AS sd_margin,
        p10.q AS p10_margin, p50.q AS p50_margin, p90.q AS p90_margin,
        coalesce(level_finishes, 0) AS level_finishes
 FROM ends LEFT JOIN margins USING ({GROUP_KEYS}){joins}
@@ -214,9 +212,10 @@ DECISIVENESS_CONTRACT = contract(
            f"{_STANDINGS})."),
     Column("mean_margin", "DOUBLE", "The margin of victory (the winner's final standing minus the runner-up's, in "
            "the game's own units), the mean over those games."),
-    Column("sd_margin", "DOUBLE", "The sample standard deviation of the margin of victory."),
-    Column("mean_margin_low", "DOUBLE", "Low end of the 95% normal interval of `mean_margin` (mean ± z·sd/√n)."),
+    Column("mean_margin_low", "DOUBLE", "Low end of the 95% normal interval of `mean_margin` (mean ± z·sd/√n, "
+           "the variance at least `mean_variance`'s floor; not clamped: a margin can be negative)."),
     Column("mean_margin_high", "DOUBLE", "High end of the 95% normal interval of `mean_margin`."),
+    Column("sd_margin", "DOUBLE", "The sample standard deviation of the margin of victory."),
     Column("p10_margin", "DOUBLE", "The 10th percentile of the margin of victory (linear interpolation)."),
     Column("p50_margin", "DOUBLE", "The median margin of victory (linear interpolation)."),
     Column("p90_margin", "DOUBLE", "The 90th percentile of the margin of victory (linear interpolation)."),

@@ -63,20 +63,24 @@ def wilson_rate_columns(name: str, what: str, trials: str) -> tuple[Column, ...]
                    "(independent trials)."))
 
 
-def normal_mean(total: str, squares: str, n: str, name: str, highest: str | None = None) -> str:
-    """A mean over games of a count that cannot be negative (levels, wipes) from its sums, with a
-    normal 95% interval (``normal_z()``) (``name``, ``_low``, ``_high``) clamped to the values the count can take:
-    its low end at 0 and, when ``highest`` (SQL) is given, its high end there (no game's level is
-    above the last one, so neither is their mean: 3.94 [3.85, 4.03] is 3.94 [3.85, 4.00]). The
-    sample variance is at least ``mean_variance``'s floor: games that happen to be alike keep a width."""
+def normal_mean(total: str, squares: str, n: str, name: str, highest: str | None = None,
+                lowest: str | None = "0.0") -> str:
+    """A mean over games from its sums, with a normal 95% interval (``normal_z()``) (``name``, ``_low``,
+    ``_high``) clamped to the values the quantity can take: its low end at ``lowest`` (SQL; 0 for a count
+    such as levels or wipes, ``None`` for a quantity that can be negative, a margin) and, when ``highest``
+    is given, its high end there (no game's level is above the last one, so neither is their mean: 3.94
+    [3.85, 4.03] is 3.94 [3.85, 4.00]). The sample variance is at least ``mean_variance``'s floor: games
+    that happen to be alike keep a width."""
     mean = f"({total} / nullif({n}, 0))"
     variance = f"greatest(0.0, {squares} / nullif({n}, 0) - {mean} * {mean}) * {n} / nullif({n} - 1, 0)"
     se = f"sqrt(mean_variance({variance}, {n}) / nullif({n}, 0))"
     high = f"{mean} + normal_z() * {se}"  # normal_z(): 95%, or the level a balance search asks for
     if highest is not None:
         high = f"least({highest}, {high})"
-    return (f"{mean} AS {name}, greatest(0.0, {mean} - normal_z() * {se}) AS {name}_low, "
-            f"{high} AS {name}_high")
+    low = f"{mean} - normal_z() * {se}"
+    if lowest is not None:
+        low = f"greatest({lowest}, {low})"
+    return f"{mean} AS {name}, {low} AS {name}_low, {high} AS {name}_high"
 
 
 def normal_mean_columns(name: str, what: str, highest: str = "") -> tuple[Column, ...]:

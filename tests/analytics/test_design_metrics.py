@@ -4,6 +4,7 @@ decides (or does not) for seed influence, agents of known strength for skill dep
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,7 +13,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from analytics.stats import register_sql_macros
+from analytics.stats import mean_variance, register_sql_macros
 from analytics.views import register_metric_views
 
 
@@ -145,6 +146,16 @@ def test_a_game_won_from_level_standings_counts_as_a_level_finish() -> None:
     row = _row(con, "decisiveness")
     assert (row["level_finishes"], row["mean_margin"]) == (2, pytest.approx(-1 / 3))
     assert row["mean_margin_low"] < -1 / 3  # not clamped at 0: a mean margin can be negative
+
+
+def test_games_won_by_the_same_margin_still_get_an_interval_of_the_floors_width() -> None:
+    con = _connect([ScriptedGame([0], margin=2), ScriptedGame([1], margin=2), ScriptedGame([0], margin=2)])
+    row = _row(con, "decisiveness")
+    half_width = 1.959964 * math.sqrt(mean_variance(0.0, 3) / 3)
+    assert (row["mean_margin"], row["sd_margin"]) == (2.0, 0.0)
+    assert half_width > 0
+    assert (row["mean_margin_low"], row["mean_margin_high"]) == pytest.approx((2 - half_width, 2 + half_width),
+                                                                               rel=1e-5)
 
 
 def test_games_without_standings_have_no_margin_and_no_lead_row() -> None:
