@@ -231,7 +231,7 @@ def build_report(experiment_dir: ResultsPath, con: duckdb.DuckDBPyConnection | N
     # metric reads small count tables, never the rows. Without paired seeds, skip
     # the pairing joins. No comments: nobody reads this connection's descriptions.
     paired = None if spec.get("paired_seeds") else False
-    connection = con if con is not None else open_catalog(experiment_dir, paired=paired, comments=False)
+    connection = con if con is not None else open_catalog(experiment_dir, paired=paired)
     try:
         metrics = {name: metric(connection, name) for name in METRIC_TABLES}
         metrics["power_stats"] = power_stats(connection)  # empty unless players has power_playable/power_used

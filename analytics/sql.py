@@ -195,7 +195,7 @@ def open_sql_catalog(experiment_dir: ResultsPath, read_only: bool = False) -> du
     Both hold the count views as the sums of the shards' counts, as the report
     does (``cached``): a metric view then reads kilobytes instead of every row
     (``card_stats`` of ``make demo``'s 600,000 games: under a second instead of 25 s)."""
-    return open_confined_catalog(experiment_dir) if read_only else open_catalog(experiment_dir)
+    return open_confined_catalog(experiment_dir) if read_only else open_catalog(experiment_dir, comments=True)
 
 
 def run_schema(experiment_dir: ResultsPath, view: str = "", fmt: str = "table", read_only: bool = False) -> str:
@@ -392,7 +392,7 @@ def open_confined_catalog(experiment_dir: ResultsPath, paired: bool | None = Non
     """The experiment's catalog (views, macros, metric views over the shards' counts)
     that reads only its finished shards and writes nothing: ``open_catalog`` over Arrow
     datasets without writing a count cache, then ``confine``."""
-    return confine(open_catalog(experiment_dir, paired=paired, datasets=True, write_cache=False))
+    return confine(open_catalog(experiment_dir, paired=paired, datasets=True, write_cache=False, comments=True))
 
 
 def open_confined_results_catalog(results_root: ResultsPath) -> duckdb.DuckDBPyConnection:

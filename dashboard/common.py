@@ -156,7 +156,7 @@ def _shared_catalog(folder: str, results_version: ResultsVersion) -> SharedCatal
     # results version, not once per query. The count tables are TEMP tables of
     # this connection, so queries share it (under the lock) rather than cursors.
     # The pages compute from it and show no view's description: no comments.
-    return SharedCatalog(open_catalog(results_path(folder), paired=_paired(folder), comments=False), threading.Lock())
+    return SharedCatalog(open_catalog(results_path(folder), paired=_paired(folder)), threading.Lock())
 
 
 def with_catalog(folder: str, use: Callable[[duckdb.DuckDBPyConnection], T]) -> T:

@@ -62,7 +62,7 @@ def early_stop(spec: ExperimentSpec) -> StopCheck | None:
         if not targets and not read_arms:
             return frozenset(arms_done)  # nothing to read this round: no catalog opened
         try:
-            connection = open_catalog(root, comments=False)
+            connection = open_catalog(root)
             try:
                 if targets and targets_met(connection, targets):
                     return True

@@ -51,8 +51,8 @@ class Catalogs:
 
 
 CATALOGS: dict[str, Callable[[Path], duckdb.DuckDBPyConnection]] = {
-    "open_catalog": open_catalog,
-    "rows": lambda folder: open_catalog(folder, cached=False),
+    "open_catalog": lambda folder: open_catalog(folder, comments=True),
+    "rows": lambda folder: open_catalog(folder, cached=False, comments=True),
     "catalog file": lambda folder: duckdb.connect(str(write_catalog_file(folder / "catalog.duckdb", [folder])),
                                                   read_only=True),
     "confined": open_confined_catalog,
