@@ -20,11 +20,15 @@ from tests.processes import command_line
 from workers.reaper import ProcessKey, alive, process_table
 
 
-def _playing(results: Path) -> set[ProcessKey]:
-    """The live ``cardlab run`` processes of the runs launched under ``results``."""
-    specs = str(launcher_folder(results) / "specs")
-    return {(pid, start) for pid, (_parent, start, state) in process_table().items()
-            if state != "Z" and " -m cardlab run " in (line := command_line(pid)) and specs in line}
+def _playing(results: Path) -> set[str]:
+    """The runs launched under ``results`` that have a live ``cardlab run`` process, by name.
+
+    By run, not by process: a ``cardlab run`` starting Ray forks, and until the fork execs
+    (Ray's ``preexec_fn`` runs in between) the child shows the same command line."""
+    specs = launcher_folder(results) / "specs"
+    return {line.split(f"{specs}/", 1)[1].split(".toml", 1)[0]
+            for pid, (_parent, _start, state) in process_table().items()
+            if state != "Z" and " -m cardlab run " in (line := command_line(pid)) and f"{specs}/" in line}
 
 
 def _playing_started(results: Path, name: str, timeout: float = 180) -> tuple[int, ProcessKey]:
