@@ -74,6 +74,16 @@ def _snapshot(results: Path, name: str) -> dict[str, Any]:
                        "stderr": verify.stderr}}
 
 
+def _remount_read_only(disk: Path, run: subprocess.Popen[str]) -> None:
+    """Remount ``disk`` read-only while ``run`` writes to it. The kernel refuses (EBUSY) while a
+    file on it is open for writing, as one often is mid-shard on a busy machine: try again at once
+    until a moment between two writes (a disk failing for real does not wait for one)."""
+    while subprocess.run(["mount", "-o", "remount,ro", str(disk)], capture_output=True).returncode != 0:
+        if run.poll() is not None:
+            raise RuntimeError(f"{disk}: the run ended before the disk could be remounted read-only")
+        time.sleep(0.005)
+
+
 def main(case: str, spec: Path, work: Path) -> int:
     """Play ``spec`` on a failing disk (``case``), mend it, resume; the report in ``WORK``."""
     disk = work / "disk"
@@ -89,7 +99,7 @@ def main(case: str, spec: Path, work: Path) -> int:
         while _finished(results / name) < FINISHED_BEFORE_FAILING and run.poll() is None:
             time.sleep(0.02)
         if case == "read-only":
-            _mount("-o", "remount,ro", str(disk))
+            _remount_read_only(disk, run)
         else:
             _writable(results / name, False)
     stdout, stderr = run.communicate(timeout=600)
