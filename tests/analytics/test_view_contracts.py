@@ -61,14 +61,17 @@ CATALOGS: dict[str, Callable[[Path], duckdb.DuckDBPyConnection]] = {
 
 
 def _described(con: duckdb.DuckDBPyConnection) -> tuple[Described, dict[str, str | None]]:
-    """Every view's ``DESCRIBE`` (column and type), with each column's comment, and each view's comment."""
-    comments = {(table, column): comment for table, column, comment in con.execute(
-        "SELECT table_name, column_name, comment FROM duckdb_columns()").fetchall()}
+    """Every view's columns with their types and comments, and each view's comment, as the
+    catalog holds them (``duckdb_columns()``: what ``describe_view`` and the SQL page's schema
+    browser show; every view is bound by then, since commenting a column binds its view)."""
     views = dict(con.execute("SELECT view_name, comment FROM duckdb_views() WHERE NOT internal "
                              "UNION ALL SELECT table_name, comment FROM duckdb_tables()").fetchall())
-    columns = {view: [(name, kind, comments.get((view, name)))
-                      for name, kind, *_ in con.execute(f'DESCRIBE "{view}"').fetchall()]
-               for view in VIEWS if view in views}
+    columns: Described = {view: [] for view in VIEWS if view in views}
+    for view, name, kind, comment in con.execute(
+            "SELECT table_name, column_name, data_type, comment FROM duckdb_columns() "
+            "ORDER BY table_name, column_index").fetchall():
+        if view in columns:
+            columns[view].append((name, kind, comment))
     return columns, views
 
 
