@@ -31,11 +31,14 @@ tests (the four tuning runs of ``tests/tuning/test_known_answer.py`` twice).
 
 from __future__ import annotations
 
+import fcntl
 import os
+import pickle
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -149,6 +152,28 @@ def write_experiment(spec: ExperimentSpec, root: Path) -> Path:
         run_shard(spec, shard, str(folder))
     write_json_atomically(spec.to_json_dict(), folder / SPEC_FILE)
     return folder
+
+
+Made = TypeVar("Made")
+
+
+def made_once_per_session(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], Made]) -> Made:
+    """``make(folder)``'s value, made once per test session however many xdist workers ask.
+
+    A session fixture runs once per worker; for what takes long to make (played runs
+    on Ray), the first worker to ask makes it in a folder every worker of the session
+    sees, under a lock the others wait on, and leaves the value pickled beside it for
+    them. Treat the folder as read-only."""
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if "PYTEST_XDIST_WORKER" in os.environ else base  # the session's, shared by its workers
+    folder, made = root / name, root / f"{name}.pickle"
+    with (root / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not made.exists():
+            folder.mkdir(exist_ok=True)
+            made.write_bytes(pickle.dumps(make(folder)))
+        value: Made = pickle.loads(made.read_bytes())
+        return value
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,7 @@ games' length and the share ending by ``banner`` move by amounts ``expected_remo
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from tests.impact.conftest import GAMES
 from tests.impact.token_duel import BANNER_ENDS, BONUSES, expected_removal
 
 
+@functools.cache  # the played runs are read-only: each folder's view is read once for the module's tests
 def removal(folder: Path) -> pl.DataFrame:
     con = open_catalog(folder, cached=True)
     try:
