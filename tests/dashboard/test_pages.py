@@ -4,6 +4,7 @@ equal what ``analytics`` computes."""
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import shutil
@@ -102,13 +103,15 @@ def last_deltas(at: AppTest) -> tuple[pl.DataFrame | None, pl.DataFrame | None]:
     return (shown(at, index) if is_deltas(index, rates=True) else None), means
 
 
+@functools.cache  # the experiments are read-only: one catalog per experiment for the module's tests
+def catalog(results: Results, name: str) -> duckdb.DuckDBPyConnection:
+    """The experiment's catalog, as the analytics layer opens it."""
+    return open_catalog(results.folder(name))
+
+
 def computed(results: Results, name: str, use: Callable[[duckdb.DuckDBPyConnection], pl.DataFrame]) -> pl.DataFrame:
     """``use(con)`` on the experiment's catalog, as the analytics layer computes it."""
-    con = open_catalog(results.folder(name))
-    try:
-        return use(con)
-    finally:
-        con.close()
+    return use(catalog(results, name))
 
 
 def first(frame: pl.DataFrame, column: str) -> Any:
@@ -179,6 +182,7 @@ def test_the_experiments_page_tells_running_and_incomplete_runs_apart(
     assert "1 running" in at.caption[0].value
 
 
+@functools.cache  # built once per experiment for the module's tests (a report is not changed by its readers)
 def report_of(results: Results, name: str) -> Report:
     """The experiment's report, as the pages compute it."""
     return build_report(results.folder(name))
