@@ -1,8 +1,10 @@
 """Screenshots of every dashboard page, made from the shipped example specs.
 
 Plays the first ``--games`` games per variant and player count of a few example specs of
-``experiments/`` (``cardlab run SPEC --games N``, into ``<name>-games-N``) and a one-card
-what-if of Theseus (the Oracle drawing 1 instead of 2, on the baseline's seeds), starts
+``experiments/`` (``cardlab run SPEC --games N``, into ``<name>-games-N``; the card impact
+spec of Divvy likewise, per arm), a one-card what-if of Theseus (the Oracle drawing 1 instead
+of 2, on the baseline's seeds) and the Oracle's balance search cut down (``cardlab tune
+experiments/tune/theseus_oracle_tune.toml --trials 8 --games 100``), starts
 ``cardlab dashboard --allow-runs`` on them, opens every page in headless Chromium (Debian's
 ``chromium``) and saves one PNG per page as ``docs/images/dashboard-<page>.png``, the images of
 docs/guides/dashboard.md. Experiments already played are kept (``--replay`` plays them again).
@@ -32,10 +34,13 @@ from experiments.spec import load_spec  # noqa: E402
 from experiments.whatif import whatif_spec, whatif_toml  # noqa: E402
 
 SPECS = ("divvy_baseline", "divvy_sweep", "ring_of_chaos_baseline", "party_wanted_baseline", "theseus_baseline",
-         "divvy_skill_ladder")
+         "divvy_skill_ladder", "divvy_impact")
 """The example specs played (``experiments/<name>.toml``)."""
 WHATIF = ("oracle_draw_one", "theseus_baseline", {"cards.oracle.use": ["draw 1"]})
 """The what-if: its name, the spec it changes and the change (one card)."""
+TUNE = ("theseus_oracle_tune", ("--trials", "8", "--games", "100"))
+"""The balance search: its spec (``experiments/tune/<name>.toml``, its results under that name) and
+how it is cut down (a few points, small first looks: a minute or two)."""
 
 
 @dataclass(frozen=True)
@@ -59,11 +64,11 @@ SHOTS = (
     Shot("variants", "divvy_baseline", "&variant=no_twelves", "Every difference", "variants"),
     Shot("compare", "divvy_baseline", "&other={divvy_sweep}", "Side by side", "compare"),
     Shot("sweeps", "divvy_sweep", "", "Parameter (x axis)", "sweeps"),
-    Shot("tuning", "divvy_baseline", "", "Tuning", "tuning"),
+    Shot("tuning", "theseus_oracle_tune", "", "Objective over the trials", "tuning"),
     Shot("game_length", "party_wanted_baseline", "", "End reasons", "game-length"),
     Shot("skill", "divvy_skill_ladder", "", "How win rates move with skill", "skill"),
     Shot("design", "divvy_baseline", "", "Decisiveness", "design"),
-    Shot("impact", "divvy_baseline", "", "Card impact", "impact"),
+    Shot("impact", "divvy_impact", "", "Correlational rate against causal impact", "impact"),
     Shot("replay", "theseus_baseline", "", "omniscient designer", "replay"),
     Shot("sql", "divvy_baseline", "", "Download CSV", "sql"),
     Shot("new_run", "divvy_baseline", "", "Search parameters", "new-run"),
@@ -73,12 +78,14 @@ SHOTS = (
 
 
 def played_name(spec: str, games: int) -> str:
-    """The folder ``cardlab run --games`` writes a spec's first games into (the what-if: its own name)."""
-    return spec if spec == WHATIF[0] else f"{spec}-games-{games}"
+    """The folder ``cardlab run --games`` writes a spec's first games into (the what-if and the
+    balance search: their own names)."""
+    return spec if spec in (WHATIF[0], TUNE[0]) else f"{spec}-games-{games}"
 
 
 def play(results: Path, games: int, workers: int, replay: bool) -> None:
-    """Play every spec of ``SPECS`` (its first ``games``) and the what-if, unless already there."""
+    """Play every spec of ``SPECS`` (its first ``games``), the what-if and the balance search,
+    unless already there."""
     cardlab = [sys.executable, "-m", "cardlab"]
     common = ["--results", str(results), "--workers", str(workers), "--no-progress"]
     for spec in SPECS:
@@ -95,6 +102,10 @@ def play(results: Path, games: int, workers: int, replay: bool) -> None:
             file = Path(folder) / f"{name}.toml"
             file.write_text(whatif_toml(whatif))
             subprocess.run([*cardlab, "run", str(file), "--overwrite", *common], check=True, cwd=ROOT)
+    tune, cut = TUNE
+    if replay or not (results / tune).is_dir():
+        subprocess.run([*cardlab, "tune", str(ROOT / "experiments" / "tune" / f"{tune}.toml"), *cut, "--overwrite",
+                        *common], check=True, cwd=ROOT)
 
 
 def free_port() -> int:
@@ -123,7 +134,7 @@ def shoot(results: Path, out: Path, games: int) -> list[Path]:
                 time.sleep(0.5)
         browser = Browser()
         try:
-            names = {spec: played_name(spec, games) for spec in (*SPECS, WHATIF[0])}
+            names = {spec: played_name(spec, games) for spec in (*SPECS, WHATIF[0], TUNE[0])}
             for shot in SHOTS:
                 address = (f"http://127.0.0.1:{port}/{shot.path}?experiment={names[shot.spec]}"
                            + shot.params.format(**names))
