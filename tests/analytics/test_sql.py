@@ -23,6 +23,7 @@ from analytics.sql import (
     format_table,
     interactive_shell,
     open_sql_catalog,
+    reads_descriptions,
     run_schema,
     run_sql,
 )
@@ -257,6 +258,30 @@ def test_schema_of_a_view_prints_its_description_then_each_column_with_its_type_
     assert [line.split(maxsplit=2) for line in lines[3:-1]] == [
         [column.name, column.type, column.description] for column in contract.columns]
     assert lines[-1] == f"({len(contract.columns)} rows)"
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+@pytest.mark.parametrize("query", [
+    "SELECT comment FROM duckdb_views() WHERE view_name = 'card_stats'",
+    "SELECT description FROM describe_view('card_stats') LIMIT 0; SELECT comment FROM duckdb_views() "
+    "WHERE view_name = 'card_stats'",
+    "SELECT table_comment AS comment FROM information_schema.tables WHERE table_name = 'card_stats'"],
+    ids=["duckdb_views", "describe_view", "information_schema"])
+def test_a_one_off_query_reading_the_descriptions_finds_them(
+        small_experiment: SmallExperiment, query: str, read_only: bool) -> None:
+    if read_only and ";" in query:
+        query = query.split("; ", 1)[1]  # the confined catalog takes one statement
+    rows = [json.loads(line) for line in run_sql(small_experiment.folder, query, "json", read_only).splitlines()]
+    assert rows == [{"comment": METRIC_VIEW_CONTRACTS["card_stats"].description}]
+
+
+def test_only_a_query_naming_the_catalogs_functions_schemas_or_comments_is_taken_to_read_descriptions() -> None:
+    assert reads_descriptions("FROM describe_view('card_stats')")
+    assert reads_descriptions("select view_name, comment from DUCKDB_VIEWS()")
+    assert reads_descriptions("SELECT * FROM information_schema.columns")
+    assert reads_descriptions("SELECT * FROM pg_catalog.pg_description")
+    assert not reads_descriptions("SELECT card, gih_win_rate FROM card_stats ORDER BY 2 DESC")
+    assert not reads_descriptions("SELECT count(*) FROM games WHERE variant = 'baseline'")
 
 
 def test_the_shell_describes_a_view_and_names_the_command_that_lists_them_for_an_unknown_one(
