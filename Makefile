@@ -87,8 +87,8 @@ demo: compile
 # tests/conftest.py says how they are grouped; the 30 slowest are listed at the end.
 # One worker more than the cores: many tests wait (for Ray to start, a run to be
 # killed, a server, a browser), and the extra worker computes meanwhile; on the
-# 2-core machine two workers left the cores idle 29% of the time, three 4%
-# (docs/development/performance.md).
+# 2-core machine two workers left the cores idle about 30% of the time, three
+# about 5% (docs/development/performance.md).
 TEST_WORKERS ?= $(shell expr $$(nproc) + 1)
 # The compile and the container checks first (the tests need the compiled core),
 # then the tests with the lint and the documentation build beside them: mypy
