@@ -85,11 +85,11 @@ demo: compile
 
 # The tests run on every core (pytest-xdist; TEST_WORKERS=1 for one process);
 # tests/conftest.py says how they are grouped; the 30 slowest are listed at the end.
-# One worker more than the cores: many tests wait (for Ray to start, a run to be
-# killed, a server, a browser), and the extra worker computes meanwhile; on the
-# 2-core machine two workers left the cores idle about 30% of the time, three
-# about 5% (docs/development/performance.md).
-TEST_WORKERS ?= $(shell expr $$(nproc) + 1)
+# One worker per core. TEST_WORKERS=3 on 2 cores keeps the cores busier (many tests wait
+# for Ray, a killed run, a server or a browser) and ends sooner, but then the tests that
+# time processes under load (two-node Ray, launcher, browser) failed in one run of three
+# (docs/development/performance.md).
+TEST_WORKERS ?= auto
 # The compile and the container checks first (the tests need the compiled core),
 # then the tests with the lint and the documentation build beside them: mypy
 # keeps one core busy for about a minute, time in which the tests' workers often

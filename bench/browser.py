@@ -81,12 +81,12 @@ class Browser:
             time.sleep(0.3)
         raise AssertionError(f"{url}: {ready!r} not rendered within {timeout} s; page text: {text[:500]!r}")
 
-    def wait_for(self, test_id: str, timeout: float = 30) -> str:
-        """Wait until an element ``data-testid=test_id`` is in the page (a table mounts after the
-        script run ends, later on a busy machine); return the page's HTML."""
+    def wait_for(self, test_id: str, timeout: float = 30, count: int = 1) -> str:
+        """Wait until ``count`` elements ``data-testid=test_id`` are in the page (a table mounts
+        after the script run ends, later on a busy machine); return the page's HTML."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self.evaluate(f"!!document.querySelector('[data-testid=\"{test_id}\"]')"):
+            if self.evaluate(f"document.querySelectorAll('[data-testid=\"{test_id}\"]').length >= {count}"):
                 break
             time.sleep(0.3)
         return str(self.evaluate("document.documentElement.outerHTML"))

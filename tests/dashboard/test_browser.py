@@ -163,6 +163,7 @@ def test_the_card_detail_view_shows_one_card_across_variants_and_its_trend(dashb
     labels = widget_labels(browser)
     for label in ("Card", "Variant", "Players"):
         assert label in labels, (label, labels)
+    dom = browser.wait_for("stDataFrame", count=2)  # the second table mounts last, later on a busy machine
     assert dom.count('data-testid="stDataFrame"') == 2 and dom.count("stVegaLiteChart") >= 2
     browser.screenshot(SCREENSHOTS / "card_fireball.png")
 

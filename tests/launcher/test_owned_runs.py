@@ -72,4 +72,5 @@ def test_a_stopped_supervisor_takes_its_run_with_it_and_max_running_holds(
             most = max(most, len(_playing(tmp_path)))
             time.sleep(0.2)
         assert most <= 1, f"{most} runs played at once with --max-running 1"
-        assert wait_for(tmp_path, "after").state == "finished"
+        finished = wait_for(tmp_path, "after")
+        assert finished.state == "finished", finished.reason
