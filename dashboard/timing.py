@@ -30,6 +30,7 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,14 +47,16 @@ PAGES = ("home", "experiments", "win_rates", "cards", "card", "variants", "compa
 TIMEOUT = 600
 
 
-def scan_components_once() -> None:
+def scan_components_once() -> Callable[[], None]:
     """A server scans the installed packages for Streamlit components once, when it starts;
-    ``AppTest`` does it on every run (a second or more of CPU), so its answer is kept here
-    and the timings are those of the page. Nothing is changed if Streamlit moved the scanner."""
+    ``AppTest`` does it on every run (a second or more of CPU), so the first answer is kept
+    and served again (the installed packages do not change meanwhile): the timings are those
+    of the page, and the tests' ``AppTest`` runs pay the scan once. Returns what puts the
+    scanner back; nothing is changed if Streamlit moved it."""
     try:
         from streamlit.components.v2 import manifest_scanner
     except ImportError:
-        return
+        return lambda: None
     scan = manifest_scanner.scan_component_manifests
     found: list[Any] = []
 
@@ -63,6 +66,7 @@ def scan_components_once() -> None:
         return list(found[0])
 
     manifest_scanner.scan_component_manifests = scan_once
+    return lambda: setattr(manifest_scanner, "scan_component_manifests", scan)
 
 
 def open_app(experiment: str, page: str) -> AppTest:

@@ -35,7 +35,7 @@ import fcntl
 import os
 import pickle
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -193,28 +193,15 @@ def small_ladder(tmp_path_factory: pytest.TempPathFactory) -> SmallExperiment:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _scan_streamlit_components_once() -> Any:
-    """Every ``AppTest`` run scans the metadata of every installed package for
-    Streamlit components (``scan_component_manifests``, about 0.35 s of CPU);
-    the installed packages do not change during a test session, so the first
-    scan's answer serves them all. Nothing is patched when Streamlit moves the
-    scanner (the tests then only run slower)."""
-    try:
-        from streamlit.components.v2 import manifest_scanner
-    except ImportError:
-        yield
-        return
-    scan = manifest_scanner.scan_component_manifests
-    found: list[Any] = []
+def _scan_streamlit_components_once() -> Iterator[None]:
+    """Every ``AppTest`` run would scan the metadata of every installed package for Streamlit
+    components (about 0.35 s of CPU): the first scan's answer serves the session
+    (``dashboard.timing.scan_components_once``)."""
+    from dashboard.timing import scan_components_once  # imports Streamlit: not at collection
 
-    def scan_once(max_workers: int | None = None) -> Any:
-        if not found:
-            found.append(scan(max_workers))
-        return list(found[0])
-
-    manifest_scanner.scan_component_manifests = scan_once
+    put_back = scan_components_once()
     yield
-    manifest_scanner.scan_component_manifests = scan
+    put_back()
 
 
 @pytest.fixture
