@@ -88,7 +88,7 @@ def open_catalog(experiment_dir: ResultsPath | str, *, metrics: bool = True, cac
 
 
 def open_results_catalog(results_root: ResultsPath | str, *, metrics: bool = True,
-                         datasets: bool = False, comments: bool = True) -> duckdb.DuckDBPyConnection:
+                         datasets: bool = False, comments: bool = False) -> duckdb.DuckDBPyConnection:
     """Like ``open_catalog``, over every experiment under ``results_root`` that has finished shards.
 
     The views hold all of them; the ``experiment`` column tells them apart. The

@@ -416,7 +416,7 @@ def open_confined_catalog(experiment_dir: ResultsPath, paired: bool | None = Non
 def open_confined_results_catalog(results_root: ResultsPath) -> duckdb.DuckDBPyConnection:
     """Like ``open_confined_catalog``, over every experiment under ``results_root``
     (``analytics.catalog.open_results_catalog``)."""
-    return confine(open_results_catalog(results_root, datasets=True))
+    return confine(open_results_catalog(results_root, datasets=True, comments=True))
 
 
 READ_STATEMENTS = ("SELECT",)
