@@ -16,8 +16,17 @@ from __future__ import annotations
 import duckdb
 
 from analytics.base_views import create_base_views
-from analytics.folders import NoResultsError, experiment_files, game_infos, list_experiments, read_manifest
-from analytics.partials import register_cached_counts
+from analytics.folders import (
+    AnalyticsError,
+    NoResultsError,
+    experiment_files,
+    game_infos,
+    list_experiments,
+    read_manifest,
+    read_spec,
+    seed_pairing,
+)
+from analytics.partials import register_cached_counts, register_cached_pairs
 from analytics.stats import register_sql_macros
 from analytics.tuning import register_tuning_tables
 from analytics.views import comment_views, register_metric_views
@@ -35,10 +44,13 @@ def _connect(files: dict[str, list[ResultsPath]], *, metrics: bool, cached_count
         register_sql_macros(con)
         create_base_views(con, files, datasets=datasets)
         if metrics:
+            cached_pairs = cached_counts is not None and paired is not False
             if cached_counts is not None:
                 register_cached_counts(con, cached_counts, write_cache)
+            if cached_pairs and cached_counts is not None:
+                register_cached_pairs(con, cached_counts, write_cache)
             register_metric_views(con, counts=cached_counts is None, paired=paired,
-                                  materialize=cached_counts is not None)
+                                  materialize=cached_counts is not None, cached_pairs=cached_pairs)
         if described is not None:
             comment_views(con, described, metrics=metrics)
     except BaseException:
@@ -61,7 +73,8 @@ def open_catalog(experiment_dir: ResultsPath | str, *, metrics: bool = True, cac
 
     With ``cached`` (the default) the count views are tables summed from the
     per-shard counts (each shard's task wrote them; older results are counted once
-    and cached beside them, ``analytics.partials``), and the metric views that
+    and cached beside them, ``analytics.partials``; so are the sums over seed-matched
+    games of the paired tests, per pair of shards, unless ``paired`` is False), and the metric views that
     others read several times are computed once, at opening: a metric view then
     reads kilobytes instead of every row (on hundreds of thousands of games, a
     second or two instead of minutes). The results must not change while the
@@ -74,17 +87,28 @@ def open_catalog(experiment_dir: ResultsPath | str, *, metrics: bool = True, cac
     (``analytics.views.comment_views``: ``FROM describe_view('card_stats')``), as the
     SQL shells want it; without (the default, for callers that only compute: the
     report, the dashboard's pages, a notebook) the views are the same, opened about
-    twice as fast, since commenting binds every view. ``paired`` is passed to ``register_metric_views``;
-    ``datasets`` to ``create_base_views``. Raises ``NoResultsError`` if the
+    twice as fast, since commenting binds every view. ``paired`` is passed to
+    ``register_metric_views`` (by default, with ``cached``, what the spec says:
+    ``seed_pairing``); ``datasets`` to ``create_base_views``. Raises ``NoResultsError`` if the
     experiment has no finished shards, ``DamagedResultsError`` if one does not
     match the manifest.
     """
     experiment_dir = results_path(experiment_dir)
+    if paired is None and cached:
+        paired = _seed_pairing(experiment_dir)
     con = _connect(experiment_files([experiment_dir]), metrics=metrics,
                    cached_counts=experiment_dir if cached else None, paired=paired, datasets=datasets,
                    write_cache=write_cache, described=game_infos([experiment_dir]) if comments else None)
     register_tuning_tables(con, experiment_dir)  # a tuning run's trials tables (cardlab tune); else nothing
     return con
+
+
+def _seed_pairing(experiment_dir: ResultsPath) -> bool | None:
+    """``seed_pairing`` of the experiment's spec; None (look in the data) without a readable one."""
+    try:
+        return seed_pairing(read_spec(experiment_dir))
+    except AnalyticsError:
+        return None
 
 
 def open_results_catalog(results_root: ResultsPath | str, *, metrics: bool = True,

@@ -62,7 +62,7 @@ from analytics.findings import (
     mark_set_by_construction,
     set_by_construction,
 )
-from analytics.folders import AnalyticsError, read_manifest, read_spec
+from analytics.folders import AnalyticsError, read_manifest, read_spec, seed_pairing
 from analytics.impact import impact_tables
 from analytics.metrics import metric, skill_movement
 from analytics.powers import NEVER_USED, power_stats
@@ -230,7 +230,7 @@ def build_report(experiment_dir: ResultsPath, con: duckdb.DuckDBPyConnection | N
     # Cached per-shard counts (analytics.partials, open_catalog's default): every
     # metric reads small count tables, never the rows. Without paired seeds, skip
     # the pairing joins. No comments: nobody reads this connection's descriptions.
-    paired = None if spec.get("paired_seeds") else False
+    paired = seed_pairing(spec)
     connection = con if con is not None else open_catalog(experiment_dir, paired=paired)
     try:
         metrics = {name: metric(connection, name) for name in METRIC_TABLES}

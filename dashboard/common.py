@@ -33,7 +33,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from analytics import explore, metrics
 from analytics.catalog import open_catalog
 from analytics.changes import faces_frame
-from analytics.folders import AnalyticsError, experiment_version, list_experiments, read_spec
+from analytics.folders import AnalyticsError, experiment_version, list_experiments, read_spec, seed_pairing
 from analytics.health import RunHealth, run_health
 from analytics.replay import ReplayTrace, replay_game
 from analytics.report import Report, build_report, skill_tables
@@ -138,7 +138,7 @@ def _finished_files_identity(folder: str) -> str:
 
 
 def _paired(folder: str) -> bool | None:
-    return None if read_spec(results_path(folder)).get("paired_seeds") else False
+    return seed_pairing(read_spec(results_path(folder)))
 
 
 @dataclass

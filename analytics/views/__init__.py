@@ -100,14 +100,15 @@ METRIC_VIEW_CONTRACTS: dict[str, ViewContract] = {view.name: view for view in (
 """Each metric view's contract, in the order ``metric_view_sql`` creates them."""
 
 
-def metric_view_sql(columns: Columns, paired: bool | None = None) -> dict[str, str]:
+def metric_view_sql(columns: Columns, paired: bool | None = None, cached_pairs: bool = False) -> dict[str, str]:
     """The ``SELECT`` of every metric view, by view name, in dependency order.
 
     They read the count views (``count_view_sql``); ``variant_deltas`` also
     reads ``games`` and ``players`` for the paired tests. ``paired`` tells it
     whether the variants were played on the baseline's seeds: ``None`` finds
     out from the data (seed-matched games), ``False`` skips the pairing joins
-    (faster when known).
+    (faster when known). With ``cached_pairs`` it reads its paired sums from the tables
+    the caller made (``analytics.partials``) instead of pairing the rows.
     """
     return {
         "experiment_modes": modes.EXPERIMENT_MODES,
@@ -133,7 +134,7 @@ def metric_view_sql(columns: Columns, paired: bool | None = None) -> dict[str, s
         "lead_stats": design.LEAD_STATS,
         "seed_influence": design.SEED_INFLUENCE,
         "skill_depth": design.skill_depth(),
-        "variant_deltas": deltas.variant_deltas(paired, columns),
+        "variant_deltas": deltas.variant_deltas(paired, columns, cached_pairs),
         **impact.impact_view_sql(columns),
     }
 
@@ -146,12 +147,13 @@ each to itself); ``register_metric_views(materialize=True)`` computes them once.
 
 def register_metric_views(con: duckdb.DuckDBPyConnection, *, counts: bool = True,
                           paired: bool | None = None, materialize: bool = False,
-                          defer_binding: bool = True) -> None:
+                          defer_binding: bool = True, cached_pairs: bool = False) -> None:
     """Create the count views and every metric view on ``con`` (which has ``games``, ``players``, ``cards``).
 
     With ``counts=False`` the count views are left to the caller (who has
     created them as tables, e.g. from cached per-shard counts; see
-    ``analytics.partials``). With ``materialize`` the views of
+    ``analytics.partials``); with ``cached_pairs`` the paired sums of ``variant_deltas``
+    too (``analytics.views.deltas.PAIRED_SUMS``). With ``materialize`` the views of
     ``MATERIALIZED_VIEWS`` are computed once into temporary tables (the
     results must not change while ``con`` is open: the report's cached counts).
 
@@ -173,7 +175,7 @@ def register_metric_views(con: duckdb.DuckDBPyConnection, *, counts: bool = True
         # What each temporary table was computed from, so that it can be computed
         # again when the interval macros change (``refresh_materialized_views``).
         con.execute("CREATE OR REPLACE TEMP TABLE _materialized (position INTEGER, name VARCHAR, query VARCHAR)")
-    for position, (name, query) in enumerate(metric_view_sql(columns, paired).items()):
+    for position, (name, query) in enumerate(metric_view_sql(columns, paired, cached_pairs).items()):
         if materialize and name in MATERIALIZED_VIEWS:
             con.execute(f"CREATE OR REPLACE TEMP TABLE _{name} AS {query}")
             con.execute("INSERT INTO _materialized VALUES (?, ?, ?)", [position, name, query])

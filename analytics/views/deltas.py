@@ -27,20 +27,20 @@ from dataset.contracts import AGENT, GROUP, Column, contract
 from dataset.count_views import CARD_RATES, GAME_KEY, Columns, card_rows_sql
 from dataset.quoting import sql_string
 
+PAIRED_KEY_SUMS = ("pairs", "sum_d", "sum_d2", "sum_nd", "sum_n2", "sum_a", "sum_a2", "sum_na", "sum_b", "sum_b2",
+                   "sum_nb")
+"""The sums of ``_paired_counts``: additive over games, so over shard pairs."""
+
 
 def _paired_counts(key: str, paired: bool | None) -> str:
     """Per (variant, player count, key), over seat-games played on the same seed
     in baseline and variant: the per-game sums of the paired differences."""
     # Per side (a: the baseline's wins x_g, b: the variant's y_g) the sums of its
     # cluster_spread, for the correlation of the paired interval (paired_phi).
-    sides = ", ".join(f"0::BIGINT AS sum_{side}, 0::BIGINT AS sum_{side}2, 0::BIGINT AS sum_n{side}"
-                      for side in "ab")
     if paired is False:
-        return f"""
-    SELECT NULL::VARCHAR AS experiment, NULL::VARCHAR AS variant, NULL::TINYINT AS n_players,
-           NULL::VARCHAR AS key, 0::BIGINT AS pairs, 0::BIGINT AS sum_d, 0::BIGINT AS sum_d2,
-           0::BIGINT AS sum_nd, 0::BIGINT AS sum_n2, {sides}
-    WHERE FALSE"""
+        return ("SELECT NULL::VARCHAR AS experiment, NULL::VARCHAR AS variant, NULL::TINYINT AS n_players, "
+                "NULL::VARCHAR AS key, " + ", ".join(f"0::BIGINT AS {name}" for name in PAIRED_KEY_SUMS)
+                + " WHERE FALSE")
     return f"""
     SELECT experiment, variant, n_players, key, sum(n)::BIGINT AS pairs, sum(d)::BIGINT AS sum_d,
            sum(d * d)::BIGINT AS sum_d2, sum(n * d)::BIGINT AS sum_nd, sum(n * n)::BIGINT AS sum_n2,
@@ -64,6 +64,9 @@ def _paired_counts(key: str, paired: bool | None) -> str:
 
 MEANS = ("turns", "decisions")
 """The means over games ``variant_deltas`` compares (``game_stats.mean_<name>``)."""
+PAIRED_GAME_SUMS = ("pairs", "draw_b", "draw_v", "cap_b", "cap_v", "team_b", "team_v",
+                    *(f"{column}_d{power}" for column in MEANS for power in ("", "2")))
+"""The sums of ``_paired_games``."""
 
 
 def _paired_games(paired: bool | None) -> str:
@@ -71,13 +74,9 @@ def _paired_games(paired: bool | None) -> str:
     endings and (cooperative) team wins, and the sums of the game-by-game differences
     of each of ``MEANS`` and of their squares."""
     caps = ", ".join(sql_string(reason) for reason in TURN_CAP_REASONS)
-    means = ", ".join(f"0::BIGINT AS {column}_d, 0::BIGINT AS {column}_d2" for column in MEANS)
     if paired is False:
-        return f"""
-    SELECT NULL::VARCHAR AS experiment, NULL::VARCHAR AS variant, NULL::TINYINT AS n_players, 0::BIGINT AS pairs,
-           0::BIGINT AS draw_b, 0::BIGINT AS draw_v, 0::BIGINT AS cap_b, 0::BIGINT AS cap_v,
-           0::BIGINT AS team_b, 0::BIGINT AS team_v, {means}
-    WHERE FALSE"""
+        return ("SELECT NULL::VARCHAR AS experiment, NULL::VARCHAR AS variant, NULL::TINYINT AS n_players, "
+                + ", ".join(f"0::BIGINT AS {name}" for name in PAIRED_GAME_SUMS) + " WHERE FALSE")
     differences = ", ".join(f"sum(v.{column} - b.{column})::BIGINT AS {column}_d, "
                             f"sum((v.{column} - b.{column}) * (v.{column} - b.{column}))::BIGINT AS {column}_d2"
                             for column in MEANS)
@@ -140,12 +139,12 @@ def _paired_interval(metric: str, pairs: str, sum_n2: str, baseline: tuple[str, 
     return _newcombe(metric, f"paired_phi({spread(baseline)}, {spread(variant)}, {spread(difference)})")
 
 
-def _proportion_family(family: str, source: str, key: str, n: str, rate: str, effective: str,
-                       paired: bool | None) -> str:
+def _proportion_family(family: str, source: str, key: str, n: str, rate: str, effective: str, pairs: str) -> str:
     """Rows of ``variant_deltas`` for one win-rate family (seat, agent, faction).
 
     ``source`` is the relation read (the family's ``_once`` copy); ``effective`` its
-    effective-n column (or ``n`` for independent seat-games)."""
+    effective-n column (or ``n`` for independent seat-games); ``pairs`` the relation of
+    its paired sums (``_paired_counts``)."""
     low, high = _paired_interval(rate, "pc.pairs", "pc.sum_n2", ("pc.sum_a", "pc.sum_a2", "pc.sum_na"),
                                  ("pc.sum_b", "pc.sum_b2", "pc.sum_nb"), "pc.sum_d2")
     unpaired_low, unpaired_high = _newcombe(rate)
@@ -166,7 +165,7 @@ def _proportion_family(family: str, source: str, key: str, n: str, rate: str, ef
     FROM {source} AS v
     JOIN {source} AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
          AND b.{key} = v.{key}
-    LEFT JOIN ({_paired_counts(key, paired)}) AS pc
+    LEFT JOIN {pairs} AS pc
          ON pc.experiment = v.experiment AND pc.variant = v.variant AND pc.n_players = v.n_players
          AND pc.key = v.{key}::VARCHAR
     WHERE v.variant <> 'baseline'{only_competitive}{' AND NOT ' + _both_self_play() if family == 'agent' else ''}"""
@@ -222,6 +221,8 @@ def _paired_cards(columns: Columns, paired: bool | None) -> str:
 
 CARD_DELTA_PREFIXES = ("gih", "played", "play")
 """The cluster prefixes (``CARD_RATES``) of the card rates of ``CARD_DELTA_RATES``."""
+PAIRED_CARD_SUMS = tuple(f"{prefix}_{name}" for prefix in CARD_DELTA_PREFIXES for name in ("xy", "ny", "nx", "nn"))
+"""The sums of ``_paired_cards``, in its order."""
 
 
 def _card_family(metric: str) -> str:
@@ -342,21 +343,50 @@ def _game_family(paired: bool | None) -> str:
     ])
 
 
-def variant_deltas(paired: bool | None, columns: Columns) -> str:
+PAIRED_SUMS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "seat": (("experiment", "variant", "n_players", "key"), PAIRED_KEY_SUMS),
+    "agent": (("experiment", "variant", "n_players", "key"), PAIRED_KEY_SUMS),
+    "faction": (("experiment", "variant", "n_players", "key"), PAIRED_KEY_SUMS),
+    "games": (("experiment", "variant", "n_players"), PAIRED_GAME_SUMS),
+    "cards": (("experiment", "variant", "n_players", "agent", "card"), PAIRED_CARD_SUMS),
+}
+"""The sums over seed-matched games ``variant_deltas`` pairs on, by name: (keys, sums).
+Each sum adds up over games, so the sums of an experiment are those of its pairs of a
+variant's shard and the baseline's shard over the same games (``analytics.partials``
+caches them so; a report then reads no rows)."""
+
+
+def paired_sums_sql(columns: Columns, paired: bool | None) -> dict[str, str]:
+    """The ``SELECT`` of each of ``PAIRED_SUMS``, computed from the rows."""
+    return {"seat": _paired_counts("seat", paired), "agent": _paired_counts("agent", paired),
+            "faction": _paired_counts("faction", paired), "games": _paired_games(paired),
+            "cards": _paired_cards(columns, paired)}
+
+
+def paired_sums_table(name: str) -> str:
+    """The temporary table of the summed cached pairs of ``PAIRED_SUMS[name]``."""
+    return f"_paired_{name}"
+
+
+def variant_deltas(paired: bool | None, columns: Columns, cached_pairs: bool = False) -> str:
+    """The ``SELECT`` of ``variant_deltas``; its paired sums computed from the rows, or with
+    ``cached_pairs`` read from the tables ``paired_sums_table`` names (made by the caller)."""
+    pairs = {name: paired_sums_table(name) if cached_pairs else f"({query})"
+             for name, query in paired_sums_sql(columns, paired).items()}
     families = " UNION ALL ".join([
-        _proportion_family("seat", _once("seat_stats"), "seat", "games", "win_rate", "games", paired),
+        _proportion_family("seat", _once("seat_stats"), "seat", "games", "win_rate", "games", pairs["seat"]),
         _proportion_family("agent", _once("agent_stats"), "agent", "seat_games", "win_rate", "win_rate_effective_n",
-                           paired),
+                           pairs["agent"]),
         _proportion_family("faction", _once("faction_stats"), "faction", "seat_games", "win_rate",
-                           "win_rate_effective_n", paired),
+                           "win_rate_effective_n", pairs["faction"]),
         *(_card_family(metric) for metric in CARD_DELTA_RATES),
         _game_family(paired),
     ])
     sources = ",\n".join(f"{_once(view)} AS MATERIALIZED (SELECT * FROM {view})" for view in DELTA_SOURCES)
     return f"""
 WITH {sources},
-paired_games AS ({_paired_games(paired)}),
-paired_cards AS ({_paired_cards(columns, paired)}),
+paired_games AS (SELECT * FROM {pairs['games']}),
+paired_cards AS (SELECT * FROM {pairs['cards']}),
 rows AS (SELECT {_DELTA_COLUMNS} FROM ({families})),
 tested AS (
     -- One erfc for every test: McNemar's statistic is chi-square on one degree
