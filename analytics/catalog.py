@@ -80,8 +80,8 @@ def open_catalog(experiment_dir: ResultsPath | str, *, metrics: bool = True, cac
     second or two instead of minutes). The results must not change while the
     connection is open.
     ``cached=False`` computes the count views from the rows at each query: what the
-    tests that hold both ways equal use. Without ``write_cache`` no cache is written
-    (shards without their task's counts are counted in memory).
+    tests that hold both ways equal use. Without ``write_cache`` no cache is written: one
+    already there is read, what it lacks is computed in memory.
 
     With ``comments`` every view and column carries its description
     (``analytics.views.comment_views``: ``FROM describe_view('card_stats')``), as the

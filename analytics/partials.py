@@ -146,18 +146,18 @@ def _can_make(folder: ResultsPath) -> bool:
 
 def _cached(folder: ResultsPath, key: dict[str, Any], names: Collection[str], writable: bool,
             compute: Callable[[ResultsPath | None], dict[str, Any]]) -> tuple[dict[str, Any], bool]:
-    """The results ``names`` cached in ``folder`` under ``key``; computed (``compute``) and
-    cached there when missing or stale, or returned in memory when the folder cannot be
-    written. Also returns whether it could (so that the next shard does not try)."""
+    """The results ``names`` cached in ``folder`` under ``key``; else computed (``compute``),
+    and cached there when ``writable``, or returned in memory when the folder cannot (or may
+    not) be written. Also returns whether it could (so that the next one does not try)."""
     paths = {name: folder / f"{name}.parquet" for name in names}
+    try:
+        # One read and one listing (two requests in an object store), not a lookup per file.
+        if json.loads((folder / "key.json").read_text()) == key and {
+                path.name for path in paths.values()} <= {path.name for path in folder.iterdir()}:
+            return paths, writable
+    except (OSError, ValueError):
+        pass
     if writable:
-        try:
-            # One read and one listing (two requests in an object store), not a lookup per file.
-            if json.loads((folder / "key.json").read_text()) == key and {
-                    path.name for path in paths.values()} <= {path.name for path in folder.iterdir()}:
-                return paths, True
-        except (OSError, ValueError):
-            pass
         try:
             folder.mkdir(parents=True, exist_ok=True)
             compute(folder)

@@ -42,8 +42,8 @@ def copy(paired_experiment: Path, tmp_path: Path) -> Path:
     return folder
 
 
-def _deltas(folder: Path, *, cached: bool = True) -> pl.DataFrame:
-    con = open_catalog(folder, cached=cached)
+def _deltas(folder: Path, *, cached: bool = True, write_cache: bool = True) -> pl.DataFrame:
+    con = open_catalog(folder, cached=cached, write_cache=write_cache)
     try:
         return con.sql("SELECT * FROM variant_deltas").pl()
     finally:
@@ -66,25 +66,35 @@ def test_the_deltas_from_the_cached_pairs_are_the_deltas_from_pairing_every_row(
 
 def test_the_next_report_reads_the_pairs_from_the_cache(copy: Path) -> None:
     before = _deltas(copy)
-    # Double one pair's count of matched games: the games then no longer all look
-    # matched, so the game family falls back to the unpaired z-test.
-    games = _pair_folders(copy)[0] / "games.parquet"
-    duckdb.execute(f"COPY (SELECT * REPLACE (pairs * 2 AS pairs) FROM read_parquet('{games}')) "
-                   f"TO '{games}.new' (FORMAT parquet)")
-    os.replace(f"{games}.new", games)
+    _double_the_first_pairs_games(copy)
     after = _deltas(copy)
     family = pl.col("family") == "game"
     assert set(before.filter(family)["test"]) == {"mcnemar", "paired_z"}
     assert set(after.filter(family)["test"]) == {"z", "welch"}
 
 
-def test_a_pair_whose_shard_changed_is_computed_again(copy: Path) -> None:
-    from_rows = _deltas(copy, cached=False)
-    _deltas(copy)
-    games = _pair_folders(copy)[0] / "games.parquet"
+def _double_the_first_pairs_games(folder: Path) -> None:
+    """Double one cached pair's count of matched games: the games then no longer all look
+    matched, so the game family falls back to the unpaired tests."""
+    games = _pair_folders(folder)[0] / "games.parquet"
     duckdb.execute(f"COPY (SELECT * REPLACE (pairs * 2 AS pairs) FROM read_parquet('{games}')) "
                    f"TO '{games}.new' (FORMAT parquet)")
     os.replace(f"{games}.new", games)
+
+
+def test_a_catalog_that_may_not_write_reads_the_cached_pairs_and_writes_none(copy: Path) -> None:
+    from_rows = _deltas(copy, cached=False)
+    assert_frame_equal(_deltas(copy, write_cache=False), from_rows, check_exact=False, rel_tol=1e-12)
+    assert not (copy / CACHE_FOLDER / CACHE_VERSION / PAIRS_FOLDER).exists()  # computed in memory
+    _deltas(copy)
+    _double_the_first_pairs_games(copy)
+    assert set(_deltas(copy, write_cache=False).filter(pl.col("family") == "game")["test"]) == {"z", "welch"}
+
+
+def test_a_pair_whose_shard_changed_is_computed_again(copy: Path) -> None:
+    from_rows = _deltas(copy, cached=False)
+    _deltas(copy)
+    _double_the_first_pairs_games(copy)
     shard = table_path(results_path(copy), "games", "baseline", "baseline-2p-0000000000")
     stat = Path(str(shard)).stat()
     os.utime(Path(str(shard)), ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))  # same rows, a newer file
