@@ -44,11 +44,11 @@ def _connect(files: dict[str, list[ResultsPath]], *, metrics: bool, cached_count
         register_sql_macros(con)
         create_base_views(con, files, datasets=datasets)
         if metrics:
-            cached_pairs = cached_counts is not None and paired is not False
+            cached_pairs = False
             if cached_counts is not None:
                 register_cached_counts(con, cached_counts, write_cache)
-            if cached_pairs and cached_counts is not None:
-                register_cached_pairs(con, cached_counts, write_cache)
+                if paired is not False:
+                    cached_pairs = register_cached_pairs(con, cached_counts, write_cache)
             register_metric_views(con, counts=cached_counts is None, paired=paired,
                                   materialize=cached_counts is not None, cached_pairs=cached_pairs)
         if described is not None:
@@ -81,7 +81,8 @@ def open_catalog(experiment_dir: ResultsPath | str, *, metrics: bool = True, cac
     connection is open.
     ``cached=False`` computes the count views from the rows at each query: what the
     tests that hold both ways equal use. Without ``write_cache`` no cache is written: one
-    already there is read, what it lacks is computed in memory.
+    already there is read, what it lacks is computed in memory (counts) or in the queries
+    that need it (the paired sums of ``variant_deltas``).
 
     With ``comments`` every view and column carries its description
     (``analytics.views.comment_views``: ``FROM describe_view('card_stats')``), as the

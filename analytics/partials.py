@@ -44,7 +44,7 @@ import os
 from collections.abc import Callable, Collection, Mapping
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import duckdb
 
@@ -144,28 +144,30 @@ def _can_make(folder: ResultsPath) -> bool:
     return True
 
 
-def _cached(folder: ResultsPath, key: dict[str, Any], names: Collection[str], writable: bool,
-            compute: Callable[[ResultsPath | None], dict[str, Any]]) -> tuple[dict[str, Any], bool]:
-    """The results ``names`` cached in ``folder`` under ``key``; else computed (``compute``),
-    and cached there when ``writable``, or returned in memory when the folder cannot (or may
-    not) be written. Also returns whether it could (so that the next one does not try)."""
+def _read_cache(folder: ResultsPath, key: dict[str, Any], names: Collection[str]) -> dict[str, ResultsPath] | None:
+    """The files of the results ``names`` cached in ``folder`` under ``key``; None if absent or stale."""
     paths = {name: folder / f"{name}.parquet" for name in names}
     try:
         # One read and one listing (two requests in an object store), not a lookup per file.
         if json.loads((folder / "key.json").read_text()) == key and {
                 path.name for path in paths.values()} <= {path.name for path in folder.iterdir()}:
-            return paths, writable
+            return paths
     except (OSError, ValueError):
         pass
-    if writable:
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            compute(folder)
-            write_bytes_atomically(json.dumps(key).encode(), folder / "key.json")
-            return paths, True
-        except OSError:
-            writable = False
-    return compute(None), writable
+    return None
+
+
+def _write_cache(folder: ResultsPath, key: dict[str, Any], names: Collection[str],
+                 compute: Callable[[ResultsPath | None], dict[str, Any]]) -> dict[str, ResultsPath] | None:
+    """Compute the results ``names`` (``compute``) into ``folder``, their key last; None if it
+    cannot be written."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        compute(folder)
+        write_bytes_atomically(json.dumps(key).encode(), folder / "key.json")
+    except OSError:
+        return None
+    return {name: folder / f"{name}.parquet" for name in names}
 
 
 def shard_counts(experiment_dir: ResultsPath | str, write_cache: bool = True) -> dict[str, list[Any]]:
@@ -183,8 +185,13 @@ def shard_counts(experiment_dir: ResultsPath | str, write_cache: bool = True) ->
             if writable is None:
                 writable = _can_make(cache)
             files = _shard_files(experiment_dir, shard_id, entry)
-            counts, writable = _cached(cache / shard_id, _shard_key(files), COUNT_VIEWS, writable,
-                                       partial(_compute_shard, {table: [path] for table, path in files.items()}))
+            compute = partial(_compute_shard, {table: [path] for table, path in files.items()})
+            counts = _read_cache(cache / shard_id, _shard_key(files), COUNT_VIEWS)
+            if counts is None and writable:
+                counts = _write_cache(cache / shard_id, _shard_key(files), COUNT_VIEWS, compute)
+                writable = counts is not None
+            if counts is None:
+                counts = compute(None)
         for name in COUNT_VIEWS:
             out[name].append(counts[name])
     return out
@@ -218,9 +225,11 @@ def _may_overlap(one: tuple[int, int, int] | None, other: tuple[int, int, int] |
     return one[0] == other[0] and one[1] < other[2] and other[1] < one[2]
 
 
-def pair_sums(experiment_dir: ResultsPath | str, write_cache: bool = True) -> dict[str, list[Any]]:
-    """For each of ``PAIRED_SUMS``, one entry per pair of shards (``shard_pairs``): a cached
-    Parquet path, or an Arrow table when the cache cannot (or may not) be written."""
+def pair_sums(experiment_dir: ResultsPath | str, write_cache: bool = True) -> dict[str, list[Any]] | None:
+    """For each of ``PAIRED_SUMS``, the cached Parquet file of each pair of shards
+    (``shard_pairs``); None if a pair is not cached and the cache cannot (or, without
+    ``write_cache``, may not) be written: the caller then pairs the rows in its queries
+    instead, so that only a query that reads ``variant_deltas`` pays for it."""
     experiment_dir = results_path(experiment_dir)
     manifest = read_manifest(experiment_dir)
     cache = experiment_dir / CACHE_FOLDER / CACHE_VERSION / PAIRS_FOLDER
@@ -233,8 +242,12 @@ def pair_sums(experiment_dir: ResultsPath | str, write_cache: bool = True) -> di
         files = {table: [variant_files[table], baseline_files[table]] for table in TABLES}
         key = {"version": CACHE_VERSION, "sums": PAIRS_FINGERPRINT,
                "files": [_files_key(variant_files), _files_key(baseline_files)]}
-        sums, writable = _cached(cache / f"{shard_id}+{baseline_id}", key, PAIRED_SUMS, writable,
-                                 partial(_compute_shard, files, queries=_pair_queries))
+        folder = cache / f"{shard_id}+{baseline_id}"
+        sums = _read_cache(folder, key, PAIRED_SUMS) or (
+            _write_cache(folder, key, PAIRED_SUMS, partial(_compute_shard, files, queries=_pair_queries))
+            if writable else None)
+        if sums is None:
+            return None
         for name in PAIRED_SUMS:
             out[name].append(sums[name])
     return out
@@ -264,30 +277,39 @@ def register_cached_counts(con: duckdb.DuckDBPyConnection, experiment_dir: Resul
 
 
 def register_cached_pairs(con: duckdb.DuckDBPyConnection, experiment_dir: ResultsPath,
-                          write_cache: bool = True) -> None:
+                          write_cache: bool = True) -> bool:
     """Create the tables of ``variant_deltas``'s paired sums on ``con``
     (``analytics.views.deltas.paired_sums_table``) as the sums of the shard pairs'
-    cached sums (``pair_sums``); a damaged cache is handled as in ``register_cached_counts``."""
+    cached sums (``pair_sums``); a damaged cache is handled as in ``register_cached_counts``.
+    False, and nothing created, when they are not all cached and cannot be."""
     none = paired_sums_sql(Columns.of(con), paired=False)  # no pair of shards: no rows, the same columns
 
     def summed(name: str, sources: list[str]) -> str:
         return summed_sql(*PAIRED_SUMS[name], sources or [none[name]])
 
-    _register_cached(con, experiment_dir, write_cache, lambda: _sum_cached(
-        con, pair_sums(experiment_dir, write_cache), {name: (paired_sums_table(name), summed) for name in PAIRED_SUMS}))
+    def register() -> bool:
+        sums = pair_sums(experiment_dir, write_cache)
+        if sums is None:
+            return False
+        _sum_cached(con, sums, {name: (paired_sums_table(name), summed) for name in PAIRED_SUMS})
+        return True
+
+    return _register_cached(con, experiment_dir, write_cache, register)
+
+
+Registered = TypeVar("Registered")
 
 
 def _register_cached(con: duckdb.DuckDBPyConnection, experiment_dir: ResultsPath, write_cache: bool,
-                     register: Callable[[], None]) -> None:
+                     register: Callable[[], Registered]) -> Registered:
     try:
-        register()
-        return
+        return register()
     except (duckdb.Error, OSError):
         cache = experiment_dir / CACHE_FOLDER / CACHE_VERSION
         if write_cache and cache.is_dir():
             remove_tree(cache)
     try:
-        register()
+        return register()
     except (duckdb.Error, OSError) as error:
         raise NoResultsError(f"{experiment_dir / CACHE_FOLDER}: the report cache cannot be rebuilt "
                              f"({str(error).splitlines()[0]}); delete that folder and try again") from None
