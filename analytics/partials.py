@@ -34,7 +34,9 @@ too (a variant's shard and the baseline's shard of the same player count
 over the same game indices), so ``register_cached_pairs`` sums them from
 per-pair files cached the same way under ``_analytics/<CACHE_VERSION>/pairs/``,
 keyed by both shards' files: a report over a paired experiment reads no rows
-either, after the first.
+either, after the first. Where they are not cached and cannot be, the
+catalog's ``variant_deltas`` pairs the rows in its own query, as any query
+that reads it did before: opening the catalog pairs nothing.
 """
 
 from __future__ import annotations
