@@ -56,19 +56,30 @@ def until_true(browser: Browser, script: str, timeout: float = 30) -> bool:
     return True
 
 
+TYPING_ATTEMPTS = 3
+
+
 def type_into(browser: Browser, label: str, text: str, then: str) -> None:
     """Type ``text`` into the input whose aria-label is ``label`` (replacing what it holds), press
-    Enter, and wait until the page shows ``then``."""
-    found = until_true(browser, f"""(() => {{
-        const box = document.querySelector('input[aria-label={json.dumps(label)}]');
-        if (!box) return false;
-        box.focus(); box.select(); return true; }})()""")
-    assert found, f"no input labelled {label!r}"
-    browser.call("Input.insertText", text=text)
-    browser.call("Input.dispatchKeyEvent", type="keyDown", key="Enter", code="Enter", windowsVirtualKeyCode=13,
-                 text="\r")
-    browser.call("Input.dispatchKeyEvent", type="keyUp", key="Enter", code="Enter", windowsVirtualKeyCode=13)
-    wait_for_text(browser, then)
+    Enter, and wait until the page shows ``then``. Typed again (at most ``TYPING_ATTEMPTS``
+    times) when it does not: on a loaded machine a rerun still redrawing the form can replace
+    the input between the focus and the typing, and the text is lost."""
+    for attempt in range(1, TYPING_ATTEMPTS + 1):
+        found = until_true(browser, f"""(() => {{
+            const box = document.querySelector('input[aria-label={json.dumps(label)}]');
+            if (!box) return false;
+            box.focus(); box.select(); return true; }})()""")
+        assert found, f"no input labelled {label!r}"
+        browser.call("Input.insertText", text=text)
+        browser.call("Input.dispatchKeyEvent", type="keyDown", key="Enter", code="Enter", windowsVirtualKeyCode=13,
+                     text="\r")
+        browser.call("Input.dispatchKeyEvent", type="keyUp", key="Enter", code="Enter", windowsVirtualKeyCode=13)
+        try:
+            wait_for_text(browser, then, timeout=30 if attempt < TYPING_ATTEMPTS else 60)
+            return
+        except AssertionError:
+            if attempt == TYPING_ATTEMPTS:
+                raise
 
 
 def click(browser: Browser, text: str, then: str | tuple[str, ...]) -> None:
