@@ -6,6 +6,7 @@ answers from either place."""
 from __future__ import annotations
 
 import json
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,9 +15,12 @@ import pytest
 
 from analytics.catalog import open_catalog
 from analytics.folders import list_experiments, resolve_experiment
+from analytics.partials import CACHE_FOLDER, PAIRS_FOLDER
 from cardlab.cli import main
 from dataset.count_views import CACHE_VERSION, COUNT_VIEWS
 from dataset.location import ObjectPath, results_path
+from experiments.spec import parse_spec
+from tests.conftest import BASELINE_TOML, write_experiment
 from tests.embedded_ray import join_shared_ray
 from tests.storage.conftest import ACCESS_KEY, SECRET_KEY, S3Server
 
@@ -234,3 +238,31 @@ def test_output_never_shows_the_secret_key(twins: TwinRuns, capsys: pytest.Captu
     main(["report", "missing", "--results", twins.remote])
     output = capsys.readouterr()
     assert SECRET_KEY not in output.out + output.err and ACCESS_KEY not in output.out + output.err
+
+
+def test_a_paired_bucket_experiment_caches_its_paired_sums_beside_it_and_reports_as_locally(
+        s3: S3Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    raw = tomllib.loads(BASELINE_TOML.read_text())
+    raw.update(name="s3_paired", games=200, shard_size=100, paired_seeds=True,
+               variants={"four_rounds": raw["variants"]["four_rounds"]})
+    local = write_experiment(parse_spec(raw, "divvy_baseline.toml (cut down, paired)"), tmp_path)
+    filesystem = s3.filesystem()
+    for path in sorted(local.rglob("*")):
+        if path.is_file():
+            with filesystem.open_output_stream(f"{s3.bucket}/paired/s3_paired/{path.relative_to(local)}") as stream:
+                stream.write(path.read_bytes())
+    reports = []
+    for results in (s3.uri("paired"), str(tmp_path)):
+        capsys.readouterr()
+        assert main(["report", "s3_paired", "--results", results, "--format", "json"]) == 0
+        report = json.loads(capsys.readouterr().out)
+        report.pop("folder")
+        for row in report["tables"]["agent_cost"]:  # wall-clock numbers: they differ between any two runs
+            del row["seconds_per_game"], row["ms_per_decision"]
+        reports.append(report)
+    assert reports[0] == reports[1]
+    assert {row["test"] for row in reports[0]["tables"]["variant_deltas"]} >= {"mcnemar", "paired_z"}
+    pairs = results_path(f"{s3.uri('paired')}/s3_paired/{CACHE_FOLDER}/{CACHE_VERSION}/{PAIRS_FOLDER}")
+    assert isinstance(pairs, ObjectPath)
+    assert sorted(path.name for path in pairs.iterdir()) == [
+        "four_rounds-2p-0000000000+baseline-2p-0000000000", "four_rounds-2p-0000000100+baseline-2p-0000000100"]
