@@ -46,7 +46,7 @@ def _spec(game_id: str, agents: tuple[str, ...], n_players: int, games: int) -> 
 def _sql_counts(spec: ExperimentSpec, shard: Shard, folder: Path) -> dict[str, pa.Table]:
     """What the driver computes for the shard: the count views' SQL in DuckDB over its files."""
     run_shard(spec, shard, folder)
-    return _compute_shard({table: table_path(folder, table, shard.variant, shard.id) for table in TABLES}, None)
+    return _compute_shard({table: [table_path(folder, table, shard.variant, shard.id)] for table in TABLES}, None)
 
 
 @pytest.mark.parametrize(("game_id", "agents", "n_players", "games"), LINEUPS,
