@@ -565,7 +565,9 @@ def newcombe_difference(p_a: float, low_a: float, high_a: float, p_b: float, low
     the correlation of the two rates' estimates (``paired_correlation``), the same
     rates measured on the same seeds: Newcombe's hybrid score interval for paired
     data (Newcombe 1998, "Improved confidence intervals for the difference between
-    binomial proportions based on paired data", method 10). SQL:
+    binomial proportions based on paired data", method 10), the card rates' paired
+    interval; given two parts of one difference and their correlation, the MOVER interval
+    of the difference (Zou & Donner 2008), the win rates' paired one (``paired_difference``). SQL:
     ``newcombe_low(pa, la, ua, pb, lb, ub[, phi := ...])`` and ``newcombe_high(...)``.
     """
     delta = p_b - p_a

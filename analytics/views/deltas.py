@@ -6,12 +6,15 @@ same player count. Unpaired rates: the pooled z-test at the effective sample
 sizes (plain counts for games and seats), and Newcombe's interval of the
 difference from the two Wilson intervals. Paired (the variant played on the
 baseline's seeds): per game g, d_g = variant wins − baseline wins over its
-matched seat-games; the clustered McNemar statistic (|Σd| − 1)²/Σd² and
-Newcombe's hybrid score interval for paired data: the same two Wilson
-intervals, joined with the correlation φ of the two rates over the matched
-games (analytics.stats.paired_difference). Not Δ ± z·sqrt(Σ(d_g − Δ·n_g)²)/n:
-that one is [0, 0] when no pair is discordant, as if zero discordant pairs
-proved the rates equal. Card rates on the baseline's seeds: the seat-games with
+matched seat-games; the clustered McNemar statistic (|Σd| − 1)²/Σd² and the
+MOVER interval of Δ = p₊ − p₋, the two discordant parts P_g = max(d_g, 0) and
+M_g = max(−d_g, 0) over the matched seat-games, each with its own clustered
+Wilson interval, joined by their correlation (analytics.stats.paired_difference).
+Not Δ ± z·sqrt(Σ(d_g − Δ·n_g)²)/n: that one is [0, 0] when no pair is
+discordant, as if zero discordant pairs proved the rates equal; nor the two
+rates' Wilson intervals joined by their correlation (Newcombe's method 10):
+with the pairs nearly alike it behaves like that one, short above a low count
+of discordant pairs that run one way. Card rates on the baseline's seeds: the seat-games with
 a card in hand differ between the two, so the same Newcombe interval takes the
 correlation from the per-game cross sums of the two rates (``paired_z``). Means:
 Welch, or on the baseline's seeds the game-by-game differences (``paired_z``),
@@ -423,10 +426,13 @@ ORDER BY {ORDER}, family, q_value, agent, key, metric
 
 
 
-_DIFFERENCE = ("the unadjusted 95% interval of `delta`: Newcombe's from the two sides' own intervals, joined with "
-               "their correlation over the matched games when paired (win rates and card rates on the baseline's "
-               "seeds); for a mean Welch's, or on the baseline's seeds that of the game-by-game differences, each "
-               "variance at least `mean_variance`'s floor")
+_DIFFERENCE = ("the unadjusted 95% interval of `delta`: Newcombe's from the two sides' own intervals; on the "
+               "baseline's seeds, for a win rate (and draws, turn-cap endings, team wins) the MOVER interval of its "
+               "two discordant parts (the matched seat-games won only in the variant, and only in the baseline), "
+               "each with its own interval, joined by their correlation over the matched games, and for a card rate "
+               "the two sides' intervals joined by their correlation over the matched games; for a mean Welch's, "
+               "or on the baseline's seeds that of the game-by-game differences, each variance at least "
+               "`mean_variance`'s floor")
 VARIANT_DELTAS_CONTRACT = contract(
     "variant_deltas", "One row per variant, player count and compared rate or mean (a family, a key, a metric): "
     "the variant against the baseline, with the difference's interval and a test.", GROUP,
