@@ -504,7 +504,7 @@ def delta_methods(tests: set[str]) -> str:
     and a sweep without ``paired_seeds`` has only those."""
     methods = []
     if "mcnemar" in tests:
-        methods.append("Newcombe's paired interval for rates, on the baseline's seeds")
+        methods.append("MOVER paired interval for rates, on the baseline's seeds")
     if "paired_z" in tests:
         methods.append("card rates and means paired game by game, on the baseline's seeds")
     if "z" in tests:

@@ -565,7 +565,9 @@ def newcombe_difference(p_a: float, low_a: float, high_a: float, p_b: float, low
     the correlation of the two rates' estimates (``paired_correlation``), the same
     rates measured on the same seeds: Newcombe's hybrid score interval for paired
     data (Newcombe 1998, "Improved confidence intervals for the difference between
-    binomial proportions based on paired data", method 10). SQL:
+    binomial proportions based on paired data", method 10), the card rates' paired
+    interval; given two parts of one difference and their correlation, the MOVER interval
+    of the difference (Zou & Donner 2008), the win rates' paired one (``paired_difference``). SQL:
     ``newcombe_low(pa, la, ua, pb, lb, ub[, phi := ...])`` and ``newcombe_high(...)``.
     """
     delta = p_b - p_a
@@ -612,41 +614,69 @@ def paired_correlation(spread_a: float, spread_b: float, spread_d: float) -> flo
     return max(-1.0, min(1.0, cross / math.sqrt(spread_a * spread_b)))
 
 
-def paired_difference(pairs: float, n_sq: float, clusters: float, baseline: tuple[float, float, float],
-                      variant: tuple[float, float, float], sum_d2: float,
-                      confidence: float = 0.95, hits: tuple[float, float] | None = None
-                      ) -> tuple[float, float, float, float]:
+def discordant_correlation(pairs: float, n_sq: float, positive: tuple[float, float, float],
+                           negative: tuple[float, float, float]) -> float:
+    """The correlation of the two discordant parts of paired differences (``paired_difference``).
+
+    Over matched games ``g`` with ``n_g`` pairs (``pairs = Σn_g``, ``n_sq = Σn_g²``):
+    ``positive = (ΣP_g, ΣP_g², Σn_g·P_g)`` of ``P_g = max(d_g, 0)`` and ``negative`` the same
+    of ``M_g = max(−d_g, 0)``. With ``p₊ = ΣP/pairs``, ``p₋ = ΣM/pairs`` and each part's
+    ``cluster_spread`` ``S₊``, ``S₋``: as ``P_g·M_g = 0`` in every game, the cross-product is
+    ``C = Σ(P_g − p₊·n_g)(M_g − p₋·n_g) = −p₋·Σn_g·P_g − p₊·Σn_g·M_g + p₊·p₋·Σn_g²`` and
+    ``r = C / sqrt(S₊·S₋)``; 0 when a spread is 0. For one pair per game (a 2×2 table with
+    ``b`` pairs only the baseline's, ``c`` only the variant's, of ``N``):
+    ``r = −sqrt(b·c / ((N − b)(N − c)))``. SQL: ``discordant_phi(n, n_sq, wp, nwp, sp, wm, nwm, sm)``
+    (``sp``, ``sm``: the two spreads)."""
+    if pairs <= 0:
+        return 0.0
+    spread_p = cluster_spread(pairs, positive[0], n_sq, positive[1], positive[2])
+    spread_m = cluster_spread(pairs, negative[0], n_sq, negative[1], negative[2])
+    if spread_p <= 0 or spread_m <= 0:
+        return 0.0
+    rate_p, rate_m = positive[0] / pairs, negative[0] / pairs
+    cross = -rate_m * positive[2] - rate_p * negative[2] + rate_p * rate_m * n_sq
+    return max(-1.0, min(1.0, cross / math.sqrt(spread_p * spread_m)))
+
+
+def paired_difference(pairs: float, n_sq: float, clusters: float, positive: tuple[float, float, float],
+                      negative: tuple[float, float, float], confidence: float = 0.95,
+                      hits: tuple[float, float] | None = None) -> tuple[float, float, float, float]:
     """The paired comparison of a rate played twice on the same seeds (clustered by game).
 
     Over the matched games ``g`` (``clusters`` of them), each with ``n_g`` matched seat-games
-    (``pairs = Σn_g``, ``n_sq = Σn_g²``): ``baseline = (Σx_g, Σx_g², Σn_g·x_g)`` with ``x_g``
-    the baseline's wins, ``variant`` the same of the variant's wins ``y_g``, and
-    ``sum_d2 = Σd_g²`` of ``d_g = y_g − x_g``. Returns ``(statistic, p, low, high)``:
+    (``pairs = Σn_g``, ``n_sq = Σn_g²``), ``d_g = y_g − x_g`` the variant's wins minus the
+    baseline's, split into its discordant parts ``P_g = max(d_g, 0)`` (pairs won only in the
+    variant, net) and ``M_g = max(−d_g, 0)`` (only in the baseline): ``positive = (ΣP_g, ΣP_g²,
+    Σn_g·P_g)``, ``negative`` the same of ``M_g``. Returns ``(statistic, p, low, high)``:
 
-    - the statistic ``(|Σd| − 1)² / Σd²`` on chi-square(1): McNemar's test with the
-      continuity correction when every ``n_g`` is 1 (then ``Σd`` is the difference and
-      ``Σd²`` the sum of the discordant pairs);
-    - the interval of ``Δ = (Σy − Σx)/pairs``: Newcombe's hybrid score interval for paired
-      data (``newcombe_difference`` with ``φ = paired_correlation``), from each rate's
-      own interval (``clustered_interval``; with ``hits``, the baseline's and the
-      variant's games with a win, as the views count them). Unlike
-      ``Δ ± z·se`` of the differences, it keeps a width when no pair is discordant: zero
-      discordant pairs out of ``n`` do not prove the rates equal.
+    - the statistic ``(|Σd| − 1)² / Σd²`` on chi-square(1), with ``Σd = ΣP − ΣM`` and
+      ``Σd² = ΣP² + ΣM²``: McNemar's test with the continuity correction when every ``n_g``
+      is 1 (then ``ΣP`` and ``ΣM`` are the two counts of discordant pairs);
+    - the interval of ``Δ = p₊ − p₋`` (``p₊ = ΣP/pairs``, ``p₋ = ΣM/pairs``): the MOVER
+      interval of a difference of two correlated rates (the "method of variance estimates
+      recovery", Zou & Donner 2008, *Stat Med* 27:1693), each part's own interval
+      (``clustered_interval``; with ``hits``, the games with ``P_g > 0`` and with
+      ``M_g > 0``) joined by their correlation (``discordant_correlation``) in
+      ``newcombe_difference``. Each end follows its own part's score interval, so it
+      stays right where discordant pairs are few and run one way (a buff that only ever
+      turns losses into wins, on the same random numbers): the interval of the two rates
+      joined by their correlation (Newcombe's method 10) behaves there like ``Δ ± z·se``,
+      short above a low count. With no discordant pair it keeps the width of a part of
+      0 in ``clusters`` games on each side: zero discordant pairs do not prove the rates
+      equal.
     """
     if pairs <= 0:
         return (0.0, 1.0, -1.0, 1.0)
-    wins_a, wins_sq_a, cross_a = baseline
-    wins_b, wins_sq_b, cross_b = variant
-    sum_d = wins_b - wins_a
+    sum_d, sum_d2 = positive[0] - negative[0], positive[1] + negative[1]
     statistic = 0.0 if sum_d2 <= 0 else (abs(sum_d) - 1.0) ** 2 / sum_d2
     p_value = math.erfc(math.sqrt(statistic / 2.0))
-    hits_a, hits_b = hits if hits is not None else (None, None)
-    low_a, high_a = clustered_interval(pairs, wins_a, n_sq, wins_sq_a, cross_a, clusters, confidence, hits_a)
-    low_b, high_b = clustered_interval(pairs, wins_b, n_sq, wins_sq_b, cross_b, clusters, confidence, hits_b)
-    phi = paired_correlation(cluster_spread(pairs, wins_a, n_sq, wins_sq_a, cross_a),
-                             cluster_spread(pairs, wins_b, n_sq, wins_sq_b, cross_b),
-                             cluster_spread(pairs, sum_d, n_sq, sum_d2, cross_b - cross_a))
-    low, high = newcombe_difference(wins_a / pairs, low_a, high_a, wins_b / pairs, low_b, high_b, phi)
+    hits_p, hits_m = hits if hits is not None else (None, None)
+    low_p, high_p = clustered_interval(pairs, positive[0], n_sq, positive[1], positive[2], clusters, confidence,
+                                       hits_p)
+    low_m, high_m = clustered_interval(pairs, negative[0], n_sq, negative[1], negative[2], clusters, confidence,
+                                       hits_m)
+    low, high = newcombe_difference(negative[0] / pairs, low_m, high_m, positive[0] / pairs, low_p, high_p,
+                                    discordant_correlation(pairs, n_sq, positive, negative))
     return (statistic, p_value, low, high)
 
 
@@ -814,6 +844,12 @@ STATS_SQL = [
         "(sa::DOUBLE + sb::DOUBLE - sd::DOUBLE) / 2",
         "greatest(-1.0, least(1.0, (CASE WHEN t > 0.5 THEN t - 0.5 WHEN t > 0 THEN 0.0 ELSE t END) "
         "/ sqrt(sa::DOUBLE * sb::DOUBLE)))") + " END",
+    # discordant_correlation from the sums of the two discordant parts and their spreads.
+    "CREATE OR REPLACE MACRO discordant_phi(n, n_sq, wp, nwp, sp, wm, nwm, sm) AS CASE WHEN n IS NULL OR n <= 0 "
+    "OR sp <= 0 OR sm <= 0 THEN 0.0 ELSE " + _bind(
+        {"p": "wp::DOUBLE / n::DOUBLE", "m": "wm::DOUBLE / n::DOUBLE"}, "dc_",
+        "greatest(-1.0, least(1.0, (-dc_.m * nwp::DOUBLE - dc_.p * nwm::DOUBLE + dc_.p * dc_.m * n_sq::DOUBLE) "
+        "/ sqrt(sp::DOUBLE * sm::DOUBLE)))") + " END",
     # newcombe_difference: the interval of pb − pa from both rates' intervals, paired with phi
     # (DOUBLE first: a decimal literal's products overflow DECIMAL(38)).
     "CREATE OR REPLACE MACRO newcombe_low(pa, la, ua, pb, lb, ub, phi := 0.0) AS (pb::DOUBLE - pa) - sqrt(greatest("
@@ -873,7 +909,8 @@ def register_sql_macros(con: duckdb.DuckDBPyConnection) -> None:
     ``clustered_low(n, w, n_sq, w_sq, nw, clusters, hits)`` and ``clustered_high(...)``
     (``clustered_interval``; ``hits`` NULL where the games with a win are not counted),
     ``cluster_spread(n, w, n_sq, w_sq, nw)``,
-    ``paired_phi(sa, sb, sd)`` (``paired_correlation``), ``newcombe_low(pa, la, ua,
+    ``paired_phi(sa, sb, sd)`` (``paired_correlation``), ``discordant_phi(n, n_sq, wp, nwp, sp,
+    wm, nwm, sm)`` (``discordant_correlation``), ``newcombe_low(pa, la, ua,
     pb, lb, ub[, phi := ...])`` and ``newcombe_high(...)`` (``newcombe_difference``):
     the SQL twins of the Python functions of the same names.
     """

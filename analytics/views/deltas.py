@@ -6,12 +6,15 @@ same player count. Unpaired rates: the pooled z-test at the effective sample
 sizes (plain counts for games and seats), and Newcombe's interval of the
 difference from the two Wilson intervals. Paired (the variant played on the
 baseline's seeds): per game g, d_g = variant wins − baseline wins over its
-matched seat-games; the clustered McNemar statistic (|Σd| − 1)²/Σd² and
-Newcombe's hybrid score interval for paired data: the same two Wilson
-intervals, joined with the correlation φ of the two rates over the matched
-games (analytics.stats.paired_difference). Not Δ ± z·sqrt(Σ(d_g − Δ·n_g)²)/n:
-that one is [0, 0] when no pair is discordant, as if zero discordant pairs
-proved the rates equal. Card rates on the baseline's seeds: the seat-games with
+matched seat-games; the clustered McNemar statistic (|Σd| − 1)²/Σd² and the
+MOVER interval of Δ = p₊ − p₋, the two discordant parts P_g = max(d_g, 0) and
+M_g = max(−d_g, 0) over the matched seat-games, each with its own clustered
+Wilson interval, joined by their correlation (analytics.stats.paired_difference).
+Not Δ ± z·sqrt(Σ(d_g − Δ·n_g)²)/n: that one is [0, 0] when no pair is
+discordant, as if zero discordant pairs proved the rates equal; nor the two
+rates' Wilson intervals joined by their correlation (Newcombe's method 10):
+with the pairs nearly alike it behaves like that one, short above a low count
+of discordant pairs that run one way. Card rates on the baseline's seeds: the seat-games with
 a card in hand differ between the two, so the same Newcombe interval takes the
 correlation from the per-game cross sums of the two rates (``paired_z``). Means:
 Welch, or on the baseline's seeds the game-by-game differences (``paired_z``),
@@ -27,29 +30,27 @@ from dataset.contracts import AGENT, GROUP, Column, contract
 from dataset.count_views import CARD_RATES, GAME_KEY, Columns, card_rows_sql
 from dataset.quoting import sql_string
 
-PAIRED_KEY_SUMS = ("pairs", "sum_d", "sum_d2", "sum_nd", "sum_n2", "sum_a", "sum_a2", "sum_na", "sum_b", "sum_b2",
-                   "sum_nb")
+PAIRED_KEY_SUMS = ("pairs", "games", "sum_n2", "sum_p", "sum_p2", "sum_np", "hits_p", "sum_m", "sum_m2", "sum_nm",
+                   "hits_m")
 """The sums of ``_paired_counts``: additive over games, so over shard pairs."""
 
 
 def _paired_counts(key: str, paired: bool | None) -> str:
     """Per (variant, player count, key), over seat-games played on the same seed
-    in baseline and variant: the per-game sums of the paired differences."""
-    # Per side (a: the baseline's wins x_g, b: the variant's y_g) the sums of its
-    # cluster_spread, for the correlation of the paired interval (paired_phi).
+    in baseline and variant: the matched games and seat-games, and the per-game sums
+    of the two discordant parts of the paired differences ``d_g`` (``p``: ``max(d_g, 0)``,
+    ``m``: ``max(−d_g, 0)``), their squares, their products with ``n_g`` and the games
+    where each is positive: what ``analytics.stats.paired_difference`` takes."""
     if paired is False:
         return ("SELECT NULL::VARCHAR AS experiment, NULL::VARCHAR AS variant, NULL::TINYINT AS n_players, "
                 "NULL::VARCHAR AS key, " + ", ".join(f"0::BIGINT AS {name}" for name in PAIRED_KEY_SUMS)
                 + " WHERE FALSE")
     return f"""
-    SELECT experiment, variant, n_players, key, sum(n)::BIGINT AS pairs, sum(d)::BIGINT AS sum_d,
-           sum(d * d)::BIGINT AS sum_d2, sum(n * d)::BIGINT AS sum_nd, sum(n * n)::BIGINT AS sum_n2,
-           sum(x)::BIGINT AS sum_a, sum(x * x)::BIGINT AS sum_a2, sum(n * x)::BIGINT AS sum_na,
-           sum(y)::BIGINT AS sum_b, sum(y * y)::BIGINT AS sum_b2, sum(n * y)::BIGINT AS sum_nb
+    SELECT experiment, variant, n_players, key, sum(n)::BIGINT AS pairs, count(*)::BIGINT AS games,
+           sum(n * n)::BIGINT AS sum_n2, {_part_sums("p", "greatest(d, 0)")}, {_part_sums("m", "greatest(-d, 0)")}
     FROM (
         SELECT v.experiment, v.variant, v.n_players, v.game_index, v.{key}::VARCHAR AS key,
-               count(*) AS n, sum(v.won::INTEGER - b.won::INTEGER) AS d,
-               sum(b.won::INTEGER) AS x, sum(v.won::INTEGER) AS y
+               count(*) AS n, sum(v.won::INTEGER - b.won::INTEGER) AS d
         FROM players AS v
         JOIN games AS gv USING ({GAME_KEY})
         JOIN games AS gb ON gb.experiment = v.experiment AND gb.variant = 'baseline'
@@ -60,6 +61,12 @@ def _paired_counts(key: str, paired: bool | None) -> str:
         GROUP BY ALL
     )
     GROUP BY ALL"""
+
+
+def _part_sums(part: str, value: str) -> str:
+    """SQL: ``sum_<part>``, ``sum_<part>2``, ``sum_n<part>`` and ``hits_<part>`` of the per-game ``value``."""
+    return (f"sum({value})::BIGINT AS sum_{part}, sum(({value}) * ({value}))::BIGINT AS sum_{part}2, "
+            f"sum(n * ({value}))::BIGINT AS sum_n{part}, count(*) FILTER (WHERE ({value}) > 0)::BIGINT AS hits_{part}")
 
 
 MEANS = ("turns", "decisions")
@@ -124,19 +131,25 @@ def _paired_statistic(sum_d: str, sum_d2: str) -> str:
     return f"CASE WHEN {sum_d2} > 0 THEN (abs({sum_d}) - 1.0) ** 2 / {sum_d2} ELSE 0.0 END"
 
 
-def _paired_interval(metric: str, pairs: str, sum_n2: str, baseline: tuple[str, str, str],
-                     variant: tuple[str, str, str], sum_d2: str) -> tuple[str, str]:
-    """SQL: the paired interval of ``v.metric − b.metric`` (``analytics.stats.paired_difference``):
-    Newcombe's from the two rates' own intervals (the view's columns: every seat-game of
-    both is matched when the paired test is used, so they are the matched games' rates)
-    and their correlation over the matched games, from the per-game sums ``baseline`` and
-    ``variant`` (``Σw_g``, ``Σw_g²``, ``Σn_g·w_g`` of each side's wins) and ``sum_d2``
-    (``Σd_g²`` of the differences)."""
-    def spread(sums: tuple[str, str, str]) -> str:
+def _paired_interval(pairs: str, sum_n2: str, games: str, positive: tuple[str, str, str, str],
+                     negative: tuple[str, str, str, str]) -> tuple[str, str]:
+    """SQL: the paired interval of the variant's rate minus the baseline's
+    (``analytics.stats.paired_difference``): the MOVER interval of ``p₊ − p₋``, the two
+    discordant parts of the per-game differences, each with its own clustered interval
+    over the ``games`` matched games, joined by their correlation (``discordant_phi``).
+    ``positive`` and ``negative``: each part's ``(ΣP_g, ΣP_g², Σn_g·P_g, games with P_g > 0)``."""
+    def interval(side: str, sums: tuple[str, str, str, str]) -> str:
+        return f"clustered_{side}({pairs}, {sums[0]}, {sum_n2}, {sums[1]}, {sums[2]}, {games}, {sums[3]})"
+
+    def spread(sums: tuple[str, str, str, str]) -> str:
         return f"cluster_spread({pairs}, {sums[0]}, {sum_n2}, {sums[1]}, {sums[2]})"
 
-    difference = (f"({variant[0]} - {baseline[0]})", sum_d2, f"({variant[2]} - {baseline[2]})")
-    return _newcombe(metric, f"paired_phi({spread(baseline)}, {spread(variant)}, {spread(difference)})")
+    phi = (f"discordant_phi({pairs}, {sum_n2}, {positive[0]}, {positive[2]}, {spread(positive)}, "
+           f"{negative[0]}, {negative[2]}, {spread(negative)})")
+    rates = (f"{negative[0]}::DOUBLE / {pairs}, {interval('low', negative)}, {interval('high', negative)}, "
+             f"{positive[0]}::DOUBLE / {pairs}, {interval('low', positive)}, {interval('high', positive)}, "
+             f"phi := {phi}")
+    return f"newcombe_low({rates})", f"newcombe_high({rates})"
 
 
 def _proportion_family(family: str, source: str, key: str, n: str, rate: str, effective: str, pairs: str) -> str:
@@ -145,8 +158,9 @@ def _proportion_family(family: str, source: str, key: str, n: str, rate: str, ef
     ``source`` is the relation read (the family's ``_once`` copy); ``effective`` its
     effective-n column (or ``n`` for independent seat-games); ``pairs`` the relation of
     its paired sums (``_paired_counts``)."""
-    low, high = _paired_interval(rate, "pc.pairs", "pc.sum_n2", ("pc.sum_a", "pc.sum_a2", "pc.sum_na"),
-                                 ("pc.sum_b", "pc.sum_b2", "pc.sum_nb"), "pc.sum_d2")
+    low, high = _paired_interval("pc.pairs", "pc.sum_n2", "pc.games",
+                                 ("pc.sum_p", "pc.sum_p2", "pc.sum_np", "pc.hits_p"),
+                                 ("pc.sum_m", "pc.sum_m2", "pc.sum_nm", "pc.hits_m"))
     unpaired_low, unpaired_high = _newcombe(rate)
     mcnemar = f"pc.pairs IS NOT NULL AND pc.pairs = v.{n} AND pc.pairs = b.{n}"
     # Seat tests say nothing in a cooperative game: every seat shares the outcome.
@@ -157,7 +171,7 @@ def _proportion_family(family: str, source: str, key: str, n: str, rate: str, ef
            '{rate}' AS metric, b.{rate} AS baseline_value, v.{rate} AS value, b.{n} AS baseline_n, v.{n} AS n,
            b.{effective}::DOUBLE AS baseline_effective_n, v.{effective}::DOUBLE AS effective_n,
            CASE WHEN {mcnemar} THEN 'mcnemar' ELSE 'z' END AS test,
-           CASE WHEN {mcnemar} THEN {_paired_statistic('pc.sum_d', 'pc.sum_d2')}
+           CASE WHEN {mcnemar} THEN {_paired_statistic('(pc.sum_p - pc.sum_m)', '(pc.sum_p2 + pc.sum_m2)')}
                 ELSE prop_z(coalesce(b.{rate}, 0) * baseline_effective_n, baseline_effective_n,
                             coalesce(v.{rate}, 0) * effective_n, effective_n) END AS statistic,
            CASE WHEN {mcnemar} THEN {low} ELSE {unpaired_low} END AS delta_low,
@@ -284,11 +298,9 @@ _CARD_WINS = {"gih": "wins_in_hand", "played": "wins_played", "play": "games_pla
 
 def _game_family(paired: bool | None) -> str:
     def proportion(metric: str, source: str, count: str, only_b: str, only_v: str, where: str = "") -> str:
-        # One trial per game: the baseline's and the variant's counts are their own sums
-        # of squares and of n·w; d² is 1 for a discordant pair.
-        side_b, side_v = (f"b.{count}",) * 3, (f"v.{count}",) * 3
-        low, high = _paired_interval(metric, "pg.pairs", "pg.pairs", side_b, side_v,
-                                     f"(pg.{only_v} + pg.{only_b})")
+        # One trial per game: each discordant count is its own sum of squares, of n·P and
+        # of games with P > 0 (P: the variant's only, M: the baseline's only).
+        low, high = _paired_interval("pg.pairs", "pg.pairs", "pg.pairs", (f"pg.{only_v}",) * 4, (f"pg.{only_b}",) * 4)
         unpaired_low, unpaired_high = _newcombe(metric)
         paired_test = "pg.pairs IS NOT NULL AND pg.pairs = v.games AND pg.pairs = b.games"
         return f"""
@@ -414,10 +426,13 @@ ORDER BY {ORDER}, family, q_value, agent, key, metric
 
 
 
-_DIFFERENCE = ("the unadjusted 95% interval of `delta`: Newcombe's from the two sides' own intervals, joined with "
-               "their correlation over the matched games when paired (win rates and card rates on the baseline's "
-               "seeds); for a mean Welch's, or on the baseline's seeds that of the game-by-game differences, each "
-               "variance at least `mean_variance`'s floor")
+_DIFFERENCE = ("the unadjusted 95% interval of `delta`: Newcombe's from the two sides' own intervals; on the "
+               "baseline's seeds, for a win rate (and draws, turn-cap endings, team wins) the MOVER interval of its "
+               "two discordant parts (the matched seat-games won only in the variant, and only in the baseline), "
+               "each with its own interval, joined by their correlation over the matched games, and for a card rate "
+               "the two sides' intervals joined by their correlation over the matched games; for a mean Welch's, "
+               "or on the baseline's seeds that of the game-by-game differences, each variance at least "
+               "`mean_variance`'s floor")
 VARIANT_DELTAS_CONTRACT = contract(
     "variant_deltas", "One row per variant, player count and compared rate or mean (a family, a key, a metric): "
     "the variant against the baseline, with the difference's interval and a test.", GROUP,

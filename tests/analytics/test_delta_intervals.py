@@ -1,12 +1,13 @@
 """The 95% interval of every variant delta (``variant_deltas.delta_low``/``delta_high``)
 is the formula of its test, recomputed in Python from the view's own columns:
 Newcombe's interval from the two Wilson intervals at the effective sample sizes
-for unpaired rates, Welch's for means, Newcombe's paired (hybrid score) interval
-for seed-matched games, checked against a published example."""
+for unpaired rates, Welch's for means, and for seed-matched games the MOVER interval
+of the two discordant parts, worked out here from Wilson's formula."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from analytics.stats import (
     paired_difference,
     wilson_interval,
 )
-from tests.analytics.synthetic import competitive
+from tests.analytics.synthetic import Synthetic, competitive, cooperative
 from tests.analytics.test_balance_metrics import write_games
 from tests.conftest import SmallExperiment
 
@@ -77,57 +78,69 @@ def test_a_seat_game_per_game_gives_the_plain_wilson_intervals_in_the_newcombe_i
         assert (row["delta_low"], row["delta_high"]) == pytest.approx((low, high), abs=1e-9)
 
 
-def newcombe_paired_by_hand(a: int, b: int, c: int, d: int) -> tuple[float, float]:
-    """Newcombe's (1998) hybrid score interval for paired data (his method 10), written from
-    the published formula as Fagerland, Lydersen and Laake (Stat Med 2014; 33:2850) state it,
-    for the 2×2 table of N pairs: a both yes, b first only, c second only, d neither.
+def _wilson(successes: int, n: int) -> tuple[float, float]:
+    """Wilson's (1927) score interval of ``successes / n``: ``(p + z²/2n ∓ z·sqrt(p(1 − p)/n + z²/4n²))
+    / (1 + z²/n)``, written out here rather than taken from ``analytics.stats``."""
+    p, z2 = successes / n, Z95 * Z95
+    centre, half = p + z2 / (2 * n), Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return (max(0.0, (centre - half) / (1 + z2 / n)), min(1.0, (centre + half) / (1 + z2 / n)))
 
-    θ = p1 − p2 with p1 = (a + b)/N, p2 = (a + c)/N and Wilson intervals (l1, u1), (l2, u2);
-    φ = C/sqrt((a+b)(c+d)(a+c)(b+d)) with C = ad − bc − N/2 if ad − bc > N/2, 0 if
-    0 <= ad − bc <= N/2, ad − bc if negative (0 when a margin is 0);
-    L = θ − sqrt((p1 − l1)² − 2φ(p1 − l1)(u2 − p2) + (u2 − p2)²),
-    U = θ + sqrt((p2 − l2)² − 2φ(p2 − l2)(u1 − p1) + (u1 − p1)²).
-    Returned for the second minus the first (the variant minus the baseline): (−U, −L)."""
+
+def mover_paired_by_hand(a: int, b: int, c: int, d: int) -> tuple[float, float]:
+    """The MOVER interval (Zou & Donner 2008) of the variant's rate minus the baseline's from
+    the 2×2 table of N pairs: a both won, b only the baseline, c only the variant, d neither.
+
+    Δ = p₊ − p₋ with p₊ = c/N, p₋ = b/N, their Wilson intervals (l₊, u₊), (l₋, u₋) and their
+    correlation as two shares of one multinomial, r = −sqrt(b·c/((N − b)(N − c))) (0 when b or
+    c is 0): L = Δ − sqrt((p₊ − l₊)² + (u₋ − p₋)² − 2r(p₊ − l₊)(u₋ − p₋)),
+    U = Δ + sqrt((u₊ − p₊)² + (p₋ − l₋)² − 2r(u₊ − p₊)(p₋ − l₋))."""
     n = a + b + c + d
-    p1, p2 = (a + b) / n, (a + c) / n
-    (l1, u1), (l2, u2) = wilson_interval(a + b, n), wilson_interval(a + c, n)
-    margins = (a + b) * (c + d) * (a + c) * (b + d)
-    cross = a * d - b * c
-    corrected = cross - n / 2 if cross > n / 2 else (0 if cross >= 0 else cross)
-    phi = corrected / math.sqrt(margins) if margins else 0.0
-    theta = p1 - p2
-    low = theta - math.sqrt((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2)
-    high = theta + math.sqrt((p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1) + (u1 - p1) ** 2)
-    return (-high, -low)
+    plus, minus = c / n, b / n
+    (low_plus, high_plus), (low_minus, high_minus) = _wilson(c, n), _wilson(b, n)
+    r = -math.sqrt(b * c / ((n - b) * (n - c))) if b * c else 0.0
+    down, up = plus - low_plus, high_minus - minus
+    low = plus - minus - math.sqrt(down ** 2 + up ** 2 - 2 * r * down * up)
+    up, down = high_plus - plus, minus - low_minus
+    high = plus - minus + math.sqrt(up ** 2 + down ** 2 - 2 * r * up * down)
+    return (low, high)
 
 
 def _paired_table(a: int, b: int, c: int, d: int) -> tuple[float, float, float, float]:
     """``paired_difference`` of a 2×2 table (one trial per game): first = baseline, second = variant."""
-    n, first, second = a + b + c + d, a + b, a + c
-    return paired_difference(n, n, n, (first, first, first), (second, second, second), b + c)
+    n = a + b + c + d
+    return paired_difference(n, n, n, (c, c, c), (b, b, b), hits=(c, b))
 
 
-def test_the_paired_interval_is_newcombes_on_a_published_example() -> None:
+def test_the_paired_interval_is_mover_of_the_discordant_pairs() -> None:
     # Cavo et al. (2012): complete response before and after consolidation therapy, 161 patients,
-    # [[59, 6], [16, 80]]. Fagerland, Lydersen and Laake (2014; and their book, 2017, Chapter 8)
-    # print Newcombe's square-and-add interval: -0.0621 (95% CI -0.1186 to -0.0046), for
-    # before minus after; ours is after minus before, the variant minus the baseline.
+    # [[59, 6], [16, 80]]: 6 pairs only before, 16 only after. Fagerland, Lydersen and Laake (2014)
+    # print Newcombe's square-and-add interval of after minus before as 0.0046 to 0.1186; this one
+    # is near it, from the two discordant shares 16/161 and 6/161.
     statistic, p, low, high = _paired_table(59, 6, 16, 80)
-    assert (low, high) == pytest.approx((0.0046, 0.1186), abs=5e-5)
-    assert (low, high) == pytest.approx(newcombe_paired_by_hand(59, 6, 16, 80), abs=1e-12)
+    assert (low, high) == pytest.approx(mover_paired_by_hand(59, 6, 16, 80), abs=1e-12)
+    assert (low, high) == pytest.approx((0.0046, 0.1186), abs=0.01)
     assert (statistic, p) == pytest.approx(mcnemar(6, 16), abs=1e-12)  # the test is McNemar's, as before
 
 
+def test_one_way_discordant_pairs_get_the_score_interval_of_their_share_above() -> None:
+    # A buff that only turns losses into wins on the same random numbers: b = 0, c = 3 of 300.
+    # The high end is Wilson's of 3/300 (Newcombe's method 10 gave 0.0229 here, Δ + 1.3% instead
+    # of Wilson's 2.9%: too short above a low count); the low end widens by Wilson's high of 0/300.
+    _, _, low, high = _paired_table(150, 0, 3, 147)
+    assert high == pytest.approx(_wilson(3, 300)[1], abs=1e-15)
+    assert low == pytest.approx(0.01 - math.hypot(0.01 - _wilson(3, 300)[0], _wilson(0, 300)[1]), abs=1e-15)
+    assert (low, high) == pytest.approx(mover_paired_by_hand(150, 0, 3, 147), abs=1e-15)
+
+
 def test_no_discordant_pair_does_not_prove_the_rates_equal() -> None:
-    # b = c = 0: the differences d_g are all 0, and Δ ± z·sd(d) was [0, 0]. Newcombe's interval
-    # keeps a width: φ is just below 1 (ad − bc = 9 is lowered by N/2 = 3: φ = 6/9), and with a
-    # rate of 0 on both sides (no draw in 300 games) it is the unpaired one, ± the Wilson high of 0/300.
+    # b = c = 0: the differences d_g are all 0, and Δ ± z·sd(d) was [0, 0]. Each discordant share
+    # is 0 of N, whose Wilson interval still reaches z²/(N + z²): the interval is ± that.
     for table in ((3, 0, 0, 3), (0, 0, 0, 300), (290, 0, 0, 10)):
+        n = sum(table)
         _, p, low, high = _paired_table(*table)
         assert p == 1.0 and low < 0 < high, table
-        assert (low, high) == pytest.approx(newcombe_paired_by_hand(*table), abs=1e-12)
-    _, _, low, high = _paired_table(0, 0, 0, 300)
-    assert (low, high) == pytest.approx((-wilson_interval(0, 300)[1], wilson_interval(0, 300)[1]), abs=1e-15)
+        assert (low, high) == pytest.approx((-Z95 ** 2 / (n + Z95 ** 2), Z95 ** 2 / (n + Z95 ** 2)), abs=1e-15)
+        assert (low, high) == pytest.approx(mover_paired_by_hand(*table), abs=1e-15)
 
 
 def _paired_games(folder: Path, baseline_wins: list[int], variant_wins: list[int]) -> None:
@@ -150,17 +163,14 @@ def _deltas_and_seat_zero(folder: Path) -> tuple[pl.DataFrame, dict[str, Any]]:
     return deltas, deltas.filter((pl.col("family") == "seat") & (pl.col("key") == "0")).row(0, named=True)
 
 
-def test_seed_matched_deltas_carry_newcombes_paired_interval(tmp_path: Path) -> None:
+def test_seed_matched_deltas_carry_the_mover_interval_of_the_discordant_pairs(tmp_path: Path) -> None:
     # Six games on the same seeds; seat 0 wins baseline games 0-3 and 5, the variant's 3 and 5:
     # both won 2 pairs (a), only the baseline 3 (b), only the variant none (c), neither 1 (d).
-    # ad − bc = 2 is below N/2 = 3, so the corrected φ is 0: the unpaired Newcombe interval.
     _paired_games(tmp_path / "paired", [1, 1, 1, 1, 0, 1], [0, 0, 0, 1, 0, 1])
     _, seat0 = _deltas_and_seat_zero(tmp_path / "paired")
     assert seat0["test"] == "mcnemar"
-    expected = newcombe_paired_by_hand(2, 3, 0, 1)
+    expected = mover_paired_by_hand(2, 3, 0, 1)
     assert (seat0["delta_low"], seat0["delta_high"]) == pytest.approx(expected, abs=1e-12)
-    assert expected == pytest.approx(newcombe_difference(5 / 6, *wilson_interval(5, 6), 2 / 6,
-                                                         *wilson_interval(2, 6)), abs=1e-15)
     statistic, p, low, high = _paired_table(2, 3, 0, 1)
     assert (seat0["statistic"], seat0["p_value"]) == pytest.approx((statistic, p), abs=1e-12)
     assert (low, high) == pytest.approx(expected, abs=1e-12)
@@ -172,19 +182,23 @@ def test_seed_matched_rates_without_discordant_pairs_keep_an_interval(tmp_path: 
     _paired_games(tmp_path / "same", [1, 0, 1, 0, 1, 0], [1, 0, 1, 0, 1, 0])
     deltas, seat0 = _deltas_and_seat_zero(tmp_path / "same")
     assert (seat0["test"], seat0["delta"], seat0["p_value"]) == ("mcnemar", 0.0, 1.0)
-    assert (seat0["delta_low"], seat0["delta_high"]) == pytest.approx(newcombe_paired_by_hand(3, 0, 0, 3), abs=1e-12)
+    high = _wilson(0, 6)[1]
+    assert (seat0["delta_low"], seat0["delta_high"]) == pytest.approx((-high, high), abs=1e-12)
     assert seat0["delta_high"] - seat0["delta_low"] > 0.2
-    high = wilson_interval(0, 6)[1]
     for metric in ("draw_rate", "turn_cap_rate"):
         row = deltas.filter(pl.col("metric") == metric).row(0, named=True)
         assert row["test"] == "mcnemar"
         assert (row["delta_low"], row["delta_high"]) == pytest.approx((-high, high), abs=1e-12), metric
 
 
-def test_the_paired_interval_of_an_agent_at_two_seats_is_the_python_twin_on_the_games_sums() -> None:
-    # The synthetic competitive game seats its strong agent twice: n_g = 2 matched seat-games per
-    # game. The view's interval equals paired_difference on the per-game sums counted here.
-    data = competitive(1, 300, paired=True)
+@pytest.mark.parametrize("build", [lambda: competitive(1, 300, paired=True), lambda: cooperative(1, 300, paired=True)],
+                         ids=["competitive", "cooperative"])
+def test_the_paired_interval_of_an_agent_is_the_python_twin_on_the_games_sums(build: Callable[[], Synthetic]) -> None:
+    # The synthetic games seat an agent twice: n_g = 2 matched seat-games per game (competitive:
+    # one winner per game, discordant pairs both ways; cooperative on the same random numbers:
+    # the buff only turns losses into wins). The view's interval equals paired_difference on the
+    # discordant parts P_g = max(d_g, 0), M_g = max(−d_g, 0) of the per-game sums counted here.
+    data = build()
     rows = data.con.sql("""
         SELECT v.agent, v.game_index, count(*) AS n, sum(b.won::INTEGER) AS x, sum(v.won::INTEGER) AS y
         FROM players AS v JOIN players AS b ON b.variant = 'baseline' AND b.experiment = v.experiment
@@ -192,17 +206,19 @@ def test_the_paired_interval_of_an_agent_at_two_seats_is_the_python_twin_on_the_
         WHERE v.variant = 'buffed' GROUP BY ALL""").pl()
     deltas = data.con.sql("SELECT * FROM deltas WHERE family = 'agent'").pl()
     assert deltas.height == 2 and set(deltas["test"]) == {"mcnemar"}
+    seats: set[float] = set()
     for row in deltas.iter_rows(named=True):
         games = rows.filter(pl.col("agent") == row["key"])
         n, x, y = (games[name].cast(pl.Float64) for name in ("n", "x", "y"))
-        assert (n == 2).all()
-        statistic, p, low, high = paired_difference(
-            float(n.sum()), float((n * n).sum()), games.height, (float(x.sum()), float((x * x).sum()),
-                                                                  float((n * x).sum())),
-            (float(y.sum()), float((y * y).sum()), float((n * y).sum())), float(((y - x) ** 2).sum()),
-            hits=(float((x > 0).sum()), float((y > 0).sum())))
+        plus, minus = (y - x).clip(lower_bound=0), (x - y).clip(lower_bound=0)
+        seats.update(n.unique().to_list())
+        positive, negative = ((float(part.sum()), float((part * part).sum()), float((n * part).sum()))
+                              for part in (plus, minus))
+        statistic, p, low, high = paired_difference(float(n.sum()), float((n * n).sum()), games.height, positive,
+                                                    negative, hits=(float((plus > 0).sum()), float((minus > 0).sum())))
         assert (row["statistic"], row["p_value"]) == pytest.approx((statistic, p), abs=1e-12)
         assert (row["delta_low"], row["delta_high"]) == pytest.approx((low, high), abs=1e-12)
+    assert 2.0 in seats  # an agent at two seats of each game (the cooperative's other agent holds one)
 
 
 def _card_sums(games: pl.DataFrame, n: str, w: str) -> tuple[float, float, float, float, float, float]:

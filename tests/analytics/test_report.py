@@ -405,4 +405,4 @@ def test_the_deltas_note_of_a_paired_experiment_names_the_paired_interval(tmp_pa
     folder = write_experiment(parse_spec(raw, "divvy_baseline.toml (cut down, paired)"),
                               tmp_path_factory.mktemp("paired"))
     notes = _deltas_notes(build_report(folder))
-    assert "Newcombe's paired interval for rates, on the baseline's seeds" in notes
+    assert "MOVER paired interval for rates, on the baseline's seeds" in notes

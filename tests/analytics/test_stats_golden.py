@@ -20,6 +20,7 @@ from analytics.stats import (
     chi2_sf,
     chi_square_uniform,
     cluster_spread,
+    discordant_correlation,
     games_for_difference,
     games_for_interval,
     mcnemar,
@@ -187,6 +188,38 @@ def test_the_paired_interval_macros_give_the_python_numbers(con: duckdb.DuckDBPy
         assert spread == pytest.approx(cluster_spread(n, w, n_sq, w_sq, nw), abs=1e-12), (n, w)
     # One trial per game: the spread is n·p(1 − p), and φ is the 2×2 table's (corrected) phi.
     assert cluster_spread(10, 4, 10, 4, 4) == pytest.approx(10 * 0.4 * 0.6, abs=1e-12)
+
+
+def test_the_discordant_correlation_macro_gives_the_python_numbers(con: duckdb.DuckDBPyConnection) -> None:
+    # discordant_phi against discordant_correlation: per-game parts P_g (of n_g pairs) and M_g,
+    # never both positive in one game; the sums of random games, and edge cases (no part, one part).
+    cases = []
+    for _ in range(60):
+        games = [(n, RANDOM.randint(0, n)) for n in (RANDOM.randint(1, 3) for _ in range(RANDOM.randint(1, 12)))]
+        parts = [(n, d if RANDOM.random() < 0.5 else 0, 0 if RANDOM.random() < 0.5 else d) for n, d in games]
+        cases.append(_part_sums(parts))
+    cases += [_part_sums([(1, 0, 0)] * 5), _part_sums([(1, 1, 0), (1, 0, 0)]), _part_sums([(2, 2, 0), (2, 0, 1)]),
+              (0, 0, 0, 0, 0, 0, 0, 0)]
+    values = ", ".join(str(case) for case in cases)
+    rows = con.execute(f"""
+        SELECT discordant_phi(n, n_sq, wp, nwp, cluster_spread(n, wp, n_sq, wp2, nwp), wm, nwm,
+                              cluster_spread(n, wm, n_sq, wm2, nwm))
+        FROM (VALUES {values}) AS t(n, n_sq, wp, wp2, nwp, wm, wm2, nwm)""").fetchall()
+    for (n, n_sq, wp, wp2, nwp, wm, wm2, nwm), (phi,) in zip(cases, rows, strict=True):
+        assert phi == pytest.approx(discordant_correlation(n, n_sq, (wp, wp2, nwp), (wm, wm2, nwm)), abs=1e-12), (
+            n, n_sq, wp, wm)
+        assert -1.0 <= phi <= 1.0
+    # One pair per game, a 2×2 table of N = 20 pairs, b = 3 only the baseline's, c = 5 only the variant's.
+    assert discordant_correlation(20, 20, (5, 5, 5), (3, 3, 3)) == pytest.approx(-math.sqrt(15 / (17 * 15)),
+                                                                                  abs=1e-15)
+
+
+def _part_sums(games: list[tuple[int, int, int]]) -> tuple[int, ...]:
+    """``(Σn, Σn², ΣP, ΣP², Σn·P, ΣM, ΣM², Σn·M)`` of games ``(n_g, P_g, M_g)``."""
+    return (sum(n for n, _, _ in games), sum(n * n for n, _, _ in games),
+            *(value for index in (1, 2) for value in (sum(g[index] for g in games),
+                                                      sum(g[index] ** 2 for g in games),
+                                                      sum(g[0] * g[index] for g in games))))
 
 
 def test_the_sql_macros_give_the_python_numbers(con: duckdb.DuckDBPyConnection) -> None:
