@@ -131,36 +131,62 @@ def _paired_statistic(sum_d: str, sum_d2: str) -> str:
     return f"CASE WHEN {sum_d2} > 0 THEN (abs({sum_d}) - 1.0) ** 2 / {sum_d2} ELSE 0.0 END"
 
 
-def _paired_interval(pairs: str, sum_n2: str, games: str, positive: tuple[str, str, str, str],
-                     negative: tuple[str, str, str, str]) -> tuple[str, str]:
-    """SQL: the paired interval of the variant's rate minus the baseline's
-    (``analytics.stats.paired_difference``): the MOVER interval of ``p₊ − p₋``, the two
-    discordant parts of the per-game differences, each with its own clustered interval
-    over the ``games`` matched games, joined by their correlation (``discordant_phi``).
-    ``positive`` and ``negative``: each part's ``(ΣP_g, ΣP_g², Σn_g·P_g, games with P_g > 0)``."""
-    def interval(side: str, sums: tuple[str, str, str, str]) -> str:
-        return f"clustered_{side}({pairs}, {sums[0]}, {sum_n2}, {sums[1]}, {sums[2]}, {games}, {sums[3]})"
+KEY_PARTS = ("sum_p", "sum_p2", "sum_np", "hits_p", "sum_m", "sum_m2", "sum_nm", "hits_m")
+"""The columns of each discordant part (positive, then negative) of ``_paired_counts``:
+its sum, sum of squares, sum times ``n_g`` and games where it is positive."""
+GAME_PAIRED_RATES = {"team_win_rate": ("team_b", "team_v"), "draw_rate": ("draw_b", "draw_v"),
+                     "turn_cap_rate": ("cap_b", "cap_v")}
+"""The game family's rates compared on paired seeds: metric -> the discordant counts of
+``_paired_games`` (the baseline's only, the variant's only)."""
+PAIRED_PARTS = "paired_parts"
+"""``variant_deltas``'s CTE of ``_paired_parts``."""
 
-    def spread(sums: tuple[str, str, str, str]) -> str:
-        return f"cluster_spread({pairs}, {sums[0]}, {sum_n2}, {sums[1]}, {sums[2]})"
 
-    phi = (f"discordant_phi({pairs}, {sum_n2}, {positive[0]}, {positive[2]}, {spread(positive)}, "
-           f"{negative[0]}, {negative[2]}, {spread(negative)})")
-    rates = (f"{negative[0]}::DOUBLE / {pairs}, {interval('low', negative)}, {interval('high', negative)}, "
-             f"{positive[0]}::DOUBLE / {pairs}, {interval('low', positive)}, {interval('high', positive)}, "
-             f"phi := {phi}")
+def _paired_parts(pairs: dict[str, str]) -> str:
+    """SQL: what the paired interval of the variant's rate minus the baseline's takes
+    (``analytics.stats.paired_difference``), one row per compared rate (``family``: a key
+    family of ``pairs`` or a rate of ``GAME_PAIRED_RATES``): the two discordant parts of the
+    per-game differences (``part_p``, ``part_m``), each with its own clustered interval over
+    the matched games (``part_p_low``...), and their correlation (``parts_phi``,
+    ``discordant_phi``). Every family in one relation, so that each interval macro is
+    bound once: bound per family, they made ``variant_deltas`` take three times as long."""
+    rows = [f"SELECT '{key}' AS family, experiment, variant, n_players, key, pairs, sum_n2, games, "
+            f"{', '.join(KEY_PARTS)} FROM {pairs[key]}" for key in ("seat", "agent", "faction")]
+    # One trial per game: each discordant count is its own sum of squares, of n·P and of
+    # games with P > 0 (P: the variant's only, M: the baseline's only).
+    rows += [f"SELECT '{metric}' AS family, experiment, variant, n_players, '' AS key, pairs, pairs AS sum_n2, "
+             f"pairs AS games, {', '.join(f'{only_v} AS {name}' for name in KEY_PARTS[:4])}, "
+             f"{', '.join(f'{only_b} AS {name}' for name in KEY_PARTS[4:])} FROM paired_games"
+             for metric, (only_b, only_v) in GAME_PAIRED_RATES.items()]
+
+    def interval(side: str, part: str) -> str:
+        return f"clustered_{side}(pairs, sum_{part}, sum_n2, sum_{part}2, sum_n{part}, games, hits_{part})"
+
+    def spread(part: str) -> str:
+        return f"cluster_spread(pairs, sum_{part}, sum_n2, sum_{part}2, sum_n{part})"
+
+    parts = ", ".join(f"sum_{part}::DOUBLE / pairs AS part_{part}, {interval('low', part)} AS part_{part}_low, "
+                      f"{interval('high', part)} AS part_{part}_high" for part in "pm")
+    return f"""
+    SELECT *, {parts},
+           discordant_phi(pairs, sum_n2, sum_p, sum_np, {spread('p')}, sum_m, sum_nm, {spread('m')}) AS parts_phi
+    FROM ({' UNION ALL '.join(rows)})"""
+
+
+def _paired_interval(alias: str) -> tuple[str, str]:
+    """SQL: the MOVER interval of ``part_p − part_m`` from the columns of ``_paired_parts`` (as ``alias``)."""
+    rates = (f"{alias}.part_m, {alias}.part_m_low, {alias}.part_m_high, "
+             f"{alias}.part_p, {alias}.part_p_low, {alias}.part_p_high, phi := {alias}.parts_phi")
     return f"newcombe_low({rates})", f"newcombe_high({rates})"
 
 
-def _proportion_family(family: str, source: str, key: str, n: str, rate: str, effective: str, pairs: str) -> str:
+def _proportion_family(family: str, source: str, key: str, n: str, rate: str, effective: str) -> str:
     """Rows of ``variant_deltas`` for one win-rate family (seat, agent, faction).
 
     ``source`` is the relation read (the family's ``_once`` copy); ``effective`` its
-    effective-n column (or ``n`` for independent seat-games); ``pairs`` the relation of
-    its paired sums (``_paired_counts``)."""
-    low, high = _paired_interval("pc.pairs", "pc.sum_n2", "pc.games",
-                                 ("pc.sum_p", "pc.sum_p2", "pc.sum_np", "pc.hits_p"),
-                                 ("pc.sum_m", "pc.sum_m2", "pc.sum_nm", "pc.hits_m"))
+    effective-n column (or ``n`` for independent seat-games). Its paired sums and parts:
+    the family's rows of ``_paired_parts``."""
+    low, high = _paired_interval("pc")
     unpaired_low, unpaired_high = _newcombe(rate)
     mcnemar = f"pc.pairs IS NOT NULL AND pc.pairs = v.{n} AND pc.pairs = b.{n}"
     # Seat tests say nothing in a cooperative game: every seat shares the outcome.
@@ -179,9 +205,9 @@ def _proportion_family(family: str, source: str, key: str, n: str, rate: str, ef
     FROM {source} AS v
     JOIN {source} AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
          AND b.{key} = v.{key}
-    LEFT JOIN {pairs} AS pc
-         ON pc.experiment = v.experiment AND pc.variant = v.variant AND pc.n_players = v.n_players
-         AND pc.key = v.{key}::VARCHAR
+    LEFT JOIN {PAIRED_PARTS} AS pc
+         ON pc.family = '{family}' AND pc.experiment = v.experiment AND pc.variant = v.variant
+         AND pc.n_players = v.n_players AND pc.key = v.{key}::VARCHAR
     WHERE v.variant <> 'baseline'{only_competitive}{' AND NOT ' + _both_self_play() if family == 'agent' else ''}"""
 
 
@@ -300,7 +326,7 @@ def _game_family(paired: bool | None) -> str:
     def proportion(metric: str, source: str, count: str, only_b: str, only_v: str, where: str = "") -> str:
         # One trial per game: each discordant count is its own sum of squares, of n·P and
         # of games with P > 0 (P: the variant's only, M: the baseline's only).
-        low, high = _paired_interval("pg.pairs", "pg.pairs", "pg.pairs", (f"pg.{only_v}",) * 4, (f"pg.{only_b}",) * 4)
+        low, high = _paired_interval("pg")
         unpaired_low, unpaired_high = _newcombe(metric)
         paired_test = "pg.pairs IS NOT NULL AND pg.pairs = v.games AND pg.pairs = b.games"
         return f"""
@@ -309,14 +335,14 @@ def _game_family(paired: bool | None) -> str:
            b.games AS baseline_n, v.games AS n, b.games::DOUBLE AS baseline_effective_n,
            v.games::DOUBLE AS effective_n,
            CASE WHEN {paired_test} THEN 'mcnemar' ELSE 'z' END AS test,
-           CASE WHEN {paired_test} THEN mcnemar_stat(pg.{only_b}, pg.{only_v})
+           CASE WHEN {paired_test} THEN mcnemar_stat(pg.sum_m, pg.sum_p)
                 ELSE prop_z(b.{count}, b.games, v.{count}, v.games) END AS statistic,
            CASE WHEN {paired_test} THEN {low} ELSE {unpaired_low} END AS delta_low,
            CASE WHEN {paired_test} THEN {high} ELSE {unpaired_high} END AS delta_high
     FROM {source} AS v
     JOIN {source} AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
-    LEFT JOIN paired_games AS pg ON pg.experiment = v.experiment AND pg.variant = v.variant
-         AND pg.n_players = v.n_players
+    LEFT JOIN {PAIRED_PARTS} AS pg ON pg.family = '{metric}' AND pg.experiment = v.experiment
+         AND pg.variant = v.variant AND pg.n_players = v.n_players
     WHERE v.variant <> 'baseline'{where}"""
 
     def mean(metric: str, column: str) -> str:
@@ -348,9 +374,9 @@ def _game_family(paired: bool | None) -> str:
     team = "(SELECT *, win_rate AS team_win_rate, win_rate_low AS team_win_rate_low, " \
            f"win_rate_high AS team_win_rate_high FROM {_once('party_size_stats')})"
     return " UNION ALL ".join([
-        proportion("team_win_rate", team, "wins", "team_b", "team_v"),
-        proportion("draw_rate", _once("game_stats"), "draws", "draw_b", "draw_v"),
-        proportion("turn_cap_rate", _once("game_stats"), "turn_cap_games", "cap_b", "cap_v"),
+        proportion("team_win_rate", team, "wins", *GAME_PAIRED_RATES["team_win_rate"]),
+        proportion("draw_rate", _once("game_stats"), "draws", *GAME_PAIRED_RATES["draw_rate"]),
+        proportion("turn_cap_rate", _once("game_stats"), "turn_cap_games", *GAME_PAIRED_RATES["turn_cap_rate"]),
         *(mean(column, column) for column in MEANS),
     ])
 
@@ -386,11 +412,10 @@ def variant_deltas(paired: bool | None, columns: Columns, cached_pairs: bool = F
     pairs = {name: paired_sums_table(name) if cached_pairs else f"({query})"
              for name, query in paired_sums_sql(columns, paired).items()}
     families = " UNION ALL ".join([
-        _proportion_family("seat", _once("seat_stats"), "seat", "games", "win_rate", "games", pairs["seat"]),
-        _proportion_family("agent", _once("agent_stats"), "agent", "seat_games", "win_rate", "win_rate_effective_n",
-                           pairs["agent"]),
+        _proportion_family("seat", _once("seat_stats"), "seat", "games", "win_rate", "games"),
+        _proportion_family("agent", _once("agent_stats"), "agent", "seat_games", "win_rate", "win_rate_effective_n"),
         _proportion_family("faction", _once("faction_stats"), "faction", "seat_games", "win_rate",
-                           "win_rate_effective_n", pairs["faction"]),
+                           "win_rate_effective_n"),
         *(_card_family(metric) for metric in CARD_DELTA_RATES),
         _game_family(paired),
     ])
@@ -399,6 +424,7 @@ def variant_deltas(paired: bool | None, columns: Columns, cached_pairs: bool = F
 WITH {sources},
 paired_games AS (SELECT * FROM {pairs['games']}),
 paired_cards AS (SELECT * FROM {pairs['cards']}),
+{PAIRED_PARTS} AS MATERIALIZED ({_paired_parts(pairs)}),
 rows AS (SELECT {_DELTA_COLUMNS} FROM ({families})),
 tested AS (
     -- One erfc for every test: McNemar's statistic is chi-square on one degree
