@@ -24,7 +24,6 @@ from analytics.folders import (
     list_experiments,
     read_manifest,
     read_spec,
-    seed_pairing,
 )
 from analytics.partials import register_cached_counts, register_cached_pairs
 from analytics.stats import register_sql_macros
@@ -90,7 +89,7 @@ def open_catalog(experiment_dir: ResultsPath | str, *, metrics: bool = True, cac
     report, the dashboard's pages, a notebook) the views are the same, opened about
     twice as fast, since commenting binds every view. ``paired`` is passed to
     ``register_metric_views`` (by default, with ``cached``, what the spec says:
-    ``seed_pairing``); ``datasets`` to ``create_base_views``. Raises ``NoResultsError`` if the
+    ``_seed_pairing``); ``datasets`` to ``create_base_views``. Raises ``NoResultsError`` if the
     experiment has no finished shards, ``DamagedResultsError`` if one does not
     match the manifest.
     """
@@ -105,9 +104,11 @@ def open_catalog(experiment_dir: ResultsPath | str, *, metrics: bool = True, cac
 
 
 def _seed_pairing(experiment_dir: ResultsPath) -> bool | None:
-    """``seed_pairing`` of the experiment's spec; None (look in the data) without a readable one."""
+    """The default ``paired``: False (no seed-matched games to look for: skip the pairing)
+    when the spec says the variants were not played on the baseline's seeds, else None
+    (find them in the data), also without a readable spec."""
     try:
-        return seed_pairing(read_spec(experiment_dir))
+        return None if read_spec(experiment_dir).get("paired_seeds") else False
     except AnalyticsError:
         return None
 

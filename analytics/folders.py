@@ -15,7 +15,6 @@ a damaged shard) is an ``AnalyticsError`` whose message is one line.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -127,13 +126,6 @@ def read_spec(experiment_dir: ResultsPath) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise NoResultsError(f"{path}: expected a JSON object")
     return data
-
-
-def seed_pairing(spec: Mapping[str, Any]) -> bool | None:
-    """What the catalog's ``paired`` should be for an experiment of ``spec``: None (find the
-    seed-matched games in the data) when its variants were played on the baseline's seeds,
-    else False (there are none to look for: skip the pairing)."""
-    return None if spec.get("paired_seeds") else False
 
 
 def read_manifest(experiment_dir: ResultsPath) -> dict[str, dict[str, Any]]:

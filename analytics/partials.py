@@ -84,16 +84,12 @@ def _shard_key(files: dict[str, ResultsPath]) -> dict[str, Any]:
     return {"version": CACHE_VERSION, "views": VIEWS_FINGERPRINT, "files": _files_key(files)}
 
 
-def _count_queries(columns: Columns) -> dict[str, str]:
-    return count_view_sql(columns)
-
-
 def _pair_queries(columns: Columns) -> dict[str, str]:
     return paired_sums_sql(columns, paired=True)
 
 
 def _compute_shard(files: dict[str, list[ResultsPath]], target: ResultsPath | None,
-                   queries: Queries = _count_queries) -> dict[str, Any]:
+                   queries: Queries = count_view_sql) -> dict[str, Any]:
     """The ``queries`` (by default the count views) over one shard's files (or a pair's):
     written as Parquet under ``target`` when given; returned as Arrow tables otherwise."""
     con = duckdb.connect(":memory:")

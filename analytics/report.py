@@ -62,7 +62,7 @@ from analytics.findings import (
     mark_set_by_construction,
     set_by_construction,
 )
-from analytics.folders import AnalyticsError, read_manifest, read_spec, seed_pairing
+from analytics.folders import AnalyticsError, read_manifest, read_spec
 from analytics.impact import impact_tables
 from analytics.metrics import metric, skill_movement
 from analytics.powers import NEVER_USED, power_stats
@@ -228,10 +228,9 @@ def build_report(experiment_dir: ResultsPath, con: duckdb.DuckDBPyConnection | N
     """
     spec = read_spec(experiment_dir)
     # Cached per-shard counts (analytics.partials, open_catalog's default): every
-    # metric reads small count tables, never the rows. Without paired seeds, skip
-    # the pairing joins. No comments: nobody reads this connection's descriptions.
-    paired = seed_pairing(spec)
-    connection = con if con is not None else open_catalog(experiment_dir, paired=paired)
+    # metric reads small count tables, never the rows; the catalog skips the pairing
+    # joins when the spec says there are no paired seeds, and stores no descriptions.
+    connection = con if con is not None else open_catalog(experiment_dir)
     try:
         metrics = {name: metric(connection, name) for name in METRIC_TABLES}
         metrics["power_stats"] = power_stats(connection)  # empty unless players has power_playable/power_used

@@ -33,7 +33,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from analytics import explore, metrics
 from analytics.catalog import open_catalog
 from analytics.changes import faces_frame
-from analytics.folders import AnalyticsError, experiment_version, list_experiments, read_spec, seed_pairing
+from analytics.folders import AnalyticsError, experiment_version, list_experiments, read_spec
 from analytics.health import RunHealth, run_health
 from analytics.replay import ReplayTrace, replay_game
 from analytics.report import Report, build_report, skill_tables
@@ -137,10 +137,6 @@ def _finished_files_identity(folder: str) -> str:
     return seen[1][folder]
 
 
-def _paired(folder: str) -> bool | None:
-    return seed_pairing(read_spec(results_path(folder)))
-
-
 @dataclass
 class SharedCatalog:
     """One open catalog of an experiment, shared by every session, one query at a time."""
@@ -156,7 +152,7 @@ def _shared_catalog(folder: str, results_version: ResultsVersion) -> SharedCatal
     # results version, not once per query. The count tables are TEMP tables of
     # this connection, so queries share it (under the lock) rather than cursors.
     # The pages compute from it and show no view's description: no comments.
-    return SharedCatalog(open_catalog(results_path(folder), paired=_paired(folder)), threading.Lock())
+    return SharedCatalog(open_catalog(results_path(folder)), threading.Lock())
 
 
 def with_catalog(folder: str, use: Callable[[duckdb.DuckDBPyConnection], T]) -> T:
@@ -257,7 +253,7 @@ def _confined_catalog(folder: str, results_version: ResultsVersion) -> SharedCat
     # catalog above. It is confined (analytics.sql.confine: nothing can be
     # created, attached or set on it), so no query can change what another
     # session's query sees.
-    return SharedCatalog(open_confined_catalog(results_path(folder), paired=_paired(folder)), threading.Lock())
+    return SharedCatalog(open_confined_catalog(results_path(folder)), threading.Lock())
 
 
 @st.cache_data(show_spinner="Running the query...", max_entries=64)

@@ -30,8 +30,10 @@ from dataset.contracts import AGENT, GROUP, Column, contract
 from dataset.count_views import CARD_RATES, GAME_KEY, Columns, card_rows_sql
 from dataset.quoting import sql_string
 
-PAIRED_KEY_SUMS = ("pairs", "games", "sum_n2", "sum_p", "sum_p2", "sum_np", "hits_p", "sum_m", "sum_m2", "sum_nm",
-                   "hits_m")
+KEY_PARTS = ("sum_p", "sum_p2", "sum_np", "hits_p", "sum_m", "sum_m2", "sum_nm", "hits_m")
+"""The columns of each discordant part (positive, then negative) of ``_paired_counts``:
+its sum, sum of squares, sum times ``n_g`` and games where it is positive (``_part_sums``)."""
+PAIRED_KEY_SUMS = ("pairs", "games", "sum_n2", *KEY_PARTS)
 """The sums of ``_paired_counts``: additive over games, so over shard pairs."""
 
 
@@ -131,9 +133,6 @@ def _paired_statistic(sum_d: str, sum_d2: str) -> str:
     return f"CASE WHEN {sum_d2} > 0 THEN (abs({sum_d}) - 1.0) ** 2 / {sum_d2} ELSE 0.0 END"
 
 
-KEY_PARTS = ("sum_p", "sum_p2", "sum_np", "hits_p", "sum_m", "sum_m2", "sum_nm", "hits_m")
-"""The columns of each discordant part (positive, then negative) of ``_paired_counts``:
-its sum, sum of squares, sum times ``n_g`` and games where it is positive."""
 GAME_PAIRED_RATES = {"team_win_rate": ("team_b", "team_v"), "draw_rate": ("draw_b", "draw_v"),
                      "turn_cap_rate": ("cap_b", "cap_v")}
 """The game family's rates compared on paired seeds: metric -> the discordant counts of
@@ -149,7 +148,7 @@ def _paired_parts(pairs: dict[str, str]) -> str:
     per-game differences (``part_p``, ``part_m``), each with its own clustered interval over
     the matched games (``part_p_low``...), and their correlation (``parts_phi``,
     ``discordant_phi``). Every family in one relation, so that each interval macro is
-    bound once: bound per family, they made ``variant_deltas`` take three times as long."""
+    bound once: bound per family, they made ``variant_deltas`` take twice as long."""
     rows = [f"SELECT '{key}' AS family, experiment, variant, n_players, key, pairs, sum_n2, games, "
             f"{', '.join(KEY_PARTS)} FROM {pairs[key]}" for key in ("seat", "agent", "faction")]
     # One trial per game: each discordant count is its own sum of squares, of n·P and of
@@ -322,8 +321,8 @@ _CARD_WINS = {"gih": "wins_in_hand", "played": "wins_played", "play": "games_pla
 """The ``card_counts`` column of each card rate's successes (its trials: ``CARD_DELTA_RATES``)."""
 
 
-def _game_family(paired: bool | None) -> str:
-    def proportion(metric: str, source: str, count: str, only_b: str, only_v: str, where: str = "") -> str:
+def _game_family() -> str:
+    def proportion(metric: str, source: str, count: str) -> str:
         # One trial per game: each discordant count is its own sum of squares, of n·P and
         # of games with P > 0 (P: the variant's only, M: the baseline's only).
         low, high = _paired_interval("pg")
@@ -343,7 +342,7 @@ def _game_family(paired: bool | None) -> str:
     JOIN {source} AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
     LEFT JOIN {PAIRED_PARTS} AS pg ON pg.family = '{metric}' AND pg.experiment = v.experiment
          AND pg.variant = v.variant AND pg.n_players = v.n_players
-    WHERE v.variant <> 'baseline'{where}"""
+    WHERE v.variant <> 'baseline'"""
 
     def mean(metric: str, column: str) -> str:
         se = (f"sqrt(mean_variance(b.sd_{column} ** 2, b.games) / b.games "
@@ -374,9 +373,9 @@ def _game_family(paired: bool | None) -> str:
     team = "(SELECT *, win_rate AS team_win_rate, win_rate_low AS team_win_rate_low, " \
            f"win_rate_high AS team_win_rate_high FROM {_once('party_size_stats')})"
     return " UNION ALL ".join([
-        proportion("team_win_rate", team, "wins", *GAME_PAIRED_RATES["team_win_rate"]),
-        proportion("draw_rate", _once("game_stats"), "draws", *GAME_PAIRED_RATES["draw_rate"]),
-        proportion("turn_cap_rate", _once("game_stats"), "turn_cap_games", *GAME_PAIRED_RATES["turn_cap_rate"]),
+        proportion("team_win_rate", team, "wins"),
+        proportion("draw_rate", _once("game_stats"), "draws"),
+        proportion("turn_cap_rate", _once("game_stats"), "turn_cap_games"),
         *(mean(column, column) for column in MEANS),
     ])
 
@@ -417,7 +416,7 @@ def variant_deltas(paired: bool | None, columns: Columns, cached_pairs: bool = F
         _proportion_family("faction", _once("faction_stats"), "faction", "seat_games", "win_rate",
                            "win_rate_effective_n"),
         *(_card_family(metric) for metric in CARD_DELTA_RATES),
-        _game_family(paired),
+        _game_family(),
     ])
     sources = ",\n".join(f"{_once(view)} AS MATERIALIZED (SELECT * FROM {view})" for view in DELTA_SOURCES)
     return f"""
