@@ -138,6 +138,15 @@ def small_spec() -> ExperimentSpec:
     return parse_spec(raw, f"{BASELINE_TOML} (cut down for tests)")
 
 
+def small_paired_spec(name: str = "divvy_paired") -> ExperimentSpec:
+    """divvy_baseline with its four_rounds variant on the baseline's seeds, 200 games per
+    variant in shards of 100."""
+    raw = tomllib.loads(BASELINE_TOML.read_text())
+    raw.update(name=name, games=200, shard_size=100, paired_seeds=True,
+               variants={"four_rounds": raw["variants"]["four_rounds"]})
+    return parse_spec(raw, f"{BASELINE_TOML} (cut down for tests, paired)")
+
+
 def small_ladder_spec(name: str = "divvy_ladder_small") -> ExperimentSpec:
     """divvy_skill_ladder cut down to ``LADDER_CUT`` (a few seconds of play)."""
     raw = tomllib.loads(LADDER_TOML.read_text())

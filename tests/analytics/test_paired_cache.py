@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -21,18 +20,13 @@ from analytics.partials import CACHE_FOLDER, PAIRS_FOLDER, shard_pairs
 from dataset.count_views import CACHE_VERSION
 from dataset.location import results_path
 from dataset.storage import table_path
-from experiments.spec import parse_spec
-from tests.conftest import BASELINE_TOML, write_experiment
+from tests.conftest import small_paired_spec, write_experiment
 
 
 @pytest.fixture(scope="module")
 def paired_experiment(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Divvy's baseline and one variant on the baseline's seeds, two shards each; read-only."""
-    raw = tomllib.loads(BASELINE_TOML.read_text())
-    raw.update(name="divvy_paired", games=200, shard_size=100, paired_seeds=True,
-               variants={"four_rounds": raw["variants"]["four_rounds"]})
-    return write_experiment(parse_spec(raw, "divvy_baseline.toml (cut down, paired)"),
-                            tmp_path_factory.mktemp("paired"))
+    return write_experiment(small_paired_spec(), tmp_path_factory.mktemp("paired"))
 
 
 @pytest.fixture

@@ -31,7 +31,7 @@ from analytics.report import (
 from analytics.sections import SECTIONS
 from analytics.stats import no_spread_interval, wilson_interval
 from experiments.spec import parse_spec
-from tests.conftest import write_experiment
+from tests.conftest import small_paired_spec, write_experiment
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
 
@@ -399,10 +399,6 @@ def test_the_deltas_note_of_an_unpaired_experiment_does_not_claim_paired_interva
 
 def test_the_deltas_note_of_a_paired_experiment_names_the_paired_interval(tmp_path_factory: pytest.TempPathFactory
                                                                             ) -> None:
-    raw = tomllib.loads((EXPERIMENTS / "divvy_baseline.toml").read_text())
-    raw.update(name="divvy_paired", games=200, shard_size=100, paired_seeds=True,
-               variants={"four_rounds": raw["variants"]["four_rounds"]})
-    folder = write_experiment(parse_spec(raw, "divvy_baseline.toml (cut down, paired)"),
-                              tmp_path_factory.mktemp("paired"))
+    folder = write_experiment(small_paired_spec(), tmp_path_factory.mktemp("paired"))
     notes = _deltas_notes(build_report(folder))
     assert "MOVER paired interval for rates, on the baseline's seeds" in notes

@@ -6,7 +6,6 @@ answers from either place."""
 from __future__ import annotations
 
 import json
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,8 +18,7 @@ from analytics.partials import CACHE_FOLDER, PAIRS_FOLDER
 from cardlab.cli import main
 from dataset.count_views import CACHE_VERSION, COUNT_VIEWS
 from dataset.location import ObjectPath, results_path
-from experiments.spec import parse_spec
-from tests.conftest import BASELINE_TOML, write_experiment
+from tests.conftest import small_paired_spec, write_experiment
 from tests.embedded_ray import join_shared_ray
 from tests.storage.conftest import ACCESS_KEY, SECRET_KEY, S3Server
 
@@ -242,10 +240,7 @@ def test_output_never_shows_the_secret_key(twins: TwinRuns, capsys: pytest.Captu
 
 def test_a_paired_bucket_experiment_caches_its_paired_sums_beside_it_and_reports_as_locally(
         s3: S3Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    raw = tomllib.loads(BASELINE_TOML.read_text())
-    raw.update(name="s3_paired", games=200, shard_size=100, paired_seeds=True,
-               variants={"four_rounds": raw["variants"]["four_rounds"]})
-    local = write_experiment(parse_spec(raw, "divvy_baseline.toml (cut down, paired)"), tmp_path)
+    local = write_experiment(small_paired_spec("s3_paired"), tmp_path)
     filesystem = s3.filesystem()
     for path in sorted(local.rglob("*")):
         if path.is_file():
