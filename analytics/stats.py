@@ -851,13 +851,15 @@ STATS_SQL = [
         "greatest(-1.0, least(1.0, (-dc_.m * nwp::DOUBLE - dc_.p * nwm::DOUBLE + dc_.p * dc_.m * n_sq::DOUBLE) "
         "/ sqrt(sp::DOUBLE * sm::DOUBLE)))") + " END",
     # newcombe_difference: the interval of pb − pa from both rates' intervals, paired with phi
-    # (DOUBLE first: a decimal literal's products overflow DECIMAL(38)).
-    "CREATE OR REPLACE MACRO newcombe_low(pa, la, ua, pb, lb, ub, phi := 0.0) AS (pb::DOUBLE - pa) - sqrt(greatest("
-    "0.0, (pb::DOUBLE - lb) * (pb::DOUBLE - lb) + (ua::DOUBLE - pa) * (ua::DOUBLE - pa) "
-    "- 2 * phi::DOUBLE * (pb::DOUBLE - lb) * (ua::DOUBLE - pa)))",
-    "CREATE OR REPLACE MACRO newcombe_high(pa, la, ua, pb, lb, ub, phi := 0.0) AS (pb::DOUBLE - pa) + sqrt(greatest("
-    "0.0, (ub::DOUBLE - pb) * (ub::DOUBLE - pb) + (pa::DOUBLE - la) * (pa::DOUBLE - la) "
-    "- 2 * phi::DOUBLE * (ub::DOUBLE - pb) * (pa::DOUBLE - la)))",
+    # (DOUBLE first: a decimal literal's products overflow DECIMAL(38)). Each argument bound
+    # once: the callers pass whole interval macros, which written out at each use made the
+    # views that join two clustered intervals several times longer to bind.
+    *(f"CREATE OR REPLACE MACRO newcombe_{side}(pa, la, ua, pb, lb, ub, phi := 0.0) AS " + _bind(
+        {"pa": "pa::DOUBLE", "pb": "pb::DOUBLE", "near": f"{near}::DOUBLE", "far": f"{far}::DOUBLE",
+         "phi": "phi::DOUBLE"}, "nc_",
+        f"(nc_.pb - nc_.pa) {sign} sqrt(greatest(0.0, (nc_.pb - nc_.near) * (nc_.pb - nc_.near) "
+        "+ (nc_.far - nc_.pa) * (nc_.far - nc_.pa) - 2 * nc_.phi * (nc_.pb - nc_.near) * (nc_.far - nc_.pa)))")
+      for side, sign, near, far in (("low", "-", "lb", "ua"), ("high", "+", "ub", "la"))),
     # no_spread_interval: [p − u·p, p + u·(1 − p)], u = wilson_high(0, clusters).
     "CREATE OR REPLACE MACRO no_spread_low(p, g) AS CASE WHEN g IS NULL OR g <= 0 THEN 0.0 "
     "ELSE p - wilson_high(0.0, g) * p END",
