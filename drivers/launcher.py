@@ -456,8 +456,10 @@ def list_runs(results_root: ResultsPath) -> list[LaunchedRun]:
         return []
     runs = [run for run in map(_read_record, sorted(folder.glob("*.json"))) if run is not None]
     if any(run.state == RUNNING for run in runs):
-        table = process_table()
         with _queue_lock(results_root):
+            # The processes read under the lock: a supervisor that another process started and
+            # recorded while this one waited for the lock must be in the table, not taken for dead.
+            table = process_table()
             for index, run in enumerate(runs):
                 fresh = read_run(results_root, run.name)
                 if fresh is not None and fresh.state == RUNNING and not _supervisor_alive(fresh, table):

@@ -10,8 +10,12 @@ import os
 import signal
 import subprocess
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
+
+import pytest
 
 from analytics.explore import experiment_overview
 from dataset.storage import SPEC_FILE, finished_shards
@@ -102,6 +106,50 @@ def test_a_run_whose_supervisor_died_silently_is_marked_failed(tmp_path: Path) -
                           "killed, or the machine restarted); the run was stopped with it; its finished shards are "
                           "kept")
     assert read_run(tmp_path, "orphan") == run
+
+
+def test_a_supervisor_started_while_the_queue_is_read_is_not_taken_for_dead(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Another process (a supervisor moving the queue on) starts a run's supervisor and records it
+    # while list_runs waits for the queue's lock: the table of processes it judges by must hold it.
+    from drivers import launcher
+
+    for name in ("first", "second"):
+        spec, text = small_whatif(name)
+        launch(tmp_path, spec, text, LOCAL, None, start=False)
+    sleepers: list[subprocess.Popen[bytes]] = []
+
+    def record_running(name: str) -> None:
+        sleepers.append(subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]))
+        run = read_run(tmp_path, name)
+        assert run is not None
+        launcher._write_record(tmp_path, replace(run, state="running", supervisor_pid=sleepers[-1].pid,
+                                                 supervisor_start=process_table()[sleepers[-1].pid][1]))
+
+    table_read = threading.Event()
+
+    def spied_table() -> dict[int, tuple[int, int, str]]:
+        table = process_table()
+        table_read.set()
+        return table
+
+    monkeypatch.setattr(launcher, "process_table", spied_table)
+    pool = ThreadPoolExecutor(max_workers=1)
+    try:
+        record_running("first")
+        with launcher._queue_lock(tmp_path):
+            reading = pool.submit(list_runs, tmp_path)
+            table_read.wait(timeout=2)  # where the table was read before the lock: now
+            record_running("second")
+        listed = {run.name: run.state for run in reading.result(timeout=30)}  # as they were before the lock
+        assert listed["first"] == "running" and listed["second"] != "failed", listed
+        second = read_run(tmp_path, "second")
+        assert second is not None and second.state == "running"
+    finally:
+        pool.shutdown()
+        for sleeper in sleepers:
+            sleeper.kill()
+            sleeper.wait()
 
 
 def test_the_command_is_cardlab_run_on_the_written_spec(tmp_path: Path) -> None:
