@@ -257,6 +257,41 @@ def welch_ztest(mean_a: float, var_a: float, n_a: int, mean_b: float, var_b: flo
     return (z, math.erfc(abs(z) / math.sqrt(2.0)))
 
 
+def skewed_mean_interval(n: float, total: float, total_sq: float, total_cube: float,
+                         confidence: float = 0.95) -> tuple[float, float]:
+    """The interval of the mean of ``n`` values from their sums ``Σx``, ``Σx²``, ``Σx³``, corrected
+    for their skewness (Hall 1992, "On the removal of skewness by transformation", *JRSS B*
+    54:221, the monotone form of Johnson's 1978 modified t).
+
+    With ``x̄ = Σx/n``, ``s²`` the sample variance (at least ``mean_variance``'s floor),
+    ``μ₃ = Σ(x − x̄)³/n`` and ``γ = μ₃/s³``, the statistic ``√n·g((x̄ − μ)/s)`` with
+    ``g(t) = t + γt²/3 + γ²t³/27 + γ/(6n)`` is nearly normal where ``√n(x̄ − μ)/s`` is skewed
+    against the values (a sample whose mean came out low has a small spread too). ``g`` is
+    monotone, ``g(t) = ((1 + γt/3)³ − 1)/γ + γ/(6n)``, so the interval is
+    ``[x̄ − s·g⁻¹(z/√n), x̄ − s·g⁻¹(−z/√n)]`` with
+    ``g⁻¹(u) = 3(c − 1)/γ = 3v/(c² + c + 1)``, ``v = u − γ/(6n)``, ``c = ∛(1 + γv)`` (the
+    second form exact at ``γ = 0``, where it is ``x̄ ± z·s/√n``). Values that rarely differ
+    and then one way (a variant that adds a decision now and then on the same seeds) get
+    the longer side where the rare values lie. ``(x̄, x̄)`` without variance (fewer than two
+    values). SQL: ``skewed_mean_low(n, s1, s2, s3)`` and ``skewed_mean_high(...)``."""
+    if n < 2:
+        mean = total / n if n > 0 else math.nan
+        return (mean, mean)
+    z = z_for_confidence(confidence)
+    mean = total / n
+    variance = mean_variance(max(0.0, (total_sq - total * mean) / (n - 1)), n, confidence)
+    spread = math.sqrt(variance)
+    third = total_cube / n - 3 * mean * total_sq / n + 2 * mean * mean * mean
+    skew = third / (spread * variance)
+
+    def inverse(u: float) -> float:
+        shifted = u - skew / (6 * n)
+        root = math.cbrt(1 + skew * shifted)
+        return 3 * shifted / (root * root + root + 1)
+
+    return (mean - spread * inverse(z / math.sqrt(n)), mean - spread * inverse(-z / math.sqrt(n)))
+
+
 def benjamini_hochberg(pvalues: list[float] | tuple[float, ...]) -> list[float]:
     """Benjamini–Hochberg adjusted p-values (q-values), in the input order.
 
@@ -825,6 +860,18 @@ STATS_SQL = [
     "CREATE OR REPLACE MACRO welch_z(ma, va, na, mb, vb, nb) AS CASE WHEN na < 2 OR nb < 2 "
     "OR va IS NULL OR vb IS NULL OR isnan(va) OR isnan(vb) THEN 0.0 "
     "ELSE (mb - ma) / sqrt(mean_variance(va, na) / na + mean_variance(vb, nb) / nb) END",
+    # skewed_mean_interval: the mean of n values from Σx, Σx², Σx³, corrected for their skewness
+    # (Hall's transformation, inverted: g⁻¹(u) = 3v/(c² + c + 1), v = u − γ/(6n), c = ∛(1 + γv)).
+    *(f"CREATE OR REPLACE MACRO skewed_mean_{side}(n, s1, s2, s3) AS CASE WHEN n IS NULL OR n < 2 "
+      "THEN s1::DOUBLE / n ELSE " + _bind(
+          {"n": "n::DOUBLE", "m": "s1::DOUBLE / n", "s2": "s2::DOUBLE", "s3": "s3::DOUBLE",
+           "v": "mean_variance(greatest(0.0, (s2::DOUBLE - s1::DOUBLE * (s1::DOUBLE / n)) / (n - 1)), n)"}, "sk_",
+          _bind({"sd": "sqrt(sk_.v)", "g": "(sk_.s3 / sk_.n - 3 * sk_.m * sk_.s2 / sk_.n + 2 * sk_.m * sk_.m * sk_.m) "
+                 "/ (sqrt(sk_.v) * sk_.v)"}, "sg_",
+                _bind({"h": f"{'' if side == 'low' else '-'}{Z95!r} / sqrt(sk_.n) - sg_.g / (6 * sk_.n)"}, "sh_",
+                      _bind({"c": "cbrt(1 + sg_.g * sh_.h)"}, "sc_",
+                            "sk_.m - sg_.sd * (3 * sh_.h / (sc_.c * sc_.c + sc_.c + 1))")))) + " END"
+      for side in ("low", "high")),
     # clustered_effective_n: the effective sample size of a rate over clustered seat-games.
     "CREATE OR REPLACE MACRO clustered_n(n, w, n_sq, w_sq, nw, clusters) AS CASE "
     "WHEN n IS NULL OR n <= 0 THEN 0.0 WHEN w <= 0 OR w >= n THEN clusters::DOUBLE ELSE " + _once(

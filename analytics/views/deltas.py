@@ -74,20 +74,22 @@ def _part_sums(part: str, value: str) -> str:
 MEANS = ("turns", "decisions")
 """The means over games ``variant_deltas`` compares (``game_stats.mean_<name>``)."""
 PAIRED_GAME_SUMS = ("pairs", "draw_b", "draw_v", "cap_b", "cap_v", "team_b", "team_v",
-                    *(f"{column}_d{power}" for column in MEANS for power in ("", "2")))
+                    *(f"{column}_d{power}" for column in MEANS for power in ("", "2", "3")))
 """The sums of ``_paired_games``."""
 
 
 def _paired_games(paired: bool | None) -> str:
     """Seed-matched game pairs per variant, the discordant pairs of draws, turn-cap
     endings and (cooperative) team wins, and the sums of the game-by-game differences
-    of each of ``MEANS`` and of their squares."""
+    of each of ``MEANS``, of their squares and of their cubes."""
     caps = ", ".join(sql_string(reason) for reason in TURN_CAP_REASONS)
     if paired is False:
         return ("SELECT NULL::VARCHAR AS experiment, NULL::VARCHAR AS variant, NULL::TINYINT AS n_players, "
                 + ", ".join(f"0::BIGINT AS {name}" for name in PAIRED_GAME_SUMS) + " WHERE FALSE")
     differences = ", ".join(f"sum(v.{column} - b.{column})::BIGINT AS {column}_d, "
-                            f"sum((v.{column} - b.{column}) * (v.{column} - b.{column}))::BIGINT AS {column}_d2"
+                            f"sum((v.{column} - b.{column}) * (v.{column} - b.{column}))::BIGINT AS {column}_d2, "
+                            f"sum((v.{column} - b.{column})::BIGINT * (v.{column} - b.{column}) "
+                            f"* (v.{column} - b.{column}))::BIGINT AS {column}_d3"
                             for column in MEANS)
     return f"""
     SELECT v.experiment, v.variant, v.n_players, count(*) AS pairs,
@@ -348,10 +350,13 @@ def _game_family() -> str:
         se = (f"sqrt(mean_variance(b.sd_{column} ** 2, b.games) / b.games "
               f"+ mean_variance(v.sd_{column} ** 2, v.games) / v.games)")
         # On the baseline's seeds: the game-by-game differences d_g, their sample variance
-        # (at least mean_variance's floor) over the pairs.
+        # (at least mean_variance's floor) over the pairs for the test, and for the interval
+        # the same corrected for their skewness (skewed_mean_interval): a variant that changes
+        # few games, and those one way, is uncertain mostly on that side.
         paired_test = "pg.pairs IS NOT NULL AND pg.pairs > 1 AND pg.pairs = v.games AND pg.pairs = b.games"
         paired_se = (f"sqrt(mean_variance((pg.{column}_d2 - pg.{column}_d::DOUBLE * pg.{column}_d / pg.pairs) "
                      f"/ (pg.pairs - 1), pg.pairs) / pg.pairs)")
+        paired_sums = f"pg.pairs, pg.{column}_d, pg.{column}_d2, pg.{column}_d3"
         difference = f"(v.mean_{column} - b.mean_{column})"
         return f"""
     SELECT v.experiment, v.variant, v.n_players, 'game' AS family, NULL::VARCHAR AS agent, '' AS key,
@@ -361,8 +366,10 @@ def _game_family() -> str:
            CASE WHEN {paired_test} THEN {difference} / {paired_se}
                 ELSE welch_z(b.mean_{column}, b.sd_{column} ** 2, b.games, v.mean_{column}, v.sd_{column} ** 2,
                              v.games) END AS statistic,
-           {difference} - {Z95!r} * coalesce(CASE WHEN {paired_test} THEN {paired_se} ELSE {se} END, 0) AS delta_low,
-           {difference} + {Z95!r} * coalesce(CASE WHEN {paired_test} THEN {paired_se} ELSE {se} END, 0) AS delta_high
+           CASE WHEN {paired_test} THEN skewed_mean_low({paired_sums})
+                ELSE {difference} - {Z95!r} * coalesce({se}, 0) END AS delta_low,
+           CASE WHEN {paired_test} THEN skewed_mean_high({paired_sums})
+                ELSE {difference} + {Z95!r} * coalesce({se}, 0) END AS delta_high
     FROM {_once('game_stats')} AS v
     JOIN {_once('game_stats')} AS b ON b.experiment = v.experiment AND b.variant = 'baseline'
          AND b.n_players = v.n_players

@@ -30,6 +30,7 @@ from analytics.stats import (
     paired_correlation,
     power_of_difference,
     register_sql_macros,
+    skewed_mean_interval,
     two_proportion_ztest,
     welch_ztest,
     wilson_interval,
@@ -142,6 +143,20 @@ def test_welch_z_in_sql_is_the_python_twin(con: duckdb.DuckDBPyConnection) -> No
     for case, (z, p) in zip(WELCH, rows, strict=True):
         assert (z, p) == pytest.approx(welch_ztest(*case), abs=1e-12), case
     assert con.execute("SELECT welch_z(5.0, NULL, 1, 4.0, 0.0, 50)").fetchall() == [(0.0,)]
+
+
+def test_the_skewed_mean_macros_give_the_python_numbers(con: duckdb.DuckDBPyConnection) -> None:
+    # skewed_mean_low/high against skewed_mean_interval over random samples of small counts
+    # (one way, both ways, without spread) and one or two values.
+    samples = [[RANDOM.choice(values) for _ in range(RANDOM.choice([2, 3, 10, 100, 2000]))]
+               for values in ([0, 0, 0, 1, 2], [-1, 0, 1], [0, 0, 0, 0, -1, -3], [5], [0, 0, 7, 40]) for _ in range(40)]
+    samples += [[3], [1, 1], [0, 1]]
+    sums = [(len(x), sum(x), sum(v * v for v in x), sum(v ** 3 for v in x)) for x in samples]
+    values = ", ".join(str(case) for case in sums)
+    rows = con.execute(f"SELECT skewed_mean_low(n, s1, s2, s3), skewed_mean_high(n, s1, s2, s3) "
+                       f"FROM (VALUES {values}) AS t(n, s1, s2, s3)").fetchall()
+    for case, bounds in zip(sums, rows, strict=True):
+        assert bounds == pytest.approx(skewed_mean_interval(*case), abs=1e-12), case
 
 
 def test_the_wilson_bounds_are_exactly_0_and_1_at_no_win_and_all_wins(con: duckdb.DuckDBPyConnection) -> None:
