@@ -15,10 +15,13 @@ discordant, as if zero discordant pairs proved the rates equal; nor the two
 rates' Wilson intervals joined by their correlation (Newcombe's method 10):
 with the pairs nearly alike it behaves like that one, short above a low count
 of discordant pairs that run one way. Card rates on the baseline's seeds: the seat-games with
-a card in hand differ between the two, so the same Newcombe interval takes the
-correlation from the per-game cross sums of the two rates (``paired_z``). Means:
-Welch, or on the baseline's seeds the game-by-game differences (``paired_z``),
-each variance at least ``mean_variance``'s floor.
+a card in hand differ between the two, so they are not pairs, but the games are: the z of
+the difference with the two rates' covariance from the per-game cross sums (``paired_z``),
+and the same MOVER interval of the discordant parts of the linearised per-game difference
+d_g = (y_g − x_g) − p_b·(m_g − n_g) (analytics.stats.linearised_parts). Means: Welch, or on
+the baseline's seeds the game-by-game differences (``paired_z``), each variance at least
+``mean_variance``'s floor, the interval corrected for their skewness
+(analytics.stats.skewed_mean_interval).
 """
 
 from __future__ import annotations
@@ -530,8 +533,9 @@ _DIFFERENCE = ("the unadjusted 95% interval of `delta`: Newcombe's from the two 
                "baseline's seeds, for a win rate (and draws, turn-cap endings, team wins) the MOVER interval of its "
                "two discordant parts (the matched seat-games won only in the variant, and only in the baseline), "
                "each with its own interval, joined by their correlation over the matched games, and for a card rate "
-               "the two sides' intervals joined by their correlation over the matched games; for a mean Welch's, "
-               "or on the baseline's seeds that of the game-by-game differences, each variance at least "
+               "the same of the linearised per-game difference (the successes and failures each game added, "
+               "weighted by the baseline's rate); for a mean Welch's, or on the baseline's seeds that of the "
+               "game-by-game differences corrected for their skewness (Hall's), each variance at least "
                "`mean_variance`'s floor")
 VARIANT_DELTAS_CONTRACT = contract(
     "variant_deltas", "One row per variant, player count and compared rate or mean (a family, a key, a metric): "
