@@ -998,7 +998,8 @@ def register_sql_macros(con: duckdb.DuckDBPyConnection) -> None:
     (``clustered_interval``; ``hits`` NULL where the games with a win are not counted),
     ``cluster_spread(n, w, n_sq, w_sq, nw)``,
     ``paired_phi(sa, sb, sd)`` (``paired_correlation``), ``discordant_phi(n, n_sq, wp, nwp, sp,
-    wm, nwm, sm)`` (``discordant_correlation``), ``newcombe_low(pa, la, ua,
+    wm, nwm, sm[, pm := ...])`` (``discordant_correlation``), ``skewed_mean_low(n, s1, s2, s3)``
+    and ``skewed_mean_high(...)`` (``skewed_mean_interval``), ``newcombe_low(pa, la, ua,
     pb, lb, ub[, phi := ...])`` and ``newcombe_high(...)`` (``newcombe_difference``):
     the SQL twins of the Python functions of the same names.
     """

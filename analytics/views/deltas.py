@@ -298,8 +298,8 @@ def _paired_cards(columns: Columns, paired: bool | None) -> str:
                          f"0 AS {prefix}_{'n' if trials == 'm' else 'm'}, 0 AS {prefix}_{'x' if wins == 'y' else 'y'}"
                          for prefix in CARD_DELTA_PREFIXES)
 
-    counts = ", ".join(f"sum({prefix}_{side})::BIGINT AS {prefix}_{side}"
-                       for prefix in CARD_DELTA_PREFIXES for side in ("n", "x", "m", "y"))
+    counts = ", ".join(f"sum({prefix}_{count})::BIGINT AS {prefix}_{count}"
+                       for prefix in CARD_DELTA_PREFIXES for count in ("n", "x", "m", "y"))
     return f"""
     WITH per_game AS (
         SELECT experiment, variant, n_players, game_index, agent, card, {per_game}
