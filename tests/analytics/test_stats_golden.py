@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 import duckdb
 import numpy as np
@@ -228,23 +229,23 @@ def test_the_discordant_correlation_macro_gives_the_python_numbers(con: duckdb.D
     assert discordant_correlation(20, 20, (5, 5, 5), (3, 3, 3)) == pytest.approx(-math.sqrt(15 / (17 * 15)),
                                                                                   abs=1e-15)
     # Parts that may both be positive in a game (a card rate's linearised parts): with ΣP·M.
-    games = [(2, 0.5, 0.5), (1, 1.0, 0.0), (3, 0.0, 1.5), (1, 0.0, 0.0), (2, 1.5, 0.5)]
-    sums = _part_sums(games)
-    both = sum(plus * minus for _, plus, minus in games)
+    mixed = [(2.0, 0.5, 0.5), (1.0, 1.0, 0.0), (3.0, 0.0, 1.5), (1.0, 0.0, 0.0), (2.0, 1.5, 0.5)]
+    sums = _part_sums(mixed)
+    both = sum(plus * minus for _, plus, minus in mixed)
     (phi,) = con.execute(f"""
         SELECT discordant_phi(n, n_sq, wp, nwp, cluster_spread(n, wp, n_sq, wp2, nwp), wm, nwm,
                               cluster_spread(n, wm, n_sq, wm2, nwm), pm := {both!r})
         FROM (VALUES {sums}) AS t(n, n_sq, wp, wp2, nwp, wm, wm2, nwm)""").fetchone() or (None,)
     n, n_sq, wp, wp2, nwp, wm, wm2, nwm = sums
     rate_p, rate_m = wp / n, wm / n
-    by_hand = sum((plus - rate_p * size) * (minus - rate_m * size) for size, plus, minus in games) / math.sqrt(
-        sum((plus - rate_p * size) ** 2 for size, plus, _ in games)
-        * sum((minus - rate_m * size) ** 2 for size, _, minus in games))
+    by_hand = sum((plus - rate_p * size) * (minus - rate_m * size) for size, plus, minus in mixed) / math.sqrt(
+        sum((plus - rate_p * size) ** 2 for size, plus, _ in mixed)
+        * sum((minus - rate_m * size) ** 2 for size, _, minus in mixed))
     assert phi == pytest.approx(discordant_correlation(n, n_sq, (wp, wp2, nwp), (wm, wm2, nwm), both), abs=1e-12)
     assert phi == pytest.approx(by_hand, abs=1e-12)
 
 
-def _part_sums(games: list[tuple[float, float, float]]) -> tuple[float, ...]:
+def _part_sums(games: Sequence[tuple[float, float, float]]) -> tuple[float, ...]:
     """``(Σn, Σn², ΣP, ΣP², Σn·P, ΣM, ΣM², Σn·M)`` of games ``(n_g, P_g, M_g)``."""
     return (sum(n for n, _, _ in games), sum(n * n for n, _, _ in games),
             *(value for index in (1, 2) for value in (sum(g[index] for g in games),
