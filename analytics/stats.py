@@ -31,7 +31,7 @@ to the last few bits.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
@@ -255,6 +255,41 @@ def welch_ztest(mean_a: float, var_a: float, n_a: int, mean_b: float, var_b: flo
     variance = mean_variance(var_a, n_a) / n_a + mean_variance(var_b, n_b) / n_b
     z = (mean_b - mean_a) / math.sqrt(variance)
     return (z, math.erfc(abs(z) / math.sqrt(2.0)))
+
+
+def skewed_mean_interval(n: float, total: float, total_sq: float, total_cube: float,
+                         confidence: float = 0.95) -> tuple[float, float]:
+    """The interval of the mean of ``n`` values from their sums ``Σx``, ``Σx²``, ``Σx³``, corrected
+    for their skewness (Hall 1992, "On the removal of skewness by transformation", *JRSS B*
+    54:221, the monotone form of Johnson's 1978 modified t).
+
+    With ``x̄ = Σx/n``, ``s²`` the sample variance (at least ``mean_variance``'s floor),
+    ``μ₃ = Σ(x − x̄)³/n`` and ``γ = μ₃/s³``, the statistic ``√n·g((x̄ − μ)/s)`` with
+    ``g(t) = t + γt²/3 + γ²t³/27 + γ/(6n)`` is nearly normal where ``√n(x̄ − μ)/s`` is skewed
+    against the values (a sample whose mean came out low has a small spread too). ``g`` is
+    monotone, ``g(t) = ((1 + γt/3)³ − 1)/γ + γ/(6n)``, so the interval is
+    ``[x̄ − s·g⁻¹(z/√n), x̄ − s·g⁻¹(−z/√n)]`` with
+    ``g⁻¹(u) = 3(c − 1)/γ = 3v/(c² + c + 1)``, ``v = u − γ/(6n)``, ``c = ∛(1 + γv)`` (the
+    second form exact at ``γ = 0``, where it is ``x̄ ± z·s/√n``). Values that rarely differ
+    and then one way (a variant that adds a decision now and then on the same seeds) get
+    the longer side where the rare values lie. ``(x̄, x̄)`` without variance (fewer than two
+    values). SQL: ``skewed_mean_low(n, s1, s2, s3)`` and ``skewed_mean_high(...)``."""
+    if n < 2:
+        mean = total / n if n > 0 else math.nan
+        return (mean, mean)
+    z = z_for_confidence(confidence)
+    mean = total / n
+    variance = mean_variance(max(0.0, (total_sq - total * mean) / (n - 1)), n, confidence)
+    spread = math.sqrt(variance)
+    third = total_cube / n - 3 * mean * total_sq / n + 2 * mean * mean * mean
+    skew = third / (spread * variance)
+
+    def inverse(u: float) -> float:
+        shifted = u - skew / (6 * n)
+        root = math.cbrt(1 + skew * shifted)
+        return 3 * shifted / (root * root + root + 1)
+
+    return (mean - spread * inverse(z / math.sqrt(n)), mean - spread * inverse(-z / math.sqrt(n)))
 
 
 def benjamini_hochberg(pvalues: list[float] | tuple[float, ...]) -> list[float]:
@@ -615,7 +650,7 @@ def paired_correlation(spread_a: float, spread_b: float, spread_d: float) -> flo
 
 
 def discordant_correlation(pairs: float, n_sq: float, positive: tuple[float, float, float],
-                           negative: tuple[float, float, float]) -> float:
+                           negative: tuple[float, float, float], both: float = 0.0) -> float:
     """The correlation of the two discordant parts of paired differences (``paired_difference``).
 
     Over matched games ``g`` with ``n_g`` pairs (``pairs = Σn_g``, ``n_sq = Σn_g²``):
@@ -625,8 +660,10 @@ def discordant_correlation(pairs: float, n_sq: float, positive: tuple[float, flo
     ``C = Σ(P_g − p₊·n_g)(M_g − p₋·n_g) = −p₋·Σn_g·P_g − p₊·Σn_g·M_g + p₊·p₋·Σn_g²`` and
     ``r = C / sqrt(S₊·S₋)``; 0 when a spread is 0. For one pair per game (a 2×2 table with
     ``b`` pairs only the baseline's, ``c`` only the variant's, of ``N``):
-    ``r = −sqrt(b·c / ((N − b)(N − c)))``. SQL: ``discordant_phi(n, n_sq, wp, nwp, sp, wm, nwm, sm)``
-    (``sp``, ``sm``: the two spreads)."""
+    ``r = −sqrt(b·c / ((N − b)(N − c)))``. Parts that may both be positive in a game (the
+    linearised parts of a card rate, ``linearised_parts``) add ``both = ΣP_g·M_g`` to ``C``.
+    SQL: ``discordant_phi(n, n_sq, wp, nwp, sp, wm, nwm, sm[, pm := both])`` (``sp``, ``sm``: the
+    two spreads)."""
     if pairs <= 0:
         return 0.0
     spread_p = cluster_spread(pairs, positive[0], n_sq, positive[1], positive[2])
@@ -634,13 +671,13 @@ def discordant_correlation(pairs: float, n_sq: float, positive: tuple[float, flo
     if spread_p <= 0 or spread_m <= 0:
         return 0.0
     rate_p, rate_m = positive[0] / pairs, negative[0] / pairs
-    cross = -rate_m * positive[2] - rate_p * negative[2] + rate_p * rate_m * n_sq
+    cross = both - rate_m * positive[2] - rate_p * negative[2] + rate_p * rate_m * n_sq
     return max(-1.0, min(1.0, cross / math.sqrt(spread_p * spread_m)))
 
 
 def paired_difference(pairs: float, n_sq: float, clusters: float, positive: tuple[float, float, float],
                       negative: tuple[float, float, float], confidence: float = 0.95,
-                      hits: tuple[float, float] | None = None) -> tuple[float, float, float, float]:
+                      hits: tuple[float, float] | None = None, both: float = 0.0) -> tuple[float, float, float, float]:
     """The paired comparison of a rate played twice on the same seeds (clustered by game).
 
     Over the matched games ``g`` (``clusters`` of them), each with ``n_g`` matched seat-games
@@ -664,10 +701,13 @@ def paired_difference(pairs: float, n_sq: float, clusters: float, positive: tupl
       short above a low count. With no discordant pair it keeps the width of a part of
       0 in ``clusters`` games on each side: zero discordant pairs do not prove the rates
       equal.
+
+    ``both``: ``ΣP_g·M_g``, where a game may hold both parts (``linearised_parts``); 0 for the
+    discordant parts of one difference ``d_g``.
     """
     if pairs <= 0:
         return (0.0, 1.0, -1.0, 1.0)
-    sum_d, sum_d2 = positive[0] - negative[0], positive[1] + negative[1]
+    sum_d, sum_d2 = positive[0] - negative[0], positive[1] + negative[1] - 2 * both
     statistic = 0.0 if sum_d2 <= 0 else (abs(sum_d) - 1.0) ** 2 / sum_d2
     p_value = math.erfc(math.sqrt(statistic / 2.0))
     hits_p, hits_m = hits if hits is not None else (None, None)
@@ -676,8 +716,42 @@ def paired_difference(pairs: float, n_sq: float, clusters: float, positive: tupl
     low_m, high_m = clustered_interval(pairs, negative[0], n_sq, negative[1], negative[2], clusters, confidence,
                                        hits_m)
     low, high = newcombe_difference(negative[0] / pairs, low_m, high_m, positive[0] / pairs, low_p, high_p,
-                                    discordant_correlation(pairs, n_sq, positive, negative))
+                                    discordant_correlation(pairs, n_sq, positive, negative, both))
     return (statistic, p_value, low, high)
+
+
+LINEARISED_SUMS = ("wu", "ld", "wd", "lu", "wu_wu", "wu_ld", "ld_ld", "wd_wd", "wd_lu", "lu_lu",
+                   "m_wu", "m_ld", "m_wd", "m_lu", "wu_lu", "ld_wd")
+"""The per-game sums ``linearised_parts`` takes, over the matched games: with ``Δw_g`` the
+variant's successes minus the baseline's in game ``g`` and ``Δl_g`` the same of the failures
+(trials less successes), ``wu = Σmax(Δw, 0)``, ``wd = Σmax(−Δw, 0)``, ``lu = Σmax(Δl, 0)``,
+``ld = Σmax(−Δl, 0)``; ``a_b`` the sum of the products of two of them, ``m_a`` of one with the
+variant's trials ``m_g``."""
+
+
+def linearised_parts(rate: float, sums: Mapping[str, float]) -> tuple[tuple[float, float, float],
+                                                                     tuple[float, float, float], float]:
+    """The two discordant parts of the linearised per-game difference of a rate whose trials
+    differ between the paired games (a card's seat-games in hand), for ``paired_difference``.
+
+    The baseline has ``x_g`` successes of ``n_g`` trials in game ``g``, the variant ``y_g`` of
+    ``m_g``; ``p_b = Σx/Σn`` is the baseline's ``rate``. As ``Σ(x_g − p_b·n_g) = 0``,
+    ``p_v − p_b = Σd_g / Σm`` exactly, with ``d_g = (y_g − x_g) − p_b·(m_g − n_g)
+    = (1 − p_b)·Δw_g − p_b·Δl_g``: 0 in a game the variant played alike, ``(1 − p_b)`` for a
+    success it added, ``−p_b`` for a failure. Its parts ``P_g = (1 − p_b)·max(Δw_g, 0) +
+    p_b·max(−Δl_g, 0)`` and ``M_g = (1 − p_b)·max(−Δw_g, 0) + p_b·max(Δl_g, 0)`` (``d_g = P_g −
+    M_g``) are sums of the counts of ``LINEARISED_SUMS`` weighted by ``p_b``, so they add up
+    over games whatever ``p_b`` turns out to be. Returns ``(ΣP, ΣP², Σm·P)``, ``(ΣM, ΣM²,
+    Σm·M)`` and ``ΣP·M`` (a game may add both a success and a failure:
+    ``ΣP·M = p_b(1 − p_b)·Σ(max(Δw, 0)·max(Δl, 0) + max(−Δl, 0)·max(−Δw, 0))``)."""
+    p, q = rate, 1.0 - rate
+    positive = (q * sums["wu"] + p * sums["ld"],
+                q * q * sums["wu_wu"] + 2 * q * p * sums["wu_ld"] + p * p * sums["ld_ld"],
+                q * sums["m_wu"] + p * sums["m_ld"])
+    negative = (q * sums["wd"] + p * sums["lu"],
+                q * q * sums["wd_wd"] + 2 * q * p * sums["wd_lu"] + p * p * sums["lu_lu"],
+                q * sums["m_wd"] + p * sums["m_lu"])
+    return positive, negative, q * p * (sums["wu_lu"] + sums["ld_wd"])
 
 
 def games_for_difference(p: float, delta: float, power: float = 0.8, alpha: float = 0.05) -> int:
@@ -825,6 +899,18 @@ STATS_SQL = [
     "CREATE OR REPLACE MACRO welch_z(ma, va, na, mb, vb, nb) AS CASE WHEN na < 2 OR nb < 2 "
     "OR va IS NULL OR vb IS NULL OR isnan(va) OR isnan(vb) THEN 0.0 "
     "ELSE (mb - ma) / sqrt(mean_variance(va, na) / na + mean_variance(vb, nb) / nb) END",
+    # skewed_mean_interval: the mean of n values from Σx, Σx², Σx³, corrected for their skewness
+    # (Hall's transformation, inverted: g⁻¹(u) = 3v/(c² + c + 1), v = u − γ/(6n), c = ∛(1 + γv)).
+    *(f"CREATE OR REPLACE MACRO skewed_mean_{side}(n, s1, s2, s3) AS CASE WHEN n IS NULL OR n < 2 "
+      "THEN s1::DOUBLE / n ELSE " + _bind(
+          {"n": "n::DOUBLE", "m": "s1::DOUBLE / n", "s2": "s2::DOUBLE", "s3": "s3::DOUBLE",
+           "v": "mean_variance(greatest(0.0, (s2::DOUBLE - s1::DOUBLE * (s1::DOUBLE / n)) / (n - 1)), n)"}, "sk_",
+          _bind({"sd": "sqrt(sk_.v)", "g": "(sk_.s3 / sk_.n - 3 * sk_.m * sk_.s2 / sk_.n + 2 * sk_.m * sk_.m * sk_.m) "
+                 "/ (sqrt(sk_.v) * sk_.v)"}, "sg_",
+                _bind({"h": f"{'' if side == 'low' else '-'}{Z95!r} / sqrt(sk_.n) - sg_.g / (6 * sk_.n)"}, "sh_",
+                      _bind({"c": "cbrt(1 + sg_.g * sh_.h)"}, "sc_",
+                            "sk_.m - sg_.sd * (3 * sh_.h / (sc_.c * sc_.c + sc_.c + 1))")))) + " END"
+      for side in ("low", "high")),
     # clustered_effective_n: the effective sample size of a rate over clustered seat-games.
     "CREATE OR REPLACE MACRO clustered_n(n, w, n_sq, w_sq, nw, clusters) AS CASE "
     "WHEN n IS NULL OR n <= 0 THEN 0.0 WHEN w <= 0 OR w >= n THEN clusters::DOUBLE ELSE " + _once(
@@ -845,10 +931,12 @@ STATS_SQL = [
         "greatest(-1.0, least(1.0, (CASE WHEN t > 0.5 THEN t - 0.5 WHEN t > 0 THEN 0.0 ELSE t END) "
         "/ sqrt(sa::DOUBLE * sb::DOUBLE)))") + " END",
     # discordant_correlation from the sums of the two discordant parts and their spreads.
-    "CREATE OR REPLACE MACRO discordant_phi(n, n_sq, wp, nwp, sp, wm, nwm, sm) AS CASE WHEN n IS NULL OR n <= 0 "
+    "CREATE OR REPLACE MACRO discordant_phi(n, n_sq, wp, nwp, sp, wm, nwm, sm, pm := 0.0) AS CASE "
+    "WHEN n IS NULL OR n <= 0 "
     "OR sp <= 0 OR sm <= 0 THEN 0.0 ELSE " + _bind(
         {"p": "wp::DOUBLE / n::DOUBLE", "m": "wm::DOUBLE / n::DOUBLE"}, "dc_",
-        "greatest(-1.0, least(1.0, (-dc_.m * nwp::DOUBLE - dc_.p * nwm::DOUBLE + dc_.p * dc_.m * n_sq::DOUBLE) "
+        "greatest(-1.0, least(1.0, (pm::DOUBLE - dc_.m * nwp::DOUBLE - dc_.p * nwm::DOUBLE "
+        "+ dc_.p * dc_.m * n_sq::DOUBLE) "
         "/ sqrt(sp::DOUBLE * sm::DOUBLE)))") + " END",
     # newcombe_difference: the interval of pb − pa from both rates' intervals, paired with phi
     # (DOUBLE first: a decimal literal's products overflow DECIMAL(38)). Each argument bound
@@ -912,7 +1000,8 @@ def register_sql_macros(con: duckdb.DuckDBPyConnection) -> None:
     (``clustered_interval``; ``hits`` NULL where the games with a win are not counted),
     ``cluster_spread(n, w, n_sq, w_sq, nw)``,
     ``paired_phi(sa, sb, sd)`` (``paired_correlation``), ``discordant_phi(n, n_sq, wp, nwp, sp,
-    wm, nwm, sm)`` (``discordant_correlation``), ``newcombe_low(pa, la, ua,
+    wm, nwm, sm[, pm := ...])`` (``discordant_correlation``), ``skewed_mean_low(n, s1, s2, s3)``
+    and ``skewed_mean_high(...)`` (``skewed_mean_interval``), ``newcombe_low(pa, la, ua,
     pb, lb, ub[, phi := ...])`` and ``newcombe_high(...)`` (``newcombe_difference``):
     the SQL twins of the Python functions of the same names.
     """

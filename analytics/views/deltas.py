@@ -15,15 +15,18 @@ discordant, as if zero discordant pairs proved the rates equal; nor the two
 rates' Wilson intervals joined by their correlation (Newcombe's method 10):
 with the pairs nearly alike it behaves like that one, short above a low count
 of discordant pairs that run one way. Card rates on the baseline's seeds: the seat-games with
-a card in hand differ between the two, so the same Newcombe interval takes the
-correlation from the per-game cross sums of the two rates (``paired_z``). Means:
-Welch, or on the baseline's seeds the game-by-game differences (``paired_z``),
-each variance at least ``mean_variance``'s floor.
+a card in hand differ between the two, so they are not pairs, but the games are: the z of
+the difference with the two rates' covariance from the per-game cross sums (``paired_z``),
+and the same MOVER interval of the discordant parts of the linearised per-game difference
+d_g = (y_g − x_g) − p_b·(m_g − n_g) (analytics.stats.linearised_parts). Means: Welch, or on
+the baseline's seeds the game-by-game differences (``paired_z``), each variance at least
+``mean_variance``'s floor, the interval corrected for their skewness
+(analytics.stats.skewed_mean_interval).
 """
 
 from __future__ import annotations
 
-from analytics.stats import Z95
+from analytics.stats import LINEARISED_SUMS, Z95
 from analytics.views.shared import ORDER, competitive
 from analytics.views.thresholds import SIGNIFICANCE, TURN_CAP_REASONS
 from dataset.contracts import AGENT, GROUP, Column, contract
@@ -74,20 +77,22 @@ def _part_sums(part: str, value: str) -> str:
 MEANS = ("turns", "decisions")
 """The means over games ``variant_deltas`` compares (``game_stats.mean_<name>``)."""
 PAIRED_GAME_SUMS = ("pairs", "draw_b", "draw_v", "cap_b", "cap_v", "team_b", "team_v",
-                    *(f"{column}_d{power}" for column in MEANS for power in ("", "2")))
+                    *(f"{column}_d{power}" for column in MEANS for power in ("", "2", "3")))
 """The sums of ``_paired_games``."""
 
 
 def _paired_games(paired: bool | None) -> str:
     """Seed-matched game pairs per variant, the discordant pairs of draws, turn-cap
     endings and (cooperative) team wins, and the sums of the game-by-game differences
-    of each of ``MEANS`` and of their squares."""
+    of each of ``MEANS``, of their squares and of their cubes."""
     caps = ", ".join(sql_string(reason) for reason in TURN_CAP_REASONS)
     if paired is False:
         return ("SELECT NULL::VARCHAR AS experiment, NULL::VARCHAR AS variant, NULL::TINYINT AS n_players, "
                 + ", ".join(f"0::BIGINT AS {name}" for name in PAIRED_GAME_SUMS) + " WHERE FALSE")
     differences = ", ".join(f"sum(v.{column} - b.{column})::BIGINT AS {column}_d, "
-                            f"sum((v.{column} - b.{column}) * (v.{column} - b.{column}))::BIGINT AS {column}_d2"
+                            f"sum((v.{column} - b.{column}) * (v.{column} - b.{column}))::BIGINT AS {column}_d2, "
+                            f"sum((v.{column} - b.{column})::BIGINT * (v.{column} - b.{column}) "
+                            f"* (v.{column} - b.{column}))::BIGINT AS {column}_d3"
                             for column in MEANS)
     return f"""
     SELECT v.experiment, v.variant, v.n_players, count(*) AS pairs,
@@ -157,6 +162,8 @@ def _paired_parts(pairs: dict[str, str]) -> str:
              f"pairs AS games, {', '.join(f'{only_v} AS {name}' for name in KEY_PARTS[:4])}, "
              f"{', '.join(f'{only_b} AS {name}' for name in KEY_PARTS[4:])} FROM paired_games"
              for metric, (only_b, only_v) in GAME_PAIRED_RATES.items()]
+    rows = [f"SELECT NULL::VARCHAR AS agent, 0.0::DOUBLE AS sum_pm, * FROM ({row})" for row in rows]
+    rows += [_card_parts(metric) for metric in CARD_DELTA_RATES]
 
     def interval(side: str, part: str) -> str:
         return f"clustered_{side}(pairs, sum_{part}, sum_n2, sum_{part}2, sum_n{part}, games, hits_{part})"
@@ -168,8 +175,36 @@ def _paired_parts(pairs: dict[str, str]) -> str:
                       f"{interval('high', part)} AS part_{part}_high" for part in "pm")
     return f"""
     SELECT *, {parts},
-           discordant_phi(pairs, sum_n2, sum_p, sum_np, {spread('p')}, sum_m, sum_nm, {spread('m')}) AS parts_phi
-    FROM ({' UNION ALL '.join(rows)})"""
+           discordant_phi(pairs, sum_n2, sum_p, sum_np, {spread('p')}, sum_m, sum_nm, {spread('m')},
+                          pm := sum_pm) AS parts_phi
+    FROM ({' UNION ALL BY NAME '.join(rows)})"""
+
+
+def _card_parts(metric: str) -> str:
+    """SQL: the rows of ``_paired_parts`` of a card rate (``family``: the metric, ``key``: the
+    card): the two discordant parts of its linearised per-game difference over the variant's
+    trials, weighted by the baseline's rate (``analytics.stats.linearised_parts``), from the
+    sums of ``_paired_cards``."""
+    prefix = CARD_DELTA_RATES[metric][0]
+
+    def total(name: str) -> str:
+        return f"{prefix}_{name}::DOUBLE"
+
+    p, q = "cp_.rate_b", "(1.0 - cp_.rate_b)"
+    parts = {
+        "sum_p": f"{q} * {total('wu')} + {p} * {total('ld')}",
+        "sum_p2": f"{q} * {q} * {total('wu_wu')} + 2 * {q} * {p} * {total('wu_ld')} + {p} * {p} * {total('ld_ld')}",
+        "sum_np": f"{q} * {total('m_wu')} + {p} * {total('m_ld')}",
+        "sum_m": f"{q} * {total('wd')} + {p} * {total('lu')}",
+        "sum_m2": f"{q} * {q} * {total('wd_wd')} + 2 * {q} * {p} * {total('wd_lu')} + {p} * {p} * {total('lu_lu')}",
+        "sum_nm": f"{q} * {total('m_wd')} + {p} * {total('m_lu')}",
+        "sum_pm": f"{q} * {p} * ({total('wu_lu')} + {total('ld_wd')})",
+    }
+    return f"""SELECT '{metric}' AS family, experiment, variant, n_players, agent, card AS key,
+           {prefix}_m AS pairs, {prefix}_m_m AS sum_n2, {prefix}_games AS games,
+           {', '.join(f'{expression} AS {name}' for name, expression in parts.items())},
+           NULL::BIGINT AS hits_p, NULL::BIGINT AS hits_m
+    FROM (SELECT *, {prefix}_x::DOUBLE / nullif({prefix}_n, 0) AS rate_b FROM paired_cards) AS cp_"""
 
 
 def _paired_interval(alias: str) -> tuple[str, str]:
@@ -224,14 +259,31 @@ CARD_DELTA_RATES = {"gih_win_rate": ("gih", "games_in_hand"), "played_win_rate":
 """The card rates ``variant_deltas`` compares: metric -> (cluster prefix, seat-games column)."""
 
 
+def _paired_card_sums(prefix: str) -> list[tuple[str, str]]:
+    """(name, SQL over one matched game's per-side counts) of each paired sum of a card rate:
+    the cross sums of the two sides' counts (baseline ``n``, ``x``; variant ``m``, ``y``),
+    the baseline's trials and successes, the variant's trials and their squares,
+    ``LINEARISED_SUMS`` (``analytics.stats.linearised_parts``: from the game's change of
+    successes ``dw`` and of failures ``dl``) and the games where either side has a trial."""
+    n, x, m, y = (f"{prefix}_{side}" for side in ("n", "x", "m", "y"))
+    dw, dl = f"({y} - {x})", f"(({m} - {y}) - ({n} - {x}))"
+    values = {"wu": f"greatest({dw}, 0)", "wd": f"greatest(-{dw}, 0)", "lu": f"greatest({dl}, 0)",
+              "ld": f"greatest(-{dl}, 0)", "m": m}
+    sums = [("xy", f"{x} * {y}"), ("ny", f"{n} * {y}"), ("nx", f"{m} * {x}"), ("nn", f"{n} * {m}"),
+            ("n", n), ("x", x), ("m", m), ("m_m", f"{m} * {m}")]
+    sums += [(name, " * ".join(values[factor] for factor in name.split("_"))) for name in LINEARISED_SUMS]
+    sums.append(("games", f"({n} + {m} > 0)::INTEGER"))
+    return [(f"{prefix}_{name}", expression) for name, expression in sums]
+
+
 def _paired_cards(columns: Columns, paired: bool | None) -> str:
     """Per variant, player count, agent and card, over the games played on the baseline's
-    seeds: the cross sums of each card rate's per-game counts in the baseline (``n_b``,
-    ``x``) and in the variant (``n_v``, ``y``): ``Σx·y``, ``Σn_b·y``, ``Σn_v·x`` and
-    ``Σn_b·n_v`` (a game where one side did not hold the card adds 0 to each)."""
-    sums = [(f"{prefix}_{name}", expression) for prefix in CARD_DELTA_PREFIXES
-            for name, expression in (("xy", f"b.{prefix}_w * v.{prefix}_w"), ("ny", f"b.{prefix}_n * v.{prefix}_w"),
-                                     ("nx", f"v.{prefix}_n * b.{prefix}_w"), ("nn", f"b.{prefix}_n * v.{prefix}_n"))]
+    seeds, with each card rate's per-game counts in the baseline (``n``, ``x``) and in the
+    variant (``m``, ``y``; a side that did not hold the card counts 0): the cross sums
+    ``Σx·y``, ``Σn·y``, ``Σm·x``, ``Σn·m`` of the two rates' covariance, the sums of the
+    changes of successes and failures of ``analytics.stats.linearised_parts`` and the games
+    where either side had a trial."""
+    sums = [pair for prefix in CARD_DELTA_PREFIXES for pair in _paired_card_sums(prefix)]
     if paired is False:
         return ("SELECT NULL::VARCHAR AS experiment, NULL::VARCHAR AS variant, NULL::TINYINT AS n_players, "
                 "NULL::VARCHAR AS agent, NULL::VARCHAR AS card, "
@@ -239,6 +291,15 @@ def _paired_cards(columns: Columns, paired: bool | None) -> str:
     per_game = ", ".join(f"count(*) FILTER (WHERE {CARD_RATES[prefix][0]}) AS {prefix}_n, "
                          f"count(*) FILTER (WHERE {CARD_RATES[prefix][1]}) AS {prefix}_w"
                          for prefix in CARD_DELTA_PREFIXES)
+
+    def side(alias: str, trials: str, wins: str) -> str:
+        # One side's counts in the columns of its role, 0 in the other side's.
+        return ", ".join(f"{alias}.{prefix}_n AS {prefix}_{trials}, {alias}.{prefix}_w AS {prefix}_{wins}, "
+                         f"0 AS {prefix}_{'n' if trials == 'm' else 'm'}, 0 AS {prefix}_{'x' if wins == 'y' else 'y'}"
+                         for prefix in CARD_DELTA_PREFIXES)
+
+    counts = ", ".join(f"sum({prefix}_{count})::BIGINT AS {prefix}_{count}"
+                       for prefix in CARD_DELTA_PREFIXES for count in ("n", "x", "m", "y"))
     return f"""
     WITH per_game AS (
         SELECT experiment, variant, n_players, game_index, agent, card, {per_game}
@@ -249,29 +310,40 @@ def _paired_cards(columns: Columns, paired: bool | None) -> str:
         FROM games AS v JOIN games AS b ON b.experiment = v.experiment AND b.variant = 'baseline'
              AND b.n_players = v.n_players AND b.game_index = v.game_index AND b.seed = v.seed
         WHERE v.variant <> 'baseline'
+    ), pairs AS (
+        -- Both sides of each matched game, a game that only one side held the card in too.
+        SELECT experiment, variant, n_players, game_index, agent, card, {counts}
+        FROM (
+            SELECT m.experiment, m.variant, m.n_players, m.game_index, v.agent, v.card, {side('v', 'm', 'y')}
+            FROM per_game AS v JOIN matched AS m USING ({GAME_KEY})
+            UNION ALL BY NAME
+            SELECT m.experiment, m.variant, m.n_players, m.game_index, b.agent, b.card, {side('b', 'n', 'x')}
+            FROM per_game AS b JOIN matched AS m ON b.experiment = m.experiment AND b.variant = 'baseline'
+                 AND b.n_players = m.n_players AND b.game_index = m.game_index
+        )
+        GROUP BY experiment, variant, n_players, game_index, agent, card
     )
-    SELECT v.experiment, v.variant, v.n_players, v.agent, v.card,
+    SELECT experiment, variant, n_players, agent, card,
            {', '.join(f'sum({expression})::BIGINT AS {name}' for name, expression in sums)}
-    FROM per_game AS v JOIN matched USING ({GAME_KEY})
-    JOIN per_game AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
-         AND b.game_index = v.game_index AND b.agent = v.agent AND b.card = v.card
-    GROUP BY v.experiment, v.variant, v.n_players, v.agent, v.card"""
+    FROM pairs
+    GROUP BY experiment, variant, n_players, agent, card"""
 
 
 CARD_DELTA_PREFIXES = ("gih", "played", "play")
 """The cluster prefixes (``CARD_RATES``) of the card rates of ``CARD_DELTA_RATES``."""
-PAIRED_CARD_SUMS = tuple(f"{prefix}_{name}" for prefix in CARD_DELTA_PREFIXES for name in ("xy", "ny", "nx", "nn"))
+PAIRED_CARD_SUMS = tuple(name for prefix in CARD_DELTA_PREFIXES for name, _ in _paired_card_sums(prefix))
 """The sums of ``_paired_cards``, in its order."""
 
 
 def _card_family(metric: str) -> str:
     """Rows of ``variant_deltas`` for one card rate. Unpaired: the z-test at the effective
     sample sizes and Newcombe's interval. On the baseline's seeds (every game of both
-    matched): the same interval joined with the two rates' correlation over the games,
-    from their spreads (``cluster_spread``, from ``card_counts``) and their cross-product
-    ``C = Σ(y − p_v·n_v)(x − p_b·n_b)`` (``_paired_cards``), and the z of the difference
-    with the variance ``S_v/N_v² + S_b/N_b² − 2C/(N_b·N_v)``: the seat-games with the card
-    in hand differ between the two, so they are not pairs, but the games are."""
+    matched) the seat-games with the card in hand differ between the two, so they are not
+    pairs, but the games are: the z of the difference with the variance
+    ``S_v/N_v² + S_b/N_b² − 2C/(N_b·N_v)`` (each rate's spread, ``cluster_spread`` from
+    ``card_counts``, and their cross-product ``C = Σ(y − p_v·n_v)(x − p_b·n_b)`` from
+    ``_paired_cards``), and the MOVER interval of the two discordant parts of the linearised
+    per-game difference (the card's rows of ``_paired_parts``)."""
     prefix, n = CARD_DELTA_RATES[metric]
     low, high = _newcombe(metric)
     p_b, p_v = f"b.{metric}", f"v.{metric}"
@@ -282,8 +354,7 @@ def _card_family(metric: str) -> str:
 
     cross = (f"(pc.{prefix}_xy - {p_b} * pc.{prefix}_ny - {p_v} * pc.{prefix}_nx "
              f"+ {p_b} * {p_v} * pc.{prefix}_nn)")
-    phi = f"paired_phi({spread('b')}, {spread('v')}, {spread('b')} + {spread('v')} - 2 * {cross})"
-    paired_low, paired_high = _newcombe(metric, phi)
+    paired_low, paired_high = _paired_interval("pp")
     variance = (f"({spread('v')} / (v.{n}::DOUBLE * v.{n}) + {spread('b')} / (b.{n}::DOUBLE * b.{n}) "
                 f"- 2 * {cross} / (b.{n}::DOUBLE * v.{n}))")
     matched = "gv.games IS NOT NULL AND pg.pairs = gv.games AND pg.pairs = gb.games AND pc.card IS NOT NULL"
@@ -314,6 +385,8 @@ def _card_family(metric: str) -> str:
          AND gb.n_players = v.n_players
     LEFT JOIN paired_cards AS pc ON pc.experiment = v.experiment AND pc.variant = v.variant
          AND pc.n_players = v.n_players AND pc.agent = v.agent AND pc.card = v.card
+    LEFT JOIN {PAIRED_PARTS} AS pp ON pp.family = '{metric}' AND pp.experiment = v.experiment
+         AND pp.variant = v.variant AND pp.n_players = v.n_players AND pp.agent = v.agent AND pp.key = v.card
     WHERE v.variant <> 'baseline' AND v.{n} > 0 AND b.{n} > 0"""
 
 
@@ -348,10 +421,13 @@ def _game_family() -> str:
         se = (f"sqrt(mean_variance(b.sd_{column} ** 2, b.games) / b.games "
               f"+ mean_variance(v.sd_{column} ** 2, v.games) / v.games)")
         # On the baseline's seeds: the game-by-game differences d_g, their sample variance
-        # (at least mean_variance's floor) over the pairs.
+        # (at least mean_variance's floor) over the pairs for the test, and for the interval
+        # the same corrected for their skewness (skewed_mean_interval): a variant that changes
+        # few games, and those one way, is uncertain mostly on that side.
         paired_test = "pg.pairs IS NOT NULL AND pg.pairs > 1 AND pg.pairs = v.games AND pg.pairs = b.games"
         paired_se = (f"sqrt(mean_variance((pg.{column}_d2 - pg.{column}_d::DOUBLE * pg.{column}_d / pg.pairs) "
                      f"/ (pg.pairs - 1), pg.pairs) / pg.pairs)")
+        paired_sums = f"pg.pairs, pg.{column}_d, pg.{column}_d2, pg.{column}_d3"
         difference = f"(v.mean_{column} - b.mean_{column})"
         return f"""
     SELECT v.experiment, v.variant, v.n_players, 'game' AS family, NULL::VARCHAR AS agent, '' AS key,
@@ -361,8 +437,10 @@ def _game_family() -> str:
            CASE WHEN {paired_test} THEN {difference} / {paired_se}
                 ELSE welch_z(b.mean_{column}, b.sd_{column} ** 2, b.games, v.mean_{column}, v.sd_{column} ** 2,
                              v.games) END AS statistic,
-           {difference} - {Z95!r} * coalesce(CASE WHEN {paired_test} THEN {paired_se} ELSE {se} END, 0) AS delta_low,
-           {difference} + {Z95!r} * coalesce(CASE WHEN {paired_test} THEN {paired_se} ELSE {se} END, 0) AS delta_high
+           CASE WHEN {paired_test} THEN skewed_mean_low({paired_sums})
+                ELSE {difference} - {Z95!r} * coalesce({se}, 0) END AS delta_low,
+           CASE WHEN {paired_test} THEN skewed_mean_high({paired_sums})
+                ELSE {difference} + {Z95!r} * coalesce({se}, 0) END AS delta_high
     FROM {_once('game_stats')} AS v
     JOIN {_once('game_stats')} AS b ON b.experiment = v.experiment AND b.variant = 'baseline'
          AND b.n_players = v.n_players
@@ -455,8 +533,9 @@ _DIFFERENCE = ("the unadjusted 95% interval of `delta`: Newcombe's from the two 
                "baseline's seeds, for a win rate (and draws, turn-cap endings, team wins) the MOVER interval of its "
                "two discordant parts (the matched seat-games won only in the variant, and only in the baseline), "
                "each with its own interval, joined by their correlation over the matched games, and for a card rate "
-               "the two sides' intervals joined by their correlation over the matched games; for a mean Welch's, "
-               "or on the baseline's seeds that of the game-by-game differences, each variance at least "
+               "the same of the linearised per-game difference (the successes and failures each game added, "
+               "weighted by the baseline's rate); for a mean Welch's, or on the baseline's seeds that of the "
+               "game-by-game differences corrected for their skewness (Hall's), each variance at least "
                "`mean_variance`'s floor")
 VARIANT_DELTAS_CONTRACT = contract(
     "variant_deltas", "One row per variant, player count and compared rate or mean (a family, a key, a metric): "

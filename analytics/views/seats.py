@@ -69,18 +69,30 @@ def seat_balance() -> str:
     # count per row first. Seat tests say nothing in a cooperative game
     # (every seat shares the outcome): NULL there.
     agent_rate = "a.wins::DOUBLE / nullif(a.seat_games, 0)"
-    agent_sums = "a.seat_games, a.wins, a.win_n_sq, a.win_w_sq, a.win_nw, a.win_clusters, a.win_hits"
     first = "s.wins::DOUBLE / nullif(s.games, 0)"
-    # The covariance of the agent's rate at seat 0 (x_g of m_g = 1 game) with its rate over all
-    # its seats (w_g of n_g): C = Σxw − r̄·Σxn − r₀·Σmw + r₀·r̄·Σmn; each rate's spread, then
-    # Newcombe's paired interval of r₀ − r̄ (as variant_deltas' paired win rates).
-    cross = (f"(s.won_agent_wins - {agent_rate} * s.won_agent_seats - {first} * s.agent_wins "
-             f"+ {first} * {agent_rate} * s.agent_seats)")
+    # r₀ − r̄ = (1 − f)(r₀ − r₁): f = s.games / a.seat_games, the agent's share of its seat-games
+    # at seat 0 (fixed by the counts), r₁ its rate at its other seats. r₀ (one seat-game per
+    # game: Wilson) and r₁ (clustered by game) count disjoint seat-games of possibly the same
+    # games (negatively correlated: one winner). The sums of r₁ are the agent's (a) less its
+    # seat-0 ones (s: x_g of m_g ∈ {0, 1}, with Σm·n, Σm·w, Σx·n, Σx·w): n₁ = n − m, w₁ = w − x.
+    # Its games: those with another seat, exact where the agent holds at most two seats a game.
+    other = {"n": "a.seat_games - s.games", "w": "a.wins - s.wins",
+             "n_sq": "a.win_n_sq - 2 * s.agent_seats + s.games",
+             "w_sq": "a.win_w_sq - 2 * s.won_agent_wins + s.wins",
+             "nw": "a.win_nw - s.won_agent_seats - s.agent_wins + s.wins",
+             "g": "a.win_clusters - s.games + least(s.games, s.agent_seats - s.games)"}
+    other_rate = f"({other['w']})::DOUBLE / nullif({other['n']}, 0)"
+    other_spread_sums = ", ".join(other[name] for name in ("n", "w", "n_sq", "w_sq", "nw"))
+    other_sums = f"{other_spread_sums}, {other['g']}"
+    # C = Σ(x_g − r₀·m_g)(w₁_g − r₁·n₁_g), from Σx·w₁ = Σx·w − Σx (x·x = x), and likewise.
+    cross = (f"((s.won_agent_wins - s.wins) - {other_rate} * (s.won_agent_seats - s.wins) "
+             f"- {first} * (s.agent_wins - s.wins) + {first} * {other_rate} * (s.agent_seats - s.games))")
     spread_first = "cluster_spread(s.games, s.wins, s.games, s.wins, s.wins)"
-    spread_agent = "cluster_spread(a.seat_games, a.wins, a.win_n_sq, a.win_w_sq, a.win_nw)"
-    phi = f"paired_phi({spread_agent}, {spread_first}, {spread_agent} + {spread_first} - 2 * {cross})"
-    rates = (f"{agent_rate}, clustered_low({agent_sums}), clustered_high({agent_sums}), "
+    spread_other = f"cluster_spread({other_spread_sums})"
+    phi = f"paired_phi({spread_other}, {spread_first}, {spread_other} + {spread_first} - 2 * {cross})"
+    rates = (f"{other_rate}, clustered_low({other_sums}, NULL), clustered_high({other_sums}, NULL), "
              f"{first}, wilson_low(s.wins, s.games), wilson_high(s.wins, s.games), phi := {phi}")
+    scale = "(1 - s.games::DOUBLE / a.seat_games)"
     # The agent held seat 0 in some games and other seats in others: else no comparison.
     comparable = "s.games > 0 AND s.games < a.seat_games"
     tested = f"a.n_players > 1 AND {competitive('a')}"
@@ -114,8 +126,10 @@ WITH expected AS (
            CASE WHEN {tested} AND {comparable} THEN {first} END AS first_seat_win_rate,
            CASE WHEN {tested} AND {comparable} THEN {agent_rate} END AS agent_win_rate,
            CASE WHEN {tested} AND {comparable} THEN {first} - {agent_rate} END AS first_seat_advantage,
-           CASE WHEN {tested} AND {comparable} THEN newcombe_low({rates}) END AS first_seat_advantage_low,
-           CASE WHEN {tested} AND {comparable} THEN newcombe_high({rates}) END AS first_seat_advantage_high
+           CASE WHEN {tested} AND {comparable} THEN {scale} * newcombe_low({rates}) END
+               AS first_seat_advantage_low,
+           CASE WHEN {tested} AND {comparable} THEN {scale} * newcombe_high({rates}) END
+               AS first_seat_advantage_high
     FROM agent_counts AS a JOIN {LINEUPS} AS l USING (experiment, variant, n_players)
     LEFT JOIN (SELECT * FROM seat_counts WHERE seat = 0) AS s USING (experiment, variant, n_players, agent)
     WHERE l.agents > 1
@@ -132,9 +146,10 @@ ORDER BY {ORDER}, self_play DESC, agent
 
 
 _ADVANTAGE = ("the 95% interval of `first_seat_advantage`: in self-play the Wilson interval of seat 0's win share "
-              "(over wins) minus 1/N; per agent Newcombe's interval of the difference of the agent's win rate at "
-              "seat 0 (Wilson, over games) and over all its seats (clustered by game), joined with their "
-              "correlation over the games (the seat-0 games are among them)")
+              "(over wins) minus 1/N; per agent, as the advantage is (1 − f)·(r₀ − r₁) with f the agent's share of "
+              "its seat-games at seat 0, r₀ its win rate there and r₁ at its other seats: (1 − f) times Newcombe's "
+              "interval of r₀ − r₁ from r₀'s Wilson interval (over games) and r₁'s clustered one, joined by their "
+              "correlation over the games (seat 0 and another seat of one game rarely both win)")
 _NULL_PER_AGENT = " NULL per agent (`self_play` false)."
 SEAT_BALANCE_CONTRACT = contract(
     "seat_balance", "One row per variant and player count in self-play (every seat the same agent): do the seats "

@@ -43,7 +43,6 @@ from analytics.stats import (
     benjamini_hochberg,
     beta_binomial_prior,
     chi_square_uniform,
-    cluster_spread,
     clustered_effective_n,
     clustered_interval,
     mcnemar,
@@ -313,12 +312,35 @@ def test_seat_balance_in_self_play_gives_scipy_chi_square_and_the_first_seat_sha
             (low - 0.25, high - 0.25), abs=1e-12)
 
 
+def first_seat_advantage_by_hand(games: pl.DataFrame) -> tuple[float, float, float]:
+    """An agent's first-seat advantage and its interval from its games (``n``: its seats, ``w``: its
+    wins, ``m``: 1 if it held seat 0, ``x``: 1 if it won there): r₀ − r̄ = (1 − f)(r₀ − r₁) with
+    f = Σm/Σn, r₀ = Σx/Σm (Wilson) and r₁ = Σ(w − x)/Σ(n − m) over its other seats (clustered by
+    game), Newcombe's interval of r₀ − r₁ joined by the two rates' correlation over the games."""
+    n, w = games["n"].to_numpy(), games["w"].to_numpy()
+    m, x = games["m"].to_numpy().astype(int), games["x"].to_numpy().astype(int)
+    n1, w1 = n - m, w - x
+    first, other, f = x.sum() / m.sum(), w1.sum() / n1.sum(), m.sum() / n.sum()
+    spread_first, spread_other = ((x - first * m) ** 2).sum(), ((w1 - other * n1) ** 2).sum()
+    cross = ((x - first * m) * (w1 - other * n1)).sum()
+    phi = paired_correlation(spread_other, spread_first, spread_other + spread_first - 2 * cross)
+    other_low, other_high = clustered_interval(n1.sum(), w1.sum(), (n1 * n1).sum(), (w1 * w1).sum(),
+                                               (n1 * w1).sum(), (n1 > 0).sum())
+    low, high = newcombe_difference(other, other_low, other_high, first, *wilson_interval(x.sum(), m.sum()), phi)
+    return (first - w.sum() / n.sum(), (1 - f) * low, (1 - f) * high)
+
+
+def _agent_games(players: pl.DataFrame) -> pl.DataFrame:
+    return players.group_by("game_index").agg(
+        pl.len().alias("n"), pl.col("won").sum().alias("w"), (pl.col("seat") == 0).any().alias("m"),
+        ((pl.col("seat") == 0) & pl.col("won")).any().alias("x"))
+
+
 def test_seat_balance_of_a_rotated_mixed_lineup_compares_each_agent_with_itself_not_the_pooled_seats(
         small_experiment: SmallExperiment) -> None:
     # Heuristic against random, seats rotated every game: seat 0 holds each agent half the time,
     # so its share of the wins is about 1/2 whatever the seat is worth. Per agent instead: its
-    # win rate in the games it held seat 0 against its win rate over all its seats, with
-    # Newcombe's interval of the difference joined by their correlation over the games.
+    # win rate in the games it held seat 0 against its win rate over all its seats.
     con = open_catalog(small_experiment.folder)
     try:
         balance = seat_balance(con)
@@ -328,26 +350,39 @@ def test_seat_balance_of_a_rotated_mixed_lineup_compares_each_agent_with_itself_
     assert set(balance["agent"]) == {"heuristic", "random"} and not balance["self_play"].any()
     assert balance["chi2"].is_null().all() and balance["first_seat_share"].is_null().all()
     for row in balance.iter_rows(named=True):
-        mine = players.filter((pl.col("variant") == row["variant"]) & (pl.col("n_players") == row["n_players"])
-                              & (pl.col("agent") == row["agent"]))
-        games = mine.group_by("game_index").agg(
-            pl.len().alias("n"), pl.col("won").sum().alias("w"), (pl.col("seat") == 0).any().alias("m"),
-            ((pl.col("seat") == 0) & pl.col("won")).any().alias("x"))
-        n, w = games["n"].to_numpy(), games["w"].to_numpy()
-        m, x = games["m"].to_numpy().astype(int), games["x"].to_numpy().astype(int)
-        first, overall = x.sum() / m.sum(), w.sum() / n.sum()
-        assert (row["first_seat_win_rate"], row["agent_win_rate"]) == pytest.approx((first, overall), abs=1e-12)
-        spread_first, spread_agent = ((x - first * m) ** 2).sum(), ((w - overall * n) ** 2).sum()
-        cross = ((x - first * m) * (w - overall * n)).sum()
-        phi = paired_correlation(spread_agent, spread_first, spread_agent + spread_first - 2 * cross)
-        agent_low, agent_high = clustered_interval(n.sum(), w.sum(), (n * n).sum(), (w * w).sum(), (n * w).sum(),
-                                                   len(n), hits=(w > 0).sum())
-        first_low, first_high = wilson_interval(x.sum(), m.sum())
-        expected = newcombe_difference(overall, agent_low, agent_high, first, first_low, first_high, phi)
-        assert row["first_seat_advantage"] == pytest.approx(first - overall, abs=1e-12)
-        assert (row["first_seat_advantage_low"], row["first_seat_advantage_high"]) == pytest.approx(expected,
-                                                                                                     abs=1e-9)
-        assert cluster_spread(m.sum(), x.sum(), m.sum(), x.sum(), x.sum()) == pytest.approx(spread_first, abs=1e-9)
+        games = _agent_games(players.filter((pl.col("variant") == row["variant"])
+                                            & (pl.col("n_players") == row["n_players"])
+                                            & (pl.col("agent") == row["agent"])))
+        won_first, at_first, wins, seats = games.select(pl.col("x", "m", "w", "n").cast(pl.Float64).sum()).row(0)
+        assert (row["first_seat_win_rate"], row["agent_win_rate"]) == pytest.approx(
+            (won_first / at_first, wins / seats), abs=1e-12)
+        expected = first_seat_advantage_by_hand(games)
+        assert (row["first_seat_advantage"], row["first_seat_advantage_low"],
+                row["first_seat_advantage_high"]) == pytest.approx(expected, abs=1e-9)
+
+
+def test_the_first_seat_advantage_of_an_agent_at_two_seats_is_its_seat_0_rate_against_its_other_seats() -> None:
+    # A dominant agent and a rare rival, each at two of four seats: r₀ − r̄ = (1 − f)(r₀ − r₁), r₀
+    # over the games at seat 0 and r₁ over the agent's other seat-games, disjoint seat-games of
+    # partly the same games (one winner: negatively correlated). The rival's r₀ is a rare count
+    # of wins whose Wilson interval reaches further above than below; Newcombe's interval of r₀
+    # against r̄, a rate of which r₀ is a part (used before), was short below for it.
+    from tests.analytics.synthetic import CompetitiveModel, competitive
+
+    data = competitive(1, 600, model=CompetitiveModel(agent_strength=(("strong", 30.0), ("weak", 1.0)), draw=0.01),
+                       seed=3)
+    balance = data.con.sql("FROM seat_balance WHERE variant = 'baseline'").pl()
+    players = data.con.sql("SELECT game_index, seat, agent, won FROM players WHERE variant = 'baseline'").pl()
+    assert set(balance["agent"]) == {"strong", "weak"}
+    for row in balance.iter_rows(named=True):
+        games = _agent_games(players.filter(pl.col("agent") == row["agent"]))
+        assert set(games["n"]) == {2}
+        expected = first_seat_advantage_by_hand(games)
+        assert (row["first_seat_advantage"], row["first_seat_advantage_low"],
+                row["first_seat_advantage_high"]) == pytest.approx(expected, abs=1e-9), row["agent"]
+    weak = balance.filter(pl.col("agent") == "weak").row(0, named=True)
+    assert weak["first_seat_advantage_high"] - weak["first_seat_advantage"] > (
+        weak["first_seat_advantage"] - weak["first_seat_advantage_low"])
 
 
 # ---------------------------------------------------------------- factions

@@ -11,20 +11,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 import pytest
 
 from analytics.catalog import open_catalog
 from analytics.metrics import variant_deltas
 from analytics.stats import (
+    LINEARISED_SUMS,
     Z95,
     cluster_spread,
-    clustered_interval,
+    linearised_parts,
     mcnemar,
     mean_variance,
     newcombe_difference,
-    paired_correlation,
     paired_difference,
+    skewed_mean_interval,
     wilson_interval,
 )
 from tests.analytics.synthetic import Synthetic, competitive, cooperative
@@ -228,52 +230,132 @@ def _card_sums(games: pl.DataFrame, n: str, w: str) -> tuple[float, float, float
             float((counted[w] ** 2).sum()), float((counted[n] * counted[w]).sum()), float(counted.height))
 
 
-def test_card_rate_deltas_on_the_baseline_seeds_are_joined_by_their_correlation_over_the_games() -> None:
+def linearised_by_hand(games: pl.DataFrame) -> tuple[float, float]:
+    """The paired interval of a card rate from its per-game counts (``n``, ``x``: the baseline's
+    trials and successes, ``m``, ``y``: the variant's; 0 where a side did not hold the card):
+    d_g = (y_g − x_g) − p_b·(m_g − n_g), whose sum over the variant's Σm is p_v − p_b exactly,
+    split into P_g = (1 − p_b)·max(Δw, 0) + p_b·max(−Δl, 0) and M_g = (1 − p_b)·max(−Δw, 0) +
+    p_b·max(Δl, 0) (Δw: the change of successes, Δl: of failures), each part's clustered
+    interval joined by their correlation (``paired_difference``)."""
+    n, x, m, y = (games[name].cast(pl.Float64).to_numpy() for name in ("n", "x", "m", "y"))
+    rate = x.sum() / n.sum()
+    wins, losses = y - x, (m - y) - (n - x)
+    plus = (1 - rate) * np.maximum(wins, 0) + rate * np.maximum(-losses, 0)
+    minus = (1 - rate) * np.maximum(-wins, 0) + rate * np.maximum(losses, 0)
+    assert plus - minus == pytest.approx((y - x) - rate * (m - n), abs=1e-12)
+    assert (plus - minus).sum() / m.sum() == pytest.approx(y.sum() / m.sum() - rate, abs=1e-12)
+    positive, negative = ((float(part.sum()), float((part * part).sum()), float((m * part).sum()))
+                          for part in (plus, minus))
+    _, _, low, high = paired_difference(float(m.sum()), float((m * m).sum()), float(((n + m) > 0).sum()), positive,
+                                        negative, both=float((plus * minus).sum()))
+    return (low, high)
+
+
+def test_a_card_rate_whose_paired_games_only_turn_losses_into_wins_gets_the_score_interval_above() -> None:
+    # One holder a game in both arms, 300 games; the variant wins 3 games the baseline lost and
+    # nothing else changes: each such game adds a success and removes a failure, P_g = 1, and
+    # the interval is the MOVER interval of the 2×2 table (b = 0, c = 3): Wilson's high end of
+    # 3/300 above. The two rates' own intervals joined by their correlation (Newcombe's method
+    # 10, used before) stopped near Δ + z·se, short above.
+    baseline = [1] * 150 + [0] * 150
+    variant = [1] * 150 + [1, 1, 1] + [0] * 147
+    games = pl.DataFrame({"n": [1] * 300, "x": baseline, "m": [1] * 300, "y": variant})
+    low, high = linearised_by_hand(games)
+    assert high == pytest.approx(_wilson(3, 300)[1], abs=1e-12)
+    assert (low, high) == pytest.approx(mover_paired_by_hand(150, 0, 3, 147), abs=1e-12)
+    # The linearised sums of analytics.stats give the same parts.
+    wins, losses = np.array(variant) - np.array(baseline), -(np.array(variant) - np.array(baseline))
+    values = {"wu": np.maximum(wins, 0), "wd": np.maximum(-wins, 0), "lu": np.maximum(losses, 0),
+              "ld": np.maximum(-losses, 0), "m": np.ones(300)}
+    sums = {name: float(np.prod([values[factor] for factor in name.split("_")], axis=0).sum())
+            for name in LINEARISED_SUMS}
+    positive, negative, both = linearised_parts(0.5, sums)
+    assert paired_difference(300, 300, 300, positive, negative, both=both)[2:] == pytest.approx((low, high),
+                                                                                                 abs=1e-12)
+
+
+@pytest.mark.parametrize("build", [lambda: competitive(1, 300, paired=True), lambda: cooperative(1, 300, paired=True)],
+                         ids=["competitive", "cooperative"])
+def test_card_rate_deltas_on_the_baseline_seeds_are_the_mover_interval_of_the_linearised_parts(
+        build: Callable[[], Synthetic]) -> None:
     # On paired seeds a card's seat-games in hand differ between the variants, but the games are
-    # the same: each side's per-game counts (x_g of n_g in the baseline, y_g of m_g in the
-    # variant) give the two rates' correlation, φ = C / sqrt(S_b·S_v) with
-    # C = Σ(x_g − p_b·n_g)(y_g − p_v·m_g), which joins their own intervals (Newcombe's). Counted
-    # here from the card rows; the unpaired interval (φ = 0) is wider.
-    data = competitive(1, 300, paired=True)
+    # the same: the per-game counts of both sides (a side that did not hold the card counts 0)
+    # give the linearised differences d_g and their parts, counted here from the card rows. The
+    # test is still the z of the difference with the two rates' covariance over the games.
+    data = build()
     per_game = data.con.sql("""
         SELECT c.variant, p.agent, c.card, c.game_index, count(*) AS in_hand,
                count(*) FILTER (WHERE c.won) AS won, count(*) FILTER (WHERE c.played > 0) AS played
         FROM cards AS c JOIN players AS p USING (experiment, variant, n_players, game_index, seat)
         GROUP BY ALL""").pl()
     deltas = data.con.sql("SELECT * FROM deltas WHERE family = 'card'").pl()
-    gih = deltas.filter(pl.col("metric") == "gih_win_rate")
-    assert set(deltas["test"]) == {"paired_z"} and gih.height == 16
-    narrower = 0
-    for row in gih.iter_rows(named=True):
+    assert set(deltas["test"]) == {"paired_z"}
+    counted = {"gih_win_rate": ("in_hand", "won"), "play_rate": ("in_hand", "played")}
+    for row in deltas.filter(pl.col("metric").is_in(list(counted))).iter_rows(named=True):
+        trials, successes = counted[row["metric"]]
         card = per_game.filter((pl.col("agent") == row["agent"]) & (pl.col("card") == row["key"]))
-        sides = {variant: card.filter(pl.col("variant") == variant).drop("variant") for variant in ("baseline",
-                                                                                                    "buffed")}
-        both = sides["baseline"].join(sides["buffed"], on=["agent", "card", "game_index"], how="full",
-                                      coalesce=True, suffix="_v").fill_null(0)
-        sums = {variant: _card_sums(frame, "in_hand", "won") for variant, frame in sides.items()}
-        rates = {variant: sums[variant][1] / sums[variant][0] for variant in sums}
-        spreads = {variant: cluster_spread(*sums[variant][:5]) for variant in sums}
-        cross = float(((both["won"] - rates["baseline"] * both["in_hand"])
-                       * (both["won_v"] - rates["buffed"] * both["in_hand_v"])).sum())
-        phi = paired_correlation(spreads["baseline"], spreads["buffed"],
-                                 spreads["baseline"] + spreads["buffed"] - 2 * cross)
-        intervals = {variant: clustered_interval(*sums[variant]) for variant in sums}
-        expected = newcombe_difference(rates["baseline"], *intervals["baseline"], rates["buffed"],
-                                       *intervals["buffed"], phi)
-        assert (row["delta_low"], row["delta_high"]) == pytest.approx(expected, abs=1e-9), row
-        variance = (spreads["buffed"] / sums["buffed"][0] ** 2 + spreads["baseline"] / sums["baseline"][0] ** 2
-                    - 2 * cross / (sums["baseline"][0] * sums["buffed"][0]))
-        assert row["statistic"] == pytest.approx((rates["buffed"] - rates["baseline"]) / math.sqrt(variance),
-                                                 abs=1e-9)
-        unpaired = newcombe_difference(rates["baseline"], *intervals["baseline"], rates["buffed"],
-                                       *intervals["buffed"])
-        narrower += (row["delta_high"] - row["delta_low"]) < 0.8 * (unpaired[1] - unpaired[0])
-    assert narrower == gih.height  # the pairing is what makes them narrower
+        sides = {variant: card.filter(pl.col("variant") == variant).select(
+            "game_index", pl.col(trials).alias("trials"), pl.col(successes).alias("successes"))
+            for variant in ("baseline", "buffed")}
+        both = sides["baseline"].join(sides["buffed"], on="game_index", how="full", coalesce=True,
+                                      suffix="_v").fill_null(0)
+        games = both.select(n="trials", x="successes", m="trials_v", y="successes_v")
+        assert (row["delta_low"], row["delta_high"]) == pytest.approx(linearised_by_hand(games), abs=1e-9), row
+        assert row["delta_low"] <= row["delta"] <= row["delta_high"]
+        if row["metric"] == "gih_win_rate":
+            sums = {variant: _card_sums(frame, "trials", "successes") for variant, frame in sides.items()}
+            rates = {variant: sums[variant][1] / sums[variant][0] for variant in sums}
+            spreads = {variant: cluster_spread(*sums[variant][:5]) for variant in sums}
+            cross = float(((games["x"] - rates["baseline"] * games["n"])
+                           * (games["y"] - rates["buffed"] * games["m"])).sum())
+            variance = (spreads["buffed"] / sums["buffed"][0] ** 2 + spreads["baseline"] / sums["baseline"][0] ** 2
+                        - 2 * cross / (sums["baseline"][0] * sums["buffed"][0]))
+            assert row["statistic"] == pytest.approx((rates["buffed"] - rates["baseline"]) / math.sqrt(variance),
+                                                     abs=1e-9)
+
+
+def hall_by_hand(d: Any) -> tuple[float, float]:
+    """Hall's (1992) skewness-corrected interval of the mean of ``d``, solved here by bisection
+    rather than through ``analytics.stats``' closed-form inverse: the ``t`` where
+    ``√n·g(t) = ±z``, ``g(t) = t + γt²/3 + γ²t³/27 + γ/(6n)`` (``γ = m₃/s³``, ``m₃`` the third
+    central moment over n, ``s²`` the sample variance at least ``mean_variance``'s floor);
+    the interval is ``[d̄ − s·t(+z), d̄ − s·t(−z)]``."""
+    n, mean = d.size, float(d.mean())
+    s = math.sqrt(mean_variance(float(d.var(ddof=1)), n))
+    gamma = float(((d - mean) ** 3).mean()) / s ** 3
+
+    def root(target: float) -> float:
+        low, high = -50.0, 50.0  # g is increasing: bisect g(t) = target
+        for _ in range(200):
+            t = (low + high) / 2
+            low, high = (t, high) if t + gamma * t * t / 3 + gamma ** 2 * t ** 3 / 27 + gamma / (6 * n) < target \
+                else (low, t)
+        return (low + high) / 2
+
+    return (mean - s * root(Z95 / math.sqrt(n)), mean - s * root(-Z95 / math.sqrt(n)))
+
+
+def test_a_paired_mean_that_changes_few_games_one_way_gets_the_longer_side_where_they_lie() -> None:
+    # 100 pairs of games, 30 a decision longer in the variant and 5 two longer, none shorter (a
+    # variant that only adds decisions on the same random numbers): the interval of the mean
+    # difference is Hall's skewness-corrected one, longer above; d̄ ± z·s/√n (used before) is
+    # too short there.
+    d = np.array([1] * 30 + [2] * 5 + [0] * 65, dtype=float)
+    low, high = skewed_mean_interval(d.size, d.sum(), (d ** 2).sum(), (d ** 3).sum())
+    assert (low, high) == pytest.approx(hall_by_hand(d), abs=1e-9)
+    half = Z95 * math.sqrt(mean_variance(float(d.var(ddof=1)), d.size) / d.size)
+    assert high - d.mean() > half + 0.005 and d.mean() - low < half - 0.005
+    # A symmetric sample keeps the symmetric interval.
+    symmetric = np.array([1] * 20 + [-1] * 20 + [0] * 60, dtype=float)
+    low, high = skewed_mean_interval(100, symmetric.sum(), (symmetric ** 2).sum(), (symmetric ** 3).sum())
+    half = Z95 * math.sqrt(float(symmetric.var(ddof=1)) / 100)
+    assert (low, high) == pytest.approx((-half, half), abs=1e-12)
 
 
 def test_mean_deltas_on_the_baseline_seeds_use_the_game_by_game_differences() -> None:
     # Turns and decisions on paired seeds: the differences d_g of the matched games, their mean
-    # and sample variance (at least the floor of what that many games cannot rule out).
+    # and sample variance (at least the floor of what that many games cannot rule out) for the
+    # test, and for the interval the same corrected for the differences' skewness (Hall's).
     from tests.analytics.synthetic import CompetitiveModel
 
     data = competitive(1, 400, paired=True, model=CompetitiveModel(short_game=(0.05, 0.10),
@@ -288,6 +370,5 @@ def test_mean_deltas_on_the_baseline_seeds_use_the_game_by_game_differences() ->
         d = (games[f"{row['metric']}_v"] - games[f"{row['metric']}_b"]).cast(pl.Float64).to_numpy()
         se = math.sqrt(mean_variance(float(d.var(ddof=1)), d.size) / d.size)
         assert row["delta"] == pytest.approx(d.mean(), abs=1e-12)
-        assert (row["delta_low"], row["delta_high"]) == pytest.approx((d.mean() - Z95 * se, d.mean() + Z95 * se),
-                                                                      abs=1e-9)
+        assert (row["delta_low"], row["delta_high"]) == pytest.approx(hall_by_hand(d), abs=1e-9)
         assert row["statistic"] == pytest.approx(d.mean() / se, abs=1e-9)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 import duckdb
 import numpy as np
@@ -30,6 +31,7 @@ from analytics.stats import (
     paired_correlation,
     power_of_difference,
     register_sql_macros,
+    skewed_mean_interval,
     two_proportion_ztest,
     welch_ztest,
     wilson_interval,
@@ -144,6 +146,20 @@ def test_welch_z_in_sql_is_the_python_twin(con: duckdb.DuckDBPyConnection) -> No
     assert con.execute("SELECT welch_z(5.0, NULL, 1, 4.0, 0.0, 50)").fetchall() == [(0.0,)]
 
 
+def test_the_skewed_mean_macros_give_the_python_numbers(con: duckdb.DuckDBPyConnection) -> None:
+    # skewed_mean_low/high against skewed_mean_interval over random samples of small counts
+    # (one way, both ways, without spread) and one or two values.
+    samples = [[RANDOM.choice(values) for _ in range(RANDOM.choice([2, 3, 10, 100, 2000]))]
+               for values in ([0, 0, 0, 1, 2], [-1, 0, 1], [0, 0, 0, 0, -1, -3], [5], [0, 0, 7, 40]) for _ in range(40)]
+    samples += [[3], [1, 1], [0, 1]]
+    sums = [(len(x), sum(x), sum(v * v for v in x), sum(v ** 3 for v in x)) for x in samples]
+    values = ", ".join(str(case) for case in sums)
+    rows = con.execute(f"SELECT skewed_mean_low(n, s1, s2, s3), skewed_mean_high(n, s1, s2, s3) "
+                       f"FROM (VALUES {values}) AS t(n, s1, s2, s3)").fetchall()
+    for case, bounds in zip(sums, rows, strict=True):
+        assert bounds == pytest.approx(skewed_mean_interval(*case), abs=1e-12), case
+
+
 def test_the_wilson_bounds_are_exactly_0_and_1_at_no_win_and_all_wins(con: duckdb.DuckDBPyConnection) -> None:
     # The formula's two terms cancel at 0 wins only to ~1e-19 in floating point (agent_stats
     # showed 1.0842e-19); every view's interval goes through these two macros.
@@ -212,9 +228,24 @@ def test_the_discordant_correlation_macro_gives_the_python_numbers(con: duckdb.D
     # One pair per game, a 2×2 table of N = 20 pairs, b = 3 only the baseline's, c = 5 only the variant's.
     assert discordant_correlation(20, 20, (5, 5, 5), (3, 3, 3)) == pytest.approx(-math.sqrt(15 / (17 * 15)),
                                                                                   abs=1e-15)
+    # Parts that may both be positive in a game (a card rate's linearised parts): with ΣP·M.
+    mixed = [(2.0, 0.5, 0.5), (1.0, 1.0, 0.0), (3.0, 0.0, 1.5), (1.0, 0.0, 0.0), (2.0, 1.5, 0.5)]
+    sums = _part_sums(mixed)
+    both = sum(plus * minus for _, plus, minus in mixed)
+    (phi,) = con.execute(f"""
+        SELECT discordant_phi(n, n_sq, wp, nwp, cluster_spread(n, wp, n_sq, wp2, nwp), wm, nwm,
+                              cluster_spread(n, wm, n_sq, wm2, nwm), pm := {both!r})
+        FROM (VALUES {sums}) AS t(n, n_sq, wp, wp2, nwp, wm, wm2, nwm)""").fetchone() or (None,)
+    n, n_sq, wp, wp2, nwp, wm, wm2, nwm = sums
+    rate_p, rate_m = wp / n, wm / n
+    by_hand = sum((plus - rate_p * size) * (minus - rate_m * size) for size, plus, minus in mixed) / math.sqrt(
+        sum((plus - rate_p * size) ** 2 for size, plus, _ in mixed)
+        * sum((minus - rate_m * size) ** 2 for size, _, minus in mixed))
+    assert phi == pytest.approx(discordant_correlation(n, n_sq, (wp, wp2, nwp), (wm, wm2, nwm), both), abs=1e-12)
+    assert phi == pytest.approx(by_hand, abs=1e-12)
 
 
-def _part_sums(games: list[tuple[int, int, int]]) -> tuple[int, ...]:
+def _part_sums(games: Sequence[tuple[float, float, float]]) -> tuple[float, ...]:
     """``(Σn, Σn², ΣP, ΣP², Σn·P, ΣM, ΣM², Σn·M)`` of games ``(n_g, P_g, M_g)``."""
     return (sum(n for n, _, _ in games), sum(n * n for n, _, _ in games),
             *(value for index in (1, 2) for value in (sum(g[index] for g in games),

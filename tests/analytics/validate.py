@@ -269,9 +269,9 @@ CONSERVATIVE_PAIRED = tuple(check.label for check in (*COMPETITIVE_CHECKS, *COOP
                             if isinstance(check, DeltaCheck))
 """On paired seeds the synthetic variants share every random number, so a game changes
 outcome only where the buff crosses it: the pairs are nearly identical, and the paired
-intervals are wider than the difference needs there (their coverage up to 100%): the card
-rates' two Wilson intervals joined by their correlation, the means' floor of variance, and
-the win rates' two discordant parts, each a Wilson interval of a few discordant pairs."""
+intervals are wider than the difference needs there (their coverage up to 100%): the means'
+floor of variance, and the two discordant parts of the win rates and of the card rates'
+linearised differences, each a Wilson interval of a few discordant games."""
 
 # The dominant agent's win rate at two seats keeps room above for games won at both seats
 # (ties), which 200 games without one cannot rule out: its upper tail misses less than 2.5%.
