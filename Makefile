@@ -85,10 +85,8 @@ demo: compile
 
 # The tests run on every core (pytest-xdist; TEST_WORKERS=1 for one process);
 # tests/conftest.py says how they are grouped; the 30 slowest are listed at the end.
-# One worker per core. TEST_WORKERS=3 on 2 cores keeps the cores busier (many tests wait
-# for Ray, a killed run, a server or a browser) and ends sooner, but then the tests that
-# time processes under load (two-node Ray, launcher, browser) failed in one run of three
-# (docs/development/performance.md).
+# One worker per core: the suite keeps the cores busy most of the time already; on 2 cores
+# TEST_WORKERS=3 ended only about 3% sooner, for more CPU (docs/development/performance.md).
 TEST_WORKERS ?= auto
 # The compile and the container checks first (the tests need the compiled core),
 # then the tests with the lint and the documentation build beside them: mypy
