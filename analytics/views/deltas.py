@@ -134,7 +134,11 @@ def _newcombe(metric: str, phi: str = "0.0") -> tuple[str, str]:
     return f"newcombe_low({rates})", f"newcombe_high({rates})"
 
 
-def _paired_statistic(sum_d: str, sum_d2: str) -> str:
+def _paired_statistic(alias: str) -> str:
+    """SQL: the clustered McNemar statistic (|Σd| − 1)²/Σd² of the matched games of a row of
+    ``_paired_parts`` (as ``alias``), d_g = P_g − M_g; with one trial per game (the game
+    family's rates: Σd² = b + c) it is ``mcnemar_stat``'s (|b − c| − 1)²/(b + c)."""
+    sum_d, sum_d2 = f"({alias}.sum_p - {alias}.sum_m)", f"({alias}.sum_p2 + {alias}.sum_m2)"
     return f"CASE WHEN {sum_d2} > 0 THEN (abs({sum_d}) - 1.0) ** 2 / {sum_d2} ELSE 0.0 END"
 
 
@@ -231,7 +235,7 @@ def _proportion_family(family: str, source: str, key: str, n: str, rate: str, ef
            '{rate}' AS metric, b.{rate} AS baseline_value, v.{rate} AS value, b.{n} AS baseline_n, v.{n} AS n,
            b.{effective}::DOUBLE AS baseline_effective_n, v.{effective}::DOUBLE AS effective_n,
            CASE WHEN {mcnemar} THEN 'mcnemar' ELSE 'z' END AS test,
-           CASE WHEN {mcnemar} THEN {_paired_statistic('(pc.sum_p - pc.sum_m)', '(pc.sum_p2 + pc.sum_m2)')}
+           CASE WHEN {mcnemar} THEN {_paired_statistic('pc')}
                 ELSE prop_z(coalesce(b.{rate}, 0) * baseline_effective_n, baseline_effective_n,
                             coalesce(v.{rate}, 0) * effective_n, effective_n) END AS statistic,
            CASE WHEN {mcnemar} THEN {low} ELSE {unpaired_low} END AS delta_low,
@@ -407,7 +411,7 @@ def _game_family() -> str:
            b.games AS baseline_n, v.games AS n, b.games::DOUBLE AS baseline_effective_n,
            v.games::DOUBLE AS effective_n,
            CASE WHEN {paired_test} THEN 'mcnemar' ELSE 'z' END AS test,
-           CASE WHEN {paired_test} THEN mcnemar_stat(pg.sum_m, pg.sum_p)
+           CASE WHEN {paired_test} THEN {_paired_statistic('pg')}
                 ELSE prop_z(b.{count}, b.games, v.{count}, v.games) END AS statistic,
            CASE WHEN {paired_test} THEN {low} ELSE {unpaired_low} END AS delta_low,
            CASE WHEN {paired_test} THEN {high} ELSE {unpaired_high} END AS delta_high
