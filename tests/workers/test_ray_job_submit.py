@@ -62,6 +62,7 @@ rotate_seats = true
 shard_size = {GAMES // SHARDS}
 """
 STARTUP_SECONDS = 120
+START_ATTEMPTS = 2
 JOB_SECONDS = 180
 
 
@@ -108,18 +109,32 @@ def _listening(port: int) -> bool:
         return True
 
 
-def _wait_for(condition: Callable[[], bool], what: str, seconds: float, logs: list[Path]) -> None:
-    """Poll ``condition`` until it holds; fail naming ``what``, with the nodes' log tails."""
+class NodeEnded(Exception):
+    """A node's ``ray start --block`` ended while the cluster started."""
+
+
+def _wait_for(condition: Callable[[], bool], what: str, seconds: float, logs: list[Path],
+              nodes: list[subprocess.Popen[bytes]]) -> None:
+    """Poll ``condition`` until it holds; fail naming ``what``, with the nodes' log tails.
+    Raises ``NodeEnded`` as soon as one of ``nodes`` has ended."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
+        ended = [(name, node.returncode) for name, node in zip(("the head", "the worker node"), nodes, strict=False)
+                 if node.poll() is not None]
+        if ended:
+            raise NodeEnded(f"{what}: the `ray start` of {ended[0][0]} ended while starting "
+                            f"(exit code {ended[0][1]})\n{_tails(logs)}")
         try:
             if condition():
                 return
         except (OSError, KeyError, ValueError):  # not listening yet, or an answer from a half-started node
             pass
         time.sleep(0.5)
-    tails = "\n".join(f"--- {log}\n{log.read_text()[-3000:]}" for log in logs if log.exists())
-    pytest.fail(f"{what} within {seconds} s\n{tails}")
+    pytest.fail(f"{what} within {seconds} s\n{_tails(logs)}")
+
+
+def _tails(logs: list[Path]) -> str:
+    return "\n".join(f"--- {log}\n{log.read_text()[-3000:]}" for log in logs if log.exists())
 
 
 def _process_family(pid: int) -> dict[int, str]:
@@ -192,38 +207,67 @@ def _node_ports() -> list[str]:
 
 @pytest.fixture(scope="module")
 def two_node_job_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JobCluster]:
-    """A Ray head (with dashboard and job API) and one worker node, one CPU each, token auth on."""
+    """A Ray head (with dashboard and job API) and one worker node, one CPU each, token auth on;
+    started again on fresh ports, once, when a node gives up while starting."""
     tmp_path = tmp_path_factory.mktemp("job-cluster")
     token = secrets.token_hex(32)
     env = {key: value for key, value in os.environ.items() if not key.startswith("RAY_")}
     env.update(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=token, RAY_USAGE_STATS_ENABLED="0",
                # as in the image (PATH has /app/.venv/bin): the job finds `cardlab` on PATH
                PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}")
-    # Ray's socket paths must stay under 108 bytes, so its session folders live in a short temp dir.
-    sessions = Path(tempfile.mkdtemp(prefix="cl-rayjob-", dir="/tmp"))
+    app = tmp_path / "app"
+    (app / "experiments").mkdir(parents=True)
+    for attempt in range(1, START_ATTEMPTS + 1):
+        nodes: list[subprocess.Popen[bytes]] = []
+        # Ray's socket paths must stay under 108 bytes, so its session folders live in a short temp dir.
+        sessions = Path(tempfile.mkdtemp(prefix="cl-rayjob-", dir="/tmp"))
+        try:
+            cluster = _start_cluster(env, token, app, sessions, tmp_path / f"start-{attempt}", nodes)
+        except NodeEnded:
+            # Ray gives a new node's raylet 30 s to register with the GCS, not a setting: on a
+            # machine loaded by other tests it can run out. This test checks the job, not that.
+            _stop_cluster(nodes, sessions)
+            if attempt == START_ATTEMPTS:
+                raise
+            continue
+        except BaseException:
+            _stop_cluster(nodes, sessions)
+            raise
+        try:
+            yield cluster
+        finally:
+            leftovers = _stop_cluster(nodes, sessions)
+        assert not leftovers, f"processes of the test cluster outlived their node's SIGTERM: {leftovers}"
+        return
+
+
+def _start_cluster(env: dict[str, str], token: str, app: Path, sessions: Path, log_folder: Path,
+                   nodes: list[subprocess.Popen[bytes]]) -> JobCluster:
+    """Start the head, then the worker node, on free ports (appended to ``nodes`` as they start);
+    return once both are alive. Raises ``NodeEnded`` when a node gives up while starting."""
+    log_folder.mkdir()
     gcs_port, dashboard_port, client_port = _free_ports(3)
     node_common = [f"--node-ip-address={LOCAL_RAY_NODE_IP}", "--num-cpus=1", "--object-store-memory=100000000",
                    "--disable-usage-stats"]
-    app = tmp_path / "app"
-    (app / "experiments").mkdir(parents=True)
-    logs = [tmp_path / "head.log", tmp_path / "worker.log"]
-    nodes: list[subprocess.Popen[bytes]] = []
-    try:
-        nodes.append(_start_node(
-            ["--head", f"--port={gcs_port}", "--include-dashboard=true", f"--dashboard-host={LOCAL_RAY_NODE_IP}",
-             f"--dashboard-port={dashboard_port}", f"--ray-client-server-port={client_port}",
-             f"--temp-dir={sessions / 'head'}", *node_common, *_node_ports()], env, app, logs[0]))
-        _wait_for(lambda: _listening(gcs_port), "the head's GCS did not listen", STARTUP_SECONDS, logs)
-        nodes.append(_start_node(
-            [f"--address={LOCAL_RAY_NODE_IP}:{gcs_port}", f"--temp-dir={sessions / 'worker'}", *node_common,
-             *_node_ports()], env, app, logs[1]))
-        cluster = JobCluster(f"http://{LOCAL_RAY_NODE_IP}:{dashboard_port}", token, env, app)
-        _wait_for(lambda: len(cluster.alive_node_ids()) == 2, "two nodes were not alive", STARTUP_SECONDS, logs)
-        yield cluster
-    finally:
-        leftovers = [pid for node in reversed(nodes) for pid in _stop_node(node)]
-        shutil.rmtree(sessions, ignore_errors=True)
-    assert not leftovers, f"processes of the test cluster outlived their node's SIGTERM: {leftovers}"
+    logs = [log_folder / "head.log", log_folder / "worker.log"]
+    nodes.append(_start_node(
+        ["--head", f"--port={gcs_port}", "--include-dashboard=true", f"--dashboard-host={LOCAL_RAY_NODE_IP}",
+         f"--dashboard-port={dashboard_port}", f"--ray-client-server-port={client_port}",
+         f"--temp-dir={sessions / 'head'}", *node_common, *_node_ports()], env, app, logs[0]))
+    _wait_for(lambda: _listening(gcs_port), "the head's GCS did not listen", STARTUP_SECONDS, logs, nodes)
+    nodes.append(_start_node(
+        [f"--address={LOCAL_RAY_NODE_IP}:{gcs_port}", f"--temp-dir={sessions / 'worker'}", *node_common,
+         *_node_ports()], env, app, logs[1]))
+    cluster = JobCluster(f"http://{LOCAL_RAY_NODE_IP}:{dashboard_port}", token, env, app)
+    _wait_for(lambda: len(cluster.alive_node_ids()) == 2, "two nodes were not alive", STARTUP_SECONDS, logs, nodes)
+    return cluster
+
+
+def _stop_cluster(nodes: list[subprocess.Popen[bytes]], sessions: Path) -> list[int]:
+    """Stop every node, the worker first; remove the session folders; return the pids that had to be killed."""
+    leftovers = [pid for node in reversed(nodes) for pid in _stop_node(node)]
+    shutil.rmtree(sessions, ignore_errors=True)
+    return leftovers
 
 
 def _rows(folder: Path, table: str) -> list[tuple[object, ...]]:
