@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import os
 import secrets
-import shutil
 import signal
+import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -31,8 +30,8 @@ from tests.workers.test_ray_job_submit import (  # after the skip: the cluster n
     _listening,
     _node_ports,
     _start_node,
-    _stop_node,
     _wait_for,
+    started_nodes,
 )
 
 
@@ -43,21 +42,21 @@ def job_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, di
     env = {key: value for key, value in os.environ.items() if not key.startswith("RAY_")}
     env.update(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=secrets.token_hex(32), RAY_USAGE_STATS_ENABLED="0",
                PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}")
-    sessions = Path(tempfile.mkdtemp(prefix="cl-launchjob-", dir="/tmp"))
+    with started_nodes(lambda sessions, nodes: _start_head(env, tmp_path, sessions, nodes), "cl-launchjob-") as address:
+        yield address, env
+
+
+def _start_head(env: dict[str, str], cwd: Path, sessions: Path, nodes: list[subprocess.Popen[bytes]]) -> str:
+    """Start the head on free ports (appended to ``nodes``); its dashboard's address once it listens."""
     gcs_port, dashboard_port, client_port = _free_ports(3)
-    log = tmp_path / "head.log"
-    head = _start_node(
+    log = sessions / "head.log"
+    nodes.append(_start_node(
         ["--head", f"--port={gcs_port}", "--include-dashboard=true", f"--dashboard-host={LOCAL_RAY_NODE_IP}",
          f"--dashboard-port={dashboard_port}", f"--ray-client-server-port={client_port}",
          f"--temp-dir={sessions / 'head'}", f"--node-ip-address={LOCAL_RAY_NODE_IP}", "--num-cpus=1",
-         "--object-store-memory=100000000", "--disable-usage-stats", *_node_ports()], env, tmp_path, log)
-    try:
-        _wait_for(lambda: _listening(dashboard_port), "the head's dashboard did not listen", STARTUP_SECONDS, [log])
-        yield f"http://{LOCAL_RAY_NODE_IP}:{dashboard_port}", env
-    finally:
-        leftovers = _stop_node(head)
-        shutil.rmtree(sessions, ignore_errors=True)
-    assert not leftovers, f"processes of the test head outlived its SIGTERM: {leftovers}"
+         "--object-store-memory=100000000", "--disable-usage-stats", *_node_ports()], env, cwd, log))
+    _wait_for(lambda: _listening(dashboard_port), "the head's dashboard did not listen", STARTUP_SECONDS, [log], nodes)
+    return f"http://{LOCAL_RAY_NODE_IP}:{dashboard_port}"
 
 
 def test_a_launched_run_is_played_by_cardlab_run_as_a_ray_job(

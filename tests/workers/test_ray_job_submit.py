@@ -31,11 +31,11 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import duckdb
 import pytest
@@ -114,7 +114,7 @@ class NodeEnded(Exception):
 
 
 def _wait_for(condition: Callable[[], bool], what: str, seconds: float, logs: list[Path],
-              nodes: list[subprocess.Popen[bytes]]) -> None:
+              nodes: Sequence[subprocess.Popen[bytes]] = ()) -> None:
     """Poll ``condition`` until it holds; fail naming ``what``, with the nodes' log tails.
     Raises ``NodeEnded`` as soon as one of ``nodes`` has ended."""
     deadline = time.monotonic() + seconds
@@ -217,15 +217,30 @@ def two_node_job_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[J
                PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}")
     app = tmp_path / "app"
     (app / "experiments").mkdir(parents=True)
+    with started_nodes(lambda sessions, nodes: _start_cluster(env, token, app, sessions, nodes),
+                       "cl-rayjob-") as cluster:
+        yield cluster
+
+
+T = TypeVar("T")
+
+
+@contextlib.contextmanager
+def started_nodes(start: Callable[[Path, list[subprocess.Popen[bytes]]], T], prefix: str) -> Iterator[T]:
+    """``start(sessions, nodes)``'s value while the ``ray start`` nodes it started (appended to
+    ``nodes``, their session folders under ``sessions``) run; each stopped at the end.
+
+    Ray gives a new node's raylet 30 s to register with the GCS (not a setting): on a machine
+    loaded by other tests a node can give up while starting. These tests check what runs on
+    the nodes, not that: when ``start`` raises ``NodeEnded``, the nodes start again, once,
+    on fresh ports."""
     for attempt in range(1, START_ATTEMPTS + 1):
         nodes: list[subprocess.Popen[bytes]] = []
         # Ray's socket paths must stay under 108 bytes, so its session folders live in a short temp dir.
-        sessions = Path(tempfile.mkdtemp(prefix="cl-rayjob-", dir="/tmp"))
+        sessions = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
         try:
-            cluster = _start_cluster(env, token, app, sessions, tmp_path / f"start-{attempt}", nodes)
+            value = start(sessions, nodes)
         except NodeEnded:
-            # Ray gives a new node's raylet 30 s to register with the GCS, not a setting: on a
-            # machine loaded by other tests it can run out. This test checks the job, not that.
             _stop_cluster(nodes, sessions)
             if attempt == START_ATTEMPTS:
                 raise
@@ -234,17 +249,18 @@ def two_node_job_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[J
             _stop_cluster(nodes, sessions)
             raise
         try:
-            yield cluster
+            yield value
         finally:
             leftovers = _stop_cluster(nodes, sessions)
-        assert not leftovers, f"processes of the test cluster outlived their node's SIGTERM: {leftovers}"
+        assert not leftovers, f"processes of the test's Ray nodes outlived their node's SIGTERM: {leftovers}"
         return
 
 
-def _start_cluster(env: dict[str, str], token: str, app: Path, sessions: Path, log_folder: Path,
+def _start_cluster(env: dict[str, str], token: str, app: Path, sessions: Path,
                    nodes: list[subprocess.Popen[bytes]]) -> JobCluster:
     """Start the head, then the worker node, on free ports (appended to ``nodes`` as they start);
     return once both are alive. Raises ``NodeEnded`` when a node gives up while starting."""
+    log_folder = sessions / "logs"
     log_folder.mkdir()
     gcs_port, dashboard_port, client_port = _free_ports(3)
     node_common = [f"--node-ip-address={LOCAL_RAY_NODE_IP}", "--num-cpus=1", "--object-store-memory=100000000",
