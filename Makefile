@@ -86,8 +86,8 @@ demo: compile
 # The tests run on every core (pytest-xdist; TEST_WORKERS=1 for one process);
 # tests/conftest.py says how they are grouped; the 30 slowest are listed at the end.
 # Three workers for every two cores: many tests wait (for Ray to start, a killed run, a
-# server, a browser) and a third worker computes meanwhile; on 2 cores, 9 min 39 s
-# instead of about 11 min (docs/development/performance.md).
+# server, a browser) and a third worker computes meanwhile; on 2 cores, about 10 min
+# instead of about 11 (docs/development/performance.md).
 TEST_WORKERS ?= $(shell echo $$(( ($$(getconf _NPROCESSORS_ONLN) * 3 + 1) / 2 )))
 # The compile and the container checks first (the tests need the compiled core),
 # then the tests with the lint and the documentation build beside them: mypy
