@@ -121,7 +121,9 @@ def test_a_divvy_whatif_launched_from_the_browser_opens_on_its_comparison(
               then="new run: variants.whatif.cards.axes_12.copies: expected 0 to 1,000 copies")
         type_into(browser, "New value", "2", then="New value")
         click(browser, "Add change", then="Changes: cards.axes_12.copies = 2")
-        type_into(browser, "Games per variant and player count", "60", then="Games per variant")
+        # Waited for in the line that says what Launch will start: the label alone shows before
+        # the value is committed, and a value lost to a rerun is then typed again.
+        type_into(browser, "Games per variant and player count", "60", then=": 120 games (60 per variant")
         # On a loaded machine values typed just before Launch could still be uncommitted (a run
         # got the default name and games): the page says what Launch will start, as the server has it.
         type_into(browser, "Name", "browser_whatif", then="Launches browser_whatif: 120 games (60 per variant")
