@@ -42,14 +42,16 @@ def job_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, di
     env = {key: value for key, value in os.environ.items() if not key.startswith("RAY_")}
     env.update(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=secrets.token_hex(32), RAY_USAGE_STATS_ENABLED="0",
                PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}")
-    with started_nodes(lambda sessions, nodes: _start_head(env, tmp_path, sessions, nodes), "cl-launchjob-") as address:
+    with started_nodes(lambda sessions, logs, nodes: _start_head(env, tmp_path, sessions, logs, nodes),
+                       "cl-launchjob-", tmp_path) as address:
         yield address, env
 
 
-def _start_head(env: dict[str, str], cwd: Path, sessions: Path, nodes: list[subprocess.Popen[bytes]]) -> str:
+def _start_head(env: dict[str, str], cwd: Path, sessions: Path, log_folder: Path,
+                nodes: list[subprocess.Popen[bytes]]) -> str:
     """Start the head on free ports (appended to ``nodes``); its dashboard's address once it listens."""
     gcs_port, dashboard_port, client_port = _free_ports(3)
-    log = sessions / "head.log"
+    log = log_folder / "head.log"
     nodes.append(_start_node(
         ["--head", f"--port={gcs_port}", "--include-dashboard=true", f"--dashboard-host={LOCAL_RAY_NODE_IP}",
          f"--dashboard-port={dashboard_port}", f"--ray-client-server-port={client_port}",

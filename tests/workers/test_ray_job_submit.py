@@ -217,8 +217,8 @@ def two_node_job_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[J
                PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}")
     app = tmp_path / "app"
     (app / "experiments").mkdir(parents=True)
-    with started_nodes(lambda sessions, nodes: _start_cluster(env, token, app, sessions, nodes),
-                       "cl-rayjob-") as cluster:
+    with started_nodes(lambda sessions, logs, nodes: _start_cluster(env, token, app, sessions, logs, nodes),
+                       "cl-rayjob-", tmp_path) as cluster:
         yield cluster
 
 
@@ -226,9 +226,11 @@ T = TypeVar("T")
 
 
 @contextlib.contextmanager
-def started_nodes(start: Callable[[Path, list[subprocess.Popen[bytes]]], T], prefix: str) -> Iterator[T]:
-    """``start(sessions, nodes)``'s value while the ``ray start`` nodes it started (appended to
-    ``nodes``, their session folders under ``sessions``) run; each stopped at the end.
+def started_nodes(start: Callable[[Path, Path, list[subprocess.Popen[bytes]]], T], prefix: str,
+                  logs: Path) -> Iterator[T]:
+    """``start(sessions, log_folder, nodes)``'s value while the ``ray start`` nodes it started
+    (appended to ``nodes``, their session folders under ``sessions``, their output in
+    ``log_folder``: ``logs/start-<attempt>``, kept after the test) run; each stopped at the end.
 
     Ray gives a new node's raylet 30 s to register with the GCS (not a setting): on a machine
     loaded by other tests a node can give up while starting. These tests check what runs on
@@ -238,8 +240,10 @@ def started_nodes(start: Callable[[Path, list[subprocess.Popen[bytes]]], T], pre
         nodes: list[subprocess.Popen[bytes]] = []
         # Ray's socket paths must stay under 108 bytes, so its session folders live in a short temp dir.
         sessions = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
+        log_folder = logs / f"start-{attempt}"
+        log_folder.mkdir()
         try:
-            value = start(sessions, nodes)
+            value = start(sessions, log_folder, nodes)
         except NodeEnded:
             _stop_cluster(nodes, sessions)
             if attempt == START_ATTEMPTS:
@@ -256,12 +260,10 @@ def started_nodes(start: Callable[[Path, list[subprocess.Popen[bytes]]], T], pre
         return
 
 
-def _start_cluster(env: dict[str, str], token: str, app: Path, sessions: Path,
+def _start_cluster(env: dict[str, str], token: str, app: Path, sessions: Path, log_folder: Path,
                    nodes: list[subprocess.Popen[bytes]]) -> JobCluster:
     """Start the head, then the worker node, on free ports (appended to ``nodes`` as they start);
     return once both are alive. Raises ``NodeEnded`` when a node gives up while starting."""
-    log_folder = sessions / "logs"
-    log_folder.mkdir()
     gcs_port, dashboard_port, client_port = _free_ports(3)
     node_common = [f"--node-ip-address={LOCAL_RAY_NODE_IP}", "--num-cpus=1", "--object-store-memory=100000000",
                    "--disable-usage-stats"]
