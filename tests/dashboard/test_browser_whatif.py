@@ -59,11 +59,15 @@ def until_true(browser: Browser, script: str, timeout: float = 30) -> bool:
 TYPING_ATTEMPTS = 3
 
 
-def type_into(browser: Browser, label: str, text: str, then: str) -> None:
+def type_into(browser: Browser, label: str, text: str, then: str, kept: bool = False) -> None:
     """Type ``text`` into the input whose aria-label is ``label`` (replacing what it holds), press
-    Enter, and wait until the page shows ``then``. Typed again (at most ``TYPING_ATTEMPTS``
-    times) when it does not: on a loaded machine a rerun still redrawing the form can replace
-    the input between the focus and the typing, and the text is lost."""
+    Enter, and wait until the page shows ``then`` (and, with ``kept``, until the input holds
+    ``text``: for a box whose value the page shows nowhere else). Typed again (at most
+    ``TYPING_ATTEMPTS`` times) when it does not: on a loaded machine a rerun still redrawing the
+    form can replace the input between the focus and the typing, and the text is lost."""
+    holds = f"""(() => {{
+        const box = document.querySelector('input[aria-label={json.dumps(label)}]');
+        return !!box && box.value === {json.dumps(text)}; }})()"""
     for attempt in range(1, TYPING_ATTEMPTS + 1):
         found = until_true(browser, f"""(() => {{
             const box = document.querySelector('input[aria-label={json.dumps(label)}]');
@@ -76,6 +80,7 @@ def type_into(browser: Browser, label: str, text: str, then: str) -> None:
         browser.call("Input.dispatchKeyEvent", type="keyUp", key="Enter", code="Enter", windowsVirtualKeyCode=13)
         try:
             wait_for_text(browser, then, timeout=30 if attempt < TYPING_ATTEMPTS else 60)
+            assert not kept or until_true(browser, holds, timeout=5), f"{label!r} does not hold {text!r}"
             return
         except AssertionError:
             if attempt == TYPING_ATTEMPTS:
@@ -116,10 +121,10 @@ def test_a_divvy_whatif_launched_from_the_browser_opens_on_its_comparison(
         type_into(browser, "Start from", "experiments/divvy_baseline.toml", then="Game divvy")
         # The accepted range comes from the game's own validator.
         type_into(browser, "Search parameters", "axes_12.copies", then="an integer, now 1; accepted: 0 to 1000")
-        type_into(browser, "New value", "-1", then="New value")
+        type_into(browser, "New value", "-1", then="New value", kept=True)
         click(browser, "Add change",
               then="new run: variants.whatif.cards.axes_12.copies: expected 0 to 1,000 copies")
-        type_into(browser, "New value", "2", then="New value")
+        type_into(browser, "New value", "2", then="New value", kept=True)
         click(browser, "Add change", then="Changes: cards.axes_12.copies = 2")
         # Waited for in the line that says what Launch will start: the label alone shows before
         # the value is committed, and a value lost to a rerun is then typed again.
