@@ -10,7 +10,7 @@ not what it causes.
 from __future__ import annotations
 
 from analytics.stats import PRIOR_COARSE_STEP, PRIOR_FINE_STEP, PRIOR_GRID_HIGH, PRIOR_GRID_LOW, PRIOR_TOLERANCE
-from analytics.views.shared import ORDER, clustered_rate, clustered_rate_columns
+from analytics.views.shared import ORDER, clustered_intervals, clustered_rate, clustered_rate_columns, clustered_rate_of
 from analytics.views.thresholds import CARD_BAND, CARD_MIN_EXPECTED, OUTLIER_POINTS, OUTLIER_Z
 from dataset.contracts import AGENT, CARD, FACTION, GROUP, Column, ViewContract, contract
 from dataset.count_views import Columns, card_counts_sql
@@ -24,6 +24,13 @@ FACTION_SEAT_TOTALS = """(
 def _prior_grid(low: float, high: float, step: float) -> str:
     count = round((high - low) / step)
     return f"SELECT {low!r} + i * {step!r} AS x FROM range(0, {count + 1}) AS t(i)"
+
+
+RATES = (("wins_in_hand", "games_in_hand", "gih"), ("wins_played", "games_played", "played"),
+         ("games_played_in_hand", "games_in_hand", "play"),
+         ("games_played_when_playable", "games_playable", "playable"))
+"""The clustered rates of ``card_stats`` (wins, n, the prefix of their cluster sums), in the order
+of its ``intervals`` list: GIH win rate, played win rate, play rate, play rate when playable."""
 
 
 def card_stats_sql(counts: str = "card_counts", extra_key: str = "", totals: str = "seat_totals") -> str:
@@ -56,15 +63,17 @@ def card_stats_sql(counts: str = "card_counts", extra_key: str = "", totals: str
             f"({_prior_grid(-PRIOR_COARSE_STEP, PRIOR_COARSE_STEP, PRIOR_FINE_STEP)}) AS offsets")
     # Ties go to the smaller strength, as in the Python twin.
     evidence = f"least(s.m, 1 - s.m) * gih_win_rate_effective_n >= {CARD_MIN_EXPECTED!r}"
+    intervals = clustered_intervals([(f"c.{wins}", f"c.{n}", prefix) for wins, n, prefix in RATES], "intervals", "c")
     return f"""
 WITH counted AS (
-    SELECT c.*, t.seat_games, t.seat_wins,
-           clustered_n(c.games_in_hand, c.wins_in_hand, c.gih_n_sq, c.gih_w_sq, c.gih_nw, c.gih_clusters) AS fit_games
+    SELECT c.*, t.seat_games, t.seat_wins, {intervals}
     FROM {counts} AS c JOIN {totals} AS t USING ({group})
 ), base AS (
     -- The prior is fitted on each card's effective counts (its games in hand clustered by
     -- game, as its interval): two seats of one game holding a card are not two trials.
-    SELECT *, wins_in_hand::DOUBLE / nullif(games_in_hand, 0) * fit_games AS fit_wins FROM counted
+    SELECT *, intervals[1].effective_n AS fit_games,
+           wins_in_hand::DOUBLE / nullif(games_in_hand, 0) * intervals[1].effective_n AS fit_wins
+    FROM counted
 ), prior AS (
     SELECT {group}, count(*) AS cards, sum(wins_in_hand)::DOUBLE / sum(games_in_hand) AS m
     FROM base WHERE games_in_hand > 0
@@ -87,7 +96,7 @@ WITH counted AS (
 )
 SELECT b.experiment, b.variant, b.n_players, b.agent,{' b.' + extra_key + ',' if extra_key else ''} b.card,
        b.games_in_hand, b.wins_in_hand,
-       {clustered_rate('b.wins_in_hand', 'b.games_in_hand', 'gih', 'gih_win_rate', 'b')},
+       {clustered_rate_of('b.wins_in_hand', 'b.games_in_hand', 'gih_win_rate', 'b.intervals', 1)},
        b.seat_games - b.games_in_hand AS games_not_seen,
        b.seat_wins - b.wins_in_hand AS wins_not_seen,
        (b.seat_wins - b.wins_in_hand)::DOUBLE / nullif(b.seat_games - b.games_in_hand, 0) AS gns_win_rate,
@@ -95,11 +104,11 @@ SELECT b.experiment, b.variant, b.n_players, b.agent,{' b.' + extra_key + ',' if
        b.games_opening, b.wins_opening::DOUBLE / nullif(b.games_opening, 0) AS oh_win_rate,
        b.games_drawn_later, b.wins_drawn_later::DOUBLE / nullif(b.games_drawn_later, 0) AS gd_win_rate,
        b.games_played, b.wins_played,
-       {clustered_rate('b.wins_played', 'b.games_played', 'played', 'played_win_rate', 'b')},
+       {clustered_rate_of('b.wins_played', 'b.games_played', 'played_win_rate', 'b.intervals', 2)},
        b.games_played_in_hand,
-       {clustered_rate('b.games_played_in_hand', 'b.games_in_hand', 'play', 'play_rate', 'b')},
+       {clustered_rate_of('b.games_played_in_hand', 'b.games_in_hand', 'play_rate', 'b.intervals', 3)},
        b.games_playable, b.games_played_when_playable,
-       {clustered_rate('b.games_played_when_playable', 'b.games_playable', 'playable', 'playable_play_rate', 'b')},
+       {clustered_rate_of('b.games_played_when_playable', 'b.games_playable', 'playable_play_rate', 'b.intervals', 4)},
        b.times_drawn, b.times_played, b.times_playable,
        b.sum_turn_played::DOUBLE / nullif(b.n_turn_played, 0) AS mean_turn_played,
        s.m AS card_mean,

@@ -123,15 +123,36 @@ def _once(view: str) -> str:
 
 
 _DELTA_COLUMNS = ("experiment, variant, n_players, family, agent, key, metric, baseline_value, value, baseline_n, n, "
-                  "baseline_effective_n, effective_n, test, statistic, delta_low, delta_high")
+                  "baseline_effective_n, effective_n, test, statistic")
+"""The columns of every family's rows before their interval: the rows then give ``delta_low`` and
+``delta_high``, or the ``difference`` Newcombe's interval is computed from (``_newcombe_interval``)."""
+DIFFERENCE = ("pa", "la", "ua", "pb", "lb", "ub", "phi")
+"""The fields of a row's ``difference``: the arguments of ``newcombe_low``/``newcombe_high`` (a rate
+and its interval, another and its interval, their correlation)."""
+NO_DIFFERENCE = f"NULL::STRUCT({', '.join(f'{field} DOUBLE' for field in DIFFERENCE)}) AS difference"
+"""The ``difference`` of the rows whose interval is not Newcombe's."""
 
 
-def _newcombe(metric: str, phi: str = "0.0") -> tuple[str, str]:
-    """SQL: Newcombe's interval of ``v.metric − b.metric`` from their ``_low``/``_high`` columns
-    (``analytics.stats.newcombe_difference``); paired with the correlation ``phi`` (SQL)."""
-    rates = (f"b.{metric}, b.{metric}_low, b.{metric}_high, "
-             f"v.{metric}, v.{metric}_low, v.{metric}_high, phi := {phi}")
-    return f"newcombe_low({rates})", f"newcombe_high({rates})"
+def _difference(*arguments: str) -> str:
+    """SQL: the struct of ``DIFFERENCE`` holding ``arguments`` (SQL expressions, in its order)."""
+    return "{" + ", ".join(f"'{field}': ({value})::DOUBLE" for field, value in zip(DIFFERENCE, arguments,
+                                                                                    strict=True)) + "}"
+
+
+def _newcombe(metric: str) -> str:
+    """SQL: the ``difference`` of ``v.metric − b.metric`` from their ``_low``/``_high`` columns,
+    unpaired (``analytics.stats.newcombe_difference``)."""
+    return _difference(f"b.{metric}", f"b.{metric}_low", f"b.{metric}_high",
+                       f"v.{metric}", f"v.{metric}_low", f"v.{metric}_high", "0.0")
+
+
+def _newcombe_interval(side: str) -> str:
+    """SQL: ``delta_<side>`` of a row of the families: Newcombe's from its ``difference``, else its own.
+    Computed once over all the families' rows, so that DuckDB binds each Newcombe macro once
+    rather than twice per family (it made ``variant_deltas`` take a third longer to bind)."""
+    arguments = ", ".join(f"difference.{field}" for field in DIFFERENCE[:-1])
+    return (f"CASE WHEN difference IS NULL THEN delta_{side} "
+            f"ELSE newcombe_{side}({arguments}, phi := difference.phi) END AS delta_{side}")
 
 
 def _paired_statistic(alias: str) -> str:
@@ -211,11 +232,11 @@ def _card_parts(metric: str) -> str:
     FROM (SELECT *, {prefix}_x::DOUBLE / nullif({prefix}_n, 0) AS rate_b FROM paired_cards) AS cp_"""
 
 
-def _paired_interval(alias: str) -> tuple[str, str]:
-    """SQL: the MOVER interval of ``part_p − part_m`` from the columns of ``_paired_parts`` (as ``alias``)."""
-    rates = (f"{alias}.part_m, {alias}.part_m_low, {alias}.part_m_high, "
-             f"{alias}.part_p, {alias}.part_p_low, {alias}.part_p_high, phi := {alias}.parts_phi")
-    return f"newcombe_low({rates})", f"newcombe_high({rates})"
+def _paired_interval(alias: str) -> str:
+    """SQL: the ``difference`` of the MOVER interval of ``part_p − part_m`` from the columns of
+    ``_paired_parts`` (as ``alias``)."""
+    return _difference(f"{alias}.part_m", f"{alias}.part_m_low", f"{alias}.part_m_high",
+                       f"{alias}.part_p", f"{alias}.part_p_low", f"{alias}.part_p_high", f"{alias}.parts_phi")
 
 
 def _proportion_family(family: str, source: str, key: str, n: str, rate: str, effective: str) -> str:
@@ -224,8 +245,7 @@ def _proportion_family(family: str, source: str, key: str, n: str, rate: str, ef
     ``source`` is the relation read (the family's ``_once`` copy); ``effective`` its
     effective-n column (or ``n`` for independent seat-games). Its paired sums and parts:
     the family's rows of ``_paired_parts``."""
-    low, high = _paired_interval("pc")
-    unpaired_low, unpaired_high = _newcombe(rate)
+    paired, unpaired = _paired_interval("pc"), _newcombe(rate)
     mcnemar = f"pc.pairs IS NOT NULL AND pc.pairs = v.{n} AND pc.pairs = b.{n}"
     # Seat tests say nothing in a cooperative game: every seat shares the outcome.
     only_competitive = f" AND {competitive('v')}" if family == "seat" else ""
@@ -238,8 +258,8 @@ def _proportion_family(family: str, source: str, key: str, n: str, rate: str, ef
            CASE WHEN {mcnemar} THEN {_paired_statistic('pc')}
                 ELSE prop_z(coalesce(b.{rate}, 0) * baseline_effective_n, baseline_effective_n,
                             coalesce(v.{rate}, 0) * effective_n, effective_n) END AS statistic,
-           CASE WHEN {mcnemar} THEN {low} ELSE {unpaired_low} END AS delta_low,
-           CASE WHEN {mcnemar} THEN {high} ELSE {unpaired_high} END AS delta_high
+           NULL::DOUBLE AS delta_low, NULL::DOUBLE AS delta_high,
+           CASE WHEN {mcnemar} THEN {paired} ELSE {unpaired} END AS difference
     FROM {source} AS v
     JOIN {source} AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
          AND b.{key} = v.{key}
@@ -349,7 +369,7 @@ def _card_family(metric: str) -> str:
     ``_paired_cards``), and the MOVER interval of the two discordant parts of the linearised
     per-game difference (the card's rows of ``_paired_parts``)."""
     prefix, n = CARD_DELTA_RATES[metric]
-    low, high = _newcombe(metric)
+    unpaired = _newcombe(metric)
     p_b, p_v = f"b.{metric}", f"v.{metric}"
 
     def spread(side: str) -> str:
@@ -358,7 +378,7 @@ def _card_family(metric: str) -> str:
 
     cross = (f"(pc.{prefix}_xy - {p_b} * pc.{prefix}_ny - {p_v} * pc.{prefix}_nx "
              f"+ {p_b} * {p_v} * pc.{prefix}_nn)")
-    paired_low, paired_high = _paired_interval("pp")
+    paired = _paired_interval("pp")
     variance = (f"({spread('v')} / (v.{n}::DOUBLE * v.{n}) + {spread('b')} / (b.{n}::DOUBLE * b.{n}) "
                 f"- 2 * {cross} / (b.{n}::DOUBLE * v.{n}))")
     matched = "gv.games IS NOT NULL AND pg.pairs = gv.games AND pg.pairs = gb.games AND pc.card IS NOT NULL"
@@ -371,8 +391,8 @@ def _card_family(metric: str) -> str:
                 ELSE prop_z(coalesce(b.{metric}, 0) * b.{metric}_effective_n, b.{metric}_effective_n,
                             coalesce(v.{metric}, 0) * v.{metric}_effective_n, v.{metric}_effective_n) END
                AS statistic,
-           CASE WHEN {matched} THEN {paired_low} ELSE {low} END AS delta_low,
-           CASE WHEN {matched} THEN {paired_high} ELSE {high} END AS delta_high
+           NULL::DOUBLE AS delta_low, NULL::DOUBLE AS delta_high,
+           CASE WHEN {matched} THEN {paired} ELSE {unpaired} END AS difference
     FROM {_once('card_stats')} AS v
     JOIN {_once('card_stats')} AS b ON b.experiment = v.experiment AND b.variant = 'baseline'
          AND b.n_players = v.n_players
@@ -402,8 +422,7 @@ def _game_family() -> str:
     def proportion(metric: str, source: str, count: str) -> str:
         # One trial per game: each discordant count is its own sum of squares, of n·P and
         # of games with P > 0 (P: the variant's only, M: the baseline's only).
-        low, high = _paired_interval("pg")
-        unpaired_low, unpaired_high = _newcombe(metric)
+        paired, unpaired = _paired_interval("pg"), _newcombe(metric)
         paired_test = "pg.pairs IS NOT NULL AND pg.pairs = v.games AND pg.pairs = b.games"
         return f"""
     SELECT v.experiment, v.variant, v.n_players, 'game' AS family, NULL::VARCHAR AS agent, '' AS key,
@@ -413,8 +432,8 @@ def _game_family() -> str:
            CASE WHEN {paired_test} THEN 'mcnemar' ELSE 'z' END AS test,
            CASE WHEN {paired_test} THEN {_paired_statistic('pg')}
                 ELSE prop_z(b.{count}, b.games, v.{count}, v.games) END AS statistic,
-           CASE WHEN {paired_test} THEN {low} ELSE {unpaired_low} END AS delta_low,
-           CASE WHEN {paired_test} THEN {high} ELSE {unpaired_high} END AS delta_high
+           NULL::DOUBLE AS delta_low, NULL::DOUBLE AS delta_high,
+           CASE WHEN {paired_test} THEN {paired} ELSE {unpaired} END AS difference
     FROM {source} AS v
     JOIN {source} AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
     LEFT JOIN {PAIRED_PARTS} AS pg ON pg.family = '{metric}' AND pg.experiment = v.experiment
@@ -444,7 +463,7 @@ def _game_family() -> str:
            CASE WHEN {paired_test} THEN skewed_mean_low({paired_sums})
                 ELSE {difference} - {Z95!r} * coalesce({se}, 0) END AS delta_low,
            CASE WHEN {paired_test} THEN skewed_mean_high({paired_sums})
-                ELSE {difference} + {Z95!r} * coalesce({se}, 0) END AS delta_high
+                ELSE {difference} + {Z95!r} * coalesce({se}, 0) END AS delta_high, {NO_DIFFERENCE}
     FROM {_once('game_stats')} AS v
     JOIN {_once('game_stats')} AS b ON b.experiment = v.experiment AND b.variant = 'baseline'
          AND b.n_players = v.n_players
@@ -506,7 +525,7 @@ WITH {sources},
 paired_games AS (SELECT * FROM {pairs['games']}),
 paired_cards AS (SELECT * FROM {pairs['cards']}),
 {PAIRED_PARTS} AS MATERIALIZED ({_paired_parts(pairs)}),
-rows AS (SELECT {_DELTA_COLUMNS} FROM ({families})),
+rows AS (SELECT {_DELTA_COLUMNS}, {_newcombe_interval('low')}, {_newcombe_interval('high')} FROM ({families})),
 tested AS (
     -- One erfc for every test: McNemar's statistic is chi-square on one degree
     -- of freedom, P = erfc(sqrt(stat/2)); a z statistic's two-sided P = erfc(|z|/sqrt(2)).

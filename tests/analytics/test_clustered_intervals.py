@@ -192,6 +192,35 @@ def test_the_sql_interval_macros_give_the_python_clustered_interval() -> None:
         shows_no_spread(e, n) for e, n in cases_capped] == [True, False, False, False]
 
 
+CLUSTER_CASES = [(50, 20, 50, 20, 20, 50, 20), (50, 20, 250, 100, 100, 10, 4), (30, 12, 90, 144, 108, 10, None),
+                 (10, 0, 10, 0, 0, 7, 0), (399, 100, 99 * 16 + 9, 100, 99 * 4 + 3, 100, 100),
+                 (4000, 1960, 8000, 1960, 3920, 2000, 1960), (0, 0, 0, 0, 0, 0, 0)]
+"""Sums of a rate (n, w, n_sq, w_sq, nw, clusters, hits): every branch of the clustered interval."""
+
+
+def test_the_intervals_of_several_rates_computed_together_are_those_of_each_rate_alone() -> None:
+    con = duckdb.connect()
+    from analytics.stats import register_sql_macros
+    from analytics.views.shared import clustered_intervals, clustered_rate, clustered_rate_of
+
+    register_sql_macros(con)
+    # One row holding every case as a rate of its own (prefix r<i>), the counts of half of them
+    # HUGEINT (as sum() makes them) so that the list of rates mixes integer types.
+    names = ("n", "w", "n_sq", "w_sq", "nw", "clusters", "hits")
+    columns = [f"{value if value is not None else 'NULL'}::{'HUGEINT' if i % 2 else 'BIGINT'} AS r{i}_{name}"
+               for i, case in enumerate(CLUSTER_CASES) for name, value in zip(names, case, strict=True)]
+    con.execute(f"CREATE TABLE t AS SELECT {', '.join(columns)}")
+    rates = [(f"r{i}_w", f"r{i}_n", f"r{i}") for i in range(len(CLUSTER_CASES))]
+    alone = con.execute("SELECT " + ", ".join(clustered_rate(w, n, prefix, f"rate{i}")
+                                              for i, (w, n, prefix) in enumerate(rates)) + " FROM t").fetchall()
+    together = con.execute(
+        "SELECT " + ", ".join(clustered_rate_of(w, n, f"rate{i}", "intervals", i + 1)
+                              for i, (w, n, _) in enumerate(rates))
+        + f" FROM (SELECT *, {clustered_intervals(rates, 'intervals')} FROM t)").fetchall()
+    assert len(alone[0]) == 4 * len(CLUSTER_CASES)
+    assert together == alone  # exactly: the same macros on the same numbers
+
+
 def test_play_rate_when_playable_counts_seat_games_with_the_card_playable() -> None:
     # Synthetic cards: held, then playable with probability playable[k], then played with
     # played_if_playable[k]. The play rate when playable is played / playable seat-games.
