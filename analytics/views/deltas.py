@@ -27,7 +27,7 @@ the baseline's seeds the game-by-game differences (``paired_z``), each variance 
 from __future__ import annotations
 
 from analytics.stats import LINEARISED_SUMS, Z95
-from analytics.views.shared import ORDER, competitive
+from analytics.views.shared import NEWCOMBE_ARGUMENTS, ORDER, competitive, newcombe_bound, newcombe_difference
 from analytics.views.thresholds import SIGNIFICANCE, TURN_CAP_REASONS
 from dataset.contracts import AGENT, GROUP, Column, contract
 from dataset.count_views import CARD_RATES, GAME_KEY, Columns, card_rows_sql
@@ -126,33 +126,23 @@ _DELTA_COLUMNS = ("experiment, variant, n_players, family, agent, key, metric, b
                   "baseline_effective_n, effective_n, test, statistic")
 """The columns of every family's rows before their interval: the rows then give ``delta_low`` and
 ``delta_high``, or the ``difference`` Newcombe's interval is computed from (``_newcombe_interval``)."""
-DIFFERENCE = ("pa", "la", "ua", "pb", "lb", "ub", "phi")
-"""The fields of a row's ``difference``: the arguments of ``newcombe_low``/``newcombe_high`` (a rate
-and its interval, another and its interval, their correlation)."""
-NO_DIFFERENCE = f"NULL::STRUCT({', '.join(f'{field} DOUBLE' for field in DIFFERENCE)}) AS difference"
+NO_DIFFERENCE = f"NULL::STRUCT({', '.join(f'{field} DOUBLE' for field in NEWCOMBE_ARGUMENTS)}) AS difference"
 """The ``difference`` of the rows whose interval is not Newcombe's."""
-
-
-def _difference(*arguments: str) -> str:
-    """SQL: the struct of ``DIFFERENCE`` holding ``arguments`` (SQL expressions, in its order)."""
-    return "{" + ", ".join(f"'{field}': ({value})::DOUBLE" for field, value in zip(DIFFERENCE, arguments,
-                                                                                    strict=True)) + "}"
 
 
 def _newcombe(metric: str) -> str:
     """SQL: the ``difference`` of ``v.metric − b.metric`` from their ``_low``/``_high`` columns,
     unpaired (``analytics.stats.newcombe_difference``)."""
-    return _difference(f"b.{metric}", f"b.{metric}_low", f"b.{metric}_high",
-                       f"v.{metric}", f"v.{metric}_low", f"v.{metric}_high", "0.0")
+    return newcombe_difference(f"b.{metric}", f"b.{metric}_low", f"b.{metric}_high",
+                               f"v.{metric}", f"v.{metric}_low", f"v.{metric}_high", "0.0")
 
 
 def _newcombe_interval(side: str) -> str:
     """SQL: ``delta_<side>`` of a row of the families: Newcombe's from its ``difference``, else its own.
     Computed once over all the families' rows, so that DuckDB binds each Newcombe macro once
-    rather than twice per family (it made ``variant_deltas`` take a third longer to bind)."""
-    arguments = ", ".join(f"difference.{field}" for field in DIFFERENCE[:-1])
-    return (f"CASE WHEN difference IS NULL THEN delta_{side} "
-            f"ELSE newcombe_{side}({arguments}, phi := difference.phi) END AS delta_{side}")
+    rather than twice per family (it made ``variant_deltas`` take a quarter longer to bind)."""
+    newcombe = newcombe_bound(side, "difference")
+    return f"CASE WHEN difference IS NULL THEN delta_{side} ELSE {newcombe} END AS delta_{side}"
 
 
 def _paired_statistic(alias: str) -> str:
@@ -235,8 +225,8 @@ def _card_parts(metric: str) -> str:
 def _paired_interval(alias: str) -> str:
     """SQL: the ``difference`` of the MOVER interval of ``part_p − part_m`` from the columns of
     ``_paired_parts`` (as ``alias``)."""
-    return _difference(f"{alias}.part_m", f"{alias}.part_m_low", f"{alias}.part_m_high",
-                       f"{alias}.part_p", f"{alias}.part_p_low", f"{alias}.part_p_high", f"{alias}.parts_phi")
+    return newcombe_difference(f"{alias}.part_m", f"{alias}.part_m_low", f"{alias}.part_m_high",
+                               f"{alias}.part_p", f"{alias}.part_p_low", f"{alias}.part_p_high", f"{alias}.parts_phi")
 
 
 def _proportion_family(family: str, source: str, key: str, n: str, rate: str, effective: str) -> str:

@@ -11,7 +11,15 @@ seats (``self_play`` says which)."""
 
 from __future__ import annotations
 
-from analytics.views.shared import LINEUPS, ORDER, competitive, wilson_rate, wilson_rate_columns
+from analytics.views.shared import (
+    LINEUPS,
+    ORDER,
+    competitive,
+    newcombe_bound,
+    newcombe_difference,
+    wilson_rate,
+    wilson_rate_columns,
+)
 from analytics.views.thresholds import FACTION_BAND
 from dataset.contracts import AGENT, GROUP, SEAT, Column, contract
 
@@ -90,8 +98,9 @@ def seat_balance() -> str:
     spread_first = "cluster_spread(s.games, s.wins, s.games, s.wins, s.wins)"
     spread_other = f"cluster_spread({other_spread_sums})"
     phi = f"paired_phi({spread_other}, {spread_first}, {spread_other} + {spread_first} - 2 * {cross})"
-    rates = (f"{other_rate}, clustered_low({other_sums}, NULL), clustered_high({other_sums}, NULL), "
-             f"{first}, wilson_low(s.wins, s.games), wilson_high(s.wins, s.games), phi := {phi}")
+    difference = newcombe_difference(other_rate, f"clustered_low({other_sums}, NULL)",
+                                     f"clustered_high({other_sums}, NULL)", first, "wilson_low(s.wins, s.games)",
+                                     "wilson_high(s.wins, s.games)", phi)
     scale = "(1 - s.games::DOUBLE / a.seat_games)"
     # The agent held seat 0 in some games and other seats in others: else no comparison.
     comparable = "s.games > 0 AND s.games < a.seat_games"
@@ -120,19 +129,24 @@ WITH expected AS (
     FROM expected AS e JOIN {LINEUPS} AS l USING (experiment, variant, n_players)
     WHERE l.agents = 1
     GROUP BY e.experiment, e.variant, e.n_players
-), per_agent AS (
-    SELECT a.experiment, a.variant, a.n_players, a.agent, FALSE AS self_play, a.games, a.wins AS total_wins,
-           NULL::DOUBLE AS chi2, NULL::INTEGER AS df, NULL::DOUBLE AS p_value, NULL::DOUBLE AS first_seat_share,
-           CASE WHEN {tested} AND {comparable} THEN {first} END AS first_seat_win_rate,
-           CASE WHEN {tested} AND {comparable} THEN {agent_rate} END AS agent_win_rate,
-           CASE WHEN {tested} AND {comparable} THEN {first} - {agent_rate} END AS first_seat_advantage,
-           CASE WHEN {tested} AND {comparable} THEN {scale} * newcombe_low({rates}) END
-               AS first_seat_advantage_low,
-           CASE WHEN {tested} AND {comparable} THEN {scale} * newcombe_high({rates}) END
-               AS first_seat_advantage_high
+), agent_rates AS (
+    -- The interval's arguments (themselves intervals) as one column: bound once for both its ends.
+    SELECT a.experiment, a.variant, a.n_players, a.agent, a.games, a.wins AS total_wins,
+           {tested} AND {comparable} AS compared, {first} AS first_rate, {agent_rate} AS agent_rate,
+           CASE WHEN {tested} AND {comparable} THEN {scale} END AS scale,
+           CASE WHEN {tested} AND {comparable} THEN {difference} END AS difference
     FROM agent_counts AS a JOIN {LINEUPS} AS l USING (experiment, variant, n_players)
     LEFT JOIN (SELECT * FROM seat_counts WHERE seat = 0) AS s USING (experiment, variant, n_players, agent)
     WHERE l.agents > 1
+), per_agent AS (
+    SELECT experiment, variant, n_players, agent, FALSE AS self_play, games, total_wins,
+           NULL::DOUBLE AS chi2, NULL::INTEGER AS df, NULL::DOUBLE AS p_value, NULL::DOUBLE AS first_seat_share,
+           CASE WHEN compared THEN first_rate END AS first_seat_win_rate,
+           CASE WHEN compared THEN agent_rate END AS agent_win_rate,
+           CASE WHEN compared THEN first_rate - agent_rate END AS first_seat_advantage,
+           CASE WHEN compared THEN scale * {newcombe_bound('low', 'difference')} END AS first_seat_advantage_low,
+           CASE WHEN compared THEN scale * {newcombe_bound('high', 'difference')} END AS first_seat_advantage_high
+    FROM agent_rates
 )
 SELECT experiment, variant, n_players, agent, self_play, games, total_wins, chi2, df::TINYINT AS df, p_value,
        first_seat_share, first_seat_win_rate, agent_win_rate, first_seat_advantage, first_seat_advantage_low,

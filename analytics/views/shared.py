@@ -146,6 +146,27 @@ def clustered_rate_of(wins: str, n: str, name: str, intervals: str, position: in
             f"{interval}.low AS {name}_low, {interval}.high AS {name}_high")
 
 
+NEWCOMBE_ARGUMENTS = ("pa", "la", "ua", "pb", "lb", "ub", "phi")
+"""The fields of ``newcombe_difference``'s struct: the arguments of ``newcombe_low`` and
+``newcombe_high`` (a rate and its interval, the other rate and its interval, their correlation)."""
+
+
+def newcombe_difference(*arguments: str) -> str:
+    """SQL: the struct of ``NEWCOMBE_ARGUMENTS`` holding ``arguments`` (SQL, in its order), as
+    ``DOUBLE``: Newcombe's interval of the difference of two rates, to be computed by
+    ``newcombe_bound``. Kept as a column, its expressions (themselves intervals) are bound
+    once for both ends rather than once in each."""
+    fields = zip(NEWCOMBE_ARGUMENTS, arguments, strict=True)
+    return "{" + ", ".join(f"'{field}': ({value})::DOUBLE" for field, value in fields) + "}"
+
+
+def newcombe_bound(side: str, difference: str) -> str:
+    """SQL: the ``side`` (``low`` or ``high``) end of Newcombe's interval from the column
+    ``difference`` (``newcombe_difference``)."""
+    arguments = ", ".join(f"{difference}.{field}" for field in NEWCOMBE_ARGUMENTS[:-1])
+    return f"newcombe_{side}({arguments}, phi := {difference}.phi)"
+
+
 CLUSTERED_INTERVAL = ("its seat-games clustered by game: where every game holds as many of them (an agent's seats, "
                       "a card in every hand), the Wilson intervals of the games won and of their extra wins over the "
                       "games, joined (`clustered_low`); else the Wilson interval at the effective n; never narrower "
