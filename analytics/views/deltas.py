@@ -27,7 +27,7 @@ the baseline's seeds the game-by-game differences (``paired_z``), each variance 
 from __future__ import annotations
 
 from analytics.stats import LINEARISED_SUMS, Z95
-from analytics.views.shared import NEWCOMBE_ARGUMENTS, ORDER, competitive, newcombe_bound, newcombe_difference
+from analytics.views.shared import NEWCOMBE_FIELDS, ORDER, competitive, newcombe_arguments, newcombe_bound
 from analytics.views.thresholds import SIGNIFICANCE, TURN_CAP_REASONS
 from dataset.contracts import AGENT, GROUP, Column, contract
 from dataset.count_views import CARD_RATES, GAME_KEY, Columns, card_rows_sql
@@ -126,14 +126,16 @@ _DELTA_COLUMNS = ("experiment, variant, n_players, family, agent, key, metric, b
                   "baseline_effective_n, effective_n, test, statistic")
 """The columns of every family's rows before their interval: the rows then give ``delta_low`` and
 ``delta_high``, or the ``difference`` Newcombe's interval is computed from (``_newcombe_interval``)."""
-NO_DIFFERENCE = f"NULL::STRUCT({', '.join(f'{field} DOUBLE' for field in NEWCOMBE_ARGUMENTS)}) AS difference"
+NO_DIFFERENCE = f"NULL::STRUCT({', '.join(f'{field} DOUBLE' for field in NEWCOMBE_FIELDS)}) AS difference"
 """The ``difference`` of the rows whose interval is not Newcombe's."""
+NEWCOMBE_DELTAS = "NULL::DOUBLE AS delta_low, NULL::DOUBLE AS delta_high"
+"""The ``delta_low`` and ``delta_high`` of the rows whose interval is Newcombe's (of their ``difference``)."""
 
 
 def _newcombe(metric: str) -> str:
     """SQL: the ``difference`` of ``v.metric − b.metric`` from their ``_low``/``_high`` columns,
     unpaired (``analytics.stats.newcombe_difference``)."""
-    return newcombe_difference(f"b.{metric}", f"b.{metric}_low", f"b.{metric}_high",
+    return newcombe_arguments(f"b.{metric}", f"b.{metric}_low", f"b.{metric}_high",
                                f"v.{metric}", f"v.{metric}_low", f"v.{metric}_high", "0.0")
 
 
@@ -225,7 +227,7 @@ def _card_parts(metric: str) -> str:
 def _paired_interval(alias: str) -> str:
     """SQL: the ``difference`` of the MOVER interval of ``part_p − part_m`` from the columns of
     ``_paired_parts`` (as ``alias``)."""
-    return newcombe_difference(f"{alias}.part_m", f"{alias}.part_m_low", f"{alias}.part_m_high",
+    return newcombe_arguments(f"{alias}.part_m", f"{alias}.part_m_low", f"{alias}.part_m_high",
                                f"{alias}.part_p", f"{alias}.part_p_low", f"{alias}.part_p_high", f"{alias}.parts_phi")
 
 
@@ -248,7 +250,7 @@ def _proportion_family(family: str, source: str, key: str, n: str, rate: str, ef
            CASE WHEN {mcnemar} THEN {_paired_statistic('pc')}
                 ELSE prop_z(coalesce(b.{rate}, 0) * baseline_effective_n, baseline_effective_n,
                             coalesce(v.{rate}, 0) * effective_n, effective_n) END AS statistic,
-           NULL::DOUBLE AS delta_low, NULL::DOUBLE AS delta_high,
+           {NEWCOMBE_DELTAS},
            CASE WHEN {mcnemar} THEN {paired} ELSE {unpaired} END AS difference
     FROM {source} AS v
     JOIN {source} AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players
@@ -381,7 +383,7 @@ def _card_family(metric: str) -> str:
                 ELSE prop_z(coalesce(b.{metric}, 0) * b.{metric}_effective_n, b.{metric}_effective_n,
                             coalesce(v.{metric}, 0) * v.{metric}_effective_n, v.{metric}_effective_n) END
                AS statistic,
-           NULL::DOUBLE AS delta_low, NULL::DOUBLE AS delta_high,
+           {NEWCOMBE_DELTAS},
            CASE WHEN {matched} THEN {paired} ELSE {unpaired} END AS difference
     FROM {_once('card_stats')} AS v
     JOIN {_once('card_stats')} AS b ON b.experiment = v.experiment AND b.variant = 'baseline'
@@ -422,7 +424,7 @@ def _game_family() -> str:
            CASE WHEN {paired_test} THEN 'mcnemar' ELSE 'z' END AS test,
            CASE WHEN {paired_test} THEN {_paired_statistic('pg')}
                 ELSE prop_z(b.{count}, b.games, v.{count}, v.games) END AS statistic,
-           NULL::DOUBLE AS delta_low, NULL::DOUBLE AS delta_high,
+           {NEWCOMBE_DELTAS},
            CASE WHEN {paired_test} THEN {paired} ELSE {unpaired} END AS difference
     FROM {source} AS v
     JOIN {source} AS b ON b.experiment = v.experiment AND b.variant = 'baseline' AND b.n_players = v.n_players

@@ -15,8 +15,8 @@ from analytics.views.shared import (
     LINEUPS,
     ORDER,
     competitive,
+    newcombe_arguments,
     newcombe_bound,
-    newcombe_difference,
     wilson_rate,
     wilson_rate_columns,
 )
@@ -98,13 +98,14 @@ def seat_balance() -> str:
     spread_first = "cluster_spread(s.games, s.wins, s.games, s.wins, s.wins)"
     spread_other = f"cluster_spread({other_spread_sums})"
     phi = f"paired_phi({spread_other}, {spread_first}, {spread_other} + {spread_first} - 2 * {cross})"
-    difference = newcombe_difference(other_rate, f"clustered_low({other_sums}, NULL)",
+    difference = newcombe_arguments(other_rate, f"clustered_low({other_sums}, NULL)",
                                      f"clustered_high({other_sums}, NULL)", first, "wilson_low(s.wins, s.games)",
                                      "wilson_high(s.wins, s.games)", phi)
     scale = "(1 - s.games::DOUBLE / a.seat_games)"
     # The agent held seat 0 in some games and other seats in others: else no comparison.
     comparable = "s.games > 0 AND s.games < a.seat_games"
     tested = f"a.n_players > 1 AND {competitive('a')}"
+    compared = f"{tested} AND {comparable}"
     return f"""
 WITH expected AS (
     SELECT *, total_wins::DOUBLE / n_players AS expected_wins,
@@ -132,9 +133,9 @@ WITH expected AS (
 ), agent_rates AS (
     -- The interval's arguments (themselves intervals) as one column: bound once for both its ends.
     SELECT a.experiment, a.variant, a.n_players, a.agent, a.games, a.wins AS total_wins,
-           {tested} AND {comparable} AS compared, {first} AS first_rate, {agent_rate} AS agent_rate,
-           CASE WHEN {tested} AND {comparable} THEN {scale} END AS scale,
-           CASE WHEN {tested} AND {comparable} THEN {difference} END AS difference
+           {compared} AS compared, {first} AS first_rate, {agent_rate} AS agent_rate,
+           CASE WHEN {compared} THEN {scale} END AS scale,
+           CASE WHEN {compared} THEN {difference} END AS difference
     FROM agent_counts AS a JOIN {LINEUPS} AS l USING (experiment, variant, n_players)
     LEFT JOIN (SELECT * FROM seat_counts WHERE seat = 0) AS s USING (experiment, variant, n_players, agent)
     WHERE l.agents > 1

@@ -105,6 +105,12 @@ def _cluster_arguments(wins: str, n: str, prefix: str, table: str, hits: bool) -
     return arguments, f"{sums}hits" if hits else "NULL::BIGINT"
 
 
+def _rate_columns(wins: str, n: str, name: str, effective_n: str, low: str, high: str) -> str:
+    """SQL: the columns of a clustered rate (``clustered_rate_columns``) from its parts."""
+    return (f"{wins}::DOUBLE / nullif({n}, 0) AS {name}, {effective_n} AS {name}_effective_n, "
+            f"{low} AS {name}_low, {high} AS {name}_high")
+
+
 def clustered_rate(wins: str, n: str, prefix: str, name: str, table: str = "", hits: bool = True) -> str:
     """SQL: a rate over clustered seat-games (``name`` = wins / n) with its effective n
     and 95% interval (``clustered_low``/``clustered_high``, ``analytics.stats.clustered_interval``).
@@ -115,9 +121,8 @@ def clustered_rate(wins: str, n: str, prefix: str, name: str, table: str = "", h
     with ``clustered_intervals`` and ``clustered_rate_of``."""
     sums, counted = _cluster_arguments(wins, n, prefix, table, hits)
     arguments = ", ".join(sums)
-    return (f"{wins}::DOUBLE / nullif({n}, 0) AS {name}, clustered_n({arguments}) AS {name}_effective_n, "
-            f"clustered_low({arguments}, {counted}) AS {name}_low, "
-            f"clustered_high({arguments}, {counted}) AS {name}_high")
+    return _rate_columns(wins, n, name, f"clustered_n({arguments})", f"clustered_low({arguments}, {counted})",
+                         f"clustered_high({arguments}, {counted})")
 
 
 def clustered_intervals(rates: Sequence[tuple[str, str, str]], name: str, table: str = "") -> str:
@@ -142,28 +147,27 @@ def clustered_rate_of(wins: str, n: str, name: str, intervals: str, position: in
     """SQL: the columns of ``clustered_rate`` (``name``, its effective n and interval) for the
     rate at ``position`` (from 1) of the list ``intervals`` made by ``clustered_intervals``."""
     interval = f"{intervals}[{position}]"
-    return (f"{wins}::DOUBLE / nullif({n}, 0) AS {name}, {interval}.effective_n AS {name}_effective_n, "
-            f"{interval}.low AS {name}_low, {interval}.high AS {name}_high")
+    return _rate_columns(wins, n, name, f"{interval}.effective_n", f"{interval}.low", f"{interval}.high")
 
 
-NEWCOMBE_ARGUMENTS = ("pa", "la", "ua", "pb", "lb", "ub", "phi")
-"""The fields of ``newcombe_difference``'s struct: the arguments of ``newcombe_low`` and
+NEWCOMBE_FIELDS = ("pa", "la", "ua", "pb", "lb", "ub", "phi")
+"""The fields of ``newcombe_arguments``'s struct: the arguments of ``newcombe_low`` and
 ``newcombe_high`` (a rate and its interval, the other rate and its interval, their correlation)."""
 
 
-def newcombe_difference(*arguments: str) -> str:
-    """SQL: the struct of ``NEWCOMBE_ARGUMENTS`` holding ``arguments`` (SQL, in its order), as
+def newcombe_arguments(*arguments: str) -> str:
+    """SQL: the struct of ``NEWCOMBE_FIELDS`` holding ``arguments`` (SQL, in its order), as
     ``DOUBLE``: Newcombe's interval of the difference of two rates, to be computed by
     ``newcombe_bound``. Kept as a column, its expressions (themselves intervals) are bound
     once for both ends rather than once in each."""
-    fields = zip(NEWCOMBE_ARGUMENTS, arguments, strict=True)
+    fields = zip(NEWCOMBE_FIELDS, arguments, strict=True)
     return "{" + ", ".join(f"'{field}': ({value})::DOUBLE" for field, value in fields) + "}"
 
 
 def newcombe_bound(side: str, difference: str) -> str:
     """SQL: the ``side`` (``low`` or ``high``) end of Newcombe's interval from the column
-    ``difference`` (``newcombe_difference``)."""
-    arguments = ", ".join(f"{difference}.{field}" for field in NEWCOMBE_ARGUMENTS[:-1])
+    ``difference`` (``newcombe_arguments``)."""
+    arguments = ", ".join(f"{difference}.{field}" for field in NEWCOMBE_FIELDS[:-1])
     return f"newcombe_{side}({arguments}, phi := {difference}.phi)"
 
 

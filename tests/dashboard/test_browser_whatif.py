@@ -65,12 +65,11 @@ def type_into(browser: Browser, label: str, text: str, then: str, kept: bool = F
     ``text``: for a box whose value the page shows nowhere else). Typed again (at most
     ``TYPING_ATTEMPTS`` times) when it does not: on a loaded machine a rerun still redrawing the
     form can replace the input between the focus and the typing, and the text is lost."""
-    holds = f"""(() => {{
-        const box = document.querySelector('input[aria-label={json.dumps(label)}]');
-        return !!box && box.value === {json.dumps(text)}; }})()"""
+    box = f"document.querySelector('input[aria-label={json.dumps(label)}]')"
+    holds = f"(() => {{ const box = {box}; return !!box && box.value === {json.dumps(text)}; }})()"
     for attempt in range(1, TYPING_ATTEMPTS + 1):
         found = until_true(browser, f"""(() => {{
-            const box = document.querySelector('input[aria-label={json.dumps(label)}]');
+            const box = {box};
             if (!box) return false;
             box.focus(); box.select(); return true; }})()""")
         assert found, f"no input labelled {label!r}"
